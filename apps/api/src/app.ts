@@ -1,0 +1,55 @@
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '@xcad/db';
+import type { Env } from './env';
+import { AccessLogController, createLogger, requestIdOf } from './logger';
+import { healthRoutes } from './modules/health/health.routes';
+import { ConsoleSmsProvider } from './modules/sms/console.provider';
+import { createSmsProvider } from './modules/sms/sms.factory';
+import type { SmsProvider } from './modules/sms/sms.provider';
+import { smsOutboxRoutes } from './modules/sms/sms.routes';
+import { timeRoutes } from './modules/time/time.routes';
+import { registerDatasign } from './plugins/datasign';
+import { registerErrorHandling } from './plugins/errors';
+
+export interface BuildAppOptions {
+  env: Env;
+  db: Kysely<Database>;
+  /** A logger to use instead of one built from `env.LOG_LEVEL` (tests capture logs this way). */
+  logger?: FastifyBaseLogger;
+  /** The SMS provider to use instead of the one SMS_PROVIDER names (tests). */
+  smsProvider?: SmsProvider;
+}
+
+/** The API, with every route registered but not listening; callers may add routes before use. */
+export async function buildApp({ env, db, logger, smsProvider }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger ?? createLogger(env),
+    logController: new AccessLogController(),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    trustProxy: env.TRUST_PROXY,
+    bodyLimit: env.BODY_LIMIT_BYTES,
+  });
+
+  // Bodies are JSON or form-encoded (spec §7); anything else is refused as malformed.
+  app.removeContentTypeParser('text/plain');
+  await app.register(formbody);
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    done();
+  });
+
+  registerErrorHandling(app);
+  registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS });
+
+  await app.register(healthRoutes, { db, machineId: env.MACHINE_ID });
+  await app.register(timeRoutes);
+
+  const sms = smsProvider ?? createSmsProvider(env, app.log);
+  // Issue 3: the dev outbox exists only while codes are not really sent.
+  if (sms instanceof ConsoleSmsProvider) await app.register(smsOutboxRoutes, { outbox: sms });
+  return app;
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { DEV_SIGN_SECRET, EnvError, loadEnv } from './env';
+
+describe('loadEnv', () => {
+  it('gives the embedded defaults for an empty environment', () => {
+    expect(loadEnv({})).toEqual({
+      NODE_ENV: 'development',
+      API_HOST: '127.0.0.1',
+      API_PORT: 3001,
+      PRODUCT_SIGN_SECRET: DEV_SIGN_SECRET,
+      SIGN_WINDOW_SECONDS: 300,
+      MACHINE_ID: '20-201',
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: true,
+      BODY_LIMIT_BYTES: 1_048_576,
+      SMS_PROVIDER: 'console',
+      TENCENT_SMS_REGION: 'ap-guangzhou',
+    });
+    expect(DEV_SIGN_SECRET).toBe('xcad-dev-sign-secret-141');
+  });
+
+  it('reads every variable and treats empty ones as unset', () => {
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      API_HOST: '0.0.0.0',
+      API_PORT: '8080',
+      DATABASE_URL: 'postgres://xcad@db.internal:5432/xcad',
+      SQLITE_PATH: '',
+      PRODUCT_SIGN_SECRET: 'a-long-production-secret',
+      SIGN_WINDOW_SECONDS: '120',
+      MACHINE_ID: '20-202',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8',
+      BODY_LIMIT_BYTES: '65536',
+    });
+    expect(env).toMatchObject({
+      API_PORT: 8080,
+      DATABASE_URL: 'postgres://xcad@db.internal:5432/xcad',
+      SIGN_WINDOW_SECONDS: 120,
+      TRUST_PROXY: ['127.0.0.1', '10.0.0.0/8'],
+      BODY_LIMIT_BYTES: 65_536,
+    });
+    expect(env.SQLITE_PATH).toBeUndefined();
+    expect(loadEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('requires PRODUCT_SIGN_SECRET in production', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/PRODUCT_SIGN_SECRET: required when NODE_ENV=production/);
+  });
+
+  it('lists every bad variable in one error', () => {
+    let error: unknown;
+    try {
+      loadEnv({ NODE_ENV: 'production', API_PORT: 'http', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x@y/z', SIGN_WINDOW_SECONDS: '-5' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    const message = (error as EnvError).message;
+    for (const name of ['API_PORT', 'LOG_LEVEL', 'DATABASE_URL', 'SIGN_WINDOW_SECONDS', 'PRODUCT_SIGN_SECRET']) expect(message).toContain(`- ${name}:`);
+  });
+
+  describe('SMS provider', () => {
+    const aliyun = {
+      SMS_PROVIDER: 'aliyun',
+      ALIYUN_SMS_ACCESS_KEY_ID: 'LTAI-id',
+      ALIYUN_SMS_ACCESS_KEY_SECRET: 'secret',
+      ALIYUN_SMS_SIGN_NAME: '迅捷CAD',
+      ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000001',
+    };
+    const tencent = {
+      SMS_PROVIDER: 'tencent',
+      TENCENT_SMS_SECRET_ID: 'AKID-id',
+      TENCENT_SMS_SECRET_KEY: 'key',
+      TENCENT_SMS_SDK_APP_ID: '1400000001',
+      TENCENT_SMS_SIGN_NAME: '迅捷CAD',
+      TENCENT_SMS_TEMPLATE_ID: '100001',
+    };
+
+    it('needs no credentials for the console provider', () => {
+      expect(loadEnv({ SMS_PROVIDER: 'console' }).SMS_PROVIDER).toBe('console');
+    });
+
+    it('requires every Aliyun credential when SMS_PROVIDER=aliyun', () => {
+      expect(loadEnv(aliyun)).toMatchObject(aliyun);
+      for (const name of Object.keys(aliyun).filter((key) => key !== 'SMS_PROVIDER')) {
+        expect(() => loadEnv({ ...aliyun, [name]: '' })).toThrow(`- ${name}: required when SMS_PROVIDER=aliyun`);
+      }
+    });
+
+    it('requires every Tencent credential when SMS_PROVIDER=tencent, with the Guangzhou region by default', () => {
+      expect(loadEnv(tencent)).toMatchObject({ ...tencent, TENCENT_SMS_REGION: 'ap-guangzhou' });
+      expect(loadEnv({ ...tencent, TENCENT_SMS_REGION: 'ap-beijing' }).TENCENT_SMS_REGION).toBe('ap-beijing');
+      for (const name of Object.keys(tencent).filter((key) => key !== 'SMS_PROVIDER')) {
+        expect(() => loadEnv({ ...tencent, [name]: undefined })).toThrow(`- ${name}: required when SMS_PROVIDER=tencent`);
+      }
+    });
+
+    it('refuses an unknown provider and lists missing credentials beside other mistakes', () => {
+      expect(() => loadEnv({ SMS_PROVIDER: 'twilio' })).toThrow(/- SMS_PROVIDER:/);
+      let error: unknown;
+      try {
+        loadEnv({ SMS_PROVIDER: 'aliyun', API_PORT: 'http' });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(EnvError);
+      expect((error as EnvError).message).toContain('- API_PORT:');
+      expect((error as EnvError).message).toContain('- ALIYUN_SMS_ACCESS_KEY_ID: required when SMS_PROVIDER=aliyun');
+    });
+  });
+});

@@ -1,0 +1,124 @@
+import { createHash, createHmac } from 'node:crypto';
+import { fieldOf, postToProvider, SMS_HTTP_TIMEOUT_MS, stringFieldOf, type FetchLike } from './sms.http';
+import type { SmsFailureReason, SmsMessage, SmsProvider, SmsSendResult } from './sms.provider';
+
+// Tencent Cloud SMS SendSms (API version 2021-01-11), signed with TC3-HMAC-SHA256 as the API
+// documents it, so no SDK is needed.
+
+export const TENCENT_SMS_HOST = 'sms.tencentcloudapi.com';
+const API_VERSION = '2021-01-11';
+const SERVICE = 'sms';
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+const SIGNED_HEADERS = 'content-type;host';
+
+export interface TencentSmsConfig {
+  secretId: string;
+  secretKey: string;
+  sdkAppId: string;
+  signName: string;
+  templateId: string;
+  region: string;
+}
+
+export interface TencentSmsDeps {
+  fetch?: FetchLike;
+  now?: () => Date;
+  timeoutMs?: number;
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function hmac(key: string | Buffer, text: string): Buffer {
+  return createHmac('sha256', key).update(text, 'utf8').digest();
+}
+
+/** The Authorization header of a POST of `payload` at `timestamp` (epoch seconds). */
+export function tencentAuthorization(payload: string, timestamp: number, secretId: string, secretKey: string): string {
+  const date = new Date(timestamp * 1000).toISOString().slice(0, 10);
+  const canonicalRequest = ['POST', '/', '', `content-type:${CONTENT_TYPE}\nhost:${TENCENT_SMS_HOST}\n`, SIGNED_HEADERS, sha256Hex(payload)].join('\n');
+  const scope = `${date}/${SERVICE}/tc3_request`;
+  const stringToSign = ['TC3-HMAC-SHA256', String(timestamp), scope, sha256Hex(canonicalRequest)].join('\n');
+  const signingKey = hmac(hmac(hmac(`TC3${secretKey}`, date), SERVICE), 'tc3_request');
+  const signature = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
+  return `TC3-HMAC-SHA256 Credential=${secretId}/${scope}, SignedHeaders=${SIGNED_HEADERS}, Signature=${signature}`;
+}
+
+function reasonOf(code: string): SmsFailureReason {
+  if (code.startsWith('LimitExceeded.')) return 'rate-limited';
+  if (code === 'InvalidParameterValue.IncorrectPhoneNumber') return 'invalid-phone';
+  return 'provider-error';
+}
+
+/**
+ * Reads a Tencent SendSms answer. The per-number status is in `Response.SendStatusSet`; a
+ * request-level failure is in `Response.Error`. The same error codes can come either way, so
+ * both are mapped alike (a limit is a limit wherever it is reported).
+ */
+export function tencentResultOf(status: number, body: unknown): SmsSendResult {
+  const response = fieldOf(body, 'Response');
+  const error = fieldOf(response, 'Error');
+  if (error !== undefined) {
+    const code = stringFieldOf(error, 'Code') ?? 'no Code';
+    return { ok: false, reason: reasonOf(code), detail: `HTTP ${status} ${code}: ${stringFieldOf(error, 'Message') ?? ''}`.trim() };
+  }
+  const statuses = fieldOf(response, 'SendStatusSet');
+  const first: unknown = Array.isArray(statuses) ? statuses[0] : undefined;
+  const code = stringFieldOf(first, 'Code');
+  const serialNo = stringFieldOf(first, 'SerialNo');
+  if (status === 200 && code === 'Ok' && serialNo !== undefined) return { ok: true, providerMessageId: serialNo };
+  const detail = `HTTP ${status} ${code ?? 'no SendStatusSet'}: ${stringFieldOf(first, 'Message') ?? ''}`.trim();
+  return { ok: false, reason: code !== undefined ? reasonOf(code) : 'provider-error', detail };
+}
+
+/** E.164 as Tencent wants it; mainland numbers arrive as 11 digits. */
+function e164(phone: string): string {
+  return phone.startsWith('+') ? phone : `+86${phone}`;
+}
+
+export class TencentSmsProvider implements SmsProvider {
+  readonly name = 'tencent';
+  private readonly fetchImpl: FetchLike;
+  private readonly now: () => Date;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly config: TencentSmsConfig,
+    deps: TencentSmsDeps = {},
+  ) {
+    this.fetchImpl = deps.fetch ?? fetch;
+    this.now = deps.now ?? (() => new Date());
+    this.timeoutMs = deps.timeoutMs ?? SMS_HTTP_TIMEOUT_MS;
+  }
+
+  async send(message: SmsMessage): Promise<SmsSendResult> {
+    const payload = JSON.stringify({
+      PhoneNumberSet: [e164(message.phone)],
+      SmsSdkAppId: this.config.sdkAppId,
+      SignName: this.config.signName,
+      TemplateId: this.config.templateId,
+      TemplateParamSet: [message.code],
+    });
+    const timestamp = Math.floor(this.now().getTime() / 1000);
+    const reply = await postToProvider(
+      this.fetchImpl,
+      `https://${TENCENT_SMS_HOST}/`,
+      {
+        headers: {
+          Authorization: tencentAuthorization(payload, timestamp, this.config.secretId, this.config.secretKey),
+          // fetch sets Host from the URL, which is the signed TENCENT_SMS_HOST.
+          'Content-Type': CONTENT_TYPE,
+          'X-TC-Action': 'SendSms',
+          'X-TC-Version': API_VERSION,
+          'X-TC-Timestamp': String(timestamp),
+          'X-TC-Region': this.config.region,
+        },
+        body: payload,
+      },
+      this.timeoutMs,
+    );
+    if (reply.kind === 'failure') return { ok: false, reason: 'provider-error', detail: reply.detail };
+    return tencentResultOf(reply.status, reply.body);
+  }
+}

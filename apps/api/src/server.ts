@@ -1,0 +1,58 @@
+// The API process: check the environment, open and migrate the database, listen; on SIGTERM or
+// SIGINT stop accepting, let in-flight requests finish, close the database and exit.
+import { createDatabase, migrateToLatest, type DatabaseHandle } from '@xcad/db';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { EnvError, loadEnv, type Env } from './env';
+
+const FORCED_EXIT_MS = 10_000;
+
+function fail(message: string): never {
+  console.error(`[api] ${message}`);
+  process.exit(1);
+}
+
+let env: Env;
+try {
+  env = loadEnv();
+} catch (error) {
+  fail(error instanceof EnvError ? error.message : String(error));
+}
+
+let database: DatabaseHandle | undefined;
+let app: FastifyInstance;
+try {
+  database = createDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.SQLITE_PATH });
+  await migrateToLatest(database.db);
+  app = await buildApp({ env, db: database.db });
+  await app.listen({ host: env.API_HOST, port: env.API_PORT });
+} catch (error) {
+  await database?.destroy().catch(() => undefined);
+  fail(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+const opened = database;
+
+const address = app.server.address();
+const port = typeof address === 'object' && address !== null ? address.port : env.API_PORT;
+console.info(`[api] listening on http://${env.API_HOST.includes(':') ? `[${env.API_HOST}]` : env.API_HOST}:${port} (${opened.engine})`);
+
+let isStopping = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (isStopping) return;
+  isStopping = true;
+  app.log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    console.error(`[api] in-flight requests did not finish within ${FORCED_EXIT_MS} ms; exiting`);
+    process.exit(1);
+  }, FORCED_EXIT_MS).unref();
+  try {
+    await app.close();
+    await opened.destroy();
+    process.exit(0);
+  } catch (error) {
+    fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+process.once('SIGTERM', (signal) => void shutdown(signal));
+process.once('SIGINT', (signal) => void shutdown(signal));

@@ -1,0 +1,12 @@
+import { routePage } from '@/components/page/route-page';
+
+const page = routePage('dwgItem-id');
+
+export const generateMetadata = page.generateMetadata;
+
+// Rendered on first request and then cached: no parameter is known at build time.
+export function generateStaticParams(): Record<string, string>[] {
+  return [];
+}
+
+export default page.Page;

@@ -1,0 +1,23 @@
+import type { NextConfig } from 'next';
+import createNextIntlPlugin from 'next-intl/plugin';
+
+// `/api/*`, `/wp-json/*` and `/health` never reach Next.js: the front server (server/main.ts, also
+// in development with --dev) streams them to the API (decision 0003).
+const nextConfig: NextConfig = {
+  // Lets a second dev server or build run beside the default one (e.g. NEXT_DIST_DIR=.next-chrome).
+  distDir: process.env.NEXT_DIST_DIR ?? '.next',
+  transpilePackages: ['@xcad/protocol'],
+  poweredByHeader: false,
+  // Next.js would hash every HTML response on every request to compute an ETag; pages are cached
+  // (ISR, 300 s) and served with Cache-Control, so the hash only costs throughput.
+  generateEtags: false,
+  // proxy.ts then gets the request URL with the origin Next.js resolves rewrites against (the
+  // normalised URL says `localhost`, while the front server starts Next.js on 127.0.0.1): a
+  // rewrite to any other origin would be proxied over HTTP back into the same server.
+  skipProxyUrlNormalize: true,
+  reactStrictMode: true,
+};
+
+const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
+
+export default withNextIntl(nextConfig);

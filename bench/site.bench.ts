@@ -1,0 +1,65 @@
+// Issue 2 benchmark: SSR throughput of the home page against a static file served by the same
+// Next.js server, and /api/v4/getutctime against a bare Fastify route. Same machine, same run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  ensureWebBuild,
+  freePort,
+  migrateAndSeed,
+  root,
+  spawnApi,
+  spawnWeb,
+  stopChild,
+  waitForHttp,
+  withEmbeddedDefaults,
+} from '../scripts/lib.mjs';
+import { measure, printRatio, printTable } from './http';
+
+const STATIC_PATH = process.env.BENCH_STATIC_PATH ?? '/logo.svg';
+
+export async function runSiteBench(): Promise<boolean> {
+  ensureWebBuild();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'xcad-bench-'));
+  const [apiPort, webPort, barePort] = [await freePort(), await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = withEmbeddedDefaults({
+    ...process.env,
+    NODE_ENV: 'production',
+    // Production logging stays on (one line per request, to /dev/null here): it is part of the cost.
+    LOG_LEVEL: 'info',
+    SQLITE_PATH: path.join(dataDir, 'bench.sqlite'),
+    DATA_DIR: dataDir,
+    API_PORT: String(apiPort),
+    API_ORIGIN: `http://127.0.0.1:${apiPort}`,
+  });
+  delete env.DATABASE_URL;
+  migrateAndSeed(env);
+  const api = spawnApi(env, 'ignore');
+  const web = spawnWeb(env, webPort, 'ignore');
+  const bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'bare-fastify.ts')], {
+    env: { ...process.env, PORT: String(barePort) },
+    stdio: 'ignore',
+  });
+  try {
+    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
+    await waitForHttp(`http://127.0.0.1:${webPort}/`, 90_000, web);
+    await waitForHttp(`http://127.0.0.1:${barePort}/time`, 30_000, bare);
+    const web0 = `http://127.0.0.1:${webPort}`;
+
+    const home = await measure({ name: 'home page / (SSR, zh-CN)', url: `${web0}/` });
+    const file = await measure({ name: `static file ${STATIC_PATH} (same Next.js server)`, url: `${web0}${STATIC_PATH}` });
+    printTable('Home page SSR vs static file', [home, file]);
+    const isHomeMet = printRatio('home SSR / static', home, file, 0.5);
+
+    const utc = await measure({ name: 'GET /api/v4/getutctime (API)', url: `http://127.0.0.1:${apiPort}/api/v4/getutctime` });
+    const bareRoute = await measure({ name: 'bare Fastify route', url: `http://127.0.0.1:${barePort}/time` });
+    const proxied = await measure({ name: 'GET /api/v4/getutctime via :3000 front', url: `${web0}/api/v4/getutctime` });
+    printTable('getutctime vs bare Fastify', [utc, bareRoute, proxied]);
+    const isUtcMet = printRatio('getutctime / bare Fastify', utc, bareRoute, 0.5);
+    return isHomeMet && isUtcMet;
+  } finally {
+    await Promise.all([stopChild(web), stopChild(api), stopChild(bare)]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

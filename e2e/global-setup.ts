@@ -1,0 +1,56 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import {
+  ensureWebBuild,
+  freePort,
+  migrateAndSeed,
+  spawnApi,
+  spawnWeb,
+  stopChild,
+  waitForHttp,
+  withEmbeddedDefaults,
+} from '../scripts/lib.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    apiUrl: string;
+  }
+}
+
+// One production build and one seeded throwaway database for every browser test file.
+let api: ChildProcess | undefined;
+let web: ChildProcess | undefined;
+let dataDir: string | undefined;
+
+export default async function setup(project: TestProject) {
+  ensureWebBuild();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'xcad-e2e-'));
+  const [apiPort, webPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = withEmbeddedDefaults({
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    SQLITE_PATH: path.join(dataDir, 'e2e.sqlite'),
+    DATA_DIR: dataDir,
+    API_PORT: String(apiPort),
+    API_ORIGIN: `http://127.0.0.1:${apiPort}`,
+    SITE_URL: `http://127.0.0.1:${webPort}`,
+  });
+  delete env.DATABASE_URL;
+  migrateAndSeed(env);
+  api = spawnApi(env);
+  web = spawnWeb(env, webPort);
+  await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
+  await waitForHttp(`http://127.0.0.1:${webPort}/`, 90_000, web);
+  project.provide('baseUrl', `http://127.0.0.1:${webPort}`);
+  project.provide('apiUrl', `http://127.0.0.1:${apiPort}`);
+
+  return async () => {
+    await Promise.all([stopChild(web), stopChild(api)]);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+}

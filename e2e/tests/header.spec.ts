@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, useBrowser } from '../support/browser';
+
+const browser = useBrowser();
+
+const MENU_LABELS: Record<string, string> = {
+  home: '首页',
+  buy: '软件购买',
+  download: '软件下载',
+  help: '软件帮助',
+  dailypic: '每日一图',
+  tutorials: 'CAD教程',
+  tools: '在线转换',
+  services: '更多服务',
+};
+
+async function activeEntries(page: Awaited<ReturnType<typeof browser.page>>) {
+  return page.locator('[data-testid="site-header"] [data-testid^="nav-"][aria-current="page"]').evaluateAll((nodes) =>
+    nodes.map((node) => node.getAttribute('data-testid')),
+  );
+}
+
+describe('desktop header menu', () => {
+  it('shows every entry of spec §2 in Chinese, with the home entry active on /', async () => {
+    const page = await browser.page(DESKTOP);
+    await page.goto('/');
+    const header = page.getByTestId('site-header');
+    await expect(header.isVisible()).resolves.toBe(true);
+    for (const [key, label] of Object.entries(MENU_LABELS)) {
+      await expect(header.getByTestId(`nav-${key}`).innerText()).resolves.toContain(label);
+    }
+    expect(await activeEntries(page)).toEqual(['nav-home']);
+  });
+
+  it.each([
+    ['/help.html', 'nav-help'],
+    ['/123.html', 'nav-help'],
+    ['/123', 'nav-help'],
+    ['/dailypics/5', 'nav-dailypic'],
+    ['/dailypic.html', 'nav-dailypic'],
+    ['/buy/cadeditor.html', 'nav-buy'],
+    ['/download-lookchart.html', 'nav-download'],
+    ['/master.html', 'nav-tutorials'],
+    ['/tools/cad2pdf', 'nav-tools'],
+    ['/kantu', 'nav-tools'],
+    ['/invoice.html', 'nav-services'],
+    ['/en/tools/pdf2cad', 'nav-tools'],
+  ])('on %s the active entry is %s', async (path, testId) => {
+    const page = await browser.page(DESKTOP);
+    await page.goto(path);
+    expect(await activeEntries(page)).toEqual([testId]);
+  });
+
+  it('opens a sub-menu on hover and hides it 500 ms after the pointer leaves', async () => {
+    const page = await browser.page(DESKTOP);
+    await page.clock.install();
+    await page.goto('/');
+    await page.clock.pauseAt(Date.now() + 1_000);
+    const submenu = page.getByTestId('subnav-buy');
+    await page.getByTestId('nav-buy').hover();
+    await submenu.waitFor({ state: 'visible' });
+    await expect(submenu.getByRole('link').allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining([expect.stringContaining('CAD编辑器')]),
+    );
+
+    await page.mouse.move(700, 600);
+    await page.clock.runFor(300);
+    await expect(submenu.isVisible()).resolves.toBe(true);
+    await page.clock.runFor(300);
+    await submenu.waitFor({ state: 'hidden' });
+  });
+
+  it('navigates from a sub-menu entry and moves the active entry', async () => {
+    const page = await browser.page(DESKTOP);
+    await page.goto('/');
+    await page.getByTestId('nav-tools').hover();
+    await page.getByTestId('subnav-tools').getByRole('link', { name: /CAD转PDF/ }).click();
+    await page.waitForURL('**/tools/cad2pdf');
+    await expect.poll(() => activeEntries(page)).toEqual(['nav-tools']);
+  });
+});

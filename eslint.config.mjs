@@ -1,0 +1,54 @@
+import js from '@eslint/js';
+import nextPlugin from '@next/eslint-plugin-next';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// Han characters: UI copy lives in apps/web/messages/*.json, never in components (issue 2, §6).
+const han = '/[\\u3400-\\u9fff\\uff00-\\uffef\\u3000-\\u303f]/';
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/.next/**', '**/dist/**', 'data/**', '**/next-env.d.ts', 'bench/results/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, '@next/next': nextPlugin },
+    settings: { next: { rootDir: 'apps/web' } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...nextPlugin.configs.recommended.rules,
+      ...nextPlugin.configs['core-web-vitals'].rules,
+      // App Router only: there is no pages/ directory for this rule to check against.
+      '@next/next/no-html-link-for-pages': 'off',
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    ignores: ['apps/web/**/*.test.ts', 'apps/web/server/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=${han}]`, message: 'UI text belongs in apps/web/messages/*.json.' },
+        { selector: `TemplateElement[value.raw=${han}]`, message: 'UI text belongs in apps/web/messages/*.json.' },
+        { selector: `JSXText[value=${han}]`, message: 'UI text belongs in apps/web/messages/*.json.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.spec.ts', 'e2e/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs'],
+    rules: { 'no-console': 'off' },
+  },
+);

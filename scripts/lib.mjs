@@ -1,0 +1,156 @@
+// Helpers for the root scripts (start, test, bench, e2e set-up). Plain Node ESM with no
+// dependencies: these run on a fresh clone before `node_modules` exists.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const webDir = path.join(root, 'apps', 'web');
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+export function log(message) {
+  console.info(`[xcad] ${message}`);
+}
+
+// The development value of the product secret, as in .env.example. The embedded default (`npm start`,
+// tests, benchmarks) runs in production mode on one machine; a real deployment sets its own.
+export const DEV_SIGN_SECRET = 'xcad-dev-sign-secret-141';
+
+/** `env` with the embedded defaults filled in where the operator set nothing. */
+export function withEmbeddedDefaults(env, { warn = false } = {}) {
+  if (env.PRODUCT_SIGN_SECRET) return env;
+  if (warn) log('PRODUCT_SIGN_SECRET is not set: using the development secret from .env.example');
+  return { ...env, PRODUCT_SIGN_SECRET: DEV_SIGN_SECRET };
+}
+
+/** Runs a command to completion with inherited stdio; throws on failure. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`);
+  }
+}
+
+/** Loads `.env` at the repository root, if there is one, without overriding the real environment. */
+export function loadDotEnv() {
+  const file = path.join(root, '.env');
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/**
+ * Installs dependencies when `node_modules` is missing or older than the lockfile, so that
+ * `npm start` and `npm test` work on a fresh clone with nothing installed by hand.
+ */
+export function ensureInstalled() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  const isFresh = existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs);
+  if (isFresh) return;
+  log('installing dependencies (npm ci)...');
+  run(npm, existsSync(lock) ? ['ci', '--no-fund', '--no-audit'] : ['install', '--no-fund', '--no-audit']);
+}
+
+function hashTree(hash, dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.next') || entry.name === 'next-env.d.ts') continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) hashTree(hash, full);
+    else {
+      hash.update(path.relative(root, full));
+      hash.update(readFileSync(full));
+    }
+  }
+}
+
+/** A fingerprint of everything the production web build depends on. */
+export function webSourceHash() {
+  const hash = createHash('sha256');
+  hashTree(hash, webDir);
+  hashTree(hash, path.join(root, 'packages', 'protocol', 'src'));
+  hash.update(readFileSync(path.join(root, 'package-lock.json')));
+  return hash.digest('hex');
+}
+
+/** Builds the Next.js site unless the last build was made from the same sources. */
+export function ensureWebBuild() {
+  const stamp = path.join(webDir, '.next', 'xcad-build-stamp');
+  const hash = webSourceHash();
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(path.join(webDir, '.next', 'BUILD_ID'))) {
+    log('web build is up to date');
+    return;
+  }
+  log('building the web app (next build)...');
+  run(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+    cwd: webDir,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  writeFileSync(stamp, hash);
+}
+
+export function migrateAndSeed(env = process.env) {
+  const cli = path.join(root, 'packages', 'db', 'src', 'cli.ts');
+  run(process.execPath, ['--import', 'tsx', cli, 'migrate'], { env });
+  run(process.execPath, ['--import', 'tsx', cli, 'seed'], { env });
+}
+
+/** Starts the API server as a child process. */
+export function spawnApi(env, stdio = 'inherit') {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps', 'api', 'src', 'server.ts')], {
+    cwd: root,
+    env,
+    stdio,
+  });
+}
+
+/** Starts the web front server (Next.js production build + streaming proxy to the API). */
+export function spawnWeb(env, port, stdio = 'inherit') {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(webDir, 'server', 'main.ts')], {
+    cwd: webDir,
+    env: { NEXT_TELEMETRY_DISABLED: '1', ...env, WEB_PORT: String(port) },
+    stdio,
+  });
+}
+
+/** Resolves when `url` answers (any HTTP status), rejects after `timeoutMs`. */
+export async function waitForHttp(url, timeoutMs = 60_000, child) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`process for ${url} exited with code ${child.exitCode}`);
+    try {
+      await fetch(url, { method: 'HEAD', redirect: 'manual' });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A TCP port that is free right now on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL after `graceMs`. */
+export function stopChild(child, graceMs = 10_000) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
