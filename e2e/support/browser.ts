@@ -51,3 +51,15 @@ export function useBrowser() {
     },
   };
 }
+
+/**
+ * Replaces the page's clock with a paused one before the first navigation, so that only
+ * `page.clock.runFor()` moves time and timers: a test of a countdown or a toast's lifetime then
+ * measures exact page time, however slow the machine running it is.
+ * (Pausing after `goto` raced the page's own clock on a loaded CI machine.)
+ */
+export async function freezeClock(page: Page): Promise<void> {
+  const start = Date.parse('2026-03-02T08:00:00+08:00');
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 1_000);
+}

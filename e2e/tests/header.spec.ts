@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, useBrowser } from '../support/browser';
+import { DESKTOP, freezeClock, useBrowser } from '../support/browser';
 
 const browser = useBrowser();
 
@@ -53,9 +53,8 @@ describe('desktop header menu', () => {
 
   it('opens a sub-menu on hover and hides it 500 ms after the pointer leaves', async () => {
     const page = await browser.page(DESKTOP);
-    await page.clock.install();
+    await freezeClock(page);
     await page.goto('/');
-    await page.clock.pauseAt(Date.now() + 1_000);
     const submenu = page.getByTestId('subnav-buy');
     await page.getByTestId('nav-buy').hover();
     await submenu.waitFor({ state: 'visible' });

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, useBrowser } from '../support/browser';
+import { DESKTOP, freezeClock, useBrowser } from '../support/browser';
 
 const browser = useBrowser();
 
 describe('404 page', () => {
   it('says 页面未找到!, counts down from 60 and then sends the visitor home', async () => {
     const page = await browser.page(DESKTOP);
-    await page.clock.install();
+    await freezeClock(page);
     const response = await page.goto('/no-such-page');
     expect(response?.status()).toBe(404);
-    await page.clock.pauseAt(Date.now() + 100);
     await expect(page.getByText('页面未找到!').isVisible()).resolves.toBe(true);
     const countdown = page.getByTestId('notfound-countdown');
     await expect(countdown.innerText()).resolves.toContain('60');
@@ -39,10 +38,8 @@ describe('toasts', () => {
   it('copying the support mailbox shows a success toast for 1000 ms + 200 ms per character', async () => {
     const page = await browser.page(DESKTOP);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.clock.install();
+    await freezeClock(page);
     await page.goto('/');
-    // Paused: only runFor() moves the page's timers, so the margins below are exact.
-    await page.clock.pauseAt(Date.now() + 1_000);
     await page.getByTestId('footer-copy-email').click();
     const toast = page.getByTestId('toast');
     await toast.waitFor();
