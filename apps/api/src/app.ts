@@ -20,10 +20,12 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger;
   /** The SMS provider to use instead of the one SMS_PROVIDER names (tests). */
   smsProvider?: SmsProvider;
+  /** Server time in epoch milliseconds; tests pass a clock they can move (the 61st second, the next hour). */
+  clock?: () => number;
 }
 
 /** The API, with every route registered but not listening; callers may add routes before use. */
-export async function buildApp({ env, db, logger, smsProvider }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ env, db, logger, smsProvider, clock = Date.now }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger ?? createLogger(env),
     logController: new AccessLogController(),
@@ -43,7 +45,7 @@ export async function buildApp({ env, db, logger, smsProvider }: BuildAppOptions
   });
 
   registerErrorHandling(app);
-  registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS });
+  registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
 
   await app.register(healthRoutes, { db, machineId: env.MACHINE_ID });
   await app.register(timeRoutes);

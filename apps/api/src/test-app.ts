@@ -1,11 +1,14 @@
 // Shared set-up of the API tests: the real app over a fresh database of the engine under test.
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { PRODUCT, signFields, type SignableFields } from '@xcad/protocol';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app';
 import { loadEnv, type Env } from './env';
 import { loggerOptions } from './logger';
+import type { SmsProvider } from './modules/sms/sms.provider';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -13,10 +16,24 @@ export interface TestApp {
   env: Env;
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
+  /** The app's clock: starts at the real time and moves only when a test calls `advance`. */
+  clock: TestClock;
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export interface TestClock {
+  /** Epoch milliseconds. */
+  now(): number;
+  advance(ms: number): void;
+}
+
+export interface TestAppOptions {
+  smsProvider?: SmsProvider;
+}
+
+export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  let offsetMs = 0;
+  const clock: TestClock = { now: () => Date.now() + offsetMs, advance: (ms) => void (offsetMs += ms) };
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...overrides });
   const database = await createTestDatabase();
   const logs: Array<Record<string, unknown>> = [];
@@ -26,15 +43,60 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<
       callback();
     },
   });
-  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink) });
+  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider });
   return {
     app,
     database,
     env,
     logs,
+    clock,
     close: async () => {
       await app.close();
       await database.destroy();
     },
   };
+}
+
+export interface SignedCallOptions {
+  /** The device id of the common fields (default `test-device`). */
+  deviceid?: string;
+  /** The client address the app sees (default 127.0.0.1). */
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * POSTs `fields` to `path` as the product clients do (spec §7): common fields with the app
+ * clock's timestamp, a fresh nonce, and a datasign over all of it. Resolves with the parsed
+ * JSON body, the HTTP status and the response headers.
+ */
+export async function signedCall(
+  t: TestApp,
+  path: string,
+  fields: SignableFields = {},
+  options: SignedCallOptions = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }> {
+  const signed = signFields(
+    {
+      deviceid: options.deviceid ?? 'test-device',
+      timestamp: Math.floor(t.clock.now() / 1000),
+      softname: PRODUCT.softname,
+      softversion: PRODUCT.version,
+      productid: PRODUCT.id,
+      devicetype: 'WEB',
+      language: 'zh-CN',
+      deviceos: 'Linux',
+      nonce: randomUUID(),
+      ...fields,
+    },
+    t.env.PRODUCT_SIGN_SECRET,
+  );
+  const response = await t.app.inject({
+    method: 'POST',
+    url: path,
+    payload: signed,
+    remoteAddress: options.ip ?? '127.0.0.1',
+    headers: { 'x-product': '141', ...options.headers },
+  });
+  return { status: response.statusCode, body: response.json<Record<string, unknown>>(), headers: response.headers };
 }

@@ -1,6 +1,26 @@
+import type {
+  AppUserTable,
+  AuthEventTable,
+  AuthLockTable,
+  CaptchaTable,
+  LoginSessionTable,
+  MembershipTable,
+  SmsCodeTable,
+  UserIdentityTable,
+  UserSessionTable,
+} from './tables/accounts.table';
 import type { RequestNonceTable } from './tables/request-nonce.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
 export interface Database {
   request_nonce: RequestNonceTable;
+  app_user: AppUserTable;
+  user_identity: UserIdentityTable;
+  user_session: UserSessionTable;
+  sms_code: SmsCodeTable;
+  captcha: CaptchaTable;
+  auth_event: AuthEventTable;
+  auth_lock: AuthLockTable;
+  login_session: LoginSessionTable;
+  membership: MembershipTable;
 }

@@ -5,3 +5,4 @@ export * from './migrate';
 export * from './seeds';
 export * from './repositories/nonce.repository';
 export type * from './tables/request-nonce.table';
+export type * from './tables/accounts.table';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as auth from './auth';
 import { HEADERS, TIMINGS, X_PRODUCT } from './constants';
 import { PROTOCOL_ERRORS, SUCCESS_CODE, ZEnvelope, ZGetUtcTimeResponse } from './envelope';
 import { CLIENT_ERRORS, type ClientErrorKind } from './errors';
@@ -29,6 +30,22 @@ export const endpoints = {
     request: z.object({}),
     response: ZGetUtcTimeResponse,
   }),
+  wechatguid: defineEndpoint({ path: '/api/v4/wechatguid', request: auth.ZWechatGuidRequest, response: auth.ZWechatGuidResponse }),
+  wechatstate: defineEndpoint({ path: '/api/v4/wechatstate', request: auth.ZWechatStateRequest, response: auth.ZWechatStateResponse }),
+  imgverify: defineEndpoint({ path: '/api/v4/imgverify', request: auth.ZImgVerifyRequest, response: auth.ZImgVerifyResponse }),
+  smsverify: defineEndpoint({ path: '/api/v4/smsverify', request: auth.ZSmsVerifyRequest, response: auth.ZSmsVerifyResponse }),
+  safsmsverify: defineEndpoint({ path: '/api/v4/safsmsverify', request: auth.ZSafSmsVerifyRequest, response: auth.ZSmsVerifyResponse }),
+  loginquick: defineEndpoint({ path: '/api/v4/loginquick', request: auth.ZLoginQuickRequest, response: auth.ZLoginResponse }),
+  safloginquick: defineEndpoint({ path: '/api/v4/safloginquick', request: auth.ZSafLoginQuickRequest, response: auth.ZLoginResponse }),
+  login: defineEndpoint({ path: '/api/v4/login', request: auth.ZLoginRequest, response: auth.ZLoginResponse }),
+  safregister: defineEndpoint({ path: '/api/v4/safregister', request: auth.ZSafRegisterRequest, response: auth.ZEmptyResponse }),
+  safforgetpwd: defineEndpoint({ path: '/api/v4/safforgetpwd', request: auth.ZSafForgetPwdRequest, response: auth.ZEmptyResponse }),
+  setpwd: defineEndpoint({ path: '/api/v4/setpwd', request: auth.ZSetPwdRequest, response: auth.ZEmptyResponse }),
+  changepwd: defineEndpoint({ path: '/api/v4/changepwd', request: auth.ZChangePwdRequest, response: auth.ZChangePwdResponse }),
+  changenick: defineEndpoint({ path: '/api/v4/changenick', request: auth.ZChangeNickRequest, response: auth.ZChangeNickResponse }),
+  bindaccount: defineEndpoint({ path: '/api/v4/bindaccount', request: auth.ZBindAccountRequest, response: auth.ZBindAccountResponse }),
+  memprofile: defineEndpoint({ path: '/api/v4/memprofile', request: auth.ZMemProfileRequest, response: auth.ZMemProfileResponse }),
+  logout: defineEndpoint({ path: '/api/v4/logout', request: auth.ZLogoutRequest, response: auth.ZEmptyResponse }),
 };
 
 /** spec §7: the device and software fields every signed body carries. */

@@ -214,6 +214,8 @@ export interface ApiErrorInit {
   /** What goes to the log; defaults to the user message. Never sent to the client. */
   readonly logMessage?: string;
   readonly cause?: unknown;
+  /** Further answer fields beside code and message (e.g. `field`, `retryafter`). */
+  readonly extra?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** An error the API answers with: code, HTTP status, a log message and the user-facing message. */
@@ -222,6 +224,7 @@ export class ApiError extends Error {
   readonly httpStatus: number;
   readonly logMessage: string;
   readonly userMessage: string;
+  readonly extra: Readonly<Record<string, string | number | boolean>>;
 
   constructor(init: ApiErrorInit) {
     const logMessage = init.logMessage ?? init.userMessage;
@@ -231,6 +234,7 @@ export class ApiError extends Error {
     this.httpStatus = init.httpStatus ?? 200;
     this.logMessage = logMessage;
     this.userMessage = init.userMessage;
+    this.extra = init.extra ?? {};
   }
 
   /** A failure of the request contract (malformed, unsigned, stale, replayed, ...). */
@@ -240,13 +244,13 @@ export class ApiError extends Error {
   }
 
   /** A business refusal from one of the catalogue's groups, answered with HTTP 200. */
-  static business(group: CodeGroup, logMessage?: string): ApiError {
+  static business(group: CodeGroup, logMessage?: string, extra?: ApiErrorInit['extra']): ApiError {
     const { code, message } = primaryOf(group);
-    return new ApiError({ code, userMessage: message, logMessage });
+    return new ApiError({ code, userMessage: message, logMessage, extra });
   }
 
   /** The flat JSON body sent to the client. */
-  toEnvelope(): { code: number; message: string } {
-    return { code: this.code, message: this.userMessage };
+  toEnvelope(): { code: number; message: string } & Record<string, string | number | boolean> {
+    return { ...this.extra, code: this.code, message: this.userMessage };
   }
 }

@@ -9,3 +9,4 @@ export * from './client';
 export * from './mirror';
 export * from './text';
 export * from './search-cache';
+export * from './auth';

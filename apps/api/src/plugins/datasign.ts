@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { claimNonce, epochSeconds, purgeExpiredNonces, type Database } from '@xcad/db';
+import { claimNonce, purgeExpiredNonces, type Database } from '@xcad/db';
 import { ZCommonFields, isDatasignValid, type ProtocolErrorKind, type SignableFields } from '@xcad/protocol';
 import { sendProtocolError } from './errors';
 
@@ -18,6 +18,8 @@ export interface DatasignOptions {
   windowSeconds: number;
   /** How often expired replay keys are deleted. */
   purgeIntervalMs?: number;
+  /** Server time in epoch milliseconds (tests move it). */
+  clock?: () => number;
 }
 
 const SIGNED_PREFIX = '/api/v4/';
@@ -40,6 +42,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, kind: ProtocolErro
  */
 export function registerDatasign(app: FastifyInstance, options: DatasignOptions): void {
   const { db, secret, windowSeconds } = options;
+  const clock = options.clock ?? Date.now;
 
   const verify = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     // GET carries its fields in the query; every other method in the body (JSON or form).
@@ -48,7 +51,7 @@ export function registerDatasign(app: FastifyInstance, options: DatasignOptions)
     const common = ZCommonFields.safeParse(fields);
     if (!common.success) return refuse(request, reply, 'malformed', common.error.issues.map((issue) => issue.path.join('.')).join(','));
     if (!isDatasignValid(fields, secret)) return refuse(request, reply, 'badSignature', 'datasign mismatch');
-    const now = epochSeconds();
+    const now = Math.floor(clock() / 1000);
     if (Math.abs(now - common.data.timestamp) > windowSeconds) {
       return refuse(request, reply, 'staleTimestamp', `timestamp ${common.data.timestamp} vs server ${now}`);
     }
@@ -68,7 +71,7 @@ export function registerDatasign(app: FastifyInstance, options: DatasignOptions)
   });
 
   const purge = (): void => {
-    purgeExpiredNonces(db).catch((error: unknown) => app.log.warn({ err: error }, 'purging expired request nonces failed'));
+    purgeExpiredNonces(db, Math.floor(clock() / 1000)).catch((error: unknown) => app.log.warn({ err: error }, 'purging expired request nonces failed'));
   };
   const timer = setInterval(purge, options.purgeIntervalMs ?? 60_000);
   timer.unref();

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { PROTOCOL_ERRORS, type ProtocolErrorKind } from '@xcad/protocol';
+import { ApiError, PROTOCOL_ERRORS, type ProtocolErrorKind } from '@xcad/protocol';
 
 // One error path for the whole API (docs/decisions/0004): every failure answers the envelope
 // `{code, message}`; unexpected errors answer a generic message and are logged with the request
@@ -38,7 +38,12 @@ const WP_NO_ROUTE = {
 const WP_PATH = /^\/wp-json(?:[/?]|$)/;
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    // A refusal a service chose (business codes answer with HTTP 200, decision 0004).
+    if (error instanceof ApiError) {
+      request.log.info({ code: error.code, reason: error.logMessage }, 'request refused');
+      return reply.code(error.httpStatus).send(error.toEnvelope());
+    }
     const answer = answerFor(error);
     if (answer.kind === 'internal') {
       request.log.error({ err: error }, 'request failed');
