@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
+import { DEV_SIGN_SECRET } from '@xcad/protocol';
 
 // `/api/*`, `/wp-json/*` and `/health` never reach Next.js: the front server (server/main.ts, also
 // in development with --dev) streams them to the API (decision 0003).
@@ -16,6 +17,9 @@ const nextConfig: NextConfig = {
   // rewrite to any other origin would be proxied over HTTP back into the same server.
   skipProxyUrlNormalize: true,
   reactStrictMode: true,
+  // The browser signs API calls (spec §7) with the same secret as the API; it is public by nature
+  // (FACTS.md), so it is inlined at build time.
+  env: { XCAD_SIGN_SECRET: process.env.PRODUCT_SIGN_SECRET ?? DEV_SIGN_SECRET },
 };
 
 const withNextIntl = createNextIntlPlugin('./i18n/request.ts');

@@ -1,12 +1,15 @@
+import { DEV_SIGN_SECRET } from '@xcad/protocol';
 import { z } from 'zod';
 
 // The API's whole configuration, checked once at start-up (ARCHITECTURE "Two ways to run").
 
-export const DEV_SIGN_SECRET = 'xcad-dev-sign-secret-141';
+export { DEV_SIGN_SECRET };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
+export const WECHAT_PROVIDERS = ['dev', 'open-platform'] as const;
+export const QQ_PROVIDERS = ['dev', 'qq-connect'] as const;
 
 /** `true`/`false`, or a comma list of trusted proxy addresses or CIDRs. */
 export type TrustProxy = boolean | string[];
@@ -47,6 +50,16 @@ const ZEnv = z.object({
   TENCENT_SMS_SIGN_NAME: z.string().min(1).optional(),
   TENCENT_SMS_TEMPLATE_ID: z.string().min(1).optional(),
   TENCENT_SMS_REGION: z.string().min(1).default('ap-guangzhou'),
+  // The public origin of the site (redirect URIs and QR links point here), e.g. https://www.example.com.
+  PUBLIC_ORIGIN: z.url({ error: 'must be an absolute URL' }).default('http://127.0.0.1:3000'),
+  // dev: /scanlogin/{logintag} confirms a QR login; open-platform: WeChat website QR login.
+  WECHAT_PROVIDER: z.enum(WECHAT_PROVIDERS).default('dev'),
+  WECHAT_APP_ID: z.string().min(1).optional(),
+  WECHAT_APP_SECRET: z.string().min(1).optional(),
+  // dev: a local authorisation popup; qq-connect: QQ Connect (graph.qq.com) OAuth 2.0.
+  QQ_PROVIDER: z.enum(QQ_PROVIDERS).default('dev'),
+  QQ_APP_ID: z.string().min(1).optional(),
+  QQ_APP_KEY: z.string().min(1).optional(),
 });
 
 // The credentials each real SMS provider cannot send without.
@@ -55,6 +68,11 @@ const SMS_REQUIRED = {
   aliyun: ['ALIYUN_SMS_ACCESS_KEY_ID', 'ALIYUN_SMS_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE_CODE'],
   tencent: ['TENCENT_SMS_SECRET_ID', 'TENCENT_SMS_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID'],
 } as const satisfies Record<(typeof SMS_PROVIDERS)[number], ReadonlyArray<keyof z.input<typeof ZEnv>>>;
+
+const OAUTH_REQUIRED: ReadonlyArray<{ variable: 'WECHAT_PROVIDER' | 'QQ_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
+  { variable: 'WECHAT_PROVIDER', value: 'open-platform', needs: ['WECHAT_APP_ID', 'WECHAT_APP_SECRET'] },
+  { variable: 'QQ_PROVIDER', value: 'qq-connect', needs: ['QQ_APP_ID', 'QQ_APP_KEY'] },
+];
 
 export type Env = Omit<z.output<typeof ZEnv>, 'PRODUCT_SIGN_SECRET'> & { PRODUCT_SIGN_SECRET: string };
 
@@ -80,6 +98,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const smsProvider = SMS_PROVIDERS.find((name) => name === (present['SMS_PROVIDER'] ?? 'console'));
   for (const name of smsProvider === undefined ? [] : SMS_REQUIRED[smsProvider]) {
     if (present[name] === undefined) problems.push(`${name}: required when SMS_PROVIDER=${smsProvider}`);
+  }
+  for (const rule of OAUTH_REQUIRED) {
+    if (present[rule.variable] !== rule.value) continue;
+    for (const name of rule.needs) {
+      if (present[name] === undefined) problems.push(`${name}: required when ${rule.variable}=${rule.value}`);
+    }
   }
   if (!result.success || problems.length > 0) {
     throw new EnvError(`invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);

@@ -74,13 +74,22 @@ export const ZRequiredImageCode = z
   .min(1, { error: IMAGE_CODE_EMPTY, abort: true })
   .pipe(ZImageCode);
 
+export const LOGIN_PROVIDERS = ['wechat', 'qq'] as const;
+
 export const ZWechatGuidRequest = z.object({
   seriesid: z.string().max(64).optional(),
+  /** Ours: 'qq' opens a popup sign-in that completes through the same logintag and wechatstate. */
+  provider: z.enum(LOGIN_PROVIDERS).default('wechat'),
 });
 export const ZWechatGuidResponse = successOf({
   logintag: z.string(),
-  /** What the QR shows (dev: our /scanlogin page; open platform: WeChat's qrconnect page). */
+  /**
+   * wechat + qrtype 'link': a URL the modal draws as a QR code (dev provider: /scanlogin/{logintag});
+   * wechat + qrtype 'iframe': WeChat's qrconnect page, shown in a 183x183-scaled frame that ends on
+   * /weixin-login-callback; qq: the URL the 720x650 popup opens.
+   */
   qrurl: z.string(),
+  qrtype: z.enum(['link', 'iframe', 'popup']),
   /** Seconds the logintag stays valid on the server. */
   expiresin: z.number().int(),
 });
@@ -178,6 +187,13 @@ export const ZMemProfileResponse = successOf({
 });
 
 export const ZLogoutRequest = ZSignedIn;
+
+/** Ours: /weixin-login-callback hands WeChat's `code` and `state` to the server to finish a QR login. */
+export const ZWechatCallbackRequest = z.object({
+  logintag: z.string().min(8).max(64),
+  code: z.string().min(1).max(512),
+  state: z.string().min(1).max(128),
+});
 
 export type TWechatGuidResponse = z.infer<typeof ZWechatGuidResponse>;
 export type TLoginResponse = z.infer<typeof ZLoginResponse>;

@@ -45,6 +45,7 @@ export const endpoints = {
   changenick: defineEndpoint({ path: '/api/v4/changenick', request: auth.ZChangeNickRequest, response: auth.ZChangeNickResponse }),
   bindaccount: defineEndpoint({ path: '/api/v4/bindaccount', request: auth.ZBindAccountRequest, response: auth.ZBindAccountResponse }),
   memprofile: defineEndpoint({ path: '/api/v4/memprofile', request: auth.ZMemProfileRequest, response: auth.ZMemProfileResponse }),
+  wechatcallback: defineEndpoint({ path: '/api/v4/wechatcallback', request: auth.ZWechatCallbackRequest, response: auth.ZEmptyResponse }),
   logout: defineEndpoint({ path: '/api/v4/logout', request: auth.ZLogoutRequest, response: auth.ZEmptyResponse }),
 };
 

@@ -47,3 +47,9 @@ export function isDatasignValid(fields: SignableFields, secret: string): boolean
   for (let i = 0; i < 32; i++) diff |= lower.charCodeAt(i) ^ expected.charCodeAt(i);
   return diff === 0;
 }
+
+/**
+ * The signing secret of development and tests. The real one also ships in public client code
+ * (FACTS.md): datasign guards against tampering, not against clients.
+ */
+export const DEV_SIGN_SECRET = 'xcad-dev-sign-secret-141';
