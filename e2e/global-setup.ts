@@ -39,6 +39,7 @@ export default async function setup(project: TestProject) {
     API_PORT: String(apiPort),
     API_ORIGIN: `http://127.0.0.1:${apiPort}`,
     SITE_URL: `http://127.0.0.1:${webPort}`,
+    PUBLIC_ORIGIN: `http://127.0.0.1:${webPort}`,
   });
   delete env.DATABASE_URL;
   migrateAndSeed(env);

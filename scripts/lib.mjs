@@ -72,6 +72,8 @@ export function webSourceHash() {
   hashTree(hash, webDir);
   hashTree(hash, path.join(root, 'packages', 'protocol', 'src'));
   hash.update(readFileSync(path.join(root, 'package-lock.json')));
+  // The browser signs with the secret inlined at build time (next.config.ts): a new secret needs a new build.
+  hash.update(`secret:${process.env.PRODUCT_SIGN_SECRET ?? ''}`);
   return hash.digest('hex');
 }
 

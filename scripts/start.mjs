@@ -22,6 +22,8 @@ const env = withEmbeddedDefaults(
     NODE_ENV: 'production',
     API_PORT: String(apiPort),
     API_ORIGIN: process.env.API_ORIGIN ?? `http://127.0.0.1:${apiPort}`,
+    // Where QR codes and OAuth redirects point; set it to a LAN or public address to scan from a phone.
+    PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${webPort}`,
   },
   { warn: true },
 );
