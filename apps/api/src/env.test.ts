@@ -11,10 +11,13 @@ describe('loadEnv', () => {
       SIGN_WINDOW_SECONDS: 300,
       MACHINE_ID: '20-201',
       LOG_LEVEL: 'info',
-      TRUST_PROXY: true,
+      TRUST_PROXY: ['loopback'],
       BODY_LIMIT_BYTES: 1_048_576,
       SMS_PROVIDER: 'console',
       TENCENT_SMS_REGION: 'ap-guangzhou',
+      PUBLIC_ORIGIN: 'http://127.0.0.1:3000',
+      WECHAT_PROVIDER: 'dev',
+      QQ_PROVIDER: 'dev',
     });
     expect(DEV_SIGN_SECRET).toBe('xcad-dev-sign-secret-141');
   });
@@ -107,6 +110,27 @@ describe('loadEnv', () => {
       expect(error).toBeInstanceOf(EnvError);
       expect((error as EnvError).message).toContain('- API_PORT:');
       expect((error as EnvError).message).toContain('- ALIYUN_SMS_ACCESS_KEY_ID: required when SMS_PROVIDER=aliyun');
+    });
+  });
+
+  describe('sign-in providers', () => {
+    it('needs the WeChat Open Platform app only with WECHAT_PROVIDER=open-platform', () => {
+      expect(() => loadEnv({ WECHAT_PROVIDER: 'open-platform' })).toThrow('- WECHAT_APP_ID: required when WECHAT_PROVIDER=open-platform');
+      expect(() => loadEnv({ WECHAT_PROVIDER: 'open-platform', WECHAT_APP_ID: 'wx1' })).toThrow(
+        '- WECHAT_APP_SECRET: required when WECHAT_PROVIDER=open-platform',
+      );
+      const env = loadEnv({ WECHAT_PROVIDER: 'open-platform', WECHAT_APP_ID: 'wx1', WECHAT_APP_SECRET: 's' });
+      expect(env.WECHAT_PROVIDER).toBe('open-platform');
+    });
+
+    it('needs the QQ Connect app only with QQ_PROVIDER=qq-connect', () => {
+      expect(() => loadEnv({ QQ_PROVIDER: 'qq-connect', QQ_APP_ID: '101' })).toThrow('- QQ_APP_KEY: required when QQ_PROVIDER=qq-connect');
+      expect(loadEnv({ QQ_PROVIDER: 'qq-connect', QQ_APP_ID: '101', QQ_APP_KEY: 'k' }).QQ_PROVIDER).toBe('qq-connect');
+      expect(() => loadEnv({ QQ_PROVIDER: 'weibo' })).toThrow(/- QQ_PROVIDER:/);
+    });
+
+    it('refuses a PUBLIC_ORIGIN that is not an absolute URL', () => {
+      expect(() => loadEnv({ PUBLIC_ORIGIN: 'www.example.com' })).toThrow(/- PUBLIC_ORIGIN: must be an absolute URL/);
     });
   });
 });

@@ -36,7 +36,9 @@ const ZEnv = z.object({
   SIGN_WINDOW_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   MACHINE_ID: z.string().min(1).max(64).default('20-201'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  TRUST_PROXY: trustProxy.default(true),
+  // Only proxies on this host by default: with `true` any client could pick its own address in
+  // X-Forwarded-For and slip past the per-IP sign-in limits (decision 0010).
+  TRUST_PROXY: trustProxy.default(['loopback']),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   // Issue 3 "Providers behind interfaces": console keeps codes in a dev outbox.
   SMS_PROVIDER: z.enum(SMS_PROVIDERS).default('console'),
