@@ -17,6 +17,8 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  /** A fresh body per request (signed calls refuse a replayed `datasign`). */
+  makeBody?: () => string;
 }
 
 const defaultDuration = Number(process.env.BENCH_DURATION ?? 10);
@@ -24,12 +26,14 @@ const defaultConnections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 /** Loads `url` over loopback (after a short warm-up) and returns throughput and latency. */
 export async function measure(options: LoadOptions): Promise<LoadResult> {
+  const { makeBody } = options;
   const common = {
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
     connections: options.connections ?? defaultConnections,
+    ...(makeBody === undefined ? {} : { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: makeBody() }) }] }),
   };
   await autocannon({ ...common, duration: Math.max(2, Math.round(defaultDuration / 4)) });
   const result = await autocannon({ ...common, duration: options.durationSeconds ?? defaultDuration });

@@ -1,9 +1,15 @@
 // `npm run bench`: every benchmark suite, one after another (they share two cores).
+import { runAuthBench } from './auth.bench';
 import { runSiteBench } from './site.bench';
 
-const suites: Array<[string, () => Promise<boolean>]> = [['site (issue 2)', runSiteBench]];
+const suites: Array<[string, () => Promise<boolean>]> = [
+  ['site (issue 2)', runSiteBench],
+  ['sign-in (issue 3)', runAuthBench],
+];
+// `npm run bench -- sign-in` runs only the suites whose name contains the word given.
+const filter = process.argv[2];
 let isAllMet = true;
-for (const [name, suite] of suites) {
+for (const [name, suite] of suites.filter(([name]) => filter === undefined || name.includes(filter))) {
   console.log(`\n=== ${name} ===`);
   isAllMet = (await suite()) && isAllMet;
 }
