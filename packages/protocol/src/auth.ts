@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAPTCHA_DEFAULTS } from './constants';
+import { CAPTCHA_DEFAULTS, FORM_LIMITS } from './constants';
 import { successOf } from './envelope';
 import { PASSWORD_FORM_ERROR, PASSWORD_FORM_MESSAGES, SMS_FORM_ERROR, SMS_FORM_MESSAGES, type CodeGroup } from './errors';
 import { VALIDATION_MESSAGES, ZAccount, ZImageCode, ZLoginPassword, ZPassword, ZPhone, ZSmsCode } from './validation';
@@ -104,7 +104,9 @@ export const ZImgVerifyRequest = z.object({
   width: numeric.pipe(z.number().int().min(60).max(300)).default(CAPTCHA_DEFAULTS.width),
   height: numeric.pipe(z.number().int().min(20).max(120)).default(CAPTCHA_DEFAULTS.height),
   fontsize: numeric.pipe(z.number().int().min(10).max(48)).default(CAPTCHA_DEFAULTS.fontSize),
-  length: numeric.pipe(z.number().int().min(4).max(6)).default(CAPTCHA_DEFAULTS.length),
+  // The image-code field takes at most FORM_LIMITS.imageCodeMaxLength characters (spec §5), so no
+  // longer captcha could ever be answered.
+  length: numeric.pipe(z.number().int().min(CAPTCHA_DEFAULTS.length).max(FORM_LIMITS.imageCodeMaxLength)).default(CAPTCHA_DEFAULTS.length),
 });
 /** spec §7: the captcha image travels in `message`, as a `data:image/png;base64,…` URL. */
 export const ZImgVerifyResponse = successOf({ message: z.string().startsWith('data:image/') });
