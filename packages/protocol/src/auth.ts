@@ -165,7 +165,7 @@ export const ZNickname = z
       .min(1, { error: '请输入昵称' })
       .refine((text) => Array.from(text).length <= NICKNAME_MAX_LENGTH, { error: `昵称不能超过${NICKNAME_MAX_LENGTH}个字符` })
       // No control characters or markup-looking text in a name shown across the site.
-      .refine((text) => !/[\u0000-\u001f\u007f<>]/.test(text), { error: '昵称包含不支持的字符' }),
+      .refine((text) => !/[\p{Cc}<>]/u.test(text), { error: '昵称包含不支持的字符' }),
   );
 export const ZChangeNickRequest = ZSignedIn.extend({ nickname: ZNickname });
 export const ZChangeNickResponse = successOf({ userinfo: ZUserInfo });

@@ -93,6 +93,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (column) => column.notNull())
     .execute();
   await db.schema.createIndex('login_session_expires_at_idx').on('login_session').column('expires_at').execute();
+  // The QQ callback finds its session by the OAuth state it carries.
+  await db.schema.createIndex('login_session_oauth_state_idx').on('login_session').column('oauth_state').execute();
 
   await db.schema
     .createTable('membership')

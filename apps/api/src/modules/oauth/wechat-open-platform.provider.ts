@@ -1,0 +1,101 @@
+import { fieldOf, getJson, textFieldOf, type FetchLike } from './oauth.http';
+import { avatarUrlOf, displayableNickname, OAUTH_HTTP_TIMEOUT_MS, type AuthorizeRequest, type ExchangeResult, type WechatProvider } from './oauth.provider';
+
+// WeChat Open Platform website login ("网站应用微信登录"): the qrconnect page shows WeChat's own QR
+// code; after the phone confirms, WeChat loads our redirect_uri with `code` and `state` inside the
+// frame, and the code buys an access token, the openid/unionid and the user's profile.
+
+export const WECHAT_QRCONNECT_URL = 'https://open.weixin.qq.com/connect/qrconnect';
+export const WECHAT_ACCESS_TOKEN_URL = 'https://api.weixin.qq.com/sns/oauth2/access_token';
+export const WECHAT_USERINFO_URL = 'https://api.weixin.qq.com/sns/userinfo';
+
+const DEFAULT_NICKNAME = '微信用户';
+
+export interface WechatOpenPlatformConfig {
+  appId: string;
+  appSecret: string;
+  publicOrigin: string;
+}
+
+export interface WechatOpenPlatformDeps {
+  fetch?: FetchLike;
+  timeoutMs?: number;
+}
+
+/** WeChat reports failures as `{errcode, errmsg}` with HTTP 200; errcode 0 is not an error. */
+function wechatErrorOf(body: unknown): string | undefined {
+  const errcode = fieldOf(body, 'errcode');
+  if (errcode === undefined || errcode === 0) return undefined;
+  return `errcode ${String(errcode)}: ${textFieldOf(body, 'errmsg') ?? ''}`.trim();
+}
+
+export class WechatOpenPlatformProvider implements WechatProvider {
+  readonly name = 'open-platform';
+  readonly qrtype = 'iframe';
+  private readonly fetchImpl: FetchLike;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly config: WechatOpenPlatformConfig,
+    deps: WechatOpenPlatformDeps = {},
+  ) {
+    this.fetchImpl = deps.fetch ?? fetch;
+    this.timeoutMs = deps.timeoutMs ?? OAUTH_HTTP_TIMEOUT_MS;
+  }
+
+  authorizeUrl({ logintag, state }: AuthorizeRequest): string {
+    const redirectUri = new URL('/weixin-login-callback', this.config.publicOrigin);
+    redirectUri.searchParams.set('logintag', logintag);
+    // WeChat documents these parameters in this order; self_redirect keeps the redirect inside
+    // the frame instead of replacing the top page.
+    const parameters: Array<[string, string]> = [
+      ['appid', this.config.appId],
+      ['redirect_uri', redirectUri.toString()],
+      ['response_type', 'code'],
+      ['scope', 'snsapi_login'],
+      ['state', state],
+      ['self_redirect', 'true'],
+    ];
+    const query = parameters.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
+    return `${WECHAT_QRCONNECT_URL}?${query}#wechat_redirect`;
+  }
+
+  async exchangeCode(code: string): Promise<ExchangeResult> {
+    const tokenUrl = new URL(WECHAT_ACCESS_TOKEN_URL);
+    tokenUrl.search = new URLSearchParams({
+      appid: this.config.appId,
+      secret: this.config.appSecret,
+      code,
+      grant_type: 'authorization_code',
+    }).toString();
+    const token = await getJson(this.fetchImpl, tokenUrl.toString(), 'sns/oauth2/access_token', this.timeoutMs);
+    if (token.kind === 'failure') return { ok: false, reason: token.reason, detail: token.detail };
+    const tokenError = wechatErrorOf(token.body);
+    if (tokenError !== undefined) return { ok: false, reason: 'refused', detail: `sns/oauth2/access_token: ${tokenError}` };
+    const accessToken = textFieldOf(token.body, 'access_token');
+    const openid = textFieldOf(token.body, 'openid');
+    if (accessToken === undefined || openid === undefined) {
+      return { ok: false, reason: 'malformed', detail: 'sns/oauth2/access_token: no access_token or openid' };
+    }
+
+    const userUrl = new URL(WECHAT_USERINFO_URL);
+    userUrl.search = new URLSearchParams({ access_token: accessToken, openid }).toString();
+    const user = await getJson(this.fetchImpl, userUrl.toString(), 'sns/userinfo', this.timeoutMs);
+    if (user.kind === 'failure') return { ok: false, reason: user.reason, detail: user.detail };
+    const userError = wechatErrorOf(user.body);
+    if (userError !== undefined) return { ok: false, reason: 'refused', detail: `sns/userinfo: ${userError}` };
+    if (textFieldOf(user.body, 'openid') !== openid) {
+      return { ok: false, reason: 'malformed', detail: 'sns/userinfo: openid differs from the access token' };
+    }
+    return {
+      ok: true,
+      profile: {
+        provider: 'wechat',
+        openid,
+        unionid: textFieldOf(user.body, 'unionid') ?? textFieldOf(token.body, 'unionid') ?? null,
+        nickname: displayableNickname(fieldOf(user.body, 'nickname'), DEFAULT_NICKNAME),
+        avatarUrl: avatarUrlOf(fieldOf(user.body, 'headimgurl')),
+      },
+    };
+  }
+}
