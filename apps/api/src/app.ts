@@ -4,7 +4,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@xcad/db';
 import type { Env } from './env';
 import { AccessLogController, createLogger, requestIdOf } from './logger';
+import { createAccounts } from './modules/auth/accounts.service';
+import type { AuthDeps } from './modules/auth/auth.contract';
+import { authRoutes } from './modules/auth/auth.routes';
+import { CaptchaOutbox, captchaOutboxRoutes } from './modules/auth/captcha-outbox';
 import { healthRoutes } from './modules/health/health.routes';
+import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { ConsoleSmsProvider } from './modules/sms/console.provider';
 import { createSmsProvider } from './modules/sms/sms.factory';
 import type { SmsProvider } from './modules/sms/sms.provider';
@@ -53,5 +58,14 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now 
   const sms = smsProvider ?? createSmsProvider(env, app.log);
   // Issue 3: the dev outbox exists only while codes are not really sent.
   if (sms instanceof ConsoleSmsProvider) await app.register(smsOutboxRoutes, { outbox: sms });
+
+  const authDeps: AuthDeps = { db, env, sms, log: app.log, clock };
+  if (sms instanceof ConsoleSmsProvider) {
+    authDeps.captchaOutbox = new CaptchaOutbox(clock);
+    await app.register(captchaOutboxRoutes, { outbox: authDeps.captchaOutbox });
+  }
+  await app.register(authRoutes, { deps: authDeps });
+  // WeChat and QQ sign-ins complete through the auth module's accounts.
+  await app.register(oauthRoutes, { deps: authDeps, accounts: createAccounts(authDeps) });
   return app;
 }

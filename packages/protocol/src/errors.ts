@@ -41,6 +41,8 @@ export const SMS_SEND_ERRORS = {
   codeWrongOrTooFrequent: { codes: [10015], message: '验证码错误或操作过于频繁，请稍后再试' },
   tooFrequent: { codes: [10061, 28001, 28002, 23019], message: '短信发送太多频繁，请稍等' },
   phoneRegistered: { codes: [19003], message: '当前号码已被注册' },
+  // The SMS gateway failed; nothing was sent and the user may retry at once. code and wording ours
+  sendFailed: { codes: [10016], message: '短信发送失败，请稍后重试' },
   accountNotRegistered: { codes: [19002], message: '当前账号未注册，请先注册！' },
 } as const satisfies Record<string, CodeGroup>;
 

@@ -4,6 +4,7 @@ import type { Database, IdentityProvider } from '@xcad/db';
 import type { TUserInfo } from '@xcad/protocol';
 import type { Env } from '../../env';
 import type { SmsProvider } from '../sms/sms.provider';
+import type { CaptchaOutbox } from './captcha-outbox';
 
 // What the sign-in modules share: the auth module (SMS, password, sessions, profile) implements
 // `Accounts`; the oauth module (WeChat QR and QQ popup) completes its logins through it.
@@ -15,6 +16,8 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   /** Server time, epoch milliseconds. */
   clock: () => number;
+  /** Only with the console SMS provider: where the answers of drawn captchas are kept for dev and tests. */
+  captchaOutbox?: CaptchaOutbox;
 }
 
 /** Where a sign-in comes from; kept on the session and used by the rate limits. */

@@ -4,7 +4,7 @@
 export type SmsProviderName = 'console' | 'aliyun' | 'tencent';
 
 /** Why a code is sent; the auth module passes it through (spec §7 smsverify `type`). */
-export type SmsPurpose = 'quicklogin' | 'forgetpwd' | 'register';
+export type SmsPurpose = 'quicklogin' | 'forgetpwd' | 'register' | 'bindmobile';
 
 export interface SmsMessage {
   /** Mainland mobile number, 11 digits. */
