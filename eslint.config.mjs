@@ -9,7 +9,7 @@ const han = '/[\\u3400-\\u9fff\\uff00-\\uffef\\u3000-\\u303f]/';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/.next/**', '**/dist/**', 'data/**', '**/next-env.d.ts', 'bench/results/**'],
+    ignores: ['**/node_modules/**', '**/.next/**', '**/.next-*/**', '**/dist/**', 'data/**', '**/next-env.d.ts', 'bench/results/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

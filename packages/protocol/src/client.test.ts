@@ -145,6 +145,13 @@ describe('client.call', () => {
     expect(error.httpStatus).toBe(200);
   });
 
+  it("keeps a refusal's other fields, such as the wait before the next SMS", async () => {
+    const server = fakeServer({ answer: () => json({ code: 10061, message: '短信发送太多频繁，请稍等', retryafter: 2400 }) });
+    const error = await rejectionOf(clientFor(server.fetch).call(echo, { account: '13800138000', showvip: 1 }));
+    expect(error.code).toBe(10061);
+    expect(error.details).toEqual({ retryafter: 2400 });
+  });
+
   it('rejects a contract failure with the HTTP status', async () => {
     const fetch: FetchFn = async () => json({ code: 10002, message: '请求签名校验失败' }, 401);
     const error = await rejectionOf(clientFor(fetch).call(echo, { account: '13800138000', showvip: 1 }));

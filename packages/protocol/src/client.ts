@@ -97,18 +97,22 @@ export interface ApiClientErrorInit {
   /** HTTP status of the answer, when there was one. */
   readonly httpStatus?: number;
   readonly cause?: unknown;
+  /** The answer's fields beside code and message (e.g. `retryafter`, `field`). */
+  readonly details?: Readonly<Record<string, unknown>>;
 }
 
 /** A refused or failed call: the server's code and message, or one of `CLIENT_ERRORS`. */
 export class ApiClientError extends Error {
   readonly code: number;
   readonly httpStatus: number | undefined;
+  readonly details: Readonly<Record<string, unknown>>;
 
   constructor(init: ApiClientErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'ApiClientError';
     this.code = init.code;
     this.httpStatus = init.httpStatus;
+    this.details = init.details ?? {};
   }
 
   static of(kind: ClientErrorKind, extra: { httpStatus?: number; cause?: unknown } = {}): ApiClientError {
@@ -142,11 +146,8 @@ function readAnswer<S extends z.ZodType>(schema: S, body: unknown, httpStatus: n
   const envelope = ZEnvelope.safeParse(body);
   if (!envelope.success) throw ApiClientError.of('badResponse', { httpStatus, cause: envelope.error });
   if (envelope.data.code !== SUCCESS_CODE) {
-    throw new ApiClientError({
-      code: envelope.data.code,
-      message: envelope.data.message === '' ? REFUSED_WITHOUT_MESSAGE : envelope.data.message,
-      httpStatus,
-    });
+    const { code, message, ...details } = envelope.data;
+    throw new ApiClientError({ code, message: message === '' ? REFUSED_WITHOUT_MESSAGE : message, httpStatus, details });
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw ApiClientError.of('badResponse', { httpStatus, cause: parsed.error });

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { NextIntlClientProvider } from 'next-intl';
 import { getMessages, setRequestLocale } from 'next-intl/server';
+import { LoginModalProvider } from '@/components/auth/login-modal-provider';
+import { SessionProvider } from '@/components/auth/session-provider';
 import type { Locale } from '@/lib/i18n/locales';
 import { SITE_URL } from '@/lib/site-url';
 import { AppStateProvider } from './app-state';
@@ -12,7 +14,7 @@ import { LoadingBar } from './loading-bar';
 // Namespaces only server components read: kept out of every page's client payload.
 const SERVER_ONLY_NAMESPACES = new Set(['pages', 'home']);
 
-/** Messages, application state and the page-wide guards every document of the site gets. */
+/** Messages, application state, the session and login modal, and the page-wide guards every document gets. */
 export async function AppProviders({ locale, children }: { locale: Locale; children: ReactNode }) {
   // The provider reads formats and `now` from the request config: with the locale set here that
   // never falls back to request headers (which would make static pages dynamic).
@@ -27,7 +29,9 @@ export async function AppProviders({ locale, children }: { locale: Locale; child
         <ChunkReloadGuard />
         <LoadingBar />
         <DesktopFrame />
-        {children}
+        <SessionProvider>
+          <LoginModalProvider>{children}</LoginModalProvider>
+        </SessionProvider>
       </AppStateProvider>
     </NextIntlClientProvider>
   );

@@ -4,12 +4,15 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import { useSession } from '@/components/auth/session-provider';
+import { UserAvatar } from '@/components/personal/user-avatar';
 import { ChevronDownIcon, CloseIcon, MenuIcon, UserIcon } from '@/components/ui/icons';
+import { displayNameOf } from '@/lib/auth/account-view';
 import { LOCALES, localeCookieString } from '@/lib/i18n/locales';
 import type { Locale } from '@/lib/i18n/locales';
 import { switchLocaleTarget } from '@/lib/i18n/switch';
 import { activeMenuKey } from '@/lib/navigation/active-menu';
-import { MENU, MOBILE_LOGIN_PATH } from '@/lib/navigation/menu';
+import { MENU, MOBILE_LOGIN_PATH, PERSONAL_PATH } from '@/lib/navigation/menu';
 import type { MenuKey } from '@/lib/navigation/menu';
 import { LogoMark } from './logo';
 import { MenuGlyph } from './menu-glyph';
@@ -25,13 +28,17 @@ function openInLocale(current: Locale, next: Locale): void {
   window.location.assign(target);
 }
 
-/** The mobile header of spec §2 (750 px and below): logo, login icon, and a collapsible menu with sub-lists. */
+/**
+ * The mobile header of spec §2 (750 px and below): logo, the account icon (the login page for a
+ * visitor, the personal centre with the avatar once signed in), and a collapsible menu with sub-lists.
+ */
 export function MobileHeader() {
   const t = useTranslations('mobile');
   const tHeader = useTranslations('header');
   const tLocale = useTranslations('i18n');
   const { locale, href } = useSiteLocale();
   const activeKey = activeMenuKey(usePathname());
+  const { user } = useSession();
   const [isOpen, setIsOpen] = useState(false);
   const [expanded, setExpanded] = useState<MenuKey | null>(null);
 
@@ -64,9 +71,21 @@ export function MobileHeader() {
           <span className={styles.brandName}>{tHeader('brand')}</span>
         </Link>
         <div className={styles.actions}>
-          <Link href={href(MOBILE_LOGIN_PATH)} className={styles.iconButton} data-testid="mobile-login" aria-label={t('login')} onClick={close}>
-            <UserIcon className={styles.icon} />
-          </Link>
+          {user ? (
+            <Link
+              href={href(PERSONAL_PATH)}
+              className={styles.iconButton}
+              data-testid="mobile-login"
+              aria-label={t('personal')}
+              onClick={close}
+            >
+              <UserAvatar src={user.head_portrait} name={displayNameOf(user)} size={28} className={styles.avatar} />
+            </Link>
+          ) : (
+            <Link href={href(MOBILE_LOGIN_PATH)} className={styles.iconButton} data-testid="mobile-login" aria-label={t('login')} onClick={close}>
+              <UserIcon className={styles.icon} />
+            </Link>
+          )}
           <button
             type="button"
             className={styles.iconButton}

@@ -4,24 +4,26 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { LocaleSwitcher } from '@/components/app/locale-switcher';
+import { useSession } from '@/components/auth/session-provider';
 import { activeMenuKey } from '@/lib/navigation/active-menu';
 import { DesktopNav } from './desktop-nav';
 import { LogoMark } from './logo';
 import styles from './site-header.module.css';
 import { UserMenu } from './user-menu';
-import type { UserMenuProps } from './user-menu';
 import { useSiteLocale } from './use-site-locale';
 
-export type SiteHeaderProps = UserMenuProps;
-
-/** The desktop header (shown above 750 px): brand, the spec §2 menu, locale switcher and account. */
-export function SiteHeader({ user, onLogout }: SiteHeaderProps) {
+/**
+ * The desktop header (shown above 750 px): brand, the spec §2 menu, locale switcher and account.
+ * `data-session` tells when the browser has read the session (tests wait for it).
+ */
+export function SiteHeader() {
   const t = useTranslations('header');
   const { href } = useSiteLocale();
   const activeKey = activeMenuKey(usePathname());
+  const { status } = useSession();
 
   return (
-    <header className={styles.header} data-testid="site-header">
+    <header className={styles.header} data-testid="site-header" data-session={status}>
       <div className={styles.inner}>
         <Link href={href('/')} className={styles.brand} aria-label={t('homeLink')}>
           <LogoMark size={32} />
@@ -30,7 +32,7 @@ export function SiteHeader({ user, onLogout }: SiteHeaderProps) {
         <DesktopNav activeKey={activeKey} />
         <div className={styles.actions}>
           <LocaleSwitcher />
-          <UserMenu user={user} onLogout={onLogout} />
+          <UserMenu />
         </div>
       </div>
     </header>

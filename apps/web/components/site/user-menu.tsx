@@ -1,40 +1,19 @@
 'use client';
 
 import { MEMBERSHIP_LEVELS } from '@xcad/protocol';
-import type { MembershipLevel } from '@xcad/protocol';
-import Image from 'next/image';
 import Link from 'next/link';
-import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useId, useRef } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';
+import { useLoginModal } from '@/components/auth/login-modal-provider';
+import { useSession } from '@/components/auth/session-provider';
+import { UserAvatar } from '@/components/personal/user-avatar';
 import { ChevronDownIcon, CrownIcon, LogoutIcon, ReceiptIcon, UserIcon } from '@/components/ui/icons';
-import { splitLocalePath } from '@/lib/i18n/locales';
-import { LOGIN_PATH, USER_MENU_LINKS } from '@/lib/navigation/menu';
+import { displayNameOf, levelKeyOf } from '@/lib/auth/account-view';
+import { USER_MENU_LINKS } from '@/lib/navigation/menu';
 import styles from './user-menu.module.css';
 import { useHoverMenu } from './use-hover-menu';
 import { useSiteLocale } from './use-site-locale';
-
-export interface SiteUser {
-  readonly nickname?: string;
-  readonly username: string;
-  readonly avatarUrl?: string;
-  /** spec §3 ActivityName. */
-  readonly level: MembershipLevel;
-}
-
-export interface UserMenuProps {
-  /** The signed-in user; absent for a visitor. */
-  readonly user?: SiteUser | null;
-  readonly onLogout?: () => void | Promise<void>;
-}
-
-type LevelKey = keyof typeof MEMBERSHIP_LEVELS;
-
-function levelKeyOf(level: MembershipLevel): LevelKey {
-  const keys = Object.keys(MEMBERSHIP_LEVELS) as LevelKey[];
-  return keys.find((key) => MEMBERSHIP_LEVELS[key] === level) ?? 'ordinary';
-}
 
 const LINK_ICONS = {
   personal: UserIcon,
@@ -42,57 +21,39 @@ const LINK_ICONS = {
   openVip: CrownIcon,
 } as const;
 
-function Avatar({ user, name, size }: { readonly user: SiteUser; readonly name: string; readonly size: number }) {
-  const t = useTranslations('header.user');
-  if (user.avatarUrl) {
-    return (
-      <Image
-        className={styles.avatar}
-        src={user.avatarUrl}
-        alt={t('avatarAlt', { name })}
-        width={size}
-        height={size}
-        unoptimized
-      />
-    );
-  }
-  return (
-    <span className={styles.avatarFallback} style={{ width: size, height: size, fontSize: size * 0.45 }} aria-hidden="true">
-      {Array.from(name)[0]?.toUpperCase()}
-    </span>
-  );
-}
-
-/** spec §2 "User drop-down"; a visitor sees the sign-in button instead. */
-export function UserMenu({ user, onLogout }: UserMenuProps) {
+/**
+ * spec §2 "User drop-down": the header shows the avatar, the name and the membership level; the
+ * drop-down repeats them with the links and logout. A visitor (and the server render, which knows
+ * no one) sees the sign-in button instead.
+ */
+export function UserMenu() {
   const t = useTranslations('header.user');
   const { href } = useSiteLocale();
-  const pathname = usePathname();
-  const router = useRouter();
+  const { user, membership, signOut } = useSession();
+  const loginModal = useLoginModal();
   const { openKey, open, closeLater, closeNow } = useHoverMenu<'user'>();
   const trigger = useRef<HTMLButtonElement>(null);
   const panelId = useId();
 
   if (!user) {
     return (
-      <div className={styles.root} data-testid="user-menu">
-        <Link href={href(LOGIN_PATH)} className={styles.login}>
+      <div className={styles.root}>
+        <button type="button" className={styles.login} data-testid="header-login" onClick={() => loginModal.open()}>
           <UserIcon size={16} />
           {t('login')}
-        </Link>
+        </button>
       </div>
     );
   }
 
-  const name = user.nickname?.trim() || user.username;
-  const levelKey = levelKeyOf(user.level);
+  const name = displayNameOf(user);
+  // Until a membership answer is known the user is shown as what everyone starts as.
+  const levelKey = levelKeyOf(membership?.ActivityName ?? MEMBERSHIP_LEVELS.ordinary);
   const isOpen = openKey === 'user';
 
-  const logout = async () => {
+  const logout = () => {
     closeNow();
-    await onLogout?.();
-    // spec §2: logging out from a personal page returns to the home page.
-    if (splitLocalePath(pathname).rest.startsWith('/personal')) router.push(href('/'));
+    void signOut();
   };
 
   const leaveFocus = (event: FocusEvent<HTMLDivElement>) => {
@@ -124,13 +85,20 @@ export function UserMenu({ user, onLogout }: UserMenuProps) {
         aria-controls={panelId}
         onClick={() => (isOpen ? closeNow() : open('user'))}
       >
-        <Avatar user={user} name={name} size={30} />
-        <span className={styles.triggerName}>{name}</span>
+        <UserAvatar src={user.head_portrait} name={name} size={32} />
+        <span className={styles.triggerText}>
+          <span className={styles.triggerName} data-testid="user-menu-name">
+            {name}
+          </span>
+          <span className={styles.triggerLevel} data-level={levelKey} data-testid="user-menu-level">
+            {t(`levels.${levelKey}`)}
+          </span>
+        </span>
         <ChevronDownIcon size={14} className={styles.chevron} />
       </button>
       <div id={panelId} className={styles.panel} data-open={isOpen}>
         <div className={styles.profile}>
-          <Avatar user={user} name={name} size={44} />
+          <UserAvatar src={user.head_portrait} name={name} size={44} alt={t('avatarAlt', { name })} />
           <div className={styles.profileText}>
             <span className={styles.profileName}>{name}</span>
             <span className={styles.level} data-level={levelKey}>
@@ -152,7 +120,7 @@ export function UserMenu({ user, onLogout }: UserMenuProps) {
             );
           })}
         </ul>
-        <button type="button" className={styles.logout} onClick={() => void logout()}>
+        <button type="button" className={styles.logout} data-testid="user-menu-logout" onClick={logout}>
           <LogoutIcon size={16} />
           {t('logout')}
         </button>

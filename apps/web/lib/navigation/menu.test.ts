@@ -10,7 +10,17 @@ import {
   MOBILE_FOOTER_LINKS,
 } from './footer-links';
 import { DAILYPIC_INDEX_PATH, HOME_GUIDE_FALLBACK_LINKS, HOME_PRODUCTS, HOME_SLIDES } from './home-links';
-import { MENU, MENU_KEYS, MOBILE_LOGIN_PATH, USER_MENU_LINKS } from './menu';
+import { PRODUCTS } from '@xcad/protocol';
+import {
+  isPersonalPath,
+  MENU,
+  MENU_KEYS,
+  MOBILE_LOGIN_PATH,
+  mobileLoginHref,
+  PERSONAL_PATH,
+  PRODUCT_BUY_PATHS,
+  USER_MENU_LINKS,
+} from './menu';
 
 const allLinks = MENU.flatMap((item) => [item.href, ...item.children.map((child) => child.href)]);
 
@@ -28,6 +38,8 @@ describe('header menu data', () => {
     ...[...FOOTER_SOFTWARE_LINKS, ...FOOTER_TOOL_LINKS, ...FOOTER_LEGAL_LINKS, ...MOBILE_FOOTER_LINKS].map((link) => link.href),
     GUIDES_INDEX_PATH,
     MOBILE_LOGIN_PATH,
+    PERSONAL_PATH,
+    ...Object.values(PRODUCT_BUY_PATHS),
     ...HOME_SLIDES.flatMap((slide) => [slide.primary, slide.secondary]),
     ...HOME_PRODUCTS.flatMap((product) => [product.primary.href, product.secondary.href]),
     ...HOME_GUIDE_FALLBACK_LINKS.map((link) => link.href),
@@ -74,5 +86,32 @@ describe('header menu data', () => {
       const keys = item.children.map((child) => child.key);
       expect(new Set(keys).size).toBe(keys.length);
     }
+  });
+});
+
+describe('account links', () => {
+  it('gives each of the six products of spec §6 a buy page of the buy section', () => {
+    for (const product of PRODUCTS) {
+      const path = PRODUCT_BUY_PATHS[product.key];
+      expect(resolveRoute(path)?.route.parent).toBe('buy');
+    }
+  });
+
+  it('sends a mobile visitor to the phone login with the page to come back to', () => {
+    const href = mobileLoginHref('/en/personal-base.html');
+    expect(href.startsWith('/loginPhone?')).toBe(true);
+    expect(new URL(href, 'http://site.test').searchParams.get('redirect')).toBe('/en/personal-base.html');
+  });
+
+  it.each(['/personal.html', '/personal-base.html', '/personal-buy.html', '/personal-download.html', '/personal-openvip.html'])(
+    'counts %s as a personal page',
+    (path) => {
+      expect(isPersonalPath(path)).toBe(true);
+      expect(resolveRoute(path)?.route.layout).toBe('center');
+    },
+  );
+
+  it.each(['/', '/personal', '/personal.html.bak', '/buy.html', '/help/personal.html'])('does not count %s as a personal page', (path) => {
+    expect(isPersonalPath(path)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import type { ProductKey } from '@xcad/protocol';
 import { FEEDBACK_PUBLIC_PATH } from '../i18n/negotiate';
 
 // spec §2 "Desktop header menu": one source for the desktop header and the mobile menu.
@@ -106,5 +107,28 @@ export const USER_MENU_LINKS = [
 /** Mobile sign-in page (spec §2 routes, "Mobile header"). */
 export const MOBILE_LOGIN_PATH = '/loginPhone';
 
-/** Until the login modal arrives, the desktop sign-in button leads to the phone login page too. */
-export const LOGIN_PATH = MOBILE_LOGIN_PATH;
+/** The mobile sign-in page, returning to `returnPath` (a site path) after a successful login. */
+export function mobileLoginHref(returnPath: string): string {
+  return `${MOBILE_LOGIN_PATH}?${new URLSearchParams({ redirect: returnPath })}`;
+}
+
+/** Where a signed-in visitor's account icon leads in the mobile header. */
+export const PERSONAL_PATH = '/personal.html';
+
+/** Pages of the personal centre (spec §2): per-user, so signed-out visitors get the sign-in gate there. */
+export function isPersonalPath(path: string): boolean {
+  return /^\/personal(?:-[a-z]+)?\.html$/.test(path);
+}
+
+/**
+ * The buy page of each product of spec §6 (the '开通会员' links of the personal centre). The
+ * editor pro has no page of its own in spec §2: it is sold on the editor's.
+ */
+export const PRODUCT_BUY_PATHS: Readonly<Record<ProductKey, string>> = {
+  bianjiqi: '/buy/cadeditor.html',
+  bianjiqipro: '/buy/cadeditor.html',
+  zhuanhuanqi: '/buy/cadconverter.html',
+  jiaocheng: '/buy/cadresources.html',
+  gongjuxiang: '/buy/cadholdall.html',
+  tuku: '/buy/cadtuku.html',
+};
