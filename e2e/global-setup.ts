@@ -13,6 +13,7 @@ import {
   waitForHttp,
   withEmbeddedDefaults,
 } from '../scripts/lib.mjs';
+import { seedFixtureAccounts } from './support/fixtures';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,6 +44,7 @@ export default async function setup(project: TestProject) {
   });
   delete env.DATABASE_URL;
   migrateAndSeed(env);
+  await seedFixtureAccounts(env.SQLITE_PATH ?? '');
   api = spawnApi(env);
   web = spawnWeb(env, webPort);
   await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);

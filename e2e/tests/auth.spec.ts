@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { asVisitor, captchaTextFor, deviceIdOf, loginThroughApi, registerThroughApi, smsCodeFor, smsCountFor, uniquePhone } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
+import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
 
 // Issue 3: every sign-in path as a person uses it, in Chromium, against the production build and
 // the dev providers (SMS outbox, WeChat scan page, QQ authorisation popup).
@@ -130,17 +131,15 @@ describe('account and password', () => {
   });
 
   it('resets a forgotten password with an SMS code, then signs in at once', async () => {
-    const phone = uniquePhone();
-    await registerThroughApi(phone, 'oldpass1');
+    const phone = FIXTURE_PHONES.forgotPassword;
     const page = await browser.page(asVisitor(DESKTOP));
     await page.goto('/');
     await openPhoneView(page);
     await page.getByTestId('to-forgot').click();
     await page.getByTestId('login-view-forgot').waitFor();
     await page.getByTestId('field-phone').fill(phone);
-    const before = await smsCodeFor(phone);
     await page.getByTestId('sms-send').click();
-    const code = await smsCodeFor(phone, before);
+    const code = await smsCodeFor(phone);
     await page.getByTestId('field-smscode').fill(code);
     await page.getByTestId('field-password').fill('newpass2');
     await page.getByTestId('field-password2').fill('newpass2');
@@ -148,7 +147,7 @@ describe('account and password', () => {
     await page.getByTestId('login-view-passwordChanged').waitFor();
     await page.getByTestId('login-now').click();
     await expectSignedInAs(page, phone.slice(-4));
-    await expect(loginThroughApi(phone, 'oldpass1')).rejects.toMatchObject({ code: 12001 });
+    await expect(loginThroughApi(phone, FIXTURE_PASSWORD)).rejects.toMatchObject({ code: 12001 });
   });
 });
 
@@ -227,8 +226,7 @@ describe('signed in', () => {
 
 describe('mobile (375 px)', () => {
   it('signs in on /loginPhone with an SMS code and returns to the page asked for', async () => {
-    const phone = uniquePhone();
-    await registerThroughApi(phone, 'mobile12');
+    const phone = FIXTURE_PHONES.mobileLogin;
     const page = await browser.page(asVisitor(MOBILE));
     await page.goto('/');
     await page.getByTestId('mobile-login').click();
@@ -238,11 +236,10 @@ describe('mobile (375 px)', () => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(375);
 
-    const before = await smsCodeFor(phone);
     await page.getByTestId('field-phone').fill(phone);
     await page.getByTestId('field-agree').check();
     await page.getByTestId('sms-send').click();
-    const code = await smsCodeFor(phone, before);
+    const code = await smsCodeFor(phone);
     await page.getByTestId('field-smscode').fill(code);
     await page.getByTestId('submit').click();
     await page.waitForURL((url) => url.pathname === '/personal.html');
