@@ -44,7 +44,7 @@ describe('mobile layout at 375 px', () => {
     await expect(page.getByTestId('mobile-login').getAttribute('href')).resolves.toBe('/loginPhone');
     await page.getByTestId('mobile-login').tap();
     await page.waitForURL('**/loginPhone');
-    await page.getByTestId('page-frame').waitFor();
+    await page.getByTestId('login-page').waitFor();
   });
 });
 
