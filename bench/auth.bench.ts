@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hash, verify } from '@node-rs/argon2';
-import { DEV_SIGN_SECRET, PRODUCT, createApiClient, endpoints, signFields, type SignableFields } from '@xcad/protocol';
+import { DEV_SIGN_SECRET, createApiClient, endpoints, productDevice, signFields, type SignableFields } from '@xcad/protocol';
 import { freePort, migrateAndSeed, spawnApi, stopChild, waitForHttp, withEmbeddedDefaults } from '../scripts/lib.mjs';
 import { measure, printRatio, printTable, type LoadResult } from './http';
 
@@ -16,21 +16,10 @@ const PASSWORD = 'bench1234';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 
-function device(): SignableFields {
-  return {
-    deviceid: 'bench-device',
-    timestamp: Math.floor(Date.now() / 1000),
-    softname: PRODUCT.softname,
-    softversion: PRODUCT.version,
-    productid: PRODUCT.id,
-    devicetype: 'WEB',
-    language: 'zh-CN',
-    deviceos: 'Linux',
-  };
-}
+const DEVICE = productDevice('bench-device', { deviceos: 'Linux' });
 
 function signedBody(fields: SignableFields): string {
-  return JSON.stringify(signFields({ ...device(), nonce: randomUUID(), ...fields }, DEV_SIGN_SECRET));
+  return JSON.stringify(signFields({ ...DEVICE, timestamp: Math.floor(Date.now() / 1000), nonce: randomUUID(), ...fields }, DEV_SIGN_SECRET));
 }
 
 /** Registers the bench account through the public API, reading codes from the dev outboxes. */
@@ -39,7 +28,7 @@ async function registerAccount(apiOrigin: string): Promise<{ usertoken: string }
     baseUrl: apiOrigin,
     secret: DEV_SIGN_SECRET,
     domain: '127.0.0.1',
-    device: () => ({ deviceid: 'bench-device', softname: PRODUCT.softname, softversion: PRODUCT.version, productid: PRODUCT.id, devicetype: 'WEB', language: 'zh-CN', deviceos: 'Linux' }),
+    device: () => DEVICE,
   });
   await client.call(endpoints.imgverify, {});
   const captchas = (await (await fetch(`${apiOrigin}/api/dev/captcha-outbox?deviceid=bench-device`)).json()) as { captchas: Array<{ text: string }> };

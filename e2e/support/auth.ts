@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DEV_SIGN_SECRET, PRODUCT, createApiClient, endpoints, type ApiClient, type TUserInfo } from '@xcad/protocol';
+import { DEV_SIGN_SECRET, createApiClient, endpoints, productDevice, type ApiClient, type TUserInfo } from '@xcad/protocol';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
@@ -66,15 +66,7 @@ export function apiAs(ip: string = uniqueIp(), deviceid = `e2e-${randomInt(1e9)}
     baseUrl,
     secret: DEV_SIGN_SECRET,
     domain: new URL(baseUrl).host,
-    device: () => ({
-      deviceid,
-      softname: PRODUCT.softname,
-      softversion: PRODUCT.version,
-      productid: PRODUCT.id,
-      devicetype: 'WEB',
-      language: 'zh-CN',
-      deviceos: 'Linux',
-    }),
+    device: () => productDevice(deviceid, { deviceos: 'Linux' }),
     fetch: (input, init) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': ip } }),
   });
   return { client, deviceid };

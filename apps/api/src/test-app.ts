@@ -1,7 +1,7 @@
 // Shared set-up of the API tests: the real app over a fresh database of the engine under test.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { PRODUCT, signFields, type SignableFields } from '@xcad/protocol';
+import { productDevice, signFields, type SignableFields } from '@xcad/protocol';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -78,14 +78,8 @@ export async function signedCall(
 ): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }> {
   const signed = signFields(
     {
-      deviceid: options.deviceid ?? 'test-device',
+      ...productDevice(options.deviceid ?? 'test-device', { deviceos: 'Linux' }),
       timestamp: Math.floor(t.clock.now() / 1000),
-      softname: PRODUCT.softname,
-      softversion: PRODUCT.version,
-      productid: PRODUCT.id,
-      devicetype: 'WEB',
-      language: 'zh-CN',
-      deviceos: 'Linux',
       nonce: randomUUID(),
       ...fields,
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as auth from './auth';
-import { HEADERS, TIMINGS, X_PRODUCT } from './constants';
+import { HEADERS, PRODUCT, TIMINGS, X_PRODUCT } from './constants';
 import { PROTOCOL_ERRORS, SUCCESS_CODE, ZEnvelope, ZGetUtcTimeResponse } from './envelope';
 import { CLIENT_ERRORS, type ClientErrorKind } from './errors';
 import { signFields, signedValueOf, type SignableFields } from './signing';
@@ -58,6 +58,20 @@ export interface DeviceInfo {
   readonly devicetype: string;
   readonly language: string;
   readonly deviceos: string;
+}
+
+/** The device fields of this product's clients (spec §7, §9: product 211, version 5.0) for `deviceid`. */
+export function productDevice(deviceid: string, overrides: Partial<Omit<DeviceInfo, 'deviceid'>> = {}): DeviceInfo {
+  return {
+    deviceid,
+    softname: PRODUCT.softname,
+    softversion: PRODUCT.version,
+    productid: PRODUCT.id,
+    devicetype: 'WEB',
+    language: 'zh-CN',
+    deviceos: 'unknown',
+    ...overrides,
+  };
 }
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;

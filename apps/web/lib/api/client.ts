@@ -1,6 +1,6 @@
 'use client';
 
-import { createApiClient, PRODUCT, type ApiClient, type DeviceInfo } from '@xcad/protocol';
+import { createApiClient, productDevice, type ApiClient, type DeviceInfo } from '@xcad/protocol';
 import { readOrCreateDeviceId } from '@/lib/device-id';
 
 // The browser's one signed client of the product API (spec §7). Same origin: the front server
@@ -14,15 +14,10 @@ function deviceInfo(): DeviceInfo {
       return null;
     }
   })();
-  return {
-    deviceid: readOrCreateDeviceId(storage, () => crypto.randomUUID()),
-    softname: PRODUCT.softname,
-    softversion: PRODUCT.version,
-    productid: PRODUCT.id,
-    devicetype: 'WEB',
+  return productDevice(readOrCreateDeviceId(storage, () => crypto.randomUUID()), {
     language: document.documentElement.lang || 'zh-CN',
     deviceos: navigator.platform || 'unknown',
-  };
+  });
 }
 
 let client: ApiClient | null = null;

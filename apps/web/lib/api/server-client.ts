@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies } from 'next/headers';
-import { createApiClient, DEV_SIGN_SECRET, endpoints, PRODUCT, SESSION_COOKIE } from '@xcad/protocol';
+import { createApiClient, DEV_SIGN_SECRET, endpoints, productDevice, SESSION_COOKIE } from '@xcad/protocol';
 import type { ApiClient, TMemProfileResponse } from '@xcad/protocol';
 import { isSessionRefused } from '@/lib/auth/session-store';
 import { SITE_URL } from '@/lib/site-url';
@@ -21,15 +21,7 @@ export function serverApiClient(): ApiClient {
     baseUrl: API_ORIGIN,
     secret: process.env.PRODUCT_SIGN_SECRET ?? DEV_SIGN_SECRET,
     domain: new URL(SITE_URL).host,
-    device: () => ({
-      deviceid: SERVER_DEVICE_ID,
-      softname: PRODUCT.softname,
-      softversion: PRODUCT.version,
-      productid: PRODUCT.id,
-      devicetype: 'WEB',
-      language: 'zh-CN',
-      deviceos: 'server',
-    }),
+    device: () => productDevice(SERVER_DEVICE_ID, { deviceos: 'server' }),
   });
   return client;
 }
