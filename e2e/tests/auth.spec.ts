@@ -113,6 +113,38 @@ describe('SMS sign-up (登录/注册)', () => {
   });
 });
 
+describe('register', () => {
+  it('registers with image code, SMS code and password, then signs in by itself after 1 s', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    await page.goto('/');
+    await openPhoneView(page);
+    await page.getByTestId('to-register').click();
+    const view = page.getByTestId('login-view-register');
+    await view.waitFor();
+    // spec §5: register always needs the 4-character image code.
+    await view.getByTestId('captcha-img').waitFor();
+    const phone = uniquePhone();
+    await view.getByTestId('field-phone').fill(phone);
+    await view.getByTestId('sms-send').click();
+    await expect.poll(() => formError(page)).toBe('图形验证码不能为空');
+
+    await expect.poll(() => deviceIdOf(page)).not.toBe('');
+    await view.getByTestId('field-imgcode').fill(await captchaTextFor(await deviceIdOf(page)));
+    await view.getByTestId('sms-send').click();
+    const code = await smsCodeFor(phone);
+    await view.getByTestId('field-smscode').fill(code);
+    await view.getByTestId('field-password').fill('reg12345');
+    await view.getByTestId('field-password2').fill('');
+    await view.getByTestId('field-agree').check();
+    await view.getByTestId('submit').click();
+    await expect.poll(() => formError(page)).toBe('请确认密码');
+    await view.getByTestId('field-password2').fill('reg12345');
+    await view.getByTestId('submit').click();
+    await page.getByTestId('login-view-registered').waitFor();
+    await expectSignedInAs(page, phone.slice(-4));
+  });
+});
+
 describe('account and password', () => {
   it('signs in with phone and password, and refuses a wrong password with 账号密码错误', async () => {
     const phone = uniquePhone();
