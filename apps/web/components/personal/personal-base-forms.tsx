@@ -2,11 +2,7 @@
 
 import {
   ApiClientError,
-  CAPTCHA_DEFAULTS,
   endpoints,
-  maskPassword,
-  maskPhone,
-  maskSmsCode,
   NICKNAME_MAX_LENGTH,
   SMS_FORM_ERROR,
   SMS_FORM_MESSAGES,
@@ -18,13 +14,15 @@ import {
   ZNickname,
 } from '@xcad/protocol';
 import type { TUserInfo } from '@xcad/protocol';
-import Image from 'next/image';
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
-import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useToast } from '@/components/app/app-state';
-import { useSmsSender } from '@/components/auth/login/use-sms-sender';
+import { CaptchaField, FIELD_LAYOUTS, PasswordField, PhoneField, SmsCodeField, TextField } from '@/components/auth/fields/fields';
+import { useFormSubmit } from '@/components/auth/fields/use-form-submit';
+import type { FormSubmit } from '@/components/auth/fields/use-form-submit';
+import { useSmsSender } from '@/components/auth/fields/use-sms-sender';
 import { useSession } from '@/components/auth/session-provider';
 import { apiClient } from '@/lib/api/client';
 import { canBindMobile, maskMobile } from '@/lib/auth/account-view';
@@ -44,54 +42,38 @@ export interface BaseProfile {
   readonly bindmobile: string;
 }
 
-/** The refusal's own message (the server's spec text), or a network notice. */
-function useCallFailure() {
+/** A form of this page: a refusal shows its own message (the server's spec text), else a network notice. */
+function useAccountForm(): FormSubmit {
   const t = useTranslations('account.base');
   const router = useRouter();
-  return (error: unknown): string => {
+  return useFormSubmit((error) => {
     // The session ended meanwhile: the page re-renders as the sign-in gate.
     if (isSessionRefused(error)) router.refresh();
     return error instanceof ApiClientError ? error.message : t('network');
-  };
+  });
 }
 
-// No `maxLength` on masked inputs: it would cut a pasted '138-0013-8000' before the mask strips the
-// hyphens (spec §5 strips non-digits first, then cuts to 11).
-interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value' | 'id'> {
+/** The form's error line and its save button; test ids `${name}-error` and `${name}-save`. */
+function FormFooter({
+  name,
+  form,
+  label,
+}: {
+  readonly name: 'nickname' | 'password' | 'bind';
+  readonly form: FormSubmit;
   readonly label: string;
-  readonly testId: string;
-  readonly value: string;
-  readonly onValue: (value: string) => void;
-  readonly trailing?: ReactNode;
-}
-
-function Field({ label, testId, value, onValue, trailing, ...rest }: FieldProps) {
-  const id = useId();
+}) {
   return (
-    <div className={styles.field}>
-      <label className={styles.label} htmlFor={id}>
-        {label}
-      </label>
-      <div className={styles.control}>
-        <input
-          {...rest}
-          id={id}
-          className={styles.input}
-          data-testid={testId}
-          value={value}
-          onChange={(event) => onValue(event.target.value)}
-        />
-        {trailing}
+    <>
+      <p className={styles.error} role="alert" data-testid={`${name}-error`}>
+        {form.error}
+      </p>
+      <div className={styles.actions}>
+        <button type="submit" className={styles.primary} data-testid={`${name}-save`} disabled={form.isBusy}>
+          {label}
+        </button>
       </div>
-    </div>
-  );
-}
-
-function FormError({ message, testId }: { readonly message: string; readonly testId: string }) {
-  return (
-    <p className={styles.error} role="alert" data-testid={testId}>
-      {message}
-    </p>
+    </>
   );
 }
 
@@ -115,38 +97,27 @@ function NicknameForm({ initial }: { readonly initial: string }) {
   const session = useSession();
   const toast = useToast();
   const router = useRouter();
-  const failure = useCallFailure();
+  const form = useAccountForm();
   const [nickname, setNickname] = useState(initial);
-  const [error, setError] = useState('');
-  const [isSaving, setIsSaving] = useState(false);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const parsed = ZNickname.safeParse(nickname);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? '');
-      return;
-    }
-    setError('');
-    setIsSaving(true);
-    try {
+    void form.submit(parsed.success ? '' : (parsed.error.issues[0]?.message ?? ''), async () => {
+      if (!parsed.success) return;
       const client = await apiClient();
       const answer = await client.call(endpoints.changenick, { nickname: parsed.data });
       session.update(answer.userinfo);
       setNickname(answer.userinfo.nickname);
       toast.success(t('saved'));
       router.refresh();
-    } catch (caught) {
-      setError(failure(caught));
-    } finally {
-      setIsSaving(false);
-    }
-  };
+    });
+  }
 
   return (
     <Card title={t('title')} hint={t('hint', { max: NICKNAME_MAX_LENGTH })}>
-      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
-        <Field
+      <form className={FIELD_LAYOUTS.labelled} onSubmit={onSubmit} noValidate>
+        <TextField
           label={t('label')}
           testId="nickname-input"
           name="nickname"
@@ -155,12 +126,7 @@ function NicknameForm({ initial }: { readonly initial: string }) {
           value={nickname}
           onValue={setNickname}
         />
-        <FormError message={error} testId="nickname-error" />
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary} data-testid="nickname-save" disabled={isSaving}>
-            {isSaving ? t('saving') : t('save')}
-          </button>
-        </div>
+        <FormFooter name="nickname" form={form} label={form.isBusy ? t('saving') : t('save')} />
       </form>
     </Card>
   );
@@ -170,13 +136,11 @@ function PasswordForm({ hasPasswordInitially }: { readonly hasPasswordInitially:
   const t = useTranslations('account.base.password');
   const session = useSession();
   const toast = useToast();
-  const failure = useCallFailure();
+  const form = useAccountForm();
   const [hasPassword, setHasPassword] = useState(hasPasswordInitially);
   const [oldPassword, setOldPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [error, setError] = useState('');
-  const [isSaving, setIsSaving] = useState(false);
 
   // spec §5: the new password's rule, then the confirmation's; the old one must be given.
   const check = (): string => {
@@ -187,13 +151,9 @@ function PasswordForm({ hasPasswordInitially }: { readonly hasPasswordInitially:
     return validatePassword(password) || validatePasswordConfirmation(password, confirmation);
   };
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problem = check();
-    setError(problem);
-    if (problem) return;
-    setIsSaving(true);
-    try {
+    void form.submit(check(), async () => {
       const client = await apiClient();
       if (hasPassword) {
         // Every other session was revoked; this one continues with the new tokens of the answer.
@@ -209,54 +169,42 @@ function PasswordForm({ hasPasswordInitially }: { readonly hasPasswordInitially:
       setOldPassword('');
       setPassword('');
       setConfirmation('');
-    } catch (caught) {
-      setError(failure(caught));
-    } finally {
-      setIsSaving(false);
-    }
-  };
+    });
+  }
 
   return (
     <Card title={hasPassword ? t('changeTitle') : t('setTitle')} hint={hasPassword ? t('changeHint') : t('setHint')}>
-      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate data-mode={hasPassword ? 'change' : 'set'}>
+      <form className={FIELD_LAYOUTS.labelled} onSubmit={onSubmit} noValidate data-mode={hasPassword ? 'change' : 'set'}>
         {hasPassword && (
-          <Field
+          <PasswordField
             label={t('old')}
             testId="password-old"
-            type="password"
             name="current-password"
-            autoComplete="current-password"
             placeholder={t('oldPlaceholder')}
             value={oldPassword}
-            onValue={(value) => setOldPassword(maskPassword(value))}
+            onValue={setOldPassword}
+            isNew={false}
           />
         )}
-        <Field
+        <PasswordField
           label={t('new')}
           testId="password-new"
-          type="password"
           name="new-password"
-          autoComplete="new-password"
           placeholder={t('newPlaceholder')}
           value={password}
-          onValue={(value) => setPassword(maskPassword(value))}
+          onValue={setPassword}
+          isNew
         />
-        <Field
+        <PasswordField
           label={t('confirm')}
           testId="password-confirm"
-          type="password"
           name="confirm-password"
-          autoComplete="new-password"
           placeholder={t('confirmPlaceholder')}
           value={confirmation}
-          onValue={(value) => setConfirmation(maskPassword(value))}
+          onValue={setConfirmation}
+          isNew
         />
-        <FormError message={error} testId="password-error" />
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary} data-testid="password-save" disabled={isSaving}>
-            {isSaving ? t('saving') : hasPassword ? t('saveChange') : t('saveSet')}
-          </button>
-        </div>
+        <FormFooter name="password" form={form} label={form.isBusy ? t('saving') : hasPassword ? t('saveChange') : t('saveSet')} />
       </form>
     </Card>
   );
@@ -267,18 +215,10 @@ function BindMobileForm() {
   const session = useSession();
   const toast = useToast();
   const router = useRouter();
-  const failure = useCallFailure();
+  const form = useAccountForm();
   const sms = useSmsSender({ verifytype: 'bindmobile' });
   const [phone, setPhone] = useState('');
   const [smsCode, setSmsCode] = useState('');
-  const [error, setError] = useState('');
-  const [isSaving, setIsSaving] = useState(false);
-
-  const send = async () => {
-    setError('');
-    const result = await sms.send(phone);
-    setError(result.message);
-  };
 
   // spec §5: an empty phone and a wrong one have their own messages; then the SMS code's rules.
   const check = (): string => {
@@ -286,95 +226,40 @@ function BindMobileForm() {
     return validatePhone(phone) || validateSmsCode(smsCode);
   };
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problem = check();
-    setError(problem);
-    if (problem) return;
-    setIsSaving(true);
-    try {
+    void form.submit(check(), async () => {
       const client = await apiClient();
       const answer = await client.call(endpoints.bindaccount, { mobile: phone, smscode: smsCode });
       session.update(answer.userinfo);
       toast.success(t('bound'));
       router.refresh();
-    } catch (caught) {
-      setError(failure(caught));
-    } finally {
-      setIsSaving(false);
-    }
-  };
+    });
+  }
 
-  const sendLabel = sms.countdown > 0 ? t('resend', { seconds: sms.countdown }) : sms.isSending ? t('sending') : t('send');
   return (
-    <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
-      <Field
-        label={t('phone')}
-        testId="bind-phone"
-        type="tel"
-        inputMode="numeric"
-        name="phone"
-        autoComplete="tel-national"
-        placeholder={t('phonePlaceholder')}
-        value={phone}
-        onValue={(value) => setPhone(maskPhone(value))}
-      />
+    <form className={FIELD_LAYOUTS.labelled} onSubmit={onSubmit} noValidate>
+      <PhoneField label={t('phone')} testId="bind-phone" placeholder={t('phonePlaceholder')} value={phone} onValue={setPhone} />
       {sms.captcha.isShown && (
-        <Field
+        <CaptchaField
           label={t('imgcode')}
           testId="bind-imgcode"
-          name="imgcode"
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
+          imageTestId="bind-captcha-img"
           placeholder={t('imgcodePlaceholder')}
-          value={sms.captcha.value}
-          onValue={sms.captcha.setValue}
-          trailing={
-            <button type="button" className={styles.captcha} onClick={sms.captcha.refresh} title={t('captchaRefresh')}>
-              {sms.captcha.imageUrl ? (
-                <Image
-                  data-testid="bind-captcha-img"
-                  src={sms.captcha.imageUrl}
-                  alt={t('captchaAlt')}
-                  width={CAPTCHA_DEFAULTS.width}
-                  height={CAPTCHA_DEFAULTS.height}
-                  unoptimized
-                />
-              ) : (
-                <span className={styles.captchaLoading}>{t('captchaLoading')}</span>
-              )}
-            </button>
-          }
+          captcha={sms.captcha}
         />
       )}
-      <Field
+      <SmsCodeField
         label={t('smscode')}
         testId="bind-smscode"
-        inputMode="numeric"
-        name="smscode"
-        autoComplete="one-time-code"
+        sendTestId="bind-sms-send"
         placeholder={t('smscodePlaceholder')}
         value={smsCode}
-        onValue={(value) => setSmsCode(maskSmsCode(value))}
-        trailing={
-          <button
-            type="button"
-            className={styles.secondary}
-            data-testid="bind-sms-send"
-            disabled={sms.countdown > 0 || sms.isSending}
-            onClick={() => void send()}
-          >
-            {sendLabel}
-          </button>
-        }
+        onValue={setSmsCode}
+        sender={sms}
+        onSend={() => void form.sendCode(sms, phone)}
       />
-      <FormError message={error} testId="bind-error" />
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} data-testid="bind-save" disabled={isSaving}>
-          {isSaving ? t('saving') : t('save')}
-        </button>
-      </div>
+      <FormFooter name="bind" form={form} label={form.isBusy ? t('saving') : t('save')} />
     </form>
   );
 }

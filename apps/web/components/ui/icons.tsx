@@ -187,6 +187,35 @@ export const BoltIcon = (props: IconProps) => (
   </Icon>
 );
 
+/* Sign-in methods (the login modal): drawn here, no brand assets fetched. */
+
+export const SmartphoneIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="6" y="2.5" width="12" height="19" rx="2.5" />
+    <path d="M10.5 18.5h3" />
+  </Icon>
+);
+
+export const QrCodeIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="3.5" y="3.5" width="6.5" height="6.5" rx="1" />
+    <rect x="14" y="3.5" width="6.5" height="6.5" rx="1" />
+    <rect x="3.5" y="14" width="6.5" height="6.5" rx="1" />
+    <path d="M14 14h2.5v2.5H14zM18 18h2.5v2.5H18zM14 19h1.5M19.5 14v1.5" strokeLinecap="butt" />
+  </Icon>
+);
+
+/** A penguin-like mark standing for QQ, filled rather than drawn in line. */
+export const QqIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path
+      fill="currentColor"
+      stroke="none"
+      d="M12 2.2c-3.2 0-5.4 2.5-5.4 5.9v1.2c-.9 1-1.9 2.6-2.3 4.2-.4 1.8.1 2.6.5 2.6.5 0 1-.8 1.4-1.6.3 1.3 1 2.4 2 3.3-1.2.4-2 1-2 1.7 0 1 1.9 1.6 4.1 1.6 1.3 0 2.4-.2 3.2-.6h.9c.8.4 1.9.6 3.2.6 2.2 0 4.1-.6 4.1-1.6 0-.7-.8-1.3-2-1.7 1-.9 1.7-2 2-3.3.4.8.9 1.6 1.4 1.6.4 0 .9-.8.5-2.6-.4-1.6-1.4-3.2-2.3-4.2V8.1c0-3.4-2.2-5.9-5.3-5.9z"
+    />
+  </Icon>
+);
+
 /* Product and service glyphs used in the menu, the mobile menu and the home page. */
 
 export const EditorGlyph = (props: IconProps) => (

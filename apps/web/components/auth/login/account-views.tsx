@@ -13,66 +13,61 @@ import {
   validatePasswordConfirmation,
   validateSmsCode,
 } from '@xcad/protocol';
+import { FIELD_LAYOUTS } from '@/components/auth/fields/fields';
+import { useFormSubmit } from '@/components/auth/fields/use-form-submit';
+import type { SmsSenderOptions } from '@/components/auth/fields/use-sms-sender';
 import { useSession } from '@/components/auth/session-provider';
 import { apiClient } from '@/lib/api/client';
 import { forgotPasswordMessage, refusalOf, registerMessage } from '@/lib/auth/login-flow';
-import { AgreeField, CaptchaField, FormError, PasswordField, PhoneField, SmsCodeField, SubmitButton } from './login-fields';
+import { AgreeField, FormError, NewPasswordFields, PhoneCodeFields, SubmitButton, useSmsForm } from './login-fields';
+import type { SmsForm } from './login-fields';
 import { useLoginFlow } from './login-flow-context';
 import styles from './login.module.css';
-import { useSmsSender, type SmsSender } from './use-sms-sender';
 
 // spec §2, §4: registering, recovering a forgotten password, and setting the password of an
 // account created by a first SMS login.
 
-/** spec §5: the first failing rule of a phone + SMS code + new password form, '' when all pass. */
-function checkCodeAndPassword(input: {
-  phone: string;
-  smsCode: string;
-  password: string;
-  confirmation: string;
-  sender: SmsSender;
-}): string {
-  if (input.phone === '') return SMS_FORM_MESSAGES[SMS_FORM_ERROR.emptyPhone];
-  if (!isPhone(input.phone)) return SMS_FORM_MESSAGES[SMS_FORM_ERROR.wrongPhone];
-  if (input.sender.sentTo !== input.phone) return SMS_FORM_MESSAGES[SMS_FORM_ERROR.smsCodeNeeded];
-  return (
-    validateSmsCode(input.smsCode) ||
-    validatePassword(input.password) ||
-    validatePasswordConfirmation(input.password, input.confirmation)
-  );
+interface CodeAndPasswordForm extends SmsForm {
+  readonly password: string;
+  readonly confirmation: string;
+  setPassword(value: string): void;
+  setConfirmation(value: string): void;
+  /** spec §5: the first failing rule of the phone, SMS code and new password, '' when all pass. */
+  check(): string;
 }
 
-function useCodeAndPasswordForm(sender: SmsSender) {
-  const [phone, setPhone] = useState('');
-  const [smsCode, setSmsCode] = useState('');
+function useCodeAndPasswordForm(options: SmsSenderOptions, messageOf: (failure: unknown) => string): CodeAndPasswordForm {
+  const form = useSmsForm(options, messageOf);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [error, setError] = useState('');
-  const [isBusy, setIsBusy] = useState(false);
-  const edited = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError('');
-  };
+  const { phone, smsCode, sender } = form;
   return {
-    phone,
-    smsCode,
+    ...form,
     password,
     confirmation,
-    error,
-    isBusy,
-    setError,
-    setIsBusy,
-    setPhone: edited(setPhone),
-    setSmsCode: edited(setSmsCode),
-    setPassword: edited(setPassword),
-    setConfirmation: edited(setConfirmation),
-    edited,
-    async send() {
-      setError('');
-      setError((await sender.send(phone)).message);
+    setPassword: form.edited(setPassword),
+    setConfirmation: form.edited(setConfirmation),
+    check() {
+      if (phone === '') return SMS_FORM_MESSAGES[SMS_FORM_ERROR.emptyPhone];
+      if (!isPhone(phone)) return SMS_FORM_MESSAGES[SMS_FORM_ERROR.wrongPhone];
+      if (sender.sentTo !== phone) return SMS_FORM_MESSAGES[SMS_FORM_ERROR.smsCodeNeeded];
+      return validateSmsCode(smsCode) || validatePassword(password) || validatePasswordConfirmation(password, confirmation);
     },
-    check: () => checkCodeAndPassword({ phone, smsCode, password, confirmation, sender }),
   };
+}
+
+function CodeAndPasswordFields({ form }: { readonly form: CodeAndPasswordForm }) {
+  return (
+    <>
+      <PhoneCodeFields form={form} />
+      <NewPasswordFields
+        password={form.password}
+        confirmation={form.confirmation}
+        onPassword={form.setPassword}
+        onConfirmation={form.setConfirmation}
+      />
+    </>
+  );
 }
 
 function BackToLogin({ label }: { readonly label: string }) {
@@ -89,25 +84,20 @@ function BackToLogin({ label }: { readonly label: string }) {
 export function RegisterView({ titleId }: { readonly titleId: string }) {
   const t = useTranslations('login');
   const { dispatch } = useLoginFlow();
-  const sender = useSmsSender({ verifytype: 'register', isCaptchaAlwaysShown: true });
-  const form = useCodeAndPasswordForm(sender);
+  const form = useCodeAndPasswordForm({ verifytype: 'register', isCaptchaAlwaysShown: true }, (failure) =>
+    registerMessage(refusalOf(failure)),
+  );
   const [isAgreed, setIsAgreed] = useState(false);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (form.isBusy) return;
-    const message = form.check() || (isAgreed ? '' : SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
-    if (message) return form.setError(message);
-    form.setIsBusy(true);
-    form.setError('');
-    try {
+    const { phone: account, smsCode: smscode, password } = form;
+    const problem = form.check() || (isAgreed ? '' : SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
+    void form.submit(problem, async () => {
       const client = await apiClient();
-      await client.call(endpoints.safregister, { account: form.phone, smscode: form.smsCode, password: form.password });
-      dispatch({ type: 'registered', credentials: { account: form.phone, password: form.password } });
-    } catch (failure) {
-      form.setError(registerMessage(refusalOf(failure)));
-      form.setIsBusy(false);
-    }
+      await client.call(endpoints.safregister, { account, smscode, password });
+      dispatch({ type: 'registered', credentials: { account, password } });
+    });
   }
 
   return (
@@ -115,21 +105,11 @@ export function RegisterView({ titleId }: { readonly titleId: string }) {
       <h2 id={titleId} className={styles.title}>
         {t('titles.register')}
       </h2>
-      <form className={styles.form} noValidate onSubmit={onSubmit}>
-        <PhoneField value={form.phone} onValue={form.setPhone} />
-        <CaptchaField captcha={{ ...sender.captcha, setValue: form.edited(sender.captcha.setValue) }} />
-        <SmsCodeField value={form.smsCode} onValue={form.setSmsCode} sender={sender} onSend={form.send} />
-        <PasswordField testId="field-password" label={t('fields.newPassword')} value={form.password} onValue={form.setPassword} isNew />
-        <PasswordField testId="field-password2" label={t('fields.password2')} value={form.confirmation} onValue={form.setConfirmation} isNew />
-        <AgreeField
-          isChecked={isAgreed}
-          onChange={(value) => {
-            setIsAgreed(value);
-            form.setError('');
-          }}
-        />
+      <form className={FIELD_LAYOUTS.boxed} noValidate onSubmit={onSubmit}>
+        <CodeAndPasswordFields form={form} />
+        <AgreeField isChecked={isAgreed} onChange={form.edited(setIsAgreed)} />
         <FormError message={form.error} />
-        <SubmitButton isBusy={form.isBusy}>{form.isBusy ? t('submit.busy') : t('submit.register')}</SubmitButton>
+        <SubmitButton isBusy={form.isBusy} label={t('submit.register')} />
       </form>
       <BackToLogin label={t('links.hasAccount')} />
     </section>
@@ -139,24 +119,16 @@ export function RegisterView({ titleId }: { readonly titleId: string }) {
 export function ForgotView({ titleId }: { readonly titleId: string }) {
   const t = useTranslations('login');
   const { dispatch } = useLoginFlow();
-  const sender = useSmsSender({ verifytype: 'forgetpwd' });
-  const form = useCodeAndPasswordForm(sender);
+  const form = useCodeAndPasswordForm({ verifytype: 'forgetpwd' }, (failure) => forgotPasswordMessage(refusalOf(failure)));
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (form.isBusy) return;
-    const message = form.check();
-    if (message) return form.setError(message);
-    form.setIsBusy(true);
-    form.setError('');
-    try {
+    const { phone: account, smsCode: smscode, password } = form;
+    void form.submit(form.check(), async () => {
       const client = await apiClient();
-      await client.call(endpoints.safforgetpwd, { account: form.phone, smscode: form.smsCode, password: form.password });
-      dispatch({ type: 'passwordReset', credentials: { account: form.phone, password: form.password } });
-    } catch (failure) {
-      form.setError(forgotPasswordMessage(refusalOf(failure)));
-      form.setIsBusy(false);
-    }
+      await client.call(endpoints.safforgetpwd, { account, smscode, password });
+      dispatch({ type: 'passwordReset', credentials: { account, password } });
+    });
   }
 
   return (
@@ -164,14 +136,10 @@ export function ForgotView({ titleId }: { readonly titleId: string }) {
       <h2 id={titleId} className={styles.title}>
         {t('titles.forgot')}
       </h2>
-      <form className={styles.form} noValidate onSubmit={onSubmit}>
-        <PhoneField value={form.phone} onValue={form.setPhone} />
-        {sender.captcha.isShown && <CaptchaField captcha={{ ...sender.captcha, setValue: form.edited(sender.captcha.setValue) }} />}
-        <SmsCodeField value={form.smsCode} onValue={form.setSmsCode} sender={sender} onSend={form.send} />
-        <PasswordField testId="field-password" label={t('fields.newPassword')} value={form.password} onValue={form.setPassword} isNew />
-        <PasswordField testId="field-password2" label={t('fields.password2')} value={form.confirmation} onValue={form.setConfirmation} isNew />
+      <form className={FIELD_LAYOUTS.boxed} noValidate onSubmit={onSubmit}>
+        <CodeAndPasswordFields form={form} />
         <FormError message={form.error} />
-        <SubmitButton isBusy={form.isBusy}>{form.isBusy ? t('submit.busy') : t('submit.reset')}</SubmitButton>
+        <SubmitButton isBusy={form.isBusy} label={t('submit.reset')} />
       </form>
       <BackToLogin label={t('links.toLogin')} />
     </section>
@@ -182,31 +150,18 @@ export function SetPasswordView({ titleId }: { readonly titleId: string }) {
   const t = useTranslations('login');
   const { state, dispatch } = useLoginFlow();
   const { user } = useSession();
+  const form = useFormSubmit();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [error, setError] = useState('');
-  const [isBusy, setIsBusy] = useState(false);
-  const edited = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError('');
-  };
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (isBusy) return;
-    const message = validatePassword(password) || validatePasswordConfirmation(password, confirmation);
-    if (message) return setError(message);
-    if (!user) return setError(AUTH_ERRORS.notSignedIn.message);
-    setIsBusy(true);
-    setError('');
-    try {
+    void form.submit(validatePassword(password) || validatePasswordConfirmation(password, confirmation), async () => {
+      if (!user) return AUTH_ERRORS.notSignedIn.message;
       const client = await apiClient();
       await client.call(endpoints.setpwd, { account: user.username, usertoken: user.usertoken, password });
       dispatch({ type: 'passwordSet', password });
-    } catch (failure) {
-      setError(refusalOf(failure).message);
-      setIsBusy(false);
-    }
+    });
   }
 
   return (
@@ -215,11 +170,15 @@ export function SetPasswordView({ titleId }: { readonly titleId: string }) {
         {t('titles.setPassword')}
       </h2>
       <p className={styles.lead}>{t('hints.setPassword', { phone: state.phone })}</p>
-      <form className={styles.form} noValidate onSubmit={onSubmit}>
-        <PasswordField testId="field-password" label={t('fields.newPassword')} value={password} onValue={edited(setPassword)} isNew />
-        <PasswordField testId="field-password2" label={t('fields.password2')} value={confirmation} onValue={edited(setConfirmation)} isNew />
-        <FormError message={error} />
-        <SubmitButton isBusy={isBusy}>{isBusy ? t('submit.busy') : t('submit.setPassword')}</SubmitButton>
+      <form className={FIELD_LAYOUTS.boxed} noValidate onSubmit={onSubmit}>
+        <NewPasswordFields
+          password={password}
+          confirmation={confirmation}
+          onPassword={form.edited(setPassword)}
+          onConfirmation={form.edited(setConfirmation)}
+        />
+        <FormError message={form.error} />
+        <SubmitButton isBusy={form.isBusy} label={t('submit.setPassword')} />
       </form>
     </section>
   );

@@ -1,159 +1,81 @@
 'use client';
 
-import Image from 'next/image';
+import { useState } from 'react';
 import { useTranslations } from 'next-intl';
-import type { InputHTMLAttributes, ReactNode } from 'react';
-import { CAPTCHA_DEFAULTS, maskPassword, maskPhone, maskSmsCode } from '@xcad/protocol';
 import { useSiteLocale } from '@/components/site/use-site-locale';
+import { CaptchaField, PasswordField, PhoneField, SmsCodeField } from '@/components/auth/fields/fields';
+import { useFormSubmit } from '@/components/auth/fields/use-form-submit';
+import type { FormSubmit } from '@/components/auth/fields/use-form-submit';
+import { useSmsSender } from '@/components/auth/fields/use-sms-sender';
+import type { SmsSender, SmsSenderOptions } from '@/components/auth/fields/use-sms-sender';
 import styles from './login.module.css';
-import type { SmsCaptcha, SmsSender } from './use-sms-sender';
 
-// The inputs of the login forms (spec §5): each masks what is typed (no maxLength: it would cut a
-// pasted '138 0013 8000' before the mask drops the spaces), carries the test id the
-// browser tests use, and is labelled for screen readers.
+// The login forms' own pieces around the shared fields (components/auth/fields): their test ids
+// (field-phone, sms-send, ...) and copy, the agreement box, the error line and the submit button.
 
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
-
-interface TextFieldProps extends InputProps {
-  readonly testId: string;
-  readonly label: string;
-  readonly value: string;
-  readonly onValue: (value: string) => void;
-  readonly mask: (value: string) => string;
-  readonly trailing?: ReactNode;
-}
-
-export function TextField({ testId, label, value, onValue, mask, trailing, className, ...rest }: TextFieldProps) {
-  return (
-    <div className={`${styles.field} ${className ?? ''}`}>
-      <input
-        {...rest}
-        className={styles.input}
-        data-testid={testId}
-        aria-label={label}
-        placeholder={rest.placeholder ?? label}
-        value={value}
-        onChange={(event) => onValue(mask(event.target.value))}
-      />
-      {trailing}
-    </div>
-  );
-}
-
-export function PhoneField({ value, onValue }: { readonly value: string; readonly onValue: (value: string) => void }) {
-  const t = useTranslations('login.fields');
-  return (
-    <TextField
-      testId="field-phone"
-      name="phone"
-      type="tel"
-      inputMode="numeric"
-      autoComplete="tel-national"
-      label={t('phone')}
-      value={value}
-      onValue={onValue}
-      mask={maskPhone}
-    />
-  );
-}
-
-export function CaptchaField({ captcha }: { readonly captcha: SmsCaptcha }) {
-  const t = useTranslations('login.fields');
-  return (
-    <TextField
-      testId="field-imgcode"
-      name="imgcode"
-      autoComplete="off"
-      autoCapitalize="off"
-      spellCheck={false}
-      label={t('imageCode')}
-      value={captcha.value}
-      onValue={captcha.setValue}
-      mask={(text) => text}
-      trailing={
-        <button type="button" className={styles.captchaButton} onClick={captcha.refresh} title={t('captchaRefresh')}>
-          {captcha.imageUrl ? (
-            <Image
-              data-testid="captcha-img"
-              src={captcha.imageUrl}
-              alt={t('captchaAlt')}
-              width={CAPTCHA_DEFAULTS.width}
-              height={CAPTCHA_DEFAULTS.height}
-              unoptimized
-            />
-          ) : (
-            <span className={styles.captchaLoading}>{t('captchaLoading')}</span>
-          )}
-        </button>
-      }
-    />
-  );
-}
-
-export function SmsCodeField({
-  value,
-  onValue,
-  sender,
-  onSend,
-}: {
-  readonly value: string;
-  readonly onValue: (value: string) => void;
+/** The state of a form that sends an SMS code: the phone, the code, and the sender behind its button. */
+export interface SmsForm extends FormSubmit {
   readonly sender: SmsSender;
-  readonly onSend: () => void;
-}) {
+  readonly phone: string;
+  readonly smsCode: string;
+  setPhone(value: string): void;
+  setSmsCode(value: string): void;
+}
+
+export function useSmsForm(options: SmsSenderOptions, messageOf?: (failure: unknown) => string): SmsForm {
+  const form = useFormSubmit(messageOf);
+  const sender = useSmsSender(options);
+  const [phone, setPhone] = useState('');
+  const [smsCode, setSmsCode] = useState('');
+  return { ...form, sender, phone, smsCode, setPhone: form.edited(setPhone), setSmsCode: form.edited(setSmsCode) };
+}
+
+/** spec §2, §5: the phone, the image code once the server asks for one, and the SMS code. */
+export function PhoneCodeFields({ form }: { readonly form: SmsForm }) {
   const t = useTranslations('login.fields');
-  const label = sender.countdown > 0 ? t('resend', { seconds: sender.countdown }) : sender.isSending ? t('sending') : t('send');
+  const { sender } = form;
   return (
-    <TextField
-      testId="field-smscode"
-      name="smscode"
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      label={t('smsCode')}
-      value={value}
-      onValue={onValue}
-      mask={maskSmsCode}
-      trailing={
-        <button
-          type="button"
-          className={styles.sendButton}
-          data-testid="sms-send"
-          disabled={sender.countdown > 0 || sender.isSending}
-          aria-live="polite"
-          onClick={onSend}
-        >
-          {label}
-        </button>
-      }
-    />
+    <>
+      <PhoneField testId="field-phone" label={t('phone')} value={form.phone} onValue={form.setPhone} />
+      {sender.captcha.isShown && (
+        <CaptchaField
+          testId="field-imgcode"
+          imageTestId="captcha-img"
+          label={t('imageCode')}
+          captcha={{ ...sender.captcha, setValue: form.edited(sender.captcha.setValue) }}
+        />
+      )}
+      <SmsCodeField
+        testId="field-smscode"
+        sendTestId="sms-send"
+        label={t('smsCode')}
+        value={form.smsCode}
+        onValue={form.setSmsCode}
+        sender={sender}
+        onSend={() => void form.sendCode(sender, form.phone)}
+      />
+    </>
   );
 }
 
-export function PasswordField({
-  testId,
-  label,
-  value,
-  onValue,
-  isNew,
+/** A new password and its confirmation (register, forgot password, first SMS login). */
+export function NewPasswordFields({
+  password,
+  confirmation,
+  onPassword,
+  onConfirmation,
 }: {
-  readonly testId: 'field-password' | 'field-password2';
-  readonly label: string;
-  readonly value: string;
-  readonly onValue: (value: string) => void;
-  /** A password being chosen (new-password autofill) rather than the current one. */
-  readonly isNew: boolean;
+  readonly password: string;
+  readonly confirmation: string;
+  readonly onPassword: (value: string) => void;
+  readonly onConfirmation: (value: string) => void;
 }) {
+  const t = useTranslations('login.fields');
   return (
-    <TextField
-      testId={testId}
-      name={testId === 'field-password' ? 'password' : 'password2'}
-      type="password"
-      autoComplete={isNew ? 'new-password' : 'current-password'}
-      label={label}
-      value={value}
-      onValue={onValue}
-      mask={maskPassword}
-    />
+    <>
+      <PasswordField testId="field-password" name="password" label={t('newPassword')} value={password} onValue={onPassword} isNew />
+      <PasswordField testId="field-password2" name="password2" label={t('password2')} value={confirmation} onValue={onConfirmation} isNew />
+    </>
   );
 }
 
@@ -194,10 +116,12 @@ export function FormError({ message }: { readonly message: string }) {
   );
 }
 
-export function SubmitButton({ isBusy, children }: { readonly isBusy: boolean; readonly children: ReactNode }) {
+/** `label` while idle; while the call runs the form's busy text. */
+export function SubmitButton({ isBusy, label }: { readonly isBusy: boolean; readonly label: string }) {
+  const t = useTranslations('login.submit');
   return (
     <button type="submit" className={styles.submit} data-testid="submit" disabled={isBusy} aria-busy={isBusy}>
-      {children}
+      {isBusy ? t('busy') : label}
     </button>
   );
 }

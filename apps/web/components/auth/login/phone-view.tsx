@@ -4,7 +4,6 @@ import { useId, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { useTranslations } from 'next-intl';
 import {
-  PASSWORD_FORM_ERROR,
   PASSWORD_FORM_MESSAGES,
   SMS_FORM_ERROR,
   SMS_FORM_MESSAGES,
@@ -13,15 +12,16 @@ import {
   endpoints,
   maskAccount,
 } from '@xcad/protocol';
+import { FIELD_LAYOUTS, PasswordField, TextField } from '@/components/auth/fields/fields';
+import { useFormSubmit } from '@/components/auth/fields/use-form-submit';
 import { useSession } from '@/components/auth/session-provider';
 import { apiClient } from '@/lib/api/client';
 import { refusalOf, smsLoginFailure } from '@/lib/auth/login-flow';
 import type { PhoneTab } from '@/lib/auth/login-flow';
-import { AgreeField, CaptchaField, FormError, PasswordField, PhoneField, SmsCodeField, SubmitButton, TextField } from './login-fields';
+import { AgreeField, FormError, PhoneCodeFields, SubmitButton, useSmsForm } from './login-fields';
 import { useLoginFlow } from './login-flow-context';
-import { QqGlyph, QrGlyph } from './login-icons';
 import styles from './login.module.css';
-import { useSmsSender } from './use-sms-sender';
+import { OtherMethods } from './other-methods';
 
 // spec §2: the phone view's two tabs — SMS quick login (登录/注册: an unknown phone is registered
 // by it) and account-password login — with the ways to register, recover a password, or go back
@@ -31,26 +31,12 @@ function SmsLoginForm() {
   const t = useTranslations('login');
   const { dispatch, finish } = useLoginFlow();
   const { signIn } = useSession();
-  const sender = useSmsSender({ verifytype: 'quicklogin' });
-  const [phone, setPhone] = useState('');
-  const [smsCode, setSmsCode] = useState('');
+  const form = useSmsForm({ verifytype: 'quicklogin' }, (failure) => smsLoginFailure(refusalOf(failure)).message);
   const [isAgreed, setIsAgreed] = useState(false);
-  const [error, setError] = useState('');
-  const [isBusy, setIsBusy] = useState(false);
 
-  const edited = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError('');
-  };
-
-  async function onSend() {
-    setError('');
-    setError((await sender.send(phone)).message);
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (isBusy) return;
+    const { phone, smsCode, sender } = form;
     const formError = checkSmsLoginForm({
       phoneNumber: phone,
       smsCode,
@@ -58,11 +44,8 @@ function SmsLoginForm() {
       isImageShown: sender.captcha.isShown,
       hasRequestedSms: sender.sentTo === phone,
     });
-    if (formError !== SMS_FORM_ERROR.none) return setError(SMS_FORM_MESSAGES[formError]);
-    if (!isAgreed) return setError(SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
-    setIsBusy(true);
-    setError('');
-    try {
+    const problem = SMS_FORM_MESSAGES[formError] || (isAgreed ? '' : SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
+    void form.submit(problem, async () => {
       const client = await apiClient();
       const answer = await client.call(endpoints.loginquick, {
         account: phone,
@@ -77,25 +60,16 @@ function SmsLoginForm() {
       } else {
         finish(answer.userinfo);
       }
-    } catch (failure) {
-      setError(smsLoginFailure(refusalOf(failure)).message);
-    } finally {
-      setIsBusy(false);
-    }
+    });
   }
 
   return (
-    <form className={styles.form} noValidate onSubmit={onSubmit}>
-      <PhoneField value={phone} onValue={edited(setPhone)} />
-      {sender.captcha.isShown && <CaptchaField captcha={{ ...sender.captcha, setValue: edited(sender.captcha.setValue) }} />}
-      <SmsCodeField value={smsCode} onValue={edited(setSmsCode)} sender={sender} onSend={onSend} />
+    <form className={FIELD_LAYOUTS.boxed} noValidate onSubmit={onSubmit}>
+      <PhoneCodeFields form={form} />
       <p className={styles.hint}>{t('hints.sms')}</p>
-      <AgreeField isChecked={isAgreed} onChange={(value) => {
-          setIsAgreed(value);
-          setError('');
-        }} />
-      <FormError message={error} />
-      <SubmitButton isBusy={isBusy}>{isBusy ? t('submit.busy') : t('submit.login')}</SubmitButton>
+      <AgreeField isChecked={isAgreed} onChange={form.edited(setIsAgreed)} />
+      <FormError message={form.error} />
+      <SubmitButton isBusy={form.isBusy} label={t('submit.login')} />
     </form>
   );
 }
@@ -103,29 +77,18 @@ function SmsLoginForm() {
 function PasswordLoginForm() {
   const t = useTranslations('login');
   const { loginWith } = useLoginFlow();
+  const form = useFormSubmit();
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [isBusy, setIsBusy] = useState(false);
 
-  const edited = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError('');
-  };
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (isBusy) return;
-    const formError = checkPasswordLoginForm({ account, password });
-    if (formError !== PASSWORD_FORM_ERROR.none) return setError(PASSWORD_FORM_MESSAGES[formError]);
-    setIsBusy(true);
-    setError('');
-    setError(await loginWith({ account, password }));
-    setIsBusy(false);
+    const problem = PASSWORD_FORM_MESSAGES[checkPasswordLoginForm({ account, password })];
+    void form.submit(problem, () => loginWith({ account, password }));
   }
 
   return (
-    <form className={styles.form} noValidate onSubmit={onSubmit}>
+    <form className={FIELD_LAYOUTS.boxed} noValidate onSubmit={onSubmit}>
       <TextField
         testId="field-account"
         name="account"
@@ -134,12 +97,19 @@ function PasswordLoginForm() {
         spellCheck={false}
         label={t('fields.account')}
         value={account}
-        onValue={edited(setAccount)}
+        onValue={form.edited(setAccount)}
         mask={maskAccount}
       />
-      <PasswordField testId="field-password" label={t('fields.password')} value={password} onValue={edited(setPassword)} isNew={false} />
-      <FormError message={error} />
-      <SubmitButton isBusy={isBusy}>{isBusy ? t('submit.busy') : t('submit.login')}</SubmitButton>
+      <PasswordField
+        testId="field-password"
+        name="password"
+        label={t('fields.password')}
+        value={password}
+        onValue={form.edited(setPassword)}
+        isNew={false}
+      />
+      <FormError message={form.error} />
+      <SubmitButton isBusy={form.isBusy} label={t('submit.login')} />
     </form>
   );
 }
@@ -148,7 +118,7 @@ const TABS: readonly PhoneTab[] = ['sms', 'password'];
 
 export function PhoneView({ titleId }: { readonly titleId: string }) {
   const t = useTranslations('login');
-  const { state, dispatch, qq } = useLoginFlow();
+  const { state, dispatch } = useLoginFlow();
   const tabsId = useId();
   const panelId = `${tabsId}-panel`;
 
@@ -200,32 +170,7 @@ export function PhoneView({ titleId }: { readonly titleId: string }) {
           {t('links.toRegister')}
         </button>
       </div>
-      <div className={styles.others}>
-        <p className={styles.othersTitle}>
-          <span>{t('others')}</span>
-        </p>
-        <div className={styles.othersRow}>
-          {state.variant === 'modal' && (
-            <button
-              type="button"
-              className={styles.methodButton}
-              data-testid="to-wechat"
-              onClick={() => dispatch({ type: 'navigate', view: 'wechat' })}
-            >
-              <span className={`${styles.methodIcon} ${styles.methodWechat}`}>
-                <QrGlyph size={20} />
-              </span>
-              {t('links.toWechat')}
-            </button>
-          )}
-          <button type="button" className={styles.methodButton} data-testid="qq-login" disabled={qq.isBusy} onClick={qq.start}>
-            <span className={`${styles.methodIcon} ${styles.methodQq}`}>
-              <QqGlyph size={20} />
-            </span>
-            {t('qq.label')}
-          </button>
-        </div>
-      </div>
+      <OtherMethods switchTo={state.variant === 'modal' ? 'wechat' : null} />
     </section>
   );
 }

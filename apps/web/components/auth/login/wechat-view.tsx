@@ -4,9 +4,9 @@ import { useMemo } from 'react';
 import { useTranslations } from 'next-intl';
 import { renderSVG } from 'uqr';
 import type { CachedLoginSession } from '@/lib/auth/login-flow';
-import { QqGlyph, SmartphoneGlyph } from './login-icons';
 import { useLoginFlow } from './login-flow-context';
 import styles from './login.module.css';
+import { OtherMethods } from './other-methods';
 import { useWechatQr, type WechatQrStatus } from './use-wechat-qr';
 
 // spec §2, §4: the default view — a WeChat QR code whose state is polled every second, with the
@@ -52,7 +52,7 @@ const STATUS_KEYS = {
 
 export function WechatView({ titleId }: { readonly titleId: string }) {
   const t = useTranslations('login');
-  const { dispatch, finish, qq } = useLoginFlow();
+  const { finish } = useLoginFlow();
   const qr = useWechatQr(finish);
   const cover = qr.status === 'expired' || qr.status === 'illegal' ? qr.status : null;
   const coverText = cover === 'illegal' ? t('wechat.illegal') : qr.message || t('wechat.expired');
@@ -81,30 +81,7 @@ export function WechatView({ titleId }: { readonly titleId: string }) {
       >
         {cover ? coverText : t(`wechat.${STATUS_KEYS[qr.status]}`)}
       </p>
-      <div className={styles.others}>
-        <p className={styles.othersTitle}>
-          <span>{t('others')}</span>
-        </p>
-        <div className={styles.othersRow}>
-          <button
-            type="button"
-            className={styles.methodButton}
-            data-testid="to-phone"
-            onClick={() => dispatch({ type: 'navigate', view: 'phone' })}
-          >
-            <span className={`${styles.methodIcon} ${styles.methodPhone}`}>
-              <SmartphoneGlyph size={20} />
-            </span>
-            {t('links.toPhone')}
-          </button>
-          <button type="button" className={styles.methodButton} data-testid="qq-login" disabled={qq.isBusy} onClick={qq.start}>
-            <span className={`${styles.methodIcon} ${styles.methodQq}`}>
-              <QqGlyph size={20} />
-            </span>
-            {t('qq.label')}
-          </button>
-        </div>
-      </div>
+      <OtherMethods switchTo="phone" />
     </section>
   );
 }
