@@ -4,6 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useReducer,
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslations } from 'next-intl';
 import { toastDurationMs } from '@xcad/protocol';
+import { Spinner } from '@/components/ui/spinner';
 import { activeDialog, appReducer, initialAppState, isLoadingShown } from '@/lib/app-state';
 import type { DialogOptions, OpenDialog, ToastType } from '@/lib/app-state';
 import styles from './app-state.module.css';
@@ -207,7 +208,7 @@ function LoadingModal() {
   return (
     <div className={styles.backdrop} data-testid="loading-modal" role="alertdialog" aria-busy="true" aria-label={t('loading')}>
       <div className={styles.loadingBox}>
-        <span className={styles.spinner} aria-hidden="true" />
+        <Spinner size={28} tone="light" />
         <span>{t('loading')}</span>
       </div>
     </div>

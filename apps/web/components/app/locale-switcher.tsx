@@ -25,7 +25,7 @@ export function LocaleSwitcher({ className }: { className?: string }) {
         <circle cx="8" cy="8" r="6.5" />
         <path d="M1.5 8h13M8 1.5c2 2.2 2 10.8 0 13M8 1.5c-2 2.2-2 10.8 0 13" />
       </svg>
-      <span className={styles.visuallyHidden}>{t('label')}</span>
+      <span className="visually-hidden">{t('label')}</span>
       <select data-testid="locale-switcher" className={styles.select} value={locale} onChange={onChange}>
         {LOCALES.map((code) => (
           <option key={code} value={code} data-locale={code}>

@@ -129,7 +129,7 @@ export async function HomePage({ locale }: { readonly locale: Locale }) {
 
       <section className={styles.values} aria-labelledby="home-values">
         <div className={styles.valuesInner}>
-          <h2 id="home-values" className={styles.visuallyHidden}>
+          <h2 id="home-values" className="visually-hidden">
             {t('values.title')}
           </h2>
           <ul className={styles.valueList}>

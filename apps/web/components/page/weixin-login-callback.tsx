@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLocale, useTranslations } from 'next-intl';
 import { CheckIcon, CloseIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
 import { apiClient } from '@/lib/api/client';
 import { localizePath } from '@/lib/i18n/locales';
 import type { Locale } from '@/lib/i18n/locales';
@@ -107,7 +108,7 @@ export function WeixinLoginCallback() {
       )}
       {(state === 'reading' || state === 'waiting') && (
         <>
-          <span className={styles.spinner} aria-hidden="true" />
+          <Spinner />
           <p className={styles.text}>{t('waiting')}</p>
         </>
       )}

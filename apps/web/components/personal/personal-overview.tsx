@@ -85,7 +85,7 @@ export async function PersonalOverview({ locale, profile }: PersonalContentProps
               <th scope="col">{t('status')}</th>
               <th scope="col">{t('expiry')}</th>
               <th scope="col">
-                <span className={styles.visuallyHidden}>{t('action')}</span>
+                <span className="visually-hidden">{t('action')}</span>
               </th>
             </tr>
           </thead>

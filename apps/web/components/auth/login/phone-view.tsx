@@ -132,7 +132,7 @@ export function PhoneView({ titleId }: { readonly titleId: string }) {
 
   return (
     <section className={styles.view} data-testid="login-view-phone">
-      <h2 id={titleId} className={styles.srOnly}>
+      <h2 id={titleId} className="visually-hidden">
         {t('titles.phone')}
       </h2>
       <div className={styles.tabs} role="tablist" aria-labelledby={titleId}>

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import { useTranslations } from 'next-intl';
 import { renderSVG } from 'uqr';
+import { Spinner } from '@/components/ui/spinner';
 import type { CachedLoginSession } from '@/lib/auth/login-flow';
 import { useLoginFlow } from './login-flow-context';
 import styles from './login.module.css';
@@ -63,7 +64,7 @@ export function WechatView({ titleId }: { readonly titleId: string }) {
         {t('titles.wechat')}
       </h2>
       <div className={styles.qrBox} aria-busy={qr.status === 'loading'}>
-        {qr.session ? <QrCode session={qr.session} label={t('wechat.qrLabel')} /> : <span className={styles.qrSpinner} aria-hidden="true" />}
+        {qr.session ? <QrCode session={qr.session} label={t('wechat.qrLabel')} /> : <Spinner />}
         {cover && (
           <div className={styles.qrCover} data-testid="wechat-cover" data-reason={cover}>
             <p className={styles.qrCoverText}>{coverText}</p>
