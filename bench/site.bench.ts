@@ -52,9 +52,9 @@ export async function runSiteBench(): Promise<boolean> {
     printTable('Home page SSR vs static file', [home, file]);
     const isHomeMet = printRatio('home SSR / static', home, file, 0.5);
 
-    const utc = await measure({ name: 'GET /api/v4/getutctime (API)', url: `http://127.0.0.1:${apiPort}/api/v4/getutctime` });
+    const utc = await measure({ name: 'GET /api/v4/getutctime (API)', url: `http://127.0.0.1:${apiPort}/api/v4/getutctime`, expectCode: 10000 });
     const bareRoute = await measure({ name: 'bare Fastify route', url: `http://127.0.0.1:${barePort}/time` });
-    const proxied = await measure({ name: 'GET /api/v4/getutctime via :3000 front', url: `${web0}/api/v4/getutctime` });
+    const proxied = await measure({ name: 'GET /api/v4/getutctime via :3000 front', url: `${web0}/api/v4/getutctime`, expectCode: 10000 });
     printTable('getutctime vs bare Fastify', [utc, bareRoute, proxied]);
     const isUtcMet = printRatio('getutctime / bare Fastify', utc, bareRoute, 0.5);
     return isHomeMet && isUtcMet;

@@ -209,6 +209,8 @@ export const AUTH_ERRORS = {
   notSignedIn: { codes: [10060], message: '登录已失效，请重新登录' },
   /** The one-hour lock after repeated wrong passwords or codes (spec §5 message 10). */
   locked: { codes: [10062], message: '操作频繁，请1小时后再试' },
+  /** Password checks of this account (or address) already under way fill the limit; retry in a second. */
+  attemptsInFlight: { codes: [10064], message: '登录请求过于频繁，请稍后再试' },
   wrongOldPassword: { codes: [12002], message: '原密码错误' },
   passwordAlreadySet: { codes: [12003], message: '已设置过密码，请使用修改密码' },
   alreadyBound: { codes: [19008], message: '该账号已绑定手机号' },

@@ -64,26 +64,72 @@ export interface PasswordCheck {
   isRight: () => Promise<boolean>;
 }
 
+/** Password checks under way (rows deleted when the check ends). */
+const ATTEMPT = {
+  password: 'login-attempt',
+  passwordFromIp: 'login-attempt-ip',
+} as const;
+
+/** A check still marked under way after this long belongs to a process that died; it stops counting. */
+const ATTEMPT_STALE_SECONDS = 60;
+
+function busyError(): ApiError {
+  return ApiError.business(AUTH_ERRORS.attemptsInFlight, 'too many password checks in flight', { retryafter: 1 });
+}
+
 /**
- * Runs a password check under the lock-out rules. The attempt is counted as a failure before the
- * (slow) verification and forgiven when it succeeds, so parallel guesses cannot all slip in before
- * the first of them is counted. Answers whether the password was right; throws 10062 when the
- * account or the address is locked, or when this failure locks it.
+ * Runs a password check under the lock-out rules. Failures so far plus the checks under way may
+ * not exceed the limits, so parallel guesses cannot slip past the count (a further attempt while
+ * they run answers 10064 "retry in a second"); only real failures lock, so a burst of right
+ * passwords never does. Answers whether the password was right; throws 10062 when the account or
+ * the address is locked, or when this failure locks it.
  */
 export async function checkPasswordGuarded(db: Kysely<Database>, check: PasswordCheck): Promise<boolean> {
   const { subject, ip, now } = check;
   const ipSubject = lockOf.passwordsFromIp(ip);
   const since = now - AUTH_LIMITS.failureWindowSeconds;
-  const pending = await transact(db, async (trx) => {
+  const freshSince = now - ATTEMPT_STALE_SECONDS;
+  const attemptIds = await transact(db, async (trx) => {
     await serializeOn(trx, [subject, ipSubject]);
     await assertNotLocked(trx, subject, now);
     await assertNotLocked(trx, ipSubject, now);
-    const failures = await countEvents(trx, FAILURE.password, subject, since);
-    const ipFailures = await countEvents(trx, FAILURE.passwordFromIp, ip, since);
-    // Reached only by attempts that were in flight when the lock was set.
-    if (failures >= AUTH_LIMITS.failuresBeforeLock) throw lockedError(now + AUTH_LIMITS.lockSeconds, now);
-    if (ipFailures >= PASSWORD_FAILURES_PER_IP_BEFORE_LOCK) throw lockedError(now + AUTH_LIMITS.lockSeconds, now);
-    const ids = await recordAuthEvents(
+    const [failures, ipFailures, inFlight, ipInFlight] = await Promise.all([
+      countEvents(trx, FAILURE.password, subject, since),
+      countEvents(trx, FAILURE.passwordFromIp, ip, since),
+      countEvents(trx, ATTEMPT.password, subject, freshSince),
+      countEvents(trx, ATTEMPT.passwordFromIp, ip, freshSince),
+    ]);
+    if (failures + inFlight >= AUTH_LIMITS.failuresBeforeLock) throw busyError();
+    if (ipFailures + ipInFlight >= PASSWORD_FAILURES_PER_IP_BEFORE_LOCK) throw busyError();
+    return recordAuthEvents(
+      trx,
+      [
+        { kind: ATTEMPT.password, subject },
+        { kind: ATTEMPT.passwordFromIp, subject: ip },
+      ],
+      now,
+    );
+  });
+
+  let isRight: boolean;
+  try {
+    isRight = await check.isRight();
+  } catch (error) {
+    await deleteEventsById(db, attemptIds);
+    throw error;
+  }
+  if (isRight) {
+    await transact(db, async (trx) => {
+      await deleteEventsById(trx, attemptIds);
+      await deleteEvents(trx, FAILURE.password, subject);
+    });
+    return true;
+  }
+
+  const locked = await transact(db, async (trx) => {
+    await serializeOn(trx, [subject, ipSubject]);
+    await deleteEventsById(trx, attemptIds);
+    await recordAuthEvents(
       trx,
       [
         { kind: FAILURE.password, subject },
@@ -91,21 +137,16 @@ export async function checkPasswordGuarded(db: Kysely<Database>, check: Password
       ],
       now,
     );
-    return { failures: failures + 1, ipFailures: ipFailures + 1, ids };
+    const [failures, ipFailures] = await Promise.all([
+      countEvents(trx, FAILURE.password, subject, since),
+      countEvents(trx, FAILURE.passwordFromIp, ip, since),
+    ]);
+    const until = now + AUTH_LIMITS.lockSeconds;
+    if (ipFailures >= PASSWORD_FAILURES_PER_IP_BEFORE_LOCK) await lockSubject(trx, ipSubject, until);
+    if (failures < AUTH_LIMITS.failuresBeforeLock) return undefined;
+    await lockSubject(trx, subject, until);
+    return lockedError(until, now);
   });
-
-  if (await check.isRight()) {
-    await transact(db, async (trx) => {
-      await deleteEvents(trx, FAILURE.password, subject);
-      await deleteEventsById(trx, pending.ids);
-    });
-    return true;
-  }
-  const until = now + AUTH_LIMITS.lockSeconds;
-  if (pending.ipFailures >= PASSWORD_FAILURES_PER_IP_BEFORE_LOCK) await lockSubject(db, ipSubject, until);
-  if (pending.failures >= AUTH_LIMITS.failuresBeforeLock) {
-    await lockSubject(db, subject, until);
-    throw lockedError(until, now);
-  }
+  if (locked !== undefined) throw locked;
   return false;
 }
