@@ -9,6 +9,7 @@ import type {
   UserIdentityTable,
   UserSessionTable,
 } from './tables/accounts.table';
+import type { ContentPostMetaTable, ContentPostTable, ContentPostTermTable, ContentTermTable } from './tables/content.table';
 import type { RequestNonceTable } from './tables/request-nonce.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
@@ -23,4 +24,8 @@ export interface Database {
   auth_lock: AuthLockTable;
   login_session: LoginSessionTable;
   membership: MembershipTable;
+  content_post: ContentPostTable;
+  content_term: ContentTermTable;
+  content_post_term: ContentPostTermTable;
+  content_post_meta: ContentPostMetaTable;
 }

@@ -6,3 +6,4 @@ export * from './seeds';
 export * from './repositories/nonce.repository';
 export type * from './tables/request-nonce.table';
 export type * from './tables/accounts.table';
+export type * from './tables/content.table';
