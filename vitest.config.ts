@@ -43,6 +43,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A page polls its server (the WeChat QR state every second) and CI machines are busy:
+          // waiting for what a person would see takes longer than Vitest's 1 s default.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
         },
       },
     ],
