@@ -97,6 +97,8 @@ export function migrateAndSeed(env = process.env) {
   const cli = path.join(root, 'packages', 'db', 'src', 'cli.ts');
   run(process.execPath, ['--import', 'tsx', cli, 'migrate'], { env });
   run(process.execPath, ['--import', 'tsx', cli, 'seed'], { env });
+  // Issue 5: content/ (Markdown) into the database; quiet unless a file changed.
+  run(process.execPath, ['--import', 'tsx', path.join(root, 'apps', 'api', 'src', 'modules', 'content', 'content.import.cli.ts')], { env });
 }
 
 /** Starts the API server as a child process. */

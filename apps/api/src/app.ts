@@ -8,6 +8,7 @@ import { createAccounts } from './modules/auth/accounts.service';
 import type { AuthDeps } from './modules/auth/auth.contract';
 import { authRoutes } from './modules/auth/auth.routes';
 import { CaptchaOutbox, captchaOutboxRoutes } from './modules/auth/captcha-outbox';
+import { contentRoutes } from './modules/content/content.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { ConsoleSmsProvider } from './modules/sms/console.provider';
@@ -54,6 +55,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now 
 
   await app.register(healthRoutes, { db, machineId: env.MACHINE_ID });
   await app.register(timeRoutes);
+  await app.register(contentRoutes, { db, publicOrigin: env.PUBLIC_ORIGIN });
 
   const sms = smsProvider ?? createSmsProvider(env, app.log);
   // Issue 3: the dev outbox exists only while codes are not really sent.
