@@ -20,7 +20,6 @@ import { measure, printRatio, printTable } from './http';
 const STATIC_PATH = process.env.BENCH_STATIC_PATH ?? '/logo.svg';
 
 export async function runSiteBench(): Promise<boolean> {
-  ensureWebBuild();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'xcad-bench-'));
   const [apiPort, webPort, barePort] = [await freePort(), await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = withEmbeddedDefaults({
@@ -36,13 +35,20 @@ export async function runSiteBench(): Promise<boolean> {
   delete env.DATABASE_URL;
   migrateAndSeed(env);
   const api = spawnApi(env, 'ignore');
+  try {
+    // The API first: pages prerendered by the build read their content from it.
+    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
+    ensureWebBuild(env);
+  } catch (error) {
+    await stopChild(api);
+    throw error;
+  }
   const web = spawnWeb(env, webPort, 'ignore');
   const bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'bare-fastify.ts')], {
     env: { ...process.env, PORT: String(barePort) },
     stdio: 'ignore',
   });
   try {
-    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
     await waitForHttp(`http://127.0.0.1:${webPort}/`, 90_000, web);
     await waitForHttp(`http://127.0.0.1:${barePort}/time`, 30_000, bare);
     const web0 = `http://127.0.0.1:${webPort}`;

@@ -28,7 +28,6 @@ let web: ChildProcess | undefined;
 let dataDir: string | undefined;
 
 export default async function setup(project: TestProject) {
-  ensureWebBuild();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'xcad-e2e-'));
   const [apiPort, webPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = withEmbeddedDefaults({
@@ -45,10 +44,18 @@ export default async function setup(project: TestProject) {
   delete env.DATABASE_URL;
   migrateAndSeed(env);
   await seedFixtureAccounts(env.SQLITE_PATH ?? '');
+  // The API first: pages prerendered by the build read their content from it.
   api = spawnApi(env);
-  web = spawnWeb(env, webPort);
-  await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
-  await waitForHttp(`http://127.0.0.1:${webPort}/`, 90_000, web);
+  try {
+    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
+    ensureWebBuild(env);
+    web = spawnWeb(env, webPort);
+    await waitForHttp(`http://127.0.0.1:${webPort}/`, 90_000, web);
+  } catch (error) {
+    // A failed set-up gets no teardown: stop the servers here.
+    await Promise.all([stopChild(web), stopChild(api)]);
+    throw error;
+  }
   project.provide('baseUrl', `http://127.0.0.1:${webPort}`);
   project.provide('apiUrl', `http://127.0.0.1:${apiPort}`);
 

@@ -9,7 +9,7 @@ export function run(command: string, args: string[], options?: object): void;
 export function loadDotEnv(): void;
 export function ensureInstalled(): void;
 export function webSourceHash(): string;
-export function ensureWebBuild(): void;
+export function ensureWebBuild(env?: NodeJS.ProcessEnv): void;
 export function migrateAndSeed(env?: NodeJS.ProcessEnv): void;
 export function spawnApi(env: NodeJS.ProcessEnv, stdio?: StdioOptions): ChildProcess;
 export function spawnWeb(env: NodeJS.ProcessEnv, port: number, stdio?: StdioOptions): ChildProcess;

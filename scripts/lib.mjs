@@ -77,8 +77,11 @@ export function webSourceHash() {
   return hash.digest('hex');
 }
 
-/** Builds the Next.js site unless the last build was made from the same sources. */
-export function ensureWebBuild() {
+/**
+ * Builds the Next.js site unless the last build was made from the same sources. Pages prerendered
+ * at build time read the content API at `env.API_ORIGIN`, so callers start the API first.
+ */
+export function ensureWebBuild(env = process.env) {
   const stamp = path.join(webDir, '.next', 'xcad-build-stamp');
   const hash = webSourceHash();
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(path.join(webDir, '.next', 'BUILD_ID'))) {
@@ -88,7 +91,7 @@ export function ensureWebBuild() {
   log('building the web app (next build)...');
   run(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
     cwd: webDir,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
   });
   writeFileSync(stamp, hash);
 }

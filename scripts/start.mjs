@@ -31,25 +31,25 @@ const env = withEmbeddedDefaults(
 try {
   ensureInstalled();
   migrateAndSeed(env);
-  ensureWebBuild();
 } catch (error) {
   console.error(`[xcad] start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
 
+// The API first: pages prerendered by the build read their content from it.
 const api = spawnApi(env);
-const web = spawnWeb(env, webPort);
+let web;
 let isStopping = false;
 
 async function shutdown(code) {
   if (isStopping) return;
   isStopping = true;
   log('stopping...');
-  await Promise.all([stopChild(web), stopChild(api)]);
+  await Promise.all([web === undefined ? undefined : stopChild(web), stopChild(api)]);
   process.exit(code);
 }
 
-for (const child of [api, web]) {
+function stopWhenItExits(child) {
   child.on('exit', (code) => {
     if (!isStopping) {
       console.error(`[xcad] a server exited unexpectedly (code ${code}); stopping the other`);
@@ -57,11 +57,15 @@ for (const child of [api, web]) {
     }
   });
 }
+stopWhenItExits(api);
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
 try {
   await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
+  ensureWebBuild(env);
+  web = spawnWeb(env, webPort);
+  stopWhenItExits(web);
   await waitForHttp(`http://127.0.0.1:${webPort}/`, 60_000, web);
   log(`site ready: http://localhost:${webPort}/  (API http://127.0.0.1:${apiPort}/, Ctrl+C to stop)`);
 } catch (error) {

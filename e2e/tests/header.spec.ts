@@ -34,8 +34,8 @@ describe('desktop header menu', () => {
 
   it.each([
     ['/help.html', 'nav-help'],
-    ['/123.html', 'nav-help'],
-    ['/123', 'nav-help'],
+    ['/1001.html', 'nav-help'],
+    ['/1001', 'nav-help'],
     ['/dailypics/5', 'nav-dailypic'],
     ['/dailypic.html', 'nav-dailypic'],
     ['/buy/cadeditor.html', 'nav-buy'],

@@ -4,9 +4,9 @@ import { describe, expect, inject, it } from 'vitest';
 // Every route of spec §2, as concrete URLs a visitor or a search engine would open.
 const SPEC_ROUTES = [
   '/',
-  '/123',
-  '/123.html',
-  '/123/2',
+  '/1001',
+  '/1001.html',
+  '/1001/2',
   '/basics.html',
   '/buy.html',
   '/complaint.html',

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { contentPage } from '@/components/content/article/static-page';
 
-const page = routePage('privacy');
+// The privacy policy is page 9001 of the content API (content/pages/9001-privacy.md).
+const page = contentPage('privacy', 9001);
 
 export const generateMetadata = page.generateMetadata;
 

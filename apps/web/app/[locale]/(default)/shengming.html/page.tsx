@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { contentPage } from '@/components/content/article/static-page';
 
-const page = routePage('shengming');
+// The statement (声明) is page 9002 of the content API (content/pages/9002-shengming.md).
+const page = contentPage('shengming', 9002);
 
 export const generateMetadata = page.generateMetadata;
 

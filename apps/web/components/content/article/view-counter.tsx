@@ -1,0 +1,21 @@
+'use client';
+
+import { useEffect } from 'react';
+
+// Issue 5: an article's views are counted once per visit (per tab session). The request runs
+// after the page is shown and its failure is ignored: a view count never blocks reading.
+const VIEWED_KEY_PREFIX = 'xcad:viewed:';
+
+export function ViewCounter({ id }: { id: number }) {
+  useEffect(() => {
+    const key = `${VIEWED_KEY_PREFIX}${id}`;
+    try {
+      if (window.sessionStorage.getItem(key) !== null) return;
+      window.sessionStorage.setItem(key, '1');
+    } catch {
+      // Storage blocked (private mode): counting every view is better than counting none.
+    }
+    fetch(`/wp-json/wp/v2/update_post_views?id=${id}`, { method: 'POST', keepalive: true }).catch(() => undefined);
+  }, [id]);
+  return null;
+}
