@@ -2,7 +2,7 @@
 // devices and addresses (the rate limits are per phone, device and address, so every test gets
 // its own), and calls that sign in the ways the clients do.
 import { randomUUID } from 'node:crypto';
-import { PRODUCT, signFields, type SignableFields, type TUserInfo } from '@xcad/protocol';
+import { productDevice, signFields, type SignableFields, type TUserInfo } from '@xcad/protocol';
 import pino from 'pino';
 import { expect } from 'vitest';
 import { createTestApp, signedCall, type TestApp } from '../../test-app';
@@ -46,11 +46,8 @@ export function call(t: TestApp, path: string, fields: SignableFields, caller: C
 export function signedBody(t: TestApp, fields: SignableFields, deviceid = 'test-device'): SignableFields & { datasign: string } {
   return signFields(
     {
-      deviceid,
+      ...productDevice(deviceid),
       timestamp: Math.floor(t.clock.now() / 1000),
-      softname: PRODUCT.softname,
-      softversion: PRODUCT.version,
-      productid: PRODUCT.id,
       nonce: randomUUID(),
       ...fields,
     },

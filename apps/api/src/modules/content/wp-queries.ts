@@ -28,7 +28,8 @@ function shapingOf(params: WpParams): ResponseShaping {
   return { fields, embed: new Set(relations.length === 0 ? ['*'] : relations) };
 }
 
-export interface PostsQuery extends ResponseShaping {
+/** The parameters every WordPress collection route reads the same way. */
+export interface CollectionQuery {
   page: number;
   perPage: number;
   offset?: number;
@@ -36,6 +37,21 @@ export interface PostsQuery extends ResponseShaping {
   slugs?: string[];
   include?: number[];
   exclude?: number[];
+}
+
+function collectionOf(params: WpParams): CollectionQuery {
+  return {
+    page: params.integer('page', { minimum: 1 }) ?? 1,
+    perPage: params.integer('per_page', PER_PAGE) ?? 10,
+    offset: params.integer('offset', { minimum: 0 }),
+    search: params.string('search'),
+    slugs: params.stringList('slug'),
+    include: params.integerList('include'),
+    exclude: params.integerList('exclude'),
+  };
+}
+
+export interface PostsQuery extends ResponseShaping, CollectionQuery {
   categories?: number[];
   tags?: number[];
   order: 'asc' | 'desc';
@@ -44,13 +60,7 @@ export interface PostsQuery extends ResponseShaping {
 
 export function parsePostsQuery(params: WpParams): PostsQuery {
   const query: PostsQuery = {
-    page: params.integer('page', { minimum: 1 }) ?? 1,
-    perPage: params.integer('per_page', PER_PAGE) ?? 10,
-    offset: params.integer('offset', { minimum: 0 }),
-    search: params.string('search'),
-    slugs: params.stringList('slug'),
-    include: params.integerList('include'),
-    exclude: params.integerList('exclude'),
+    ...collectionOf(params),
     categories: params.integerList('categories'),
     tags: params.integerList('tags'),
     order: params.oneOf('order', ORDERS, 'desc'),
@@ -69,15 +79,8 @@ export function parsePostsQuery(params: WpParams): PostsQuery {
   return query;
 }
 
-export interface TermsQuery extends ResponseShaping {
+export interface TermsQuery extends ResponseShaping, CollectionQuery {
   taxonomy: ContentTaxonomy;
-  page: number;
-  perPage: number;
-  offset?: number;
-  search?: string;
-  slugs?: string[];
-  include?: number[];
-  exclude?: number[];
   parent?: number;
   post?: number;
   hideEmpty: boolean;
@@ -88,13 +91,7 @@ export interface TermsQuery extends ResponseShaping {
 export function parseTermsQuery(params: WpParams, taxonomy: ContentTaxonomy): TermsQuery {
   const query: TermsQuery = {
     taxonomy,
-    page: params.integer('page', { minimum: 1 }) ?? 1,
-    perPage: params.integer('per_page', PER_PAGE) ?? 10,
-    offset: params.integer('offset', { minimum: 0 }),
-    search: params.string('search'),
-    slugs: params.stringList('slug'),
-    include: params.integerList('include'),
-    exclude: params.integerList('exclude'),
+    ...collectionOf(params),
     // Tags are flat in WordPress: `parent` exists for categories only.
     parent: taxonomy === 'category' ? params.integer('parent', { minimum: 0 }) : undefined,
     post: params.integer('post', { minimum: 1 }),
