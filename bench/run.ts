@@ -1,12 +1,14 @@
 // `npm run bench`: every benchmark suite, one after another (they share two cores).
 import { runAuthBench } from './auth.bench';
 import { runCaptchaBench } from './captcha.bench';
+import { runLighthouseBench } from './lighthouse.bench';
 import { runSiteBench } from './site.bench';
 
 const suites: Array<[string, () => Promise<boolean>]> = [
   ['site (issue 2)', runSiteBench],
   ['sign-in (issue 3)', runAuthBench],
   ['captcha (issue 3)', runCaptchaBench],
+  ['lighthouse (issue 5)', runLighthouseBench],
 ];
 // `npm run bench -- sign-in` runs only the suites whose name contains the word given.
 const filter = process.argv[2];

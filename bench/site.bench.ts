@@ -1,57 +1,23 @@
 // Issue 2 benchmark: SSR throughput of the home page against a static file served by the same
 // Next.js server, and /api/v4/getutctime against a bare Fastify route. Same machine, same run.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import {
-  ensureWebBuild,
-  freePort,
-  migrateAndSeed,
-  root,
-  spawnApi,
-  spawnWeb,
-  stopChild,
-  waitForHttp,
-  withEmbeddedDefaults,
-} from '../scripts/lib.mjs';
+import { freePort, root, stopChild, waitForHttp } from '../scripts/lib.mjs';
 import { measure, printRatio, printTable } from './http';
+import { startSite } from './site-servers';
 
 const STATIC_PATH = process.env.BENCH_STATIC_PATH ?? '/logo.svg';
 
 export async function runSiteBench(): Promise<boolean> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'xcad-bench-'));
-  const [apiPort, webPort, barePort] = [await freePort(), await freePort(), await freePort()];
-  const env: NodeJS.ProcessEnv = withEmbeddedDefaults({
-    ...process.env,
-    NODE_ENV: 'production',
-    // Production logging stays on (one line per request, to /dev/null here): it is part of the cost.
-    LOG_LEVEL: 'info',
-    SQLITE_PATH: path.join(dataDir, 'bench.sqlite'),
-    DATA_DIR: dataDir,
-    API_PORT: String(apiPort),
-    API_ORIGIN: `http://127.0.0.1:${apiPort}`,
-  });
-  delete env.DATABASE_URL;
-  migrateAndSeed(env);
-  const api = spawnApi(env, 'ignore');
-  try {
-    // The API first: pages prerendered by the build read their content from it.
-    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, 60_000, api);
-    ensureWebBuild(env);
-  } catch (error) {
-    await stopChild(api);
-    throw error;
-  }
-  const web = spawnWeb(env, webPort, 'ignore');
+  const site = await startSite();
+  const barePort = await freePort();
   const bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'bare-fastify.ts')], {
     env: { ...process.env, PORT: String(barePort) },
     stdio: 'ignore',
   });
   try {
-    await waitForHttp(`http://127.0.0.1:${webPort}/`, 90_000, web);
     await waitForHttp(`http://127.0.0.1:${barePort}/time`, 30_000, bare);
-    const web0 = `http://127.0.0.1:${webPort}`;
+    const web0 = site.web;
 
     // Two load threads: one alone saturates on the home page's 190 kB before the server does.
     const home = await measure({ name: 'home page / (SSR, zh-CN)', url: `${web0}/`, workers: 2 });
@@ -59,14 +25,13 @@ export async function runSiteBench(): Promise<boolean> {
     printTable('Home page SSR vs static file', [home, file]);
     const isHomeMet = printRatio('home SSR / static', home, file, 0.5);
 
-    const utc = await measure({ name: 'GET /api/v4/getutctime (API)', url: `http://127.0.0.1:${apiPort}/api/v4/getutctime`, expectCode: 10000 });
+    const utc = await measure({ name: 'GET /api/v4/getutctime (API)', url: `${site.api}/api/v4/getutctime`, expectCode: 10000 });
     const bareRoute = await measure({ name: 'bare Fastify route', url: `http://127.0.0.1:${barePort}/time` });
     const proxied = await measure({ name: 'GET /api/v4/getutctime via :3000 front', url: `${web0}/api/v4/getutctime`, expectCode: 10000 });
     printTable('getutctime vs bare Fastify', [utc, bareRoute, proxied]);
     const isUtcMet = printRatio('getutctime / bare Fastify', utc, bareRoute, 0.5);
     return isHomeMet && isUtcMet;
   } finally {
-    await Promise.all([stopChild(web), stopChild(api), stopChild(bare)]);
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([site.stop(), stopChild(bare)]);
   }
 }

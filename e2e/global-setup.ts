@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import {
+  e2eDistDir,
   ensureWebBuild,
   freePort,
   migrateAndSeed,
@@ -19,6 +20,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     apiUrl: string;
+    /** The throwaway SQLite database the servers use (tests may read what a page stored). */
+    sqlitePath: string;
+    /** The servers' STORAGE_DIR. */
+    storageDir: string;
   }
 }
 
@@ -36,6 +41,9 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     SQLITE_PATH: path.join(dataDir, 'e2e.sqlite'),
     DATA_DIR: dataDir,
+    STORAGE_DIR: path.join(dataDir, 'storage'),
+    // A build folder of this source's own: runs started while another one is serving never clash.
+    ...e2eDistDir(),
     API_PORT: String(apiPort),
     API_ORIGIN: `http://127.0.0.1:${apiPort}`,
     SITE_URL: `http://127.0.0.1:${webPort}`,
@@ -58,6 +66,8 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseUrl', `http://127.0.0.1:${webPort}`);
   project.provide('apiUrl', `http://127.0.0.1:${apiPort}`);
+  project.provide('sqlitePath', env.SQLITE_PATH ?? '');
+  project.provide('storageDir', env.STORAGE_DIR ?? '');
 
   return async () => {
     await Promise.all([stopChild(web), stopChild(api)]);

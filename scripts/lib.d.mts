@@ -16,3 +16,4 @@ export function spawnWeb(env: NodeJS.ProcessEnv, port: number, stdio?: StdioOpti
 export function waitForHttp(url: string, timeoutMs?: number, child?: ChildProcess): Promise<void>;
 export function freePort(): Promise<number>;
 export function stopChild(child: ChildProcess | undefined, graceMs?: number): Promise<void>;
+export function e2eDistDir(): { NEXT_DIST_DIR: string; XCAD_BUILD_FINGERPRINT: string };

@@ -2,7 +2,7 @@
 // dependencies: these run on a fresh clone before `node_modules` exists.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,18 +82,67 @@ export function webSourceHash() {
  * at build time read the content API at `env.API_ORIGIN`, so callers start the API first.
  */
 export function ensureWebBuild(env = process.env) {
-  const stamp = path.join(webDir, '.next', 'xcad-build-stamp');
-  const hash = webSourceHash();
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(path.join(webDir, '.next', 'BUILD_ID'))) {
+  const out = path.join(webDir, env.NEXT_DIST_DIR ?? '.next');
+  const stamp = path.join(out, 'xcad-build-stamp');
+  // A folder named after a fingerprint (e2eDistDir) is stamped with that fingerprint, even if a
+  // file changed in between: another run with the same name then reuses it instead of rebuilding
+  // the folder the first run is serving from.
+  const hash = env.XCAD_BUILD_FINGERPRINT ?? webSourceHash();
+  const isUpToDate = () => existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(path.join(out, 'BUILD_ID'));
+  if (isUpToDate()) {
     log('web build is up to date');
     return;
   }
-  log('building the web app (next build)...');
-  run(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
-    cwd: webDir,
-    env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  writeFileSync(stamp, hash);
+  // Two runs building into one folder at once would corrupt it: the second waits for the first.
+  const release = acquireLock(`${out}.lock`);
+  try {
+    if (isUpToDate()) {
+      log('web build is up to date (built by another run)');
+      return;
+    }
+    log('building the web app (next build)...');
+    run(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+      cwd: webDir,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    writeFileSync(stamp, hash);
+  } finally {
+    release();
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** An exclusive lock file holding our pid; a lock whose process is gone is taken over. */
+function acquireLock(file) {
+  let announced = false;
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    const owner = Number(readFileSync(file, 'utf8'));
+    if (!Number.isInteger(owner) || owner <= 0 || !isAlive(owner)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (!announced) log(`waiting for process ${owner} to finish building the web app...`);
+    announced = true;
+    sleepSync(1000);
+  }
 }
 
 export function migrateAndSeed(env = process.env) {
@@ -160,4 +209,21 @@ export function stopChild(child, graceMs = 10_000) {
     });
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * The build folder of a browser-test run (as environment variables for ensureWebBuild and the web server): one per source fingerprint, so a run that changed the
+ * web app never rebuilds the folder another run is serving from. Folders of other fingerprints
+ * untouched for three hours are removed.
+ */
+export function e2eDistDir() {
+  const fingerprint = webSourceHash();
+  const name = `.next-e2e-${fingerprint.slice(0, 12)}`;
+  const staleBefore = Date.now() - 3 * 3600_000;
+  for (const entry of readdirSync(webDir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !entry.name.startsWith('.next-e2e-') || entry.name === name) continue;
+    const folder = path.join(webDir, entry.name);
+    if (statSync(folder).mtimeMs < staleBefore) rmSync(folder, { recursive: true, force: true });
+  }
+  return { NEXT_DIST_DIR: name, XCAD_BUILD_FINGERPRINT: fingerprint };
 }

@@ -1,7 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { DEV_SIGN_SECRET, createApiClient, endpoints, productDevice, type ApiClient, type TUserInfo } from '@xcad/protocol';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import { DEV_SIGN_SECRET, SESSION_COOKIE, createApiClient, endpoints, productDevice, type ApiClient, type TUserInfo } from '@xcad/protocol';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+
+/** Where the site keeps the signed-in user (apps/web/lib/auth/session-store.ts USER_STORAGE_KEY). */
+const USER_STORAGE_KEY = 'xcad_user';
 
 // Sign-in helpers of the browser tests: fresh phones and client addresses (the per-IP limits of
 // decision 0010 are real, and every test comes from 127.0.0.1), the dev SMS and captcha outboxes,
@@ -87,4 +90,20 @@ export async function loginThroughApi(account: string, password: string): Promis
   const { client } = apiAs();
   const answer = await client.call(endpoints.login, { account, password, showvip: true });
   return answer.userinfo;
+}
+
+/**
+ * Signs a browser context in as `account` without clicking through the login modal: the session
+ * cookie the API would set and the `xcad_user` record the site keeps, exactly as after a login.
+ */
+export async function signInContext(context: BrowserContext, account: string, password: string): Promise<TUserInfo> {
+  const user = await loginThroughApi(account, password);
+  await context.addCookies([{ name: SESSION_COOKIE, value: user.usertoken, url: inject('baseUrl'), httpOnly: true, sameSite: 'Lax' }]);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, value);
+    },
+    [USER_STORAGE_KEY, JSON.stringify(user)] as const,
+  );
+  return user;
 }

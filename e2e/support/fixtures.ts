@@ -11,7 +11,14 @@ export const FIXTURE_PASSWORD = 'fixture88';
 export const FIXTURE_PHONES = {
   forgotPassword: '13700000001',
   mobileLogin: '13700000002',
+  /** A member of every product of spec §6 for a year (drawing library 203, tutorials 297, ...). */
+  member: '13700000003',
+  /** Signed in but a member of nothing. */
+  ordinary: '13700000004',
 } as const;
+
+const MEMBER_PRODUCT_IDS = [211, 214, 202, 297, 204, 203] as const;
+const YEAR_SECONDS = 365 * 24 * 3600;
 
 export async function seedFixtureAccounts(sqlitePath: string): Promise<void> {
   const { db, destroy } = createDatabase({ sqlitePath });
@@ -32,6 +39,12 @@ export async function seedFixtureAccounts(sqlitePath: string): Promise<void> {
         })),
       )
       .onConflict((conflict) => conflict.column('username').doNothing())
+      .execute();
+    const member = await db.selectFrom('app_user').select('id').where('username', '=', FIXTURE_PHONES.member).executeTakeFirstOrThrow();
+    await db
+      .insertInto('membership')
+      .values(MEMBER_PRODUCT_IDS.map((productId) => ({ user_id: member.id, product_id: productId, auth_value: now + YEAR_SECONDS, updated_at: now })))
+      .onConflict((conflict) => conflict.columns(['user_id', 'product_id']).doNothing())
       .execute();
   } finally {
     await destroy();

@@ -35,6 +35,28 @@ describe('article page', () => {
     expect(neighbourTitle).not.toBe(guideTitle);
   });
 
+  it('splits a long article into pages at its page breaks: /{id}.html, then /{id}/2 and /{id}/3', async () => {
+    // content/help/1019-text-fonts-mtext.md has two <!--nextpage--> breaks.
+    const page = await browser.page(DESKTOP);
+    await page.goto('/1019.html');
+    const body = page.getByTestId('article-body');
+    await expect(body.innerText()).resolves.toContain('一、常用文字命令');
+    await expect(body.innerText()).resolves.not.toContain('三、单行与多行文字');
+    const pagination = page.getByTestId('pagination');
+    await expect(pagination.getByRole('link', { name: '3' }).getAttribute('href')).resolves.toBe('/1019/3');
+    await pagination.getByRole('link', { name: '2' }).click();
+    await page.waitForURL((url) => url.pathname === '/1019/2');
+    await expect.poll(() => body.innerText()).toContain('三、单行与多行文字');
+    await expect(body.innerText()).resolves.not.toContain('一、常用文字命令');
+    await expect(page.getByTestId('article-title').innerText()).resolves.toContain('2');
+    await expect(page.locator('link[rel="canonical"]').getAttribute('href')).resolves.toMatch(/\/1019\/2$/);
+
+    const first = await page.goto('/1019/1');
+    expect(new URL(first?.url() ?? '').pathname).toBe('/1019.html');
+    expect((await page.goto('/1019/4'))?.status()).toBe(404);
+    expect((await page.goto('/1001/2'))?.status()).toBe(404);
+  });
+
   it('links its tags to the tag pages', async () => {
     const page = await browser.page(DESKTOP);
     await page.goto(ENTRY);

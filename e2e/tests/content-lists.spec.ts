@@ -109,8 +109,34 @@ describe('/tag/{id}', () => {
   });
 });
 
+describe('/lingwai.html and /lingwai/{slug} (更多CAD文章)', () => {
+  it('lists every article newest first with the topics as tabs; a topic lists only its own articles', async () => {
+    const page = await browser.page(DESKTOP);
+    const response = await page.goto('/lingwai.html');
+    expect(response?.status()).toBe(200);
+    const tabs = page.getByTestId('topic-nav').getByRole('link');
+    const names = await tabs.allInnerTexts();
+    for (const name of [...HELP_CATEGORIES, '零基础', '入门到精通']) expect(names).toContain(name);
+    await expect(page.getByTestId('topic-nav').locator('[aria-current="page"]').innerText()).resolves.toBe('全部文章');
+    expect(await listedIds(page)).toHaveLength(10);
+
+    const [category] = await api<{ id: number; count: number }[]>('categories?slug=printing');
+    await page.getByTestId('topic-nav').getByRole('link', { name: '打印输出' }).click();
+    await page.waitForURL((url) => url.pathname === '/lingwai/printing');
+    await expect.poll(() => page.getByTestId('topic-name').innerText()).toBe('打印输出');
+    const inTopic = await api<{ id: number }[]>(`posts?categories=${category?.id}&_fields=id&per_page=100`);
+    expect((await listedIds(page)).sort()).toEqual(inTopic.map((post) => post.id).sort());
+    await expect(page.title()).resolves.toContain('打印输出');
+
+    expect((await page.goto('/lingwai/no-such-topic'))?.status()).toBe(404);
+    expect((await page.goto('/lingwai.html?page=99'))?.status()).toBe(404);
+    await page.goto('/lingwai');
+    await expect(page.locator('link[rel="canonical"]').getAttribute('href')).resolves.toMatch(/\/lingwai\.html$/);
+  });
+});
+
 describe('375 px', () => {
-  it.each(['/help.html', '/help/2', '/basics.html', '/master.html'])('%s has no horizontal scroll', async (path) => {
+  it.each(['/help.html', '/help/2', '/basics.html', '/master.html', '/lingwai.html'])('%s has no horizontal scroll', async (path) => {
     const page = await browser.page(MOBILE);
     await page.goto(path);
     await page.getByTestId('post-list').or(page.getByTestId('course-list')).first().waitFor();

@@ -36,7 +36,7 @@ describe('desktop header menu', () => {
     ['/help.html', 'nav-help'],
     ['/1001.html', 'nav-help'],
     ['/1001', 'nav-help'],
-    ['/dailypics/5', 'nav-dailypic'],
+    ['/dailypics/3001', 'nav-dailypic'],
     ['/dailypic.html', 'nav-dailypic'],
     ['/buy/cadeditor.html', 'nav-buy'],
     ['/download-lookchart.html', 'nav-download'],

@@ -25,12 +25,13 @@ describe('mobile layout at 375 px', () => {
     expect(await desktop.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('100px');
   });
 
-  it('declares the viewport of spec §9', async () => {
+  it('declares the viewport of spec §9 at initial scale 1 and leaves pinch zoom to the reader (decision 0014)', async () => {
     const page = await browser.page(MOBILE);
     await page.goto('/');
     const viewport = await page.locator('meta[name="viewport"]').getAttribute('content');
+    expect(viewport).toMatch(/width=device-width/);
     expect(viewport).toMatch(/initial-scale=1/);
-    expect(viewport).toMatch(/maximum-scale=1/);
+    expect(viewport).not.toMatch(/maximum-scale|user-scalable/);
   });
 
   it('opens the collapsible menu with its sub-lists and links the login icon to /loginPhone', async () => {

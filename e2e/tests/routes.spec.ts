@@ -14,7 +14,7 @@ const SPEC_ROUTES = [
   '/',
   '/1001',
   '/1001.html',
-  '/1001/2',
+  '/1019/2',
   '/basics.html',
   '/buy.html',
   '/complaint.html',
@@ -28,7 +28,7 @@ const SPEC_ROUTES = [
   '/download-lookchart.html',
   '/download-major.html',
   '/download-mobile-lookchart.html',
-  '/dwgItem/42',
+  '/dwgItem/5001',
   '/dwglist',
   '/help.html',
   '/help',
@@ -38,7 +38,7 @@ const SPEC_ROUTES = [
   '/kantu',
   '/lingwai.html',
   '/lingwai',
-  '/lingwai/cad-shortcuts',
+  '/lingwai/printing',
   '/loginPhone',
   '/master.html',
   '/personal.html',
@@ -66,8 +66,8 @@ const SPEC_ROUTES = [
   '/tools/cad2pdf',
   '/tools/cad2ver',
   '/tools/pdf2cad',
-  '/dailypics/5',
-  '/dailypics/5/2',
+  '/dailypics/3001',
+  '/dailypics/0/2',
   '/scanlogin/abc123',
 ];
 
@@ -98,7 +98,7 @@ describe('every route of spec §2', () => {
     expect(head.alternates['x-default']).toBeTruthy();
   });
 
-  it.each(['/en', '/en/help.html', '/en/tools/cad2pdf', '/en/buy/cadeditor.html', '/en/dailypics/5/2'])(
+  it.each(['/en', '/en/help.html', '/en/tools/cad2pdf', '/en/buy/cadeditor.html', '/en/dailypics/0/2'])(
     '%s answers 200 in English',
     async (path) => {
       const response = await get(path, { 'accept-language': 'en-US,en;q=0.9' });
@@ -108,6 +108,16 @@ describe('every route of spec §2', () => {
       expect(headOf(html).canonical).toContain('/en');
     },
   );
+
+  it('/sitemap.xml lists the route pages and the content: articles, daily pictures and library drawings', async () => {
+    const response = await get('/sitemap.xml');
+    expect(response.status).toBe(200);
+    const xml = await response.text();
+    for (const path of ['/help.html', '/1001.html', '/1019.html', '/dailypics/3001', '/dwgItem/5001']) {
+      expect(xml, path).toContain(`${path}</loc>`);
+    }
+    expect(xml).toContain('/en/1001.html</loc>');
+  });
 
   it('/404 and unknown paths show the not-found page with status 404', async () => {
     for (const path of ['/404', '/no/such/page', '/buy/nothing.html']) {

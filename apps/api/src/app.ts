@@ -9,15 +9,22 @@ import type { AuthDeps } from './modules/auth/auth.contract';
 import { authRoutes } from './modules/auth/auth.routes';
 import { CaptchaOutbox, captchaOutboxRoutes } from './modules/auth/captcha-outbox';
 import { contentRoutes } from './modules/content/content.routes';
+import { courseRoutes } from './modules/course/course.routes';
+import { drawingsRoutes } from './modules/drawings/drawings.routes';
+import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { ConsoleSmsProvider } from './modules/sms/console.provider';
 import { createSmsProvider } from './modules/sms/sms.factory';
 import type { SmsProvider } from './modules/sms/sms.provider';
+import type { SiteDeps } from './modules/site-deps';
 import { smsOutboxRoutes } from './modules/sms/sms.routes';
+import { softwareRoutes } from './modules/software/software.routes';
 import { timeRoutes } from './modules/time/time.routes';
 import { registerDatasign } from './plugins/datasign';
 import { registerErrorHandling } from './plugins/errors';
+import { storageFromEnv, type Storage } from './storage';
+import { storageRoutes } from './storage/storage.routes';
 
 export interface BuildAppOptions {
   env: Env;
@@ -28,10 +35,12 @@ export interface BuildAppOptions {
   smsProvider?: SmsProvider;
   /** Server time in epoch milliseconds; tests pass a clock they can move (the 61st second, the next hour). */
   clock?: () => number;
+  /** Where stored files live instead of STORAGE_DIR (tests pass a temporary directory). */
+  storage?: Storage;
 }
 
 /** The API, with every route registered but not listening; callers may add routes before use. */
-export async function buildApp({ env, db, logger, smsProvider, clock = Date.now }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env) }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger ?? createLogger(env),
     logController: new AccessLogController(),
@@ -56,6 +65,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now 
   await app.register(healthRoutes, { db, machineId: env.MACHINE_ID });
   await app.register(timeRoutes);
   await app.register(contentRoutes, { db, publicOrigin: env.PUBLIC_ORIGIN });
+  await app.register(storageRoutes, { storage });
 
   const sms = smsProvider ?? createSmsProvider(env, app.log);
   // Issue 3: the dev outbox exists only while codes are not really sent.
@@ -69,5 +79,9 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now 
   await app.register(authRoutes, { deps: authDeps });
   // WeChat and QQ sign-ins complete through the auth module's accounts.
   await app.register(oauthRoutes, { deps: authDeps, accounts: createAccounts(authDeps) });
+
+  // Issue 5: the site's own features beside the content API.
+  const siteDeps: SiteDeps = { db, env, storage, log: app.log, clock };
+  for (const routes of [drawingsRoutes, courseRoutes, softwareRoutes, feedbackRoutes]) await app.register(routes, { deps: siteDeps });
   return app;
 }

@@ -14,6 +14,8 @@ describe('loadEnv', () => {
       TRUST_PROXY: ['loopback'],
       BODY_LIMIT_BYTES: 1_048_576,
       SMS_PROVIDER: 'console',
+      SOFTWARE_DOWNLOAD_BASE_URL: 'https://download.xunjiecad.com/soft/',
+      STORAGE_DIR: 'data/storage',
       TENCENT_SMS_REGION: 'ap-guangzhou',
       PUBLIC_ORIGIN: 'http://127.0.0.1:3000',
       WECHAT_PROVIDER: 'dev',

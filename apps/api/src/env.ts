@@ -62,6 +62,11 @@ const ZEnv = z.object({
   QQ_PROVIDER: z.enum(QQ_PROVIDERS).default('dev'),
   QQ_APP_ID: z.string().min(1).optional(),
   QQ_APP_KEY: z.string().min(1).optional(),
+  // Issue 5: where stored files live (content images and drawings, course videos, feedback
+  // screenshots); a relative path is taken from the repository root.
+  STORAGE_DIR: z.string().min(1).default('data/storage'),
+  // Issue 5: where the download pages' buttons send installers (the vendor's CDN); file names are appended.
+  SOFTWARE_DOWNLOAD_BASE_URL: z.url({ error: 'must be an absolute URL' }).default('https://download.xunjiecad.com/soft/'),
 });
 
 // The credentials each real SMS provider cannot send without.

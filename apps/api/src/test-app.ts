@@ -1,5 +1,8 @@
 // Shared set-up of the API tests: the real app over a fresh database of the engine under test.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { productDevice, signFields, type SignableFields } from '@xcad/protocol';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
@@ -9,6 +12,7 @@ import { buildApp } from './app';
 import { loadEnv, type Env } from './env';
 import { loggerOptions } from './logger';
 import type { SmsProvider } from './modules/sms/sms.provider';
+import { LocalDiskStorage } from './storage';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -18,6 +22,8 @@ export interface TestApp {
   logs: Array<Record<string, unknown>>;
   /** The app's clock: starts at the real time and moves only when a test calls `advance`. */
   clock: TestClock;
+  /** The app's stored files: a temporary directory of this test app, removed on close. */
+  storage: LocalDiskStorage;
   close(): Promise<void>;
 }
 
@@ -43,16 +49,19 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
       callback();
     },
   });
-  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider });
+  const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
+  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage });
   return {
     app,
     database,
     env,
     logs,
     clock,
+    storage,
     close: async () => {
       await app.close();
       await database.destroy();
+      await rm(storage.root, { recursive: true, force: true });
     },
   };
 }

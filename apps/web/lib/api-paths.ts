@@ -1,7 +1,7 @@
 // Paths the site origin hands to the API process (decision 0003): the product API, the
-// WordPress-compatible content API and health checks. The front server streams them to the API;
-// the locale proxy leaves them alone.
-const API_PREFIXES = ['/api/', '/wp-json/'];
+// WordPress-compatible content API, stored content files (/content/) and health checks. The front
+// server streams them to the API; the locale proxy leaves them alone.
+const API_PREFIXES = ['/api/', '/wp-json/', '/content/'];
 const API_EXACT = new Set(['/api', '/wp-json', '/health']);
 
 /** Whether a request URL or pathname (query string allowed) belongs to the API. */

@@ -138,7 +138,7 @@ describe('breadcrumbs', () => {
   it('lists the ancestors from the top, then the page', () => {
     expect(breadcrumbOf('buy-cadeditor').map((route) => route.name)).toEqual(['buy', 'buy-cadeditor']);
     expect(breadcrumbOf('index-id-page').map((route) => route.name)).toEqual(['help', 'index-id', 'index-id-page']);
-    expect(breadcrumbOf('dailypics-id-page').map((route) => route.name)).toEqual(['dailypic', 'dailypics-id', 'dailypics-id-page']);
+    expect(breadcrumbOf('dailypics-id-page').map((route) => route.name)).toEqual(['dailypic', 'dailypics-id-page']);
     expect(breadcrumbOf('help').map((route) => route.name)).toEqual(['help']);
     expect(breadcrumbOf('home')).toEqual([]);
   });

@@ -95,9 +95,10 @@ export const ROUTES: readonly RouteDef[] = [
   page('tools-cad2ver', '/tools/cad2ver', { parent: 'tools' }),
   page('tools-pdf2cad', '/tools/pdf2cad', { parent: 'tools' }),
   page('dailypics-id', '/dailypics/{id}', { params: { id: NUMERIC }, parent: 'dailypic', folder: '/dailypics/[id]' }),
+  // `/dailypics/{tag}/{page}`: the paged pictures of a tag (0 = all), listed under 每日一图.
   page('dailypics-id-page', '/dailypics/{id}/{page}', {
     params: { id: NUMERIC, page: NUMERIC },
-    parent: 'dailypics-id',
+    parent: 'dailypic',
     folder: '/dailypics/[id]/[page]',
   }),
   page('scanlogin-logintag', '/scanlogin/{logintag}', { params: { logintag: SLUG }, layout: 'compati', folder: '/scanlogin/[logintag]' }),

@@ -10,10 +10,14 @@ import type {
   UserSessionTable,
 } from './tables/accounts.table';
 import type { ContentPostMetaTable, ContentPostTable, ContentPostTermTable, ContentTermTable } from './tables/content.table';
+import type { CourseTables } from './tables/course.table';
+import type { DrawingsTables } from './tables/drawings.table';
+import type { FeedbackTables } from './tables/feedback.table';
 import type { RequestNonceTable } from './tables/request-nonce.table';
+import type { SoftwareTables } from './tables/software.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
-export interface Database {
+export interface Database extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables {
   request_nonce: RequestNonceTable;
   app_user: AppUserTable;
   user_identity: UserIdentityTable;

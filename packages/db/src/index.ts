@@ -7,3 +7,7 @@ export * from './repositories/nonce.repository';
 export type * from './tables/request-nonce.table';
 export type * from './tables/accounts.table';
 export type * from './tables/content.table';
+export type * from './tables/drawings.table';
+export type * from './tables/course.table';
+export type * from './tables/software.table';
+export type * from './tables/feedback.table';

@@ -3,25 +3,16 @@ import * as auth from './auth';
 import { HEADERS, PRODUCT, TIMINGS, X_PRODUCT } from './constants';
 import { PROTOCOL_ERRORS, SUCCESS_CODE, ZEnvelope, ZGetUtcTimeResponse } from './envelope';
 import { CLIENT_ERRORS, type ClientErrorKind } from './errors';
+import { defineEndpoint, type Endpoint } from './endpoint';
 import { signFields, signedValueOf, type SignableFields } from './signing';
+import { courseEndpoints } from './site/course';
+import { drawingsEndpoints } from './site/drawings';
+import { feedbackEndpoints } from './site/feedback';
+
+export { defineEndpoint, type Endpoint } from './endpoint';
 
 // The typed client of the product API (spec §7), shared by the web, the desktop shell and tests.
 // Runs unchanged in browsers and Node: it needs only fetch, AbortController and crypto.
-
-/** One product API call: its path and the zod schemas of its own request and response fields. */
-export interface Endpoint<Req extends z.ZodType<SignableFields> = z.ZodType<SignableFields>, Res extends z.ZodType = z.ZodType> {
-  readonly path: string;
-  /** The endpoint's own body fields; the common fields and `datasign` are added by the client. */
-  readonly request: Req;
-  /** The whole successful answer, envelope included. */
-  readonly response: Res;
-}
-
-export function defineEndpoint<Req extends z.ZodType<SignableFields>, Res extends z.ZodType>(
-  endpoint: Endpoint<Req, Res>,
-): Endpoint<Req, Res> {
-  return endpoint;
-}
 
 /** The endpoint registry; each later feature adds its calls here. */
 export const endpoints = {
@@ -47,6 +38,10 @@ export const endpoints = {
   memprofile: defineEndpoint({ path: '/api/v4/memprofile', request: auth.ZMemProfileRequest, response: auth.ZMemProfileResponse }),
   wechatcallback: defineEndpoint({ path: '/api/v4/wechatcallback', request: auth.ZWechatCallbackRequest, response: auth.ZEmptyResponse }),
   logout: defineEndpoint({ path: '/api/v4/logout', request: auth.ZLogoutRequest, response: auth.ZEmptyResponse }),
+  // Issue 5: the site's own signed calls, each feature's in packages/protocol/src/site/.
+  ...drawingsEndpoints,
+  ...courseEndpoints,
+  ...feedbackEndpoints,
 };
 
 /** spec §7: the device and software fields every signed body carries. */

@@ -10,3 +10,6 @@ export * from './mirror';
 export * from './text';
 export * from './search-cache';
 export * from './auth';
+export * from './site/course';
+export * from './site/drawings';
+export * from './site/feedback';

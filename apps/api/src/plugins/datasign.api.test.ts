@@ -120,6 +120,16 @@ describe('signed /api/v4 routes (spec §7 datasign)', () => {
     expectRefused(await postJson({ ...signed(), datasign: '0123456789abcdef0123456789abcdef' }), 'badSignature');
   });
 
+  it('refuses a datasign of 32 characters that are not hex (Chinese, other letters, spaces), never with a crash', async () => {
+    for (const datasign of ['签'.repeat(32), 'z'.repeat(32), ' '.repeat(32)]) {
+      const response = await postJson({ ...signed(), datasign });
+      expect([400, 401], datasign).toContain(response.statusCode);
+      expect([PROTOCOL_ERRORS.malformed.code, PROTOCOL_ERRORS.badSignature.code], datasign).toContain(response.json<{ code: number }>().code);
+    }
+    const upper = signed();
+    expect((await postJson({ ...upper, datasign: upper.datasign.toUpperCase() })).json()).toMatchObject({ code: SUCCESS_CODE });
+  });
+
   it('refuses a body changed after signing with 10002', async () => {
     expectRefused(await postJson({ ...signed({ account: '13800000000' }), account: '13900000000' }), 'badSignature');
   });

@@ -12,7 +12,7 @@ import { DesktopFrame } from './desktop-frame';
 import { LoadingBar } from './loading-bar';
 
 // Namespaces only server components read: kept out of every page's client payload.
-const SERVER_ONLY_NAMESPACES = new Set(['pages', 'home']);
+const SERVER_ONLY_NAMESPACES = new Set(['pages', 'home', 'feedback']);
 
 /** Messages, application state, the session and login modal, and the page-wide guards every document gets. */
 export async function AppProviders({ locale, children }: { locale: Locale; children: ReactNode }) {

@@ -4,13 +4,16 @@ import { getTranslations } from 'next-intl/server';
 import { MenuGlyph } from '@/components/site/menu-glyph';
 import { Carousel } from '@/components/ui/carousel';
 import { ArrowRightIcon, BoltIcon, CheckIcon, DevicesIcon, DownloadIcon, HeadsetIcon, LayersIcon } from '@/components/ui/icons';
+import { newestPictures } from '@/components/dailypic/dailypic-data';
+import dailypicStyles from '@/components/dailypic/dailypic.module.css';
+import { dailypicPath } from '@/lib/content/dailypics';
 import { latestGuides } from '@/lib/content/latest-guides';
 import { localizePath } from '@/lib/i18n/locales';
 import type { Locale } from '@/lib/i18n/locales';
 import { articlePath, GUIDES_INDEX_PATH } from '@/lib/navigation/footer-links';
 import {
   DAILYPIC_INDEX_PATH,
-  HOME_DAILYPICS,
+  HOME_DAILYPIC_COUNT,
   HOME_GUIDE_FALLBACK_LINKS,
   HOME_PRODUCTS,
   HOME_SLIDES,
@@ -37,7 +40,8 @@ function priceOf(id: (typeof PAY_PACKAGES)[number]['id']): number {
 export async function HomePage({ locale }: { readonly locale: Locale }) {
   const t = await getTranslations({ locale, namespace: 'home' });
   const tHeader = await getTranslations({ locale, namespace: 'header' });
-  const guides = await latestGuides(LAYOUT.footerGuideCount);
+  const tDailypic = await getTranslations({ locale, namespace: 'dailypic' });
+  const [guides, pictures] = await Promise.all([latestGuides(LAYOUT.footerGuideCount), newestPictures(HOME_DAILYPIC_COUNT)]);
   const href = (path: string) => localizePath(path, locale);
   const tools = MENU.find((item) => item.key === 'tools')?.children ?? [];
   const prices = { price: priceOf('lifetime'), yearPrice: priceOf('year') };
@@ -204,16 +208,21 @@ export async function HomePage({ locale }: { readonly locale: Locale }) {
               <ArrowRightIcon size={14} />
             </Link>
           </header>
-          <ul className={styles.pics}>
-            {HOME_DAILYPICS.map((key) => (
-              <li key={key}>
-                <Link href={href(DAILYPIC_INDEX_PATH)} className={styles.pic}>
+          <ul className={styles.pics} data-testid="home-dailypics">
+            {pictures.length === 0 && (
+              <li className={dailypicStyles.homeEmpty}>
+                <Link href={href(DAILYPIC_INDEX_PATH)}>{tDailypic('homeMore')}</Link>
+              </li>
+            )}
+            {pictures.map((picture) => (
+              <li key={picture.id}>
+                <Link href={href(dailypicPath(picture.id))} className={styles.pic} data-testid="home-dailypic">
                   <span className={styles.picThumb}>
-                    <DrawingThumb name={key} />
+                    <DrawingThumb picture={picture} alt={tDailypic('previewAlt', { title: picture.title })} />
                   </span>
                   <span className={styles.picCaption}>
-                    <span className={styles.picTag}>{t(`dailypic.items.${key}.tag`)}</span>
-                    <span className={styles.picTitle}>{t(`dailypic.items.${key}.title`)}</span>
+                    {picture.tags[0] !== undefined && <span className={styles.picTag}>{picture.tags[0].name}</span>}
+                    <span className={styles.picTitle}>{picture.title}</span>
                   </span>
                 </Link>
               </li>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { articleIdOf, articleOf, dayOf, relatedQueries, sitePath, summariesOf } from './posts';
+import { articleIdOf, articleOf, articlePagePath, articlePages, dayOf, relatedQueries, sitePath, summariesOf } from './posts';
 
 // A /posts/{id}?_embed answer as the content API gives it (docs/decisions/0011-content-api.md).
 const POST = {
@@ -116,5 +116,18 @@ describe('helpers', () => {
     expect(sitePath(42)).toBe('');
     expect(dayOf('2026-03-05 10:20:00')).toBe('2026-03-05');
     expect(dayOf('soon')).toBe('');
+  });
+});
+
+describe('articlePages', () => {
+  it('splits on the WordPress page break and drops empty pages', () => {
+    expect(articlePages('<p>一</p>\n<!--nextpage-->\n<p>二</p><!-- NextPage --><p>三</p>')).toEqual(['<p>一</p>', '<p>二</p>', '<p>三</p>']);
+    expect(articlePages('<p>只有一页</p>')).toEqual(['<p>只有一页</p>']);
+    expect(articlePages('<!--nextpage--><p>a</p><!--nextpage-->')).toEqual(['<p>a</p>']);
+    expect(articlePages('')).toEqual(['']);
+  });
+  it('addresses page 1 as the article and later pages as /{id}/{page}', () => {
+    expect(articlePagePath(1024, 1)).toBe('/1024.html');
+    expect(articlePagePath(1024, 3)).toBe('/1024/3');
   });
 });

@@ -186,3 +186,17 @@ export function articleIdOf(segment: string): number | null {
   const match = /^(\d{1,15})(\.html)?$/.exec(segment);
   return match ? positiveId(match[1]) : null;
 }
+
+/** WordPress's page break inside `content.rendered` (the API keeps it; see content.sanitize.ts). */
+const PAGE_BREAK = /<!--\s*nextpage\s*-->/i;
+
+/** The pages of an article's HTML (spec §2 `/{id}?/{page}`): at least one, empty pages dropped. */
+export function articlePages(html: string): string[] {
+  const pages = html.split(PAGE_BREAK).map((page) => page.trim()).filter((page) => page !== '');
+  return pages.length === 0 ? [''] : pages;
+}
+
+/** The address of page `page` of article `id`: page 1 is the article itself. */
+export function articlePagePath(id: number, page: number): string {
+  return page <= 1 ? `/${id}.html` : `/${id}/${page}`;
+}

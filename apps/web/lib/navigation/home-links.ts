@@ -61,10 +61,10 @@ export const HOME_PRODUCTS: readonly HomeProduct[] = [
   },
 ];
 
-export const HOME_DAILYPICS = ['plan', 'flange', 'circuit', 'elevation'] as const;
-export type HomeDailypicKey = (typeof HOME_DAILYPICS)[number];
+/** The home page shows the newest daily pictures from the content API, this many. */
+export const HOME_DAILYPIC_COUNT = 4;
 
-export const DAILYPIC_INDEX_PATH = '/dailypic.html';
+export { DAILYPIC_INDEX_PATH } from '@/lib/content/dailypics';
 
 /** Shown instead of the guide list when the content API cannot be reached. */
 export const HOME_GUIDE_FALLBACK_LINKS = [

@@ -2,6 +2,10 @@ import type { Migration } from 'kysely';
 import * as requestNonce from './2026-11-21T1900_request-nonce';
 import * as accounts from './2026-11-21T2200_accounts';
 import * as content from './2026-11-21T2300_content';
+import * as drawings from './2026-11-22T0100_drawings';
+import * as course from './2026-11-22T0200_course';
+import * as software from './2026-11-22T0300_software';
+import * as feedback from './2026-11-22T0400_feedback';
 
 // A static map rather than a folder scan, so migrations load the same under tsx, Vitest and
 // bundlers. Names sort in the order they apply; add new ones at the end.
@@ -9,4 +13,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T1900_request-nonce': requestNonce,
   '2026-11-21T2200_accounts': accounts,
   '2026-11-21T2300_content': content,
+  '2026-11-22T0100_drawings': drawings,
+  '2026-11-22T0200_course': course,
+  '2026-11-22T0300_software': software,
+  '2026-11-22T0400_feedback': feedback,
 };

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
-  ApiError,
   AUTH_ERRORS,
   SUCCESS_CODE,
   ZBindAccountRequest,
@@ -21,6 +20,7 @@ import {
   type TSignedInFields,
 } from '@xcad/protocol';
 import type { z } from 'zod';
+import { readFields } from '../../plugins/fields';
 import type { AuthDeps, SignInContext } from './auth.contract';
 import {
   bindMobile,
@@ -51,18 +51,8 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 
 const ZDeviceOf = ZCommonFields.pick({ deviceid: true });
 
-/** The request's fields as `schema` reads them; a failed rule answers 10020 with its spec message and field. */
 function fieldsOf<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = String(issue?.path[0] ?? '');
-  throw new ApiError({
-    code: AUTH_ERRORS.invalidField.codes[0],
-    userMessage: issue?.message ?? AUTH_ERRORS.invalidField.message,
-    logMessage: `invalid field ${field}`,
-    extra: { field },
-  });
+  return readFields(schema, body, AUTH_ERRORS.invalidField);
 }
 
 function contextOf(request: FastifyRequest): SignInContext {

@@ -5,7 +5,7 @@ import { repositoryRoot } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContentImportError, importContent, shanghaiDateToEpoch, tagSlug } from './content.import';
+import { CONTENT_FOLDERS, ContentImportError, importContent, shanghaiDateToEpoch, tagSlug } from './content.import';
 
 const TAXONOMY = `categories:
   - slug: help
@@ -249,10 +249,11 @@ describe('importContent', () => {
 });
 
 describe('the repository content/ folder', () => {
-  it('imports without a problem, one post per Markdown file', async () => {
+  it('imports without a problem, one post per Markdown file of the post folders', async () => {
     const folder = path.join(repositoryRoot, 'content');
+    // Other folders (credits/, software/, drawings/) hold Markdown that is not a post.
     const markdownFiles = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter(
-      (name) => name.endsWith('.md') && path.basename(name).toLowerCase() !== 'readme.md',
+      (name) => name.endsWith('.md') && path.basename(name).toLowerCase() !== 'readme.md' && name.split(path.sep)[0]! in CONTENT_FOLDERS,
     );
     const summary = await importContent(database.db, folder);
     expect(summary.files).toBe(markdownFiles.length);

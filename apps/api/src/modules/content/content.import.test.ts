@@ -164,3 +164,14 @@ describe('parseTaxonomy', () => {
     expect(() => parseTaxonomy('categories:\n  - slug: a\n    name: 甲\n    parent: b\n  - slug: b\n    name: 乙\n    parent: a\n')).toThrow(/cycle/);
   });
 });
+
+describe('renderMarkdown page breaks', () => {
+  it('keeps a <!--nextpage--> line as the WordPress page break and renders each page apart', () => {
+    const html = renderMarkdown('## 第一部分\n\n**加粗\n\n<!--nextpage-->\n\n## 第二部分\n\n正文 <!--nextpage--> 行内的不算');
+    const pages = html.split('<!--nextpage-->');
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain('<h2>第一部分</h2>');
+    expect(pages[1]).toContain('<h2>第二部分</h2>');
+    expect(pages[1]).toContain('&lt;!--nextpage--&gt; 行内的不算');
+  });
+});

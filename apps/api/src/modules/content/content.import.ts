@@ -22,6 +22,7 @@ import {
   updateTerm,
   type AuthoredPostFields,
 } from './content-import.repository';
+import { PAGE_BREAK } from './content.sanitize';
 import { SEO_META_KEYS } from './wp-present';
 
 // The content importer (issue 5, decision 0011): the Markdown files under content/ become posts,
@@ -282,9 +283,15 @@ function collectTokens(tokens: readonly Token[]): Token[] {
   return all;
 }
 
-/** Markdown (GFM, tables) to sanitised HTML; headings stay at the level written. */
+/** A line of its own `<!--nextpage-->` in the Markdown splits the article into pages. */
+const MARKDOWN_PAGE_BREAK = /^[ \t]*<!--\s*nextpage\s*-->[ \t]*$/im;
+
+/** Markdown (GFM, tables) to sanitised HTML; headings stay at the level written; page breaks kept. */
 export function renderMarkdown(source: string): string {
-  return sanitizeHtml(markdown.parse(source, { async: false }), SANITIZE_OPTIONS);
+  return source
+    .split(MARKDOWN_PAGE_BREAK)
+    .map((page) => sanitizeHtml(markdown.parse(page, { async: false }), SANITIZE_OPTIONS))
+    .join(`\n${PAGE_BREAK}\n`);
 }
 
 function countCharacters(text: string): number {

@@ -23,6 +23,19 @@ function isExternal(href: string, publicHost: string): boolean {
 
 export type HtmlSanitizer = (html: string) => string;
 
+/**
+ * WordPress's page break (`<!--nextpage-->`): the REST API keeps it in `content.rendered` and the
+ * site splits the article into /{id}.html, /{id}/2, ... (spec §2 `/{id}?/{page}`). Each page is
+ * sanitised on its own, so no markup can span a break.
+ */
+export const PAGE_BREAK = '<!--nextpage-->';
+const PAGE_BREAK_PATTERN = /<!--\s*nextpage\s*-->/i;
+
+/** Applies `transform` to each page of `html` and joins them with the page break again. */
+export function mapPages(html: string, transform: (page: string) => string): string {
+  return html.split(PAGE_BREAK_PATTERN).map(transform).join(`\n${PAGE_BREAK}\n`);
+}
+
 /** The sanitiser of article HTML for a site served at `publicOrigin` (its links are not external). */
 export function createHtmlSanitizer(publicOrigin: string): HtmlSanitizer {
   const publicHost = new URL(publicOrigin).host;
@@ -49,5 +62,5 @@ export function createHtmlSanitizer(publicOrigin: string): HtmlSanitizer {
       },
     },
   };
-  return (html) => sanitizeHtml(html, options);
+  return (html) => mapPages(html, (page) => sanitizeHtml(page, options));
 }

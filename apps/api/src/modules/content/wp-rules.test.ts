@@ -110,3 +110,12 @@ describe('createHtmlSanitizer', () => {
     expect(sanitize('<a href="/2.html" rel="opener">y</a>')).toBe('<a href="/2.html">y</a>');
   });
 });
+
+describe('page breaks survive sanitising', () => {
+  it('sanitises each page on its own and keeps the breaks between them', () => {
+    const sanitize = createHtmlSanitizer('http://127.0.0.1:3000');
+    const html = sanitize('<p>一<b>未闭合</p><!-- nextpage --><script>x()</script><p>二</p><!--NEXTPAGE--><p>三</p><!-- 别的注释 -->');
+    const pages = html.split('<!--nextpage-->').map((page) => page.trim());
+    expect(pages).toEqual(['<p>一<b>未闭合</b></p>', '<p>二</p>', '<p>三</p>']);
+  });
+});

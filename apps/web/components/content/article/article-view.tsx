@@ -4,8 +4,9 @@ import breadcrumbStyles from '@/components/page/breadcrumb.module.css';
 import { localizePath } from '@/lib/i18n/locales';
 import type { Locale } from '@/lib/i18n/locales';
 import type { GuideSummary } from '@/lib/content/latest-guides';
-import type { Article, Neighbour, PostSummary } from '@/lib/content/posts';
+import { articlePagePath, articlePages, type Article, type Neighbour, type PostSummary } from '@/lib/content/posts';
 import { articlePath, GUIDES_INDEX_PATH } from '@/lib/navigation/footer-links';
+import { Pagination } from '@/components/content/list/pagination';
 import { ArticleBody } from './article-body';
 import { ViewCounter } from './view-counter';
 import styles from './article.module.css';
@@ -58,13 +59,17 @@ export async function ArticleView({
   article,
   related,
   guides,
+  page = 1,
 }: {
   locale: Locale;
   article: Article;
   related: readonly PostSummary[];
   guides: readonly GuideSummary[];
+  /** Which page of an article split by `<!--nextpage-->` (spec §2 `/{id}/{page}`); the caller checked it exists. */
+  page?: number;
 }) {
   const t = await getTranslations({ locale, namespace: 'article' });
+  const pages = articlePages(article.html);
   const category = article.categories[0];
   const trail = category && category.path !== '' ? [{ name: category.name, path: category.path }] : [];
   return (
@@ -77,6 +82,7 @@ export async function ArticleView({
             <header className={styles.header}>
               <h1 className={styles.title} data-testid="article-title">
                 {article.title}
+                {pages.length > 1 && page > 1 && <span className={styles.titlePage}>{t('pageOf', { page, total: pages.length })}</span>}
               </h1>
               <p className={styles.facts}>
                 {article.date !== '' && <time dateTime={article.date}>{t('published', { date: article.date })}</time>}
@@ -97,7 +103,8 @@ export async function ArticleView({
                 )}
               </p>
             </header>
-            <ArticleBody html={article.html} />
+            <ArticleBody html={pages[page - 1] ?? ''} />
+            <Pagination locale={locale} page={page} totalPages={pages.length} hrefOf={(target) => localizePath(articlePagePath(article.id, target), locale)} />
             {article.tags.length > 0 && (
               <div className={styles.tags} data-testid="article-tags">
                 <span className={styles.tagsLabel}>{t('tags')}</span>

@@ -95,3 +95,25 @@ export const tagById = cache(async (id: number): Promise<Load<ListTerm>> => {
 export async function tagPostsPage(tagId: number, page: number): Promise<Load<PostPage>> {
   return postPage({ tags: tagId }, page);
 }
+
+/** The topics of `/lingwai`: every category that holds articles (the help and tutorial sub-categories), by name. */
+export const articleTopics = cache(async (): Promise<Load<ListTerm[]>> => {
+  const answer = await wpGet('categories', { per_page: 100, hide_empty: 'true', _fields: 'id,name,slug,parent,count' });
+  if (answer === false || !Array.isArray(answer.body)) return UNAVAILABLE;
+  const body = answer.body as Array<Record<string, unknown>>;
+  // Parents (软件帮助, CAD教程) and the daily pictures' category are groupings, not topics.
+  const topics = body.filter((term) => Number(term.parent) > 0 && term.slug !== 'dailypic');
+  const terms = termsOf(topics);
+  if (!terms) return UNAVAILABLE;
+  // The help centre's order, then the two courses; topics added later follow.
+  const ordered = orderBySlugs(terms, [...HELP_CATEGORY_SLUGS, 'basics', 'master']);
+  return { state: 'found', value: [...ordered, ...terms.filter((term) => !ordered.includes(term))] };
+});
+
+/** Page `page` of every article (help and tutorials), newest first; or of one topic. */
+export async function topicPostsPage(topic: ListTerm | null, page: number): Promise<Load<PostPage>> {
+  if (topic !== null) return postPage({ categories: topic.id }, page);
+  const topics = await articleTopics();
+  if (topics.state !== 'found') return topics;
+  return postPage({ categories: topics.value.map((term) => term.id).join(',') }, page);
+}

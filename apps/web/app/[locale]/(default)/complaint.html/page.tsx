@@ -1,6 +1,6 @@
-import { routePage } from '@/components/page/route-page';
+import { feedbackPage } from '@/components/feedback/feedback-page';
 
-const page = routePage('complaint');
+const page = feedbackPage('complaint');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { downloadRoutePage } from '@/components/download/download-route';
 
-const page = routePage('download-cadapp');
+// spec §2 /download-cadapp.html: the download page of its product (issue 5).
+const page = downloadRoutePage('download-cadapp');
 
 export const generateMetadata = page.generateMetadata;
 

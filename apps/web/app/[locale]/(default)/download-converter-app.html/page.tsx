@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { downloadRoutePage } from '@/components/download/download-route';
 
-const page = routePage('download-converter-app');
+// spec §2 /download-converter-app.html: the download page of its product (issue 5).
+const page = downloadRoutePage('download-converter-app');
 
 export const generateMetadata = page.generateMetadata;
 

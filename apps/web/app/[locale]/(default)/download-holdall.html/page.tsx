@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { downloadRoutePage } from '@/components/download/download-route';
 
-const page = routePage('download-holdall');
+// spec §2 /download-holdall.html: the download page of its product (issue 5).
+const page = downloadRoutePage('download-holdall');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { downloadRoutePage } from '@/components/download/download-route';
 
-const page = routePage('download-lookchart');
+// spec §2 /download-lookchart.html: the download page of its product (issue 5).
+const page = downloadRoutePage('download-lookchart');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { downloadRoutePage } from '@/components/download/download-route';
 
-const page = routePage('download-mobile-lookchart');
+// spec §2 /download-mobile-lookchart.html: the download page of its product (issue 5).
+const page = downloadRoutePage('download-mobile-lookchart');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { feedbackPage } from '@/components/feedback/feedback-page';
 
-const page = routePage('feedback');
+// The public path is /意见反馈.html (spec §2); this folder serves it (FEEDBACK_INTERNAL_PATH).
+const page = feedbackPage('feedback');
 
 export const generateMetadata = page.generateMetadata;
 

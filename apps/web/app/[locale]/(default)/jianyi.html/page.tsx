@@ -1,6 +1,6 @@
-import { routePage } from '@/components/page/route-page';
+import { feedbackPage } from '@/components/feedback/feedback-page';
 
-const page = routePage('jianyi');
+const page = feedbackPage('jianyi');
 
 export const generateMetadata = page.generateMetadata;
 

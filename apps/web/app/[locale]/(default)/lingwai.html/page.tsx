@@ -1,7 +1,23 @@
-import { routePage } from '@/components/page/route-page';
+import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
+import { notFound } from 'next/navigation';
+import { TopicPage, topicRoute } from '@/components/content/list/topic-page';
+import type { TopicProps } from '@/components/content/list/topic-page';
+import { routeMetadata } from '@/lib/metadata';
 
-const page = routePage('lingwai');
+// spec §2 `/lingwai.html` (更多CAD文章): every help and tutorial article, newest first, ten a page
+// (`?page=N`), with the topics (categories) as tabs leading to `/lingwai/{slug}`.
 
-export const generateMetadata = page.generateMetadata;
+export async function generateMetadata(props: TopicProps): Promise<Metadata> {
+  const { route, page } = await topicRoute('lingwai', props);
+  const base = await routeMetadata(route.locale, 'lingwai', route.params);
+  if (page === null) notFound();
+  if (page === 1) return base;
+  const t = await getTranslations({ locale: route.locale, namespace: 'contentList' });
+  const title = t('allTitlePaged', { page });
+  return { ...base, title, openGraph: { ...base.openGraph, title } };
+}
 
-export default page.Page;
+export default async function LingwaiPage(props: TopicProps) {
+  return <TopicPage name="lingwai" props={props} />;
+}

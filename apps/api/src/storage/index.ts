@@ -1,0 +1,3 @@
+export * from './storage';
+export * from './content-type';
+export * from './send-stored';

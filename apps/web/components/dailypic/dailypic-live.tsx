@@ -1,0 +1,114 @@
+'use client';
+
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslations } from 'next-intl';
+import { DownloadIcon } from '@/components/ui/icons';
+import styles from './dailypic.module.css';
+
+// The live counters of a daily picture's page (issue 5: views counted once per visit, downloads
+// counted). The server renders the numbers it had (pages are cached for minutes); on arrival the
+// browser counts the visit once per tab session, or else reads the current numbers, and a
+// download click counts the download and shows the new total at once.
+
+const VIEWED_KEY_PREFIX = 'xcad:dailypic-viewed:';
+const API = '/wp-json/wp/v2';
+
+interface Counts {
+  readonly views: number;
+  readonly downloads: number;
+}
+
+interface LiveState extends Counts {
+  readonly countDownload: () => void;
+}
+
+const LiveContext = createContext<LiveState | null>(null);
+
+function numberIn(body: unknown, key: keyof Counts): number | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const value = (body as Record<string, unknown>)[key];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
+/** True the first time a tab session sees the picture; storage blocked counts every visit. */
+function isFirstVisit(id: number): boolean {
+  const key = `${VIEWED_KEY_PREFIX}${id}`;
+  try {
+    if (window.sessionStorage.getItem(key) !== null) return false;
+    window.sessionStorage.setItem(key, '1');
+  } catch {
+    // Private mode without storage: counting each view beats counting none.
+  }
+  return true;
+}
+
+export function DailypicLive({ id, initial, children }: { id: number; initial: Counts; children: ReactNode }) {
+  const [counts, setCounts] = useState<Counts>(initial);
+
+  useEffect(() => {
+    let isCurrent = true;
+    const request = isFirstVisit(id)
+      ? fetch(`${API}/update_post_views?id=${id}`, { method: 'POST', keepalive: true })
+      : fetch(`${API}/get_dailypicsId?id=${id}`, { cache: 'no-store' });
+    request
+      .then((response) => (response.ok ? response.json() : null))
+      .then((body: unknown) => {
+        if (!isCurrent) return;
+        const views = numberIn(body, 'views');
+        const downloads = numberIn(body, 'downloads');
+        setCounts((current) => ({ views: views ?? current.views, downloads: downloads ?? current.downloads }));
+      })
+      // A counter never blocks looking at the drawing: the server's numbers stay.
+      .catch(() => undefined);
+    return () => {
+      isCurrent = false;
+    };
+  }, [id]);
+
+  const countDownload = useCallback(() => {
+    setCounts((current) => ({ ...current, downloads: current.downloads + 1 }));
+    fetch(`${API}/update_post_download?id=${id}`, { method: 'POST', keepalive: true })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((body: unknown) => {
+        const downloads = numberIn(body, 'downloads');
+        if (downloads !== null) setCounts((current) => ({ ...current, downloads }));
+      })
+      .catch(() => undefined);
+  }, [id]);
+
+  const value = useMemo(() => ({ ...counts, countDownload }), [counts, countDownload]);
+  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
+}
+
+function useLive(): LiveState {
+  const state = useContext(LiveContext);
+  if (state === null) throw new Error('DailypicLive is missing around a live counter');
+  return state;
+}
+
+/** The current number of views or downloads, announced politely when it changes. */
+export function LiveCount({ kind, testId }: { kind: keyof Counts; testId: string }) {
+  const state = useLive();
+  return (
+    <span data-testid={testId} aria-live="polite">
+      {state[kind].toLocaleString('zh-CN')}
+    </span>
+  );
+}
+
+/**
+ * The download button: a plain link to the file with `download`, so the browser saves it as it
+ * would any link (and it works without script); the click also counts the download.
+ */
+export function DownloadButton({ file, downloadName, meta }: { file: string; downloadName: string; meta: string }) {
+  const t = useTranslations('dailypic');
+  const { countDownload } = useLive();
+  return (
+    <a className={styles.downloadButton} href={file} download={downloadName} onClick={countDownload} data-testid="dailypic-download">
+      <DownloadIcon size={18} />
+      <span>{t('download')}</span>
+      {meta !== '' && <span className={styles.downloadMeta}>{meta}</span>}
+    </a>
+  );
+}
