@@ -51,6 +51,24 @@ describe('desktop header menu', () => {
     expect(await activeEntries(page)).toEqual([testId]);
   });
 
+  it('fetches no other route while the page loads, and prefetches a link once the pointer is on it', async () => {
+    const page = await browser.page(DESKTOP);
+    // Route payload requests (prefetches and navigations) carry the RSC header.
+    const routeFetches: string[] = [];
+    page.on('request', (request) => {
+      if (request.headers()['rsc'] === '1') routeFetches.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(routeFetches).toEqual([]);
+
+    const help = page.getByTestId('site-header').getByTestId('nav-help');
+    const target = new URL((await help.getAttribute('href')) ?? '', 'http://x').pathname;
+    await help.hover();
+    await expect.poll(() => routeFetches).toContain(target);
+    expect(new Set(routeFetches)).toEqual(new Set([target]));
+  });
+
   it('opens a sub-menu on hover and hides it 500 ms after the pointer leaves', async () => {
     const page = await browser.page(DESKTOP);
     await freezeClock(page);

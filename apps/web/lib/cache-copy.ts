@@ -1,4 +1,4 @@
-import { isSearchCacheHost } from '@xcad/protocol';
+import { isSearchCacheHost } from '@xcad/protocol/search-cache';
 
 // spec §2: pages opened from a search-engine cache host are routed by the original path. The
 // server does that in the proxy; in the browser, a cache copy's links and assets would resolve

@@ -1,4 +1,4 @@
-import { PAGE } from '@xcad/protocol';
+import { PAGE } from '@xcad/protocol/constants';
 
 // spec §4: an unknown chunk-load error (typically a new deployment removed the old chunks)
 // reloads the page, but not more than once per 60 s so a broken build cannot loop.

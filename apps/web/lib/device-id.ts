@@ -1,4 +1,4 @@
-import { PAGE } from '@xcad/protocol';
+import { PAGE } from '@xcad/protocol/constants';
 
 // spec §3: the device id is generated once and kept in local storage under `_g_uuid`; signed API
 // calls carry it as `deviceid`.

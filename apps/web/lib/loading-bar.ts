@@ -1,4 +1,4 @@
-import { LOADING_BAR } from '@xcad/protocol';
+import { LOADING_BAR } from '@xcad/protocol/constants';
 
 // spec §2, §9: a top loading bar runs from 0 to 100 percent; progress is timer-driven over
 // 5000 ms and updated at most every 200 ms. It reaches 100 only when the new route has rendered.

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useEffect } from 'react';
 import { useLocale, useTranslations } from 'next-intl';
 import { reloadOnChunkError } from '@/components/app/chunk-reload-guard';

@@ -3,7 +3,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslations } from 'next-intl';
-import { toastDurationMs } from '@xcad/protocol';
+import { toastDurationMs } from '@xcad/protocol/constants';
 import { Spinner } from '@/components/ui/spinner';
 import { activeDialog, appReducer, initialAppState, isLoadingShown } from '@/lib/app-state';
 import type { DialogOptions, OpenDialog, ToastType } from '@/lib/app-state';

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { usePathname } from 'next/navigation';
-import { LOADING_BAR } from '@xcad/protocol';
+import { LOADING_BAR } from '@xcad/protocol/constants';
 import { isNavigationTo, progressAt } from '@/lib/loading-bar';
 import styles from './loading-bar.module.css';
 

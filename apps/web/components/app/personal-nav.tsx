@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { usePathname } from 'next/navigation';
 import { splitLocalePath } from '@/lib/i18n/locales';
 import styles from './personal-nav.module.css';

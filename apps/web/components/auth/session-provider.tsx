@@ -1,6 +1,5 @@
 'use client';
 
-import { endpoints } from '@xcad/protocol';
 import type { LocalMembershipState, TUserInfo } from '@xcad/protocol';
 import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
@@ -8,8 +7,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExte
 import type { ReactNode } from 'react';
 import { useToast } from '@/components/app/app-state';
 import { useSiteLocale } from '@/components/site/use-site-locale';
-import { apiClient } from '@/lib/api/client';
-import { createSessionStore, isSessionRefused, UNKNOWN_SESSION } from '@/lib/auth/session-store';
+import { createSessionStore, UNKNOWN_SESSION } from '@/lib/auth/session-store';
 import type { SessionSnapshot, SessionStatus, SessionStore } from '@/lib/auth/session-store';
 import { readOrCreateDeviceId } from '@/lib/device-id';
 import { splitLocalePath } from '@/lib/i18n/locales';
@@ -70,20 +68,8 @@ const getServerSnapshot = (): SessionSnapshot => UNKNOWN_SESSION;
 // The stored session is checked with the server once per page load.
 let hasValidated = false;
 
-async function validateStoredSession(store: SessionStore): Promise<void> {
-  const { user } = store.getSnapshot();
-  if (!user) return;
-  try {
-    const client = await apiClient();
-    const answer = await client.call(endpoints.memprofile, { usertoken: user.usertoken, account: user.username, showvip: true });
-    // Another tab may have signed out or in as someone else meanwhile.
-    if (store.getSnapshot().user?.usertoken === user.usertoken) store.update(answer.userinfo);
-  } catch (error) {
-    // Expired or revoked: signed out here too, without a word (the user did nothing).
-    if (isSessionRefused(error) && store.getSnapshot().user?.usertoken === user.usertoken) store.clear();
-    // Network failures keep the session: it is checked again on the next page load.
-  }
-}
+/** The session's API calls, loaded when first needed (lib/auth/session-calls.ts). */
+const sessionCalls = () => import('@/lib/auth/session-calls');
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const t = useTranslations('account');
@@ -96,7 +82,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (hasValidated) return;
     hasValidated = true;
-    void validateStoredSession(sessionStore());
+    const store = sessionStore();
+    // A failed module load (offline) leaves the session as stored: it is checked on the next page.
+    if (store.getSnapshot().user) sessionCalls().then((calls) => calls.validateStoredSession(store), () => undefined);
   }, []);
 
   const signIn = useCallback((userinfo: TUserInfo) => sessionStore().signIn(userinfo), []);
@@ -107,10 +95,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const { user } = store.getSnapshot();
     if (user) {
       try {
-        const client = await apiClient();
-        await client.call(endpoints.logout, { usertoken: user.usertoken, account: user.username });
+        await (await sessionCalls()).logoutOnServer(user);
       } catch {
-        // The token is forgotten here whatever the server said; it expires there on its own.
+        // The module itself could not load (offline): the session still ends here.
       }
     }
     store.clear();

@@ -1,7 +1,7 @@
 'use client';
 
 import { ApiClientError, COURSE_ERRORS, endpoints, type TCourseLesson } from '@xcad/protocol';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { MouseEvent } from 'react';
@@ -10,7 +10,7 @@ import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import { CheckIcon, ChevronLeftIcon, ChevronRightIcon } from '@/components/ui/icons';
 import { apiClient } from '@/lib/api/client';
-import { isSessionRefused } from '@/lib/auth/session-store';
+import { isSessionRefused } from '@/lib/auth/session-refused';
 import {
   completedCountOf,
   formatDuration,

@@ -1,7 +1,7 @@
 'use client';
 
 import { COURSE_LIMITS, type TCourseLesson } from '@xcad/protocol';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CrownIcon } from '@/components/ui/icons';

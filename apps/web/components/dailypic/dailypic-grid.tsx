@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { Pagination } from '@/components/content/list/pagination';
 import { DAILYPIC_PAGE_SIZE, dailypicPath, type DailypicSummary } from '@/lib/content/dailypics';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { ArticleBody } from '@/components/content/article/article-body';
 import { ArticleBreadcrumb } from '@/components/content/article/article-view';

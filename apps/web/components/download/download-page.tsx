@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { Breadcrumb } from '@/components/page/breadcrumb';
 import { MenuGlyph } from '@/components/site/menu-glyph';

@@ -11,7 +11,7 @@ import {
   type TFeedbackProduct,
 } from '@xcad/protocol';
 import Image from 'next/image';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChangeEvent, FormEvent, ReactNode } from 'react';

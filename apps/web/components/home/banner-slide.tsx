@@ -1,5 +1,5 @@
 import Image from 'next/image';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { ArrowRightIcon, CheckIcon } from '@/components/ui/icons';
 import type { HomeSlideKey } from '@/lib/navigation/home-links';
 import styles from './home-page.module.css';

@@ -1,5 +1,5 @@
 import { LAYOUT, PAY_PACKAGES } from '@xcad/protocol';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { MenuGlyph } from '@/components/site/menu-glyph';
 import { Carousel } from '@/components/ui/carousel';

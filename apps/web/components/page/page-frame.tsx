@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import type { ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
 import { localizePath } from '@/lib/i18n/locales';

@@ -1,7 +1,7 @@
 'use client';
 
 import { ApiClientError, endpoints } from '@xcad/protocol';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLocale, useTranslations } from 'next-intl';
 import { CheckIcon, CloseIcon } from '@/components/ui/icons';

@@ -26,7 +26,7 @@ import { useSmsSender } from '@/components/auth/fields/use-sms-sender';
 import { useSession } from '@/components/auth/session-provider';
 import { apiClient } from '@/lib/api/client';
 import { canBindMobile, maskMobile } from '@/lib/auth/account-view';
-import { isSessionRefused } from '@/lib/auth/session-store';
+import { isSessionRefused } from '@/lib/auth/session-refused';
 import styles from './personal-base.module.css';
 
 // /personal-base.html (issue 3): nickname, password (set or change) and binding a mobile to a

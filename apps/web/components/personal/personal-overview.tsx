@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getFormatter, getNow, getTranslations } from 'next-intl/server';
 import { CrownIcon } from '@/components/ui/icons';
 import { displayNameOf, maskMobile, overallLevelOf, productMembershipRows, signInMethodsOf } from '@/lib/auth/account-view';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { siteConfig } from '@/config/site';
 import { DEFAULT_LOCALE, isLocale, localizePath } from '@/lib/i18n/locales';

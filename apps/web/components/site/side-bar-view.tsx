@@ -1,7 +1,7 @@
 'use client';
 
-import { LAYOUT, POPUPS } from '@xcad/protocol';
-import Link from 'next/link';
+import { LAYOUT, POPUPS } from '@xcad/protocol/constants';
+import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { isExternalUrl } from '@/config/site';

@@ -1,5 +1,5 @@
 import { LAYOUT } from '@xcad/protocol';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { isExternalUrl, siteConfig } from '@/config/site';
 import { latestGuides } from '@/lib/content/latest-guides';

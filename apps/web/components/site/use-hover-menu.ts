@@ -1,6 +1,6 @@
 'use client';
 
-import { LAYOUT } from '@xcad/protocol';
+import { LAYOUT } from '@xcad/protocol/constants';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /**

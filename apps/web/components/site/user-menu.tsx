@@ -1,7 +1,7 @@
 'use client';
 
-import { MEMBERSHIP_LEVELS } from '@xcad/protocol';
-import Link from 'next/link';
+import { MEMBERSHIP_LEVELS } from '@xcad/protocol/constants';
+import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useId, useRef } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';

@@ -2,7 +2,7 @@ import 'server-only';
 import { cookies } from 'next/headers';
 import { createApiClient, DEV_SIGN_SECRET, endpoints, productDevice, SESSION_COOKIE } from '@xcad/protocol';
 import type { ApiClient, TMemProfileResponse } from '@xcad/protocol';
-import { isSessionRefused } from '@/lib/auth/session-store';
+import { isSessionRefused } from '@/lib/auth/session-refused';
 import { SITE_URL } from '@/lib/site-url';
 
 // The web server's own signed client of the product API, for pages rendered per visitor (the

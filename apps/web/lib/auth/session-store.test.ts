@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiClientError } from '@xcad/protocol';
 import type { TUserInfo } from '@xcad/protocol';
-import { createSessionStore, isSessionRefused, MEMBERSHIP_STORAGE_KEYS, membershipOfUser, USER_STORAGE_KEY } from './session-store';
+import { createSessionStore, MEMBERSHIP_STORAGE_KEYS, membershipOfUser, USER_STORAGE_KEY } from './session-store';
 import type { SessionStorage } from './session-store';
 
 const NOW = 1_800_000_000;
@@ -302,14 +301,5 @@ describe('membership of a user answer (spec §4)', () => {
     expect(membershipOfUser(answer, { deviceId: 'd', clientNow: NOW + 120 })?.ActivityName).toBe('高级会员');
     // 40 s ahead is ignored skew: the client clock is used, and by it the 30 s left are gone.
     expect(membershipOfUser(answer, { deviceId: 'd', clientNow: NOW + 40 })?.ActivityName).toBe('会员已过期');
-  });
-});
-
-describe('isSessionRefused', () => {
-  it('is true only for the API refusing the usertoken (10060), not for other refusals or network failures', () => {
-    expect(isSessionRefused(new ApiClientError({ code: 10060, message: '登录已失效，请重新登录' }))).toBe(true);
-    expect(isSessionRefused(new ApiClientError({ code: 12002, message: '原密码错误' }))).toBe(false);
-    expect(isSessionRefused(ApiClientError.of('network'))).toBe(false);
-    expect(isSessionRefused(new Error('10060'))).toBe(false);
   });
 });

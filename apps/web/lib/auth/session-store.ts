@@ -1,15 +1,7 @@
-import { z } from 'zod';
-import {
-  ApiClientError,
-  AUTH_ERRORS,
-  buildLocalMembershipState,
-  expiryOfVipEntries,
-  MEMBERSHIP_LEVELS,
-  PRODUCT,
-  PRODUCTS,
-  ZUserInfo,
-} from '@xcad/protocol';
+import { MEMBERSHIP_LEVELS, PRODUCT, PRODUCTS } from '@xcad/protocol/constants';
+import { buildLocalMembershipState, expiryOfVipEntries } from '@xcad/protocol/membership';
 import type { ExpiriesByProduct, LocalMembershipState, ProductKey, ProductMembershipState, TUserInfo } from '@xcad/protocol';
+import { readProductMembership, readStoredUser } from './stored-user';
 
 // The signed-in user of this browser (spec §3 "User (local)") and the local membership state
 // (spec §3, §4), kept in localStorage so every tab shares them. Framework-free so the rules can
@@ -90,23 +82,20 @@ export function membershipOfUser(user: TUserInfo, context: { deviceId: string; c
   });
 }
 
-/** The API refused the session (no, expired or revoked usertoken): the user is signed out. */
-export function isSessionRefused(error: unknown): boolean {
-  return error instanceof ApiClientError && (AUTH_ERRORS.notSignedIn.codes as readonly number[]).includes(error.code);
-}
-
 function parseUser(raw: string | null): TUserInfo | null {
   if (raw === null) return null;
   try {
-    const parsed = ZUserInfo.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return readStoredUser(JSON.parse(raw));
   } catch {
     return null;
   }
 }
 
-const ZProductMembership = z.object({ isLifelong: z.boolean(), expireTime: z.number().nullable() });
-const ZLevel = z.enum([MEMBERSHIP_LEVELS.ordinary, MEMBERSHIP_LEVELS.premium, MEMBERSHIP_LEVELS.expired]);
+const LEVELS: readonly string[] = [MEMBERSHIP_LEVELS.ordinary, MEMBERSHIP_LEVELS.premium, MEMBERSHIP_LEVELS.expired];
+
+function isLevel(value: string | null | undefined): value is LocalMembershipState['ActivityName'] {
+  return value != null && LEVELS.includes(value);
+}
 
 type RawValues = Readonly<Record<string, string | null>>;
 
@@ -123,16 +112,15 @@ function serializeMembership(state: LocalMembershipState): Record<(typeof MEMBER
 }
 
 function parseMembership(raw: RawValues): LocalMembershipState | null {
-  const level = ZLevel.safeParse(raw.ActivityName);
-  const { uuid, version, vipMsg, vipExpiretime } = raw;
-  if (!level.success || uuid == null || version == null || vipMsg == null || vipExpiretime == null) return null;
+  const { uuid, version, vipMsg, vipExpiretime, ActivityName: level } = raw;
+  if (!isLevel(level) || uuid == null || version == null || vipMsg == null || vipExpiretime == null) return null;
   if (vipExpiretime !== '' && !/^\d+$/.test(vipExpiretime)) return null;
   const perProduct: Partial<Record<ProductKey, ProductMembershipState>> = {};
   for (const key of PRODUCT_KEYS) {
     try {
-      const entry = ZProductMembership.safeParse(JSON.parse(raw[key] ?? ''));
-      if (!entry.success) return null;
-      perProduct[key] = entry.data;
+      const entry = readProductMembership(JSON.parse(raw[key] ?? ''));
+      if (entry === null) return null;
+      perProduct[key] = entry;
     } catch {
       return null;
     }
@@ -142,7 +130,7 @@ function parseMembership(raw: RawValues): LocalMembershipState | null {
     version,
     vipMsg,
     vipExpiretime: vipExpiretime === '' ? null : Number(vipExpiretime),
-    ActivityName: level.data,
+    ActivityName: level,
     ...(perProduct as Record<ProductKey, ProductMembershipState>),
   };
 }

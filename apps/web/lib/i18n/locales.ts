@@ -1,4 +1,4 @@
-import { LANGUAGE_COOKIE_DAYS } from '@xcad/protocol';
+import { LANGUAGE_COOKIE_DAYS } from '@xcad/protocol/constants';
 
 // spec §3 "Locale": code, iso, dir, domain. spec §9: Chinese is the default and has no URL
 // prefix; English is the one configured extra locale, under `/en`.

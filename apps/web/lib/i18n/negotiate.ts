@@ -1,4 +1,4 @@
-import { PAGE } from '@xcad/protocol';
+import { PAGE } from '@xcad/protocol/constants';
 import { isApiPath } from '../api-paths';
 import { DEFAULT_LOCALE, isLocale, localizePath, splitLocalePath } from './locales';
 import type { Locale } from './locales';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { paginationItems } from '@/lib/content/lists';
 import type { Locale } from '@/lib/i18n/locales';
