@@ -47,9 +47,28 @@ export function useBrowser() {
       if (!browser) throw new Error('browser not started');
       const context = await browser.newContext({ baseURL: inject('baseUrl'), ...options });
       contexts.push(context);
-      return context.newPage();
+      return waitsForHydration(await context.newPage());
     },
   };
+}
+
+/**
+ * Makes `page.goto` also wait until React has hydrated the page (components/app/hydration-mark):
+ * before that, buttons and fields have no handlers, and a test acting at once raced hydration on
+ * a loaded CI machine. Documents without the Next.js runtime (files, JSON) are not waited for.
+ */
+export function waitsForHydration(page: Page): Page {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await page.waitForFunction(
+      () => document.documentElement.hasAttribute('data-hydrated') || document.querySelector('script[src*="/_next/"]') === null,
+      undefined,
+      { timeout: 30_000, polling: 100 },
+    );
+    return response;
+  };
+  return page;
 }
 
 /**

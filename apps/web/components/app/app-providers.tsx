@@ -9,6 +9,7 @@ import { AppStateProvider } from './app-state';
 import { CacheHostGuard } from './cache-host-guard';
 import { ChunkReloadGuard } from './chunk-reload-guard';
 import { DesktopFrame } from './desktop-frame';
+import { HydrationMark } from './hydration-mark';
 import { LoadingBar } from './loading-bar';
 
 // Namespaces only server components read: kept out of every page's client payload.
@@ -29,6 +30,7 @@ export async function AppProviders({ locale, children }: { locale: Locale; child
         <ChunkReloadGuard />
         <LoadingBar />
         <DesktopFrame />
+        <HydrationMark />
         <SessionProvider>
           <LoginModalProvider>{children}</LoginModalProvider>
         </SessionProvider>

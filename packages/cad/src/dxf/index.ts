@@ -1,0 +1,1 @@
+export { readDxf, detectDxf, type ReadOptions, type ReadResult } from './reader';

@@ -1,0 +1,562 @@
+/**
+ * The drawing model shared by every CAD source (DXF now, DWG later) and consumed by the display-list
+ * builder. Plain data only: every value is JSON-serialisable (no classes, no Maps, no typed arrays).
+ *
+ * Conventions:
+ * - Lengths are in drawing units (see `header.insUnits`), untransformed: entity coordinates are in
+ *   the entity's own coordinate system (OCS) when DXF stores them so (2D entities with an
+ *   `extrusion` other than [0, 0, 1]); the renderer applies the arbitrary-axis algorithm.
+ * - Angles are in DEGREES, as DXF writes them (ARC start/end, TEXT rotation, INSERT rotation, ...).
+ *   Exceptions, named so in their field docs: ELLIPSE start/end *parameters* and hatch gradient
+ *   angle are RADIANS, as in DXF.
+ * - Points are `[x, y, z]` tuples everywhere (z = 0 when the source has none).
+ * - Colour: `aci` 0 = ByBlock, 256 = ByLayer, 1..255 indexed; `rgb` 0xRRGGBB true colour, which wins
+ *   over `aci` when present.
+ */
+
+export type Vec3 = [number, number, number];
+
+export type HeaderValue = string | number | boolean | Vec3;
+
+export interface Color {
+  /** AutoCAD Color Index: 0 = ByBlock, 256 = ByLayer, 1..255 palette. Layers store the absolute value. */
+  aci?: number;
+  /** True colour 0xRRGGBB (DXF group 420). */
+  rgb?: number;
+}
+
+export interface Header {
+  /** $ACADVER, e.g. 'AC1015'; '' when the file has no header. */
+  acadVersion: string;
+  /** Human release name, e.g. 'R2000'. */
+  release: string;
+  /** $DWGCODEPAGE as written, e.g. 'ANSI_936'. */
+  codePage?: string;
+  /** The text encoding actually used to decode strings ('utf-8', 'gbk', 'windows-1252', ...). */
+  encoding: string;
+  /** $INSUNITS (0 unitless, 1 inches, 4 millimetres, 6 metres, ...). */
+  insUnits?: number;
+  /** $MEASUREMENT: 0 imperial, 1 metric. */
+  measurement?: number;
+  extMin?: Vec3;
+  extMax?: Vec3;
+  limMin?: Vec3;
+  limMax?: Vec3;
+  ltscale?: number;
+  psltscale?: number;
+  pdmode?: number;
+  pdsize?: number;
+  textsize?: number;
+  textStyle?: string;
+  dimscale?: number;
+  dimstyle?: string;
+  /** Every header variable by name ('$ACADVER', '$EXTMIN', ...). */
+  vars: Record<string, HeaderValue>;
+}
+
+export interface Layer {
+  name: string;
+  handle?: string;
+  color: Color;
+  linetype: string;
+  /** Lineweight in 1/100 mm; -1 ByLayer, -2 ByBlock, -3 default. */
+  lineweight: number;
+  /** False when the layer colour is negative (layer off). */
+  on: boolean;
+  frozen: boolean;
+  locked: boolean;
+  plot: boolean;
+}
+
+export interface LinetypeElement {
+  /** Dash (>0), gap (<0) or dot (0) length in drawing units. */
+  length: number;
+  /** 0 plain; bit 2 text, bit 4 shape (complex element). */
+  kind: number;
+  shapeNumber?: number;
+  styleHandle?: string;
+  text?: string;
+  scale?: number;
+  /** Rotation in degrees. */
+  rotation?: number;
+  offset?: [number, number];
+}
+
+export interface Linetype {
+  name: string;
+  handle?: string;
+  description: string;
+  totalLength: number;
+  elements: LinetypeElement[];
+}
+
+export interface TextStyle {
+  name: string;
+  handle?: string;
+  flags: number;
+  /** Font file (e.g. 'txt.shx', 'simsun.ttc'). */
+  font: string;
+  bigFont: string;
+  /** TrueType family name from the style's ACAD extended data, when present. */
+  fontFamily?: string;
+  /** 0 = not fixed. */
+  fixedHeight: number;
+  widthFactor: number;
+  /** Oblique angle in degrees. */
+  oblique: number;
+  /** Bit 2 backwards, bit 4 upside down. */
+  generation: number;
+}
+
+export interface DimStyle {
+  name: string;
+  handle?: string;
+  /** Raw DIMSTYLE groups by DXF group code (e.g. 40 = DIMSCALE, 140 = DIMTXT). */
+  vars: Record<number, string | number | boolean>;
+}
+
+export interface BlockRecord {
+  name: string;
+  handle?: string;
+  /** Handle of the LAYOUT object for layout blocks. */
+  layoutHandle?: string;
+  insUnits?: number;
+}
+
+export interface Block {
+  name: string;
+  handle?: string;
+  /** Handle of the owning BLOCK_RECORD. */
+  recordHandle?: string;
+  basePoint: Vec3;
+  /** 1 anonymous, 2 has attributes, 4 xref, 8 xref overlay, 16 external, 32 resolved, 64 referenced. */
+  flags: number;
+  anonymous: boolean;
+  xref: boolean;
+  xrefPath?: string;
+  layer: string;
+  entities: Entity[];
+}
+
+export interface PlotSettings {
+  pageSetupName?: string;
+  printer?: string;
+  /** Paper size name (group 4), e.g. 'ISO_A3_(420.00_x_297.00_MM)'. */
+  paperName?: string;
+  /** Paper width/height in millimetres (44/45). */
+  paperWidth?: number;
+  paperHeight?: number;
+  /** Unprintable margins in mm: left, bottom, right, top (40..43). */
+  margins?: [number, number, number, number];
+  plotOrigin?: [number, number];
+  /** 0 = none, 1 = 90° ccw, 2 = upside down, 3 = 90° cw. */
+  rotation?: number;
+  /** 0 inches, 1 millimetres, 2 pixels. */
+  paperUnits?: number;
+  plotType?: number;
+  customScale?: [number, number];
+  styleSheet?: string;
+}
+
+export interface Layout {
+  name: string;
+  handle?: string;
+  tabOrder: number;
+  /** '*Model_Space', '*Paper_Space', '*Paper_Space0', ... */
+  blockName: string;
+  blockRecordHandle?: string;
+  isModel: boolean;
+  limMin?: Vec3;
+  limMax?: Vec3;
+  extMin?: Vec3;
+  extMax?: Vec3;
+  insertionBase?: Vec3;
+  plot?: PlotSettings;
+  /** Paper-space entities (undefined for the model layout: use `Drawing.modelSpace`). */
+  entities?: Entity[];
+  /** The VIEWPORT entities of this layout (also present in `entities`). */
+  viewports: ViewportEntity[];
+}
+
+export interface ImageDef {
+  handle: string;
+  fileName: string;
+  size?: [number, number];
+}
+
+export interface Drawing {
+  header: Header;
+  layers: Record<string, Layer>;
+  linetypes: Record<string, Linetype>;
+  textStyles: Record<string, TextStyle>;
+  dimStyles: Record<string, DimStyle>;
+  blockRecords: BlockRecord[];
+  blocks: Record<string, Block>;
+  /** Sorted by tab order; the model layout first. R12 files get synthetic layouts. */
+  layouts: Layout[];
+  modelSpace: Entity[];
+  imageDefs: Record<string, ImageDef>;
+  /** Counts of entity types read as UNKNOWN, and of ignored records. */
+  stats: { entities: number; unknown: Record<string, number> };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entities
+
+export interface EntityBase {
+  handle?: string;
+  layer: string;
+  color: Color;
+  /** 'BYLAYER' when absent. */
+  linetype: string;
+  ltscale: number;
+  /** 1/100 mm; -1 ByLayer (default), -2 ByBlock, -3 default. */
+  lineweight: number;
+  visible: boolean;
+  /** Extrusion / OCS normal, default [0, 0, 1]. */
+  extrusion: Vec3;
+  thickness?: number;
+  /** Owner handle (block record) when written. */
+  owner?: string;
+  /** True when the entity is in paper space (group 67 = 1). */
+  paperSpace: boolean;
+  transparency?: number;
+}
+
+export interface LineEntity extends EntityBase { type: 'LINE'; start: Vec3; end: Vec3 }
+export interface PointEntity extends EntityBase { type: 'POINT'; position: Vec3; angle: number }
+export interface CircleEntity extends EntityBase { type: 'CIRCLE'; center: Vec3; radius: number }
+export interface ArcEntity extends EntityBase {
+  type: 'ARC';
+  center: Vec3;
+  radius: number;
+  /** Degrees, counter-clockwise in the OCS. */
+  startAngle: number;
+  endAngle: number;
+}
+export interface EllipseEntity extends EntityBase {
+  type: 'ELLIPSE';
+  center: Vec3;
+  /** Major axis end point relative to the centre (WCS). */
+  majorAxis: Vec3;
+  ratio: number;
+  /** Start/end PARAMETERS in radians (0..2π = full ellipse). */
+  startParam: number;
+  endParam: number;
+}
+
+export interface LwVertex { x: number; y: number; bulge: number; startWidth: number; endWidth: number }
+export interface LwPolylineEntity extends EntityBase {
+  type: 'LWPOLYLINE';
+  vertices: LwVertex[];
+  closed: boolean;
+  /** Linetype generation across vertices (flag 128). */
+  plinegen: boolean;
+  constantWidth: number;
+  elevation: number;
+}
+
+export interface PolylineVertex {
+  position: Vec3;
+  bulge: number;
+  startWidth: number;
+  endWidth: number;
+  flags: number;
+  /** Polyface face record: 1-based vertex indices (negative = invisible edge). */
+  face?: number[];
+}
+export interface PolylineEntity extends EntityBase {
+  type: 'POLYLINE';
+  kind: '2d' | '3d' | 'polyface' | 'mesh';
+  flags: number;
+  closed: boolean;
+  elevation: number;
+  defaultStartWidth: number;
+  defaultEndWidth: number;
+  /** Mesh M/N counts, or polyface vertex/face counts. */
+  m: number;
+  n: number;
+  meshClosedN: boolean;
+  /** For polyface meshes: only the coordinate vertices; faces go to `faces`. */
+  vertices: PolylineVertex[];
+  faces: number[][];
+}
+
+export interface SplineEntity extends EntityBase {
+  type: 'SPLINE';
+  degree: number;
+  /** 1 closed, 2 periodic, 4 rational, 8 planar, 16 linear. */
+  flags: number;
+  closed: boolean;
+  periodic: boolean;
+  rational: boolean;
+  knots: number[];
+  /** Empty when all weights are 1. */
+  weights: number[];
+  controlPoints: Vec3[];
+  fitPoints: Vec3[];
+  startTangent?: Vec3;
+  endTangent?: Vec3;
+  normal?: Vec3;
+}
+
+export interface QuadEntity extends EntityBase {
+  type: 'SOLID' | 'TRACE' | '3DFACE';
+  /** Four corners; SOLID/TRACE use the "Z" order 1-2-4-3. */
+  points: [Vec3, Vec3, Vec3, Vec3];
+  /** 3DFACE invisible-edge flags. */
+  invisibleEdges?: number;
+}
+
+export interface TextEntity extends EntityBase {
+  type: 'TEXT' | 'ATTRIB' | 'ATTDEF';
+  text: string;
+  insertion: Vec3;
+  /** Second alignment point (group 11); used when halign/valign are not 0. */
+  alignPoint?: Vec3;
+  height: number;
+  /** Degrees. */
+  rotation: number;
+  widthFactor: number;
+  /** Degrees. */
+  oblique: number;
+  style: string;
+  /** 72: 0 left, 1 center, 2 right, 3 aligned, 4 middle, 5 fit. */
+  halign: number;
+  /** 73 (74 for ATTRIB/ATTDEF): 0 baseline, 1 bottom, 2 middle, 3 top. */
+  valign: number;
+  /** 71: 2 backwards, 4 upside down. */
+  generation: number;
+  /** ATTRIB/ATTDEF only. */
+  tag?: string;
+  prompt?: string;
+  /** ATTRIB/ATTDEF flags: 1 invisible, 2 constant, 4 verify, 8 preset. */
+  attributeFlags?: number;
+}
+
+export interface MTextColumns {
+  /** 0 none, 1 static, 2 dynamic. */
+  type: number;
+  count: number;
+  width: number;
+  gutter: number;
+  autoHeight: boolean;
+  heights: number[];
+}
+export interface MTextEntity extends EntityBase {
+  type: 'MTEXT';
+  /** Raw text with MTEXT formatting codes, joined from 3 + 1 groups; `\U+` escapes decoded. */
+  text: string;
+  insertion: Vec3;
+  height: number;
+  /** Reference rectangle width (41); 0 = no wrapping. */
+  width: number;
+  /** 1 top-left .. 9 bottom-right. */
+  attachment: number;
+  /** 1 left-to-right, 3 top-to-bottom, 5 by style. */
+  drawingDirection: number;
+  /** X-axis direction (11), when written. */
+  direction?: Vec3;
+  /** Degrees; derived from `direction` when present. */
+  rotation: number;
+  style: string;
+  lineSpacingFactor: number;
+  lineSpacingStyle: number;
+  background?: { flags: number; color: Color; scale: number };
+  columns?: MTextColumns;
+}
+
+export interface InsertEntity extends EntityBase {
+  type: 'INSERT';
+  name: string;
+  insertion: Vec3;
+  scale: Vec3;
+  rotation: number;
+  columnCount: number;
+  rowCount: number;
+  columnSpacing: number;
+  rowSpacing: number;
+  attributes: TextEntity[];
+}
+
+export interface DimensionEntity extends EntityBase {
+  type: 'DIMENSION';
+  /** Anonymous block holding the rendered dimension ('*D12'). */
+  block: string;
+  /** Group 70 & 7: 0 linear, 1 aligned, 2 angular, 3 diameter, 4 radius, 5 angular 3-point, 6 ordinate. */
+  dimType: number;
+  flags: number;
+  style: string;
+  /** User text ('' = measurement, '<>' = measurement placeholder). */
+  text: string;
+  measurement?: number;
+  defPoint: Vec3;
+  textMidpoint: Vec3;
+  /** 13..16 definition points (when present). */
+  defPoints: Partial<Record<'p13' | 'p14' | 'p15' | 'p16' | 'p12', Vec3>>;
+  /** Degrees. */
+  textRotation: number;
+  /** Degrees (rotated linear dimensions). */
+  angle: number;
+  attachment: number;
+}
+
+export interface LeaderEntity extends EntityBase {
+  type: 'LEADER';
+  vertices: Vec3[];
+  arrowhead: boolean;
+  /** 0 straight, 1 spline. */
+  pathType: number;
+  style: string;
+  annotation?: string;
+}
+
+export interface MLeaderLine { vertices: Vec3[] }
+export interface MLeaderEntity extends EntityBase {
+  type: 'MULTILEADER';
+  leaders: { lastPoint?: Vec3; doglegVector?: Vec3; doglegLength: number; lines: MLeaderLine[] }[];
+  text?: string;
+  textPosition?: Vec3;
+  textHeight?: number;
+  textDirection?: Vec3;
+  textWidth?: number;
+  blockHandle?: string;
+  blockPosition?: Vec3;
+  arrowSize?: number;
+  styleHandle?: string;
+}
+
+export type HatchEdge =
+  | { kind: 'line'; start: [number, number]; end: [number, number] }
+  | { kind: 'arc'; center: [number, number]; radius: number; startAngle: number; endAngle: number; ccw: boolean }
+  | { kind: 'ellipse'; center: [number, number]; majorAxis: [number, number]; ratio: number; startAngle: number; endAngle: number; ccw: boolean }
+  | {
+      kind: 'spline';
+      degree: number;
+      rational: boolean;
+      periodic: boolean;
+      knots: number[];
+      controlPoints: [number, number][];
+      weights: number[];
+      fitPoints: [number, number][];
+    };
+
+export interface HatchPath {
+  /** 1 external, 2 polyline, 4 derived, 8 textbox, 16 outermost. */
+  flags: number;
+  /** Polyline path (flag 2): vertices with bulges. */
+  polyline?: { vertices: { x: number; y: number; bulge: number }[]; closed: boolean };
+  edges: HatchEdge[];
+}
+
+export interface HatchPatternLine {
+  /** Degrees. */
+  angle: number;
+  base: [number, number];
+  offset: [number, number];
+  dashes: number[];
+}
+
+export interface HatchEntity extends EntityBase {
+  type: 'HATCH';
+  pattern: string;
+  solid: boolean;
+  associative: boolean;
+  elevation: number;
+  paths: HatchPath[];
+  /** 0 normal (odd parity), 1 outermost, 2 ignore. */
+  style: number;
+  patternType: number;
+  /** Degrees. */
+  patternAngle: number;
+  patternScale: number;
+  patternDouble: boolean;
+  patternLines: HatchPatternLine[];
+  gradient?: { name: string; colors: Color[]; /** radians */ angle: number; shift: number; singleColor: boolean; tint: number };
+}
+
+export interface ImageEntity extends EntityBase {
+  type: 'IMAGE' | 'WIPEOUT';
+  insertion: Vec3;
+  /** One pixel along u / v, in drawing units. */
+  u: Vec3;
+  v: Vec3;
+  imageSize: [number, number];
+  imageDefHandle?: string;
+  /** Resolved from the IMAGEDEF object, when present. */
+  fileName?: string;
+  displayFlags: number;
+  clipping: boolean;
+  /** 1 rectangle, 2 polygon. */
+  clipType: number;
+  /** Clip boundary in pixel coordinates. */
+  clipBoundary: [number, number][];
+}
+
+export interface TableEntity extends EntityBase {
+  type: 'ACAD_TABLE';
+  block: string;
+  insertion: Vec3;
+  rows: number;
+  columns: number;
+  rowHeights: number[];
+  columnWidths: number[];
+  /** Cell texts in row-major order when the table is simple. */
+  cells: string[];
+}
+
+export interface XLineEntity extends EntityBase { type: 'XLINE' | 'RAY'; base: Vec3; direction: Vec3 }
+
+export interface ViewportEntity extends EntityBase {
+  type: 'VIEWPORT';
+  /** Paper-space centre. */
+  center: Vec3;
+  width: number;
+  height: number;
+  /** Viewport id (69): 1 is the paper-space overall view. */
+  id: number;
+  /** 68: -1 off-screen, 0 off, >0 on (stack order). */
+  status: number;
+  on: boolean;
+  viewCenter: [number, number];
+  viewTarget: Vec3;
+  viewDirection: Vec3;
+  viewHeight: number;
+  /** Paper units per model unit: height / viewHeight. */
+  scale: number;
+  /** Degrees. */
+  twist: number;
+  flags: number;
+  frozenLayers: string[];
+  clipBoundaryHandle?: string;
+}
+
+export interface UnknownEntity extends EntityBase { type: 'UNKNOWN'; dxfType: string }
+
+export type Entity =
+  | LineEntity
+  | PointEntity
+  | CircleEntity
+  | ArcEntity
+  | EllipseEntity
+  | LwPolylineEntity
+  | PolylineEntity
+  | SplineEntity
+  | QuadEntity
+  | TextEntity
+  | MTextEntity
+  | InsertEntity
+  | DimensionEntity
+  | LeaderEntity
+  | MLeaderEntity
+  | HatchEntity
+  | ImageEntity
+  | TableEntity
+  | XLineEntity
+  | ViewportEntity
+  | UnknownEntity;
+
+export type EntityType = Entity['type'];
+
+/** The entity interface for one `type` (works for shared interfaces such as TEXT/ATTRIB/ATTDEF). */
+export type EntityOf<T extends EntityType> = Entity extends infer E ? (E extends Entity ? (T extends E['type'] ? E : never) : never) : never;
