@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
 import { FEEDBACK_LIMITS, FEEDBACK_MESSAGES, endpoints } from '@xcad/protocol';
 import { createDatabase } from '@xcad/db';
 import type { BrowserContextOptions, Page } from 'playwright-core';
@@ -8,6 +7,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiAs, asVisitor, signInContext } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
+import { solidPng } from '@xcad/api/png';
 
 // Issue 5: the feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) forms as a
 // person fills them in, checked against what the servers stored: the e2e SQLite database and the
@@ -22,23 +22,9 @@ afterAll(async () => {
 
 const FEEDBACK_PATH = encodeURI('/意见反馈.html');
 
-/** A real PNG of `size`x`size` pixels of one colour (8-bit RGB). */
-function tinyPng(size = 8, rgb: readonly [number, number, number] = [36, 104, 242]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+/** A real PNG of `size`x`size` pixels of one colour. */
+function tinyPng(size = 8): Buffer {
+  return solidPng(size, [36, 104, 242]);
 }
 
 /** A visitor with an address of their own, and that address (rows are found by it). */

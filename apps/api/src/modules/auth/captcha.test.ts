@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   CAPTCHA_ALPHABET,
   GLYPH_MAX_LUMINANCE,
-  crc32,
   glyphStrokes,
   normalizeCaptchaAnswer,
   planCaptcha,
@@ -13,6 +12,7 @@ import {
   type CaptchaOptions,
   type CaptchaPlan,
 } from './captcha';
+import { crc32 } from '../../lib/png';
 
 const DEFAULT_OPTIONS = { width: CAPTCHA_DEFAULTS.width, height: CAPTCHA_DEFAULTS.height, fontSize: CAPTCHA_DEFAULTS.fontSize };
 // Darker than any glyph colour's anti-aliased core can miss, lighter than any curve or dot gets.

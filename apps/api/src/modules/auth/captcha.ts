@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
+import { encodeRgbPng } from '../../lib/png';
 
 // The image captcha of spec §7 `imgverify` (defaults 90x40, font 16, length 4, spec §9): a PNG
 // drawn from our own stroke font, so it needs no native image library and no font file.
@@ -403,49 +403,8 @@ function drawInterferenceCurve(canvas: Canvas, random: Random, plan: CaptchaPlan
   canvas.fillShape(colourDarkenedTo(random, between(random, ...CURVE_LUMINANCE)));
 }
 
-// ---- PNG ---------------------------------------------------------------------------------------
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let bit = 0; bit < 8; bit += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (ISO 3309, as PNG chunks use it). */
-export function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (let index = 0; index < bytes.length; index += 1) crc = CRC_TABLE[(crc ^ bytes[index]!) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  out.set(data, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
 function encodePng(canvas: Canvas): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(canvas.width, 0);
-  header.writeUInt32BE(canvas.height, 4);
-  header[8] = 8; // bits per channel
-  header[9] = 2; // colour type: RGB
-  // bytes 10-12 stay 0: deflate, adaptive filtering, no interlace
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(canvas.pixels)),
-    chunk('IEND', new Uint8Array(0)),
-  ]);
+  return encodeRgbPng(canvas.width, canvas.height, canvas.pixels);
 }
 
 // ---- the captcha -------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
-import { deflateSync, crc32 } from 'node:zlib';
 import { sql } from 'kysely';
 import { FEEDBACK_LIMITS, FEEDBACK_MESSAGES, PROTOCOL_ERRORS, type SignableFields } from '@xcad/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signedCall, type TestApp } from '../../test-app';
 import { createAuthTestApp, freshClient, signInBySms, signedBody, type AuthTestApp } from '../auth/auth.testing';
+import { solidPng } from '../../lib/png';
 
 // Issue 5: POST /api/v4/feedbacksubmit and /api/v4/complaintsubmit, on the real app and database.
 
@@ -27,23 +27,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** A real PNG of `size`x`size` pixels of one colour (8-bit RGB, one IDAT chunk). */
-function tinyPng(size = 2, rgb: readonly [number, number, number] = [36, 104, 242]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+/** A real PNG of `size`x`size` pixels of one colour. */
+function tinyPng(size = 2): Buffer {
+  return solidPng(size, [36, 104, 242]);
 }
 
 /** A JPEG's and a WebP's first bytes followed by filler: only the signature is checked. */
