@@ -1,0 +1,619 @@
+/**
+ * Drawing → scenes of display lists: the model, and each paper-space layout with its viewports.
+ * Owns block expansion, ByLayer/ByBlock resolution, layer visibility, linetypes, tessellation of
+ * the curve entities and the XLINE/RAY clipping; the annotation entities (text, hatch, dimension,
+ * leaders, tables, images) are drawn by their handlers through the DrawContext.
+ */
+import type { Drawing, Entity, EntityBase, Layout, Linetype, TextStyle, Vec3, ViewportEntity } from '../model';
+import { defaultFontProvider, type FontProvider } from '../text/fonts';
+import { aciColor } from './color';
+import type { DashPattern, DrawContext, EntityHandler, FillOptions, StrokeOptions } from './context';
+import { dashPolyline } from './dash';
+import { drawCurveEntity, entityKeyPoints } from './curves';
+import { HANDLERS } from './handlers';
+import { ListWriter } from './list';
+import {
+  IDENTITY,
+  affineInvert,
+  affineMultiply,
+  apply,
+  isDefaultExtrusion,
+  multiply,
+  ocsToWcs,
+  rotationZ,
+  scaleOf,
+  translation,
+  type Affine2D,
+  type Mat,
+} from './matrix';
+import { FOREGROUND, type BuildResult, type BuildWarning, type Bounds, type DisplayList, type FontRef, type LayerInfo, type Paper, type Scene, type TextPrimitive, type ViewportView } from './types';
+
+export interface BuildOptions {
+  /** Which scenes: every layout (default), only the model, or layouts by name ('Model' = model). */
+  layouts?: 'all' | 'model' | string[];
+  /** Draw entities on layers that are off or frozen (the viewer toggles layers itself). */
+  includeHiddenLayers?: boolean;
+  fonts?: FontProvider;
+  /** Stop adding primitives after this many points (protects a worker from hostile files). Default 50 million. */
+  maxPoints?: number;
+}
+
+const MAX_DEPTH = 24;
+const DEFAULT_LINEWEIGHT_MM = 0.25;
+
+interface Owner {
+  /** Effective layer name for layer-0 entities. */
+  layer: string;
+  color: number;
+  linetype: string;
+  lineweight: number;
+  ltscale: number;
+}
+
+interface LayerState {
+  index: number;
+  color: number;
+  linetype: string;
+  lineweight: number;
+  on: boolean;
+  frozen: boolean;
+}
+
+class Builder implements DrawContext {
+  readonly fonts: FontProvider;
+  matrix: Mat = IDENTITY;
+  paperSpace = false;
+  private out: ListWriter;
+  private owner: Owner | null = null;
+  private depth = 0;
+  private activeBlocks = new Set<string>();
+  private layerStates = new Map<string, LayerState>();
+  private linetypes = new Map<string, Linetype>();
+  private blocksByName = new Map<string, string>();
+  private baseTolerance: number;
+  private ltFactor = 1;
+  private points = 0;
+  private maxPoints: number;
+  private xlines: { style: number; base: [number, number]; dir: [number, number]; ray: boolean }[] = [];
+  readonly warningMap = new Map<string, BuildWarning>();
+  readonly drawn: Record<string, number> = {};
+  readonly skipped: Record<string, number> = {};
+  readonly layerInfos: LayerInfo[] = [];
+
+  constructor(
+    readonly drawing: Drawing,
+    private options: BuildOptions,
+  ) {
+    this.fonts = options.fonts ?? defaultFontProvider();
+    this.maxPoints = options.maxPoints ?? 50_000_000;
+    for (const layer of Object.values(drawing.layers)) this.addLayer(layer.name);
+    for (const lt of Object.values(drawing.linetypes)) this.linetypes.set(lt.name.toUpperCase(), lt);
+    for (const name of Object.keys(drawing.blocks)) this.blocksByName.set(name.toUpperCase(), name);
+    this.out = new ListWriter(this.layerInfos);
+    this.baseTolerance = 1;
+  }
+
+  private addLayer(name: string): LayerState {
+    const key = name.toUpperCase();
+    let st = this.layerStates.get(key);
+    if (st) return st;
+    const layer = this.drawing.layers[name] ?? Object.values(this.drawing.layers).find((l) => l.name.toUpperCase() === key);
+    const color = layer ? (layer.color.rgb !== undefined ? layer.color.rgb : aciColor(layer.color.aci ?? 7)) : FOREGROUND;
+    const lw = layer && layer.lineweight >= 0 ? layer.lineweight / 100 : this.defaultLineweight();
+    st = {
+      index: this.layerInfos.length,
+      color,
+      linetype: layer?.linetype ?? 'CONTINUOUS',
+      lineweight: lw,
+      on: layer ? layer.on : true,
+      frozen: layer ? layer.frozen : false,
+    };
+    this.layerInfos.push({ name: layer?.name ?? name, color, visible: st.on && !st.frozen });
+    this.layerStates.set(key, st);
+    return st;
+  }
+
+  private defaultLineweight(): number {
+    const v = this.drawing.header.vars['$LWDEFAULT'];
+    return typeof v === 'number' && v >= 0 && v <= 211 ? v / 100 : DEFAULT_LINEWEIGHT_MM;
+  }
+
+  // ---- scenes -------------------------------------------------------------------------------
+
+  buildList(entities: Entity[], tolerance: number, ltFactor: number, paperSpace: boolean): DisplayList {
+    this.out = new ListWriter(this.layerInfos);
+    this.baseTolerance = tolerance;
+    this.ltFactor = ltFactor;
+    this.paperSpace = paperSpace;
+    this.matrix = IDENTITY;
+    this.owner = null;
+    this.xlines = [];
+    for (const e of entities) {
+      if (e.type === 'VIEWPORT') continue;
+      this.drawEntity(e);
+    }
+    this.emitXlines();
+    return this.out.finish();
+  }
+
+  // ---- DrawContext ----------------------------------------------------------------------------
+
+  ocs(e: EntityBase, elevation = 0): Mat {
+    const o = isDefaultExtrusion(e.extrusion) ? (elevation ? translation(0, 0, elevation) : IDENTITY) : multiply(ocsToWcs(e.extrusion), translation(0, 0, elevation));
+    return o === IDENTITY ? this.matrix : multiply(this.matrix, o);
+  }
+
+  private effectiveLayer(e: EntityBase): string {
+    return this.owner && (e.layer === '0' || e.layer === '') ? this.owner.layer : e.layer;
+  }
+
+  private resolveColor(e: EntityBase, color: { aci?: number; rgb?: number }, layer: LayerState): number {
+    if (color.rgb !== undefined && color.aci !== 0 && color.aci !== 256) return color.rgb;
+    if (color.rgb !== undefined && color.aci === undefined) return color.rgb;
+    const aci = color.aci ?? 256;
+    if (aci === 256) return layer.color;
+    if (aci === 0) return this.owner ? this.owner.color : FOREGROUND;
+    void e;
+    return aciColor(aci);
+  }
+
+  private resolveLineweight(e: EntityBase, layer: LayerState): number {
+    const lw = e.lineweight;
+    if (lw === -1 || lw === undefined) return layer.lineweight;
+    if (lw === -2) return this.owner ? this.owner.lineweight : layer.lineweight;
+    if (lw < 0) return this.defaultLineweight();
+    return lw / 100;
+  }
+
+  style(e: EntityBase): number {
+    return this.styleWith(e, e.color);
+  }
+
+  styleWith(e: EntityBase, color: { aci?: number; rgb?: number }): number {
+    const layer = this.addLayer(this.effectiveLayer(e));
+    return this.out.style(this.resolveColor(e, color, layer), this.resolveLineweight(e, layer), layer.index);
+  }
+
+  dashes(e: EntityBase): DashPattern | null {
+    let name = (e.linetype || 'BYLAYER').toUpperCase();
+    if (name === 'BYLAYER') name = this.addLayer(this.effectiveLayer(e)).linetype.toUpperCase();
+    else if (name === 'BYBLOCK') name = (this.owner?.linetype ?? 'CONTINUOUS').toUpperCase();
+    if (name === 'CONTINUOUS' || name === 'BYLAYER' || name === 'BYBLOCK') return null;
+    const lt = this.linetypes.get(name);
+    if (!lt || !lt.elements.length) return null;
+    const global = typeof this.drawing.header.ltscale === 'number' && this.drawing.header.ltscale > 0 ? this.drawing.header.ltscale : 1;
+    const celt = this.owner ? this.owner.ltscale : 1;
+    const scale = global * (e.ltscale > 0 ? e.ltscale : 1) * celt * this.ltFactor;
+    const dashes = lt.elements.map((el) => el.length * scale);
+    const total = dashes.reduce((s, d) => s + Math.abs(d), 0);
+    if (!(total > 0) || !dashes.some((d) => d < 0)) return null;
+    return { dashes, total };
+  }
+
+  tolerance(m: Mat): number {
+    return this.baseTolerance / scaleOf(m);
+  }
+
+  arcSegments(radius: number, sweep: number, m: Mat): number {
+    const r = Math.abs(radius);
+    const tol = this.tolerance(m);
+    const full = r <= tol ? 8 : Math.ceil(Math.PI / Math.acos(Math.max(-1, 1 - tol / r)));
+    const perFull = Math.min(Math.max(full, 8), 1024);
+    return Math.max(1, Math.ceil((perFull * Math.abs(sweep)) / (2 * Math.PI)));
+  }
+
+  private budget(n: number): boolean {
+    this.points += n;
+    if (this.points > this.maxPoints) {
+      this.warn({ code: 'limit', subject: 'points', message: `Stopped drawing after ${this.maxPoints} points` });
+      return false;
+    }
+    return true;
+  }
+
+  stroke(style: number, m: Mat, xy: ArrayLike<number>, closed: boolean, options?: StrokeOptions): void {
+    const n = xy.length >> 1;
+    if (n < 2 && !(n === 1 && closed)) return;
+    const w: number[] = new Array<number>((n + (closed ? 1 : 0)) * 2);
+    const a0 = m[0] as number, a1 = m[1] as number, a3 = m[3] as number, b0 = m[4] as number, b1 = m[5] as number, b3 = m[7] as number;
+    for (let i = 0; i < n; i++) {
+      const x = xy[2 * i] as number, y = xy[2 * i + 1] as number;
+      w[2 * i] = a0 * x + a1 * y + a3;
+      w[2 * i + 1] = b0 * x + b1 * y + b3;
+    }
+    if (closed) {
+      w[2 * n] = w[0] as number;
+      w[2 * n + 1] = w[1] as number;
+    }
+    this.emitStroke(style, w, m, options);
+  }
+
+  stroke3(style: number, m: Mat, xyz: ArrayLike<number>, closed: boolean, options?: StrokeOptions): void {
+    const n = Math.floor(xyz.length / 3);
+    if (n < 2) return;
+    const w: number[] = new Array<number>((n + (closed ? 1 : 0)) * 2);
+    for (let i = 0; i < n; i++) {
+      const [x, y] = apply(m, xyz[3 * i] as number, xyz[3 * i + 1] as number, xyz[3 * i + 2] as number);
+      w[2 * i] = x;
+      w[2 * i + 1] = y;
+    }
+    if (closed) {
+      w[2 * n] = w[0] as number;
+      w[2 * n + 1] = w[1] as number;
+    }
+    this.emitStroke(style, w, m, options);
+  }
+
+  /** `w` is already in world coordinates; dashes are in the units of `m`'s source space. */
+  private emitStroke(style: number, w: number[], m: Mat, options?: StrokeOptions): void {
+    if (!this.budget(w.length >> 1)) return;
+    for (let i = 0; i < w.length; i++) if (!Number.isFinite(w[i])) return;
+    const pattern = options?.dashes;
+    if (pattern) {
+      const s = scaleOf(m);
+      const world: DashPattern = { dashes: pattern.dashes.map((d) => d * s), total: pattern.total * s };
+      // Dashes shorter than the tolerance cannot be seen: draw the line continuous.
+      if (world.total > this.baseTolerance * 4) {
+        dashPolyline(w, world, options?.restartAtVertices ?? false, this.baseTolerance, (run) => this.out.strokeWorld(style, run));
+        return;
+      }
+    }
+    this.out.strokeWorld(style, w);
+  }
+
+  fill(style: number, m: Mat, rings: ArrayLike<number>[], options?: FillOptions): void {
+    const world: number[][] = [];
+    let total = 0;
+    for (const r of rings) {
+      const n = r.length >> 1;
+      if (n < 3) continue;
+      const w = new Array<number>(n * 2);
+      for (let i = 0; i < n; i++) {
+        const [x, y] = apply(m, r[2 * i] as number, r[2 * i + 1] as number);
+        if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+        w[2 * i] = x;
+        w[2 * i + 1] = y;
+      }
+      total += n;
+      world.push(w);
+    }
+    if (!world.length || !this.budget(total)) return;
+    this.out.fillWorld(style, world, options?.wipeout ? 'wipeout' : 'fill', options?.gradient, options?.rule ?? 'evenodd');
+  }
+
+  text(t: Omit<TextPrimitive, 'kind' | 'font'>, font: FontRef): void {
+    if (!t.text || !(t.size > 0) || !t.matrix.every(Number.isFinite)) return;
+    if (!this.budget(4)) return;
+    this.out.text({ kind: 'text', ...t, font: this.out.font(font) });
+  }
+
+  drawBlock(name: string, m: Mat, owner: EntityBase): void {
+    const key = this.blocksByName.get(name.toUpperCase());
+    const block = key === undefined ? undefined : this.drawing.blocks[key];
+    if (!block) {
+      this.warn({ code: 'missing-block', subject: name, message: `Block "${name}" is referenced but not defined` });
+      return;
+    }
+    if (block.xref) this.warn({ code: 'xref', subject: name, message: `External reference "${block.xrefPath || name}" is not attached` });
+    if (this.depth >= MAX_DEPTH || this.activeBlocks.has(key as string)) return;
+    const savedMatrix = this.matrix;
+    const savedOwner = this.owner;
+    const layer = this.addLayer(this.effectiveLayer(owner));
+    const color = this.resolveColor(owner, owner.color, layer);
+    let linetype = owner.linetype || 'BYLAYER';
+    if (linetype.toUpperCase() === 'BYLAYER') linetype = layer.linetype;
+    else if (linetype.toUpperCase() === 'BYBLOCK') linetype = savedOwner?.linetype ?? 'CONTINUOUS';
+    this.owner = {
+      layer: this.layerInfos[layer.index]?.name ?? owner.layer,
+      color,
+      linetype,
+      lineweight: this.resolveLineweight(owner, layer),
+      ltscale: (savedOwner?.ltscale ?? 1) * (owner.ltscale > 0 ? owner.ltscale : 1),
+    };
+    const bp = block.basePoint;
+    this.matrix = bp[0] || bp[1] || bp[2] ? multiply(m, translation(-bp[0], -bp[1], -bp[2])) : m;
+    this.depth++;
+    this.activeBlocks.add(key as string);
+    try {
+      for (const e of block.entities) {
+        if (e.type === 'ATTDEF') continue;
+        this.drawEntity(e);
+      }
+    } finally {
+      this.activeBlocks.delete(key as string);
+      this.depth--;
+      this.matrix = savedMatrix;
+      this.owner = savedOwner;
+    }
+  }
+
+  drawEntity(e: Entity): void {
+    if (!e.visible) return;
+    const layer = this.addLayer(this.effectiveLayer(e));
+    if (!this.options.includeHiddenLayers) {
+      if (layer.frozen) return;
+      if (!layer.on && e.type !== 'INSERT') return;
+    }
+    try {
+      if (drawCurveEntity(e, this)) {
+        this.count(e.type);
+        return;
+      }
+      switch (e.type) {
+        case 'INSERT':
+          this.drawInsert(e);
+          break;
+        case 'XLINE':
+        case 'RAY':
+          this.addXline(e);
+          break;
+        case 'VIEWPORT':
+          return;
+        case 'UNKNOWN':
+          this.skipped[e.dxfType] = (this.skipped[e.dxfType] ?? 0) + 1;
+          this.warn({ code: 'unsupported-entity', subject: e.dxfType, message: `${e.dxfType} entities are not drawn` });
+          return;
+        default: {
+          const handler = HANDLERS[e.type] as EntityHandler | undefined;
+          if (!handler) {
+            this.skipped[e.type] = (this.skipped[e.type] ?? 0) + 1;
+            return;
+          }
+          handler(e, this);
+        }
+      }
+      this.count(e.type);
+    } catch (err) {
+      // One malformed entity must not lose the drawing.
+      this.skipped[e.type] = (this.skipped[e.type] ?? 0) + 1;
+      this.warn({ code: 'unsupported-entity', subject: e.type, message: `A ${e.type} entity could not be drawn: ${(err as Error).message}` });
+    }
+  }
+
+  private count(type: string): void {
+    this.drawn[type] = (this.drawn[type] ?? 0) + 1;
+  }
+
+  warn(w: BuildWarning): void {
+    const key = `${w.code}|${w.subject}`;
+    if (!this.warningMap.has(key)) this.warningMap.set(key, w);
+  }
+
+  // ---- INSERT / MINSERT -----------------------------------------------------------------------
+
+  private drawInsert(e: Extract<Entity, { type: 'INSERT' }>): void {
+    const [sx, sy, sz] = e.scale;
+    if (!sx || !sy || !Number.isFinite(sx) || !Number.isFinite(sy)) return;
+    const base = multiply(this.ocs(e), multiply(translation(e.insertion[0], e.insertion[1], e.insertion[2]), rotationZ((e.rotation * Math.PI) / 180)));
+    const cols = Math.max(1, Math.min(e.columnCount || 1, 10_000));
+    const rows = Math.max(1, Math.min(e.rowCount || 1, 10_000));
+    const scale: Mat = [sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz || 1, 0];
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const cell = c || r ? multiply(base, translation(c * e.columnSpacing, r * e.rowSpacing)) : base;
+        this.drawBlock(e.name, multiply(cell, scale), e);
+      }
+    }
+    for (const a of e.attributes) {
+      if ((a.attributeFlags ?? 0) & 1) continue;
+      this.drawEntity(a);
+    }
+  }
+
+  // ---- XLINE / RAY ------------------------------------------------------------------------------
+
+  private addXline(e: Extract<Entity, { type: 'XLINE' | 'RAY' }>): void {
+    const [bx, by] = apply(this.matrix, e.base[0], e.base[1], e.base[2]);
+    const [ex, ey] = apply(this.matrix, e.base[0] + e.direction[0], e.base[1] + e.direction[1], e.base[2] + e.direction[2]);
+    const dx = ex - bx, dy = ey - by;
+    const len = Math.hypot(dx, dy);
+    if (!(len > 0)) return;
+    this.xlines.push({ style: this.style(e), base: [bx, by], dir: [dx / len, dy / len], ray: e.type === 'RAY' });
+  }
+
+  /** Construction lines are clipped to the extents of everything else (or a box around themselves). */
+  private emitXlines(): void {
+    if (!this.xlines.length) return;
+    let b = this.out.bounds();
+    if (!b) {
+      b = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+      for (const x of this.xlines) {
+        b.minX = Math.min(b.minX, x.base[0] - 1);
+        b.maxX = Math.max(b.maxX, x.base[0] + 1);
+        b.minY = Math.min(b.minY, x.base[1] - 1);
+        b.maxY = Math.max(b.maxY, x.base[1] + 1);
+      }
+    }
+    for (const x of this.xlines) {
+      const seg = clipLine(x.base, x.dir, x.ray, b);
+      if (seg) this.out.strokeWorld(x.style, seg);
+    }
+  }
+}
+
+/** The part of the infinite line (or ray) through `p` along unit `d` inside box `b`. */
+export function clipLine(p: [number, number], d: [number, number], ray: boolean, b: Bounds): number[] | null {
+  let t0 = ray ? 0 : -Infinity, t1 = Infinity;
+  const clip = (pp: number, dd: number, lo: number, hi: number): boolean => {
+    if (Math.abs(dd) < 1e-15) return pp >= lo && pp <= hi;
+    let a = (lo - pp) / dd, c = (hi - pp) / dd;
+    if (a > c) [a, c] = [c, a];
+    t0 = Math.max(t0, a);
+    t1 = Math.min(t1, c);
+    return t0 <= t1;
+  };
+  if (!clip(p[0], d[0], b.minX, b.maxX) || !clip(p[1], d[1], b.minY, b.maxY)) return null;
+  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 - t0 <= 0) return null;
+  return [p[0] + d[0] * t0, p[1] + d[1] * t0, p[0] + d[0] * t1, p[1] + d[1] * t1];
+}
+
+// ---- extents and tolerance ----------------------------------------------------------------------
+
+function validBox(min?: Vec3, max?: Vec3): Bounds | null {
+  if (!min || !max) return null;
+  const ok = [min[0], min[1], max[0], max[1]].every((v) => Number.isFinite(v) && Math.abs(v) < 1e15);
+  if (!ok || max[0] <= min[0] || max[1] <= min[1]) return null;
+  return { minX: min[0], minY: min[1], maxX: max[0], maxY: max[1] };
+}
+
+/** A rough extent of entities (their key points; blocks by insertion point) for the tessellation tolerance. */
+function estimateExtent(entities: Entity[], header?: Bounds | null): number {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const e of entities) {
+    for (const p of entityKeyPoints(e)) {
+      if (Number.isFinite(p[0]) && Number.isFinite(p[1]) && Math.abs(p[0]) < 1e15 && Math.abs(p[1]) < 1e15) {
+        xs.push(p[0]);
+        ys.push(p[1]);
+      }
+    }
+    if (xs.length > 200_000) break;
+  }
+  let diag = 0;
+  if (xs.length >= 2) {
+    // Robust: the 1st..99th percentile box, so one stray point far away does not coarsen everything.
+    xs.sort((a, b) => a - b);
+    ys.sort((a, b) => a - b);
+    const q = (arr: number[], f: number): number => arr[Math.min(arr.length - 1, Math.max(0, Math.floor(f * (arr.length - 1))))] as number;
+    diag = Math.hypot(q(xs, 0.99) - q(xs, 0.01), q(ys, 0.99) - q(ys, 0.01));
+  }
+  if (!(diag > 0) && header) diag = Math.hypot(header.maxX - header.minX, header.maxY - header.minY);
+  return diag > 0 ? diag : 100;
+}
+
+const TOLERANCE_FRACTION = 1 / 8000;
+
+// ---- viewports --------------------------------------------------------------------------------
+
+function viewportMatrix(vp: ViewportEntity): Affine2D | null {
+  if (!(vp.viewHeight > 0) || !(vp.height > 0)) return null;
+  const scale = vp.height / vp.viewHeight;
+  // Model → DCS: relative to the view target, looking along the view direction (top view when +Z).
+  const dir = vp.viewDirection;
+  const view = isDefaultExtrusion(dir) ? IDENTITY : ocsToWcs(dir);
+  // Inverse of the (orthonormal) OCS matrix is its transpose.
+  const inv: Mat = [view[0] as number, view[4] as number, view[8] as number, 0, view[1] as number, view[5] as number, view[9] as number, 0, view[2] as number, view[6] as number, view[10] as number, 0];
+  const t = vp.viewTarget;
+  const modelToDcs = multiply(inv, translation(-t[0], -t[1], -t[2]));
+  const dcs: Affine2D = [modelToDcs[0] as number, modelToDcs[4] as number, modelToDcs[1] as number, modelToDcs[5] as number, modelToDcs[3] as number, modelToDcs[7] as number];
+  const tw = (-vp.twist * Math.PI) / 180;
+  const c = Math.cos(tw) * scale, s = Math.sin(tw) * scale;
+  // paper = centre + R(-twist)·scale·(dcs − viewCenter)
+  const place: Affine2D = [c, s, -s, c, vp.center[0] - (c * vp.viewCenter[0] - s * vp.viewCenter[1]), vp.center[1] - (s * vp.viewCenter[0] + c * vp.viewCenter[1])];
+  return affineMultiply(place, dcs);
+}
+
+function paperOf(layout: Layout): Paper | undefined {
+  const p = layout.plot;
+  if (!p || !(p.paperWidth && p.paperHeight && p.paperWidth > 0 && p.paperHeight > 0)) return undefined;
+  const rot = [0, 90, 180, 270][p.rotation ?? 0] ?? 0;
+  return {
+    width: p.paperWidth,
+    height: p.paperHeight,
+    rotation: rot,
+    margins: p.margins ?? [0, 0, 0, 0],
+    ...(p.paperName ? { name: p.paperName } : {}),
+  };
+}
+
+function union(a: Bounds | null, b: Bounds | null): Bounds | null {
+  if (!a) return b;
+  if (!b) return a;
+  return { minX: Math.min(a.minX, b.minX), minY: Math.min(a.minY, b.minY), maxX: Math.max(a.maxX, b.maxX), maxY: Math.max(a.maxY, b.maxY) };
+}
+
+function transformBounds(b: Bounds, m: Affine2D): Bounds {
+  const pts = [
+    [b.minX, b.minY],
+    [b.maxX, b.minY],
+    [b.minX, b.maxY],
+    [b.maxX, b.maxY],
+  ].map(([x, y]) => [m[0] * (x as number) + m[2] * (y as number) + m[4], m[1] * (x as number) + m[3] * (y as number) + m[5]] as const);
+  return {
+    minX: Math.min(...pts.map((p) => p[0])),
+    minY: Math.min(...pts.map((p) => p[1])),
+    maxX: Math.max(...pts.map((p) => p[0])),
+    maxY: Math.max(...pts.map((p) => p[1])),
+  };
+}
+
+function intersect(a: Bounds, b: Bounds): Bounds | null {
+  const r = { minX: Math.max(a.minX, b.minX), minY: Math.max(a.minY, b.minY), maxX: Math.min(a.maxX, b.maxX), maxY: Math.min(a.maxY, b.maxY) };
+  return r.minX < r.maxX && r.minY < r.maxY ? r : null;
+}
+
+/** Does a layout hold anything to draw (paper-space entities or a viewport looking at the model)? */
+function layoutHasContent(layout: Layout): boolean {
+  return (layout.entities ?? []).some((e) => e.type !== 'VIEWPORT') || layout.viewports.some((v) => v.id !== 1 && v.on && v.status !== 0);
+}
+
+// ---- entry point ----------------------------------------------------------------------------
+
+export function buildScenes(drawing: Drawing, options: BuildOptions = {}): BuildResult {
+  const b = new Builder(drawing, options);
+  const want = options.layouts ?? 'all';
+  const wanted = (layout: Layout): boolean => {
+    if (want === 'all') return layout.isModel || layoutHasContent(layout);
+    if (want === 'model') return layout.isModel;
+    return want.some((n) => n.toLowerCase() === layout.name.toLowerCase() || (layout.isModel && n.toLowerCase() === 'model'));
+  };
+  const layouts = drawing.layouts.length ? drawing.layouts : [{ name: 'Model', tabOrder: 0, blockName: '*Model_Space', isModel: true, viewports: [] } as Layout];
+  const headerBox = validBox(drawing.header.extMin, drawing.header.extMax);
+  const modelTolerance = estimateExtent(drawing.modelSpace, headerBox) * TOLERANCE_FRACTION;
+  const psltscale = drawing.header.psltscale === undefined ? 1 : Number(drawing.header.psltscale);
+
+  // Model lists keyed by linetype factor: viewports at different scales need their own dashes under PSLTSCALE.
+  const modelLists = new Map<number, DisplayList>();
+  const modelList = (ltFactor: number): DisplayList => {
+    const key = Math.round(Math.log2(ltFactor) * 8) / 8;
+    let list = modelLists.get(key);
+    if (!list) {
+      list = b.buildList(drawing.modelSpace, modelTolerance, ltFactor, false);
+      modelLists.set(key, list);
+    }
+    return list;
+  };
+
+  const scenes: Scene[] = [];
+  for (const layout of layouts) {
+    if (!wanted(layout)) continue;
+    if (layout.isModel) {
+      const list = modelList(1);
+      scenes.push({ name: layout.name || 'Model', isModel: true, tabOrder: layout.tabOrder, list, viewports: [], bounds: list.bounds });
+      continue;
+    }
+    const paperEntities = (layout.entities ?? []).filter((e) => e.type !== 'VIEWPORT');
+    const paper = paperOf(layout);
+    const paperDiag = paper ? Math.hypot(paper.width, paper.height) : estimateExtent(paperEntities, validBox(layout.limMin, layout.limMax));
+    const list = b.buildList(paperEntities, paperDiag * TOLERANCE_FRACTION, 1, true);
+    const viewports: ViewportView[] = [];
+    let bounds = list.bounds;
+    for (const vp of [...layout.viewports].sort((x, y) => x.status - y.status)) {
+      if (vp.id === 1 || !vp.on || vp.status === 0 || !(vp.width > 0) || !(vp.height > 0)) continue;
+      const matrix = viewportMatrix(vp);
+      if (!matrix) continue;
+      const scale = vp.height / vp.viewHeight;
+      const vlist = modelList(psltscale && scale > 0 ? 1 / scale : 1);
+      const hw = vp.width / 2, hh = vp.height / 2;
+      const cx = vp.center[0], cy = vp.center[1];
+      const clip = Float64Array.from([cx - hw, cy - hh, cx + hw, cy - hh, cx + hw, cy + hh, cx - hw, cy + hh]);
+      const frozen = new Set(vp.frozenLayers.map((n) => n.toUpperCase()));
+      const frozenLayers = vlist.layers.map((l, i) => (frozen.has(l.name.toUpperCase()) ? i : -1)).filter((i) => i >= 0);
+      viewports.push({ clip, matrix, list: vlist, frozenLayers });
+      const box = { minX: cx - hw, minY: cy - hh, maxX: cx + hw, maxY: cy + hh };
+      const seen = vlist.bounds ? intersect(transformBounds(vlist.bounds, matrix), box) : null;
+      bounds = union(bounds, seen);
+    }
+    scenes.push({ name: layout.name, isModel: false, tabOrder: layout.tabOrder, list, viewports, ...(paper ? { paper } : {}), bounds });
+  }
+
+  return {
+    scenes,
+    warnings: [...b.warningMap.values()],
+    missingFonts: b.fonts.missing(),
+    counts: { drawn: b.drawn, skipped: b.skipped },
+  };
+}
+
+export { affineInvert };
+export type { TextStyle };

@@ -1,0 +1,519 @@
+/**
+ * The geometric entities: LINE, POINT, CIRCLE, ARC, ELLIPSE, LWPOLYLINE, POLYLINE (2D, 3D, polygon
+ * mesh, polyface), SPLINE, SOLID, TRACE, 3DFACE. Each is tessellated in its own coordinate system
+ * and handed to the context, which transforms, dashes and records it.
+ */
+import type { Entity, EntityOf, LwVertex, Vec3 } from '../model';
+import type { DrawContext } from './context';
+import { scaleOf, type Mat } from './matrix';
+
+const TAU = Math.PI * 2;
+
+/** Draws `e` when it is one of the geometric types; false for every other type. */
+export function drawCurveEntity(e: Entity, ctx: DrawContext): boolean {
+  switch (e.type) {
+    case 'LINE': {
+      ctx.stroke3(ctx.style(e), ctx.matrix, [...e.start, ...e.end], false, { dashes: ctx.dashes(e) });
+      return true;
+    }
+    case 'POINT':
+      drawPoint(e, ctx);
+      return true;
+    case 'CIRCLE': {
+      const m = ctx.ocs(e, e.center[2]);
+      ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, 0, TAU, ctx.arcSegments(e.radius, TAU, m)), false, { dashes: ctx.dashes(e) });
+      return true;
+    }
+    case 'ARC': {
+      const m = ctx.ocs(e, e.center[2]);
+      const a0 = (e.startAngle * Math.PI) / 180;
+      let sweep = (e.endAngle * Math.PI) / 180 - a0;
+      sweep = ((sweep % TAU) + TAU) % TAU || TAU;
+      ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, a0, sweep, ctx.arcSegments(e.radius, sweep, m)), false, { dashes: ctx.dashes(e) });
+      return true;
+    }
+    case 'ELLIPSE':
+      drawEllipse(e, ctx);
+      return true;
+    case 'LWPOLYLINE':
+      drawLwPolyline(e, ctx);
+      return true;
+    case 'POLYLINE':
+      drawPolyline(e, ctx);
+      return true;
+    case 'SPLINE':
+      drawSpline(e, ctx);
+      return true;
+    case 'SOLID':
+    case 'TRACE': {
+      const m = ctx.ocs(e, e.points[0][2]);
+      const [p1, p2, p3, p4] = e.points;
+      const ring = same(p3, p4) ? [p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]] : [p1[0], p1[1], p2[0], p2[1], p4[0], p4[1], p3[0], p3[1]];
+      if (Math.abs(ringArea(ring)) > 1e-18) ctx.fill(ctx.style(e), m, [ring]);
+      else ctx.stroke(ctx.style(e), m, ring, true);
+      return true;
+    }
+    case '3DFACE': {
+      const style = ctx.style(e);
+      const [p1, p2, p3, p4] = e.points;
+      const pts = same(p3, p4) ? [p1, p2, p3] : [p1, p2, p3, p4];
+      const hidden = e.invisibleEdges ?? 0;
+      for (let i = 0; i < pts.length; i++) {
+        if (hidden & (1 << i)) continue;
+        const a = pts[i] as Vec3, b = pts[(i + 1) % pts.length] as Vec3;
+        ctx.stroke3(style, ctx.matrix, [...a, ...b], false);
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+function same(a: Vec3, b: Vec3): boolean {
+  return Math.abs(a[0] - b[0]) < 1e-12 && Math.abs(a[1] - b[1]) < 1e-12 && Math.abs(a[2] - b[2]) < 1e-12;
+}
+
+export function ringArea(xy: ArrayLike<number>): number {
+  let a = 0;
+  const n = xy.length >> 1;
+  for (let i = 0, j = n - 1; i < n; j = i++) a += (xy[2 * j] as number) * (xy[2 * i + 1] as number) - (xy[2 * i] as number) * (xy[2 * j + 1] as number);
+  return a / 2;
+}
+
+/** Points of an arc (both ends included): `segments` chords from angle a0 sweeping `sweep` radians (negative = clockwise). */
+export function arcPoints(cx: number, cy: number, r: number, a0: number, sweep: number, segments: number): number[] {
+  const n = Math.max(1, segments);
+  const out = new Array<number>((n + 1) * 2);
+  for (let i = 0; i <= n; i++) {
+    const a = a0 + (sweep * i) / n;
+    out[2 * i] = cx + r * Math.cos(a);
+    out[2 * i + 1] = cy + r * Math.sin(a);
+  }
+  return out;
+}
+
+// ---- POINT --------------------------------------------------------------------------------
+
+function drawPoint(e: EntityOf<'POINT'>, ctx: DrawContext): void {
+  const h = ctx.drawing.header;
+  const mode = typeof h.pdmode === 'number' ? h.pdmode : 0;
+  const m = ctx.matrix;
+  const tol = ctx.tolerance(m);
+  let size = typeof h.pdsize === 'number' ? h.pdsize : 0;
+  if (size <= 0) size = tol * 8000 * (size < 0 ? -size / 100 : 0.05) * 0.1;
+  const style = ctx.style(e);
+  const [x, y, z] = e.position;
+  const rot = (-(e.angle || 0) * Math.PI) / 180;
+  const c = Math.cos(rot), s = Math.sin(rot);
+  const line = (x0: number, y0: number, x1: number, y1: number): void =>
+    ctx.stroke3(style, m, [x + c * x0 - s * y0, y + s * x0 + c * y0, z, x + c * x1 - s * y1, y + s * x1 + c * y1, z], false);
+  const r = size / 2;
+  switch (mode & 7) {
+    case 0: {
+      const d = Math.max(tol * 1.5, 0);
+      ctx.fill(style, m, [[x - d, y - d, x + d, y - d, x + d, y + d, x - d, y + d]]);
+      break;
+    }
+    case 2:
+      line(-r, 0, r, 0);
+      line(0, -r, 0, r);
+      break;
+    case 3:
+      line(-r, -r, r, r);
+      line(-r, r, r, -r);
+      break;
+    case 4:
+      line(0, 0, 0, r);
+      break;
+    default:
+      break;
+  }
+  if (mode & 32) ctx.stroke(style, m, arcPoints(x, y, r, 0, TAU, ctx.arcSegments(r, TAU, m)), false);
+  if (mode & 64) ctx.stroke(style, m, [x - r, y - r, x + r, y - r, x + r, y + r, x - r, y + r], true);
+}
+
+// ---- ELLIPSE ------------------------------------------------------------------------------
+
+function drawEllipse(e: EntityOf<'ELLIPSE'>, ctx: DrawContext): void {
+  const [mx, my, mz] = e.majorAxis;
+  const major = Math.hypot(mx, my, mz);
+  if (!(major > 0) || !(e.ratio > 0)) return;
+  const l = Math.hypot(...e.extrusion) || 1;
+  const n: Vec3 = [e.extrusion[0] / l, e.extrusion[1] / l, e.extrusion[2] / l];
+  // Minor axis = ratio · (N × major).
+  const minor: Vec3 = [(n[1] * mz - n[2] * my) * e.ratio, (n[2] * mx - n[0] * mz) * e.ratio, (n[0] * my - n[1] * mx) * e.ratio];
+  let t0 = e.startParam, sweep = e.endParam - e.startParam;
+  if (!Number.isFinite(t0) || !Number.isFinite(sweep)) {
+    t0 = 0;
+    sweep = TAU;
+  }
+  sweep = ((sweep % TAU) + TAU) % TAU;
+  if (sweep < 1e-9) sweep = TAU;
+  const segs = ctx.arcSegments(major, sweep, ctx.matrix);
+  const pts = new Array<number>((segs + 1) * 3);
+  const [cx, cy, cz] = e.center;
+  for (let i = 0; i <= segs; i++) {
+    const t = t0 + (sweep * i) / segs;
+    const c = Math.cos(t), s = Math.sin(t);
+    pts[3 * i] = cx + c * mx + s * minor[0];
+    pts[3 * i + 1] = cy + c * my + s * minor[1];
+    pts[3 * i + 2] = cz + c * mz + s * minor[2];
+  }
+  ctx.stroke3(ctx.style(e), ctx.matrix, pts, false, { dashes: ctx.dashes(e) });
+}
+
+// ---- LWPOLYLINE / POLYLINE ---------------------------------------------------------------------
+
+interface PVertex {
+  x: number;
+  y: number;
+  bulge: number;
+  startWidth: number;
+  endWidth: number;
+}
+
+/** Appends the points of the segment from (x0,y0) to (x1,y1) with `bulge` (not the start point). */
+function appendSegment(out: number[], x0: number, y0: number, x1: number, y1: number, bulge: number, ctx: DrawContext, m: Mat): void {
+  if (!bulge || Math.abs(bulge) < 1e-10 || (x0 === x1 && y0 === y1)) {
+    out.push(x1, y1);
+    return;
+  }
+  const theta = 4 * Math.atan(bulge);
+  const dx = x1 - x0, dy = y1 - y0;
+  const chord = Math.hypot(dx, dy);
+  const r = chord / (2 * Math.sin(Math.abs(theta) / 2));
+  // Centre: from the chord midpoint, perpendicular, at distance (r·cos(θ/2)) on the bulge's side.
+  const h = (chord / 2) * ((1 - bulge * bulge) / (2 * bulge));
+  const mx = (x0 + x1) / 2 - (dy / chord) * h;
+  const my = (y0 + y1) / 2 + (dx / chord) * h;
+  const a0 = Math.atan2(y0 - my, x0 - mx);
+  const segs = ctx.arcSegments(r, theta, m);
+  for (let i = 1; i <= segs; i++) {
+    const a = a0 + (theta * i) / segs;
+    out.push(mx + r * Math.cos(a), my + r * Math.sin(a));
+  }
+  out[out.length - 2] = x1;
+  out[out.length - 1] = y1;
+}
+
+/** The centre line of a polyline (2D vertices with bulges), closed ones ending at their start. */
+export function polylinePoints(v: PVertex[], closed: boolean, ctx: DrawContext, m: Mat): number[] {
+  const out: number[] = [];
+  if (!v.length) return out;
+  out.push(v[0]!.x, v[0]!.y);
+  const n = v.length;
+  const last = closed ? n : n - 1;
+  for (let i = 0; i < last; i++) {
+    const a = v[i] as PVertex, b = v[(i + 1) % n] as PVertex;
+    appendSegment(out, a.x, a.y, b.x, b.y, a.bulge, ctx, m);
+  }
+  return out;
+}
+
+/** A wide polyline: every segment becomes a filled band (its own ring, counter-clockwise, filled non-zero). */
+function drawWidePolyline(v: PVertex[], closed: boolean, style: number, ctx: DrawContext, m: Mat): void {
+  const rings: number[][] = [];
+  const thin: number[][] = [];
+  const n = v.length;
+  const last = closed ? n : n - 1;
+  for (let i = 0; i < last; i++) {
+    const a = v[i] as PVertex, b = v[(i + 1) % n] as PVertex;
+    const center: number[] = [a.x, a.y];
+    appendSegment(center, a.x, a.y, b.x, b.y, a.bulge, ctx, m);
+    if (!(a.startWidth > 0) && !(a.endWidth > 0)) {
+      thin.push(center);
+      continue;
+    }
+    const k = center.length >> 1;
+    // Cumulative length for interpolating the width.
+    const lens = [0];
+    for (let j = 1; j < k; j++) lens.push((lens[j - 1] as number) + Math.hypot((center[2 * j] as number) - (center[2 * j - 2] as number), (center[2 * j + 1] as number) - (center[2 * j - 1] as number)));
+    const total = lens[k - 1] || 1;
+    const left: number[] = [];
+    const right: number[] = [];
+    for (let j = 0; j < k; j++) {
+      const j0 = Math.max(0, j - 1), j1 = Math.min(k - 1, j + 1);
+      let tx = (center[2 * j1] as number) - (center[2 * j0] as number), ty = (center[2 * j1 + 1] as number) - (center[2 * j0 + 1] as number);
+      const tl = Math.hypot(tx, ty) || 1;
+      tx /= tl;
+      ty /= tl;
+      const w = (a.startWidth + ((a.endWidth - a.startWidth) * (lens[j] as number)) / total) / 2;
+      const x = center[2 * j] as number, y = center[2 * j + 1] as number;
+      left.push(x - ty * w, y + tx * w);
+      right.push(x + ty * w, y - tx * w);
+    }
+    const ring = [...right];
+    for (let j = k - 1; j >= 0; j--) ring.push(left[2 * j] as number, left[2 * j + 1] as number);
+    if (ringArea(ring) < 0) {
+      const rev: number[] = [];
+      for (let j = (ring.length >> 1) - 1; j >= 0; j--) rev.push(ring[2 * j] as number, ring[2 * j + 1] as number);
+      rings.push(rev);
+    } else rings.push(ring);
+  }
+  if (rings.length) ctx.fill(style, m, rings, { rule: 'nonzero' });
+  for (const t of thin) ctx.stroke(style, m, t, false);
+}
+
+function drawVertices2d(e: Entity, v: PVertex[], closed: boolean, plinegen: boolean, ctx: DrawContext, m: Mat): void {
+  if (!v.length) return;
+  const style = ctx.style(e);
+  const tol = ctx.tolerance(m);
+  if (v.some((p) => p.startWidth > tol || p.endWidth > tol)) {
+    drawWidePolyline(v, closed, style, ctx, m);
+    return;
+  }
+  const pts = polylinePoints(v, closed, ctx, m);
+  if (pts.length === 2) {
+    // A one-vertex polyline is a dot.
+    ctx.stroke(style, m, [pts[0] as number, pts[1] as number, pts[0] as number, pts[1] as number], false);
+    return;
+  }
+  ctx.stroke(style, m, pts, false, { dashes: ctx.dashes(e), restartAtVertices: !plinegen && v.every((p) => !p.bulge) });
+}
+
+function drawLwPolyline(e: EntityOf<'LWPOLYLINE'>, ctx: DrawContext): void {
+  const m = ctx.ocs(e, e.elevation);
+  const cw = e.constantWidth > 0 ? e.constantWidth : 0;
+  const v: PVertex[] = e.vertices.map((p: LwVertex) => ({
+    x: p.x,
+    y: p.y,
+    bulge: p.bulge,
+    startWidth: cw || p.startWidth,
+    endWidth: cw || p.endWidth,
+  }));
+  drawVertices2d(e, dedupe(v, e.closed), e.closed, e.plinegen, ctx, m);
+}
+
+/** Drops consecutive duplicate vertices (and a closing duplicate of the first). */
+function dedupe(v: PVertex[], closed: boolean): PVertex[] {
+  const out: PVertex[] = [];
+  for (const p of v) {
+    const prev = out[out.length - 1];
+    if (prev && prev.x === p.x && prev.y === p.y) {
+      prev.bulge = p.bulge;
+      continue;
+    }
+    out.push({ ...p });
+  }
+  if (closed && out.length > 2) {
+    const a = out[0] as PVertex, z = out[out.length - 1] as PVertex;
+    if (a.x === z.x && a.y === z.y) out.pop();
+  }
+  return out;
+}
+
+function drawPolyline(e: EntityOf<'POLYLINE'>, ctx: DrawContext): void {
+  const style = ctx.style(e);
+  // Spline frame control points (vertex flag 16) are not drawn.
+  const verts = e.vertices.filter((v) => !(v.flags & 16));
+  if (e.kind === '2d') {
+    const m = ctx.ocs(e, e.elevation || verts[0]?.position[2] || 0);
+    const v: PVertex[] = verts.map((p) => ({
+      x: p.position[0],
+      y: p.position[1],
+      bulge: p.bulge,
+      startWidth: p.startWidth || e.defaultStartWidth,
+      endWidth: p.endWidth || e.defaultEndWidth,
+    }));
+    drawVertices2d(e, dedupe(v, e.closed), e.closed, (e.flags & 128) !== 0, ctx, m);
+    return;
+  }
+  if (e.kind === '3d') {
+    const xyz = verts.flatMap((p) => p.position);
+    ctx.stroke3(style, ctx.matrix, xyz, e.closed, { dashes: ctx.dashes(e) });
+    return;
+  }
+  if (e.kind === 'mesh') {
+    const M = e.m, N = e.n;
+    if (!(M > 0 && N > 0) || verts.length < M * N) {
+      ctx.stroke3(style, ctx.matrix, verts.flatMap((p) => p.position), false);
+      return;
+    }
+    const at = (i: number, j: number): Vec3 => (verts[i * N + j] as (typeof verts)[number]).position;
+    for (let i = 0; i < M; i++) {
+      const row: number[] = [];
+      for (let j = 0; j < N; j++) row.push(...at(i, j));
+      ctx.stroke3(style, ctx.matrix, row, e.meshClosedN);
+    }
+    for (let j = 0; j < N; j++) {
+      const col: number[] = [];
+      for (let i = 0; i < M; i++) col.push(...at(i, j));
+      ctx.stroke3(style, ctx.matrix, col, e.closed);
+    }
+    return;
+  }
+  // Polyface: each face's visible edges.
+  const pos = e.vertices.map((v) => v.position);
+  const seen = new Set<string>();
+  for (const face of e.faces) {
+    const k = face.length;
+    for (let i = 0; i < k; i++) {
+      const a = face[i] as number, b = face[(i + 1) % k] as number;
+      if (a <= 0 || b === 0) continue;
+      const ia = Math.abs(a) - 1, ib = Math.abs(b) - 1;
+      const key = ia < ib ? `${ia},${ib}` : `${ib},${ia}`;
+      if (seen.has(key) || !pos[ia] || !pos[ib]) continue;
+      seen.add(key);
+      ctx.stroke3(style, ctx.matrix, [...(pos[ia] as Vec3), ...(pos[ib] as Vec3)], false);
+    }
+  }
+}
+
+// ---- SPLINE -------------------------------------------------------------------------------
+
+/** A clamped uniform knot vector for `n` control points of `degree`. */
+function clampedKnots(n: number, degree: number): number[] {
+  const k: number[] = [];
+  for (let i = 0; i <= degree; i++) k.push(0);
+  for (let i = 1; i < n - degree; i++) k.push(i);
+  for (let i = 0; i <= degree; i++) k.push(Math.max(1, n - degree));
+  return k;
+}
+
+/** Evaluates a (rational) B-spline at parameter t by de Boor's algorithm. */
+export function deBoor(t: number, degree: number, knots: number[], ctrl: Vec3[], weights: number[] | null): Vec3 {
+  const n = ctrl.length;
+  let s = degree;
+  while (s < n - 1 && t >= (knots[s + 1] as number)) s++;
+  const d: [number, number, number, number][] = [];
+  for (let j = 0; j <= degree; j++) {
+    const p = ctrl[j + s - degree] as Vec3;
+    const w = weights ? (weights[j + s - degree] ?? 1) : 1;
+    d.push([p[0] * w, p[1] * w, p[2] * w, w]);
+  }
+  for (let r = 1; r <= degree; r++) {
+    for (let j = degree; j >= r; j--) {
+      const i = j + s - degree;
+      const k0 = knots[i] as number, k1 = knots[i + degree - r + 1] as number;
+      const a = k1 === k0 ? 0 : (t - k0) / (k1 - k0);
+      const dj = d[j] as [number, number, number, number], dp = d[j - 1] as [number, number, number, number];
+      for (let c = 0; c < 4; c++) dj[c] = (1 - a) * (dp[c] as number) + a * (dj[c] as number);
+    }
+  }
+  const r = d[degree] as [number, number, number, number];
+  const w = r[3] || 1;
+  return [r[0] / w, r[1] / w, r[2] / w];
+}
+
+/** Points of a NURBS curve as x, y, z triples. */
+export function splinePoints(
+  degree: number,
+  knots: number[],
+  ctrl: Vec3[],
+  weights: number[] | null,
+  segmentsPerSpan: number,
+): number[] {
+  const n = ctrl.length;
+  if (n < 2) return [];
+  const p = Math.max(1, Math.min(degree, n - 1));
+  let k = knots;
+  if (k.length !== n + p + 1 || k.some((v, i) => i > 0 && v < (k[i - 1] as number))) k = clampedKnots(n, p);
+  const t0 = k[p] as number, t1 = k[n] as number;
+  if (!(t1 > t0)) return ctrl.flatMap((c) => c);
+  const out: number[] = [];
+  // Sample each non-empty knot span.
+  for (let s = p; s < n; s++) {
+    const a = k[s] as number, b = k[s + 1] as number;
+    if (!(b > a)) continue;
+    const segs = p === 1 ? 1 : segmentsPerSpan;
+    for (let i = out.length ? 1 : 0; i <= segs; i++) {
+      const t = i === segs ? b - (s === n - 1 ? 0 : 1e-12 * (b - a)) : a + ((b - a) * i) / segs;
+      out.push(...deBoor(Math.min(t, t1), p, k, ctrl, weights));
+    }
+  }
+  return out;
+}
+
+/** A curve through fit points (centripetal Catmull-Rom), for splines stored without control points. */
+export function fitPointCurve(fit: Vec3[], segmentsPerSpan: number, closed: boolean): number[] {
+  const n = fit.length;
+  if (n < 3) return fit.flatMap((p) => p);
+  const pts = closed ? [fit[n - 1] as Vec3, ...fit, fit[0] as Vec3, fit[1] as Vec3] : [fit[0] as Vec3, ...fit, fit[n - 1] as Vec3];
+  const out: number[] = [];
+  const spans = closed ? n : n - 1;
+  for (let i = 0; i < spans; i++) {
+    const p0 = pts[i] as Vec3, p1 = pts[i + 1] as Vec3, p2 = pts[i + 2] as Vec3, p3 = pts[i + 3] as Vec3;
+    const d = (a: Vec3, b: Vec3): number => Math.max(Math.sqrt(Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2])), 1e-12);
+    const t01 = d(p0, p1), t12 = d(p1, p2), t23 = d(p2, p3);
+    for (let j = i === 0 ? 0 : 1; j <= segmentsPerSpan; j++) {
+      const u = j / segmentsPerSpan;
+      const point: number[] = [];
+      for (let c = 0; c < 3; c++) {
+        const m1 = (p2[c] as number) - (p1[c] as number) + t12 * (((p1[c] as number) - (p0[c] as number)) / t01 - ((p2[c] as number) - (p0[c] as number)) / (t01 + t12));
+        const m2 = (p2[c] as number) - (p1[c] as number) + t12 * (((p3[c] as number) - (p2[c] as number)) / t23 - ((p3[c] as number) - (p1[c] as number)) / (t12 + t23));
+        const a = 2 * (p1[c] as number) - 2 * (p2[c] as number) + m1 + m2;
+        const b = -3 * (p1[c] as number) + 3 * (p2[c] as number) - 2 * m1 - m2;
+        point.push(a * u * u * u + b * u * u + m1 * u + (p1[c] as number));
+      }
+      out.push(...point);
+    }
+  }
+  return out;
+}
+
+function drawSpline(e: EntityOf<'SPLINE'>, ctx: DrawContext): void {
+  const style = ctx.style(e);
+  const ctrl = e.controlPoints;
+  const dashes = ctx.dashes(e);
+  // Segments per knot span from the control polygon's length against the tolerance.
+  let len = 0;
+  const src = ctrl.length >= 2 ? ctrl : e.fitPoints;
+  for (let i = 1; i < src.length; i++) len += Math.hypot((src[i] as Vec3)[0] - (src[i - 1] as Vec3)[0], (src[i] as Vec3)[1] - (src[i - 1] as Vec3)[1], (src[i] as Vec3)[2] - (src[i - 1] as Vec3)[2]);
+  const tol = ctx.tolerance(ctx.matrix);
+  const spans = Math.max(1, src.length - 1);
+  const perSpan = Math.max(4, Math.min(64, Math.ceil(Math.sqrt(len / spans / Math.max(tol, 1e-12)) * 0.8)));
+  let pts: number[];
+  if (ctrl.length >= 2) pts = splinePoints(e.degree || 3, e.knots, ctrl, e.rational && e.weights.length === ctrl.length ? e.weights : null, perSpan);
+  else pts = fitPointCurve(e.fitPoints, perSpan, e.closed);
+  if (pts.length >= 6) ctx.stroke3(style, ctx.matrix, pts, false, { dashes });
+}
+
+// ---- extents ------------------------------------------------------------------------------
+
+/** A few characteristic points of an entity in its own space (for the tolerance estimate only). */
+export function entityKeyPoints(e: Entity): [number, number][] {
+  switch (e.type) {
+    case 'LINE':
+      return [
+        [e.start[0], e.start[1]],
+        [e.end[0], e.end[1]],
+      ];
+    case 'CIRCLE':
+    case 'ARC':
+      return [
+        [e.center[0] - e.radius, e.center[1] - e.radius],
+        [e.center[0] + e.radius, e.center[1] + e.radius],
+      ];
+    case 'ELLIPSE':
+      return [
+        [e.center[0] - e.majorAxis[0], e.center[1] - e.majorAxis[1]],
+        [e.center[0] + e.majorAxis[0], e.center[1] + e.majorAxis[1]],
+      ];
+    case 'LWPOLYLINE':
+      return e.vertices.map((v) => [v.x, v.y]);
+    case 'POLYLINE':
+      return e.vertices.map((v) => [v.position[0], v.position[1]]);
+    case 'SPLINE':
+      return (e.controlPoints.length ? e.controlPoints : e.fitPoints).map((p) => [p[0], p[1]]);
+    case 'INSERT':
+    case 'TEXT':
+    case 'ATTRIB':
+    case 'MTEXT':
+      return [[e.insertion[0], e.insertion[1]]];
+    case 'SOLID':
+    case 'TRACE':
+    case '3DFACE':
+      return e.points.map((p) => [p[0], p[1]]);
+    case 'POINT':
+      return [[e.position[0], e.position[1]]];
+    case 'HATCH':
+      return e.paths.flatMap((p) => (p.polyline ? p.polyline.vertices.map((v) => [v.x, v.y] as [number, number]) : p.edges.flatMap((ed) => (ed.kind === 'line' ? [ed.start, ed.end] : []))));
+    case 'DIMENSION':
+      return [[e.defPoint[0], e.defPoint[1]], [e.textMidpoint[0], e.textMidpoint[1]]];
+    default:
+      return [];
+  }
+}
+
+export { scaleOf };
