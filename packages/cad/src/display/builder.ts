@@ -503,6 +503,21 @@ function viewportMatrix(vp: ViewportEntity): Affine2D | null {
   return affineMultiply(place, dcs);
 }
 
+/** A viewport clipped by a paper-space polyline (its clip boundary entity): that polyline's vertices. */
+function viewportClip(vp: ViewportEntity, layout: Layout): Float64Array | null {
+  if (!vp.clipBoundaryHandle || !(vp.flags & 0x10000)) return null;
+  const h = vp.clipBoundaryHandle.toUpperCase();
+  const e = (layout.entities ?? []).find((x) => x.handle?.toUpperCase() === h);
+  if (e?.type === 'LWPOLYLINE' && e.vertices.length >= 3) return Float64Array.from(e.vertices.flatMap((v) => [v.x, v.y]));
+  if (e?.type === 'POLYLINE' && e.vertices.length >= 3) return Float64Array.from(e.vertices.flatMap((v) => [v.position[0], v.position[1]]));
+  if (e?.type === 'CIRCLE') {
+    const pts: number[] = [];
+    for (let i = 0; i < 72; i++) pts.push(e.center[0] + e.radius * Math.cos((i * Math.PI) / 36), e.center[1] + e.radius * Math.sin((i * Math.PI) / 36));
+    return Float64Array.from(pts);
+  }
+  return null;
+}
+
 function paperOf(layout: Layout): Paper | undefined {
   const p = layout.plot;
   if (!p || !(p.paperWidth && p.paperHeight && p.paperWidth > 0 && p.paperHeight > 0)) return undefined;
@@ -574,6 +589,9 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     return list;
   };
 
+  const layerByHandle = new Map<string, string>();
+  for (const l of Object.values(drawing.layers)) if (l.handle) layerByHandle.set(l.handle.toUpperCase(), l.name);
+
   const scenes: Scene[] = [];
   for (const layout of layouts) {
     if (!wanted(layout)) continue;
@@ -596,8 +614,9 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
       const vlist = modelList(psltscale && scale > 0 ? 1 / scale : 1);
       const hw = vp.width / 2, hh = vp.height / 2;
       const cx = vp.center[0], cy = vp.center[1];
-      const clip = Float64Array.from([cx - hw, cy - hh, cx + hw, cy - hh, cx + hw, cy + hh, cx - hw, cy + hh]);
-      const frozen = new Set(vp.frozenLayers.map((n) => n.toUpperCase()));
+      const clip = viewportClip(vp, layout) ?? Float64Array.from([cx - hw, cy - hh, cx + hw, cy - hh, cx + hw, cy + hh, cx - hw, cy + hh]);
+      // Frozen layers are written as layer handles (331); accept names too.
+      const frozen = new Set(vp.frozenLayers.map((n) => (layerByHandle.get(n.toUpperCase()) ?? n).toUpperCase()));
       const frozenLayers = vlist.layers.map((l, i) => (frozen.has(l.name.toUpperCase()) ? i : -1)).filter((i) => i >= 0);
       viewports.push({ clip, matrix, list: vlist, frozenLayers });
       const box = { minX: cx - hw, minY: cy - hh, maxX: cx + hw, maxY: cy + hh };
