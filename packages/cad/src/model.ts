@@ -196,6 +196,11 @@ export interface Drawing {
   layouts: Layout[];
   modelSpace: Entity[];
   imageDefs: Record<string, ImageDef>;
+  /**
+   * SORTENTSTABLE draw order, by the owning block record's handle (upper case): entity handle ->
+   * sort handle. Entities listed are drawn in sort-handle order instead of handle order.
+   */
+  drawOrder?: Record<string, Record<string, string>>;
   /** Counts of entity types read as UNKNOWN, and of ignored records. */
   stats: { entities: number; unknown: Record<string, number> };
 }
@@ -332,6 +337,8 @@ export interface TextEntity extends EntityBase {
   prompt?: string;
   /** ATTRIB/ATTDEF flags: 1 invisible, 2 constant, 4 verify, 8 preset. */
   attributeFlags?: number;
+  /** A multi-line attribute (R2018 "Embedded Object"): the MTEXT drawn instead of the single line. */
+  mtext?: MTextEntity;
 }
 
 export interface MTextColumns {

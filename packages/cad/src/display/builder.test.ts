@@ -333,3 +333,24 @@ describe('display list: layouts and viewports', () => {
     expect(buildScenes(drawing, { layouts: 'model' }).scenes.map((s) => s.name)).toEqual(['Model']);
   });
 });
+
+describe('display list: draw order', () => {
+  it('follows SORTENTSTABLE: a wipeout moved behind is drawn first', () => {
+    const drawing = readDxf(
+      new TextEncoder().encode(
+        dxfText([
+          [0, 'SECTION'], [2, 'TABLES'], [0, 'TABLE'], [2, 'BLOCK_RECORD'], [0, 'BLOCK_RECORD'], [5, '1F'], [2, '*Model_Space'], [0, 'ENDTAB'], [0, 'ENDSEC'],
+          [0, 'SECTION'], [2, 'ENTITIES'],
+          [0, 'LINE'], [5, 'A1'], [8, '0'], [62, 1], [10, 0], [20, 0], [11, 1], [21, 0],
+          [0, 'LINE'], [5, 'A2'], [8, '0'], [62, 3], [10, 0], [20, 1], [11, 1], [21, 1],
+          [0, 'ENDSEC'],
+          [0, 'SECTION'], [2, 'OBJECTS'],
+          [0, 'SORTENTSTABLE'], [5, '90'], [330, '8F'], [100, 'AcDbSortentsTable'], [330, '1F'], [331, 'A2'], [5, '10'],
+          [0, 'ENDSEC'], [0, 'EOF'],
+        ]),
+      ),
+    ).drawing;
+    const list = buildScenes(drawing, { layouts: 'model' }).scenes[0]!.list;
+    expect(subpaths(list).map((s) => list.styles[s.style]!.color)).toEqual([aciColor(3), aciColor(1)]);
+  });
+});

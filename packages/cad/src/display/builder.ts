@@ -120,6 +120,21 @@ class Builder implements DrawContext {
 
   // ---- scenes -------------------------------------------------------------------------------
 
+  /** Entities in SORTENTSTABLE order for their owner (a block record handle), else as given. */
+  ordered(entities: Entity[], owner: string | undefined): Entity[] {
+    const table = owner ? this.drawing.drawOrder?.[owner.toUpperCase()] : undefined;
+    if (!table || !Object.keys(table).length) return entities;
+    const key = (e: Entity): string => {
+      const h = (e.handle ?? '').toUpperCase();
+      const k = (table[h] ?? h).replace(/^0+/, '');
+      return k.padStart(16, '0');
+    };
+    return entities
+      .map((e, i) => ({ e, i, k: key(e) }))
+      .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i))
+      .map((x) => x.e);
+  }
+
   buildList(entities: Entity[], tolerance: number, ltFactor: number, paperSpace: boolean): DisplayList {
     this.out = new ListWriter(this.layerInfos);
     this.baseTolerance = tolerance;
@@ -315,7 +330,7 @@ class Builder implements DrawContext {
     this.depth++;
     this.activeBlocks.add(key as string);
     try {
-      for (const e of block.entities) {
+      for (const e of this.ordered(block.entities, block.recordHandle)) {
         if (e.type === 'ATTDEF') continue;
         this.drawEntity(e);
       }
@@ -354,6 +369,10 @@ class Builder implements DrawContext {
           this.warn({ code: 'unsupported-entity', subject: e.dxfType, message: `${e.dxfType} entities are not drawn` });
           return;
         default: {
+          if (e.type === 'ATTRIB' && e.mtext) {
+            (HANDLERS.MTEXT as EntityHandler)(e.mtext, this);
+            break;
+          }
           const handler = HANDLERS[e.type] as EntityHandler | undefined;
           if (!handler) {
             this.skipped[e.type] = (this.skipped[e.type] ?? 0) + 1;
@@ -575,6 +594,7 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
   const layouts = drawing.layouts.length ? drawing.layouts : [{ name: 'Model', tabOrder: 0, blockName: '*Model_Space', isModel: true, viewports: [] } as Layout];
   const headerBox = validBox(drawing.header.extMin, drawing.header.extMax);
   const modelTolerance = estimateExtent(drawing.modelSpace, headerBox) * TOLERANCE_FRACTION;
+  const modelRecord = drawing.blockRecords.find((r) => r.name.toUpperCase() === '*MODEL_SPACE')?.handle;
   const psltscale = drawing.header.psltscale === undefined ? 1 : Number(drawing.header.psltscale);
 
   // Model lists keyed by linetype factor: viewports at different scales need their own dashes under PSLTSCALE.
@@ -583,7 +603,7 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     const key = Math.round(Math.log2(ltFactor) * 8) / 8;
     let list = modelLists.get(key);
     if (!list) {
-      list = b.buildList(drawing.modelSpace, modelTolerance, ltFactor, false);
+      list = b.buildList(b.ordered(drawing.modelSpace, modelRecord), modelTolerance, ltFactor, false);
       modelLists.set(key, list);
     }
     return list;
@@ -603,7 +623,7 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     const paperEntities = (layout.entities ?? []).filter((e) => e.type !== 'VIEWPORT');
     const paper = paperOf(layout);
     const paperDiag = paper ? Math.hypot(paper.width, paper.height) : estimateExtent(paperEntities, validBox(layout.limMin, layout.limMax));
-    const list = b.buildList(paperEntities, paperDiag * TOLERANCE_FRACTION, 1, true);
+    const list = b.buildList(b.ordered(paperEntities, layout.blockRecordHandle), paperDiag * TOLERANCE_FRACTION, 1, true);
     const viewports: ViewportView[] = [];
     let bounds = list.bounds;
     for (const vp of [...layout.viewports].sort((x, y) => x.status - y.status)) {

@@ -132,11 +132,68 @@ function text(r: DxfRecord, type: 'TEXT' | 'ATTRIB' | 'ATTDEF'): TextEntity {
     if (type === 'ATTDEF') e.prompt = r.str(3);
   }
   r.xdataStart = saved;
+  if (emb >= 0 && type !== 'TEXT') {
+    // A multi-line attribute (R2018): the embedded MTEXT is what AutoCAD shows.
+    const g = embedded(r, emb);
+    const body = g.texts.join('');
+    if (body) {
+      const m: MTextEntity = {
+        ...e,
+        type: 'MTEXT',
+        text: body,
+        insertion: g.pt(10) ?? e.insertion,
+        height: g.num(40) || e.height,
+        width: g.num(41) ?? 0,
+        attachment: g.num(71) || 1,
+        drawingDirection: g.num(72) || 1,
+        rotation: e.rotation,
+        style: e.style,
+        lineSpacingFactor: g.num(44) || 1,
+        lineSpacingStyle: g.num(73) || 1,
+      };
+      for (const k of ['tag', 'prompt', 'attributeFlags', 'halign', 'valign', 'generation', 'widthFactor', 'oblique', 'alignPoint'] as const) delete (m as unknown as Record<string, unknown>)[k];
+      const dir = g.pt(11);
+      if (dir && (dir[0] || dir[1])) {
+        m.direction = dir;
+        m.rotation = Math.atan2(dir[1], dir[0]) * RAD2DEG;
+      }
+      e.mtext = m;
+    }
+  }
   return e;
+}
+
+/** The groups of an "101 Embedded Object" part (first value per code; text parts in order). */
+function embedded(r: DxfRecord, from: number): { num(c: number): number | undefined; pt(c: number): Vec3 | undefined; texts: string[] } {
+  const { codes, vals } = r;
+  const first = new Map<number, number>();
+  const texts: string[] = [];
+  let last = '';
+  for (let i = from + 1; i < r.length; i++) {
+    const c = codes[i] as number;
+    if (c === 1001) break;
+    if (c === 3) texts.push(asStr(vals[i]));
+    else if (c === 1) last = asStr(vals[i]);
+    if (!first.has(c)) first.set(c, i);
+  }
+  if (last) texts.push(last);
+  const num = (c: number): number | undefined => {
+    const i = first.get(c);
+    return i === undefined ? undefined : asNum(vals[i]);
+  };
+  const pt = (c: number): Vec3 | undefined => {
+    const x = num(c);
+    return x === undefined ? undefined : [x, num(c + 10) ?? 0, num(c + 20) ?? 0];
+  };
+  return { num, pt, texts };
 }
 
 function mtext(r: DxfRecord): MTextEntity {
   const { codes, vals } = r;
+  // R2018 appends an "101 Embedded Object" part (columns) that repeats group codes: read the main part before it.
+  const emb = r.indexOf(101);
+  const saved = r.xdataStart;
+  if (emb >= 0) r.xdataStart = emb;
   let body = '';
   let last = '';
   const end = r.length;
@@ -188,7 +245,17 @@ function mtext(r: DxfRecord): MTextEntity {
     if (rgb !== undefined) color.rgb = rgb & 0xffffff;
     e.background = { flags: bg, color, scale: r.num(45, 1.5) };
   }
-  if (colType) e.columns = { type: colType, count: colCount, width: colWidth, gutter, autoHeight, heights };
+  r.xdataStart = saved;
+  if (emb >= 0) {
+    const g = embedded(r, emb);
+    const type = g.num(71) ?? 0;
+    if (type) {
+      const hs: number[] = [];
+      for (let i = emb + 1; i < r.length && codes[i] !== 1001; i++) if (codes[i] === 46) hs.push(asNum(vals[i]));
+      e.columns = { type, count: g.num(72) ?? 0, width: g.num(44) ?? 0, gutter: g.num(45) ?? 0, autoHeight: (g.num(73) ?? 0) !== 0, heights: hs };
+    }
+    if (!e.width) e.width = g.num(40) ?? 0;
+  } else if (colType) e.columns = { type: colType, count: colCount, width: colWidth, gutter, autoHeight, heights };
   return e;
 }
 

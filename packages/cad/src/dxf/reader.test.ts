@@ -246,3 +246,44 @@ describe('errors', () => {
     expect(drawing.modelSpace.map((e) => e.type)).toEqual(['LINE', 'CIRCLE']);
   });
 });
+
+describe('R2018 embedded objects and draw order', () => {
+  it('MTEXT keeps its own insertion and direction and reads columns from the embedded object', () => {
+    const { drawing } = readDxf(
+      entitiesDxf([
+        [0, 'MTEXT'], [5, '155'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbMText'], [10, 0.85], [20, 11.7], [30, 0], [40, 2.5], [41, 76.2], [46, 12], [71, 1], [72, 5],
+        [1, 'Line 1\\PLine 2'], [73, 1], [44, 1],
+        [101, 'Embedded Object'], [70, 1], [10, 1], [20, 0], [30, 0], [11, 0.85], [21, 11.7], [31, 0], [40, 76.2], [41, 12], [42, 76.2], [43, 10.8],
+        [71, 2], [72, 3], [44, 24.6], [45, 1.2], [73, 1], [74, 0], [46, 5], [46, 6],
+      ]),
+    );
+    const m = drawing.modelSpace[0] as EntityOf<'MTEXT'>;
+    expect(m.insertion).toEqual([0.85, 11.7, 0]);
+    expect(m.rotation).toBe(0);
+    expect(m.columns).toEqual({ type: 2, count: 3, width: 24.6, gutter: 1.2, autoHeight: true, heights: [5, 6] });
+  });
+
+  it('a multi-line ATTRIB carries its embedded MTEXT', () => {
+    const { drawing } = readDxf(
+      entitiesDxf([
+        [0, 'INSERT'], [8, '0'], [66, 1], [2, 'B'], [10, 0], [20, 0],
+        [0, 'ATTRIB'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbText'], [10, 977], [20, 27], [40, 1.7], [1, ''], [100, 'AcDbAttribute'], [2, 'MULTI'], [70, 0], [71, 2],
+        [101, 'Embedded Object'], [10, 977], [20, 28.75], [30, 0], [40, 1.72], [41, 0], [46, 0], [71, 1], [72, 5], [1, 'two\\Plines'], [73, 1], [44, 1],
+        [0, 'SEQEND'],
+      ]),
+    );
+    const a = (drawing.modelSpace[0] as EntityOf<'INSERT'>).attributes[0]!;
+    expect(a.tag).toBe('MULTI');
+    expect(a.mtext).toMatchObject({ type: 'MTEXT', text: 'two\\Plines', insertion: [977, 28.75, 0], height: 1.72, attachment: 1 });
+  });
+
+  it('reads SORTENTSTABLE into the draw order of its block record', () => {
+    const text = dxfText([
+      [0, 'SECTION'], [2, 'OBJECTS'],
+      [0, 'SORTENTSTABLE'], [5, '90'], [102, '{ACAD_REACTORS'], [330, '8F'], [102, '}'], [330, '8F'], [100, 'AcDbSortentsTable'], [330, '1F'], [331, 'A1'], [5, 'B0'], [331, 'A2'], [5, '70'],
+      [0, 'ENDSEC'], [0, 'EOF'],
+    ]);
+    const { drawing } = readDxf(new TextEncoder().encode(text));
+    expect(drawing.drawOrder).toEqual({ '1F': { A1: 'B0', A2: '70' } });
+  });
+});

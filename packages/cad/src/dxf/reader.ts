@@ -431,6 +431,20 @@ class DxfReader {
       this.drawing.imageDefs[handle] = def;
       return;
     }
+    if (r.type === 'SORTENTSTABLE') {
+      // Draw order of one space or block: entity handle (331) -> sort handle (5), in pairs.
+      // The block record is the 330 after the subclass marker (the first 330 is the owning dictionary).
+      const sub = r.indexOf(100);
+      const at = r.indexOf(330, sub >= 0 ? sub : 0);
+      const owner = at >= 0 ? asStr(r.vals[at]).toUpperCase() : '';
+      if (!owner) return;
+      const map: Record<string, string> = (this.drawing.drawOrder ??= {})[owner] ?? {};
+      for (let i = r.indexOf(331); i >= 0; i = r.indexOf(331, i + 1)) {
+        if (r.codes[i + 1] === 5) map[asStr(r.vals[i]).toUpperCase()] = asStr(r.vals[i + 1]).toUpperCase();
+      }
+      this.drawing.drawOrder[owner] = map;
+      return;
+    }
     if (r.type !== 'LAYOUT') return;
     const plot: PlotSettings = {};
     const lo: LayoutObject = { name: '', tabOrder: 0, plot };
