@@ -1,7 +1,78 @@
-/** ACAD_TABLE (placeholder: its anonymous block). */
+/**
+ * ACAD_TABLE: drawn from its anonymous block when present (what AutoCAD saves: the grid lines and
+ * the cell MTEXTs, relative to the table's insertion point); otherwise the grid is built from the
+ * row heights and column widths, downwards and to the right of the insertion point (the table's
+ * top-left corner), with the cell texts centred in their cells.
+ */
 import type { TableEntity } from '../model';
 import type { EntityHandler } from './context';
+import { virtualMText } from './dimension';
+import { multiply, translation } from './matrix';
 
 export const drawTable: EntityHandler<TableEntity> = (e, ctx) => {
-  if (e.block) ctx.drawBlock(e.block, ctx.matrix, e);
+  const [x, y, z] = e.insertion;
+  const block = e.block ? (ctx.drawing.blocks[e.block] ?? Object.values(ctx.drawing.blocks).find((b) => b.name.toUpperCase() === e.block.toUpperCase())) : undefined;
+  if (block && block.entities.length) {
+    ctx.drawBlock(block.name, multiply(ctx.ocs(e), translation(x, y, z)), e);
+    return;
+  }
+  const heights = e.rowHeights.filter((h) => Number.isFinite(h) && h > 0);
+  const widths = e.columnWidths.filter((w) => Number.isFinite(w) && w > 0);
+  if (!heights.length || !widths.length) return;
+  const m = ctx.ocs(e, z);
+  const style = ctx.style(e);
+  const totalW = widths.reduce((s, w) => s + w, 0);
+  const totalH = heights.reduce((s, h) => s + h, 0);
+  let yy = y;
+  ctx.stroke(style, m, [x, yy, x + totalW, yy], false);
+  for (const h of heights) {
+    yy -= h;
+    ctx.stroke(style, m, [x, yy, x + totalW, yy], false);
+  }
+  let xx = x;
+  ctx.stroke(style, m, [xx, y, xx, y - totalH], false);
+  for (const w of widths) {
+    xx += w;
+    ctx.stroke(style, m, [xx, y, xx, y - totalH], false);
+  }
+  const cells = cellTexts(e.cells, heights.length * widths.length);
+  if (!cells) return;
+  let top = y;
+  for (let r = 0; r < heights.length; r++) {
+    const h = heights[r] as number;
+    let left = x;
+    for (let c = 0; c < widths.length; c++) {
+      const w = widths[c] as number;
+      const text = cells[r * widths.length + c] ?? '';
+      if (text.trim())
+        ctx.drawEntity(
+          virtualMText(e, {
+            text,
+            insertion: [left + w / 2, top - h / 2, z],
+            height: h * 0.5,
+            rotation: 0,
+            attachment: 5,
+            style: 'STANDARD',
+            width: w * 0.9,
+          }),
+        );
+      left += w;
+    }
+    top -= h;
+  }
 };
+
+/**
+ * One text per cell, row-major, or null when the stored list does not fit the grid. Newer files
+ * write each cell's text twice (the cell's group 1 and its value's group 302): such pairs count once.
+ */
+function cellTexts(cells: string[], count: number): string[] | null {
+  if (cells.length === count) return cells;
+  const out: string[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    const t = cells[i] as string;
+    out.push(t);
+    if (t && cells[i + 1] === t) i++;
+  }
+  return out.length === count ? out : null;
+}
