@@ -354,3 +354,14 @@ describe('display list: draw order', () => {
     expect(subpaths(list).map((s) => list.styles[s.style]!.color)).toEqual([aciColor(3), aciColor(1)]);
   });
 });
+
+describe('display list: plotting', () => {
+  it('leaves out DEFPOINTS and no-plot layers when plotting, shows them on screen', () => {
+    const d = {
+      layers: [['Defpoints', 7]] as [string, number][],
+      entities: [[0, 'LINE'], [8, 'Defpoints'], [10, 0], [20, 0], [11, 1], [21, 1], [0, 'LINE'], [8, '0'], [10, 0], [20, 0], [11, 2], [21, 0]] as G,
+    };
+    expect(subpaths(modelList(d))).toHaveLength(1);
+    expect(subpaths(modelList(d, { plot: false }))).toHaveLength(2);
+  });
+});

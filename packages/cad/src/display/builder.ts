@@ -33,6 +33,11 @@ export interface BuildOptions {
   layouts?: 'all' | 'model' | string[];
   /** Draw entities on layers that are off or frozen (the viewer toggles layers itself). */
   includeHiddenLayers?: boolean;
+  /**
+   * Output for plotting (PDF, PNG, ...): layers marked not to plot, and DEFPOINTS, are left out.
+   * Default true; a viewer on screen sets false (AutoCAD shows those layers on screen).
+   */
+  plot?: boolean;
   fonts?: FontProvider;
   /** Stop adding primitives after this many points (protects a worker from hostile files). Default 50 million. */
   maxPoints?: number;
@@ -100,12 +105,13 @@ class Builder implements DrawContext {
     const layer = this.drawing.layers[name] ?? Object.values(this.drawing.layers).find((l) => l.name.toUpperCase() === key);
     const color = layer ? (layer.color.rgb !== undefined ? layer.color.rgb : aciColor(layer.color.aci ?? 7)) : FOREGROUND;
     const lw = layer && layer.lineweight >= 0 ? layer.lineweight / 100 : this.defaultLineweight();
+    const plotted = !(this.options.plot ?? true) || (key !== 'DEFPOINTS' && (layer ? layer.plot : true));
     st = {
       index: this.layerInfos.length,
       color,
       linetype: layer?.linetype ?? 'CONTINUOUS',
       lineweight: lw,
-      on: layer ? layer.on : true,
+      on: (layer ? layer.on : true) && plotted,
       frozen: layer ? layer.frozen : false,
     };
     this.layerInfos.push({ name: layer?.name ?? name, color, visible: st.on && !st.frozen });

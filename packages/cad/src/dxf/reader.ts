@@ -445,6 +445,11 @@ class DxfReader {
       this.drawing.drawOrder[owner] = map;
       return;
     }
+    if (r.type === 'WIPEOUTVARIABLES') {
+      // Whether wipeout frames are shown (70: 0 off, 1 on): kept as a pseudo header variable.
+      this.drawing.header.vars['$WIPEOUTFRAME'] = r.num(70);
+      return;
+    }
     if (r.type !== 'LAYOUT') return;
     const plot: PlotSettings = {};
     const lo: LayoutObject = { name: '', tabOrder: 0, plot };
