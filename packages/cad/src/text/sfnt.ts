@@ -1,0 +1,227 @@
+/**
+ * A minimal TrueType/OpenType reader (browser-safe): the faces of a .ttf/.otf/.ttc file, their
+ * names, vertical metrics and advance widths. Enough to measure text set in a font a drawing names
+ * and a font folder holds; glyph outlines are the back ends' business.
+ */
+
+export interface SfntFace {
+  family: string;
+  /** Typographic subfamily ('Regular', 'Bold', ...). */
+  subfamily: string;
+  postscriptName: string;
+  unitsPerEm: number;
+  /** In em units (1 = the em). */
+  capHeight: number;
+  ascent: number;
+  descent: number;
+  /** Advance width in em units, undefined when the font has no glyph for the code point. */
+  advance(codePoint: number): number | undefined;
+}
+
+class Reader {
+  private view: DataView;
+  constructor(readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  u8(o: number): number {
+    return this.view.getUint8(o);
+  }
+  u16(o: number): number {
+    return this.view.getUint16(o, false);
+  }
+  i16(o: number): number {
+    return this.view.getInt16(o, false);
+  }
+  u32(o: number): number {
+    return this.view.getUint32(o, false);
+  }
+  tag(o: number): string {
+    return String.fromCharCode(this.u8(o), this.u8(o + 1), this.u8(o + 2), this.u8(o + 3));
+  }
+}
+
+function tables(r: Reader, offset: number): Map<string, { offset: number; length: number }> {
+  const n = r.u16(offset + 4);
+  const map = new Map<string, { offset: number; length: number }>();
+  for (let i = 0; i < n; i++) {
+    const rec = offset + 12 + i * 16;
+    map.set(r.tag(rec), { offset: r.u32(rec + 8), length: r.u32(rec + 12) });
+  }
+  return map;
+}
+
+function readNames(r: Reader, off: number): Map<number, string> {
+  const count = r.u16(off + 2);
+  const strings = off + r.u16(off + 4);
+  const found = new Map<number, { score: number; text: string }>();
+  for (let i = 0; i < count; i++) {
+    const rec = off + 6 + i * 12;
+    const platform = r.u16(rec), encoding = r.u16(rec + 2), lang = r.u16(rec + 4), id = r.u16(rec + 6);
+    const len = r.u16(rec + 8), start = strings + r.u16(rec + 10);
+    let text = '';
+    let score = 0;
+    if (platform === 3 || platform === 0) {
+      for (let k = 0; k + 1 < len; k += 2) text += String.fromCharCode(r.u16(start + k));
+      score = platform === 3 && lang === 0x409 ? 3 : platform === 3 ? 2 : 1;
+    } else if (platform === 1 && encoding === 0) {
+      for (let k = 0; k < len; k++) text += String.fromCharCode(r.u8(start + k));
+      score = lang === 0 ? 1.5 : 0.5;
+    } else continue;
+    const prev = found.get(id);
+    if (!prev || score > prev.score) found.set(id, { score, text });
+  }
+  return new Map([...found].map(([k, v]) => [k, v.text]));
+}
+
+/** cmap subtable → code point lookup (formats 4 and 12). */
+function readCmap(r: Reader, off: number): (cp: number) => number {
+  const n = r.u16(off + 2);
+  let best = -1, bestScore = -1, bestFormat = 0;
+  for (let i = 0; i < n; i++) {
+    const rec = off + 4 + i * 8;
+    const platform = r.u16(rec), encoding = r.u16(rec + 2);
+    const sub = off + r.u32(rec + 4);
+    const format = r.u16(sub);
+    let score = -1;
+    if (format === 12 && (platform === 3 || platform === 0)) score = 3;
+    else if (format === 4 && platform === 3 && (encoding === 1 || encoding === 0)) score = 2;
+    else if (format === 4 && platform === 0) score = 1;
+    if (score > bestScore) {
+      bestScore = score;
+      best = sub;
+      bestFormat = format;
+    }
+  }
+  if (best < 0) return () => 0;
+  if (bestFormat === 12) {
+    const groups = r.u32(best + 12);
+    return (cp) => {
+      let lo = 0, hi = groups - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const g = best + 16 + mid * 12;
+        const start = r.u32(g), end = r.u32(g + 4);
+        if (cp < start) hi = mid - 1;
+        else if (cp > end) lo = mid + 1;
+        else return r.u32(g + 8) + (cp - start);
+      }
+      return 0;
+    };
+  }
+  const segX2 = r.u16(best + 6);
+  const ends = best + 14, starts = ends + segX2 + 2, deltas = starts + segX2, rangeOffs = deltas + segX2;
+  return (cp) => {
+    if (cp > 0xffff) return 0;
+    let lo = 0, hi = segX2 / 2 - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const end = r.u16(ends + mid * 2);
+      const start = r.u16(starts + mid * 2);
+      if (cp > end) lo = mid + 1;
+      else if (cp < start) hi = mid - 1;
+      else {
+        const delta = r.i16(deltas + mid * 2);
+        const ro = r.u16(rangeOffs + mid * 2);
+        if (ro === 0) return (cp + delta) & 0xffff;
+        const gi = r.u16(rangeOffs + mid * 2 + ro + (cp - start) * 2);
+        return gi ? (gi + delta) & 0xffff : 0;
+      }
+    }
+    return 0;
+  };
+}
+
+function readFace(r: Reader, offset: number): SfntFace | null {
+  const t = tables(r, offset);
+  const head = t.get('head'), hhea = t.get('hhea'), hmtx = t.get('hmtx'), cmap = t.get('cmap'), name = t.get('name');
+  if (!head || !hhea || !hmtx || !cmap) return null;
+  const upm = r.u16(head.offset + 18) || 1000;
+  const ascent = r.i16(hhea.offset + 4) / upm;
+  const descent = r.i16(hhea.offset + 6) / upm;
+  const nMetrics = r.u16(hhea.offset + 34);
+  const os2 = t.get('OS/2');
+  let capHeight = 0;
+  if (os2 && os2.length >= 90 && r.u16(os2.offset) >= 2) capHeight = r.i16(os2.offset + 88) / upm;
+  const names = name ? readNames(r, name.offset) : new Map<number, string>();
+  const lookup = readCmap(r, cmap.offset);
+  const advanceOf = (gid: number): number => {
+    const i = Math.min(gid, nMetrics - 1);
+    return r.u16(hmtx.offset + i * 4) / upm;
+  };
+  if (!(capHeight > 0)) {
+    // No OS/2 cap height: the top of 'H' from the glyph table, else an estimate.
+    const loca = t.get('loca'), glyf = t.get('glyf');
+    const gid = lookup(0x48);
+    if (loca && glyf && gid) {
+      const long = r.i16(head.offset + 50) === 1;
+      const start = long ? r.u32(loca.offset + gid * 4) : r.u16(loca.offset + gid * 2) * 2;
+      const end = long ? r.u32(loca.offset + gid * 4 + 4) : r.u16(loca.offset + gid * 2 + 2) * 2;
+      if (end > start) capHeight = r.i16(glyf.offset + start + 8) / upm;
+    }
+    if (!(capHeight > 0.3 && capHeight < 1.2)) capHeight = Math.max(0.5, Math.min(0.8, ascent * 0.76));
+  }
+  return {
+    family: names.get(16) ?? names.get(1) ?? '',
+    subfamily: names.get(17) ?? names.get(2) ?? '',
+    postscriptName: names.get(6) ?? '',
+    unitsPerEm: upm,
+    capHeight,
+    ascent,
+    descent,
+    advance(cp) {
+      const gid = lookup(cp);
+      return gid ? advanceOf(gid) : undefined;
+    },
+  };
+}
+
+/** Every face of a font file (one for .ttf/.otf, several for a .ttc collection). Empty when unreadable. */
+export function readSfnt(bytes: Uint8Array): SfntFace[] {
+  try {
+    const r = new Reader(bytes);
+    if (bytes.length < 12) return [];
+    const tag = r.tag(0);
+    const offsets: number[] = [];
+    if (tag === 'ttcf') {
+      const n = Math.min(r.u32(8), 256);
+      for (let i = 0; i < n; i++) offsets.push(r.u32(12 + i * 4));
+    } else offsets.push(0);
+    const faces: SfntFace[] = [];
+    for (const o of offsets) {
+      const f = readFace(r, o);
+      if (f) faces.push(f);
+    }
+    return faces;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Family names of the faces of a font file from its first bytes and name tables, for font
+ * discovery without reading whole files: `read(offset, length)` returns bytes of the file.
+ */
+export function sfntFamilies(read: (offset: number, length: number) => Uint8Array): { family: string; subfamily: string; postscriptName: string; index: number }[] {
+  try {
+    const head = new Reader(read(0, 12 + 4 * 64));
+    const offsets: number[] = [];
+    if (head.tag(0) === 'ttcf') {
+      const n = Math.min(head.u32(8), 64);
+      for (let i = 0; i < n; i++) offsets.push(head.u32(12 + i * 4));
+    } else offsets.push(0);
+    const out: { family: string; subfamily: string; postscriptName: string; index: number }[] = [];
+    offsets.forEach((o, index) => {
+      const dirHead = new Reader(read(o, 12));
+      const n = dirHead.u16(4);
+      const dir = new Reader(read(o, 12 + n * 16));
+      const t = tables(dir, 0);
+      const name = t.get('name');
+      if (!name) return;
+      const names = readNames(new Reader(read(name.offset, name.length)), 0);
+      out.push({ family: names.get(16) ?? names.get(1) ?? '', subfamily: names.get(17) ?? names.get(2) ?? '', postscriptName: names.get(6) ?? '', index });
+    });
+    return out;
+  } catch {
+    return [];
+  }
+}
