@@ -358,6 +358,8 @@ export interface MTextEntity extends EntityBase {
   height: number;
   /** Reference rectangle width (41); 0 = no wrapping. */
   width: number;
+  /** Defined (column) height (46; 41 of the R2018 embedded object); absent or 0 = as tall as the text. */
+  definedHeight?: number;
   /** 1 top-left .. 9 bottom-right. */
   attachment: number;
   /** 1 left-to-right, 3 top-to-bottom, 5 by style. */

@@ -245,9 +245,13 @@ function mtext(r: DxfRecord): MTextEntity {
     if (rgb !== undefined) color.rgb = rgb & 0xffffff;
     e.background = { flags: bg, color, scale: r.num(45, 1.5) };
   }
+  const dh = r.optNum(46);
+  if (dh) e.definedHeight = dh;
   r.xdataStart = saved;
   if (emb >= 0) {
     const g = embedded(r, emb);
+    const edh = g.num(41);
+    if (edh && !e.definedHeight) e.definedHeight = edh;
     const type = g.num(71) ?? 0;
     if (type) {
       const hs: number[] = [];

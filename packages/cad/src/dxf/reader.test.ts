@@ -261,6 +261,7 @@ describe('R2018 embedded objects and draw order', () => {
     expect(m.insertion).toEqual([0.85, 11.7, 0]);
     expect(m.rotation).toBe(0);
     expect(m.columns).toEqual({ type: 2, count: 3, width: 24.6, gutter: 1.2, autoHeight: true, heights: [5, 6] });
+    expect(m.definedHeight).toBe(12);
   });
 
   it('a multi-line ATTRIB carries its embedded MTEXT', () => {

@@ -241,7 +241,7 @@ function wcsToOcs(extrusion: Vec3, p: Vec3): Vec3 {
 
 /** The MTEXT defined height (group 46) when the model carries it. */
 function definedHeight(e: MTextEntity): number {
-  const v = (e as MTextEntity & { definedHeight?: number }).definedHeight;
+  const v = e.definedHeight;
   return typeof v === 'number' && v > 0 ? v : 0;
 }
 
