@@ -1,0 +1,360 @@
+/**
+ * PNG and JPG with @napi-rs/canvas (Skia): antialiased, white or black background.
+ *
+ * Size: `width` px with the extents filling it edge to edge (no margin), or `dpi` on the page the
+ * PDF would use (a layout's paper; model space as if plotted to fit A3 or the chosen paper).
+ * Without either: model space 2000 px wide, layouts at 150 dpi. At most 100 megapixels.
+ *
+ * Lines: with dpi (or lineweights: true) each lineweight is drawn at its size on paper, at least
+ * 1 px; with a width (lineweights not set) lines are 1 px unless their weight is above the 0.25 mm
+ * default; lineweights: false draws every line 1 px.
+ *
+ * Fonts: each TrueType/OpenType file a FontRef names is registered once per process (a face of a
+ * collection is cut out first: the canvas loads only the first face of a .ttc); Noto Sans CJK SC
+ * backs every text up so Chinese never shows as boxes.
+ */
+import { GlobalFonts, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { FontRef, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import { DeviceTransformer } from './device';
+import { cjkFont, extractFace, facesOf, fontBytes, pickFace, refFont, type FontFile } from './node-fonts';
+import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
+import {
+  DEFAULT_LINEWEIGHT_MM,
+  MM_PER_INCH,
+  backgroundRgb,
+  cssColor,
+  displayRgb,
+  lineweightMm,
+  affineMul,
+  scenePage,
+  type Affine,
+  type Background,
+  type ColorMode,
+  type Page,
+} from './paper';
+import { drawScene, textFrame, withoutControls, type Sink } from './walk';
+
+/** Device coordinates beyond this are clipped away (Skia works in 32-bit floats). */
+const LIMIT = 1e7;
+/** Consecutive points closer than this (px) are merged. */
+const MIN_STEP = 0.15;
+
+// ---- fonts --------------------------------------------------------------------------------------
+
+const aliases = new Map<string, string | null>();
+let aliasCount = 0;
+
+/** The canvas family name of a font file (registered on first use), or null when it cannot be loaded. */
+function canvasFamily(f: FontFile): string | null {
+  const key = `${f.file}|${f.face ?? ''}`;
+  let alias = aliases.get(key);
+  if (alias !== undefined) return alias;
+  alias = `XcadFont${++aliasCount}`;
+  try {
+    let ok: unknown;
+    if (f.face) {
+      const face = pickFace(facesOf(f.file), f.face);
+      ok = face ? GlobalFonts.register(Buffer.from(extractFace(fontBytes(f.file), face)), alias) : null;
+    } else {
+      ok = GlobalFonts.registerFromPath(f.file, alias);
+    }
+    if (!ok) alias = null;
+  } catch {
+    alias = null;
+  }
+  aliases.set(key, alias);
+  return alias;
+}
+
+function cjkFamily(): string | null {
+  const f = cjkFont();
+  return f ? canvasFamily(f) : null;
+}
+
+const familyCache = new Map<FontRef, string>();
+
+/** The CSS family list for a FontRef: its own file, else its family when installed, then the CJK fallback. */
+function familiesFor(ref: FontRef | undefined): string {
+  if (ref) {
+    const cached = familyCache.get(ref);
+    if (cached) return cached;
+  }
+  const list: string[] = [];
+  const own = refFont(ref);
+  const ownAlias = own ? canvasFamily(own) : null;
+  if (ownAlias) list.push(ownAlias);
+  else if (ref?.family && GlobalFonts.has(ref.family)) list.push(`"${ref.family.replace(/"/g, '')}"`);
+  const cjk = cjkFamily();
+  if (cjk && !list.includes(cjk)) list.push(cjk);
+  list.push('sans-serif');
+  const s = list.join(', ');
+  if (ref) familyCache.set(ref, s);
+  return s;
+}
+
+// ---- drawing ------------------------------------------------------------------------------------
+
+type WeightPolicy = 'physical' | 'thin' | 'off';
+
+class CanvasSink implements Sink {
+  private strokeCss = '';
+  private fillCss = '';
+  private width = -1;
+  private transformed = false;
+  private font = '';
+  private readonly measured = new Map<string, number>();
+  private readonly colors = new Map<number, string>();
+  private readonly dev = new DeviceTransformer(LIMIT);
+
+  constructor(
+    private readonly ctx: SKRSContext2D,
+    private readonly mode: ColorMode,
+    private readonly background: Background,
+    private readonly policy: WeightPolicy,
+    private readonly pxPerMm: number,
+  ) {}
+
+  private css(color: number): string {
+    let s = this.colors.get(color);
+    if (s === undefined) {
+      s = cssColor(displayRgb(color, this.mode, this.background));
+      this.colors.set(color, s);
+    }
+    return s;
+  }
+
+  private lineWidth(style: Style): number {
+    if (this.policy === 'off') return 1;
+    if (this.policy === 'thin' && !(style.lineweight > DEFAULT_LINEWEIGHT_MM)) return 1;
+    return Math.max(1, lineweightMm(style.lineweight, true) * this.pxPerMm);
+  }
+
+  private reset(): void {
+    this.font = '';
+    this.strokeCss = '';
+    this.fillCss = '';
+    this.width = -1;
+  }
+
+  path(p: PathPrimitive, m: Affine, style: Style): void {
+    const d = this.dev.transform(p, m);
+    if (!d.subpaths) return;
+    this.identity();
+    const ctx = this.ctx;
+    const { xy, starts, count, subpaths } = d;
+    const stroke = p.mode === 'stroke';
+    ctx.beginPath();
+    for (let k = 0; k < subpaths; k++) {
+      const i0 = starts[k] as number;
+      const i1 = k + 1 < subpaths ? (starts[k + 1] as number) : count;
+      if (i1 <= i0) continue;
+      let px = xy[2 * i0] as number, py = xy[2 * i0 + 1] as number;
+      ctx.moveTo(px, py);
+      let segs = 0;
+      for (let i = i0 + 1; i < i1; i++) {
+        const x = xy[2 * i] as number, y = xy[2 * i + 1] as number;
+        if (i < i1 - 1 && Math.abs(x - px) < MIN_STEP && Math.abs(y - py) < MIN_STEP) continue;
+        if (x === px && y === py) continue;
+        ctx.lineTo(x, y);
+        px = x;
+        py = y;
+        segs++;
+      }
+      // A single point: a dot (a zero-length segment is not stroked by the canvas).
+      if (!segs && stroke) ctx.lineTo(px + 0.01, py);
+    }
+    if (stroke) {
+      const css = this.css(style.color);
+      if (css !== this.strokeCss) ctx.strokeStyle = this.strokeCss = css;
+      const w = this.lineWidth(style);
+      if (w !== this.width) ctx.lineWidth = this.width = w;
+      ctx.stroke();
+      return;
+    }
+    let css: string;
+    if (p.mode === 'wipeout') css = cssColor(backgroundRgb(this.background));
+    else if (p.gradient && this.mode !== 'mono') {
+      this.fillGradient(p, m, d.xy, d.count);
+      return;
+    } else css = this.css(style.color);
+    if (css !== this.fillCss) ctx.fillStyle = this.fillCss = css;
+    ctx.fill(p.rule === 'nonzero' ? 'nonzero' : 'evenodd');
+  }
+
+  private fillGradient(p: PathPrimitive, m: Affine, xy: Float64Array, count: number): void {
+    const g = p.gradient;
+    if (!g) return;
+    let dx = m[0] * Math.cos(g.angle) + m[2] * Math.sin(g.angle);
+    let dy = m[1] * Math.cos(g.angle) + m[3] * Math.sin(g.angle);
+    const len = Math.hypot(dx, dy) || 1;
+    dx /= len;
+    dy /= len;
+    let lo = Infinity, hi = -Infinity, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (let i = 0; i < 2 * count; i += 2) {
+      const x = xy[i] as number, y = xy[i + 1] as number;
+      const t = x * dx + y * dy;
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    const name = g.name.toUpperCase();
+    const inv = name.startsWith('INV');
+    const c0 = this.css(g.colors[inv ? 1 : 0]), c1 = this.css(g.colors[inv ? 0 : 1]);
+    const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+    const ctx = this.ctx;
+    if (!(hi > lo)) {
+      ctx.fillStyle = c0;
+    } else if (/SPHER|CURVED/.test(name)) {
+      const grad = ctx.createRadialGradient(cx, cy, 0, cx, cy, Math.hypot(maxX - minX, maxY - minY) / 2);
+      grad.addColorStop(0, c0);
+      grad.addColorStop(1, c1);
+      ctx.fillStyle = grad;
+    } else {
+      const base = cx * dx + cy * dy;
+      const grad = ctx.createLinearGradient(cx + (lo - base) * dx, cy + (lo - base) * dy, cx + (hi - base) * dx, cy + (hi - base) * dy);
+      grad.addColorStop(0, c0);
+      if (name.includes('CYLINDER')) {
+        grad.addColorStop(0.5, c1);
+        grad.addColorStop(1, c0);
+      } else grad.addColorStop(1, c1);
+      ctx.fillStyle = grad;
+    }
+    this.fillCss = '';
+    ctx.fill(p.rule === 'nonzero' ? 'nonzero' : 'evenodd');
+  }
+
+  text(t: TextPrimitive, m: Affine, style: Style, font: FontRef | undefined): void {
+    const text = withoutControls(t.text);
+    if (!text.trim()) return;
+    const frame = textFrame(t, m);
+    // Below half a pixel text is unreadable; far beyond the image it is not drawn.
+    if (!frame || frame.fontSize < 0.5 || frame.fontSize > 1e5) return;
+    const [a, b, c, d, e, f] = frame.matrix;
+    if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
+    const ctx = this.ctx;
+    const css = `${frame.fontSize}px ${familiesFor(font)}`;
+    if (css !== this.font) ctx.font = this.font = css;
+    let stretch = 1;
+    if (frame.width > 0) {
+      const key = css + '\u0000' + text;
+      let natural = this.measured.get(key);
+      if (natural === undefined) {
+        natural = ctx.measureText(text).width;
+        if (this.measured.size < 100_000) this.measured.set(key, natural);
+      }
+      if (natural > 0) stretch = frame.width / natural;
+      if (!(stretch > 0.2 && stretch < 5)) stretch = 1;
+    }
+    const fill = this.css(style.color);
+    if (fill !== this.fillCss) ctx.fillStyle = this.fillCss = fill;
+    ctx.setTransform(a * stretch, b * stretch, c, d, e, f);
+    this.transformed = true;
+    ctx.fillText(text, 0, 0);
+  }
+
+  /** Paths are given in device pixels: undo a text transform first. */
+  private identity(): void {
+    if (this.transformed) {
+      this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+      this.transformed = false;
+    }
+  }
+
+  beginClip(polygon: Float64Array): void {
+    this.identity();
+    const ctx = this.ctx;
+    ctx.save();
+    ctx.beginPath();
+    for (let i = 0; i < polygon.length; i += 2) {
+      if (i) ctx.lineTo(polygon[i] as number, polygon[i + 1] as number);
+      else ctx.moveTo(polygon[i] as number, polygon[i + 1] as number);
+    }
+    ctx.closePath();
+    ctx.clip();
+  }
+
+  endClip(): void {
+    this.ctx.restore();
+    // restore() brings back the transform of save() time: the identity.
+    this.transformed = false;
+    this.reset();
+  }
+}
+
+export interface RasterLayout {
+  page: Page;
+  /** Page mm → pixels. */
+  matrix: Affine;
+  pxPerMm: number;
+  width: number;
+  height: number;
+  policy: WeightPolicy;
+}
+
+/** The image size and page for a scene (exported for tests and the CLI's messages). */
+export function rasterLayout(scene: Scene | undefined, options: Omit<RenderOptions, 'format'>): RasterLayout {
+  const byWidth = options.width !== undefined || (options.dpi === undefined && (!scene || scene.isModel));
+  let page: Page;
+  let pxPerMm: number;
+  let width: number, height: number;
+  if (byWidth) {
+    const px = options.width ?? RASTER_DEFAULT_WIDTH;
+    if (!(px >= 1) || !Number.isFinite(px)) throw new Error(`Invalid width ${px}: give a positive number of pixels`);
+    width = Math.round(px);
+    page = scene ? scenePage(scene, { paper: 'fit', margin: 0, extents: true }) : { width: 297, height: 210, matrix: [1, 0, 0, 1, 0, 0], scale: 1 };
+    height = Math.max(1, Math.round((page.height * width) / page.width));
+    // The extents' edges go through the centres of the edge pixels, so lines along them are
+    // drawn whole and the ink touches both sides of the image.
+    if (width >= 2 && height >= 2) {
+      pxPerMm = (width - 1) / page.width;
+      const ox = 0.5 + (width - 1 - pxPerMm * page.width) / 2, oy = 0.5 + (height - 1 - pxPerMm * page.height) / 2;
+      return { page, matrix: [pxPerMm, 0, 0, pxPerMm, ox, oy], pxPerMm, width, height, policy: weightPolicy(options, true) };
+    }
+    pxPerMm = width / page.width;
+  } else {
+    const dpi = options.dpi ?? RASTER_DEFAULT_DPI;
+    if (!(dpi > 0) || !Number.isFinite(dpi)) throw new Error(`Invalid dpi ${dpi}: give a positive number`);
+    page = scene
+      ? scenePage(scene, { ...(options.paper ? { paper: options.paper } : {}), ...(options.orientation ? { orientation: options.orientation } : {}) })
+      : { width: 210, height: 297, matrix: [1, 0, 0, 1, 0, 0], scale: 1 };
+    pxPerMm = dpi / MM_PER_INCH;
+    width = Math.max(1, Math.round(page.width * pxPerMm));
+    height = Math.max(1, Math.round(page.height * pxPerMm));
+  }
+  return { page, matrix: [pxPerMm, 0, 0, pxPerMm, 0, 0], pxPerMm, width, height, policy: weightPolicy(options, byWidth) };
+}
+
+function weightPolicy(options: Omit<RenderOptions, 'format'>, byWidth: boolean): WeightPolicy {
+  return options.lineweights === false ? 'off' : options.lineweights === true || !byWidth ? 'physical' : 'thin';
+}
+
+export async function renderRaster(scene: Scene | undefined, options: RenderOptions): Promise<Uint8Array> {
+  const r = rasterLayout(scene, options);
+  const mp = (r.width * r.height) / 1e6;
+  if (r.width * r.height > RASTER_MAX_PIXELS || r.width > RASTER_MAX_SIDE || r.height > RASTER_MAX_SIDE) {
+    throw new Error(
+      `The image would be ${r.width}×${r.height} px (${mp.toFixed(0)} megapixels); the limit is ${RASTER_MAX_PIXELS / 1e6} megapixels and ${RASTER_MAX_SIDE} px a side: use a smaller width or dpi`,
+    );
+  }
+  const canvas = createCanvas(r.width, r.height);
+  const ctx = canvas.getContext('2d');
+  const background = options.background ?? 'white';
+  ctx.fillStyle = cssColor(backgroundRgb(background));
+  ctx.fillRect(0, 0, r.width, r.height);
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  if (scene) {
+    const sink = new CanvasSink(ctx, options.color ?? 'color', background, r.policy, r.pxPerMm);
+    const m = affineMul(r.matrix, r.page.matrix);
+    const pad = 16;
+    drawScene(scene, m, sink, { minX: -pad, minY: -pad, maxX: r.width + pad, maxY: r.height + pad });
+  }
+  if (options.format === 'jpg') {
+    const q = Math.round(Math.min(100, Math.max(0, options.quality ?? 90)));
+    return canvas.encode('jpeg', q);
+  }
+  return canvas.encode('png');
+}
