@@ -201,6 +201,8 @@ export interface Drawing {
    * sort handle. Entities listed are drawn in sort-handle order instead of handle order.
    */
   drawOrder?: Record<string, Record<string, string>>;
+  /** MLINESTYLE objects by name (upper case). */
+  mlineStyles?: Record<string, MLineStyle>;
   /** Counts of entity types read as UNKNOWN, and of ignored records. */
   stats: { entities: number; unknown: Record<string, number> };
 }
@@ -540,6 +542,41 @@ export interface ViewportEntity extends EntityBase {
   clipBoundaryHandle?: string;
 }
 
+export interface MLineVertex {
+  position: Vec3;
+  /** Direction of the segment starting here. */
+  direction: Vec3;
+  /** Miter direction: element lines sit at `params[i][0]` along it. */
+  miter: Vec3;
+  /** Per element: its parameters (the first is the offset along the miter, already scaled). */
+  params: number[][];
+}
+export interface MLineEntity extends EntityBase {
+  type: 'MLINE';
+  style: string;
+  styleHandle?: string;
+  scale: number;
+  /** 0 top, 1 zero, 2 bottom. */
+  justification: number;
+  closed: boolean;
+  vertices: MLineVertex[];
+}
+
+export interface MLineStyle {
+  name: string;
+  handle?: string;
+  flags: number;
+  elements: { offset: number; color: Color; linetype: string }[];
+}
+
+/** A subdivision MESH (level-0 control cage). */
+export interface MeshEntity extends EntityBase {
+  type: 'MESH';
+  vertices: Vec3[];
+  faces: number[][];
+  edges: [number, number][];
+}
+
 export interface UnknownEntity extends EntityBase { type: 'UNKNOWN'; dxfType: string }
 
 export type Entity =
@@ -563,6 +600,8 @@ export type Entity =
   | TableEntity
   | XLineEntity
   | ViewportEntity
+  | MLineEntity
+  | MeshEntity
   | UnknownEntity;
 
 export type EntityType = Entity['type'];

@@ -365,3 +365,54 @@ describe('display list: plotting', () => {
     expect(subpaths(modelList(d, { plot: false }))).toHaveLength(2);
   });
 });
+
+describe('display list: MLINE, MESH and other dimension kinds', () => {
+  const file = (entities: G, objects: G = []): Uint8Array =>
+    new TextEncoder().encode(dxfText([[0, 'SECTION'], [2, 'ENTITIES'], ...entities, [0, 'ENDSEC'], [0, 'SECTION'], [2, 'OBJECTS'], ...objects, [0, 'ENDSEC'], [0, 'EOF']]));
+
+  it('MLINE draws each element of its style along the miters, in the element colour', () => {
+    const style: G = [[0, 'MLINESTYLE'], [5, '18'], [100, 'AcDbMlineStyle'], [2, 'TWO'], [70, 0], [71, 2], [49, 0.5], [62, 1], [6, 'BYLAYER'], [49, -0.5], [62, 256], [6, 'BYLAYER']];
+    const vertex = (x: number, y: number, mx: number, my: number, d: number): G => [[11, x], [21, y], [31, 0], [12, 1], [22, 0], [32, 0], [13, mx], [23, my], [33, 0], [74, 2], [41, d], [41, 0], [75, 0], [74, 2], [41, -d], [41, 0], [75, 0]];
+    const drawing = readDxf(
+      file(
+        [[0, 'MLINE'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbMline'], [2, 'TWO'], [340, '18'], [40, 2], [70, 1], [71, 1], [72, 2], [73, 2], [10, 0], [20, 0], [30, 0], ...vertex(0, 0, 0, 1, 1), ...vertex(10, 0, 0, 1, 1)],
+        style,
+      ),
+    ).drawing;
+    const list = buildScenes(drawing, { layouts: 'model' }).scenes[0]!.list;
+    const paths = subpaths(list);
+    expect(paths.map((p) => p.points)).toEqual([
+      [
+        [0, 1],
+        [10, 1],
+      ],
+      [
+        [0, -1],
+        [10, -1],
+      ],
+    ]);
+    expect(list.styles[paths[0]!.style]!.color).toBe(0xff0000);
+  });
+
+  it('MESH draws its edges; ARC_DIMENSION draws its block', () => {
+    const drawing = readDxf(
+      new TextEncoder().encode(
+        dxfText([
+          [0, 'SECTION'], [2, 'BLOCKS'], [0, 'BLOCK'], [8, '0'], [2, '*D1'], [70, 1], [10, 0], [20, 0], [30, 0], [3, '*D1'], [0, 'LINE'], [8, '0'], [10, 0], [20, 5], [11, 3], [21, 5], [0, 'ENDBLK'], [0, 'ENDSEC'],
+          [0, 'SECTION'], [2, 'ENTITIES'],
+          [0, 'MESH'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbSubDMesh'], [71, 2], [72, 0], [91, 0], [92, 3], [10, 0], [20, 0], [30, 0], [10, 1], [20, 0], [30, 0], [10, 0], [20, 1], [30, 0], [93, 4], [90, 3], [90, 0], [90, 1], [90, 2], [94, 0],
+          [0, 'ARC_DIMENSION'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbDimension'], [2, '*D1'], [10, 0], [20, 0], [30, 0], [70, 5],
+          [0, 'ENDSEC'], [0, 'EOF'],
+        ]),
+      ),
+    ).drawing;
+    const r = buildScenes(drawing, { layouts: 'model' });
+    const paths = subpaths(r.scenes[0]!.list);
+    expect(paths).toHaveLength(4);
+    expect(paths[3]!.points).toEqual([
+      [0, 5],
+      [3, 5],
+    ]);
+    expect(r.counts.drawn['MESH']).toBe(1);
+  });
+});

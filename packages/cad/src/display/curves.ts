@@ -65,8 +65,53 @@ export function drawCurveEntity(e: Entity, ctx: DrawContext): boolean {
       }
       return true;
     }
+    case 'MLINE':
+      drawMLine(e, ctx);
+      return true;
+    case 'MESH': {
+      const style = ctx.style(e);
+      const v = e.vertices;
+      const edges: [number, number][] = e.edges.length ? e.edges : [];
+      if (!edges.length) {
+        const seen = new Set<string>();
+        for (const f of e.faces)
+          for (let i = 0; i < f.length; i++) {
+            const a = f[i] as number, b = f[(i + 1) % f.length] as number;
+            const key = a < b ? `${a},${b}` : `${b},${a}`;
+            if (!seen.has(key)) {
+              seen.add(key);
+              edges.push([a, b]);
+            }
+          }
+      }
+      for (const [a, b] of edges) {
+        const p = v[a], q = v[b];
+        if (p && q) ctx.stroke3(style, ctx.matrix, [...p, ...q], false);
+      }
+      return true;
+    }
     default:
       return false;
+  }
+}
+
+/** MLINE: each element of its style drawn as a polyline offset along the vertices' miters. */
+function drawMLine(e: EntityOf<'MLINE'>, ctx: DrawContext): void {
+  const styles = ctx.drawing.mlineStyles ?? {};
+  const style =
+    styles[e.style.toUpperCase()] ?? Object.values(styles).find((st) => e.styleHandle !== undefined && st.handle?.toUpperCase() === e.styleHandle.toUpperCase());
+  const count = Math.max(0, ...e.vertices.map((v) => v.params.length));
+  for (let j = 0; j < count; j++) {
+    const el = style?.elements[j];
+    const pts: number[] = [];
+    for (const v of e.vertices) {
+      const d = v.params[j]?.[0] ?? 0;
+      pts.push(v.position[0] + v.miter[0] * d, v.position[1] + v.miter[1] * d, v.position[2] + v.miter[2] * d);
+    }
+    if (pts.length < 6) continue;
+    const st = el ? ctx.styleWith(e, el.color.aci === 0 || el.color.aci === 256 ? (el.color.aci === 0 ? e.color : el.color) : el.color) : ctx.style(e);
+    const dashes = ctx.dashes(el && el.linetype.toUpperCase() !== 'BYLAYER' ? { ...e, linetype: el.linetype } : e);
+    ctx.stroke3(st, ctx.matrix, pts, e.closed, { dashes });
   }
 }
 

@@ -1,5 +1,6 @@
 /** DXF entity records → model entities. */
 import type {
+  MLineVertex,
   Color,
   Entity,
   EntityBase,
@@ -635,6 +636,8 @@ export function buildEntity(r: DxfRecord): Entity {
         rowSpacing: r.num(45),
         attributes: [],
       });
+    case 'ARC_DIMENSION':
+    case 'LARGE_RADIAL_DIMENSION':
     case 'DIMENSION': {
       const defPoints: Partial<Record<'p12' | 'p13' | 'p14' | 'p15' | 'p16', Vec3>> = {};
       for (const c of [12, 13, 14, 15, 16] as const) {
@@ -756,7 +759,75 @@ export function buildEntity(r: DxfRecord): Entity {
       if (clip) e.clipBoundaryHandle = clip;
       return e;
     }
+    case 'MLINE':
+      return mline(r);
+    case 'MESH':
+      return mesh(r);
     default:
       return mk(r, { type: 'UNKNOWN', dxfType: r.type });
   }
+}
+
+function mline(r: DxfRecord): Entity {
+  const { codes, vals } = r;
+  const vertices: MLineVertex[] = [];
+  let cur: MLineVertex | undefined;
+  let el: number[] | undefined;
+  let want = 0;
+  for (let i = 0; i < r.length; i++) {
+    const c = codes[i] as number;
+    if (c === 11) {
+      cur = { position: r.ptAt(i), direction: [1, 0, 0], miter: [0, 1, 0], params: [] };
+      vertices.push(cur);
+      el = undefined;
+    } else if (!cur) continue;
+    else if (c === 12) cur.direction = r.ptAt(i);
+    else if (c === 13) cur.miter = r.ptAt(i);
+    else if (c === 74) {
+      el = [];
+      want = asNum(vals[i]);
+      cur.params.push(el);
+    } else if (c === 41 && el && el.length < want) el.push(asNum(vals[i]));
+  }
+  const e: Entity = mk(r, {
+    type: 'MLINE',
+    style: r.str(2, 'STANDARD'),
+    scale: r.num(40, 1),
+    justification: r.num(70),
+    closed: (r.num(71) & 2) !== 0,
+    vertices,
+  });
+  const sh = r.optStr(340);
+  if (sh) e.styleHandle = sh;
+  return e;
+}
+
+function mesh(r: DxfRecord): Entity {
+  const { codes, vals } = r;
+  const vertices: Vec3[] = [];
+  const faces: number[][] = [];
+  const edges: [number, number][] = [];
+  let i = r.indexOf(92);
+  const nv = i >= 0 ? asNum(vals[i]) : 0;
+  for (let k = i + 1; k < r.length && vertices.length < nv; k++) if (codes[k] === 10) vertices.push(r.ptAt(k));
+  i = r.indexOf(93);
+  if (i >= 0) {
+    const size = asNum(vals[i]);
+    const list: number[] = [];
+    for (let k = i + 1; k < r.length && list.length < size && codes[k] === 90; k++) list.push(asNum(vals[k]));
+    for (let k = 0; k < list.length; ) {
+      const n = list[k] as number;
+      if (!(n > 0)) break;
+      faces.push(list.slice(k + 1, k + 1 + n));
+      k += n + 1;
+    }
+  }
+  i = r.indexOf(94);
+  if (i >= 0) {
+    const count = asNum(vals[i]);
+    const list: number[] = [];
+    for (let k = i + 1; k < r.length && list.length < count * 2 && codes[k] === 90; k++) list.push(asNum(vals[k]));
+    for (let k = 0; k + 1 < list.length; k += 2) edges.push([list[k] as number, list[k + 1] as number]);
+  }
+  return mk(r, { type: 'MESH', vertices, faces, edges });
 }

@@ -2,6 +2,8 @@
 import { CadReadError } from '../errors';
 import type {
   Block,
+  Color,
+  MLineStyle,
   BlockRecord,
   Drawing,
   Entity,
@@ -443,6 +445,25 @@ class DxfReader {
         if (r.codes[i + 1] === 5) map[asStr(r.vals[i]).toUpperCase()] = asStr(r.vals[i + 1]).toUpperCase();
       }
       this.drawing.drawOrder[owner] = map;
+      return;
+    }
+    if (r.type === 'MLINESTYLE') {
+      const name = r.str(2, 'STANDARD');
+      const elements: MLineStyle['elements'] = [];
+      for (let i = r.indexOf(49); i >= 0; i = r.indexOf(49, i + 1)) {
+        const color: Color = { aci: 256 };
+        let linetype = 'BYLAYER';
+        for (let k = i + 1; k < r.length && r.codes[k] !== 49; k++) {
+          if (r.codes[k] === 62) color.aci = asNum(r.vals[k]);
+          else if (r.codes[k] === 420) color.rgb = asNum(r.vals[k]) & 0xffffff;
+          else if (r.codes[k] === 6) linetype = asStr(r.vals[k]);
+        }
+        elements.push({ offset: asNum(r.vals[i]), color, linetype });
+      }
+      const style: MLineStyle = { name, flags: r.num(70), elements };
+      const h = r.optStr(5);
+      if (h) style.handle = h;
+      (this.drawing.mlineStyles ??= {})[name.toUpperCase()] = style;
       return;
     }
     if (r.type === 'WIPEOUTVARIABLES') {
