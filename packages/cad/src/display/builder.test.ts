@@ -327,6 +327,13 @@ describe('display list: layouts and viewports', () => {
     ]);
   });
 
+  it('a viewport of a layout that is not current (status 0) still shows; flag 0x20000 turns it off', () => {
+    const text = new TextDecoder().decode(layoutDxf()).replace('68\n2\n69\n2\n', '68\n0\n69\n2\n');
+    const viewports = (t: string): number => buildScenes(readDxf(new TextEncoder().encode(t)).drawing).scenes[1]!.viewports.length;
+    expect(viewports(text)).toBe(1);
+    expect(viewports(text.replace('68\n0\n69\n2\n', '68\n0\n69\n2\n90\n131072\n'))).toBe(0);
+  });
+
   it('layouts option chooses scenes by name', () => {
     const drawing = readDxf(layoutDxf()).drawing;
     expect(buildScenes(drawing, { layouts: ['sheet 1'] }).scenes.map((s) => s.name)).toEqual(['Sheet 1']);

@@ -584,7 +584,7 @@ function intersect(a: Bounds, b: Bounds): Bounds | null {
 
 /** Does a layout hold anything to draw (paper-space entities or a viewport looking at the model)? */
 function layoutHasContent(layout: Layout): boolean {
-  return (layout.entities ?? []).some((e) => e.type !== 'VIEWPORT') || layout.viewports.some((v) => v.id !== 1 && v.on && v.status !== 0);
+  return (layout.entities ?? []).some((e) => e.type !== 'VIEWPORT') || layout.viewports.some((v) => v.id !== 1 && v.on);
 }
 
 // ---- entry point ----------------------------------------------------------------------------
@@ -633,7 +633,7 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     const viewports: ViewportView[] = [];
     let bounds = list.bounds;
     for (const vp of [...layout.viewports].sort((x, y) => x.status - y.status)) {
-      if (vp.id === 1 || !vp.on || vp.status === 0 || !(vp.width > 0) || !(vp.height > 0)) continue;
+      if (vp.id === 1 || !vp.on || !(vp.width > 0) || !(vp.height > 0)) continue;
       const matrix = viewportMatrix(vp);
       if (!matrix) continue;
       const scale = vp.height / vp.viewHeight;

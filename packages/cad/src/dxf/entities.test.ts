@@ -274,10 +274,10 @@ describe('DXF entities', () => {
   });
 
   it('counts unknown entity types and never drops them', () => {
-    const { drawing, warnings } = readDxf(entitiesDxf([[0, 'MLINE'], [8, 'X'], [0, 'MLINE'], [0, 'LINE'], [10, 0], [20, 0], [11, 1], [21, 1]]));
+    const { drawing, warnings } = readDxf(entitiesDxf([[0, 'HELIX'], [8, 'X'], [0, 'HELIX'], [0, 'LINE'], [10, 0], [20, 0], [11, 1], [21, 1]]));
     expect(drawing.modelSpace.map((e) => e.type)).toEqual(['UNKNOWN', 'UNKNOWN', 'LINE']);
-    expect(drawing.stats.unknown).toEqual({ MLINE: 2 });
-    expect(warnings.join()).toContain('MLINE (2)');
+    expect(drawing.stats.unknown).toEqual({ HELIX: 2 });
+    expect(warnings.join()).toContain('HELIX (2)');
   });
 
   it('tolerates CR line ends, CRLF, blanks around codes and values, and a missing EOF', () => {

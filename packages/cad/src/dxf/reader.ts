@@ -523,6 +523,15 @@ class DxfReader {
     const h = d.header;
     h.release = releaseName(h.acadVersion);
     if (h.encoding === 'auto' && !this.options.encoding) h.encoding = h.acadVersion >= 'AC1021' ? 'utf-8' : 'windows-1252';
+    // From R2000 a viewport is off when flag 0x20000 says so; status 68 = 0 is also written for the
+    // viewports of every layout that is not the current one, which still plot.
+    if (h.acadVersion >= 'AC1015') {
+      const fix = (es: Entity[]): void => {
+        for (const e of es) if (e.type === 'VIEWPORT') e.on = !(e.flags & 0x20000);
+      };
+      fix(this.paperEntities);
+      for (const b of Object.values(d.blocks)) fix(b.entities);
+    }
     const blocksUpper = new Map<string, Block>();
     for (const b of Object.values(d.blocks)) blocksUpper.set(upper(b.name), b);
     const recordName = new Map<string, string>();
