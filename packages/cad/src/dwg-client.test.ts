@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { dwgVersion, isDwg, readDwg } from './dwg-client';
+import { CadReadError } from './errors';
+import type { LineEntity } from './model';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = readFileSync(path.resolve(here, '../test-fixtures/acs_sample_AC1015.dwg'));
+const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+async function refusal(p: Promise<unknown>): Promise<CadReadError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(CadReadError);
+    return e as CadReadError;
+  }
+  throw new Error('expected a CadReadError');
+}
+
+describe('DWG signatures', () => {
+  it('tells DWG files and their release from other bytes', () => {
+    expect(dwgVersion(fixture)).toBe('AC1015');
+    expect(isDwg(fixture)).toBe(true);
+    expect(dwgVersion(ascii('AC1032\0\0\0\0'))).toBe('AC1032');
+    expect(dwgVersion(ascii('AC1.40\0'))).toBe('AC1.40');
+    expect(isDwg(ascii('  0\nSECTION\n  2\nHEADER\n'))).toBe(false);
+    expect(isDwg(ascii('%PDF-1.7'))).toBe(false);
+    expect(dwgVersion(new Uint8Array(3))).toBeNull();
+  });
+});
+
+describe('readDwg (the DWG reader as a child process)', () => {
+  it('reads a DWG into the drawing model', { timeout: 60_000 }, async () => {
+    const { drawing, warnings } = await readDwg(fixture);
+    expect(drawing.header.acadVersion).toBe('AC1015');
+    expect(drawing.modelSpace).toHaveLength(163);
+    const line = drawing.modelSpace.find((e): e is LineEntity => e.handle === '2C7' && e.type === 'LINE');
+    expect(line?.start[0]).toBeCloseTo(3.592533998909388, 9);
+    expect(line?.end[0]).toBeCloseTo(6.863547033979557, 9);
+    expect(drawing.layouts.map((l) => l.name)).toEqual(['Model', 'Layout1', 'Layout2', 'MyLayout']);
+    // Shared references survive the trip: a layout's viewports are entities of that layout.
+    const layout = drawing.layouts[1];
+    expect(layout?.entities?.includes(layout.viewports[0] as never)).toBe(true);
+    expect(warnings.some((w) => w.includes('UNKNOWN'))).toBe(true);
+  });
+
+  it('refuses a damaged DWG with a one-line reason', { timeout: 60_000 }, async () => {
+    const damaged = new Uint8Array(fixture.subarray(0, 4096));
+    damaged.fill(0x55, 128);
+    const err = await refusal(readDwg(damaged));
+    expect(err.reason).toBe('corrupt');
+    expect(err.message).toMatch(/^DWG AC1015 is damaged/);
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('refuses releases LibreDWG does not know, without starting it for non-DWG bytes', { timeout: 60_000 }, async () => {
+    const err = await refusal(readDwg(ascii('AC1099\0\0\0\0\0\0 and more bytes')));
+    expect(err.reason).toBe('unsupported');
+    expect(err.message).toBe('Unsupported DWG version AC1099');
+    expect((await refusal(readDwg(ascii('  0\nSECTION\n')))).reason).toBe('corrupt');
+    expect((await refusal(readDwg(new Uint8Array(0)))).reason).toBe('empty');
+  });
+
+  it('stops the reader after the time limit', { timeout: 30_000 }, async () => {
+    const t = performance.now();
+    const err = await refusal(readDwg(fixture, { timeoutMs: 50 }));
+    expect(err.message).toMatch(/did not finish within 0\.1 s/);
+    expect(performance.now() - t).toBeLessThan(5_000);
+  });
+});
