@@ -7,7 +7,7 @@ function table(block: string | null, cells: string[]): G {
   const g: G = [[0, 'ACAD_TABLE'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbBlockReference']];
   if (block) g.push([2, block]);
   g.push([10, 100], [20, 50], [30, 0], [100, 'AcDbTable'], [91, 2], [92, 2], [141, 5], [141, 4], [142, 10], [142, 20]);
-  for (const c of cells) g.push([1, c]);
+  for (const c of cells) g.push([171, 1], [1, c], [302, c]);
   return g;
 }
 

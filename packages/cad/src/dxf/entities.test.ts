@@ -267,7 +267,7 @@ describe('DXF entities', () => {
     expect(v.frozenLayers).toEqual(['3F']);
     expect(v.clipBoundaryHandle).toBe('4A');
     const t = one(
-      [[0, 'ACAD_TABLE'], [100, 'AcDbBlockReference'], [2, '*T3'], [10, 4], [20, 5], [100, 'AcDbTable'], [91, 2], [92, 1], [141, 8], [141, 9], [142, 30], [1, 'Title'], [1, 'Row 2']],
+      [[0, 'ACAD_TABLE'], [100, 'AcDbBlockReference'], [2, '*T3'], [10, 4], [20, 5], [100, 'AcDbTable'], [91, 2], [92, 1], [141, 8], [141, 9], [142, 30], [171, 1], [1, 'Title'], [302, 'Title'], [171, 1], [1, 'Row 2']],
       'ACAD_TABLE',
     );
     expect([t.block, t.rows, t.columns, t.rowHeights, t.columnWidths, t.cells]).toEqual(['*T3', 2, 1, [8, 9], [30], ['Title', 'Row 2']]);
