@@ -99,7 +99,9 @@ export function dimVars(d: Drawing, styleName: string | undefined): DimVars {
     const v = ds?.vars[code];
     if (v !== undefined && v !== '') return v;
     const def = DIMVARS[code];
-    const h = def ? d.header.vars[def.header] : undefined;
+    // A DIMSTYLE entry leaves out the values that are at their defaults; the header's $DIM*
+    // variables (the current style's settings) apply only when the style itself is unknown.
+    const h = def && !ds ? d.header.vars[def.header] : undefined;
     if (typeof h === 'string' || typeof h === 'number' || typeof h === 'boolean') return h;
     return def ? (metric ? def.metric : def.imperial) : undefined;
   };

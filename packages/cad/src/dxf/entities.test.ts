@@ -289,3 +289,10 @@ describe('DXF entities', () => {
     expect((crlf.drawing.modelSpace[0] as EntityOf<'POINT'>).position).toEqual([7, 8, 0]);
   });
 });
+
+describe('MTEXT caret escapes', () => {
+  it('turns ^J into a paragraph break and ^I into a tab', () => {
+    const { drawing } = readDxf(entitiesDxf([[0, 'MTEXT'], [10, 0], [20, 0], [40, 1], [1, 'one^Jtwo^Ithree']]));
+    expect((drawing.modelSpace[0] as EntityOf<'MTEXT'>).text).toBe('one\\Ptwo\tthree');
+  });
+});

@@ -221,7 +221,8 @@ function mtext(r: DxfRecord): MTextEntity {
   }
   const e: MTextEntity = mk(r, {
     type: 'MTEXT',
-    text: body + last,
+    // DXF caret escapes: ^J line feed (a paragraph break), ^I tab, "^ " a caret.
+    text: (body + last).replace(/\^([JI ])/g, (_, c: string) => (c === 'J' ? '\\P' : c === 'I' ? '\t' : '^')),
     insertion: r.pt(10),
     height: r.num(40, 1),
     width: r.num(41),
