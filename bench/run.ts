@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark suite, one after another (they share two cores).
 import { runAuthBench } from './auth.bench';
+import { runCadBench } from './cad.bench';
 import { runCaptchaBench } from './captcha.bench';
 import { runLighthouseBench } from './lighthouse.bench';
 import { runSiteBench } from './site.bench';
@@ -9,6 +10,7 @@ const suites: Array<[string, () => Promise<boolean>]> = [
   ['sign-in (issue 3)', runAuthBench],
   ['captcha (issue 3)', runCaptchaBench],
   ['lighthouse (issue 5)', runLighthouseBench],
+  ['cad engine (issue 6)', runCadBench],
 ];
 // `npm run bench -- sign-in` runs only the suites whose name contains the word given.
 const filter = process.argv[2];

@@ -1,0 +1,381 @@
+// Issue 6 benchmark: the CAD engine against its peers, in the same run, on the corpus.
+//  1. Per-file wall time of `cad convert FILE out.pdf` and `out.png` (our CLI as a process, as the
+//     peers are run) against ezdxf (`python3 -m ezdxf draw -o out.png FILE`) and LibreCAD
+//     (`librecad dxf2pdf`); medians over the corpus DXF files (the gen_large_* files excluded).
+//     Targets: ours/ezdxf <= 0.20 (PNG vs ezdxf's PNG), ours/LibreCAD <= 1.0 (PDF vs its PDF).
+//  2. The large DXF files to PDF and to PNG: wall time < 8 s and peak RSS < 1 GiB each; ezdxf's time.
+//  3. Ink F1 against ezdxf: both PNGs cropped to their ink, scaled to 1024 px wide, binarised,
+//     matched with a 2-px tolerance; target >= 0.85 for every file ezdxf draws correctly.
+// Peer outputs and timings are cached under bench/results/cad/ keyed by the file's hash
+// (`--fresh` recomputes them). Runs everything one at a time: the machine has two cores.
+// Usage: npm run bench:cad [-- --fresh] [--only NAME] [--no-large] [--no-dwg] [--no-quality] [--peers-only] [--quality-only]
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore, type RgbaImage } from '../packages/cad/src/ink-compare';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
+const RESULTS = path.join(root, 'bench', 'results', 'cad');
+const CLI = process.env.CAD_CLI ? path.resolve(process.env.CAD_CLI) : path.join(root, 'packages', 'cad', 'bin', 'cad.mjs');
+const PYTHON = '/usr/bin/python3';
+const EZDXF_TIMEOUT_MS = 120_000;
+const LIBRECAD_TIMEOUT_MS = 60_000;
+const OURS_TIMEOUT_MS = 120_000;
+const TARGET_EZDXF_RATIO = 0.2;
+const TARGET_LIBRECAD_RATIO = 1.0;
+const TARGET_LARGE_S = 8;
+const TARGET_LARGE_RSS_MB = 1024;
+const TARGET_F1 = 0.85;
+const F1_WIDTH = 1024;
+/** The ink box leaves out 0.1% of the ink on each side: a stray dot far away must not set the scale. */
+const TRIM = 0.001;
+
+/**
+ * Files where ezdxf 0.18's own render is visibly wrong, so its ink is no reference (looked at side
+ * by side). The reason is printed with the table.
+ */
+const EZDXF_WRONG: Record<string, string> = {
+  'gen_zh_r2000_gbk.dxf': 'ezdxf draws the Chinese text as boxes (no CJK font)',
+  'gen_zh_r2018_utf8.dxf': 'ezdxf draws the Chinese text as boxes (no CJK font)',
+  'mlcad_block-color.dxf': 'ezdxf draws the Chinese MTEXT as boxes (no CJK font)',
+  'skydxf_hatches.dxf': "the HATCH names pattern gost_non-metal without its lines; ezdxf leaves it empty, we draw the GOST 45-degree cross-hatch",
+  'skydxf_polyfacemesh.dxf': 'ezdxf draws the invisible edges of the polyface faces (AutoCAD, and we, draw only the visible ones)',
+  'ezdxf_viewports_paperspace.dxf': 'ezdxf draws no frame for IMAGE entities whose picture is missing (we draw the frame)',
+  'ezdxf_wipeout_door.dxf': 'ezdxf shifts the lower MTEXTs ~1500 units right of their insertion point (x=11538, above the second door)',
+};
+
+interface RunResult {
+  ms: number;
+  /** 'refused': ours exited 1 with a one-line reason (an empty drawing): an answer, not a crash. */
+  status: 'ok' | 'crash' | 'timeout' | 'refused';
+  /** Peak resident memory of the process, MB (from /usr/bin/time). */
+  rssMb?: number;
+  error?: string;
+}
+
+interface PeerCache {
+  ezdxf?: RunResult & { ink?: boolean };
+  /** `ink`: its PDF, rasterised, shows anything (LibreCAD often writes an empty, tiny page). */
+  librecad?: RunResult & { ink?: boolean };
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string): boolean => args.includes(`--${name}`);
+const only = ((): string | undefined => {
+  const i = args.indexOf('--only');
+  return i >= 0 ? args[i + 1] : undefined;
+})();
+const haveTime = existsSync('/usr/bin/time');
+/** `--peers-only`: fill the peer cache without running ours (e.g. before the engine is complete). */
+const peersOnly = flag('peers-only');
+const SKIPPED: RunResult = { ms: NaN, status: 'crash', error: 'not run (--peers-only)' };
+/** `--quality-only`: recompute the ink F1 from the PNGs of the previous run (no timing). */
+const qualityOnly = flag('quality-only');
+
+/** Runs a command with a timeout; the whole process group is killed on timeout. */
+function run(cmd: string, cmdArgs: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
+  const timeFile = path.join(RESULTS, `time.${process.pid}.txt`);
+  const argv = haveTime ? ['/usr/bin/time', '-f', '%M', '-o', timeFile, cmd, ...cmdArgs] : [cmd, ...cmdArgs];
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const child = spawn(argv[0] as string, argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2000);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const ms = performance.now() - start;
+      let rssMb: number | undefined;
+      if (haveTime && existsSync(timeFile)) {
+        const kb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+        if (Number.isFinite(kb) && kb > 0) rssMb = kb / 1024;
+        rmSync(timeFile, { force: true });
+      }
+      const lastLine = stderr.trim().split('\n').filter((l) => !/^Command (exited|terminated)/.test(l)).pop() ?? '';
+      if (timedOut) resolve({ ms, status: 'timeout', error: `killed after ${timeoutMs / 1000} s` });
+      else if (code !== 0) resolve({ ms, status: 'crash', ...(rssMb ? { rssMb } : {}), error: `exit ${code}: ${lastLine.slice(0, 160)}` });
+      else resolve({ ms, status: 'ok', ...(rssMb ? { rssMb } : {}) });
+    });
+  });
+}
+
+const sha1 = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex').slice(0, 16);
+const median = (xs: number[]): number => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const secs = (r: (RunResult & { ink?: boolean }) | undefined): string =>
+  r ? `${(r.ms / 1000).toFixed(2)}${r.status === 'ok' ? (r.ink === false ? ' blank' : '') : ` ${r.status}`}` : '-';
+
+async function decodePng(file: string): Promise<RgbaImage | null> {
+  if (!existsSync(file)) return null;
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  try {
+    const img = await loadImage(readFileSync(file));
+    const canvas = createCanvas(img.width, img.height);
+    const g = canvas.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const data = g.getImageData(0, 0, img.width, img.height).data;
+    return { width: img.width, height: img.height, data };
+  } catch {
+    return null;
+  }
+}
+
+/** A side-by-side picture of two ink masks (ours left, ezdxf right) for looking at the differences. */
+async function writeSideBySide(file: string, a: InkMask, b: InkMask): Promise<void> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const w = a.width + b.width + 16;
+  const h = Math.max(a.height, b.height);
+  const canvas = createCanvas(w, h);
+  const g = canvas.getContext('2d');
+  const img = g.createImageData(w, h);
+  img.data.fill(255);
+  const paint = (m: InkMask, ox: number, rgb: [number, number, number]): void => {
+    for (let y = 0; y < m.height; y++)
+      for (let x = 0; x < m.width; x++) {
+        if (!m.bits[y * m.width + x]) continue;
+        const i = (y * w + ox + x) * 4;
+        [img.data[i], img.data[i + 1], img.data[i + 2]] = rgb;
+      }
+  };
+  paint(a, 0, [0, 0, 0]);
+  paint(b, a.width + 16, [0, 0, 160]);
+  g.putImageData(img, 0, 0);
+  writeFileSync(file, canvas.toBuffer('image/png'));
+}
+
+function loadCache(key: string): PeerCache {
+  const f = path.join(RESULTS, 'peers', `${key}.json`);
+  if (flag('fresh') || !existsSync(f)) return {};
+  return JSON.parse(readFileSync(f, 'utf8')) as PeerCache;
+}
+function saveCache(key: string, c: PeerCache): void {
+  writeFileSync(path.join(RESULTS, 'peers', `${key}.json`), JSON.stringify(c, null, 1));
+}
+
+async function ezdxf(file: string, key: string, cache: PeerCache): Promise<RunResult & { ink?: boolean }> {
+  const png = path.join(RESULTS, 'peers', `${key}.ezdxf.png`);
+  if (cache.ezdxf && (cache.ezdxf.status !== 'ok' || existsSync(png))) return cache.ezdxf;
+  rmSync(png, { force: true });
+  const r = await run(PYTHON, ['-m', 'ezdxf', 'draw', '-o', png, file], EZDXF_TIMEOUT_MS, { ...process.env, MPLBACKEND: 'Agg' });
+  const result: RunResult & { ink?: boolean } = r.status === 'ok' && !existsSync(png) ? { ...r, status: 'crash', error: 'no output' } : r;
+  if (result.status === 'ok') {
+    const img = await decodePng(png);
+    result.ink = img ? inkCount(inkMask(img)) > 0 : false;
+  }
+  cache.ezdxf = result;
+  return result;
+}
+
+async function librecad(file: string, key: string, cache: PeerCache): Promise<RunResult & { ink?: boolean }> {
+  if (cache.librecad && cache.librecad.ink !== undefined) return cache.librecad;
+  if (cache.librecad && cache.librecad.status !== 'ok') return cache.librecad;
+  const dir = path.join(RESULTS, 'librecad', key);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const r = await run('librecad', ['dxf2pdf', '-t', dir, file], LIBRECAD_TIMEOUT_MS, { ...process.env, QT_QPA_PLATFORM: 'offscreen' });
+  const pdf = readdirSync(dir).find((f) => f.endsWith('.pdf'));
+  const result: RunResult & { ink?: boolean } = r.status === 'ok' && !pdf ? { ...r, status: 'crash', error: 'no PDF written' } : r;
+  if (pdf && result.status === 'ok') {
+    const png = path.join(dir, 'page');
+    await run('pdftoppm', ['-r', '50', '-png', '-singlefile', path.join(dir, pdf), png], 60_000);
+    const img = await decodePng(`${png}.png`);
+    result.ink = img ? inkCount(inkMask(img)) > 0 : false;
+  }
+  cache.librecad = result;
+  return result;
+}
+
+async function ours(file: string, out: string, extra: string[] = []): Promise<RunResult> {
+  rmSync(out, { force: true });
+  const r = await run(process.execPath, [CLI, 'convert', file, out, ...extra], OURS_TIMEOUT_MS);
+  if (r.status === 'crash' && /^exit 1: cad: .*(no drawable entities|not a DWG or DXF|empty)/.test(r.error ?? '')) return { ...r, status: 'refused' };
+  return r.status === 'ok' && !existsSync(out) ? { ...r, status: 'crash', error: 'no output' } : r;
+}
+
+interface Row {
+  name: string;
+  kb: number;
+  pdf: RunResult;
+  png: RunResult;
+  ez?: RunResult & { ink?: boolean };
+  lc?: RunResult & { ink?: boolean };
+  f1?: (InkScore & { aligned?: InkScore }) | null;
+  note?: string;
+}
+
+function pngWidth(file: string): number {
+  const b = readFileSync(file);
+  return b.length > 24 ? b.readUInt32BE(16) : 0;
+}
+
+async function quality(name: string, key: string, oursPng: string, row: Row): Promise<void> {
+  if (EZDXF_WRONG[name]) {
+    row.note = `not compared: ${EZDXF_WRONG[name]}`;
+    return;
+  }
+  if (!row.ez || row.ez.status !== 'ok' || !row.ez.ink) {
+    row.note = row.ez?.status === 'ok' ? 'not compared: ezdxf drew nothing' : `not compared: ezdxf ${row.ez?.status ?? 'not run'}`;
+    return;
+  }
+  if (row.png.status !== 'ok') return;
+  // Our PNG at the comparison width (the timed one may be another width).
+  let png = oursPng;
+  if (pngWidth(oursPng) < F1_WIDTH) {
+    png = path.join(RESULTS, 'ours', `${name}.1024.png`);
+    const r = await ours(path.join(CORPUS, 'dxf', name), png, ['--width', String(F1_WIDTH)]);
+    if (r.status !== 'ok') return;
+  }
+  const [a, b] = await Promise.all([decodePng(png), decodePng(path.join(RESULTS, 'peers', `${key}.ezdxf.png`))]);
+  if (!a || !b) return;
+  row.f1 = compareInk(a, b, { width: F1_WIDTH, tolerance: 2, trim: TRIM, aligned: true });
+  if (row.f1 && row.f1.f1 < TARGET_F1) {
+    const ma = cropAndScale(inkMask(a), 800, undefined, TRIM);
+    const mb = cropAndScale(inkMask(b), 800, undefined, TRIM);
+    if (ma && mb) await writeSideBySide(path.join(RESULTS, 'compare', `${name}.png`), ma, mb);
+  }
+}
+
+export async function runCadBench(): Promise<boolean> {
+  if (!existsSync(path.join(CORPUS, 'dxf'))) {
+    console.log(`No corpus at ${CORPUS}: nothing to measure (set CAD_CORPUS).`);
+    return true;
+  }
+  for (const d of ['peers', 'librecad', 'ours', 'compare']) mkdirSync(path.join(RESULTS, d), { recursive: true });
+  const all = readdirSync(path.join(CORPUS, 'dxf')).filter((f) => f.toLowerCase().endsWith('.dxf')).sort();
+  const files = all.filter((f) => !f.startsWith('gen_large_') && (only === undefined || f.includes(only)));
+  const large = all.filter((f) => f.startsWith('gen_large_') && (only === undefined || f.includes(only)));
+
+  console.log(`\nCAD engine: ${files.length} corpus DXF files, one at a time (ours: node ${path.relative(root, CLI)} convert)`);
+  console.log('| file | KB | ours PDF s | ours PNG s | ezdxf s | LibreCAD s | ink F1 | aligned F1 |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  const rows: Row[] = [];
+  for (const name of files) {
+    const file = path.join(CORPUS, 'dxf', name);
+    const bytes = readFileSync(file);
+    const key = sha1(bytes);
+    const cache = loadCache(key);
+    const pngFile = path.join(RESULTS, 'ours', `${name}.png`);
+    const previous: RunResult = existsSync(pngFile) ? { ms: NaN, status: 'ok' } : SKIPPED;
+    const pdf = peersOnly ? SKIPPED : qualityOnly ? previous : await ours(file, path.join(RESULTS, 'ours', `${name}.pdf`));
+    const png = peersOnly ? SKIPPED : qualityOnly ? previous : await ours(file, pngFile);
+    const ez = await ezdxf(file, key, cache);
+    const lc = await librecad(file, key, cache);
+    saveCache(key, cache);
+    const row: Row = { name, kb: Math.round(bytes.length / 1024), pdf, png, ez, lc };
+    if (!flag('no-quality') && !peersOnly) await quality(name, key, pngFile, row);
+    rows.push(row);
+    const f1 = row.f1 ? row.f1.f1.toFixed(3) : row.note ? 'n/a' : '-';
+    const aligned = row.f1?.aligned ? row.f1.aligned.f1.toFixed(3) : '-';
+    console.log(`| ${name} | ${row.kb} | ${secs(pdf)} | ${secs(png)} | ${secs(ez)} | ${secs(lc)} | ${f1} | ${aligned} |`);
+  }
+
+  // Crashes count at the time they took, timeouts at the limit: a failure is never "fast".
+  const mPdf = median(rows.map((r) => r.pdf.ms));
+  const mPng = median(rows.map((r) => r.png.ms));
+  const mEz = median(rows.flatMap((r) => (r.ez ? [r.ez.ms] : [])));
+  const mLc = median(rows.flatMap((r) => (r.lc ? [r.lc.ms] : [])));
+  const failures = (pick: (r: Row) => RunResult | undefined): string => {
+    const bad = rows.filter((r) => pick(r) && pick(r)?.status !== 'ok' && pick(r)?.status !== 'refused');
+    const names = bad.slice(0, 6).map((r) => `${r.name}: ${pick(r)?.status}`);
+    return bad.length ? `${bad.length} (${names.join('; ')}${bad.length > 6 ? '; ...' : ''})` : '0';
+  };
+  console.log('\n| median over the corpus (s) | ours PDF | ours PNG | ezdxf | LibreCAD |');
+  console.log('|---|---:|---:|---:|---:|');
+  console.log(`| wall time | ${(mPdf / 1000).toFixed(3)} | ${(mPng / 1000).toFixed(3)} | ${(mEz / 1000).toFixed(3)} | ${(mLc / 1000).toFixed(3)} |`);
+  console.log(`failures: ours PDF ${failures((r) => r.pdf)}; ours PNG ${failures((r) => r.png)}`);
+  console.log(`failures: ezdxf ${failures((r) => r.ez)}; LibreCAD ${failures((r) => r.lc)}`);
+  const lcRan = rows.filter((r) => r.lc?.status === 'ok');
+  const lcBlank = lcRan.filter((r) => r.lc?.ink === false);
+  console.log(
+    `LibreCAD wrote a blank page (nothing drawn) for ${lcBlank.length} of its ${lcRan.length} PDFs; its median over the files it really drew: ${(median(lcRan.filter((r) => r.lc?.ink).map((r) => r.lc?.ms ?? NaN)) / 1000).toFixed(3)} s`,
+  );
+  const ezRatio = mPng / mEz;
+  const lcRatio = mPdf / mLc;
+  const isEzMet = ezRatio <= TARGET_EZDXF_RATIO;
+  const isLcMet = lcRatio <= TARGET_LIBRECAD_RATIO;
+  console.log(`ours PNG / ezdxf: ${ezRatio.toFixed(3)} (target <= ${TARGET_EZDXF_RATIO}): ${isEzMet ? 'met' : 'NOT met'}`);
+  console.log(`ours PDF / LibreCAD dxf2pdf: ${lcRatio.toFixed(3)} (target <= ${TARGET_LIBRECAD_RATIO}): ${isLcMet ? 'met' : 'NOT met'}`);
+  const oursFailed = rows.filter((r) => (r.pdf.status !== 'ok' && r.pdf.status !== 'refused') || (r.png.status !== 'ok' && r.png.status !== 'refused'));
+  const oursRefused = rows.filter((r) => r.png.status === 'refused');
+  if (oursRefused.length) console.log(`ours refused (a clear reason, exit 1): ${oursRefused.map((r) => `${r.name} (${(r.png.error ?? '').replace(/^exit 1: cad: /, '')})`).join('; ')}`);
+
+  // Quality against ezdxf.
+  let isF1Met = true;
+  if (!flag('no-quality')) {
+    const scored = rows.filter((r) => r.f1);
+    const below = scored.filter((r) => (r.f1?.f1 ?? 0) < TARGET_F1);
+    console.log(`\nInk F1 against ezdxf (crop to ink less 0.1% strays, ${F1_WIDTH} px wide, 2-px tolerance): ${scored.length} files compared, median ${median(scored.map((r) => r.f1?.f1 ?? 0)).toFixed(3)}`);
+    console.log(`below ${TARGET_F1}: ${below.length ? '' : 'none'}`);
+    for (const r of below.sort((x, y) => (x.f1?.f1 ?? 0) - (y.f1?.f1 ?? 0)))
+      console.log(
+        `  ${r.name}: F1 ${r.f1?.f1.toFixed(3)} (precision ${r.f1?.precision.toFixed(3)}, recall ${r.f1?.recall.toFixed(3)}; aligned ${r.f1?.aligned?.f1.toFixed(3)}); side by side: ${path.relative(root, path.join(RESULTS, 'compare', `${r.name}.png`))}`,
+      );
+    const notCompared = rows.filter((r) => !r.f1 && r.note);
+    if (notCompared.length) console.log(`not compared:\n${notCompared.map((r) => `  ${r.name}: ${r.note?.replace('not compared: ', '')}`).join('\n')}`);
+    const alignedBelow = scored.filter((r) => (r.f1?.aligned?.f1 ?? 0) < TARGET_F1);
+    console.log(
+      `aligned F1 (each render's scale and shift fitted to the other, +-8%): median ${median(scored.map((r) => r.f1?.aligned?.f1 ?? 0)).toFixed(3)}, below ${TARGET_F1}: ${alignedBelow.map((r) => r.name).join(', ') || 'none'}`,
+    );
+    isF1Met = below.length === 0;
+    console.log(`ink F1 >= ${TARGET_F1} on every compared file: ${isF1Met ? 'met' : 'NOT met'}`);
+  }
+
+  // The large files.
+  let isLargeMet = true;
+  if (!flag('no-large') && !qualityOnly && large.length) {
+    console.log('\n| large file | MB | ours PDF s | PDF peak MB | ours PNG s | PNG peak MB | ezdxf s |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const name of large) {
+      const file = path.join(CORPUS, 'dxf', name);
+      const bytes = readFileSync(file);
+      const key = sha1(bytes);
+      const cache = loadCache(key);
+      const pdf = peersOnly ? SKIPPED : await ours(file, path.join(RESULTS, 'ours', `${name}.pdf`));
+      const png = peersOnly ? SKIPPED : await ours(file, path.join(RESULTS, 'ours', `${name}.png`));
+      const ez = await ezdxf(file, key, cache);
+      saveCache(key, cache);
+      const met = (r: RunResult): boolean => r.status === 'ok' && r.ms / 1000 < TARGET_LARGE_S && (r.rssMb ?? Infinity) < TARGET_LARGE_RSS_MB;
+      isLargeMet = isLargeMet && met(pdf) && met(png);
+      const mb = (r: RunResult): string => (r.rssMb ? r.rssMb.toFixed(0) : '?');
+      console.log(`| ${name} | ${(bytes.length / 2 ** 20).toFixed(1)} | ${secs(pdf)} | ${mb(pdf)} | ${secs(png)} | ${mb(png)} | ${secs(ez)} |`);
+    }
+    console.log(`large files under ${TARGET_LARGE_S} s and ${TARGET_LARGE_RSS_MB} MB each: ${isLargeMet ? 'met' : 'NOT met'} (LibreCAD not run on them: it crashes after ~47 s at 2.2 GB)`);
+  }
+
+  // Ours on the DWG files (no peer reads DWG): median time and any failure.
+  if (!flag('no-dwg') && !peersOnly && !qualityOnly && existsSync(path.join(CORPUS, 'dwg'))) {
+    const dwgs = readdirSync(path.join(CORPUS, 'dwg')).filter((f) => f.toLowerCase().endsWith('.dwg') && (only === undefined || f.includes(only))).sort();
+    const times: number[] = [];
+    const bad: string[] = [];
+    for (const name of dwgs) {
+      const file = path.join(CORPUS, 'dwg', name);
+      const r = await ours(file, path.join(RESULTS, 'ours', `${name}.png`));
+      times.push(r.ms);
+      if (r.status !== 'ok') bad.push(`${name} (${statSync(file).size >> 10} KB): ${r.status} ${r.error ?? ''}`.trim());
+    }
+    if (dwgs.length) {
+      console.log(`\nDWG to PNG (ours only; no peer reads DWG): ${dwgs.length} files, median ${(median(times) / 1000).toFixed(3)} s, max ${(Math.max(...times) / 1000).toFixed(2)} s`);
+      console.log(`refused or failed: ${bad.length ? `\n  ${bad.join('\n  ')}` : 'none'}`);
+    }
+  }
+
+  if (oursFailed.length) console.log(`\nours FAILED (crash or timeout) on: ${oursFailed.map((r) => `${r.name} (${r.pdf.error ?? r.png.error ?? ''})`).join('; ')}`);
+  const isMet = isEzMet && isLcMet && isLargeMet && isF1Met;
+  console.log(`\nCAD targets: ${isMet ? 'met' : 'NOT met'}`);
+  return isMet;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runCadBench();

@@ -1,0 +1,332 @@
+/**
+ * The `cad` command (bin/cad.mjs runs it, bundled, or through tsx):
+ *   cad convert IN OUT [options]   DWG/DXF → PDF, PNG, JPG or SVG (format from OUT's extension)
+ *   cad info FILE                  what a drawing holds, as JSON
+ * Errors: exit 1 for bad input, 2 for bad usage, always ONE line "cad: <reason>" on stderr.
+ * Modules that cost start-up time (readers, fonts, back ends) are imported only when needed.
+ */
+import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
+import type { ConvertOptions, OutputFormat } from './convert';
+
+const HELP = `Usage:
+  cad convert IN OUT [options]   convert a DWG or DXF drawing to PDF, PNG, JPG or SVG
+  cad info FILE                  print what a drawing holds as JSON (format, version, code page,
+                                 units, layers, layouts, entity counts, missing fonts, warnings)
+
+The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg
+
+Options for convert:
+  --layout NAME        draw this layout ('Model' = model space); default: the model, or the
+                       first layout with content when the model is empty
+  --all-layouts        every layout with content: one page each in a PDF; for PNG/JPG/SVG one
+                       file per layout, named OUT-<layout>.<ext>
+  --paper SIZE         PDF paper: A0, A1, A2, A3, A4 or fit (default: the layout's page setup)
+  --orientation O      auto, portrait or landscape (default auto)
+  --color C            color, gray or mono (default color)
+  --width PX           PNG/JPG width in pixels; the drawing's extents fill it, no margin
+  --dpi N              PNG/JPG resolution on the paper size (instead of --width)
+  --background B       white or black (PNG/JPG/SVG; default white)
+  -h, --help           this help
+
+Environment:
+  CAD_FONT_DIR         folder(s) with SHX and TrueType fonts the drawings ask for (':'-separated)
+
+Exit status: 0 done, 1 the input could not be converted, 2 bad usage.
+`;
+
+/** Bad usage: exit code 2. */
+class UsageError extends Error {}
+/** Bad input (file missing, unreadable, unwritable): exit code 1. */
+class InputError extends Error {}
+
+const EXTENSIONS: Record<string, OutputFormat> = { '.pdf': 'pdf', '.png': 'png', '.jpg': 'jpg', '.jpeg': 'jpg', '.svg': 'svg' };
+const PAPERS = ['A0', 'A1', 'A2', 'A3', 'A4', 'fit'] as const;
+
+interface Parsed {
+  positional: string[];
+  values: Map<string, string>;
+  flags: Set<string>;
+}
+
+const VALUE_OPTIONS = new Set(['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background']);
+const FLAG_OPTIONS = new Set(['all-layouts', 'help']);
+
+function parseArgs(args: string[], allowed: { values: Set<string>; flags: Set<string> }): Parsed {
+  const parsed: Parsed = { positional: [], values: new Map(), flags: new Set() };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      parsed.positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg === '-h') {
+      parsed.flags.add('help');
+      continue;
+    }
+    if (!arg.startsWith('--') || arg === '-') {
+      if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option '${arg}' (see cad --help)`);
+      parsed.positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (allowed.flags.has(name)) {
+      if (eq >= 0) throw new UsageError(`option --${name} takes no value`);
+      parsed.flags.add(name);
+      continue;
+    }
+    if (!allowed.values.has(name)) throw new UsageError(`unknown option '--${name}' (see cad --help)`);
+    let value: string | undefined;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      value = args[i + 1];
+      if (value === undefined || (value.startsWith('--') && value.length > 2)) throw new UsageError(`option --${name} needs a value`);
+      i++;
+    }
+    if (parsed.values.has(name)) throw new UsageError(`option --${name} given twice`);
+    parsed.values.set(name, value);
+  }
+  return parsed;
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, choices: readonly T[], aliases: Record<string, T> = {}): T | undefined {
+  if (value === undefined) return undefined;
+  const found = choices.find((c) => c.toLowerCase() === value.toLowerCase()) ?? aliases[value.toLowerCase()];
+  if (!found) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got '${value}')`);
+  return found;
+}
+
+function positiveNumber(name: string, value: string | undefined, max: number, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n < 1 || n > max || (integer && !Number.isInteger(n)))
+    throw new UsageError(`--${name} must be a ${integer ? 'whole ' : ''}number from 1 to ${max} (got '${value}')`);
+  return n;
+}
+
+function readInput(path: string): Uint8Array {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new InputError(`${path} is a folder, not a drawing`);
+    size = st.size;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`cannot read ${path}: ${fsReason(err)}`);
+  }
+  if (size > 2 ** 31 - 1) throw new InputError(`${path} is too large (${(size / 2 ** 30).toFixed(1)} GiB)`);
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new InputError(`cannot read ${path}: ${fsReason(err)}`);
+  }
+}
+
+function fsReason(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EROFS':
+      return 'read-only file system';
+    default:
+      return err instanceof Error ? err.message.split('\n')[0] ?? 'failed' : 'failed';
+  }
+}
+
+/** Fails early (before the heavy work) when OUT cannot be written. */
+function checkWritable(out: string): void {
+  const dir = dirname(resolve(out));
+  try {
+    if (!statSync(dir).isDirectory()) throw new InputError(`cannot write ${out}: ${dir} is not a folder`);
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`cannot write ${out}: ${fsReason(err)}`);
+  }
+  try {
+    if (statSync(out).isDirectory()) throw new InputError(`cannot write ${out}: it is a folder`);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+  }
+}
+
+function writeOutput(path: string, data: Uint8Array): void {
+  try {
+    writeFileSync(path, data);
+  } catch (err) {
+    throw new InputError(`cannot write ${path}: ${fsReason(err)}`);
+  }
+}
+
+/** OUT-<layout>.ext, the layout name made safe for a file name (CJK kept). */
+export function layoutFileName(out: string, layout: string): string {
+  const ext = extname(out);
+  const safe = [...layout].map((c) => (c.charCodeAt(0) < 32 || "\\/:*?\"<>|".includes(c) ? '_' : c)).join('').replace(/\s+/g, '_') || 'layout';
+  return `${out.slice(0, out.length - ext.length)}-${safe}${ext}`;
+}
+
+const kb = (n: number): string => (n < 10_240 ? `${n} bytes` : n < 10_485_760 ? `${Math.round(n / 1024)} KB` : `${(n / 1_048_576).toFixed(1)} MB`);
+
+async function convertCommand(args: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const p = parseArgs(args, { values: VALUE_OPTIONS, flags: FLAG_OPTIONS });
+  if (p.flags.has('help')) {
+    out.write(HELP);
+    return 0;
+  }
+  if (p.positional.length < 2) throw new UsageError('convert needs an input and an output file: cad convert IN OUT [options]');
+  if (p.positional.length > 2) throw new UsageError(`unexpected argument '${p.positional[2]}' (one input and one output)`);
+  const [input, output] = p.positional as [string, string];
+  const ext = extname(output).toLowerCase();
+  const format = EXTENSIONS[ext];
+  if (!format) throw new UsageError(`cannot tell the output format from '${basename(output)}': use .pdf, .png, .jpg or .svg`);
+  const v = p.values;
+  if (v.has('width') && v.has('dpi')) throw new UsageError('give either --width or --dpi, not both');
+  if (v.has('layout') && p.flags.has('all-layouts')) throw new UsageError('give either --layout or --all-layouts, not both');
+  const { MAX_WIDTH, MAX_DPI } = await import('./convert');
+  const options: ConvertOptions = { format, name: basename(input) };
+  const layout = v.get('layout');
+  if (layout !== undefined) {
+    if (!layout.trim()) throw new UsageError('--layout needs a layout name');
+    options.layout = layout;
+  }
+  if (p.flags.has('all-layouts')) options.allLayouts = true;
+  const paper = oneOf('paper', v.get('paper'), PAPERS);
+  if (paper) options.paper = paper;
+  const orientation = oneOf('orientation', v.get('orientation'), ['auto', 'portrait', 'landscape'] as const);
+  if (orientation) options.orientation = orientation;
+  const color = oneOf('color', v.get('color'), ['color', 'gray', 'mono'] as const, { grey: 'gray', colour: 'color', monochrome: 'mono' });
+  if (color) options.color = color;
+  const background = oneOf('background', v.get('background'), ['white', 'black'] as const);
+  if (background) options.background = background;
+  const width = positiveNumber('width', v.get('width'), MAX_WIDTH, true);
+  if (width !== undefined) options.width = width;
+  const dpi = positiveNumber('dpi', v.get('dpi'), MAX_DPI, false);
+  if (dpi !== undefined) options.dpi = dpi;
+
+  const bytes = readInput(input);
+  checkWritable(output);
+  const { convertDrawing } = await import('./convert');
+  const result = await convertDrawing(bytes, options);
+  const perLayout = options.allLayouts === true && format !== 'pdf';
+  const used = new Set<string>();
+  for (const o of result.outputs) {
+    let path = perLayout ? layoutFileName(output, o.name ?? 'layout') : output;
+    // Two layout names that differ only in characters a file name cannot hold.
+    for (let n = 2; used.has(path); n++) path = layoutFileName(output, `${o.name ?? 'layout'}-${n}`);
+    used.add(path);
+    writeOutput(path, o.data);
+    const what = o.layouts.length === 1 ? `layout ${o.layouts[0]}` : `${o.layouts.length} pages: ${o.layouts.join(', ')}`;
+    out.write(`wrote ${path} (${what}; ${kb(o.data.length)})\n`);
+  }
+  if (result.missingFonts.length) err.write(`cad: note: fonts not found, substituted: ${result.missingFonts.join(', ')}\n`);
+  return 0;
+}
+
+const UNITS = [
+  'unitless', 'inches', 'feet', 'miles', 'millimetres', 'centimetres', 'metres', 'kilometres', 'microinches', 'mils', 'yards',
+  'angstroms', 'nanometres', 'microns', 'decimetres', 'decametres', 'hectometres', 'gigametres', 'astronomical units',
+  'light years', 'parsecs', 'US survey feet', 'US survey inches', 'US survey yards', 'US survey miles',
+];
+
+async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<number> {
+  const p = parseArgs(args, { values: new Set(), flags: new Set(['help']) });
+  if (p.flags.has('help')) {
+    out.write(HELP);
+    return 0;
+  }
+  if (p.positional.length === 0) throw new UsageError('info needs a file: cad info FILE');
+  if (p.positional.length > 1) throw new UsageError(`unexpected argument '${p.positional[1]}' (info takes one file)`);
+  const input = p.positional[0] as string;
+  const bytes = readInput(input);
+  const [{ openDrawing }, { buildScenes }, { defaultFonts }, { detectDxf }] = await Promise.all([
+    import('./open'),
+    import('./display/builder'),
+    import('./convert'),
+    import('./dxf/index'),
+  ]);
+  const { drawing, warnings, format } = await openDrawing(bytes, basename(input));
+  const fonts = await defaultFonts();
+  const build = buildScenes(drawing, { layouts: 'all', fonts });
+  const h = drawing.header;
+
+  const counts: Record<string, number> = {};
+  const count = (type: string): void => {
+    counts[type] = (counts[type] ?? 0) + 1;
+  };
+  for (const e of drawing.modelSpace) count(e.type === 'UNKNOWN' ? e.dxfType : e.type);
+  for (const l of drawing.layouts) if (!l.isModel) for (const e of l.entities ?? []) count(e.type === 'UNKNOWN' ? e.dxfType : e.type);
+  const entityCounts = Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+
+  const hex = (rgb: number): string => `#${rgb.toString(16).padStart(6, '0')}`;
+  const info = {
+    file: basename(input),
+    format,
+    ...(format === 'dxf' ? { dxf: detectDxf(bytes) } : {}),
+    version: h.acadVersion || null,
+    release: h.release || null,
+    codePage: h.codePage ?? null,
+    encoding: h.encoding,
+    units: h.insUnits === undefined ? null : (UNITS[h.insUnits] ?? `code ${h.insUnits}`),
+    extents: h.extMin && h.extMax && h.extMin[0] <= h.extMax[0] && h.extMin[1] <= h.extMax[1] ? { min: h.extMin, max: h.extMax } : null,
+    layers: Object.values(drawing.layers).map((l) => ({
+      name: l.name,
+      on: l.on,
+      frozen: l.frozen,
+      color: l.color.rgb !== undefined ? hex(l.color.rgb) : (l.color.aci ?? 7),
+      linetype: l.linetype,
+    })),
+    layouts: drawing.layouts.map((l) => ({
+      name: l.name,
+      isModel: l.isModel,
+      entities: l.isModel ? drawing.modelSpace.length : (l.entities ?? []).filter((e) => e.type !== 'VIEWPORT').length,
+      viewports: l.viewports.filter((vp) => vp.id !== 1).length,
+      paper:
+        l.plot?.paperWidth && l.plot.paperHeight
+          ? { name: l.plot.paperName ?? null, width: l.plot.paperWidth, height: l.plot.paperHeight, rotation: (l.plot.rotation ?? 0) * 90 }
+          : null,
+    })),
+    entityCounts,
+    blocks: Object.values(drawing.blocks).filter((b) => !b.name.startsWith('*')).length,
+    missingFonts: build.missingFonts,
+    warnings: [...warnings, ...build.warnings.map((w) => w.message)],
+  };
+  out.write(`${JSON.stringify(info, null, 2)}\n`);
+  return 0;
+}
+
+/** Runs the command; returns the exit code. Never throws. */
+export async function main(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    err.write(`cad: ${message.replace(/\s*\n\s*/g, ' ').trim()}\n`);
+    return code;
+  };
+  try {
+    const [command, ...rest] = args;
+    if (command === undefined) throw new UsageError('missing command: cad convert IN OUT, or cad info FILE (see cad --help)');
+    if (command === '--help' || command === '-h' || command === 'help') {
+      out.write(HELP);
+      return 0;
+    }
+    if (command === 'convert') return await convertCommand(rest, out, err);
+    if (command === 'info') return await infoCommand(rest, out);
+    throw new UsageError(command.startsWith('-') ? `unknown option '${command}' (see cad --help)` : `unknown command '${command}' (convert or info; see cad --help)`);
+  } catch (e) {
+    if (e instanceof UsageError) return fail(2, e.message);
+    if (e instanceof InputError) return fail(1, e.message);
+    const name = e instanceof Error ? e.name : '';
+    if (name === 'CadReadError' || name === 'CadConvertError') return fail(1, (e as Error).message);
+    if (process.env.CAD_DEBUG) err.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    return fail(1, `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} (set CAD_DEBUG=1 for details)`);
+  }
+}
