@@ -423,3 +423,24 @@ describe('display list: MLINE, MESH and other dimension kinds', () => {
     expect(r.counts.drawn['MESH']).toBe(1);
   });
 });
+
+describe('display list: attributes', () => {
+  it('an ATTRIB on layer 0 follows its INSERT: hidden with an off layer, ByBlock colour from the insert', () => {
+    const d = (layerAci: number): Parameters<typeof modelList>[0] => ({
+      layers: [['T', layerAci]],
+      blocks: [{ name: 'B', entities: [[0, 'LINE'], [8, 'V'], [10, 0], [20, 0], [11, 1], [21, 0]] as G }],
+      entities: [
+        [0, 'INSERT'], [8, 'T'], [62, 5], [66, 1], [2, 'B'], [10, 0], [20, 0],
+        [0, 'ATTRIB'], [8, '0'], [62, 0], [10, 0], [20, 5], [40, 1], [1, 'A-1'], [2, 'TAG'], [70, 0],
+        [0, 'SEQEND'],
+      ] as G,
+    });
+    const shown = modelList(d(1));
+    const text = shown.primitives.find((p) => p.kind === 'text');
+    expect(text && shown.styles[text.style]!.color).toBe(aciColor(5));
+    expect(shown.primitives.some((p) => p.kind === 'text')).toBe(true);
+    const hidden = modelList(d(-1));
+    expect(hidden.primitives.some((p) => p.kind === 'text')).toBe(false);
+    expect(subpaths(hidden)).toHaveLength(1);
+  });
+});

@@ -308,6 +308,22 @@ class Builder implements DrawContext {
     this.out.text({ kind: 'text', ...t, font: this.out.font(font) });
   }
 
+  /** What the entities of a block reference inherit from it (ByBlock values, layer 0's layer). */
+  private ownerOf(owner: EntityBase): Owner {
+    const layer = this.addLayer(this.effectiveLayer(owner));
+    const color = this.resolveColor(owner, owner.color, layer);
+    let linetype = owner.linetype || 'BYLAYER';
+    if (linetype.toUpperCase() === 'BYLAYER') linetype = layer.linetype;
+    else if (linetype.toUpperCase() === 'BYBLOCK') linetype = this.owner?.linetype ?? 'CONTINUOUS';
+    return {
+      layer: this.layerInfos[layer.index]?.name ?? owner.layer,
+      color,
+      linetype,
+      lineweight: this.resolveLineweight(owner, layer),
+      ltscale: (this.owner?.ltscale ?? 1) * (owner.ltscale > 0 ? owner.ltscale : 1),
+    };
+  }
+
   drawBlock(name: string, m: Mat, owner: EntityBase): void {
     const key = this.blocksByName.get(name.toUpperCase());
     const block = key === undefined ? undefined : this.drawing.blocks[key];
@@ -319,18 +335,7 @@ class Builder implements DrawContext {
     if (this.depth >= MAX_DEPTH || this.activeBlocks.has(key as string)) return;
     const savedMatrix = this.matrix;
     const savedOwner = this.owner;
-    const layer = this.addLayer(this.effectiveLayer(owner));
-    const color = this.resolveColor(owner, owner.color, layer);
-    let linetype = owner.linetype || 'BYLAYER';
-    if (linetype.toUpperCase() === 'BYLAYER') linetype = layer.linetype;
-    else if (linetype.toUpperCase() === 'BYBLOCK') linetype = savedOwner?.linetype ?? 'CONTINUOUS';
-    this.owner = {
-      layer: this.layerInfos[layer.index]?.name ?? owner.layer,
-      color,
-      linetype,
-      lineweight: this.resolveLineweight(owner, layer),
-      ltscale: (savedOwner?.ltscale ?? 1) * (owner.ltscale > 0 ? owner.ltscale : 1),
-    };
+    this.owner = this.ownerOf(owner);
     const bp = block.basePoint;
     this.matrix = bp[0] || bp[1] || bp[2] ? multiply(m, translation(-bp[0], -bp[1], -bp[2])) : m;
     this.depth++;
@@ -419,9 +424,17 @@ class Builder implements DrawContext {
         this.drawBlock(e.name, multiply(cell, scale), e);
       }
     }
-    for (const a of e.attributes) {
-      if ((a.attributeFlags ?? 0) & 1) continue;
-      this.drawEntity(a);
+    // Attributes belong to the reference: on layer 0 they take its layer (and its visibility), ByBlock its colour.
+    if (!e.attributes.length) return;
+    const savedOwner = this.owner;
+    this.owner = this.ownerOf(e);
+    try {
+      for (const a of e.attributes) {
+        if ((a.attributeFlags ?? 0) & 1) continue;
+        this.drawEntity(a);
+      }
+    } finally {
+      this.owner = savedOwner;
     }
   }
 
@@ -628,7 +641,9 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     }
     const paperEntities = (layout.entities ?? []).filter((e) => e.type !== 'VIEWPORT');
     const paper = paperOf(layout);
-    const paperDiag = paper ? Math.hypot(paper.width, paper.height) : estimateExtent(paperEntities, validBox(layout.limMin, layout.limMax));
+    // Paper space may be drawn in inches on a sheet given in mm: the smaller of the two sizes sets the tolerance.
+    const drawn = estimateExtent([...paperEntities, ...layout.viewports.filter((v) => v.id !== 1)], validBox(layout.limMin, layout.limMax));
+    const paperDiag = paper ? Math.min(Math.hypot(paper.width, paper.height), drawn) : drawn;
     const list = b.buildList(b.ordered(paperEntities, layout.blockRecordHandle), paperDiag * TOLERANCE_FRACTION, 1, true);
     const viewports: ViewportView[] = [];
     let bounds = list.bounds;

@@ -552,6 +552,11 @@ export function entityKeyPoints(e: Entity): [number, number][] {
       return e.points.map((p) => [p[0], p[1]]);
     case 'POINT':
       return [[e.position[0], e.position[1]]];
+    case 'VIEWPORT':
+      return [
+        [e.center[0] - e.width / 2, e.center[1] - e.height / 2],
+        [e.center[0] + e.width / 2, e.center[1] + e.height / 2],
+      ];
     case 'HATCH':
       return e.paths.flatMap((p) => (p.polyline ? p.polyline.vertices.map((v) => [v.x, v.y] as [number, number]) : p.edges.flatMap((ed) => (ed.kind === 'line' ? [ed.start, ed.end] : []))));
     case 'DIMENSION':

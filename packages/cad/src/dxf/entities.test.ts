@@ -296,3 +296,14 @@ describe('MTEXT caret escapes', () => {
     expect((drawing.modelSpace[0] as EntityOf<'MTEXT'>).text).toBe('one\\Ptwo\tthree');
   });
 });
+
+describe('very old DXF (R2.x)', () => {
+  it('reads a LINE whose groups come as 10, 11, 20, 21', () => {
+    const { drawing } = readDxf(entitiesDxf([[0, 'LINE'], [8, '0'], [10, 1], [11, 5], [20, 2], [21, 6]]));
+    const e = drawing.modelSpace[0] as EntityOf<'LINE'>;
+    expect([e.start, e.end]).toEqual([
+      [1, 2, 0],
+      [5, 6, 0],
+    ]);
+  });
+});

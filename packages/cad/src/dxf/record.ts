@@ -51,12 +51,24 @@ export class DxfRecord {
   pt(code: number, def: Vec3 = [0, 0, 0]): Vec3 {
     const i = this.indexOf(code);
     if (i < 0) return [def[0], def[1], def[2]];
-    return this.ptAt(i, def[2]);
+    return this.loosePt(i, def[2]);
   }
 
   optPt(code: number): Vec3 | undefined {
     const i = this.indexOf(code);
-    return i < 0 ? undefined : this.ptAt(i, 0);
+    return i < 0 ? undefined : this.loosePt(i, 0);
+  }
+
+  /**
+   * A single point whose y and z usually follow x; very old files (R2.x) write all x groups first
+   * (10, 11, 20, 21, ...), so y and z are then taken from their first occurrence anywhere.
+   */
+  private loosePt(i: number, defZ: number): Vec3 {
+    const code = this.codes[i] as number;
+    if (this.codes[i + 1] === code + 10) return this.ptAt(i, defZ);
+    const y = this.indexOf(code + 10);
+    const z = this.indexOf(code + 20);
+    return [asNum(this.vals[i], 0), y < 0 ? 0 : asNum(this.vals[y], 0), z < 0 ? defZ : asNum(this.vals[z], defZ)];
   }
 
   /** Point whose x group is at index i; y and z are looked for just after it. */
