@@ -444,3 +444,13 @@ describe('display list: attributes', () => {
     expect(subpaths(hidden)).toHaveLength(1);
   });
 });
+
+describe('display list: wide polyline joints', () => {
+  it('mitres the outer corner where two wide segments meet', () => {
+    const list = modelList({ entities: [[0, 'LWPOLYLINE'], [90, 3], [70, 0], [43, 2], [10, 0], [20, 0], [10, 10], [20, 0], [10, 10], [20, 10]] });
+    const pts = allPoints(list, 'fill');
+    // The outer corner of the bend at (10, 0) is (11, -1): both edges extended to meet.
+    expect(pts.some(([x, y]) => Math.abs(x - 11) < 1e-9 && Math.abs(y + 1) < 1e-9)).toBe(true);
+    expect(list.bounds).toMatchObject({ maxX: 11, minY: -1 });
+  });
+});

@@ -257,17 +257,33 @@ export function polylinePoints(v: PVertex[], closed: boolean, ctx: DrawContext, 
 }
 
 /** A wide polyline: every segment becomes a filled band (its own ring, counter-clockwise, filled non-zero). */
+/** Where the lines p0→p1 and q0→q1 cross; null when (nearly) parallel. */
+function crossing(p0x: number, p0y: number, p1x: number, p1y: number, q0x: number, q0y: number, q1x: number, q1y: number): [number, number] | null {
+  const dx = p1x - p0x, dy = p1y - p0y, ex = q1x - q0x, ey = q1y - q0y;
+  const den = dx * ey - dy * ex;
+  const len = Math.hypot(dx, dy) * Math.hypot(ex, ey);
+  if (!(len > 0) || Math.abs(den) < 1e-9 * len) return null;
+  const t = ((q0x - p0x) * ey - (q0y - p0y) * ex) / den;
+  return [p0x + dx * t, p0y + dy * t];
+}
+
+/**
+ * A wide polyline: every segment becomes a filled band (its own ring, counter-clockwise, filled
+ * non-zero). Where two wide segments meet, their edges are extended to a mitred corner, as AutoCAD
+ * draws them (no notch on the outside of a bend).
+ */
 function drawWidePolyline(v: PVertex[], closed: boolean, style: number, ctx: DrawContext, m: Mat): void {
-  const rings: number[][] = [];
   const thin: number[][] = [];
   const n = v.length;
   const last = closed ? n : n - 1;
+  const bands: ({ left: number[]; right: number[] } | null)[] = [];
   for (let i = 0; i < last; i++) {
     const a = v[i] as PVertex, b = v[(i + 1) % n] as PVertex;
     const center: number[] = [a.x, a.y];
     appendSegment(center, a.x, a.y, b.x, b.y, a.bulge, ctx, m);
     if (!(a.startWidth > 0) && !(a.endWidth > 0)) {
       thin.push(center);
+      bands.push(null);
       continue;
     }
     const k = center.length >> 1;
@@ -288,8 +304,31 @@ function drawWidePolyline(v: PVertex[], closed: boolean, style: number, ctx: Dra
       left.push(x - ty * w, y + tx * w);
       right.push(x + ty * w, y - tx * w);
     }
-    const ring = [...right];
-    for (let j = k - 1; j >= 0; j--) ring.push(left[2 * j] as number, left[2 * j + 1] as number);
+    bands.push(left.length >= 4 ? { left, right } : null);
+  }
+  // Mitre the joints between consecutive wide bands.
+  for (let i = 0; i < bands.length; i++) {
+    if (!closed && i === bands.length - 1) break;
+    const A = bands[i], B = bands[(i + 1) % bands.length];
+    if (!A || !B || A === B) continue;
+    const vx = (v[(i + 1) % n] as PVertex).x, vy = (v[(i + 1) % n] as PVertex).y;
+    const wa = Math.hypot((A.left[A.left.length - 2] as number) - (A.right[A.right.length - 2] as number), (A.left[A.left.length - 1] as number) - (A.right[A.right.length - 1] as number));
+    for (const side of ['left', 'right'] as const) {
+      const a = A[side], b = B[side];
+      const k = a.length;
+      const x = crossing(a[k - 4] as number, a[k - 3] as number, a[k - 2] as number, a[k - 1] as number, b[0] as number, b[1] as number, b[2] as number, b[3] as number);
+      // A very sharp bend would send the mitre far away: keep it within a few widths of the vertex.
+      if (!x || Math.hypot(x[0] - vx, x[1] - vy) > 4 * Math.max(wa, 1e-12)) continue;
+      a[k - 2] = b[0] = x[0];
+      a[k - 1] = b[1] = x[1];
+    }
+  }
+  const rings: number[][] = [];
+  for (const band of bands) {
+    if (!band) continue;
+    const k = band.left.length >> 1;
+    const ring = [...band.right];
+    for (let j = k - 1; j >= 0; j--) ring.push(band.left[2 * j] as number, band.left[2 * j + 1] as number);
     if (ringArea(ring) < 0) {
       const rev: number[] = [];
       for (let j = (ring.length >> 1) - 1; j >= 0; j--) rev.push(ring[2 * j] as number, ring[2 * j + 1] as number);
