@@ -57,6 +57,8 @@ export interface Wasm {
   get_first_owned_subentity(obj: number): number;
   get_next_owned_subentity(obj: number, current: number): number;
   dwg_object_entity_get_color_object(entity: number): DwgColor;
+  /** The common entity graphics (proxy entity graphics) of an entity object; absent in older builds. */
+  dwg_entity_get_preview?(obj: number): { data?: Uint8Array | null } | Uint8Array | null;
   dwg_dynapi_header_value(dwg: number, field: string): DynValue<unknown>;
   dwg_dynapi_entity_value(tio: number, field: string): DynValue<unknown>;
   dwg_dynapi_common_value(tio: number, field: string): DynValue<unknown>;

@@ -420,21 +420,118 @@ export interface LeaderEntity extends EntityBase {
   pathType: number;
   style: string;
   annotation?: string;
+  /** 73: 0 MTEXT, 1 tolerance, 2 block reference, 3 none. */
+  annotationType?: number;
+  /** 75: the leader has a hook line (its last segment) towards its MTEXT; absent = not written (taken as on, as ezdxf does). */
+  hookline?: boolean;
+  /** 74: 0 = the hook line runs along the horizontal direction (211), 1 = against it (absent: 1, as ezdxf reads it). */
+  hooklineDirection?: number;
+  /** 40 / 41: the annotation's text height and width (the width extends the line under the text). */
+  textHeight?: number;
+  textWidth?: number;
+  /** 211: horizontal direction (WCS), default [1, 0, 0]. */
+  horizontalDirection?: Vec3;
+  /** 77: the colour used when DIMCLRD is ByBlock. */
+  blockColor?: number;
+  /** Dimension-style overrides from the entity's ACAD DSTYLE extended data, by DIMSTYLE group code. */
+  dimOverrides?: Record<number, number | string>;
 }
 
-export interface MLeaderLine { vertices: Vec3[] }
+export interface MLeaderLine {
+  vertices: Vec3[];
+  /** 91: index of the line (selects a per-line arrowhead). */
+  index?: number;
+  /** 92: colour of this line when it differs from the leader colour (absent = the leader colour). */
+  color?: Color;
+}
 export interface MLeaderEntity extends EntityBase {
   type: 'MULTILEADER';
-  leaders: { lastPoint?: Vec3; doglegVector?: Vec3; doglegLength: number; lines: MLeaderLine[] }[];
+  leaders: {
+    lastPoint?: Vec3;
+    doglegVector?: Vec3;
+    doglegLength: number;
+    lines: MLeaderLine[];
+    /** 271: 0 horizontal attachment (landing along the dogleg), 1 vertical. */
+    attachmentDirection?: number;
+  }[];
+  /** MTEXT content (context 304), with MTEXT formatting codes. */
   text?: string;
+  /** Text location (context 12, WCS): the attachment point given by `textAlignment`. */
   textPosition?: Vec3;
+  /** Character height (context 41), already scaled. */
   textHeight?: number;
+  /** Text x direction (context 13, WCS). */
   textDirection?: Vec3;
+  /** Defined text width (context 43, times the content scale gives drawing units); 0 = no wrapping. */
   textWidth?: number;
   blockHandle?: string;
+  /** Block content position (context 15, WCS). */
   blockPosition?: Vec3;
+  /** Arrowhead size (context 140), already scaled. */
   arrowSize?: number;
+  /** MLEADERSTYLE handle (340). */
   styleHandle?: string;
+  /** Content scale (context 40). */
+  contentScale?: number;
+  /** Content base point (context 10, WCS): where the landing meets the content. */
+  contentBase?: Vec3;
+  /** Landing gap (context 145): also the text frame's margin. */
+  landingGap?: number;
+  /** Text style handle (context 340, else 343). */
+  textStyleHandle?: string;
+  /** Text plane normal (context 11). */
+  textNormal?: Vec3;
+  /** Context 171: 1 left, 2 center, 3 right (the MTEXT top-row attachment at `textPosition`). */
+  textAlignment?: number;
+  /** 179: the text attachment point written at the entity level. */
+  textAttachmentPoint?: number;
+  /** Context 172: MTEXT drawing direction (1 left to right, 3 top to bottom, 5 by style). */
+  textFlow?: number;
+  textDefinedHeight?: number;
+  textLineSpacingFactor?: number;
+  /** 1 at least, 2 exactly. */
+  textLineSpacingStyle?: number;
+  /** Text colour (context 90, else 92); ByBlock ({ aci: 0 }) means the MULTILEADER's own colour. */
+  textColor?: Color;
+  /** Background mask (context 292 on): colour (91), scale (141), window colour (291). */
+  textBackground?: { color?: Color; scale: number; useWindowColor: boolean };
+  /** 292: a frame around the text. */
+  textFrame?: boolean;
+  /** Horizontal attachments (context 174/175, else 173/95): 0 top of top line .. 5 underline bottom line, 6 underline top line, 8 underline all. */
+  textLeftAttachment?: number;
+  textRightAttachment?: number;
+  /** Vertical attachments (273 top, 272 bottom): 9 center, 10 overline and center. */
+  textTopAttachment?: number;
+  textBottomAttachment?: number;
+  /** 271: 0 horizontal, 1 vertical text attachment. */
+  textAttachmentDirection?: number;
+  /** 170: 0 invisible, 1 straight, 2 spline leader lines. */
+  leaderType?: number;
+  /** 91: leader line colour; ByBlock ({ aci: 0 }) means the MULTILEADER's own colour. */
+  leaderColor?: Color;
+  /** 341: leader linetype (LTYPE handle). */
+  leaderLinetypeHandle?: string;
+  /** 171: leader lineweight (1/100 mm, -1 ByLayer, -2 ByBlock). */
+  leaderLineweight?: number;
+  /** 290 / 291: landing and dogleg enabled. */
+  hasLanding?: boolean;
+  hasDogleg?: boolean;
+  /** 342: arrowhead block record handle (absent or '0' = closed filled). */
+  arrowHandle?: string;
+  /** 94 / 345: per-line arrowheads by leader line index. */
+  arrowHeads?: { index: number; handle: string }[];
+  /** 172: 0 none, 1 block, 2 MTEXT, 3 tolerance. */
+  contentType?: number;
+  /** Block content colour (context 93, else 93 at the entity level). */
+  blockColor?: Color;
+  /** Block content scale (context 16, else 10). */
+  blockScale?: Vec3;
+  /** Block content rotation in DEGREES (context 46, radians in DXF). */
+  blockRotation?: number;
+  /** Block content normal (context 14). */
+  blockNormal?: Vec3;
+  /** Attribute values of the block content: ATTDEF handle (330), index (177), width (44), text (302). */
+  blockAttributes?: { handle: string; index: number; width: number; text: string }[];
 }
 
 export type HatchEdge =
@@ -577,7 +674,17 @@ export interface MeshEntity extends EntityBase {
   edges: [number, number][];
 }
 
-export interface UnknownEntity extends EntityBase { type: 'UNKNOWN'; dxfType: string }
+export interface UnknownEntity extends EntityBase {
+  type: 'UNKNOWN';
+  dxfType: string;
+  /**
+   * Proxy entity graphics as hex, as read: the binary metafile a custom entity saves for programs
+   * that cannot run its code (DXF 310 groups after the 92/160 byte count; the DWG common entity
+   * graphics). Set for ACAD_PROXY_ENTITY and custom types such as TArch's TCH_WALL or AEC_WALL;
+   * display/proxy.ts draws it.
+   */
+  graphics?: string;
+}
 
 export type Entity =
   | LineEntity

@@ -454,3 +454,24 @@ describe('display list: wide polyline joints', () => {
     expect(list.bounds).toMatchObject({ maxX: 11, minY: -1 });
   });
 });
+
+describe('display list: proxy graphics', () => {
+  it('draws a custom object (a TArch wall saved as ACAD_PROXY_ENTITY) from its proxy graphics', () => {
+    const buf = Buffer.alloc(68);
+    buf.writeInt32LE(68, 0);
+    buf.writeInt32LE(1, 4);
+    buf.writeInt32LE(60, 8);
+    buf.writeInt32LE(6, 12);
+    buf.writeInt32LE(2, 16);
+    [0, 0, 0, 120, 0, 0].forEach((v, i) => buf.writeDoubleLE(v, 20 + 8 * i));
+    const hex = buf.toString('hex').toUpperCase();
+    const r = build({ entities: [[0, 'ACAD_PROXY_ENTITY'], [100, 'AcDbEntity'], [8, 'WALL'], [100, 'AcDbProxyEntity'], [90, 498], [92, 68], [310, hex.slice(0, 80)], [310, hex.slice(80)]] });
+    expect(subpaths(r.scenes[0]!.list).map((s) => s.points)).toEqual([
+      [
+        [0, 0],
+        [120, 0],
+      ],
+    ]);
+    expect(r.counts.drawn['ACAD_PROXY_ENTITY']).toBe(1);
+  });
+});

@@ -12,6 +12,7 @@ import { dashPolyline } from './dash';
 import { drawCurveEntity, entityKeyPoints } from './curves';
 import { HANDLERS } from './handlers';
 import { ListWriter } from './list';
+import { drawProxyGraphics } from './proxy';
 import {
   IDENTITY,
   affineInvert,
@@ -376,6 +377,11 @@ class Builder implements DrawContext {
         case 'VIEWPORT':
           return;
         case 'UNKNOWN':
+          // Custom objects (TArch, AEC, ...) saved with proxy graphics: draw those.
+          if (e.graphics && drawProxyGraphics(e, this)) {
+            this.count(e.dxfType);
+            return;
+          }
           this.skipped[e.dxfType] = (this.skipped[e.dxfType] ?? 0) + 1;
           this.warn({ code: 'unsupported-entity', subject: e.dxfType, message: `${e.dxfType} entities are not drawn` });
           return;

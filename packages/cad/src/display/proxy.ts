@@ -1,0 +1,994 @@
+/**
+ * Proxy entity graphics: the little metafile a custom entity (TArch's TCH_WALL / TCH_OPENING,
+ * Architecture's AEC_WALL, ...) saves with itself so that programs without its code can still show
+ * it. The DXF reader and the DWG adapter keep it as hex in `UnknownEntity.graphics`; this module
+ * decodes it and draws it through the DrawContext.
+ *
+ * Layout (little-endian): int32 total size, int32 command count, then the commands, each
+ * `int32 size` (of the whole command, these 8 bytes included; not always a multiple of 4),
+ * `int32 type`, data. Doubles are IEEE 8-byte, points three doubles, strings zero-terminated and
+ * padded to 4 bytes (8-bit in the drawing's code page, or UTF-16LE). Geometry is in WCS (the
+ * coordinates of the block the entity lives in); attribute commands change the layer, colour,
+ * linetype, lineweight and fill of what follows; matrices pushed apply to what follows until popped.
+ *
+ * Unknown commands are skipped by their size; a command running past the end stops the drawing
+ * there (what came before is kept); every count is bounded by the bytes left, so damaged data can
+ * neither throw out of `drawProxyGraphics` nor loop.
+ */
+import type { Color, Drawing, Entity, EntityBase, LwPolylineEntity, LwVertex, TextEntity, UnknownEntity, Vec3 } from '../model';
+import { drawText } from '../text/draw';
+import type { DashPattern, DrawContext, FillOptions, StrokeOptions } from './context';
+import { drawCurveEntity } from './curves';
+import { IDENTITY, apply3, isDefaultExtrusion, multiply, ocsToWcs, translation, type Mat } from './matrix';
+import type { BuildWarning, FontRef, TextPrimitive } from './types';
+
+/** Command types of the metafile (the ODA / AcGi numbering). */
+export const PROXY = {
+  EXTENTS: 1,
+  CIRCLE: 2,
+  CIRCLE_3P: 3,
+  ARC: 4,
+  ARC_3P: 5,
+  POLYLINE: 6,
+  POLYGON: 7,
+  MESH: 8,
+  SHELL: 9,
+  TEXT: 10,
+  TEXT2: 11,
+  XLINE: 12,
+  RAY: 13,
+  COLOR: 14,
+  LAYER: 16,
+  LINETYPE: 18,
+  MARKER: 19,
+  FILL: 20,
+  TRUE_COLOR: 22,
+  LINEWEIGHT: 23,
+  LTSCALE: 24,
+  THICKNESS: 25,
+  PLOT_STYLE: 26,
+  PUSH_CLIP: 27,
+  POP_CLIP: 28,
+  PUSH_MATRIX: 29,
+  PUSH_MATRIX2: 30,
+  POP_MATRIX: 31,
+  POLYLINE_NORMALS: 32,
+  LWPOLYLINE: 33,
+  MATERIAL: 34,
+  MAPPER: 35,
+  UNICODE_TEXT: 36,
+  UNICODE_TEXT2: 38,
+} as const;
+
+const TAU = Math.PI * 2;
+/** Linetype indices meaning ByLayer / ByBlock instead of a table entry. */
+const LT_BYLAYER = 0x7fff;
+const LT_BYBLOCK = 0x7ffe;
+/** Matrices nested deeper than this are ignored (a damaged file pushing without popping). */
+const MAX_MATRIX_DEPTH = 64;
+
+// ---- hex ----------------------------------------------------------------------------------------
+
+function nibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/** Hex text → bytes; stops at the first character that is not a hex digit (whitespace is skipped). */
+export function hexToBytes(hex: string): Uint8Array {
+  const s = /\s/.test(hex) ? hex.replace(/\s+/g, '') : hex;
+  const n = s.length >> 1;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const hi = nibble(s.charCodeAt(2 * i)), lo = nibble(s.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) return out.subarray(0, i);
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+const decoded = new WeakMap<UnknownEntity, Uint8Array>();
+
+function bytesOf(e: UnknownEntity): Uint8Array {
+  let b = decoded.get(e);
+  if (!b) {
+    b = hexToBytes(e.graphics ?? '');
+    decoded.set(e, b);
+  }
+  return b;
+}
+
+// ---- drawing tables in storage order -------------------------------------------------------------
+
+interface Tables {
+  layers: string[];
+  linetypes: string[];
+  decoder: { decode(b: Uint8Array): string };
+}
+
+const tableCache = new WeakMap<Drawing, Tables>();
+
+/** Canonical array-index strings: JavaScript objects list such keys first, ascending, whatever the insertion order. */
+const INDEX_KEY = /^(0|[1-9]\d{0,8})$/;
+
+/**
+ * Table records in file order. The model's records keep insertion order, except that names such as
+ * '12' come first; when such names exist (besides '0', which is first anyway) the order is rebuilt
+ * from the handles, which grow as records are added.
+ */
+function tableOrder<T extends { name: string; handle?: string }>(records: Record<string, T>): string[] {
+  const list = Object.values(records);
+  const disturbed = Object.keys(records).some((k) => k !== '0' && INDEX_KEY.test(k));
+  if (disturbed && list.every((r) => r.handle && /^[0-9a-f]+$/i.test(r.handle))) {
+    const key = (h: string): string => h.replace(/^0+/, '').toUpperCase().padStart(16, '0');
+    list.sort((a, b) => (key(a.handle as string) < key(b.handle as string) ? -1 : 1));
+  }
+  return list.map((r) => r.name);
+}
+
+function tablesOf(drawing: Drawing): Tables {
+  let t = tableCache.get(drawing);
+  if (!t) {
+    let decoder: { decode(b: Uint8Array): string };
+    try {
+      decoder = new TextDecoder(drawing.header.encoding || 'utf-8');
+    } catch {
+      decoder = new TextDecoder('latin1');
+    }
+    t = { layers: tableOrder(drawing.layers), linetypes: tableOrder(drawing.linetypes), decoder };
+    tableCache.set(drawing, t);
+  }
+  return t;
+}
+
+const styleCache = new WeakMap<Drawing, Map<string, string>>();
+
+/** The text style of the drawing using this font (file or TrueType face), else the default style. */
+function styleForFont(drawing: Drawing, font: string, bigFont: string, typeface: string): string {
+  let cache = styleCache.get(drawing);
+  if (!cache) {
+    cache = new Map();
+    styleCache.set(drawing, cache);
+  }
+  const key = `${font}|${bigFont}|${typeface}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const base = (f: string): string => f.trim().toLowerCase().replace(/\.(shx|ttf|ttc|otf)$/, '');
+  const f = base(font), bf = base(bigFont), tf = typeface.trim().toLowerCase();
+  let best = '';
+  let bestScore = 0;
+  for (const s of Object.values(drawing.textStyles)) {
+    let score = 0;
+    if (f && base(s.font) === f) score = bf && base(s.bigFont) === bf ? 4 : 3;
+    else if (tf && ((s.fontFamily ?? '').toLowerCase() === tf || base(s.font) === tf)) score = 2;
+    if (score > bestScore) {
+      bestScore = score;
+      best = s.name;
+    }
+  }
+  cache.set(key, best);
+  return best;
+}
+
+// ---- byte reading -------------------------------------------------------------------------------
+
+/** Sequential reads inside one command's data; `ok` turns false (and reads return 0) once past its end. */
+class Cursor {
+  pos: number;
+  ok = true;
+  constructor(
+    private readonly dv: DataView,
+    start: number,
+    readonly end: number,
+  ) {
+    this.pos = start;
+  }
+  left(): number {
+    return this.end - this.pos;
+  }
+  private take(n: number): number {
+    const p = this.pos;
+    if (p + n > this.end) {
+      this.ok = false;
+      this.pos = this.end;
+      return -1;
+    }
+    this.pos = p + n;
+    return p;
+  }
+  i32(): number {
+    const p = this.take(4);
+    return p < 0 ? 0 : this.dv.getInt32(p, true);
+  }
+  u32(): number {
+    const p = this.take(4);
+    return p < 0 ? 0 : this.dv.getUint32(p, true);
+  }
+  f64(): number {
+    const p = this.take(8);
+    if (p < 0) return 0;
+    const v = this.dv.getFloat64(p, true);
+    return Number.isFinite(v) ? v : 0;
+  }
+  pt(): Vec3 {
+    return [this.f64(), this.f64(), this.f64()];
+  }
+  /** `n` points as x, y, z triples (n bounded by the bytes left). */
+  points(n: number): number[] {
+    const k = Math.max(0, Math.min(n, Math.floor(this.left() / 24)));
+    if (k < n) this.ok = false;
+    const out = new Array<number>(k * 3);
+    for (let i = 0; i < k * 3; i++) out[i] = this.f64();
+    return out;
+  }
+  /** An 8-bit string, zero-terminated, padded to 4 bytes. */
+  str8(decoder: { decode(b: Uint8Array): string }): string {
+    const start = this.pos;
+    const u8 = new Uint8Array(this.dv.buffer, this.dv.byteOffset, this.dv.byteLength);
+    let e = start;
+    while (e < this.end && u8[e] !== 0) e++;
+    const s = e > start ? decoder.decode(u8.subarray(start, e)) : '';
+    this.pos = Math.min(this.end, start + (((e - start + 1 + 3) >> 2) << 2));
+    if (e >= this.end) this.ok = false;
+    return s;
+  }
+  /** A UTF-16LE string, zero-terminated, padded to 4 bytes. */
+  str16(): string {
+    const start = this.pos;
+    let e = start;
+    let terminated = false;
+    const chars: number[] = [];
+    while (e + 1 < this.end) {
+      const c = this.dv.getUint16(e, true);
+      e += 2;
+      if (c === 0) {
+        terminated = true;
+        break;
+      }
+      chars.push(c);
+    }
+    let s = '';
+    for (let i = 0; i < chars.length; i += 4096) s += String.fromCharCode(...chars.slice(i, i + 4096));
+    this.pos = Math.min(this.end, start + (((e - start + 3) >> 2) << 2));
+    if (!terminated) this.ok = false;
+    return s;
+  }
+}
+
+// ---- DWG bit stream (the LWPOLYLINE command embeds an entity's bit-coded data) -----------------
+
+class Bits {
+  private bit = 0;
+  bad = false;
+  constructor(
+    private readonly u8: Uint8Array,
+    private readonly start: number,
+    private readonly bytes: number,
+  ) {}
+  get used(): number {
+    return this.bit;
+  }
+  private b(): number {
+    if (this.bit >= this.bytes * 8) {
+      this.bad = true;
+      return 0;
+    }
+    const v = ((this.u8[this.start + (this.bit >> 3)] as number) >> (7 - (this.bit & 7))) & 1;
+    this.bit++;
+    return v;
+  }
+  private bb(): number {
+    return (this.b() << 1) | this.b();
+  }
+  rc(): number {
+    let v = 0;
+    for (let i = 0; i < 8; i++) v = (v << 1) | this.b();
+    return v;
+  }
+  private raw(n: number): DataView {
+    const a = new Uint8Array(8);
+    for (let i = 0; i < n; i++) a[i] = this.rc();
+    return new DataView(a.buffer);
+  }
+  bs(): number {
+    switch (this.bb()) {
+      case 0:
+        return this.raw(2).getInt16(0, true);
+      case 1:
+        return this.rc();
+      case 2:
+        return 0;
+      default:
+        return 256;
+    }
+  }
+  bl(): number {
+    switch (this.bb()) {
+      case 0:
+        return this.raw(4).getInt32(0, true);
+      case 1:
+        return this.rc();
+      case 2:
+        return 0;
+      default:
+        this.bad = true;
+        return 0;
+    }
+  }
+  rd(): number {
+    const v = this.raw(8).getFloat64(0, true);
+    if (!Number.isFinite(v)) this.bad = true;
+    return v;
+  }
+  bd(): number {
+    switch (this.bb()) {
+      case 0:
+        return this.rd();
+      case 1:
+        return 1;
+      case 2:
+        return 0;
+      default:
+        this.bad = true;
+        return 0;
+    }
+  }
+  /** A double coded relative to `def` (DD). */
+  dd(def: number): number {
+    const code = this.bb();
+    if (code === 0) return def;
+    if (code === 3) return this.rd();
+    const d = new DataView(new ArrayBuffer(8));
+    d.setFloat64(0, def, true);
+    if (code === 2) {
+      d.setUint8(4, this.rc());
+      d.setUint8(5, this.rc());
+    }
+    for (let i = 0; i < 4; i++) d.setUint8(i, this.rc());
+    const v = d.getFloat64(0, true);
+    if (!Number.isFinite(v)) this.bad = true;
+    return v;
+  }
+}
+
+interface LwData {
+  flags: number;
+  constantWidth: number;
+  elevation: number;
+  thickness: number;
+  extrusion: Vec3;
+  vertices: LwVertex[];
+}
+
+/** LWPOLYLINE data as a DWG writes it: R2000+ (first point raw, the rest relative) or R13/R14 (all raw). */
+function decodeLw(u8: Uint8Array, start: number, bytes: number, r14: boolean): { data: LwData; used: number } | null {
+  const s = new Bits(u8, start, bytes);
+  const flags = s.bs();
+  const constantWidth = flags & 4 ? s.bd() : 0;
+  const elevation = flags & 8 ? s.bd() : 0;
+  const thickness = flags & 2 ? s.bd() : 0;
+  const extrusion: Vec3 = flags & 1 ? [s.bd(), s.bd(), s.bd()] : [0, 0, 1];
+  const maxCount = bytes * 4;
+  const np = s.bl();
+  const nb = flags & 16 ? s.bl() : 0;
+  const nid = flags & 1024 ? s.bl() : 0;
+  const nw = flags & 32 ? s.bl() : 0;
+  if (s.bad || np < 1 || np > maxCount || nb < 0 || nb > maxCount || nid < 0 || nid > maxCount || nw < 0 || nw > maxCount) return null;
+  const vertices: LwVertex[] = [];
+  let x = s.rd(), y = s.rd();
+  vertices.push({ x, y, bulge: 0, startWidth: 0, endWidth: 0 });
+  for (let i = 1; i < np && !s.bad; i++) {
+    if (r14) {
+      x = s.rd();
+      y = s.rd();
+    } else {
+      x = s.dd(x);
+      y = s.dd(y);
+    }
+    vertices.push({ x, y, bulge: 0, startWidth: 0, endWidth: 0 });
+  }
+  for (let i = 0; i < nb && !s.bad; i++) {
+    const b = s.bd();
+    const v = vertices[i];
+    if (v) v.bulge = b;
+  }
+  for (let i = 0; i < nid && !s.bad; i++) s.bl();
+  for (let i = 0; i < nw && !s.bad; i++) {
+    const w0 = s.bd(), w1 = s.bd();
+    const v = vertices[i];
+    if (v) {
+      v.startWidth = w0;
+      v.endWidth = w1;
+    }
+  }
+  if (s.bad) return null;
+  return { data: { flags, constantWidth, elevation, thickness, extrusion, vertices }, used: s.used };
+}
+
+/** The LWPOLYLINE command: int32 byte count, then the bit-coded entity data (the variant that fits the count exactly wins). */
+function readLwPolyline(u8: Uint8Array, start: number, end: number, preferR14: boolean): LwData | null {
+  if (end - start < 5) return null;
+  const n = new DataView(u8.buffer, u8.byteOffset + start, 4).getInt32(0, true);
+  const bytes = n > 0 && n <= end - start - 4 ? n : end - start - 4;
+  let fallback: LwData | null = null;
+  for (const r14 of preferR14 ? [true, false] : [false, true]) {
+    const got = decodeLw(u8, start + 4, bytes, r14);
+    if (!got) continue;
+    if (Math.ceil(got.used / 8) === bytes) return got.data;
+    fallback ??= got.data;
+  }
+  return fallback;
+}
+
+// ---- a DrawContext with the pushed matrices applied ----------------------------------------------
+
+/** Delegates to the builder's context, with `matrix` = its matrix ∘ the proxy's pushed matrices. */
+class SubContext implements DrawContext {
+  constructor(
+    private readonly base: DrawContext,
+    readonly matrix: Mat,
+  ) {}
+  get drawing(): Drawing {
+    return this.base.drawing;
+  }
+  get paperSpace(): boolean {
+    return this.base.paperSpace;
+  }
+  get fonts(): DrawContext['fonts'] {
+    return this.base.fonts;
+  }
+  ocs(e: EntityBase, elevation = 0): Mat {
+    if (isDefaultExtrusion(e.extrusion)) return elevation ? multiply(this.matrix, translation(0, 0, elevation)) : this.matrix;
+    return multiply(this.matrix, multiply(ocsToWcs(e.extrusion), translation(0, 0, elevation)));
+  }
+  style(e: EntityBase): number {
+    return this.base.style(e);
+  }
+  styleWith(e: EntityBase, color: { aci?: number; rgb?: number }): number {
+    return this.base.styleWith(e, color);
+  }
+  dashes(e: EntityBase): DashPattern | null {
+    return this.base.dashes(e);
+  }
+  tolerance(m: Mat): number {
+    return this.base.tolerance(m);
+  }
+  arcSegments(radius: number, sweep: number, m: Mat): number {
+    return this.base.arcSegments(radius, sweep, m);
+  }
+  stroke(style: number, m: Mat, xy: ArrayLike<number>, closed: boolean, options?: StrokeOptions): void {
+    this.base.stroke(style, m, xy, closed, options);
+  }
+  stroke3(style: number, m: Mat, xyz: ArrayLike<number>, closed: boolean, options?: StrokeOptions): void {
+    this.base.stroke3(style, m, xyz, closed, options);
+  }
+  fill(style: number, m: Mat, rings: ArrayLike<number>[], options?: FillOptions): void {
+    this.base.fill(style, m, rings, options);
+  }
+  text(text: Omit<TextPrimitive, 'kind' | 'font'>, font: FontRef): void {
+    this.base.text(text, font);
+  }
+  drawBlock(name: string, m: Mat, owner: EntityBase): void {
+    this.base.drawBlock(name, m, owner);
+  }
+  /** The virtual entities of a proxy: the geometric types and TEXT, drawn in this context's space. */
+  drawEntity(e: Entity): void {
+    if (drawCurveEntity(e, this)) return;
+    if (e.type === 'TEXT') drawText(e, this);
+    else if (this.matrix === this.base.matrix) this.base.drawEntity(e);
+  }
+  warn(w: BuildWarning): void {
+    this.base.warn(w);
+  }
+}
+
+// ---- the interpreter ------------------------------------------------------------------------------
+
+/** Unit normal (default +Z) and two in-plane axes; `x` follows `ref` when given and not parallel to the normal. */
+function planeAxes(normal: Vec3, ref?: Vec3): { x: Vec3; y: Vec3; n: Vec3 } {
+  const l = Math.hypot(normal[0], normal[1], normal[2]);
+  const n: Vec3 = l > 1e-12 ? [normal[0] / l, normal[1] / l, normal[2] / l] : [0, 0, 1];
+  let x: Vec3 | null = null;
+  if (ref) {
+    const d = ref[0] * n[0] + ref[1] * n[1] + ref[2] * n[2];
+    const p: Vec3 = [ref[0] - d * n[0], ref[1] - d * n[1], ref[2] - d * n[2]];
+    const pl = Math.hypot(p[0], p[1], p[2]);
+    if (pl > 1e-12) x = [p[0] / pl, p[1] / pl, p[2] / pl];
+  }
+  if (!x) {
+    const m = ocsToWcs(n);
+    x = [m[0] as number, m[4] as number, m[8] as number];
+  }
+  const y: Vec3 = [n[1] * x[2] - n[2] * x[1], n[2] * x[0] - n[0] * x[2], n[0] * x[1] - n[1] * x[0]];
+  return { x, y, n };
+}
+
+/** Centre, radius and plane of the circle through three points; null when they are collinear. */
+function circleThrough(p1: Vec3, p2: Vec3, p3: Vec3): { c: Vec3; r: number; n: Vec3 } | null {
+  const a: Vec3 = [p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]];
+  const b: Vec3 = [p3[0] - p1[0], p3[1] - p1[1], p3[2] - p1[2]];
+  const n: Vec3 = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+  const aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+  const bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+  if (!(nn > 1e-18 * aa * bb) || !Number.isFinite(nn)) return null;
+  // c - p1 = (|a|² (b × n) + |b|² (n × a)) / (2 |n|²)
+  const bxn: Vec3 = [b[1] * n[2] - b[2] * n[1], b[2] * n[0] - b[0] * n[2], b[0] * n[1] - b[1] * n[0]];
+  const nxa: Vec3 = [n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]];
+  const o: Vec3 = [(aa * bxn[0] + bb * nxa[0]) / (2 * nn), (aa * bxn[1] + bb * nxa[1]) / (2 * nn), (aa * bxn[2] + bb * nxa[2]) / (2 * nn)];
+  return { c: [p1[0] + o[0], p1[1] + o[1], p1[2] + o[2]], r: Math.hypot(o[0], o[1], o[2]), n };
+}
+
+/** Whether all points of an x, y, z list coincide (nothing to see). */
+function degenerate(xyz: number[]): boolean {
+  for (let i = 3; i < xyz.length; i++) if (xyz[i] !== xyz[i % 3]) return false;
+  return true;
+}
+
+class ProxyPainter {
+  private readonly tables: Tables;
+  private readonly virt: EntityBase;
+  private fillOn = false;
+  private stack: Mat[] = [];
+  /** Proxy coordinates → the current block space, and → world (the builder's matrix composed). */
+  private local: Mat = IDENTITY;
+  private world: Mat;
+  private sub: SubContext;
+  private styleIndex = -1;
+  private dash: DashPattern | null | undefined;
+  drawn = 0;
+
+  constructor(
+    private readonly e: UnknownEntity,
+    private readonly ctx: DrawContext,
+  ) {
+    this.tables = tablesOf(ctx.drawing);
+    this.world = ctx.matrix;
+    this.sub = new SubContext(ctx, ctx.matrix);
+    this.virt = {
+      handle: e.handle,
+      layer: e.layer,
+      color: { ...e.color },
+      linetype: e.linetype,
+      ltscale: e.ltscale,
+      lineweight: e.lineweight,
+      visible: true,
+      extrusion: [0, 0, 1],
+      paperSpace: e.paperSpace,
+    };
+    if (e.owner !== undefined) this.virt.owner = e.owner;
+  }
+
+  // -- traits --
+
+  private changed(): void {
+    this.styleIndex = -1;
+    this.dash = undefined;
+  }
+  private style(): number {
+    if (this.styleIndex < 0) this.styleIndex = this.ctx.style(this.virt);
+    return this.styleIndex;
+  }
+  private dashes(): DashPattern | null {
+    if (this.dash === undefined) this.dash = this.ctx.dashes(this.virt);
+    return this.dash;
+  }
+  private setColor(c: Color): void {
+    this.virt.color = c;
+    this.changed();
+  }
+  private trueColor(v: number): void {
+    const method = v >>> 24;
+    switch (method) {
+      case 0xc0:
+        return this.setColor({ aci: 256 });
+      case 0xc1:
+        return this.setColor({ aci: 0 });
+      case 0xc2:
+        return this.setColor({ rgb: v & 0xffffff });
+      case 0xc3:
+        return this.setColor({ aci: v & 0xff || 7 });
+      case 0xc5:
+        return this.setColor({ aci: 7 });
+      case 0xc8:
+        return;
+      default:
+        if (v >= 0 && v <= 256) this.setColor({ aci: v });
+    }
+  }
+  private setMatrix(): void {
+    this.local = this.stack.length ? (this.stack[this.stack.length - 1] as Mat) : IDENTITY;
+    this.world = this.local === IDENTITY ? this.ctx.matrix : multiply(this.ctx.matrix, this.local);
+    this.sub = new SubContext(this.ctx, this.world);
+  }
+  /** A 4×4 matrix as AcGeMatrix3d stores it (row-major, translation in the last column). */
+  private pushMatrix(c: Cursor): void {
+    const v: number[] = [];
+    for (let i = 0; i < 16; i++) v.push(c.f64());
+    if (!c.ok || this.stack.length >= MAX_MATRIX_DEPTH) return;
+    // A writer using the transposed (row-vector) layout puts the translation in the last row.
+    const lastRowMoves = v[12] !== 0 || v[13] !== 0 || v[14] !== 0;
+    const lastColMoves = v[3] !== 0 || v[7] !== 0 || v[11] !== 0;
+    const m: number[] =
+      lastRowMoves && !lastColMoves
+        ? [v[0], v[4], v[8], v[12], v[1], v[5], v[9], v[13], v[2], v[6], v[10], v[14]].map((x) => x as number)
+        : v.slice(0, 12);
+    if (!m.every(Number.isFinite)) return;
+    this.stack.push(multiply(this.local, m));
+    this.setMatrix();
+  }
+
+  // -- primitives --
+
+  private strokeXyz(xyz: number[], closed: boolean): void {
+    if (xyz.length < 6 || degenerate(xyz)) return;
+    this.ctx.stroke3(this.style(), this.world, xyz, closed, { dashes: this.dashes() });
+    this.drawn++;
+  }
+  /** Fills rings of x, y, z points (transformed here, so planes other than z = 0 come out right). */
+  private fillXyz(rings: number[][]): void {
+    const flat: number[][] = [];
+    for (const r of rings) {
+      if (r.length < 9) continue;
+      const out = new Array<number>((r.length / 3) * 2);
+      for (let i = 0, k = 0; i + 2 < r.length; i += 3) {
+        const [x, y] = apply3(this.world, r[i] as number, r[i + 1] as number, r[i + 2] as number);
+        out[k++] = x;
+        out[k++] = y;
+      }
+      flat.push(out);
+    }
+    if (!flat.length) return;
+    this.ctx.fill(this.style(), IDENTITY, flat);
+    this.drawn++;
+  }
+  /** A ring or a closed outline, by the fill attribute. */
+  private area(xyz: number[]): void {
+    if (this.fillOn && xyz.length >= 9) this.fillXyz([xyz]);
+    else this.strokeXyz(xyz, true);
+  }
+  private arcXyz(c: Vec3, r: number, axes: { x: Vec3; y: Vec3 }, a0: number, sweep: number): number[] {
+    const segs = Math.min(4096, this.ctx.arcSegments(r, sweep, this.world));
+    const out = new Array<number>((segs + 1) * 3);
+    for (let i = 0; i <= segs; i++) {
+      const a = a0 + (sweep * i) / segs;
+      const cs = Math.cos(a) * r, sn = Math.sin(a) * r;
+      out[3 * i] = c[0] + cs * axes.x[0] + sn * axes.y[0];
+      out[3 * i + 1] = c[1] + cs * axes.x[1] + sn * axes.y[1];
+      out[3 * i + 2] = c[2] + cs * axes.x[2] + sn * axes.y[2];
+    }
+    return out;
+  }
+  private circle(c: Vec3, r: number, normal: Vec3): void {
+    if (!(r > 0)) return;
+    const pts = this.arcXyz(c, r, planeAxes(normal), 0, TAU);
+    pts.length -= 3;
+    this.area(pts);
+  }
+  /** An arc; arcType 1 closes it through the centre (a sector), 2 by its chord. */
+  private arc(c: Vec3, r: number, axes: { x: Vec3; y: Vec3 }, a0: number, sweep: number, arcType: number): void {
+    if (!(r > 0) || !sweep || !Number.isFinite(sweep)) return;
+    const s = Math.max(-TAU, Math.min(TAU, sweep));
+    const pts = this.arcXyz(c, r, axes, a0, s);
+    if (arcType === 1) {
+      pts.push(c[0], c[1], c[2]);
+      this.area(pts);
+    } else if (arcType === 2) this.area(pts);
+    else this.strokeXyz(pts, false);
+  }
+
+  private text(pos: Vec3, normal: Vec3, dir: Vec3, s: string, height: number, width: number, oblique: number, generation: number, style: string): void {
+    if (!s || !(height > 0)) return;
+    const { n } = planeAxes(normal);
+    const m = ocsToWcs(n);
+    // WCS → OCS is the transpose of the (orthonormal) OCS matrix.
+    const toOcs = (p: Vec3): Vec3 => [
+      (m[0] as number) * p[0] + (m[4] as number) * p[1] + (m[8] as number) * p[2],
+      (m[1] as number) * p[0] + (m[5] as number) * p[1] + (m[9] as number) * p[2],
+      (m[2] as number) * p[0] + (m[6] as number) * p[1] + (m[10] as number) * p[2],
+    ];
+    const d = toOcs(dir);
+    const rotation = d[0] || d[1] ? (Math.atan2(d[1], d[0]) * 180) / Math.PI : 0;
+    const t: TextEntity = {
+      ...this.virt,
+      color: { ...this.virt.color },
+      extrusion: n,
+      type: 'TEXT',
+      text: s,
+      insertion: toOcs(pos),
+      height,
+      rotation,
+      widthFactor: width > 0 && Number.isFinite(width) ? width : 1,
+      oblique: Number.isFinite(oblique) ? (oblique * 180) / Math.PI : 0,
+      style,
+      halign: 0,
+      valign: 0,
+      generation,
+    };
+    this.sub.drawEntity(t);
+    this.drawn++;
+  }
+
+  /** TEXT (10) and UNICODE_TEXT (36): position, normal, direction, height, width factor, oblique, string. */
+  private simpleText(c: Cursor, unicode: boolean): void {
+    const pos = c.pt(), normal = c.pt(), dir = c.pt();
+    const height = c.f64(), width = c.f64(), oblique = c.f64();
+    const s = unicode ? c.str16() : c.str8(this.tables.decoder);
+    this.text(pos, normal, dir, s, height, width, oblique, 0, '');
+  }
+
+  /** TEXT2 (11) and UNICODE_TEXT2 (38): the string first, then its length, raw flag, metrics, flags and the font. */
+  private fullText(c: Cursor, unicode: boolean): void {
+    const pos = c.pt(), normal = c.pt(), dir = c.pt();
+    let s = unicode ? c.str16() : c.str8(this.tables.decoder);
+    const length = c.i32();
+    const raw = c.i32();
+    const height = c.f64(), width = c.f64(), oblique = c.f64();
+    c.f64(); // tracking percentage
+    const backwards = c.i32(), upsideDown = c.i32();
+    c.i32(); // vertical
+    const underline = c.i32(), overline = c.i32();
+    let font = '', bigFont = '', typeface = '';
+    if (unicode) {
+      c.i32(); // bold
+      c.i32(); // italic
+      c.i32(); // charset
+      c.i32(); // pitch and family
+      typeface = c.str16();
+      font = c.str16();
+      bigFont = c.str16();
+    } else {
+      font = c.str8(this.tables.decoder);
+      bigFont = c.str8(this.tables.decoder);
+    }
+    if (length > 0 && length < s.length) s = s.slice(0, length);
+    // Raw text: no %% codes; '%%%' is how TEXT writes a single '%'.
+    if (raw && s.includes('%%')) s = s.replace(/%/g, '%%%');
+    if (underline) s = `%%u${s}`;
+    if (overline) s = `%%o${s}`;
+    const style = font || typeface ? styleForFont(this.ctx.drawing, font, bigFont, typeface) : '';
+    this.text(pos, normal, dir, s, height, width, oblique, (backwards ? 2 : 0) | (upsideDown ? 4 : 0), style);
+  }
+
+  private lwpolyline(u8: Uint8Array, start: number, end: number): void {
+    const v = this.ctx.drawing.header.acadVersion;
+    const data = readLwPolyline(u8, start, end, !!v && v <= 'AC1014');
+    if (!data || !data.vertices.length) return;
+    const lw: LwPolylineEntity = {
+      ...this.virt,
+      color: { ...this.virt.color },
+      extrusion: planeAxes(data.extrusion).n,
+      type: 'LWPOLYLINE',
+      vertices: data.vertices,
+      closed: (data.flags & 512) !== 0,
+      plinegen: (data.flags & 256) !== 0,
+      constantWidth: data.constantWidth,
+      elevation: data.elevation,
+    };
+    if (data.thickness) lw.thickness = data.thickness;
+    this.sub.drawEntity(lw);
+    this.drawn++;
+  }
+
+  private shell(c: Cursor): void {
+    const nv = c.i32();
+    if (nv < 1 || nv > c.left() / 24) return;
+    const v = c.points(nv);
+    const entries = c.i32();
+    const faces: { outer: number[]; holes: number[][] }[] = [];
+    let read = 0;
+    while (c.ok && read < entries && c.left() >= 4) {
+      const count = c.i32();
+      const k = Math.abs(count);
+      read += 1 + k;
+      if (k > c.left() / 4) break;
+      const ring: number[] = [];
+      for (let i = 0; i < k; i++) {
+        const idx = c.i32();
+        if (idx >= 0 && idx < nv) ring.push(v[3 * idx] as number, v[3 * idx + 1] as number, v[3 * idx + 2] as number);
+      }
+      const last = faces[faces.length - 1];
+      if (count < 0 && last) last.holes.push(ring);
+      else faces.push({ outer: ring, holes: [] });
+    }
+    for (const f of faces) {
+      if (this.fillOn) this.fillXyz([f.outer, ...f.holes]);
+      else for (const r of [f.outer, ...f.holes]) this.strokeXyz(r, true);
+    }
+  }
+
+  private mesh(c: Cursor): void {
+    const rows = c.i32(), cols = c.i32();
+    if (rows < 1 || cols < 1 || rows * cols > c.left() / 24) return;
+    const v = c.points(rows * cols);
+    for (let r = 0; r < rows; r++) this.strokeXyz(v.slice(r * cols * 3, (r + 1) * cols * 3), false);
+    for (let k = 0; k < cols; k++) {
+      const col: number[] = [];
+      for (let r = 0; r < rows; r++) col.push(v[(r * cols + k) * 3] as number, v[(r * cols + k) * 3 + 1] as number, v[(r * cols + k) * 3 + 2] as number);
+      this.strokeXyz(col, false);
+    }
+  }
+
+  private xline(c: Cursor, ray: boolean): void {
+    const p1 = c.pt(), p2 = c.pt();
+    if (!c.ok) return;
+    // The builder clips construction lines to the drawing; it needs them in the current block space.
+    const base = apply3(this.local, p1[0], p1[1], p1[2]);
+    const to = apply3(this.local, p2[0], p2[1], p2[2]);
+    const direction: Vec3 = [to[0] - base[0], to[1] - base[1], to[2] - base[2]];
+    if (!direction.some((x) => x !== 0)) return;
+    this.ctx.drawEntity({ ...this.virt, color: { ...this.virt.color }, type: ray ? 'RAY' : 'XLINE', base, direction });
+    this.drawn++;
+  }
+
+  // -- the command loop --
+
+  run(u8: Uint8Array): void {
+    if (u8.length < 8) return;
+    const dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+    const total = dv.getInt32(0, true);
+    const end = total >= 8 && total <= u8.length ? total : u8.length;
+    // The command count bounds the loop when it is given; the sizes alone otherwise.
+    const count = dv.getInt32(4, true);
+    const limit = count > 0 ? count : Infinity;
+    let pos = 8;
+    for (let k = 0; k < limit && pos + 8 <= end; k++) {
+      const size = dv.getInt32(pos, true);
+      const type = dv.getInt32(pos + 4, true);
+      if (size < 8 || pos + size > end) break;
+      try {
+        this.command(type, u8, dv, pos + 8, pos + size);
+      } catch {
+        // A command that cannot be drawn is skipped; the rest still is.
+      }
+      pos += size;
+    }
+  }
+
+  private command(type: number, u8: Uint8Array, dv: DataView, start: number, end: number): void {
+    const c = new Cursor(dv, start, end);
+    switch (type) {
+      case PROXY.CIRCLE: {
+        const center = c.pt(), r = c.f64(), n = c.pt();
+        if (c.ok) this.circle(center, r, n);
+        return;
+      }
+      case PROXY.CIRCLE_3P: {
+        const p1 = c.pt(), p2 = c.pt(), p3 = c.pt();
+        const circ = c.ok ? circleThrough(p1, p2, p3) : null;
+        if (circ) this.circle(circ.c, circ.r, circ.n);
+        return;
+      }
+      case PROXY.ARC: {
+        const center = c.pt(), r = c.f64(), n = c.pt(), startVec = c.pt(), sweep = c.f64();
+        const arcType = c.left() >= 4 ? c.i32() : 0;
+        if (c.ok) this.arc(center, r, planeAxes(n, startVec), 0, sweep, arcType);
+        return;
+      }
+      case PROXY.ARC_3P: {
+        const p1 = c.pt(), p2 = c.pt(), p3 = c.pt();
+        const arcType = c.left() >= 4 ? c.i32() : 0;
+        const circ = c.ok ? circleThrough(p1, p2, p3) : null;
+        if (!circ) {
+          if (c.ok) this.strokeXyz([...p1, ...p3], false);
+          return;
+        }
+        // In the plane of the points (normal p1p2 × p1p3, counter-clockwise from p1 through p2 to p3).
+        const axes = planeAxes(circ.n, [p1[0] - circ.c[0], p1[1] - circ.c[1], p1[2] - circ.c[2]]);
+        const angle = (p: Vec3): number => {
+          const d: Vec3 = [p[0] - circ.c[0], p[1] - circ.c[1], p[2] - circ.c[2]];
+          const a = Math.atan2(d[0] * axes.y[0] + d[1] * axes.y[1] + d[2] * axes.y[2], d[0] * axes.x[0] + d[1] * axes.x[1] + d[2] * axes.x[2]);
+          return a < 0 ? a + TAU : a;
+        };
+        this.arc(circ.c, circ.r, axes, 0, angle(p3), arcType);
+        return;
+      }
+      case PROXY.POLYLINE:
+      case PROXY.POLYLINE_NORMALS: {
+        const pts = c.points(c.i32());
+        this.strokeXyz(pts, false);
+        return;
+      }
+      case PROXY.POLYGON: {
+        const pts = c.points(c.i32());
+        this.area(pts);
+        return;
+      }
+      case PROXY.MESH:
+        return this.mesh(c);
+      case PROXY.SHELL:
+        return this.shell(c);
+      case PROXY.TEXT:
+        return this.simpleText(c, false);
+      case PROXY.UNICODE_TEXT:
+        return this.simpleText(c, true);
+      case PROXY.TEXT2:
+        return this.fullText(c, false);
+      case PROXY.UNICODE_TEXT2:
+        return this.fullText(c, true);
+      case PROXY.XLINE:
+      case PROXY.RAY:
+        return this.xline(c, type === PROXY.RAY);
+      case PROXY.LWPOLYLINE:
+        return this.lwpolyline(u8, start, end);
+      case PROXY.COLOR: {
+        const v = c.u32();
+        if (c.ok && v <= 256) this.setColor({ aci: v });
+        return;
+      }
+      case PROXY.TRUE_COLOR: {
+        const v = c.u32();
+        if (c.ok) this.trueColor(v);
+        return;
+      }
+      case PROXY.LAYER: {
+        const name = c.ok ? this.tables.layers[c.u32()] : undefined;
+        if (name !== undefined && c.ok) {
+          this.virt.layer = name;
+          this.changed();
+        }
+        return;
+      }
+      case PROXY.LINETYPE: {
+        const i = c.u32();
+        if (!c.ok) return;
+        this.virt.linetype = i === LT_BYLAYER ? 'BYLAYER' : i === LT_BYBLOCK ? 'BYBLOCK' : (this.tables.linetypes[i] ?? 'BYLAYER');
+        this.changed();
+        return;
+      }
+      case PROXY.LINEWEIGHT: {
+        const v = c.i32();
+        if (!c.ok) return;
+        this.virt.lineweight = v >= -3 && v <= 211 ? v : -3;
+        this.changed();
+        return;
+      }
+      case PROXY.LTSCALE: {
+        const v = c.f64();
+        if (c.ok && v > 0) {
+          this.virt.ltscale = v;
+          this.changed();
+        }
+        return;
+      }
+      case PROXY.FILL: {
+        const v = c.i32();
+        // AcGiFillType: 1 always, 2 never.
+        if (c.ok) this.fillOn = v === 1;
+        return;
+      }
+      case PROXY.PUSH_MATRIX:
+      case PROXY.PUSH_MATRIX2:
+        return this.pushMatrix(c);
+      case PROXY.POP_MATRIX:
+        if (this.stack.length) {
+          this.stack.pop();
+          this.setMatrix();
+        }
+        return;
+      default:
+        // Extents, markers, thickness, plot style, clipping, materials, mappers, elliptic arcs and
+        // unknown commands: nothing to draw.
+        return;
+    }
+  }
+}
+
+/**
+ * Draws the proxy graphics of an entity read as UNKNOWN. Returns true when something was drawn;
+ * false when there is no usable graphics (the caller then reports the entity as not drawn).
+ */
+export function drawProxyGraphics(e: UnknownEntity, ctx: DrawContext): boolean {
+  if (!e.graphics) return false;
+  const bytes = bytesOf(e);
+  if (bytes.length <= 8) return false;
+  const painter = new ProxyPainter(e, ctx);
+  try {
+    painter.run(bytes);
+  } catch {
+    // Never lose the drawing over damaged graphics: keep what was drawn.
+  }
+  return painter.drawn > 0;
+}
