@@ -22,6 +22,7 @@ import type {
 } from '@xcad/cad/model';
 import { Access, hex, pt, RAD2DEG } from './access';
 import { EntityReader, modelColor, type Names, type Owner } from './entities';
+import { emptyDrawing } from '@xcad/cad/drawing';
 import { codePageEncoding, codePageName, decoderFor, releaseName, type Decoder } from './text';
 import { ERR_CRITICAL, lineweight, SUPERTYPE_ENTITY, T } from './types';
 import { dwgSignature, isSupportedSignature } from './version';
@@ -218,19 +219,7 @@ class DwgConverter {
       header.codePage = cpName;
       header.vars.$DWGCODEPAGE = cpName;
     }
-    this.drawing = {
-      header,
-      layers: {},
-      linetypes: {},
-      textStyles: {},
-      dimStyles: {},
-      blockRecords: [],
-      blocks: {},
-      layouts: [],
-      modelSpace: [],
-      imageDefs: {},
-      stats: { entities: 0, unknown: {} },
-    };
+    this.drawing = emptyDrawing(header);
     if (readError) this.warnings.push(`LibreDWG reported recoverable problems while decoding (code ${readError})`);
   }
 

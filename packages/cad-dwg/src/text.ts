@@ -30,59 +30,6 @@ export function codePageEncoding(n: number): string {
   return CODEPAGE_ENCODINGS[n] ?? 'windows-1252';
 }
 
-export type Decoder = InstanceType<typeof TextDecoder>;
-
-const decoders = new Map<string, Decoder>();
-
-export function decoderFor(encoding: string, fatal = false): Decoder {
-  const key = `${encoding}|${fatal ? 1 : 0}`;
-  let d = decoders.get(key);
-  if (!d) {
-    try {
-      d = new TextDecoder(encoding, { fatal });
-    } catch {
-      d = new TextDecoder('windows-1252', { fatal });
-    }
-    decoders.set(key, d);
-  }
-  return d;
-}
-
-/** `\M+n`: 1 shift_jis, 2 big5, 3 wansung, 4 johab, 5 gbk. */
-const MIF: Record<string, string> = { '1': 'shift_jis', '2': 'big5', '3': 'euc-kr', '4': 'euc-kr', '5': 'gbk' };
-const ESCAPE = /\\U\+([0-9A-Fa-f]{4})|\\M\+([1-5])([0-9A-Fa-f]{4})/g;
-
-/** Replaces `\U+XXXX` and `\M+nXXXX`; other backslash codes (MTEXT formatting) stay. */
-export function decodeEscapes(s: string): string {
-  if (s.indexOf('\\') < 0) return s;
-  return s.replace(ESCAPE, (all, u: string | undefined, n: string | undefined, mb: string | undefined) => {
-    if (u !== undefined) return String.fromCodePoint(parseInt(u, 16));
-    if (n === undefined || mb === undefined) return all;
-    const code = parseInt(mb, 16);
-    const bytes = code > 0xff ? new Uint8Array([code >> 8, code & 0xff]) : new Uint8Array([code]);
-    try {
-      return decoderFor(MIF[n] ?? 'gbk', true).decode(bytes);
-    } catch {
-      return all;
-    }
-  });
-}
-
-const RELEASES: Record<string, string> = {
-  AC1006: 'R10',
-  AC1009: 'R12',
-  AC1012: 'R13',
-  AC1014: 'R14',
-  AC1015: 'R2000',
-  AC1018: 'R2004',
-  AC1021: 'R2007',
-  AC1024: 'R2010',
-  AC1027: 'R2013',
-  AC1032: 'R2018',
-};
-
-/** Release name for a version string, as the DXF reader names them ('R2000'; 'R11-' before R12). */
-export function releaseName(version: string): string {
-  if (!version) return 'R12';
-  return RELEASES[version] ?? (version < 'AC1009' || version.startsWith('AC1.') || version.startsWith('AC2.') ? 'R11-' : version);
-}
+// The decoder cache, the escapes and the release names are the engine's own (browser-safe, no
+// dependencies); this program uses them as they are (decision 0016).
+export { decodeEscapes, getDecoder as decoderFor, releaseName, type Decoder } from '@xcad/cad/dxf/codepage';

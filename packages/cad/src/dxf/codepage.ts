@@ -92,7 +92,8 @@ const releases: Record<string, string> = {
   AC1032: 'R2018',
 };
 
+/** Release name for a version string ('R2000'; 'R11-' before R12, DWG's 'AC1.40'/'AC2.10' included). */
 export function releaseName(acadVersion: string): string {
   if (!acadVersion) return 'R12';
-  return releases[acadVersion] ?? (acadVersion < 'AC1009' ? 'R11-' : acadVersion);
+  return releases[acadVersion] ?? (acadVersion < 'AC1009' || acadVersion.startsWith('AC2.') ? 'R11-' : acadVersion);
 }

@@ -1,4 +1,5 @@
 /** DXF (ASCII and binary) → Drawing. */
+import { emptyDrawing } from '../drawing';
 import { CadReadError } from '../errors';
 import type {
   Block,
@@ -105,19 +106,7 @@ class DxfReader {
     this.src = src;
     this.options = options;
     const header: Header = { acadVersion: '', release: 'R12', encoding: options.encoding ?? 'auto', vars: {} };
-    this.drawing = {
-      header,
-      layers: {},
-      linetypes: {},
-      textStyles: {},
-      dimStyles: {},
-      blockRecords: [],
-      blocks: {},
-      layouts: [],
-      modelSpace: [],
-      imageDefs: {},
-      stats: { entities: 0, unknown: {} },
-    };
+    this.drawing = emptyDrawing(header);
   }
 
   private nextGroup(): boolean {
