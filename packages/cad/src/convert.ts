@@ -125,15 +125,21 @@ function chooseScenes(drawing: Drawing, fonts: FontProvider, options: Pick<Conve
     if (!scenes.length) throw nothingToDraw(drawing, build, options.name);
     return { ...build, scenes };
   }
-  // Default: the model; when it draws nothing, the first paper-space layout that does.
+  // Default: the model; when it draws nothing, the first paper-space layout that does. Only the
+  // scene drawn is built (one layout at a time), not every layout of the drawing.
   const model = buildScenes(drawing, { layouts: 'model', fonts });
   const first = model.scenes.find(hasInk);
   if (first) return { ...model, scenes: [first] };
-  if (!drawing.layouts.some((l) => !l.isModel)) throw nothingToDraw(drawing, model, options.name);
-  const all = buildScenes(drawing, { layouts: 'all', fonts });
-  const layout = all.scenes.find((s) => !s.isModel && hasInk(s));
-  if (!layout) throw nothingToDraw(drawing, all, options.name);
-  return { ...all, scenes: [layout] };
+  const papers = drawing.layouts.filter((l) => !l.isModel);
+  if (!papers.length) throw nothingToDraw(drawing, model, options.name);
+  for (const paper of papers) {
+    if (!paperCount(paper) && !paper.viewports.some((v) => v.id !== 1 && v.on)) continue;
+    const one = buildScenes(drawing, { layouts: [paper.name], fonts });
+    const layout = one.scenes.find((s) => !s.isModel && hasInk(s));
+    if (layout) return { ...one, scenes: [layout] };
+  }
+  // Nothing anywhere: every layout built, for the reason given.
+  throw nothingToDraw(drawing, buildScenes(drawing, { layouts: 'all', fonts }), options.name);
 }
 
 /** The back-end options among a conversion's options. */
@@ -163,6 +169,27 @@ async function render(scenes: Scene[], options: RenderOptions): Promise<Uint8Arr
     case 'svg':
       return (await import('./render/svg')).renderSvg(scenes[0], options);
   }
+}
+
+/** 'AC' and a release number: the bytes are (probably) a DWG, read by a separate process. */
+const isDwgSignature = (bytes: Uint8Array): boolean => bytes.length >= 6 && bytes[0] === 0x41 && bytes[1] === 0x43 && /^AC[0-9.]{4}$/.test(String.fromCharCode(...bytes.subarray(0, 6)));
+
+/**
+ * While the DWG reader runs in its own process, this one waits: load the back end meanwhile (and
+ * let the canvas read the installed fonts' names). Started on the next turn of the event loop, once
+ * the reader has been started. Never fails: the conversion does the same again if needed.
+ */
+function warmUpWhileReading(format: OutputFormat): Promise<void> {
+  return new Promise<void>((done) => {
+    setImmediate(() => {
+      const load = format === 'pdf' ? import('./render/node-pdf') : format === 'png' || format === 'jpg' ? import('./render/node-raster').then((m) => m.warmUpRaster()) : null;
+      if (!load) return done();
+      load.then(
+        () => done(),
+        () => done(),
+      );
+    });
+  });
 }
 
 /** Renders already built scenes: one PDF for all, or one raster/SVG per scene. */
@@ -211,7 +238,9 @@ export async function prepareConversion(bytes: Uint8Array, options: Omit<Convert
  */
 export async function convertDrawing(bytes: Uint8Array, options: ConvertOptions): Promise<ConvertResult> {
   checkOptions(options);
+  const warm = isDwgSignature(bytes) ? warmUpWhileReading(options.format) : null;
   const prepared = await prepareConversion(bytes, options);
+  await warm;
   const outputs = await renderChosen(prepared.scenes, options);
   return { outputs, format: prepared.format, warnings: prepared.warnings, missingFonts: prepared.missingFonts, drawn: prepared.drawn };
 }

@@ -14,7 +14,7 @@ import { createDeflate } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import type { FontRef, Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
-import { cjkFont, fontBytes, needsCjk, refFont, type FontFile } from './node-fonts';
+import { cjkFont, faceBytes, faceFile, needsCjk, refFont, type FontFile } from './node-fonts';
 import type { RenderOptions } from './options';
 import { PT_PER_MM, backgroundRgb, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
 import { drawScene, isWinAnsi, textFrame, withoutControls, type Sink } from './walk';
@@ -305,7 +305,11 @@ class PdfSink implements Sink {
     let font = this.fonts.get(key);
     if (!font) {
       const name = f === 'Helvetica' ? f : `XF${this.fonts.size + 1}`;
-      if (f !== 'Helvetica') this.doc.registerFont(name, fontBytes(f.file), f.face ?? '');
+      // By path (pdfkit reads the file): a face of a collection from its cached cut-out.
+      if (f !== 'Helvetica') {
+        const path = faceFile(f);
+        this.doc.registerFont(name, path ?? Buffer.from(faceBytes(f)), '');
+      }
       this.doc.font(name);
       font = { internal: (this.doc as unknown as PdfDocInternal)._font, encoded: new Map() };
       this.fonts.set(key, font);
@@ -337,15 +341,18 @@ class PdfSink implements Sink {
     const known = perRef.get(key);
     if (known) return { font: this.useFont(known), text };
     const own = refFont(ref);
-    const cjk = cjkFont();
     let choice: FontFile | 'Helvetica' | null = null;
     if (ansi && (!own || ref?.substituted)) choice = 'Helvetica';
     else {
-      const ownFont = own && !(cjkText && own.file !== cjk?.file) ? this.loadable(own) : null;
+      // The CJK font is looked up only for text its own font cannot show.
+      const ownFont = own && !(cjkText && own.file !== cjkFont()?.file) ? this.loadable(own) : null;
       if (own && ownFont && (ansi || covers(ownFont.internal, text))) choice = own;
-      else if (cjk && this.loadable(cjk)) choice = cjk;
-      else if (own && ownFont) choice = own;
-      else if (ansi) choice = 'Helvetica';
+      else {
+        const cjk = cjkFont();
+        if (cjk && this.loadable(cjk)) choice = cjk;
+        else if (own && ownFont) choice = own;
+        else if (ansi) choice = 'Helvetica';
+      }
     }
     if (!choice) {
       // No font installed for these characters: keep what Helvetica can show.

@@ -9,14 +9,21 @@
  * 1 px; with a width (lineweights not set) lines are 1 px unless their weight is above the 0.25 mm
  * default; lineweights: false draws every line 1 px.
  *
- * Fonts: each TrueType/OpenType file a FontRef names is registered once per process (a face of a
- * collection is cut out first: the canvas loads only the first face of a .ttc); Noto Sans CJK SC
- * backs every text up so Chinese never shows as boxes.
+ * Fonts: an installed TrueType/OpenType font a FontRef names is used by its family name and style
+ * (the canvas finds installed fonts by name); a font elsewhere (a drawing's font folder) is
+ * registered by path once per process, when a text first uses it (a face of a collection is cut
+ * out first and cached as a file: the canvas loads only the first face of a .ttc). Noto Sans CJK
+ * SC backs up every text with CJK characters so Chinese never shows as boxes; it is not touched
+ * for a drawing without them.
+ *
+ * PNG: encoded by node-png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
  */
-import { GlobalFonts, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { FontRef, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer } from './device';
-import { cjkFont, extractFace, facesOf, fontBytes, pickFace, refFont, type FontFile } from './node-fonts';
+import { GlobalFonts, createCanvas } from './node-canvas';
+import { cjkFont, faceBytes, faceFile, installedFace, needsCjk, refFont, type FontFile } from './node-fonts';
+import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
   DEFAULT_LINEWEIGHT_MM,
@@ -41,55 +48,77 @@ const MIN_STEP = 0.15;
 
 // ---- fonts --------------------------------------------------------------------------------------
 
-const aliases = new Map<string, string | null>();
+/** How the canvas names a font: a CSS style prefix ('' or 'bold ', 'italic ', 'italic bold ') and a family. */
+interface CanvasFont {
+  style: string;
+  family: string;
+}
+
+const canvasFonts = new Map<string, CanvasFont | null>();
 let aliasCount = 0;
 
-/** The canvas family name of a font file (registered on first use), or null when it cannot be loaded. */
-function canvasFamily(f: FontFile): string | null {
+/**
+ * How the canvas draws with a font file, or null when it cannot load it. An installed font is
+ * named by its family and style (the canvas finds installed fonts by name: nothing to load); any
+ * other file is registered by path under an alias of its own, on first use (registering costs
+ * ~30 ms, once per process: the canvas then reads the installed fonts' names).
+ */
+function canvasFont(f: FontFile): CanvasFont | null {
   const key = `${f.file}|${f.face ?? ''}`;
-  let alias = aliases.get(key);
-  if (alias !== undefined) return alias;
-  alias = `XcadFont${++aliasCount}`;
-  try {
-    let ok: unknown;
-    if (f.face) {
-      const face = pickFace(facesOf(f.file), f.face);
-      ok = face ? GlobalFonts.register(Buffer.from(extractFace(fontBytes(f.file), face)), alias) : null;
-    } else {
-      ok = GlobalFonts.registerFromPath(f.file, alias);
+  let font = canvasFonts.get(key);
+  if (font !== undefined) return font;
+  const installed = installedFace(f);
+  if (installed) {
+    font = { style: `${installed.italic ? 'italic ' : ''}${installed.bold ? 'bold ' : ''}`, family: `"${installed.family.replace(/"/g, '')}"` };
+  } else {
+    const alias = `XcadFont${++aliasCount}`;
+    try {
+      const path = faceFile(f);
+      const ok: unknown = path ? GlobalFonts.registerFromPath(path, alias) : GlobalFonts.register(Buffer.from(faceBytes(f)), alias);
+      font = ok ? { style: '', family: alias } : null;
+    } catch {
+      font = null;
     }
-    if (!ok) alias = null;
-  } catch {
-    alias = null;
   }
-  aliases.set(key, alias);
-  return alias;
+  canvasFonts.set(key, font);
+  return font;
 }
 
-function cjkFamily(): string | null {
-  const f = cjkFont();
-  return f ? canvasFamily(f) : null;
+interface CssFont {
+  /** '' or 'bold ', 'italic ', 'italic bold ': goes before the size. */
+  style: string;
+  /** The family list: goes after the size. */
+  families: string;
 }
 
-const familyCache = new Map<FontRef, string>();
+/** The CSS font of each FontRef: [for text without CJK, for text with CJK]. */
+const cssCache = new Map<FontRef, [CssFont | undefined, CssFont | undefined]>();
 
-/** The CSS family list for a FontRef: its own file, else its family when installed, then the CJK fallback. */
-function familiesFor(ref: FontRef | undefined): string {
-  if (ref) {
-    const cached = familyCache.get(ref);
-    if (cached) return cached;
-  }
+/**
+ * The CSS font for a FontRef: its own file, else its family by name, then the CJK fallback for
+ * text with CJK characters, then sans-serif.
+ */
+function cssFont(ref: FontRef | undefined, cjk: boolean): CssFont {
+  const slot = cjk ? 1 : 0;
+  const cached = ref ? cssCache.get(ref) : undefined;
+  const hit = cached?.[slot];
+  if (hit) return hit;
   const list: string[] = [];
-  const own = refFont(ref);
-  const ownAlias = own ? canvasFamily(own) : null;
-  if (ownAlias) list.push(ownAlias);
-  else if (ref?.family && GlobalFonts.has(ref.family)) list.push(`"${ref.family.replace(/"/g, '')}"`);
-  const cjk = cjkFamily();
-  if (cjk && !list.includes(cjk)) list.push(cjk);
+  const resolved = refFont(ref);
+  const own = resolved ? canvasFont(resolved) : null;
+  if (own) list.push(own.family);
+  else if (ref?.family) list.push(`"${ref.family.replace(/"/g, '')}"`);
+  const cjkFile = cjk ? cjkFont() : null;
+  const fallback = cjkFile ? canvasFont(cjkFile) : null;
+  if (fallback && !list.includes(fallback.family)) list.push(fallback.family);
   list.push('sans-serif');
-  const s = list.join(', ');
-  if (ref) familyCache.set(ref, s);
-  return s;
+  const css: CssFont = { style: own?.style ?? '', families: list.join(', ') };
+  if (ref) {
+    const entry = cached ?? [undefined, undefined];
+    entry[slot] = css;
+    cssCache.set(ref, entry);
+  }
+  return css;
 }
 
 // ---- drawing ------------------------------------------------------------------------------------
@@ -114,10 +143,15 @@ class CanvasSink implements Sink {
     private readonly pxPerMm: number,
   ) {}
 
+  /** Every colour drawn so far is grey (antialiasing then blends only greys: the PNG can be grey). */
+  grey = true;
+
   private css(color: number): string {
     let s = this.colors.get(color);
     if (s === undefined) {
-      s = cssColor(displayRgb(color, this.mode, this.background));
+      const rgb = displayRgb(color, this.mode, this.background);
+      if (((rgb >> 16) & 255) !== (rgb & 255) || ((rgb >> 8) & 255) !== (rgb & 255)) this.grey = false;
+      s = cssColor(rgb);
       this.colors.set(color, s);
     }
     return s;
@@ -235,7 +269,8 @@ class CanvasSink implements Sink {
     const [a, b, c, d, e, f] = frame.matrix;
     if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
     const ctx = this.ctx;
-    const css = `${frame.fontSize}px ${familiesFor(font)}`;
+    const { style: fontStyle, families } = cssFont(font, needsCjk(text));
+    const css = `${fontStyle}${frame.fontSize}px ${families}`;
     if (css !== this.font) ctx.font = this.font = css;
     let stretch = 1;
     if (frame.width > 0) {
@@ -331,6 +366,17 @@ function weightPolicy(options: Omit<RenderOptions, 'format'>, byWidth: boolean):
   return options.lineweights === false ? 'off' : options.lineweights === true || !byWidth ? 'physical' : 'thin';
 }
 
+/**
+ * Does now what the first text of a drawing would otherwise wait for: the canvas reading the
+ * installed fonts' names (~25 ms). For a caller with time to spare (while a DWG is being read by
+ * its own process).
+ */
+export function warmUpRaster(): void {
+  const ctx = createCanvas(1, 1).getContext('2d');
+  ctx.font = '10px sans-serif';
+  ctx.measureText('x');
+}
+
 export async function renderRaster(scene: Scene | undefined, options: RenderOptions): Promise<Uint8Array> {
   const r = rasterLayout(scene, options);
   const mp = (r.width * r.height) / 1e6;
@@ -346,15 +392,17 @@ export async function renderRaster(scene: Scene | undefined, options: RenderOpti
   ctx.fillRect(0, 0, r.width, r.height);
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
+  let grey = true;
   if (scene) {
     const sink = new CanvasSink(ctx, options.color ?? 'color', background, r.policy, r.pxPerMm);
     const m = affineMul(r.matrix, r.page.matrix);
     const pad = 16;
     drawScene(scene, m, sink, { minX: -pad, minY: -pad, maxX: r.width + pad, maxY: r.height + pad });
+    grey = sink.grey;
   }
   if (options.format === 'jpg') {
     const q = Math.round(Math.min(100, Math.max(0, options.quality ?? 90)));
     return canvas.encode('jpeg', q);
   }
-  return canvas.encode('png');
+  return encodeOpaquePng({ width: r.width, height: r.height, rows: (y, count) => ctx.getImageData(0, y, r.width, count).data }, { grey });
 }

@@ -2,10 +2,18 @@
  * Node font discovery: the fonts a drawing names, looked up in the configured font folders
  * (`fontDirs`, $CAD_FONT_DIR: SHX and TrueType files) and the system font folders, and the
  * installed substitutes (DejaVu Sans, Liberation, Noto Sans CJK).
+ *
+ * The `cad` command runs once per file, so what it finds is kept between runs in a cache folder
+ * (`node_modules/.cache/cad-fonts/` of this package, or $CAD_FONT_CACHE): the list of font files
+ * under each large font folder, valid while none of its folders has changed (their modification
+ * times), and the family names of each font file, valid while the file's size and modification
+ * time are unchanged. A folder or cache that cannot be read or written is simply scanned again.
  */
-import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createFontProvider, type FontHost, type FontProvider } from './fonts';
 import { sfntFamilies } from './sfnt';
 
@@ -59,30 +67,202 @@ function cjkSubstitutes(): Record<string, { regular: [string, string?][] }> {
   return out;
 }
 
-/** Font files under `dir` (recursive, bounded), by lower-case file name; earlier entries win. */
-function scan(dir: string, into: Map<string, string>, depth = 0, budget = { files: 20_000 }): void {
-  if (depth > 6 || budget.files <= 0) return;
-  let entries: string[];
+// ---- the cache folder ---------------------------------------------------------------------------
+
+/** Where font caches are kept: $CAD_FONT_CACHE, else node_modules/.cache/cad-fonts/ of this package; null if unknown. */
+export function fontCacheDir(): string | null {
+  const env = process.env['CAD_FONT_CACHE'];
+  if (env) return env;
   try {
-    entries = readdirSync(dir);
+    return fileURLToPath(new URL('../../node_modules/.cache/cad-fonts/', import.meta.url));
   } catch {
-    return;
+    return null;
   }
-  for (const name of entries) {
-    if (--budget.files <= 0) return;
-    const path = join(dir, name);
-    if (FONT_EXT.test(name)) {
-      const key = name.toLowerCase();
-      if (!into.has(key)) into.set(key, path);
+}
+
+function readJson(file: string | null): unknown {
+  if (!file) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes a cache file whole or not at all (other processes may be reading it); failures are ignored. */
+function writeJson(file: string | null, value: unknown): void {
+  if (!file) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(value));
+    renameSync(tmp, file);
+  } catch {
+    // No cache this time.
+  }
+}
+
+const mtimeOf = (path: string): number | null => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+};
+
+// ---- font folders -------------------------------------------------------------------------------
+
+const INDEX_VERSION = 1;
+/** Folders with fewer entries than this are scanned each time (quicker than checking a cache). */
+const CACHE_MIN_ENTRIES = 100;
+
+/** The font files under a folder (recursive, bounded), in scan order, and its folders' modification times. */
+interface FolderIndex {
+  v: number;
+  root: string;
+  /** Every folder scanned → its modification time (an entry added, removed or renamed changes it). */
+  dirs: Record<string, number>;
+  /** [lower-case file name, path]. */
+  files: [string, string][];
+}
+
+function isFolderIndex(v: unknown, root: string): v is FolderIndex {
+  const x = v as FolderIndex | null;
+  return !!x && x.v === INDEX_VERSION && x.root === root && typeof x.dirs === 'object' && x.dirs !== null && Array.isArray(x.files);
+}
+
+/** Scans a folder tree for font files; null when it is not a readable folder. */
+function scanFolder(root: string): { index: FolderIndex; entries: number } | null {
+  const rootTime = mtimeOf(root);
+  if (rootTime === null) return null;
+  const index: FolderIndex = { v: INDEX_VERSION, root, dirs: {}, files: [] };
+  let entries = 0;
+  const budget = { files: 20_000 };
+  const walk = (dir: string, depth: number, mtime: number): void => {
+    if (depth > 6 || budget.files <= 0) return;
+    let list: Dirent[];
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    index.dirs[dir] = mtime;
+    for (const e of list) {
+      if (--budget.files <= 0) return;
+      entries++;
+      const name = e.name;
+      const path = join(dir, name);
+      if (FONT_EXT.test(name)) {
+        index.files.push([name.toLowerCase(), path]);
+        continue;
+      }
+      if (name.startsWith('.') || /\.(gz|pcf|bdf|pfb|afm|enc|dir|alias|conf)$/i.test(name)) continue;
+      if (!e.isDirectory() && !e.isSymbolicLink()) continue;
+      try {
+        const st = statSync(path);
+        if (st.isDirectory()) walk(path, depth + 1, st.mtimeMs);
+      } catch {
+        /* unreadable entry */
+      }
+    }
+  };
+  walk(root, 0, rootTime);
+  return { index, entries };
+}
+
+const folderCacheFile = (root: string): string | null => {
+  const dir = fontCacheDir();
+  return dir ? join(dir, `folder-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.json`) : null;
+};
+
+/** The font files under a folder: from the cache while none of its folders changed, else scanned (and cached). */
+function folderFiles(root: string): [string, string][] {
+  const file = folderCacheFile(root);
+  const cached = readJson(file);
+  if (isFolderIndex(cached, root)) {
+    const dirs = Object.entries(cached.dirs);
+    if (dirs.length && dirs.every(([d, m]) => mtimeOf(d) === m)) return cached.files;
+  }
+  const scanned = scanFolder(root);
+  if (!scanned) return [];
+  if (scanned.entries >= CACHE_MIN_ENTRIES) writeJson(file, scanned.index);
+  return scanned.index.files;
+}
+
+/** Font files under `dirs`, by lower-case file name; earlier folders and entries win. */
+function scanDirs(dirs: string[]): Map<string, string> {
+  const into = new Map<string, string>();
+  for (const d of dirs) for (const [key, path] of folderFiles(d)) if (!into.has(key)) into.set(key, path);
+  return into;
+}
+
+// ---- family names -------------------------------------------------------------------------------
+
+interface FaceName {
+  family: string;
+  subfamily: string;
+  postscriptName: string;
+}
+
+interface FacesCache {
+  v: number;
+  /** Font file → its size and modification time when read, and its faces' names. */
+  files: Record<string, { size: number; mtime: number; faces: FaceName[] }>;
+}
+
+const facesCacheFile = (): string | null => {
+  const dir = fontCacheDir();
+  return dir ? join(dir, 'faces.json') : null;
+};
+
+/** The faces of a font file from its table directory and name table (not the whole file). */
+function readFaceNames(file: string): FaceName[] {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return [];
+  }
+  try {
+    return sfntFamilies((offset, length) => {
+      const buf = new Uint8Array(Math.max(0, Math.min(length, 16 << 20)));
+      readSync(fd, buf, 0, buf.length, offset);
+      return buf;
+    }).map(({ family, subfamily, postscriptName }) => ({ family, subfamily, postscriptName }));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The family names of every TrueType/OpenType file in `files`, reusing the names cached for unchanged files. */
+function familyNames(files: string[]): { family: string; subfamily: string; postscriptName: string; file: string; collection: boolean }[] {
+  const cacheFile = facesCacheFile();
+  const raw = readJson(cacheFile) as FacesCache | null;
+  const cache: FacesCache = raw && raw.v === INDEX_VERSION && typeof raw.files === 'object' && raw.files !== null ? raw : { v: INDEX_VERSION, files: {} };
+  let changed = false;
+  const out: { family: string; subfamily: string; postscriptName: string; file: string; collection: boolean }[] = [];
+  for (const file of files) {
+    let st: { size: number; mtimeMs: number };
+    try {
+      st = statSync(file);
+    } catch {
       continue;
     }
-    if (name.startsWith('.') || /\.(gz|pcf|bdf|pfb|afm|enc|dir|alias|conf)$/i.test(name)) continue;
-    try {
-      if (statSync(path).isDirectory()) scan(path, into, depth + 1, budget);
-    } catch {
-      /* unreadable entry */
+    let entry = cache.files[file];
+    if (!entry || entry.size !== st.size || entry.mtime !== st.mtimeMs || !Array.isArray(entry.faces)) {
+      entry = { size: st.size, mtime: st.mtimeMs, faces: readFaceNames(file) };
+      cache.files[file] = entry;
+      changed = true;
     }
+    for (const f of entry.faces) out.push({ ...f, file, collection: entry.faces.length > 1 });
   }
+  if (changed) {
+    // Entries for files that are gone are dropped.
+    const listed = new Set(files);
+    for (const f of Object.keys(cache.files)) if (!listed.has(f) && mtimeOf(f) === null) delete cache.files[f];
+    writeJson(cacheFile, cache);
+  }
+  return out;
 }
 
 function envDirs(): string[] {
@@ -95,20 +275,8 @@ export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
   const userDirs = [...(options.fontDirs ?? []), ...envDirs()].filter((d, i, a) => a.indexOf(d) === i);
   let user: Map<string, string> | null = null;
   let system: Map<string, string> | null = null;
-  const userFiles = (): Map<string, string> => {
-    if (!user) {
-      user = new Map();
-      for (const d of userDirs) scan(d, user);
-    }
-    return user;
-  };
-  const systemFiles = (): Map<string, string> => {
-    if (!system) {
-      system = new Map();
-      if (options.systemFonts !== false) for (const d of SYSTEM_DIRS) scan(d, system);
-    }
-    return system;
-  };
+  const userFiles = (): Map<string, string> => (user ??= scanDirs(userDirs));
+  const systemFiles = (): Map<string, string> => (system ??= options.systemFonts !== false ? scanDirs(SYSTEM_DIRS) : new Map());
   const byName = (name: string): string | undefined => {
     const key = basename(name.replace(/\\/g, '/')).toLowerCase();
     const candidates = /\.[a-z0-9]+$/i.test(key) ? [key] : [`${key}.shx`, `${key}.ttf`, `${key}.ttc`, `${key}.otf`];
@@ -122,28 +290,9 @@ export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
   let families: { family: string; subfamily: string; postscriptName: string; file: string; collection: boolean }[] | null = null;
   const familyIndex = (): NonNullable<typeof families> => {
     if (families) return families;
-    families = [];
-    for (const files of [userFiles(), systemFiles()]) {
-      for (const file of files.values()) {
-        if (/\.shx$/i.test(file)) continue;
-        let fd: number;
-        try {
-          fd = openSync(file, 'r');
-        } catch {
-          continue;
-        }
-        try {
-          const faces = sfntFamilies((offset, length) => {
-            const buf = new Uint8Array(length);
-            readSync(fd, buf, 0, length, offset);
-            return buf;
-          });
-          for (const f of faces) families.push({ ...f, file, collection: faces.length > 1 });
-        } finally {
-          closeSync(fd);
-        }
-      }
-    }
+    const files: string[] = [];
+    for (const map of [userFiles(), systemFiles()]) for (const file of map.values()) if (!/\.shx$/i.test(file)) files.push(file);
+    families = familyNames(files);
     return families;
   };
 
