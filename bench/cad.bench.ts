@@ -51,6 +51,12 @@ const EZDXF_WRONG: Record<string, string> = {
   'skydxf_hatches.dxf': "the HATCH names pattern gost_non-metal without its lines; ezdxf leaves it empty, we draw the GOST 45-degree cross-hatch",
   'skydxf_polyfacemesh.dxf': 'ezdxf draws the invisible edges of the polyface faces (AutoCAD, and we, draw only the visible ones)',
   'ezdxf_viewports_paperspace.dxf': 'ezdxf draws no frame for IMAGE entities whose picture is missing (we draw the frame)',
+  'ldwg_example_2000.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
+  'ldwg_example_2000_binary.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
+  'ldwg_example_2018.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
+  'ldwg_example_2018_binary.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
+  'ldwg_example_r14.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
+  'ldwg_2000_TS1.dxf': 'ezdxf draws the RAY out to an arbitrary length, which sets its ink box; we clip it to the extents of the rest',
   'ezdxf_wipeout_door.dxf': 'ezdxf shifts the lower MTEXTs ~1500 units right of their insertion point (x=11538, above the second door)',
 };
 
