@@ -4,7 +4,7 @@
  * the curve entities and the XLINE/RAY clipping; the annotation entities (text, hatch, dimension,
  * leaders, tables, images) are drawn by their handlers through the DrawContext.
  */
-import type { Drawing, Entity, EntityBase, Layout, Linetype, TextStyle, Vec3, ViewportEntity } from '../model';
+import type { Drawing, Entity, EntityBase, Layout, Linetype, Vec3, ViewportEntity } from '../model';
 import { defaultFontProvider, type FontProvider } from '../text/fonts';
 import { aciColor } from './color';
 import type { DashPattern, DrawContext, EntityHandler, FillOptions, StrokeOptions } from './context';
@@ -15,7 +15,6 @@ import { ListWriter } from './list';
 import { drawProxyGraphics } from './proxy';
 import {
   IDENTITY,
-  affineInvert,
   affineMultiply,
   apply,
   isDefaultExtrusion,
@@ -681,5 +680,3 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
   };
 }
 
-export { affineInvert };
-export type { TextStyle };
