@@ -16,7 +16,7 @@ import type { FontRef, Gradient, PathPrimitive, Scene, Style, TextPrimitive } fr
 import { DeviceTransformer, type DevicePath } from './device';
 import { cjkFont, faceBytes, faceFile, needsCjk, refFont, type FontFile } from './node-fonts';
 import type { RenderOptions } from './options';
-import { PT_PER_MM, backgroundRgb, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
+import { PT_PER_MM, backgroundRgb, gradientSpan, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
 import { drawScene, isWinAnsi, textFrame, withoutControls, type Sink } from './walk';
 
 /** Device units per point: coordinates are written as integers in 1/100 pt. */
@@ -232,22 +232,7 @@ class PdfSink implements Sink {
 
   private setGradient(g: Gradient, d: DevicePath, m: Affine): void {
     // The gradient axis: the hatch angle carried to the device, spanning the path's extent along it.
-    let dx = m[0] * Math.cos(g.angle) + m[2] * Math.sin(g.angle);
-    let dy = m[1] * Math.cos(g.angle) + m[3] * Math.sin(g.angle);
-    const len = Math.hypot(dx, dy) || 1;
-    dx /= len;
-    dy /= len;
-    let lo = Infinity, hi = -Infinity, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (let i = 0; i < 2 * d.count; i += 2) {
-      const x = d.xy[i] as number, y = d.xy[i + 1] as number;
-      const t = x * dx + y * dy;
-      if (t < lo) lo = t;
-      if (t > hi) hi = t;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
+    const { dx, dy, lo, hi, minX, minY, maxX, maxY } = gradientSpan(g.angle, m, d.xy, d.count);
     if (!(hi > lo)) {
       this.setFill(displayRgb(g.colors[0], this.mode, this.background));
       return;

@@ -26,6 +26,7 @@ import { cjkFont, faceBytes, faceFile, installedFace, needsCjk, refFont, type Fo
 import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
+  gradientSpan,
   DEFAULT_LINEWEIGHT_MM,
   MM_PER_INCH,
   backgroundRgb,
@@ -218,22 +219,8 @@ class CanvasSink implements Sink {
   private fillGradient(p: PathPrimitive, m: Affine, xy: Float64Array, count: number): void {
     const g = p.gradient;
     if (!g) return;
-    let dx = m[0] * Math.cos(g.angle) + m[2] * Math.sin(g.angle);
-    let dy = m[1] * Math.cos(g.angle) + m[3] * Math.sin(g.angle);
-    const len = Math.hypot(dx, dy) || 1;
-    dx /= len;
-    dy /= len;
-    let lo = Infinity, hi = -Infinity, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (let i = 0; i < 2 * count; i += 2) {
-      const x = xy[i] as number, y = xy[i + 1] as number;
-      const t = x * dx + y * dy;
-      if (t < lo) lo = t;
-      if (t > hi) hi = t;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
+    // The gradient axis: the hatch angle carried to the device, spanning the path's extent along it.
+    const { dx, dy, lo, hi, minX, minY, maxX, maxY } = gradientSpan(g.angle, m, xy, count);
     const name = g.name.toUpperCase();
     const inv = name.startsWith('INV');
     const c0 = this.css(g.colors[inv ? 1 : 0]), c1 = this.css(g.colors[inv ? 0 : 1]);

@@ -222,6 +222,36 @@ export function scaleAffine(k: number, m: Affine): Affine {
   return [k * m[0], k * m[1], k * m[2], k * m[3], k * m[4], k * m[5]];
 }
 
+/**
+ * Where a gradient runs on the device: the hatch's gradient angle carried through `m` (world ->
+ * device) as the unit axis (dx, dy), the path's extent along it (lo..hi) and the path's box.
+ * `xy` holds `count` device points.
+ */
+export function gradientSpan(
+  angle: number,
+  m: Affine,
+  xy: ArrayLike<number>,
+  count: number,
+): { dx: number; dy: number; lo: number; hi: number; minX: number; minY: number; maxX: number; maxY: number } {
+  let dx = m[0] * Math.cos(angle) + m[2] * Math.sin(angle);
+  let dy = m[1] * Math.cos(angle) + m[3] * Math.sin(angle);
+  const len = Math.hypot(dx, dy) || 1;
+  dx /= len;
+  dy /= len;
+  let lo = Infinity, hi = -Infinity, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < 2 * count; i += 2) {
+    const x = xy[i] as number, y = xy[i + 1] as number;
+    const t = x * dx + y * dy;
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return { dx, dy, lo, hi, minX, minY, maxX, maxY };
+}
+
 /** The bounding box of `b` transformed by `m`. */
 export function transformBox(b: Bounds, m: Affine): Bounds {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;

@@ -8,7 +8,7 @@
 import type { FontRef, Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
 import type { RenderOptions } from './options';
-import { backgroundRgb, cssColor, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
+import { backgroundRgb, gradientSpan, cssColor, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
 
 function escapeXml(s: string): string {
@@ -95,22 +95,8 @@ class SvgSink implements Sink {
   }
 
   private gradient(g: Gradient, d: DevicePath, m: Affine): string {
-    let dx = m[0] * Math.cos(g.angle) + m[2] * Math.sin(g.angle);
-    let dy = m[1] * Math.cos(g.angle) + m[3] * Math.sin(g.angle);
-    const len = Math.hypot(dx, dy) || 1;
-    dx /= len;
-    dy /= len;
-    let lo = Infinity, hi = -Infinity, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (let i = 0; i < 2 * d.count; i += 2) {
-      const x = d.xy[i] as number, y = d.xy[i + 1] as number;
-      const t = x * dx + y * dy;
-      if (t < lo) lo = t;
-      if (t > hi) hi = t;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
+    // The gradient axis: the hatch angle carried to the device, spanning the path's extent along it.
+    const { dx, dy, lo, hi, minX, minY, maxX, maxY } = gradientSpan(g.angle, m, d.xy, d.count);
     const name = g.name.toUpperCase();
     const inv = name.startsWith('INV');
     const c0 = this.color(g.colors[inv ? 1 : 0]), c1 = this.color(g.colors[inv ? 0 : 1]);
