@@ -17,12 +17,11 @@ import type {
   MLineStyle,
   PlotSettings,
   TextStyle,
-  Vec3,
   ViewportEntity,
 } from '@xcad/cad/model';
 import { Access, hex, pt, RAD2DEG } from './access';
 import { EntityReader, modelColor, type Names, type Owner } from './entities';
-import { emptyDrawing } from '@xcad/cad/drawing';
+import { applyHeaderVars, emptyDrawing } from '@xcad/cad/drawing';
 import { codePageEncoding, codePageName, decoderFor, releaseName, type Decoder } from './text';
 import { ERR_CRITICAL, lineweight, SUPERTYPE_ENTITY, T } from './types';
 import { dwgSignature, isSupportedSignature } from './version';
@@ -613,30 +612,7 @@ class DwgConverter {
       const target = ref ? this.names[table].get(a.refHandle(ref)) : undefined;
       if (target) v[`$${name}`] = target;
     }
-    const num = (k: string): number | undefined => (typeof v[k] === 'number' ? (v[k] as number) : undefined);
-    const point = (k: string): Vec3 | undefined => (Array.isArray(v[k]) ? (v[k] as Vec3) : undefined);
-    const set = <K extends keyof Header>(key: K, value: Header[K] | undefined): void => {
-      if (value !== undefined) h[key] = value;
-    };
-    set('insUnits', num('$INSUNITS'));
-    set('measurement', num('$MEASUREMENT'));
-    // Unset extents are stored as +1e20 / -1e20: leave them out.
-    const e0 = point('$EXTMIN');
-    const e1 = point('$EXTMAX');
-    if (e0 && e1 && e0[0] <= e1[0] && e0[1] <= e1[1] && Math.abs(e0[0]) < 1e19 && Math.abs(e1[0]) < 1e19) {
-      set('extMin', e0);
-      set('extMax', e1);
-    }
-    set('limMin', point('$LIMMIN'));
-    set('limMax', point('$LIMMAX'));
-    set('ltscale', num('$LTSCALE'));
-    set('psltscale', num('$PSLTSCALE'));
-    set('pdmode', num('$PDMODE'));
-    set('pdsize', num('$PDSIZE'));
-    set('textsize', num('$TEXTSIZE'));
-    set('dimscale', num('$DIMSCALE'));
-    if (typeof v.$TEXTSTYLE === 'string') h.textStyle = v.$TEXTSTYLE;
-    if (typeof v.$DIMSTYLE === 'string') h.dimstyle = v.$DIMSTYLE;
+    applyHeaderVars(h);
     if (typeof v.$CELWEIGHT === 'number') v.$CELWEIGHT = celweight(v.$CELWEIGHT);
   }
 

@@ -1,5 +1,5 @@
 /** Helpers over the drawing model that every reader shares (browser-safe, no dependencies). */
-import type { Drawing, Header } from './model';
+import type { Drawing, Header, Vec3 } from './model';
 
 /** A drawing with `header` and nothing else: the readers fill it in. */
 export function emptyDrawing(header: Header): Drawing {
@@ -16,4 +16,35 @@ export function emptyDrawing(header: Header): Drawing {
     imageDefs: {},
     stats: { entities: 0, unknown: {} },
   };
+}
+
+/**
+ * Fills the typed header fields from `header.vars` ($INSUNITS, $EXTMIN, $LTSCALE, ...). Unset
+ * extents (written as +1e20 / -1e20) are left out.
+ */
+export function applyHeaderVars(h: Header): void {
+  const v = h.vars;
+  const num = (k: string): number | undefined => (typeof v[k] === 'number' ? (v[k] as number) : undefined);
+  const point = (k: string): Vec3 | undefined => (Array.isArray(v[k]) ? (v[k] as Vec3) : undefined);
+  const set = <K extends keyof Header>(key: K, value: Header[K] | undefined): void => {
+    if (value !== undefined) h[key] = value;
+  };
+  set('insUnits', num('$INSUNITS'));
+  set('measurement', num('$MEASUREMENT'));
+  const e0 = point('$EXTMIN');
+  const e1 = point('$EXTMAX');
+  if (e0 && e1 && e0[0] <= e1[0] && e0[1] <= e1[1] && Math.abs(e0[0]) < 1e19 && Math.abs(e1[0]) < 1e19) {
+    set('extMin', e0);
+    set('extMax', e1);
+  }
+  set('limMin', point('$LIMMIN'));
+  set('limMax', point('$LIMMAX'));
+  set('ltscale', num('$LTSCALE'));
+  set('psltscale', num('$PSLTSCALE'));
+  set('pdmode', num('$PDMODE'));
+  set('pdsize', num('$PDSIZE'));
+  set('textsize', num('$TEXTSIZE'));
+  set('dimscale', num('$DIMSCALE'));
+  if (typeof v.$TEXTSTYLE === 'string') h.textStyle = v.$TEXTSTYLE;
+  if (typeof v.$DIMSTYLE === 'string') h.dimstyle = v.$DIMSTYLE;
 }

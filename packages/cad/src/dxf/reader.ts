@@ -1,5 +1,5 @@
 /** DXF (ASCII and binary) → Drawing. */
-import { emptyDrawing } from '../drawing';
+import { applyHeaderVars, emptyDrawing } from '../drawing';
 import { CadReadError } from '../errors';
 import type {
   Block,
@@ -275,28 +275,10 @@ class DxfReader {
       } else if (!(name in h.vars)) h.vars[name] = vals[i] as HeaderValue;
     }
     const v = h.vars;
-    const num = (k: string): number | undefined => (typeof v[k] === 'number' ? (v[k] as number) : undefined);
-    const pt = (k: string): Vec3 | undefined => (Array.isArray(v[k]) ? (v[k] as Vec3) : undefined);
     if (typeof v.$ACADVER === 'string') h.acadVersion = v.$ACADVER;
     h.release = releaseName(h.acadVersion);
     if (typeof v.$DWGCODEPAGE === 'string') h.codePage = v.$DWGCODEPAGE;
-    const set = <K extends keyof Header>(key: K, value: Header[K] | undefined): void => {
-      if (value !== undefined) h[key] = value;
-    };
-    set('insUnits', num('$INSUNITS'));
-    set('measurement', num('$MEASUREMENT'));
-    set('extMin', pt('$EXTMIN'));
-    set('extMax', pt('$EXTMAX'));
-    set('limMin', pt('$LIMMIN'));
-    set('limMax', pt('$LIMMAX'));
-    set('ltscale', num('$LTSCALE'));
-    set('psltscale', num('$PSLTSCALE'));
-    set('pdmode', num('$PDMODE'));
-    set('pdsize', num('$PDSIZE'));
-    set('textsize', num('$TEXTSIZE'));
-    set('dimscale', num('$DIMSCALE'));
-    if (typeof v.$TEXTSTYLE === 'string') h.textStyle = v.$TEXTSTYLE;
-    if (typeof v.$DIMSTYLE === 'string') h.dimstyle = v.$DIMSTYLE;
+    applyHeaderVars(h);
   }
 
   private readTableEntry(table: string): void {
