@@ -151,6 +151,10 @@ describe('cad info', () => {
     const counts = info.entityCounts as Record<string, number>;
     for (const t of ['TEXT', 'MTEXT', 'INSERT', 'DIMENSION', 'HATCH']) expect(counts[t], t).toBeGreaterThan(0);
     expect(Array.isArray(info.missingFonts)).toBe(true);
+    // No $EXTMIN/$EXTMAX in this file: the extents of what the model draws (the 12 m x 9 m plan).
+    const ext = info.extents as { min: number[]; max: number[] };
+    expect(ext.max[0]! - ext.min[0]!).toBeGreaterThan(12_000);
+    expect(ext.max[1]! - ext.min[1]!).toBeGreaterThan(9_000);
     expect(Array.isArray(info.warnings)).toBe(true);
   });
 

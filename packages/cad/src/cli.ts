@@ -278,7 +278,8 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
     codePage: h.codePage ?? null,
     encoding: h.encoding,
     units: h.insUnits === undefined ? null : (UNITS[h.insUnits] ?? `code ${h.insUnits}`),
-    extents: h.extMin && h.extMax && h.extMin[0] <= h.extMax[0] && h.extMin[1] <= h.extMax[1] ? { min: h.extMin, max: h.extMax } : null,
+    // The header's $EXTMIN/$EXTMAX when written, else the extents of what the model draws.
+    extents: h.extMin && h.extMax && h.extMin[0] <= h.extMax[0] && h.extMin[1] <= h.extMax[1] ? { min: h.extMin, max: h.extMax } : drawnExtents(build.scenes),
     layers: Object.values(drawing.layers).map((l) => ({
       name: l.name,
       on: l.on,
@@ -329,4 +330,10 @@ export async function main(args: string[], out: NodeJS.WritableStream = process.
     if (process.env.CAD_DEBUG) err.write(`${e instanceof Error ? e.stack : String(e)}\n`);
     return fail(1, `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} (set CAD_DEBUG=1 for details)`);
   }
+}
+
+/** Model-space extents of the built display list, as [x, y, 0] corners; null when nothing is drawn. */
+function drawnExtents(scenes: { isModel: boolean; bounds: { minX: number; minY: number; maxX: number; maxY: number } | null }[]): { min: number[]; max: number[] } | null {
+  const b = scenes.find((sc) => sc.isModel)?.bounds;
+  return b ? { min: [b.minX, b.minY, 0], max: [b.maxX, b.maxY, 0] } : null;
 }
