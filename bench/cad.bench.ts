@@ -51,6 +51,7 @@ const EZDXF_WRONG: Record<string, string> = {
   'skydxf_hatches.dxf': "the HATCH names pattern gost_non-metal without its lines; ezdxf leaves it empty, we draw the GOST 45-degree cross-hatch",
   'skydxf_polyfacemesh.dxf': 'ezdxf draws the invisible edges of the polyface faces (AutoCAD, and we, draw only the visible ones)',
   'ezdxf_viewports_paperspace.dxf': 'ezdxf draws no frame for IMAGE entities whose picture is missing (we draw the frame)',
+  'ldwg_2013_gh109_1_zh_tarch.dxf': 'ezdxf draws the Chinese text as boxes and leaves out the doors and the stair of the TArch proxy graphics',
   'ldwg_example_2000.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
   'ldwg_example_2000_binary.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
   'ldwg_example_2018.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
