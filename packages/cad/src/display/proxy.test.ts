@@ -599,7 +599,9 @@ describe('proxy graphics: drawing', () => {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tarch = path.resolve(here, '../../../../../shared/corpus/dxf/ldwg_2013_gh109_1_zh_tarch.dxf');
 
-describe.skipIf(!existsSync(tarch))('proxy graphics: TArch floor plan (corpus)', () => {
+// The drawing is GPL-licensed, so it is not committed: this part of the sweep exists only where the
+// corpus does (as in CI); the hand-made metafiles above cover every command without it.
+if (existsSync(tarch)) describe('proxy graphics: TArch floor plan (corpus)', () => {
   it('draws the TCH walls as double lines on layer WALL, the openings, axis bubbles and labels', () => {
     const drawing = readDxf(readFileSync(tarch)).drawing;
     const proxies = drawing.modelSpace.filter((e): e is UnknownEntity => e.type === 'UNKNOWN' && e.dxfType === 'ACAD_PROXY_ENTITY');

@@ -46,7 +46,7 @@ describe('font folder cache', () => {
     expect(fontCacheDir()).toBe(cache);
   });
 
-  it.skipIf(!existsSync(DEJAVU))('a large folder is listed once, then read from the cache; a file added later is found', () => {
+  it('a large folder is listed once, then read from the cache; a file added later is found', () => {
     copyFileSync(DEJAVU, join(fonts, 'a', 'deep', 'First.ttf'));
     const p1 = nodeFontProvider({ fontDirs: [fonts], systemFonts: false });
     expect(p1.resolve(style('first.ttf'), 'x').ref.file).toBe(join(fonts, 'a', 'deep', 'First.ttf'));
@@ -78,7 +78,7 @@ describe('font folder cache', () => {
     expect(folderCaches()).toHaveLength(before);
   });
 
-  it.skipIf(!existsSync(DEJAVU))('family names are kept per file, and read again when the file changes', () => {
+  it('family names are kept per file, and read again when the file changes', () => {
     const fam = join(root, 'fam');
     mkdirSync(fam);
     const font = join(fam, 'Renamed.ttf');
