@@ -21,7 +21,7 @@ import type {
 } from '@xcad/cad/model';
 import { Access, hex, pt, RAD2DEG } from './access';
 import { EntityReader, modelColor, type Names, type Owner } from './entities';
-import { applyHeaderVars, emptyDrawing } from '@xcad/cad/drawing';
+import { applyHeaderVars, emptyDrawing, finishDrawing } from '@xcad/cad/drawing';
 import { codePageEncoding, codePageName, decoderFor, releaseName, type Decoder } from './text';
 import { ERR_CRITICAL, lineweight, SUPERTYPE_ENTITY, T } from './types';
 import { dwgSignature, isSupportedSignature } from './version';
@@ -785,18 +785,7 @@ class DwgConverter {
         if (vp.on) vp.status = i + 1;
       });
 
-    for (const list of [d.modelSpace, paper, ...Object.values(d.blocks).map((b) => b.entities)])
-      for (const e of list)
-        if (e.type === 'IMAGE' && e.imageDefHandle) {
-          const def = d.imageDefs[e.imageDefHandle];
-          if (def) e.fileName = def.fileName;
-        }
-
-    const unknown = Object.entries(d.stats.unknown);
-    if (unknown.length) {
-      const total = unknown.reduce((s, [, n]) => s + n, 0);
-      this.warnings.push(`${total} entities of unsupported types kept as UNKNOWN: ${unknown.map(([t, n]) => `${t} (${n})`).join(', ')}`);
-    }
+    finishDrawing(d, paper, this.warnings);
   }
 
   private plotSettings(tio: number): PlotSettings {

@@ -1,5 +1,5 @@
 /** Helpers over the drawing model that every reader shares (browser-safe, no dependencies). */
-import type { Drawing, Header, Vec3 } from './model';
+import type { Drawing, Entity, Header, Vec3 } from './model';
 
 /** A drawing with `header` and nothing else: the readers fill it in. */
 export function emptyDrawing(header: Header): Drawing {
@@ -47,4 +47,24 @@ export function applyHeaderVars(h: Header): void {
   set('dimscale', num('$DIMSCALE'));
   if (typeof v.$TEXTSTYLE === 'string') h.textStyle = v.$TEXTSTYLE;
   if (typeof v.$DIMSTYLE === 'string') h.dimstyle = v.$DIMSTYLE;
+}
+
+/**
+ * The last step of every reader: IMAGE entities get their file name from their IMAGEDEF, and
+ * the entity types kept as UNKNOWN are summed up in one warning.
+ */
+export function finishDrawing(d: Drawing, paperEntities: Entity[], warnings: string[]): void {
+  for (const list of [d.modelSpace, paperEntities, ...Object.values(d.blocks).map((b) => b.entities)]) {
+    for (const e of list) {
+      if (e.type === 'IMAGE' && e.imageDefHandle) {
+        const def = d.imageDefs[e.imageDefHandle];
+        if (def) e.fileName = def.fileName;
+      }
+    }
+  }
+  const unknown = Object.entries(d.stats.unknown);
+  if (unknown.length) {
+    const total = unknown.reduce((sum, [, n]) => sum + n, 0);
+    warnings.push(`${total} entities of unsupported types kept as UNKNOWN: ${unknown.map(([t, n]) => `${t} (${n})`).join(', ')}`);
+  }
 }

@@ -1,5 +1,5 @@
 /** DXF (ASCII and binary) → Drawing. */
-import { applyHeaderVars, emptyDrawing } from '../drawing';
+import { applyHeaderVars, emptyDrawing, finishDrawing } from '../drawing';
 import { CadReadError } from '../errors';
 import type {
   Block,
@@ -544,20 +544,7 @@ class DxfReader {
     }
     d.layouts.sort((a, b) => (a.isModel === b.isModel ? a.tabOrder - b.tabOrder : a.isModel ? -1 : 1));
 
-    for (const list of [d.modelSpace, ...Object.values(d.blocks).map((b) => b.entities), this.paperEntities]) {
-      for (const e of list) {
-        if (e.type === 'IMAGE' && e.imageDefHandle) {
-          const def = d.imageDefs[e.imageDefHandle];
-          if (def) e.fileName = def.fileName;
-        }
-      }
-    }
-
-    const unknown = Object.entries(d.stats.unknown);
-    if (unknown.length) {
-      const total = unknown.reduce((s, [, n]) => s + n, 0);
-      this.warnings.push(`${total} entities of unsupported types kept as UNKNOWN: ${unknown.map(([t, n]) => `${t} (${n})`).join(', ')}`);
-    }
+    finishDrawing(d, this.paperEntities, this.warnings);
     if (this.src.badLines) this.warnings.push(`${this.src.badLines} malformed lines skipped`);
     if (this.src.badNumbers) this.warnings.push(`${this.src.badNumbers} out-of-range numbers read as 0`);
     if (this.src.truncated) this.warnings.push('The file is truncated');

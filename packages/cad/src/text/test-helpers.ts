@@ -1,4 +1,5 @@
 /** Test helpers for text: hand-made DXF drawings with text styles, built into display lists. */
+import { subpaths } from '../display/test-helpers';
 import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
 import { buildScenes } from '../display/builder';
@@ -58,19 +59,7 @@ export function at(t: TextPrimitive, x: number, y: number): [number, number] {
 
 /** Stroke subpaths of a display list as point lists. */
 export function strokes(list: DisplayList): { style: number; points: [number, number][] }[] {
-  const out: { style: number; points: [number, number][] }[] = [];
-  for (const p of list.primitives) {
-    if (p.kind !== 'path' || p.mode !== 'stroke') continue;
-    const n = p.coords.length / 2;
-    for (let i = 0; i < p.starts.length; i++) {
-      const s = p.starts[i] as number;
-      const e = i + 1 < p.starts.length ? (p.starts[i + 1] as number) : n;
-      const pts: [number, number][] = [];
-      for (let j = s; j < e; j++) pts.push([p.coords[2 * j] as number, p.coords[2 * j + 1] as number]);
-      out.push({ style: p.style, points: pts });
-    }
-  }
-  return out;
+  return subpaths(list, 'stroke');
 }
 
 /** MTEXT entity groups. */
