@@ -14,6 +14,8 @@ import { drawingsRoutes } from './modules/drawings/drawings.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { oauthRoutes } from './modules/oauth/oauth.routes';
+import { createPayProviders, type ConfiguredPayProviders } from './modules/pay/pay.factory';
+import { payRoutes } from './modules/pay/pay.routes';
 import { ConsoleSmsProvider } from './modules/sms/console.provider';
 import { createSmsProvider } from './modules/sms/sms.factory';
 import type { SmsProvider } from './modules/sms/sms.provider';
@@ -37,10 +39,12 @@ export interface BuildAppOptions {
   clock?: () => number;
   /** Where stored files live instead of STORAGE_DIR (tests pass a temporary directory). */
   storage?: Storage;
+  /** Payment providers to use instead of those WXPAY_PROVIDER / ALIPAY_PROVIDER name (tests). */
+  payProviders?: ConfiguredPayProviders;
 }
 
 /** The API, with every route registered but not listening; callers may add routes before use. */
-export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env) }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger ?? createLogger(env),
     logController: new AccessLogController(),
@@ -83,5 +87,9 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   // Issue 5: the site's own features beside the content API.
   const siteDeps: SiteDeps = { db, env, storage, log: app.log, clock };
   for (const routes of [drawingsRoutes, courseRoutes, softwareRoutes, feedbackRoutes]) await app.register(routes, { deps: siteDeps });
+
+  // Issue 4: memberships, orders, payments and invoices.
+  const pay = payProviders ?? createPayProviders(env, app.log);
+  await app.register(payRoutes, { deps: { db, env, log: app.log, clock, providers: pay.providers }, sandbox: pay.sandbox });
   return app;
 }

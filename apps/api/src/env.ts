@@ -10,6 +10,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
 export const WECHAT_PROVIDERS = ['dev', 'open-platform'] as const;
 export const QQ_PROVIDERS = ['dev', 'qq-connect'] as const;
+export const WXPAY_PROVIDERS = ['sandbox', 'wechatpay'] as const;
+export const ALIPAY_PROVIDERS = ['sandbox', 'alipay'] as const;
 
 /** `true`/`false`, or a comma list of trusted proxy addresses or CIDRs. */
 export type TrustProxy = boolean | string[];
@@ -67,6 +69,28 @@ const ZEnv = z.object({
   STORAGE_DIR: z.string().min(1).default('data/storage'),
   // Issue 5: where the download pages' buttons send installers (the vendor's CDN); file names are appended.
   SOFTWARE_DOWNLOAD_BASE_URL: z.url({ error: 'must be an absolute URL' }).default('https://download.xunjiecad.com/soft/'),
+  // Issue 4: who takes WeChat Pay and Alipay orders. sandbox: the QR leads to the local cashier
+  // /pay/sandbox/{orderno} (also POST /api/dev/pay/confirm); wechatpay / alipay: the real ones.
+  WXPAY_PROVIDER: z.enum(WXPAY_PROVIDERS).default('sandbox'),
+  ALIPAY_PROVIDER: z.enum(ALIPAY_PROVIDERS).default('sandbox'),
+  WECHATPAY_APPID: z.string().min(1).optional(),
+  WECHATPAY_MCHID: z.string().min(1).optional(),
+  /** Serial number of the merchant's API certificate (the Authorization header's serial_no). */
+  WECHATPAY_MCH_SERIAL_NO: z.string().min(1).optional(),
+  /** The merchant's API private key: PEM text (\n escapes allowed) or a path to the PEM file. */
+  WECHATPAY_PRIVATE_KEY: z.string().min(1).optional(),
+  /** The 32-byte APIv3 key the notices' resource is encrypted with. */
+  WECHATPAY_APIV3_KEY: z.string().length(32, { error: 'must be the 32-character APIv3 key' }).optional(),
+  /** WeChat Pay's public key (PEM text or path) and its id (Wechatpay-Serial, PUB_KEY_ID_...). */
+  WECHATPAY_PUBLIC_KEY: z.string().min(1).optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().min(1).optional(),
+  WECHATPAY_API_BASE: z.url({ error: 'must be an absolute URL' }).default('https://api.mch.weixin.qq.com'),
+  ALIPAY_APP_ID: z.string().min(1).optional(),
+  /** The app's RSA2 private key: PEM text, a path, or the bare base64 Alipay's tool prints. */
+  ALIPAY_PRIVATE_KEY: z.string().min(1).optional(),
+  /** Alipay's public key (not the app's): PEM text, a path or bare base64. */
+  ALIPAY_PUBLIC_KEY: z.string().min(1).optional(),
+  ALIPAY_GATEWAY: z.url({ error: 'must be an absolute URL' }).default('https://openapi.alipay.com/gateway.do'),
 });
 
 // The credentials each real SMS provider cannot send without.
@@ -79,6 +103,16 @@ const SMS_REQUIRED = {
 const OAUTH_REQUIRED: ReadonlyArray<{ variable: 'WECHAT_PROVIDER' | 'QQ_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
   { variable: 'WECHAT_PROVIDER', value: 'open-platform', needs: ['WECHAT_APP_ID', 'WECHAT_APP_SECRET'] },
   { variable: 'QQ_PROVIDER', value: 'qq-connect', needs: ['QQ_APP_ID', 'QQ_APP_KEY'] },
+];
+
+// The credentials each real payment provider cannot take money without (issue 4).
+const PAY_REQUIRED: ReadonlyArray<{ variable: 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
+  {
+    variable: 'WXPAY_PROVIDER',
+    value: 'wechatpay',
+    needs: ['WECHATPAY_APPID', 'WECHATPAY_MCHID', 'WECHATPAY_MCH_SERIAL_NO', 'WECHATPAY_PRIVATE_KEY', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_PUBLIC_KEY', 'WECHATPAY_PUBLIC_KEY_ID'],
+  },
+  { variable: 'ALIPAY_PROVIDER', value: 'alipay', needs: ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] },
 ];
 
 export type Env = Omit<z.output<typeof ZEnv>, 'PRODUCT_SIGN_SECRET'> & { PRODUCT_SIGN_SECRET: string };
@@ -106,7 +140,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   for (const name of smsProvider === undefined ? [] : SMS_REQUIRED[smsProvider]) {
     if (present[name] === undefined) problems.push(`${name}: required when SMS_PROVIDER=${smsProvider}`);
   }
-  for (const rule of OAUTH_REQUIRED) {
+  for (const rule of [...OAUTH_REQUIRED, ...PAY_REQUIRED]) {
     if (present[rule.variable] !== rule.value) continue;
     for (const name of rule.needs) {
       if (present[name] === undefined) problems.push(`${name}: required when ${rule.variable}=${rule.value}`);

@@ -11,3 +11,5 @@ export type * from './tables/drawings.table';
 export type * from './tables/course.table';
 export type * from './tables/software.table';
 export type * from './tables/feedback.table';
+export type * from './tables/pay.table';
+export * from './seeds/pay-catalogue';

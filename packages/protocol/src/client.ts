@@ -8,6 +8,7 @@ import { signFields, signedValueOf, type SignableFields } from './signing';
 import { courseEndpoints } from './site/course';
 import { drawingsEndpoints } from './site/drawings';
 import { feedbackEndpoints } from './site/feedback';
+import { payEndpoints } from './site/pay';
 
 export { defineEndpoint, type Endpoint } from './endpoint';
 
@@ -42,6 +43,8 @@ export const endpoints = {
   ...drawingsEndpoints,
   ...courseEndpoints,
   ...feedbackEndpoints,
+  // Issue 4: memberships, orders and invoices.
+  ...payEndpoints,
 };
 
 /** spec §7: the device and software fields every signed body carries. */

@@ -13,3 +13,4 @@ export * from './auth';
 export * from './site/course';
 export * from './site/drawings';
 export * from './site/feedback';
+export * from './site/pay';

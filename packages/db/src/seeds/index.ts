@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.types';
 import type { Executor } from '../executor';
+import { payCatalogueSeed } from './pay-catalogue';
 
 export interface Seed {
   name: string;
@@ -9,7 +10,7 @@ export interface Seed {
 }
 
 /** Every seed, in the order they run; the issues that bring content, products and the like append theirs. */
-export const seeds: Seed[] = [];
+export const seeds: Seed[] = [payCatalogueSeed];
 
 /** Runs every seed, each in its own transaction; returns the names run. */
 export async function runSeeds(db: Kysely<Database>, registry: Seed[] = seeds): Promise<string[]> {

@@ -17,7 +17,6 @@ import {
   ZSafSmsVerifyRequest,
   ZSetPwdRequest,
   ZSmsVerifyRequest,
-  type TSignedInFields,
 } from '@xcad/protocol';
 import type { z } from 'zod';
 import { readFields } from '../../plugins/fields';
@@ -36,8 +35,7 @@ import {
   setFirstPassword,
 } from './auth.service';
 import { newCaptcha } from './captcha.service';
-import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session-cookie';
-import type { Credentials } from './session.service';
+import { clearSessionCookie, credentialsOf, setSessionCookie } from './session-cookie';
 import { sendSmsCode } from './sms-code.service';
 
 // spec §7 sign-in calls (issue 3). Every /api/v4 route is signed (plugins/datasign.ts); each
@@ -57,12 +55,6 @@ function fieldsOf<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 
 function contextOf(request: FastifyRequest): SignInContext {
   return { deviceId: ZDeviceOf.parse(request.body).deviceid, ip: request.ip };
-}
-
-/** The usertoken of the body, else of the session cookie (the web's server-side calls). */
-function credentialsOf(request: FastifyRequest, fields: TSignedInFields): Credentials {
-  const usertoken = fields.usertoken === undefined || fields.usertoken === '' ? sessionTokenOf(request) : fields.usertoken;
-  return { usertoken, account: fields.account };
 }
 
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { deps }) => {

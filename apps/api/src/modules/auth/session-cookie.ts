@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_LIMITS, SESSION_COOKIE } from '@xcad/protocol';
+import type { Credentials } from './session.service';
 
 // The usertoken as an HttpOnly cookie, so the web's server-rendered pages know who is signed in
 // (issue 3). Secure whenever the request came over https (behind a trusted proxy too).
@@ -30,4 +31,10 @@ export function sessionTokenOf(request: FastifyRequest): string | undefined {
     return value === '' ? undefined : value;
   }
   return undefined;
+}
+
+/** The usertoken of the body, else of the session cookie (the web's server-side calls). */
+export function credentialsOf(request: FastifyRequest, fields: { usertoken?: string | undefined; account?: string | undefined }): Credentials {
+  const usertoken = fields.usertoken === undefined || fields.usertoken === '' ? sessionTokenOf(request) : fields.usertoken;
+  return { usertoken, account: fields.account };
 }
