@@ -24,6 +24,8 @@ export interface SessionApi {
   signOut(): Promise<void>;
   /** A newer answer about the same user (nickname, new tokens after a password change). */
   update(userinfo: TUserInfo): void;
+  /** spec §4: asks the membership of the six products again (after sign-in, after a purchase). */
+  refreshMembership(): Promise<void>;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -87,7 +89,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (store.getSnapshot().user) sessionCalls().then((calls) => calls.validateStoredSession(store), () => undefined);
   }, []);
 
-  const signIn = useCallback((userinfo: TUserInfo) => sessionStore().signIn(userinfo), []);
+  const refreshMembership = useCallback(async () => {
+    try {
+      await (await sessionCalls()).refreshMembership(sessionStore());
+    } catch {
+      // The module could not load (offline): the membership stays as it was.
+    }
+  }, []);
+  const signIn = useCallback(
+    (userinfo: TUserInfo) => {
+      sessionStore().signIn(userinfo);
+      // spec §4: after login six products are queried.
+      void refreshMembership();
+    },
+    [refreshMembership],
+  );
   const update = useCallback((userinfo: TUserInfo) => sessionStore().update(userinfo), []);
 
   const signOut = useCallback(async () => {
@@ -107,8 +123,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [href, pathname, router, t, toast]);
 
   const api = useMemo<SessionApi>(
-    () => ({ ...snapshot, signIn, signOut, update }),
-    [snapshot, signIn, signOut, update],
+    () => ({ ...snapshot, signIn, signOut, update, refreshMembership }),
+    [snapshot, signIn, signOut, update, refreshMembership],
   );
   return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
 }

@@ -2,14 +2,14 @@
 
 import { MEMBERSHIP_LEVELS } from '@xcad/protocol/constants';
 import Link from '@/components/ui/link';
-import { useTranslations } from 'next-intl';
+import { useFormatter, useNow, useTranslations } from 'next-intl';
 import { useId, useRef } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';
 import { useLoginModal } from '@/components/auth/login-modal-provider';
 import { useSession } from '@/components/auth/session-provider';
 import { UserAvatar } from '@/components/personal/user-avatar';
 import { ChevronDownIcon, CrownIcon, LogoutIcon, ReceiptIcon, UserIcon } from '@/components/ui/icons';
-import { displayNameOf, levelKeyOf } from '@/lib/auth/account-view';
+import { displayNameOf, levelKeyOf, localMembershipRows } from '@/lib/auth/account-view';
 import { USER_MENU_LINKS } from '@/lib/navigation/menu';
 import styles from './user-menu.module.css';
 import { useHoverMenu } from './use-hover-menu';
@@ -28,6 +28,10 @@ const LINK_ICONS = {
  */
 export function UserMenu() {
   const t = useTranslations('header.user');
+  const products = useTranslations('account.overview');
+  const format = useFormatter();
+  // Re-judged every minute while the page is open: a membership can run out under the user's eyes.
+  const now = Math.floor(useNow({ updateInterval: 60_000 }).getTime() / 1000);
   const { href } = useSiteLocale();
   const { user, membership, signOut } = useSession();
   const loginModal = useLoginModal();
@@ -107,6 +111,22 @@ export function UserMenu() {
             </span>
           </div>
         </div>
+        {membership && (
+          <ul className={styles.products} aria-label={t('membershipsLabel')} data-testid="user-menu-products">
+            {localMembershipRows(membership, now).map((row) => (
+              <li key={row.key} className={styles.productRow} data-testid={`user-menu-product-${row.key}`} data-level={row.level}>
+                <span className={styles.productName}>{products(`products.${row.key}`)}</span>
+                <span className={styles.productStatus} data-level={row.level}>
+                  {row.level === 'premium'
+                    ? row.isLifelong
+                      ? products('lifelong')
+                      : products('expiresOn', { date: format.dateTime(new Date((row.expireTime ?? 0) * 1000), { year: 'numeric', month: '2-digit', day: '2-digit' }) })
+                    : t(`levels.${row.level}`)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
         <ul className={styles.links}>
           {USER_MENU_LINKS.map((link) => {
             const LinkIcon = LINK_ICONS[link.key];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canBindMobile, displayNameOf, levelKeyOf, maskMobile, overallLevelOf, productMembershipRows, signInMethodsOf } from './account-view';
+import { buildLocalMembershipState } from '@xcad/protocol/membership';
+import { canBindMobile, displayNameOf, levelKeyOf, localMembershipRows, maskMobile, overallLevelOf, productMembershipRows, signInMethodsOf } from './account-view';
 
 const NOW = 1_800_000_000;
 const DAY = 86_400;
@@ -78,6 +79,30 @@ describe('productMembershipRows (spec §4, §6)', () => {
   it('makes the account premium when any product is, else expired when any lapsed', () => {
     expect(overallLevelOf(rows)).toBe('premium');
     expect(overallLevelOf(productMembershipRows({ nowtime: NOW, vip: [{ productid: 203, auth_value: NOW - 1 }] }, NOW))).toBe('expired');
+  });
+});
+
+describe('localMembershipRows (the header drop-down)', () => {
+  const state = buildLocalMembershipState({
+    uuid: 'device',
+    version: '5.0',
+    expiries: { 211: NOW + 20 * 365 * DAY, 202: NOW + 10 * DAY, 203: NOW - DAY },
+    serverNow: NOW,
+    clientNow: NOW,
+  });
+
+  it('shows each product: lifelong, member until a date, lapsed, never bought', () => {
+    const rows = localMembershipRows(state, NOW);
+    const byKey = Object.fromEntries(rows.map((row) => [row.key, row]));
+    expect(byKey['bianjiqi']).toMatchObject({ level: 'premium', isLifelong: true });
+    expect(byKey['zhuanhuanqi']).toMatchObject({ level: 'premium', isLifelong: false, expireTime: NOW + 10 * DAY });
+    expect(byKey['tuku']).toMatchObject({ level: 'expired', expireTime: NOW - DAY });
+    expect(byKey['gongjuxiang']).toMatchObject({ level: 'ordinary', expireTime: null });
+  });
+
+  it('judges the stored expiries at the time asked: a membership that ran out since has lapsed', () => {
+    const later = localMembershipRows(state, NOW + 11 * DAY);
+    expect(later.find((row) => row.key === 'zhuanhuanqi')?.level).toBe('expired');
   });
 });
 

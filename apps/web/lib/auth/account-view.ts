@@ -1,5 +1,5 @@
 import { effectiveNow, MEMBERSHIP_LEVELS, PRODUCTS, productMembership } from '@xcad/protocol';
-import type { MembershipLevel, ProductKey, TUserInfo } from '@xcad/protocol';
+import type { LocalMembershipState, MembershipLevel, ProductKey, TUserInfo } from '@xcad/protocol';
 import { PRODUCT_BUY_PATHS } from '../navigation/menu';
 import { expiriesOfVip } from './session-store';
 
@@ -65,6 +65,19 @@ export function productMembershipRows(
       expireTime: membership.expireTime,
       buyPath: PRODUCT_BUY_PATHS[product.key],
     };
+  });
+}
+
+/**
+ * The same rows from the membership state kept in the browser (the header's drop-down): each
+ * product's stored expiry judged at `now`, so a membership that ran out since shows as lapsed.
+ */
+export function localMembershipRows(state: LocalMembershipState, now: number): readonly ProductMembershipRow[] {
+  return PRODUCTS.map((product) => {
+    const { expireTime } = state[product.key];
+    const membership = productMembership(expireTime ?? undefined, now);
+    const level: LevelKey = membership.status === 'member' ? 'premium' : membership.status === 'lapsed' ? 'expired' : 'ordinary';
+    return { key: product.key, productId: product.id, level, isLifelong: membership.isLifelong, expireTime: membership.expireTime, buyPath: PRODUCT_BUY_PATHS[product.key] };
   });
 }
 

@@ -1,4 +1,5 @@
 import { endpoints } from '@xcad/protocol';
+import { PRODUCTS } from '@xcad/protocol/constants';
 import { apiClient } from '@/lib/api/client';
 import { isSessionRefused } from './session-refused';
 import type { SessionStore } from './session-store';
@@ -30,5 +31,26 @@ export async function logoutOnServer(user: { usertoken: string; username: string
     await client.call(endpoints.logout, { usertoken: user.usertoken, account: user.username });
   } catch {
     // It expires there on its own.
+  }
+}
+
+/**
+ * spec §4: after sign-in (and after a purchase) the membership of each of the six products is
+ * asked with memrole, and the level computed from all six answers and the server's time.
+ */
+export async function refreshMembership(store: SessionStore): Promise<void> {
+  const { user } = store.getSnapshot();
+  if (!user) return;
+  try {
+    const client = await apiClient();
+    const answers = await Promise.all(
+      PRODUCTS.map((product) => client.call(endpoints.memrole, { account: user.username, usertoken: user.usertoken, productid: product.id })),
+    );
+    const vip = answers.flatMap((answer) => answer.userinfo.vip);
+    const serverNow = Math.max(...answers.map((answer) => answer.userinfo.nowtime));
+    store.setMembership(user.uid, vip, serverNow);
+  } catch (error) {
+    if (isSessionRefused(error) && store.getSnapshot().user?.usertoken === user.usertoken) store.clear();
+    // Network failures keep what was known: the next page load asks again.
   }
 }

@@ -303,3 +303,26 @@ describe('membership of a user answer (spec §4)', () => {
     expect(membershipOfUser(answer, { deviceId: 'd', clientNow: NOW + 40 })?.ActivityName).toBe('会员已过期');
   });
 });
+
+describe('session store: memberships asked with memrole (spec §4)', () => {
+  it('computes the level from the six answers and the server time, keeping the user', () => {
+    const store = storeOn(mapStorage());
+    store.signIn(user());
+    expect(store.getSnapshot().membership).toBeNull();
+    store.setMembership('42', [{ productid: 211, auth_value: NOW + 365 * DAY }, { productid: 203, auth_value: NOW - DAY }], NOW);
+    const { user: kept, membership } = store.getSnapshot();
+    expect(kept?.usertoken).toBe('token-a');
+    expect(membership).toMatchObject({ ActivityName: '高级会员', vipExpiretime: NOW + 365 * DAY });
+    expect(membership?.bianjiqi).toEqual({ isLifelong: false, expireTime: NOW + 365 * DAY });
+    expect(membership?.tuku).toEqual({ isLifelong: false, expireTime: NOW - DAY });
+  });
+
+  it('shows 会员已过期 when every expiry has passed, and ignores answers about another user', () => {
+    const store = storeOn(mapStorage());
+    store.signIn(user());
+    store.setMembership('42', [{ productid: 202, auth_value: NOW - DAY }], NOW);
+    expect(store.getSnapshot().membership?.ActivityName).toBe('会员已过期');
+    store.setMembership('7', [{ productid: 202, auth_value: NOW + DAY }], NOW);
+    expect(store.getSnapshot().membership?.ActivityName).toBe('会员已过期');
+  });
+});

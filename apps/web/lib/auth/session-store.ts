@@ -51,6 +51,11 @@ export interface SessionStore {
   signIn(user: TUserInfo): void;
   /** Replaces the user (a new nickname, new tokens); the membership is recomputed only when `vip` came along. */
   update(user: TUserInfo): void;
+  /**
+   * spec §4: the membership of the six products, from the memrole answers' `vip[]` entries and
+   * server time, for the user `uid` (ignored when another user has signed in meanwhile).
+   */
+  setMembership(uid: string, vip: NonNullable<TUserInfo['vip']>, serverNow: number): void;
   /** Forgets the user and the membership. */
   clear(): void;
   /** Another tab changed storage (the `storage` event; `null` when it cleared everything). */
@@ -231,6 +236,11 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       const isSameUser = current.user?.uid === user.uid;
       const kept = isSameUser ? current.membership : null;
       storeUser(user, membershipOfUser(user, membershipContext()) ?? kept);
+    },
+    setMembership(uid, vip, serverNow) {
+      const { user } = getSnapshot();
+      if (!user || user.uid !== uid) return;
+      storeUser(user, membershipOfUser({ ...user, vip, nowtime: serverNow }, membershipContext()));
     },
     clear() {
       for (const key of STORAGE_KEYS) remove(key);
