@@ -3,6 +3,7 @@ import { seedPayCatalogue } from '@xcad/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, freshClient, signInBySms, type AuthTestApp, type Caller } from '../auth/auth.testing';
 import { addMonths } from './order-rules';
+import { markInvoiceIssued } from './pay.repository';
 import type { PaidNotice, PaymentState } from './pay.provider';
 import { SandboxPayProvider } from './sandbox.provider';
 
@@ -327,9 +328,14 @@ describe('invoices', () => {
     expect(twice.body).toMatchObject({ code: INVOICE_EXISTS, message: INVOICE_MESSAGES.alreadyApplied });
 
     const list = await call(t, '/api/v4/invoicelist', { ...signed(who) }, who);
-    expect(list.body['invoices']).toHaveLength(1);
+    expect(list.body['invoices']).toMatchObject([{ orderno, state: 'submitted', issuedtime: null }]);
+    // The operator's step (npm run invoice:issue): submitted -> issued, once.
+    expect(await markInvoiceIssued(t.database.db, orderno, now())).toBe(true);
+    expect(await markInvoiceIssued(t.database.db, orderno, now())).toBe(false);
+    const issued = await call(t, '/api/v4/invoicelist', { ...signed(who) }, who);
+    expect(issued.body['invoices']).toMatchObject([{ orderno, state: 'issued' }]);
     const orders = await call(t, '/api/v4/payorderlist', { ...signed(who) }, who);
-    expect((orders.body['orders'] as Array<{ invoice: string }>)[0]?.invoice).toBe('submitted');
+    expect((orders.body['orders'] as Array<{ invoice: string }>)[0]?.invoice).toBe('issued');
   });
 
   it('check the form field by field with the messages the page shows', async () => {
