@@ -20,6 +20,10 @@ describe('loadEnv', () => {
       PUBLIC_ORIGIN: 'http://127.0.0.1:3000',
       WECHAT_PROVIDER: 'dev',
       QQ_PROVIDER: 'dev',
+      WXPAY_PROVIDER: 'sandbox',
+      ALIPAY_PROVIDER: 'sandbox',
+      WECHATPAY_API_BASE: 'https://api.mch.weixin.qq.com',
+      ALIPAY_GATEWAY: 'https://openapi.alipay.com/gateway.do',
     });
     expect(DEV_SIGN_SECRET).toBe('xcad-dev-sign-secret-141');
   });
@@ -129,6 +133,14 @@ describe('loadEnv', () => {
       expect(() => loadEnv({ QQ_PROVIDER: 'qq-connect', QQ_APP_ID: '101' })).toThrow('- QQ_APP_KEY: required when QQ_PROVIDER=qq-connect');
       expect(loadEnv({ QQ_PROVIDER: 'qq-connect', QQ_APP_ID: '101', QQ_APP_KEY: 'k' }).QQ_PROVIDER).toBe('qq-connect');
       expect(() => loadEnv({ QQ_PROVIDER: 'weibo' })).toThrow(/- QQ_PROVIDER:/);
+    });
+
+    it('needs the merchant credentials only with a real payment provider', () => {
+      expect(() => loadEnv({ WXPAY_PROVIDER: 'wechatpay', WECHATPAY_APPID: 'wx1' })).toThrow('- WECHATPAY_MCHID: required when WXPAY_PROVIDER=wechatpay');
+      expect(() => loadEnv({ ALIPAY_PROVIDER: 'alipay' })).toThrow('- ALIPAY_PRIVATE_KEY: required when ALIPAY_PROVIDER=alipay');
+      expect(() => loadEnv({ WECHATPAY_APIV3_KEY: 'short' })).toThrow(/- WECHATPAY_APIV3_KEY: must be the 32-character APIv3 key/);
+      expect(() => loadEnv({ WXPAY_PROVIDER: 'paypal' })).toThrow(/- WXPAY_PROVIDER:/);
+      expect(loadEnv({ ALIPAY_PROVIDER: 'alipay', ALIPAY_APP_ID: '2021', ALIPAY_PRIVATE_KEY: 'k', ALIPAY_PUBLIC_KEY: 'p' }).ALIPAY_PROVIDER).toBe('alipay');
     });
 
     it('refuses a PUBLIC_ORIGIN that is not an absolute URL', () => {
