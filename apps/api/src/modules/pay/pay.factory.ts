@@ -20,6 +20,15 @@ function required(value: string | undefined, name: string): string {
   return value;
 }
 
+/** A key from the environment; a bad one fails start-up naming its variable (never its value). */
+function pemOf(value: string | undefined, name: string, kind: 'private' | 'public'): string {
+  try {
+    return loadPem(required(value, name), kind);
+  } catch (error) {
+    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
 export function createPayProviders(env: Env, log: FastifyBaseLogger): ConfiguredPayProviders {
   const needsSandbox = env.WXPAY_PROVIDER === 'sandbox' || env.ALIPAY_PROVIDER === 'sandbox';
   const sandbox = needsSandbox ? new SandboxPayProvider(env.PUBLIC_ORIGIN) : null;
@@ -29,9 +38,9 @@ export function createPayProviders(env: Env, log: FastifyBaseLogger): Configured
           appid: required(env.WECHATPAY_APPID, 'WECHATPAY_APPID'),
           mchid: required(env.WECHATPAY_MCHID, 'WECHATPAY_MCHID'),
           mchSerialNo: required(env.WECHATPAY_MCH_SERIAL_NO, 'WECHATPAY_MCH_SERIAL_NO'),
-          privateKeyPem: loadPem(required(env.WECHATPAY_PRIVATE_KEY, 'WECHATPAY_PRIVATE_KEY'), 'private'),
+          privateKeyPem: pemOf(env.WECHATPAY_PRIVATE_KEY, 'WECHATPAY_PRIVATE_KEY', 'private'),
           apiV3Key: required(env.WECHATPAY_APIV3_KEY, 'WECHATPAY_APIV3_KEY'),
-          platformPublicKeyPem: loadPem(required(env.WECHATPAY_PUBLIC_KEY, 'WECHATPAY_PUBLIC_KEY'), 'public'),
+          platformPublicKeyPem: pemOf(env.WECHATPAY_PUBLIC_KEY, 'WECHATPAY_PUBLIC_KEY', 'public'),
           platformPublicKeyId: required(env.WECHATPAY_PUBLIC_KEY_ID, 'WECHATPAY_PUBLIC_KEY_ID'),
           apiBase: env.WECHATPAY_API_BASE,
         })
@@ -40,8 +49,8 @@ export function createPayProviders(env: Env, log: FastifyBaseLogger): Configured
     env.ALIPAY_PROVIDER === 'alipay'
       ? new AlipayProvider({
           appId: required(env.ALIPAY_APP_ID, 'ALIPAY_APP_ID'),
-          privateKeyPem: loadPem(required(env.ALIPAY_PRIVATE_KEY, 'ALIPAY_PRIVATE_KEY'), 'private'),
-          alipayPublicKeyPem: loadPem(required(env.ALIPAY_PUBLIC_KEY, 'ALIPAY_PUBLIC_KEY'), 'public'),
+          privateKeyPem: pemOf(env.ALIPAY_PRIVATE_KEY, 'ALIPAY_PRIVATE_KEY', 'private'),
+          alipayPublicKeyPem: pemOf(env.ALIPAY_PUBLIC_KEY, 'ALIPAY_PUBLIC_KEY', 'public'),
           gateway: env.ALIPAY_GATEWAY,
         })
       : sandbox;

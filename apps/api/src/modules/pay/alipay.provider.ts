@@ -1,0 +1,369 @@
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { TextDecoder } from 'node:util';
+import {
+  beijingDateTime,
+  callVendor,
+  fenOf,
+  PAY_HTTP_TIMEOUT_MS,
+  parseBeijingDateTime,
+  parseJson,
+  stringFieldOf,
+  yuanOf,
+} from './pay-adapter';
+import type { FetchLike, IncomingNotice, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+
+// Alipay face-to-face payment (当面付): precreate gives the QR's content, the buyer scans it in
+// the Alipay app. Called through the open platform gateway as documented, with RSA2
+// (SHA256withRSA) signatures both ways, so no SDK is needed.
+
+export interface AlipayConfig {
+  appId: string;
+  /** The app's private key (its public half is uploaded to the Alipay console). */
+  privateKeyPem: string;
+  /** Alipay's public key, shown in the console next to the app's: not the app's own. */
+  alipayPublicKeyPem: string;
+  /** https://openapi.alipay.com/gateway.do */
+  gateway: string;
+}
+
+export interface AlipayDeps {
+  fetch?: FetchLike;
+  now?: () => Date;
+  timeoutMs?: number;
+}
+
+type AlipayMethod = 'alipay.trade.precreate' | 'alipay.trade.query' | 'alipay.trade.cancel';
+
+const SUCCESS_CODE = '10000';
+/** Alipay's limit on subject, in characters. */
+const SUBJECT_MAX_CHARS = 256;
+const PAID_STATUSES = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
+
+/** Beijing `yyyy-MM-dd HH:mm:ss`, Alipay's format for every time. */
+export function alipayTime(epochSeconds: number): string {
+  return beijingDateTime(epochSeconds).replace('T', ' ');
+}
+
+/**
+ * The text signed for a request: every parameter but `sign` and the empty ones, sorted by name,
+ * joined as k=v with &, values raw (not URL-encoded).
+ */
+export function alipaySigningContent(params: Readonly<Record<string, string>>): string {
+  return Object.keys(params)
+    .filter((key) => key !== 'sign' && params[key] !== '')
+    .sort()
+    .map((key) => `${key}=${params[key] ?? ''}`)
+    .join('&');
+}
+
+/** The index after the JSON string whose opening quote is at `start`, or -1 when it never closes. */
+function stringEnd(text: string, start: number): number {
+  let index = start + 1;
+  while (index < text.length) {
+    const char = text[index];
+    if (char === '"') return index + 1;
+    index += char === '\\' ? 2 : 1;
+  }
+  return -1;
+}
+
+/** The index after the JSON value starting at `start`, or -1 when it never ends. */
+function valueEnd(text: string, start: number): number {
+  const first = text[start];
+  if (first === '"') return stringEnd(text, start);
+  if (first === '{' || first === '[') {
+    let depth = 0;
+    let index = start;
+    while (index < text.length && index !== -1) {
+      const char = text[index];
+      if (char === '"') {
+        index = stringEnd(text, index);
+        continue;
+      }
+      if (char === '{' || char === '[') depth += 1;
+      if (char === '}' || char === ']') depth -= 1;
+      index += 1;
+      if (depth === 0) return index;
+    }
+    return -1;
+  }
+  let index = start;
+  while (index < text.length && !/[\s,}\]]/.test(text[index] ?? '')) index += 1;
+  return index > start ? index : -1;
+}
+
+function skipSpace(text: string, start: number): number {
+  let index = start;
+  while (/\s/.test(text[index] ?? '')) index += 1;
+  return index;
+}
+
+/**
+ * The exact text of each top-level member of the JSON object `raw`. Alipay signs the response
+ * node's bytes as sent, so re-serialising parsed JSON (key order, escapes such as `\/`, number
+ * forms) could break a genuine signature. Undefined when `raw` is not a JSON object.
+ */
+export function topLevelMembers(raw: string): Map<string, string> | undefined {
+  const parsed = parseJson(raw);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const members = new Map<string, string>();
+  let index = skipSpace(raw, 0) + 1;
+  for (;;) {
+    index = skipSpace(raw, index);
+    if (raw[index] === '}') return members;
+    const keyEnd = valueEnd(raw, index);
+    const key = raw[index] === '"' && keyEnd !== -1 ? parseJson(raw.slice(index, keyEnd)) : undefined;
+    if (typeof key !== 'string') return undefined;
+    index = skipSpace(raw, keyEnd);
+    if (raw[index] !== ':') return undefined;
+    const start = skipSpace(raw, index + 1);
+    const end = valueEnd(raw, start);
+    if (end === -1) return undefined;
+    members.set(key, raw.slice(start, end));
+    index = skipSpace(raw, end);
+    if (raw[index] === ',') index += 1;
+    else if (raw[index] !== '}') return undefined;
+  }
+}
+
+/** The bytes of one form-encoded field: `+` is a space, `%XX` a byte. Undefined when malformed. */
+function formBytes(text: string): Buffer | undefined {
+  const parts: Buffer[] = [];
+  for (const [part] of text.replace(/\+/g, ' ').matchAll(/%[0-9A-Fa-f]{2}|%|[^%]+/g)) {
+    if (part === '%') return undefined;
+    parts.push(part.startsWith('%') ? Buffer.from([Number.parseInt(part.slice(1), 16)]) : Buffer.from(part, 'utf8'));
+  }
+  return Buffer.concat(parts);
+}
+
+/** A notice's fields, decoded, and the bytes each value arrived as (what Alipay signed). */
+export interface NoticeForm {
+  fields: Map<string, string>;
+  rawValues: Map<string, Buffer>;
+}
+
+/**
+ * An application/x-www-form-urlencoded body, decoded in the body's own `charset` (Alipay sends
+ * the charset the app asked for, utf-8 here, but honours a gbk setting). A string names what is
+ * wrong: bad escapes, bytes not in the charset, a field given twice.
+ */
+export function parseForm(raw: string): NoticeForm | string {
+  const pairs = raw.split('&').filter((pair) => pair !== '');
+  const charsetPair = pairs.find((pair) => pair.startsWith('charset='));
+  const charset = charsetPair === undefined ? 'utf-8' : (formBytes(charsetPair.slice('charset='.length))?.toString('latin1') ?? '');
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    return `unknown charset ${charset}`;
+  }
+  const form: NoticeForm = { fields: new Map(), rawValues: new Map() };
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    const keyBytes = formBytes(equals === -1 ? pair : pair.slice(0, equals));
+    const valueBytes = formBytes(equals === -1 ? '' : pair.slice(equals + 1));
+    if (keyBytes === undefined || valueBytes === undefined) return 'malformed % escape';
+    let key: string;
+    let value: string;
+    try {
+      key = decoder.decode(keyBytes);
+      value = decoder.decode(valueBytes);
+    } catch {
+      return `bytes that are not ${charset}`;
+    }
+    if (form.fields.has(key)) return `field ${key} given twice`;
+    form.fields.set(key, value);
+    form.rawValues.set(key, valueBytes);
+  }
+  return form;
+}
+
+/**
+ * The bytes Alipay signed for a notice: every field but `sign` and `sign_type`, sorted by name,
+ * k=v joined with &, in the notice's charset. Built from the bytes as received, so a gbk notice
+ * verifies without encoding anything back to gbk.
+ */
+export function noticeSigningBytes(rawValues: ReadonlyMap<string, Buffer>): Buffer {
+  const keys = [...rawValues.keys()].filter((key) => key !== 'sign' && key !== 'sign_type').sort();
+  const parts: Buffer[] = [];
+  keys.forEach((key, index) => {
+    parts.push(Buffer.from(`${index === 0 ? '' : '&'}${key}=`, 'latin1'), rawValues.get(key) ?? Buffer.alloc(0));
+  });
+  return Buffer.concat(parts);
+}
+
+/** `code msg: sub_code sub_msg` of an answer node, for logs. */
+function answerDetail(node: unknown): string {
+  const part = (code: string, message: string): string =>
+    [stringFieldOf(node, code), stringFieldOf(node, message)].filter((text) => text !== undefined && text !== '').join(' ');
+  const main = part('code', 'msg');
+  const sub = part('sub_code', 'sub_msg');
+  return sub === '' ? main || 'answer without code' : `${main}: ${sub}`;
+}
+
+/** An answer whose response node was found; `verified` says whether Alipay's sign over it holds. */
+type AlipayAnswer = { kind: 'answer'; node: unknown; verified: boolean } | { kind: 'failure'; detail: string };
+
+export class AlipayProvider implements PayProvider {
+  readonly name = 'alipay';
+  readonly #privateKey: KeyObject;
+  readonly #alipayKey: KeyObject;
+  private readonly fetchImpl: FetchLike;
+  private readonly now: () => Date;
+  private readonly timeoutMs: number;
+
+  /** Throws when a key cannot be read: the factory passes keys through loadPem first. */
+  constructor(
+    private readonly config: AlipayConfig,
+    deps: AlipayDeps = {},
+  ) {
+    this.#privateKey = createPrivateKey(config.privateKeyPem);
+    this.#alipayKey = createPublicKey(config.alipayPublicKeyPem);
+    this.fetchImpl = deps.fetch ?? fetch;
+    this.now = deps.now ?? (() => new Date());
+    this.timeoutMs = deps.timeoutMs ?? PAY_HTTP_TIMEOUT_MS;
+  }
+
+  #nowSeconds(): number {
+    return Math.floor(this.now().getTime() / 1000);
+  }
+
+  /** Every parameter of a call, `sign` included. */
+  signedParams(method: AlipayMethod, bizContent: Record<string, string>, notifyUrl?: string): Record<string, string> {
+    const params: Record<string, string> = {
+      app_id: this.config.appId,
+      method,
+      format: 'JSON',
+      charset: 'utf-8',
+      sign_type: 'RSA2',
+      timestamp: alipayTime(this.#nowSeconds()),
+      version: '1.0',
+      ...(notifyUrl === undefined ? {} : { notify_url: notifyUrl }),
+      biz_content: JSON.stringify(bizContent),
+    };
+    const content = alipaySigningContent(params);
+    return { ...params, sign: sign('sha256', Buffer.from(content, 'utf8'), this.#privateKey).toString('base64') };
+  }
+
+  #verifies(content: string | Buffer, signature: string): boolean {
+    try {
+      const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      return verify('sha256', data, this.#alipayKey, Buffer.from(signature, 'base64'));
+    } catch {
+      return false;
+    }
+  }
+
+  async #call(method: AlipayMethod, bizContent: Record<string, string>, notifyUrl?: string): Promise<AlipayAnswer> {
+    let body: string;
+    try {
+      body = new URLSearchParams(this.signedParams(method, bizContent, notifyUrl)).toString();
+    } catch (error) {
+      return { kind: 'failure', detail: error instanceof Error ? error.message : String(error) };
+    }
+    const reply = await callVendor(
+      this.fetchImpl,
+      this.config.gateway,
+      { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8', Accept: 'application/json' }, body },
+      this.timeoutMs,
+    );
+    if (reply.kind === 'failure') return reply;
+    if (reply.status !== 200) return { kind: 'failure', detail: `HTTP ${reply.status}` };
+    const members = topLevelMembers(reply.text);
+    if (members === undefined) return { kind: 'failure', detail: 'answer is not a JSON object' };
+    // A refused call (bad app_id, unknown method) may answer in error_response instead.
+    const nodeText = members.get(`${method.replace(/\./g, '_')}_response`) ?? members.get('error_response');
+    if (nodeText === undefined) return { kind: 'failure', detail: 'answer without its response node' };
+    const signature = parseJson(members.get('sign') ?? '');
+    const verified = typeof signature === 'string' && this.#verifies(nodeText, signature);
+    // The facts are read from the very text the signature covers.
+    return { kind: 'answer', node: parseJson(nodeText), verified };
+  }
+
+  async createPayment(request: PaymentRequest): Promise<PaymentCreated> {
+    const answer = await this.#call(
+      'alipay.trade.precreate',
+      {
+        out_trade_no: request.orderno,
+        total_amount: yuanOf(request.amountFen),
+        subject: Array.from(request.subject).slice(0, SUBJECT_MAX_CHARS).join(''),
+        time_expire: alipayTime(request.expiresAt),
+      },
+      request.notifyUrl,
+    );
+    if (answer.kind === 'failure') return { ok: false, detail: answer.detail };
+    if (stringFieldOf(answer.node, 'code') !== SUCCESS_CODE) return { ok: false, detail: answerDetail(answer.node) };
+    if (!answer.verified) return { ok: false, detail: 'unverified answer (bad or missing sign)' };
+    const qrCode = stringFieldOf(answer.node, 'qr_code');
+    if (stringFieldOf(answer.node, 'out_trade_no') !== request.orderno) return { ok: false, detail: 'answer is about another order' };
+    if (qrCode === undefined || qrCode === '') return { ok: false, detail: 'answer without qr_code' };
+    return { ok: true, payurl: qrCode };
+  }
+
+  async queryPayment(orderno: string): Promise<PaymentState> {
+    const answer = await this.#call('alipay.trade.query', { out_trade_no: orderno });
+    if (answer.kind === 'failure') return { state: 'unknown', detail: answer.detail };
+    const node = answer.node;
+    if (stringFieldOf(node, 'code') !== SUCCESS_CODE) {
+      // Alipay knows a face-to-face trade only once it is scanned (FACTS "Payments"); "unpaid"
+      // leaves the order as it is, so this needs no signature.
+      if (stringFieldOf(node, 'sub_code') === 'ACQ.TRADE_NOT_EXIST') return { state: 'unpaid' };
+      return { state: 'unknown', detail: answerDetail(node) };
+    }
+    if (!answer.verified) return { state: 'unknown', detail: 'unverified answer (bad or missing sign)' };
+    if (stringFieldOf(node, 'out_trade_no') !== orderno) return { state: 'unknown', detail: 'answer is about another order' };
+    const status = stringFieldOf(node, 'trade_status');
+    if (status === 'WAIT_BUYER_PAY') return { state: 'unpaid' };
+    if (status === 'TRADE_CLOSED') return { state: 'closed' };
+    if (status === undefined || !PAID_STATUSES.has(status)) return { state: 'unknown', detail: `trade_status ${status ?? 'missing'}` };
+    const paid = this.#paidNotice(node, 'send_pay_date');
+    return typeof paid === 'string' ? { state: 'unknown', detail: paid } : { state: 'paid', notice: paid };
+  }
+
+  async closePayment(orderno: string): Promise<void> {
+    // Best effort; a trade nobody scanned does not exist yet and needs no cancelling.
+    await this.#call('alipay.trade.cancel', { out_trade_no: orderno });
+  }
+
+  /** The facts of a paid trade, from a query answer or a notice (its time under `timeField`). */
+  #paidNotice(source: unknown, timeField: string): PaidNotice | string {
+    const orderno = stringFieldOf(source, 'out_trade_no');
+    const transactionId = stringFieldOf(source, 'trade_no');
+    const totalAmount = stringFieldOf(source, 'total_amount');
+    const amountFen = totalAmount === undefined ? undefined : fenOf(totalAmount);
+    if (orderno === undefined || transactionId === undefined) return 'trade without out_trade_no or trade_no';
+    if (amountFen === undefined) return `total_amount ${totalAmount ?? 'missing'} is not an amount`;
+    const time = stringFieldOf(source, timeField);
+    // A paid trade always carries its time; should one lack it, the payment still stands.
+    const paidAt = (time === undefined ? undefined : parseBeijingDateTime(time)) ?? this.#nowSeconds();
+    return { orderno, transactionId, amountFen, paidAt };
+  }
+
+  readNotice(notice: IncomingNotice): Promise<NoticeReading> {
+    try {
+      return Promise.resolve(this.#readNotice(notice.rawBody));
+    } catch (error) {
+      return Promise.resolve({ kind: 'invalid', detail: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  #readNotice(rawBody: string): NoticeReading {
+    const form = parseForm(rawBody);
+    if (typeof form === 'string') return { kind: 'invalid', detail: `body: ${form}` };
+    const params = Object.fromEntries(form.fields);
+    const signature = params['sign'];
+    if (signature === undefined || signature === '') return { kind: 'invalid', detail: 'notice without sign' };
+    if (params['sign_type'] !== undefined && params['sign_type'] !== 'RSA2') return { kind: 'invalid', detail: `sign_type ${params['sign_type']}` };
+    if (!this.#verifies(noticeSigningBytes(form.rawValues), signature)) return { kind: 'invalid', detail: 'bad sign' };
+    if (params['app_id'] !== this.config.appId) return { kind: 'invalid', detail: `notice for app ${params['app_id'] ?? 'missing'}` };
+    const status = params['trade_status'];
+    if (status === undefined || !PAID_STATUSES.has(status)) return { kind: 'ignored', detail: `trade_status ${status ?? 'missing'}` };
+    const paid = this.#paidNotice(params, 'gmt_payment');
+    return typeof paid === 'string' ? { kind: 'invalid', detail: paid } : { kind: 'paid', notice: paid };
+  }
+
+  noticeReply(handled: boolean): NoticeReply {
+    // Alipay stops only on the exact text "success"; anything else is sent again later.
+    return { status: 200, contentType: 'text/plain; charset=utf-8', body: handled ? 'success' : 'failure' };
+  }
+}

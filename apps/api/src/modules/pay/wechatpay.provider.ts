@@ -1,0 +1,298 @@
+import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { beijingDateTime, callVendor, fieldOf, PAY_HTTP_TIMEOUT_MS, parseJson, parseRfc3339, stringFieldOf, type VendorReply } from './pay-adapter';
+import type { FetchLike, IncomingNotice, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+
+// WeChat Pay APIv3, Native payment (the buyer scans a QR on the cashier page), called directly
+// as the API documents it so no SDK is needed. Requests carry a SHA256withRSA signature by the
+// merchant's API key; answers and notices are signed with WeChat Pay's public key (the "public key"
+// mode, whose id comes in Wechatpay-Serial), and a notice's content is AES-256-GCM encrypted under
+// the APIv3 key.
+
+export interface WechatPayConfig {
+  appid: string;
+  mchid: string;
+  /** Serial number of the merchant's API certificate. */
+  mchSerialNo: string;
+  privateKeyPem: string;
+  /** The 32-character APIv3 key. */
+  apiV3Key: string;
+  platformPublicKeyPem: string;
+  /** PUB_KEY_ID_...: the Wechatpay-Serial of everything WeChat Pay signs with that key. */
+  platformPublicKeyId: string;
+  /** https://api.mch.weixin.qq.com */
+  apiBase: string;
+}
+
+export interface WechatPayDeps {
+  fetch?: FetchLike;
+  now?: () => Date;
+  nonce?: () => string;
+  timeoutMs?: number;
+}
+
+const AUTH_SCHEME = 'WECHATPAY2-SHA256-RSA2048';
+const USER_AGENT = 'xcad-api/1.0 (WeChatPay APIv3; Node.js)';
+/** WeChat Pay's limit on a notice's age, which replays beyond it cannot meet. */
+export const NOTICE_MAX_SKEW_SECONDS = 300;
+/** WeChat's description field: at most 127 bytes of UTF-8. */
+const DESCRIPTION_MAX_BYTES = 127;
+const GCM_TAG_BYTES = 16;
+
+/** The text both sides sign for a request: each part on its own line, the last one too. */
+export function requestSigningMessage(method: string, pathAndQuery: string, timestamp: number, nonce: string, body: string): string {
+  return `${method}\n${pathAndQuery}\n${timestamp}\n${nonce}\n${body}\n`;
+}
+
+/** The text WeChat Pay signs for an answer or a notice. */
+export function answerSigningMessage(timestamp: string, nonce: string, body: string): string {
+  return `${timestamp}\n${nonce}\n${body}\n`;
+}
+
+/** `text` cut to at most `maxBytes` of UTF-8, never inside a character. */
+export function cutToUtf8Bytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let cut = '';
+  for (const char of text) {
+    bytes += Buffer.byteLength(char, 'utf8');
+    if (bytes > maxBytes) break;
+    cut += char;
+  }
+  return cut;
+}
+
+/** RFC 3339 on the Beijing clock, as WeChat writes times: 2024-05-01T16:15:00+08:00. */
+export function wechatTime(epochSeconds: number): string {
+  return `${beijingDateTime(epochSeconds)}+08:00`;
+}
+
+/**
+ * Opens a notice's `resource`: AES-256-GCM with the APIv3 key, the nonce as IV, associated_data
+ * as AAD and the tag as the ciphertext's last 16 bytes. Undefined when anything does not match.
+ */
+export function decryptResource(apiV3Key: string, resource: { ciphertext: string; nonce: string; associatedData: string }): string | undefined {
+  try {
+    const sealed = Buffer.from(resource.ciphertext, 'base64');
+    if (sealed.length <= GCM_TAG_BYTES) return undefined;
+    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(resource.nonce, 'utf8'), { authTagLength: GCM_TAG_BYTES });
+    decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
+    decipher.setAAD(Buffer.from(resource.associatedData, 'utf8'));
+    return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - GCM_TAG_BYTES)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A header of a notice as Fastify hands it over (lower-cased names; a repeated one as a list). */
+function headerOf(headers: IncomingNotice['headers'], name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== wanted) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+/** The `code: message` of a WeChat Pay error answer, for logs. */
+function errorDetail(status: number, text: string): string {
+  const body = parseJson(text);
+  const code = stringFieldOf(body, 'code');
+  return `HTTP ${status}${code === undefined ? '' : ` ${code}`}: ${stringFieldOf(body, 'message') ?? text.slice(0, 200)}`.trim();
+}
+
+/** The facts of a paid transaction (an order query's answer or a decrypted notice). */
+function paidNoticeOf(transaction: unknown, fallbackPaidAt: number): PaidNotice | string {
+  const orderno = stringFieldOf(transaction, 'out_trade_no');
+  const transactionId = stringFieldOf(transaction, 'transaction_id');
+  const total = fieldOf(fieldOf(transaction, 'amount'), 'total');
+  if (orderno === undefined || transactionId === undefined) return 'transaction without out_trade_no or transaction_id';
+  if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return 'transaction without a whole amount.total';
+  const successTime = stringFieldOf(transaction, 'success_time');
+  // A paid transaction always has its time; should one lack it, the payment still stands.
+  const paidAt = (successTime === undefined ? undefined : parseRfc3339(successTime)) ?? fallbackPaidAt;
+  return { orderno, transactionId, amountFen: total, paidAt };
+}
+
+export class WechatPayProvider implements PayProvider {
+  readonly name = 'wechatpay';
+  readonly #privateKey: KeyObject;
+  readonly #platformKey: KeyObject;
+  private readonly apiBase: string;
+  private readonly fetchImpl: FetchLike;
+  private readonly now: () => Date;
+  private readonly nonce: () => string;
+  private readonly timeoutMs: number;
+
+  /** Throws when a key cannot be read: the factory passes keys through loadPem first. */
+  constructor(
+    private readonly config: WechatPayConfig,
+    deps: WechatPayDeps = {},
+  ) {
+    this.#privateKey = createPrivateKey(config.privateKeyPem);
+    this.#platformKey = createPublicKey(config.platformPublicKeyPem);
+    this.apiBase = config.apiBase.replace(/\/+$/, '');
+    this.fetchImpl = deps.fetch ?? fetch;
+    this.now = deps.now ?? (() => new Date());
+    this.nonce = deps.nonce ?? (() => randomBytes(16).toString('hex').toUpperCase());
+    this.timeoutMs = deps.timeoutMs ?? PAY_HTTP_TIMEOUT_MS;
+  }
+
+  /** The Authorization header of a request. */
+  authorization(method: string, pathAndQuery: string, body: string): string {
+    const timestamp = Math.floor(this.now().getTime() / 1000);
+    const nonce = this.nonce();
+    const message = requestSigningMessage(method, pathAndQuery, timestamp, nonce, body);
+    const signature = sign('sha256', Buffer.from(message, 'utf8'), this.#privateKey).toString('base64');
+    const { mchid, mchSerialNo } = this.config;
+    return `${AUTH_SCHEME} mchid="${mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${mchSerialNo}"`;
+  }
+
+  /** Whether WeChat Pay's signature over `body` (in the given Wechatpay-* headers) holds. */
+  #verified(get: (name: string) => string | undefined, body: string): { ok: true } | { ok: false; detail: string } {
+    const serial = get('Wechatpay-Serial');
+    const timestamp = get('Wechatpay-Timestamp');
+    const nonce = get('Wechatpay-Nonce');
+    const signature = get('Wechatpay-Signature');
+    if (serial === undefined || timestamp === undefined || nonce === undefined || signature === undefined) {
+      return { ok: false, detail: 'Wechatpay-* signature headers missing' };
+    }
+    // Only the configured key may vouch; a certificate serial or another key id is refused.
+    if (serial !== this.config.platformPublicKeyId) return { ok: false, detail: `signed by unknown key ${serial}` };
+    const message = Buffer.from(answerSigningMessage(timestamp, nonce, body), 'utf8');
+    let good = false;
+    try {
+      good = verify('sha256', message, this.#platformKey, Buffer.from(signature, 'base64'));
+    } catch {
+      good = false;
+    }
+    return good ? { ok: true } : { ok: false, detail: 'bad Wechatpay-Signature' };
+  }
+
+  #verifiedAnswer(reply: VendorReply & { kind: 'answer' }): { ok: true } | { ok: false; detail: string } {
+    const result = this.#verified((name) => reply.headers.get(name) ?? undefined, reply.text);
+    return result.ok ? result : { ok: false, detail: `unverified answer (${result.detail})` };
+  }
+
+  async #call(method: 'GET' | 'POST', pathAndQuery: string, payload?: unknown): Promise<VendorReply> {
+    try {
+      const body = payload === undefined ? '' : JSON.stringify(payload);
+      const headers: Record<string, string> = {
+        Authorization: this.authorization(method, pathAndQuery, body),
+        Accept: 'application/json',
+        'User-Agent': USER_AGENT,
+      };
+      if (payload !== undefined) headers['Content-Type'] = 'application/json';
+      const init = payload === undefined ? { method, headers } : { method, headers, body };
+      return await callVendor(this.fetchImpl, `${this.apiBase}${pathAndQuery}`, init, this.timeoutMs);
+    } catch (error) {
+      // Signing cannot fail with a key that loaded, but the methods must never throw.
+      return { kind: 'failure', detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  #orderPath(orderno: string): string {
+    return `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderno)}`;
+  }
+
+  async createPayment(request: PaymentRequest): Promise<PaymentCreated> {
+    const reply = await this.#call('POST', '/v3/pay/transactions/native', {
+      appid: this.config.appid,
+      mchid: this.config.mchid,
+      description: cutToUtf8Bytes(request.subject, DESCRIPTION_MAX_BYTES),
+      out_trade_no: request.orderno,
+      time_expire: wechatTime(request.expiresAt),
+      notify_url: request.notifyUrl,
+      amount: { total: request.amountFen, currency: 'CNY' },
+    });
+    if (reply.kind === 'failure') return { ok: false, detail: reply.detail };
+    if (reply.status !== 200) return { ok: false, detail: errorDetail(reply.status, reply.text) };
+    const verified = this.#verifiedAnswer(reply);
+    if (!verified.ok) return verified;
+    const codeUrl = stringFieldOf(parseJson(reply.text), 'code_url');
+    if (codeUrl === undefined || codeUrl === '') return { ok: false, detail: 'HTTP 200 without code_url' };
+    return { ok: true, payurl: codeUrl };
+  }
+
+  async queryPayment(orderno: string): Promise<PaymentState> {
+    const reply = await this.#call('GET', `${this.#orderPath(orderno)}?mchid=${encodeURIComponent(this.config.mchid)}`);
+    if (reply.kind === 'failure') return { state: 'unknown', detail: reply.detail };
+    // Not yet created on WeChat's side (or expired before anyone scanned): nothing was paid. Error
+    // answers need no signature check here, since "unpaid" only leaves the order as it is.
+    if (reply.status === 404 && stringFieldOf(parseJson(reply.text), 'code') === 'ORDER_NOT_EXIST') return { state: 'unpaid' };
+    if (reply.status !== 200) return { state: 'unknown', detail: errorDetail(reply.status, reply.text) };
+    const verified = this.#verifiedAnswer(reply);
+    if (!verified.ok) return { state: 'unknown', detail: verified.detail };
+    const transaction = parseJson(reply.text);
+    if (stringFieldOf(transaction, 'out_trade_no') !== orderno || stringFieldOf(transaction, 'mchid') !== this.config.mchid) {
+      return { state: 'unknown', detail: 'answer is about another order' };
+    }
+    const tradeState = stringFieldOf(transaction, 'trade_state');
+    switch (tradeState) {
+      case 'SUCCESS': {
+        const notice = paidNoticeOf(transaction, Math.floor(this.now().getTime() / 1000));
+        return typeof notice === 'string' ? { state: 'unknown', detail: notice } : { state: 'paid', notice };
+      }
+      case 'NOTPAY':
+      case 'USERPAYING':
+        return { state: 'unpaid' };
+      // REFUND: it was paid, and the money went back; nothing is to be granted any more.
+      case 'CLOSED':
+      case 'REVOKED':
+      case 'PAYERROR':
+      case 'REFUND':
+        return { state: 'closed' };
+      default:
+        return { state: 'unknown', detail: `trade_state ${tradeState ?? 'missing'}` };
+    }
+  }
+
+  async closePayment(orderno: string): Promise<void> {
+    // Best effort: WeChat answers 204; an order it refuses to close (already paid) shows in the query.
+    await this.#call('POST', `${this.#orderPath(orderno)}/close`, { mchid: this.config.mchid });
+  }
+
+  readNotice(notice: IncomingNotice): Promise<NoticeReading> {
+    try {
+      return Promise.resolve(this.#readNotice(notice));
+    } catch (error) {
+      return Promise.resolve({ kind: 'invalid', detail: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  #readNotice(notice: IncomingNotice): NoticeReading {
+    const get = (name: string): string | undefined => headerOf(notice.headers, name);
+    const timestamp = get('Wechatpay-Timestamp');
+    const sentAt = timestamp !== undefined && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : undefined;
+    if (sentAt === undefined) return { kind: 'invalid', detail: 'Wechatpay-Timestamp missing or malformed' };
+    const skew = Math.abs(Math.floor(this.now().getTime() / 1000) - sentAt);
+    if (skew > NOTICE_MAX_SKEW_SECONDS) return { kind: 'invalid', detail: `notice timestamp ${skew} s off` };
+    const verified = this.#verified(get, notice.rawBody);
+    if (!verified.ok) return { kind: 'invalid', detail: verified.detail };
+
+    const body = parseJson(notice.rawBody);
+    const eventType = stringFieldOf(body, 'event_type');
+    if (eventType !== 'TRANSACTION.SUCCESS') return { kind: 'ignored', detail: `event_type ${eventType ?? 'missing'}` };
+    const resource = fieldOf(body, 'resource');
+    const algorithm = stringFieldOf(resource, 'algorithm');
+    const ciphertext = stringFieldOf(resource, 'ciphertext');
+    const nonce = stringFieldOf(resource, 'nonce');
+    if (algorithm !== 'AEAD_AES_256_GCM' || ciphertext === undefined || nonce === undefined) {
+      return { kind: 'invalid', detail: `resource not AEAD_AES_256_GCM (${algorithm ?? 'no algorithm'})` };
+    }
+    const plain = decryptResource(this.config.apiV3Key, { ciphertext, nonce, associatedData: stringFieldOf(resource, 'associated_data') ?? '' });
+    if (plain === undefined) return { kind: 'invalid', detail: 'resource does not decrypt with the APIv3 key' };
+    const transaction = parseJson(plain);
+    if (stringFieldOf(transaction, 'mchid') !== this.config.mchid || stringFieldOf(transaction, 'appid') !== this.config.appid) {
+      return { kind: 'invalid', detail: 'transaction of another merchant or app' };
+    }
+    const tradeState = stringFieldOf(transaction, 'trade_state');
+    if (tradeState !== 'SUCCESS') return { kind: 'ignored', detail: `trade_state ${tradeState ?? 'missing'}` };
+    const paid = paidNoticeOf(transaction, Math.floor(this.now().getTime() / 1000));
+    return typeof paid === 'string' ? { kind: 'invalid', detail: paid } : { kind: 'paid', notice: paid };
+  }
+
+  noticeReply(handled: boolean): NoticeReply {
+    // 204 tells WeChat Pay to stop; anything else makes it send the notice again later.
+    if (handled) return { status: 204, contentType: 'text/plain; charset=utf-8', body: '' };
+    return { status: 500, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'FAIL', message: '失败' }) };
+  }
+}
