@@ -102,6 +102,8 @@ export const ROUTES: readonly RouteDef[] = [
     folder: '/dailypics/[id]/[page]',
   }),
   page('scanlogin-logintag', '/scanlogin/{logintag}', { params: { logintag: SLUG }, layout: 'compati', folder: '/scanlogin/[logintag]' }),
+  // Issue 4: the sandbox cashier an order's QR leads to (protocol ORDER_NO_PATTERN: XC + 22 digits).
+  page('pay-sandbox-orderno', '/pay/sandbox/{orderno}', { params: { orderno: /^XC\d{22}$/ }, layout: 'compati', folder: '/pay/sandbox/[orderno]' }),
 ];
 
 export type RouteName = string;

@@ -18,12 +18,15 @@ export async function PageFrame({
   name,
   params = {},
   values = params,
+  showRelated = true,
   children,
 }: {
   locale: Locale;
   name: RouteName;
   params?: RouteParams;
   values?: RouteParams;
+  /** false when the page itself presents its child pages (the buy index's product cards). */
+  showRelated?: boolean;
   children?: ReactNode;
 }) {
   const [common, pages] = await Promise.all([
@@ -31,7 +34,7 @@ export async function PageFrame({
     getTranslations({ locale, namespace: 'pages' }),
   ]);
   const route = routeByName(name);
-  const related = ROUTES.filter((candidate) => candidate.parent === name && !candidate.pattern.includes('{'));
+  const related = !showRelated ? [] : ROUTES.filter((candidate) => candidate.parent === name && !candidate.pattern.includes('{'));
   return (
     <div className={styles.frame} data-testid="page-frame">
       <header className={styles.hero}>

@@ -1,6 +1,10 @@
-import { routePage } from '@/components/page/route-page';
+import { buyRoutePage } from '@/components/pay/buy-route';
 
-const page = routePage('buy');
+// spec §2 /buy.html: rendered once and regenerated every minute, so a changed price shows
+// within a minute (the catalogue: lib/pay/catalogue.ts).
+const page = buyRoutePage('buy');
+
+export const revalidate = 60;
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,10 @@
-import { routePage } from '@/components/page/route-page';
+import { buyRoutePage } from '@/components/pay/buy-route';
 
-const page = routePage('buy-cadresources');
+// spec §2 /buy/cadresources.html: rendered once and regenerated every minute, so a changed price shows
+// within a minute (the catalogue: lib/pay/catalogue.ts).
+const page = buyRoutePage('buy-cadresources');
+
+export const revalidate = 60;
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,0 +1,337 @@
+'use client';
+
+import { useEffect, useMemo, useRef } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
+import { useFormatter, useTranslations } from 'next-intl';
+import { renderSVG } from 'uqr';
+import { PAY_LIMITS, PAY_TYPES, formatYuan, type TOrderCreated, type TOrderDetails, type TPayType } from '@xcad/protocol';
+import { useSession } from '@/components/auth/session-provider';
+import { useSiteLocale } from '@/components/site/use-site-locale';
+import { CheckIcon, ClockIcon, CloseIcon } from '@/components/ui/icons';
+import Link from '@/components/ui/link';
+import { Spinner } from '@/components/ui/spinner';
+import { formatCountdown, isSandboxPayUrl, secondsUntil, type CashierFailure, type CashierPurchase, type CashierState } from '@/lib/pay/cashier';
+import { CashierSignin } from './cashier-signin';
+import { PayTypeIcon } from './pay-type-icon';
+import { useCashier } from './use-cashier';
+import styles from './cashier.module.css';
+
+// The cashier modal (issue 4): sign-in for visitors, then the order's QR code with the amount, the
+// order number, a countdown and the switch between WeChat Pay and Alipay; success or failure when
+// the polled order is paid or closed. A bottom sheet at 750 px and below, like the login modal.
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function ModalFrame({ title, onClose, children }: { readonly title: string; readonly onClose: () => void; readonly children: ReactNode }) {
+  const t = useTranslations('pay.cashier');
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const previousFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const previousOverflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    dialog.current?.focus();
+    const onFocusIn = (event: FocusEvent) => {
+      if (dialog.current && event.target instanceof Node && !dialog.current.contains(event.target)) dialog.current.focus();
+    };
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('focusin', onFocusIn);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.body.style.overflow = previousOverflow;
+      document.removeEventListener('focusin', onFocusIn);
+      document.removeEventListener('keydown', onKey);
+      previousFocus?.focus();
+    };
+  }, [onClose]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key !== 'Tab' || !dialog.current) return;
+    const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === dialog.current)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  return (
+    <div className={styles.backdrop} onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
+      <div
+        ref={dialog}
+        className={styles.dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="cashier-title"
+        tabIndex={-1}
+        data-testid="cashier"
+        onKeyDown={onKeyDown}
+      >
+        <header className={styles.header}>
+          <h2 id="cashier-title" className={styles.title}>
+            {t('title')}
+          </h2>
+          <p className={styles.item}>
+            <span className={styles.itemLabel}>{t('item')}</span>
+            <span className={styles.itemName} data-testid="cashier-item">
+              {title}
+            </span>
+          </p>
+          <button type="button" className={styles.close} data-testid="cashier-close" aria-label={t('close')} onClick={onClose}>
+            <CloseIcon size={20} />
+          </button>
+        </header>
+        <div className={styles.body}>{children}</div>
+      </div>
+    </div>
+  );
+}
+
+function QrCode({ payurl, label }: { readonly payurl: string; readonly label: string }) {
+  // Built here by uqr from the order's own payurl: rectangles only, nothing from the network.
+  const svg = useMemo(() => renderSVG(payurl, { border: 0, ecc: 'M', blackColor: '#1f2329' }), [payurl]);
+  return <div className={styles.qrImage} role="img" aria-label={label} dangerouslySetInnerHTML={{ __html: svg }} />;
+}
+
+function PayTypeSwitch({ paytype, isBusy, onSwitch }: { readonly paytype: TPayType; readonly isBusy: boolean; readonly onSwitch: (paytype: TPayType) => void }) {
+  const t = useTranslations('pay');
+  return (
+    <div className={styles.switch} role="radiogroup" aria-label={t('plans.payType')}>
+      {PAY_TYPES.map((type) => (
+        <button
+          key={type}
+          type="button"
+          role="radio"
+          aria-checked={type === paytype}
+          className={styles.switchOption}
+          data-testid={`cashier-paytype-${type}`}
+          data-paytype={type}
+          disabled={isBusy}
+          onClick={() => type !== paytype && onSwitch(type)}
+        >
+          <PayTypeIcon paytype={type} size={18} />
+          {t(`payTypes.${type}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The QR view: while an order is being placed (first or after a switch) its QR box spins. */
+function PayView({
+  paytype,
+  order,
+  amount,
+  nowSeconds,
+  onSwitch,
+}: {
+  readonly paytype: TPayType;
+  readonly order: TOrderCreated | null;
+  readonly amount: number;
+  readonly nowSeconds: number;
+  readonly onSwitch: (paytype: TPayType) => void;
+}) {
+  const t = useTranslations('pay');
+  const payTypeName = t(`payTypes.${paytype}`);
+  const isSandbox = order !== null && isSandboxPayUrl(order.payurl);
+  return (
+    <section className={styles.pay} data-testid="cashier-pay" data-paytype={paytype} aria-busy={order === null}>
+      <p className={styles.amountRow}>
+        <span>{t('cashier.amount')}</span>
+        <strong className={styles.amount} data-testid="cashier-amount">
+          {formatYuan(order?.amount ?? amount)}
+        </strong>
+      </p>
+      <PayTypeSwitch paytype={paytype} isBusy={order === null} onSwitch={onSwitch} />
+      <div className={styles.qrBox} data-paytype={paytype}>
+        {order === null ? (
+          <div className={styles.qrPending}>
+            <Spinner />
+            <span>{t('cashier.placing')}</span>
+          </div>
+        ) : (
+          <div className={styles.qrFrame} data-testid="cashier-qr" data-payurl={order.payurl}>
+            <QrCode payurl={order.payurl} label={t('cashier.qrLabel', { payType: payTypeName })} />
+          </div>
+        )}
+      </div>
+      <p className={styles.scanHint}>
+        <PayTypeIcon paytype={paytype} size={18} />
+        {t(`cashier.scan.${paytype}`)}
+      </p>
+      <p className={styles.mobileHint}>{t('cashier.mobileHint')}</p>
+      {order !== null && (
+        <>
+          <p className={styles.countdown} data-testid="cashier-countdown">
+            <ClockIcon size={16} />
+            <span>
+              {t.rich('cashier.countdown', {
+                time: formatCountdown(secondsUntil(order.expiretime, nowSeconds)),
+                em: (chunks) => <time className={styles.countdownTime}>{chunks}</time>,
+              })}
+            </span>
+          </p>
+          <p className={styles.orderNo}>
+            {t('cashier.orderNo')}
+            <span data-testid="cashier-orderno">{order.orderno}</span>
+          </p>
+          {isSandbox && (
+            <p className={styles.sandbox}>
+              <a href={order.payurl} target="_blank" rel="noopener" data-testid="cashier-sandbox-link">
+                {t('cashier.sandbox')}
+              </a>
+              <span>{t('cashier.sandboxNote')}</span>
+            </p>
+          )}
+          <p className={styles.autoRefresh}>{t('cashier.autoRefresh')}</p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function PaidView({ details, onClose }: { readonly details: TOrderDetails; readonly onClose: () => void }) {
+  const t = useTranslations('pay.cashier');
+  const format = useFormatter();
+  const { href } = useSiteLocale();
+  return (
+    <section className={styles.result} data-testid="cashier-success" role="status">
+      <span className={`${styles.resultIcon} ${styles.resultGood}`} aria-hidden="true">
+        <CheckIcon size={30} />
+      </span>
+      <h3 className={styles.resultTitle}>{t('paid.title')}</h3>
+      <p className={styles.resultText}>{t('paid.text')}</p>
+      <dl className={styles.receipt}>
+        <div>
+          <dt>{t('paid.item')}</dt>
+          <dd data-testid="cashier-success-subject">{details.subject}</dd>
+        </div>
+        <div>
+          <dt>{t('paid.amount')}</dt>
+          <dd>{formatYuan(details.amount)}</dd>
+        </div>
+        <div>
+          <dt>{t('orderNo')}</dt>
+          <dd>{details.orderno}</dd>
+        </div>
+        {details.paidtime !== null && (
+          <div>
+            <dt>{t('paid.paidAt')}</dt>
+            <dd>{format.dateTime(new Date(details.paidtime * 1000), { dateStyle: 'medium', timeStyle: 'short' })}</dd>
+          </div>
+        )}
+      </dl>
+      <div className={styles.actions}>
+        <Link className={styles.secondaryButton} href={href('/personal-buy.html')} data-testid="cashier-records" onClick={onClose}>
+          {t('paid.records')}
+        </Link>
+        <button type="button" className={styles.primaryButton} data-testid="cashier-done" onClick={onClose}>
+          {t('paid.done')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function FailedView({ reason, onAgain }: { readonly reason: CashierFailure; readonly onAgain: () => void }) {
+  const t = useTranslations('pay.cashier.failed');
+  return (
+    <section className={styles.result} data-testid="cashier-failure" data-reason={reason} role="status">
+      <span className={`${styles.resultIcon} ${styles.resultBad}`} aria-hidden="true">
+        {reason === 'expired' ? <ClockIcon size={28} /> : <CloseIcon size={28} />}
+      </span>
+      <h3 className={styles.resultTitle}>{t(reason)}</h3>
+      <p className={styles.resultText}>
+        {reason === 'expired' ? t('expiredText', { minutes: PAY_LIMITS.orderTtlSeconds / 60 }) : t('closedText')}
+      </p>
+      <div className={styles.actions}>
+        <button type="button" className={styles.primaryButton} data-testid="cashier-again" onClick={onAgain}>
+          {t('again')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ErrorView({ message, isPoll, onRetry }: { readonly message: string; readonly isPoll: boolean; readonly onRetry: () => void }) {
+  const t = useTranslations('pay.cashier.error');
+  return (
+    <section className={styles.result} data-testid="cashier-error" role="alert">
+      <span className={`${styles.resultIcon} ${styles.resultWarn}`} aria-hidden="true">
+        !
+      </span>
+      <h3 className={styles.resultTitle}>{isPoll ? t('pollTitle') : t('title')}</h3>
+      <p className={styles.resultText} data-testid="cashier-error-message">
+        {message}
+      </p>
+      {isPoll && <p className={styles.resultHint}>{t('pollText')}</p>}
+      <div className={styles.actions}>
+        <button type="button" className={styles.primaryButton} data-testid="cashier-retry" onClick={onRetry}>
+          {t('retry')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function StepView({ state, purchase, nowSeconds, place, retryPoll, onClose }: {
+  readonly state: CashierState;
+  readonly purchase: CashierPurchase;
+  readonly nowSeconds: number;
+  readonly place: (paytype: TPayType) => void;
+  readonly retryPoll: () => void;
+  readonly onClose: () => void;
+}) {
+  switch (state.step) {
+    case 'signin':
+      return <CashierSignin isSessionExpired={state.refusedToken !== null} />;
+    case 'placing':
+      return <PayView paytype={state.paytype} order={null} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />;
+    case 'waiting':
+      return <PayView paytype={state.paytype} order={state.order} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />;
+    case 'paid':
+      return <PaidView details={state.details} onClose={onClose} />;
+    case 'failed':
+      return <FailedView reason={state.reason} onAgain={() => place(state.paytype)} />;
+    case 'error':
+      return (
+        <ErrorView message={state.message} isPoll={state.retry === 'poll'} onRetry={state.retry === 'poll' ? retryPoll : () => place(state.paytype)} />
+      );
+  }
+}
+
+export function CashierModal({
+  purchase,
+  paytype,
+  onClose,
+}: {
+  readonly purchase: CashierPurchase;
+  readonly paytype: TPayType;
+  readonly onClose: () => void;
+}) {
+  const { refreshMembership } = useSession();
+  const { state, nowSeconds, place, retryPoll } = useCashier(purchase, paytype);
+  const paidOrder = state.step === 'paid' ? state.order.orderno : null;
+  const refreshedFor = useRef<string | null>(null);
+
+  // The header's drop-down and the personal pages show the new membership at once (once per order).
+  useEffect(() => {
+    if (paidOrder === null || refreshedFor.current === paidOrder) return;
+    refreshedFor.current = paidOrder;
+    void refreshMembership();
+  }, [paidOrder, refreshMembership]);
+
+  return (
+    <ModalFrame title={purchase.title} onClose={onClose}>
+      <StepView state={state} purchase={purchase} nowSeconds={nowSeconds} place={place} retryPoll={retryPoll} onClose={onClose} />
+    </ModalFrame>
+  );
+}

@@ -1,0 +1,168 @@
+'use client';
+
+import { SUCCESS_CODE, endpoints, formatYuan, type TOrderDetails } from '@xcad/protocol';
+import { useTranslations } from 'next-intl';
+import { useCallback, useEffect, useState } from 'react';
+import { LogoMark } from '@/components/site/logo';
+import { CheckIcon } from '@/components/ui/icons';
+import { apiClient } from '@/lib/api/client';
+import { refusalOf } from '@/lib/auth/login-flow';
+import styles from './sandbox.module.css';
+
+// /pay/sandbox/{orderno} (issue 4): the sandbox provider's cashier, opened on a phone by scanning
+// the QR of an order. It shows the order and pays or closes it through the dev routes, which go
+// down the same notification path as a real provider's notice. The dev routes are plain JSON
+// (unsigned) and answer 404 unless the sandbox provider is in use.
+
+const CONFIRM_PATH = '/api/dev/pay/confirm';
+const CANCEL_PATH = '/api/dev/pay/cancel';
+
+type Problem = { readonly kind: 'unsupported' | 'network' | 'failed' } | { readonly kind: 'server'; readonly message: string };
+
+type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly order: TOrderDetails } | { readonly state: 'error'; readonly problem: Problem };
+
+/** What a dev route answered: null for a 404 (no sandbox here), else its code and message. */
+async function postDev(path: string, orderno: string): Promise<{ code: number; message: string } | null> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ orderno }),
+  });
+  if (response.status === 404) return null;
+  const answer: unknown = await response.json();
+  if (typeof answer !== 'object' || answer === null || !('code' in answer) || typeof answer.code !== 'number') {
+    throw new Error(`unexpected answer from ${path}`);
+  }
+  return { code: answer.code, message: 'message' in answer && typeof answer.message === 'string' ? answer.message : '' };
+}
+
+async function readOrder(orderno: string): Promise<Load> {
+  try {
+    const client = await apiClient();
+    return { state: 'loaded', order: await client.call(endpoints.payorderstatedetails, { orderno }) };
+  } catch (error) {
+    return { state: 'error', problem: { kind: 'server', message: refusalOf(error).message } };
+  }
+}
+
+export function SandboxCashier({ orderno }: { readonly orderno: string }) {
+  const t = useTranslations('pay');
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [action, setAction] = useState<'pay' | 'cancel' | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+
+  const reload = useCallback(async () => {
+    setLoad({ state: 'loading' });
+    setLoad(await readOrder(orderno));
+  }, [orderno]);
+
+  useEffect(() => {
+    let isCurrent = true;
+    void readOrder(orderno).then((next) => isCurrent && setLoad(next));
+    return () => {
+      isCurrent = false;
+    };
+  }, [orderno]);
+
+  const act = async (kind: 'pay' | 'cancel') => {
+    if (action !== null) return;
+    setAction(kind);
+    setProblem(null);
+    try {
+      const answer = await postDev(kind === 'pay' ? CONFIRM_PATH : CANCEL_PATH, orderno);
+      if (answer === null) setProblem({ kind: 'unsupported' });
+      else if (answer.code !== SUCCESS_CODE) setProblem(answer.message ? { kind: 'server', message: answer.message } : { kind: 'failed' });
+      setLoad(await readOrder(orderno));
+    } catch {
+      setProblem({ kind: 'network' });
+    } finally {
+      setAction(null);
+    }
+  };
+
+  const problemText = (value: Problem) => (value.kind === 'server' ? value.message || t('sandbox.errors.failed') : t(`sandbox.errors.${value.kind}`));
+  const order = load.state === 'loaded' ? load.order : null;
+
+  return (
+    <section className={styles.card} data-testid="sandbox-cashier" aria-labelledby="sandbox-title">
+      <div className={styles.brand}>
+        <LogoMark size={48} />
+        <h1 id="sandbox-title" className={styles.title}>
+          {t('sandbox.title')}
+        </h1>
+      </div>
+      <p className={styles.note} role="note">
+        {t('sandbox.note')}
+      </p>
+
+      {load.state === 'loading' && (
+        <p className={styles.status} role="status">
+          {t('sandbox.loading')}
+        </p>
+      )}
+
+      {load.state === 'error' && (
+        <div className={styles.status} data-state="error" role="alert">
+          <p>{problemText(load.problem)}</p>
+          <button type="button" className={styles.linkButton} onClick={() => void reload()}>
+            {t('sandbox.retry')}
+          </button>
+        </div>
+      )}
+
+      {order !== null && (
+        <>
+          <p className={styles.amount} data-testid="sandbox-amount">
+            {formatYuan(order.amount)}
+          </p>
+          <dl className={styles.facts}>
+            <div>
+              <dt>{t('sandbox.subject')}</dt>
+              <dd>{order.subject}</dd>
+            </div>
+            <div>
+              <dt>{t('sandbox.payType')}</dt>
+              <dd>{t(`payTypes.${order.paytype}`)}</dd>
+            </div>
+            <div>
+              <dt>{t('sandbox.orderNo')}</dt>
+              <dd className={styles.orderNo}>{order.orderno}</dd>
+            </div>
+            <div>
+              <dt>{t('sandbox.state')}</dt>
+              <dd data-testid="sandbox-state" data-state={order.state}>
+                {t(`sandbox.states.${order.state}`)}
+              </dd>
+            </div>
+          </dl>
+
+          {problem !== null && (
+            <p className={styles.status} data-state="error" role="alert">
+              {problemText(problem)}
+            </p>
+          )}
+
+          {order.state === 'unpaid' ? (
+            <div className={styles.buttons}>
+              <button type="button" className={styles.pay} data-testid="sandbox-pay" disabled={action !== null} onClick={() => void act('pay')}>
+                {action === 'pay' ? t('sandbox.paying') : t('sandbox.pay')}
+              </button>
+              <button type="button" className={styles.cancel} data-testid="sandbox-cancel" disabled={action !== null} onClick={() => void act('cancel')}>
+                {action === 'cancel' ? t('sandbox.cancelling') : t('sandbox.cancel')}
+              </button>
+            </div>
+          ) : (
+            <p className={styles.result} data-testid="sandbox-result" data-state={order.state} role="status">
+              {order.state === 'paid' && (
+                <span className={styles.resultMark} aria-hidden="true">
+                  <CheckIcon size={16} />
+                </span>
+              )}
+              {t(`sandbox.result.${order.state}`)}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,146 @@
+'use client';
+
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { ApiClientError, PAY_LIMITS, endpoints, type TOrderCreated, type TPayType, type TUserInfo } from '@xcad/protocol';
+import { useSession } from '@/components/auth/session-provider';
+import { apiClient } from '@/lib/api/client';
+import { refusalOf } from '@/lib/auth/login-flow';
+import { isSessionRefused } from '@/lib/auth/session-refused';
+import {
+  cashierReducer,
+  initialCashierState,
+  isFinalPollRefusal,
+  isPollingPaused,
+  type CashierPurchase,
+  type CashierState,
+} from '@/lib/pay/cashier';
+
+// The cashier's calls and timers (issue 4): places the order once the buyer is signed in, asks
+// for its state every PAY_LIMITS.cashierPollMs until it is paid or closed, pauses while the tab
+// has been hidden for a while and asks at once when it is shown again. lib/pay/cashier.ts decides.
+
+export interface Cashier {
+  readonly state: CashierState;
+  /** The server's clock (epoch seconds), ticking every second while an order waits. */
+  readonly nowSeconds: number;
+  /** A new order with this pay type (the switch, 重新下单, 重试). */
+  place(paytype: TPayType): void;
+  retryPoll(): void;
+}
+
+async function placeOrder(purchase: CashierPurchase, user: TUserInfo, paytype: TPayType): Promise<TOrderCreated> {
+  const client = await apiClient();
+  const signedIn = { account: user.username, usertoken: user.usertoken };
+  if (purchase.kind === 'package') {
+    return client.call(endpoints.memorder, { ...signedIn, productid: purchase.productid, packageid: purchase.packageid, paytype });
+  }
+  return client.call(endpoints.paymerge, { ...signedIn, packageids: [...purchase.packageids], paytype });
+}
+
+const serverNow = (offsetSeconds: number) => Math.floor(Date.now() / 1000) + offsetSeconds;
+
+export function useCashier(purchase: CashierPurchase, paytype: TPayType): Cashier {
+  const { user } = useSession();
+  // The modal opens only in the browser after a click, when the stored session has been read.
+  const [state, dispatch] = useReducer(cashierReducer, null, () => initialCashierState(user !== null, paytype));
+  // Server minus browser clock: the countdown runs on the server's time, as the order's expiry does.
+  const offsetSeconds = useRef(0);
+  const [nowSeconds, setNowSeconds] = useState(() => serverNow(0));
+  // The last placing started: React may run an effect twice, an order must be placed once.
+  const startedAttempt = useRef(0);
+
+  // A visitor who signed in (here or in another tab) continues to the order.
+  useEffect(() => {
+    if (state.step === 'signin' && user !== null && user.usertoken !== state.refusedToken) dispatch({ type: 'signedIn' });
+  }, [state, user]);
+
+  useEffect(() => {
+    if (state.step !== 'placing' || startedAttempt.current >= state.attempt) return;
+    const { attempt } = state;
+    startedAttempt.current = attempt;
+    if (user === null) {
+      dispatch({ type: 'placeFailed', attempt, message: '', refusedToken: '' });
+      return;
+    }
+    placeOrder(purchase, user, state.paytype).then(
+      async (order) => {
+        offsetSeconds.current = (await apiClient()).timeOffsetSeconds;
+        setNowSeconds(serverNow(offsetSeconds.current));
+        dispatch({ type: 'placed', attempt, order });
+      },
+      (error: unknown) =>
+        dispatch({
+          type: 'placeFailed',
+          attempt,
+          message: refusalOf(error).message,
+          refusedToken: isSessionRefused(error) ? user.usertoken : null,
+        }),
+    );
+  }, [state, user, purchase]);
+
+  const orderno = state.step === 'waiting' ? state.order.orderno : null;
+  const account = user?.username;
+  const usertoken = user?.usertoken;
+
+  useEffect(() => {
+    if (orderno === null) return;
+    const current = orderno;
+    let isStopped = false;
+    let isInFlight = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let hiddenSince: number | null = document.hidden ? Date.now() : null;
+
+    const poll = async (): Promise<void> => {
+      // Hidden for long: stop asking until the tab is shown again.
+      if (isStopped || isInFlight || isPollingPaused(hiddenSince, Date.now())) return;
+      isInFlight = true;
+      try {
+        const client = await apiClient();
+        const details = await client.call(endpoints.payorderstatedetails, { orderno: current, account, usertoken });
+        if (!isStopped) dispatch({ type: 'polled', details, nowSeconds: client.nowSeconds() });
+      } catch (error) {
+        const refusal = refusalOf(error);
+        const isFinal = error instanceof ApiClientError && isFinalPollRefusal(refusal.code);
+        if (!isStopped) dispatch({ type: 'pollFailed', orderno: current, message: refusal.message, isFinal });
+      } finally {
+        isInFlight = false;
+      }
+      schedule();
+    };
+
+    function schedule(): void {
+      clearTimeout(timer);
+      if (!isStopped) timer = setTimeout(() => void poll(), PAY_LIMITS.cashierPollMs);
+    }
+
+    const onVisibility = () => {
+      if (document.hidden) {
+        hiddenSince = Date.now();
+        return;
+      }
+      hiddenSince = null;
+      // Back from paying on the phone: ask now rather than at the next tick.
+      clearTimeout(timer);
+      void poll();
+    };
+
+    document.addEventListener('visibilitychange', onVisibility);
+    schedule();
+    return () => {
+      isStopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [orderno, account, usertoken]);
+
+  const isWaiting = state.step === 'waiting';
+  useEffect(() => {
+    if (!isWaiting) return;
+    const timer = setInterval(() => setNowSeconds(serverNow(offsetSeconds.current)), 1000);
+    return () => clearInterval(timer);
+  }, [isWaiting]);
+
+  const place = useCallback((next: TPayType) => dispatch({ type: 'place', paytype: next }), []);
+  const retryPoll = useCallback(() => dispatch({ type: 'retryPoll' }), []);
+  return { state, nowSeconds, place, retryPoll };
+}
