@@ -250,10 +250,11 @@ export const TAX_NO_PATTERN = /^(?:[0-9A-Z]{15}|[0-9A-Z]{18}|[0-9A-Z]{20})$/;
 /** A landline (area code, hyphens, extension) or a mobile number. */
 export const INVOICE_PHONE_PATTERN = /^(?:\+?86-?)?(?:0\d{2,3}-?\d{7,8}(?:-\d{1,6})?|1[3-9]\d{9}|400-?\d{3}-?\d{4})$/;
 
+// nullish: the web's client sends what the schema parsed, where an empty field became null.
 const optionalText = (schema: z.ZodString) =>
   z
     .string()
-    .optional()
+    .nullish()
     .transform((value) => (value ?? '').trim())
     .pipe(z.union([z.literal(''), schema]))
     .transform((value) => (value === '' ? null : value));

@@ -1,7 +1,10 @@
+import { OrderRecords } from '@/components/orders/order-records';
 import { personalPage } from '@/components/personal/personal-page';
+import { loadFirstOrderPage } from '@/lib/orders/orders-server';
 
-// Signed-in visitors see the page frame; its content arrives with a later issue.
-const page = personalPage('personal-buy');
+// The first page of orders is rendered with the page (no flash of a spinner); the pager then asks
+// from the browser.
+const page = personalPage('personal-buy', async ({ profile }) => <OrderRecords initial={await loadFirstOrderPage(profile.username)} />);
 
 // Per user: rendered for each request from the session cookie, never cached (decision 0008).
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
-import { routePage } from '@/components/page/route-page';
+import { invoicePage } from '@/components/orders/invoice-page';
 
-const page = routePage('invoice');
+const page = invoicePage();
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,0 +1,86 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { getTranslations } from 'next-intl/server';
+import { siteConfig } from '@/config/site';
+import { PageFrame } from '@/components/page/page-frame';
+import { resolveRoute } from '@/components/page/route-page';
+import type { RouteProps } from '@/components/page/route-page';
+import { ClockIcon, MailIcon, PhoneIcon } from '@/components/ui/icons';
+import type { Locale } from '@/lib/i18n/locales';
+import { routeMetadata } from '@/lib/metadata';
+import { InvoiceCenter } from './invoice-center';
+import styles from './invoice.module.css';
+
+// /invoice.html (issue 4): the route's frame, the application (in the browser: it needs the
+// account) and beside it how invoicing works and whom to ask. The page itself stays static.
+
+async function InvoiceAside({ locale }: { readonly locale: Locale }) {
+  const t = await getTranslations({ locale, namespace: 'orders.invoice.aside' });
+  const config = siteConfig();
+  return (
+    <aside className={styles.aside} data-testid="invoice-aside">
+      <section className={styles.panel} aria-labelledby="invoice-rules">
+        <h2 id="invoice-rules" className={styles.panelTitle}>
+          {t('rulesTitle')}
+        </h2>
+        <ul className={styles.rules}>
+          {(t.raw('rules') as string[]).map((rule) => (
+            <li key={rule}>{rule}</li>
+          ))}
+        </ul>
+      </section>
+      <section className={styles.panel} aria-labelledby="invoice-contact">
+        <h2 id="invoice-contact" className={styles.panelTitle}>
+          {t('contactTitle')}
+        </h2>
+        <p className={styles.panelText}>{t('contactText')}</p>
+        <ul className={styles.contacts}>
+          <li>
+            <PhoneIcon size={16} aria-hidden="true" />
+            <span className={styles.contactLabel}>{t('phone')}</span>
+            <span className={styles.contactValues}>
+              {config.phones.map((phone) => (
+                <a key={phone} href={`tel:${phone.replace(/[^\d+]/g, '')}`}>
+                  {phone}
+                </a>
+              ))}
+            </span>
+          </li>
+          <li>
+            <MailIcon size={16} aria-hidden="true" />
+            <span className={styles.contactLabel}>{t('email')}</span>
+            <a href={`mailto:${config.supportEmail}`}>{config.supportEmail}</a>
+          </li>
+          <li>
+            <ClockIcon size={16} aria-hidden="true" />
+            <span>{t('hours')}</span>
+          </li>
+        </ul>
+      </section>
+    </aside>
+  );
+}
+
+export function invoicePage() {
+  const name = 'invoice';
+  return {
+    async generateMetadata(props: RouteProps): Promise<Metadata> {
+      const route = await resolveRoute(name, props);
+      return routeMetadata(route.locale, name, route.params);
+    },
+    async Page(props: RouteProps) {
+      const route = await resolveRoute(name, props);
+      return (
+        <PageFrame locale={route.locale} name={name} params={route.params}>
+          <div className={styles.layout}>
+            {/* `?orderno=` is read in the browser: the static page renders the loading state. */}
+            <Suspense fallback={<div className={styles.placeholder} aria-busy="true" />}>
+              <InvoiceCenter />
+            </Suspense>
+            <InvoiceAside locale={route.locale} />
+          </div>
+        </PageFrame>
+      );
+    },
+  };
+}
