@@ -1,13 +1,14 @@
 'use client';
 
 import { useEffect, useMemo, useRef } from 'react';
-import type { KeyboardEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useFormatter, useTranslations } from 'next-intl';
 import { renderSVG } from 'uqr';
 import { PAY_LIMITS, PAY_TYPES, formatYuan, type TOrderCreated, type TOrderDetails, type TPayType } from '@xcad/protocol';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import { CheckIcon, ClockIcon, CloseIcon } from '@/components/ui/icons';
+import { cycleTab, useModal } from '@/components/ui/use-modal';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
 import { formatCountdown, isSandboxPayUrl, secondsUntil, type CashierFailure, type CashierPurchase, type CashierState } from '@/lib/pay/cashier';
@@ -20,48 +21,13 @@ import styles from './cashier.module.css';
 // order number, a countdown and the switch between WeChat Pay and Alipay; success or failure when
 // the polled order is paid or closed. A bottom sheet at 750 px and below, like the login modal.
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function ModalFrame({ title, onClose, children }: { readonly title: string; readonly onClose: () => void; readonly children: ReactNode }) {
   const t = useTranslations('pay.cashier');
   const dialog = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    const previousFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const previousOverflow = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    dialog.current?.focus();
-    const onFocusIn = (event: FocusEvent) => {
-      if (dialog.current && event.target instanceof Node && !dialog.current.contains(event.target)) dialog.current.focus();
-    };
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    document.addEventListener('focusin', onFocusIn);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.body.style.overflow = previousOverflow;
-      document.removeEventListener('focusin', onFocusIn);
-      document.removeEventListener('keydown', onKey);
-      previousFocus?.focus();
-    };
-  }, [onClose]);
+  useModal(dialog, onClose);
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key !== 'Tab' || !dialog.current) return;
-    const focusable = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (!first || !last) return;
-    const active = document.activeElement;
-    if (event.shiftKey && (active === first || active === dialog.current)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && active === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
 
   return (
     <div className={styles.backdrop} onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
@@ -73,7 +39,7 @@ function ModalFrame({ title, onClose, children }: { readonly title: string; read
         aria-labelledby="cashier-title"
         tabIndex={-1}
         data-testid="cashier"
-        onKeyDown={onKeyDown}
+        onKeyDown={(event) => cycleTab(event, dialog.current)}
       >
         <header className={styles.header}>
           <h2 id="cashier-title" className={styles.title}>
