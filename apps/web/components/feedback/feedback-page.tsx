@@ -2,11 +2,10 @@ import type { Metadata } from 'next';
 import Link from '@/components/ui/link';
 import { NextIntlClientProvider } from 'next-intl';
 import { getMessages, getTranslations } from 'next-intl/server';
-import { siteConfig } from '@/config/site';
 import { PageFrame } from '@/components/page/page-frame';
+import { ContactList } from '@/components/site/contact-list';
 import { resolveRoute } from '@/components/page/route-page';
 import type { RouteProps } from '@/components/page/route-page';
-import { ClockIcon, MailIcon, PhoneIcon } from '@/components/ui/icons';
 import type { FormVariant } from '@/lib/feedback/feedback-form';
 import { localizePath } from '@/lib/i18n/locales';
 import type { Locale } from '@/lib/i18n/locales';
@@ -27,7 +26,6 @@ const CLIENT_KEYS = ['required', 'optional', 'categories', 'products', 'complain
 
 async function FeedbackAside({ locale, variant }: { readonly locale: Locale; readonly variant: FormVariant }) {
   const t = await getTranslations({ locale, namespace: 'feedback.aside' });
-  const config = siteConfig();
   const isComplaint = variant === 'complaint';
   const tipsKey = variant === 'jianyi' ? 'jianyi' : 'feedback';
   return (
@@ -77,28 +75,7 @@ async function FeedbackAside({ locale, variant }: { readonly locale: Locale; rea
         <h2 id="feedback-contact" className={styles.panelTitle}>
           {t('contactTitle')}
         </h2>
-        <ul className={styles.contacts}>
-          <li>
-            <PhoneIcon size={16} aria-hidden="true" />
-            <span className={styles.contactLabel}>{t('phone')}</span>
-            <span className={styles.contactValues}>
-              {config.phones.map((phone) => (
-                <a key={phone} href={`tel:${phone.replace(/[^\d+]/g, '')}`}>
-                  {phone}
-                </a>
-              ))}
-            </span>
-          </li>
-          <li>
-            <MailIcon size={16} aria-hidden="true" />
-            <span className={styles.contactLabel}>{t('email')}</span>
-            <a href={`mailto:${config.supportEmail}`}>{config.supportEmail}</a>
-          </li>
-          <li>
-            <ClockIcon size={16} aria-hidden="true" />
-            <span>{t('hours')}</span>
-          </li>
-        </ul>
+        <ContactList labels={{ phone: t('phone'), email: t('email'), hours: t('hours') }} />
       </section>
     </aside>
   );

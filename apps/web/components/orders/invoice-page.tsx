@@ -1,11 +1,10 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { getTranslations } from 'next-intl/server';
-import { siteConfig } from '@/config/site';
 import { PageFrame } from '@/components/page/page-frame';
+import { ContactList } from '@/components/site/contact-list';
 import { resolveRoute } from '@/components/page/route-page';
 import type { RouteProps } from '@/components/page/route-page';
-import { ClockIcon, MailIcon, PhoneIcon } from '@/components/ui/icons';
 import type { Locale } from '@/lib/i18n/locales';
 import { routeMetadata } from '@/lib/metadata';
 import { InvoiceCenter } from './invoice-center';
@@ -16,7 +15,6 @@ import styles from './invoice.module.css';
 
 async function InvoiceAside({ locale }: { readonly locale: Locale }) {
   const t = await getTranslations({ locale, namespace: 'orders.invoice.aside' });
-  const config = siteConfig();
   return (
     <aside className={styles.aside} data-testid="invoice-aside">
       <section className={styles.panel} aria-labelledby="invoice-rules">
@@ -34,28 +32,7 @@ async function InvoiceAside({ locale }: { readonly locale: Locale }) {
           {t('contactTitle')}
         </h2>
         <p className={styles.panelText}>{t('contactText')}</p>
-        <ul className={styles.contacts}>
-          <li>
-            <PhoneIcon size={16} aria-hidden="true" />
-            <span className={styles.contactLabel}>{t('phone')}</span>
-            <span className={styles.contactValues}>
-              {config.phones.map((phone) => (
-                <a key={phone} href={`tel:${phone.replace(/[^\d+]/g, '')}`}>
-                  {phone}
-                </a>
-              ))}
-            </span>
-          </li>
-          <li>
-            <MailIcon size={16} aria-hidden="true" />
-            <span className={styles.contactLabel}>{t('email')}</span>
-            <a href={`mailto:${config.supportEmail}`}>{config.supportEmail}</a>
-          </li>
-          <li>
-            <ClockIcon size={16} aria-hidden="true" />
-            <span>{t('hours')}</span>
-          </li>
-        </ul>
+        <ContactList labels={{ phone: t('phone'), email: t('email'), hours: t('hours') }} />
       </section>
     </aside>
   );
