@@ -214,12 +214,12 @@ describe('Alipay queryPayment', () => {
 });
 
 describe('Alipay closePayment', () => {
-  it('cancels the trade by out_trade_no', async () => {
+  it('closes the unpaid trade by out_trade_no (close, which never refunds, not cancel)', async () => {
     const captured: Captured[] = [];
-    const node = '{"code":"10000","msg":"Success","out_trade_no":"XC20240501160000123456","retry_flag":"N","action":"close"}';
-    await expect(providerWith(answering(answerText('alipay_trade_cancel_response', node), captured)).closePayment(request.orderno)).resolves.toBeUndefined();
+    const node = '{"code":"10000","msg":"Success","out_trade_no":"XC20240501160000123456","trade_no":"2024050122001400000000000001"}';
+    await expect(providerWith(answering(answerText('alipay_trade_close_response', node), captured)).closePayment(request.orderno)).resolves.toBeUndefined();
     const sent = new URLSearchParams(String(captured[0]?.init.body));
-    expect(sent.get('method')).toBe('alipay.trade.cancel');
+    expect(sent.get('method')).toBe('alipay.trade.close');
     expect(sent.get('biz_content')).toBe('{"out_trade_no":"XC20240501160000123456"}');
   });
 

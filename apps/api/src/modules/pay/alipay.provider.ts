@@ -32,7 +32,7 @@ export interface AlipayDeps {
   timeoutMs?: number;
 }
 
-type AlipayMethod = 'alipay.trade.precreate' | 'alipay.trade.query' | 'alipay.trade.cancel';
+type AlipayMethod = 'alipay.trade.precreate' | 'alipay.trade.query' | 'alipay.trade.close';
 
 const SUCCESS_CODE = '10000';
 /** Alipay's limit on subject, in characters. */
@@ -321,8 +321,10 @@ export class AlipayProvider implements PayProvider {
   }
 
   async closePayment(orderno: string): Promise<void> {
-    // Best effort; a trade nobody scanned does not exist yet and needs no cancelling.
-    await this.#call('alipay.trade.cancel', { out_trade_no: orderno });
+    // alipay.trade.close, not cancel: cancel refunds a trade paid at the last moment, close only
+    // ends an unpaid one (a payment racing it then arrives as a notice and is granted). Best
+    // effort; a trade nobody scanned does not exist yet and needs no closing.
+    await this.#call('alipay.trade.close', { out_trade_no: orderno });
   }
 
   /** The facts of a paid trade, from a query answer or a notice (its time under `timeField`). */
