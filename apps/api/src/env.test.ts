@@ -24,6 +24,10 @@ describe('loadEnv', () => {
       ALIPAY_PROVIDER: 'sandbox',
       WECHATPAY_API_BASE: 'https://api.mch.weixin.qq.com',
       ALIPAY_GATEWAY: 'https://openapi.alipay.com/gateway.do',
+      CONVERSION_CONCURRENCY: 1,
+      CONVERSION_TIMEOUT_SECONDS: 180,
+      CONVERSION_MEMORY_MB: 1536,
+      CONVERSION_RETENTION_HOURS: 24,
     });
     expect(DEV_SIGN_SECRET).toBe('xcad-dev-sign-secret-141');
   });

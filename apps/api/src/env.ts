@@ -91,6 +91,13 @@ const ZEnv = z.object({
   /** Alipay's public key (not the app's): PEM text, a path or bare base64. */
   ALIPAY_PUBLIC_KEY: z.string().min(1).optional(),
   ALIPAY_GATEWAY: z.url({ error: 'must be an absolute URL' }).default('https://openapi.alipay.com/gateway.do'),
+  // Issue 7: the conversion jobs (local: a database-backed queue run by the API process in worker
+  // threads). Conversions at once, the time and heap one conversion may take, and how long
+  // uploads and results are kept.
+  CONVERSION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  CONVERSION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
+  CONVERSION_MEMORY_MB: z.coerce.number().int().min(128).max(16_384).default(1536),
+  CONVERSION_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(24),
 });
 
 // The credentials each real SMS provider cannot send without.

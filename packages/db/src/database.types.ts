@@ -14,11 +14,12 @@ import type { CourseTables } from './tables/course.table';
 import type { DrawingsTables } from './tables/drawings.table';
 import type { FeedbackTables } from './tables/feedback.table';
 import type { PayTables } from './tables/pay.table';
+import type { ConversionTables } from './tables/conversion.table';
 import type { RequestNonceTable } from './tables/request-nonce.table';
 import type { SoftwareTables } from './tables/software.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
-export interface Database extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables {
+export interface Database extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables {
   request_nonce: RequestNonceTable;
   app_user: AppUserTable;
   user_identity: UserIdentityTable;

@@ -12,4 +12,5 @@ export type * from './tables/course.table';
 export type * from './tables/software.table';
 export type * from './tables/feedback.table';
 export type * from './tables/pay.table';
+export type * from './tables/conversion.table';
 export * from './seeds/pay-catalogue';

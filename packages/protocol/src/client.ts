@@ -9,6 +9,7 @@ import { courseEndpoints } from './site/course';
 import { drawingsEndpoints } from './site/drawings';
 import { feedbackEndpoints } from './site/feedback';
 import { payEndpoints } from './site/pay';
+import { conversionEndpoints } from './site/conversion';
 
 export { defineEndpoint, type Endpoint } from './endpoint';
 
@@ -45,6 +46,8 @@ export const endpoints = {
   ...feedbackEndpoints,
   // Issue 4: memberships, orders and invoices.
   ...payEndpoints,
+  // Issue 7: online conversion.
+  ...conversionEndpoints,
 };
 
 /** spec §7: the device and software fields every signed body carries. */

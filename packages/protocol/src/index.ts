@@ -14,3 +14,4 @@ export * from './site/course';
 export * from './site/drawings';
 export * from './site/feedback';
 export * from './site/pay';
+export * from './site/conversion';

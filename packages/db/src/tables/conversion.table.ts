@@ -1,0 +1,102 @@
+import type { Generated, Selectable } from 'kysely';
+
+// Issue 7: online conversion (migration 2026-11-22T0600_conversion). Epochs in seconds, sizes in
+// bytes. Who writes what: the upload side (conversion.service) creates tasks, files and chunks and
+// moves a task from `uploading` to `queued`; the job runner moves it on (`processing`, `done`,
+// `failed`) and writes the files' outputs; cancel and the retention sweep may end it at any time.
+
+export type ConversionTier = 'visitor' | 'member';
+export type ConversionTaskStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed' | 'cancelled';
+export type ConversionFileState = 'uploading' | 'waiting' | 'converting' | 'done' | 'failed';
+export type ConversionJobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface ConversionTaskTable {
+  /** Unguessable id (128 random bits, base64url). */
+  tasktag: string;
+  /** SHA-256 hex of the tasktoken that authorises uploads. */
+  token_hash: string;
+  /** The device that created it (spec §3 device id); it and `user_id` may see the task. */
+  device_id: string;
+  user_id: number | null;
+  tier: ConversionTier;
+  tasktype: string;
+  output_ext: string;
+  /** cad2ver's target version. */
+  file_version: string | null;
+  /** The parsed `parainfo` as JSON. */
+  options: Generated<string>;
+  filecount: number;
+  max_file_bytes: number;
+  status: Generated<ConversionTaskStatus>;
+  progress: Generated<number>;
+  /** Why it failed, in Chinese. */
+  reason: string | null;
+  /** The download: the single output, or a zip of several. */
+  result_key: string | null;
+  result_name: string | null;
+  result_size: number | null;
+  created_at: number;
+  updated_at: number;
+  /** An upload not finished by then is abandoned. */
+  upload_deadline: number;
+  /** Retention: files are deleted after this. */
+  expires_at: number;
+  /** When the sweep deleted its files. */
+  purged_at: number | null;
+}
+
+export interface ConversionFileTable {
+  tasktag: string;
+  fileindex: number;
+  name: string;
+  /** Known from the first chunk that arrives. */
+  chunks: number | null;
+  /** Bytes received so far (the whole size once complete). */
+  size: Generated<number>;
+  /** dwg, dxf or pdf by content, once the first chunk is in. */
+  kind: string | null;
+  /** The assembled upload. */
+  input_key: string | null;
+  state: Generated<ConversionFileState>;
+  reason: string | null;
+  output_key: string | null;
+  output_name: string | null;
+  output_size: number | null;
+}
+
+export interface ConversionChunkTable {
+  tasktag: string;
+  fileindex: number;
+  chunk: number;
+  size: number;
+  storage_key: string;
+  received_at: number;
+}
+
+export interface ConversionJobTable {
+  id: Generated<number>;
+  tasktag: string;
+  status: Generated<ConversionJobStatus>;
+  /** Members' tasks first. */
+  priority: Generated<number>;
+  attempts: Generated<number>;
+  /** Not before (back-off after a transient failure). */
+  run_after: number;
+  /** The worker holding it, until `locked_until`; a worker that died lets it go when that passes. */
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConversionTables {
+  conversion_task: ConversionTaskTable;
+  conversion_file: ConversionFileTable;
+  conversion_chunk: ConversionChunkTable;
+  conversion_job: ConversionJobTable;
+}
+
+export type ConversionTaskRow = Selectable<ConversionTaskTable>;
+export type ConversionFileRow = Selectable<ConversionFileTable>;
+export type ConversionJobRow = Selectable<ConversionJobTable>;

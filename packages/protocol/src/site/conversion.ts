@@ -1,0 +1,264 @@
+import { z } from 'zod';
+import { ZSignedIn } from '../auth';
+import { UPLOAD } from '../constants';
+import { defineEndpoint, type Endpoint } from '../endpoint';
+import { successOf } from '../envelope';
+import type { CodeGroup } from '../errors';
+
+// Issue 7: online conversion. The spec (§7, §8, §9) names uploadpar, uploadfile, taskstate,
+// taskdown and sitetaskdownqrcode with some of their fields, the chunk size (50 MB), limitsize
+// (51200, in KB), isshare 0, downtype 2, the 2 s poll and the codes 11000 (continue), 10000/19000
+// (done) and 18000/19026 (failed). Everything else here is ours (decision 0019): the task and
+// file states, the options in `parainfo`, the limits of visitors and members, the cancel and list
+// calls, and the messages.
+
+export const TASK_TYPES = ['cad2pdf', 'cad2jpg', 'cad2ver', 'pdf2cad'] as const;
+export type TTaskType = (typeof TASK_TYPES)[number];
+
+export const OUTPUT_EXTENSIONS = ['pdf', 'png', 'jpg', 'dxf', 'dwg'] as const;
+export type TOutputExtension = (typeof OUTPUT_EXTENSIONS)[number];
+
+/** What a file is, judged by its bytes (never by its name). */
+export const INPUT_KINDS = ['dwg', 'dxf', 'pdf'] as const;
+export type TInputKind = (typeof INPUT_KINDS)[number];
+
+/** The target versions of cad2ver (`fileversion`). */
+export const CAD_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013', '2018'] as const;
+export type TCadVersion = (typeof CAD_VERSIONS)[number];
+
+/** Which inputs and outputs each tool takes; the first output is the tool's default. */
+export const TASK_TOOLS: Record<TTaskType, { readonly inputs: readonly TInputKind[]; readonly outputs: readonly TOutputExtension[] }> = {
+  cad2pdf: { inputs: ['dwg', 'dxf'], outputs: ['pdf'] },
+  cad2jpg: { inputs: ['dwg', 'dxf'], outputs: ['jpg', 'png'] },
+  cad2ver: { inputs: ['dwg', 'dxf'], outputs: ['dwg', 'dxf'] },
+  pdf2cad: { inputs: ['pdf'], outputs: ['dwg', 'dxf'] },
+};
+
+/** A task as a whole. `uploading` until every chunk of every file is in. */
+export const TASK_STATES = ['uploading', 'queued', 'processing', 'done', 'failed', 'cancelled'] as const;
+export type TTaskStatus = (typeof TASK_STATES)[number];
+
+export const CONVERSION_LIMITS = {
+  /** Per tier: largest file, files per task, tasks a device or user may start per day. */
+  visitor: { maxFileBytes: 50 * 1024 * 1024, maxFiles: 3, tasksPerDay: 20 },
+  member: { maxFileBytes: 200 * 1024 * 1024, maxFiles: 20, tasksPerDay: 500 },
+  /** Largest chunk of uploadfile (spec §9). */
+  chunkBytes: UPLOAD.conversionChunkBytes,
+  /** Uploads and results are deleted this long after the task was created. */
+  retentionSeconds: 24 * 3600,
+  /** A task whose upload never finishes is abandoned after this long. */
+  uploadTimeoutSeconds: 2 * 3600,
+  /** How long a download link (taskdown) and a phone QR stay valid. */
+  downloadUrlTtlSeconds: 30 * 60,
+  /** A file name is cut to this many characters. */
+  fileNameMax: 120,
+} as const;
+
+/** The product whose members get the member tier (spec §6: 202 converter). */
+export const CONVERTER_PRODUCT_ID = 202;
+
+export const CONVERSION_MESSAGES = {
+  taskType: '不支持的转换类型',
+  outputExtension: '不支持的输出格式',
+  fileVersion: '请选择要转换到的CAD版本',
+  fileCount: '请选择要转换的文件',
+  fileName: '文件名无效',
+  parainfo: '转换选项无效',
+  tooManyFiles: (max: number) => `一次最多转换${max}个文件，开通转换器会员可一次转换更多`,
+  tooLarge: (maxMb: number) => `文件超过${maxMb}MB，开通转换器会员可转换更大的文件`,
+  tooManyTasks: '今天的免费转换次数已用完，请明天再试或开通转换器会员',
+  wrongType: (expected: string) => `文件类型不正确，请上传${expected}文件`,
+  taskUnknown: '转换任务不存在或已过期',
+  tokenInvalid: '上传凭证无效，请重新上传',
+  chunkInvalid: '上传分片无效，请重新上传',
+  notDone: '文件还在转换中，请稍后下载',
+  expired: '转换结果已过期删除，请重新转换',
+  cancelled: '转换已取消',
+} as const;
+
+/** Refusals of the conversion calls (codes ours, outside the spec's). */
+export const CONVERSION_ERRORS = {
+  invalidField: { codes: [10020], message: CONVERSION_MESSAGES.fileCount },
+  taskUnknown: { codes: [15001], message: CONVERSION_MESSAGES.taskUnknown },
+  tokenInvalid: { codes: [15002], message: CONVERSION_MESSAGES.tokenInvalid },
+  chunkInvalid: { codes: [15003], message: CONVERSION_MESSAGES.chunkInvalid },
+  tooLarge: { codes: [15004], message: CONVERSION_MESSAGES.tooLarge(50) },
+  wrongType: { codes: [15005], message: CONVERSION_MESSAGES.wrongType('CAD') },
+  tooManyTasks: { codes: [15006], message: CONVERSION_MESSAGES.tooManyTasks },
+  notDone: { codes: [15007], message: CONVERSION_MESSAGES.notDone },
+  expired: { codes: [15008], message: CONVERSION_MESSAGES.expired },
+} as const satisfies Record<string, CodeGroup>;
+
+// ---------------------------------------------------------------------------------------------
+// Options (`parainfo`, JSON): what users of the online tools expect to choose
+
+export const ZConversionOptions = z
+  .object({
+    /** A layout by name; absent: model space (or the drawing's current layout for PDF). */
+    layout: z.string().max(255).optional(),
+    /** Every layout: one PDF page (or one image) each. */
+    allLayouts: z.boolean().optional(),
+    paper: z.enum(['fit', 'A0', 'A1', 'A2', 'A3', 'A4']).optional(),
+    orientation: z.enum(['auto', 'portrait', 'landscape']).optional(),
+    color: z.enum(['color', 'gray', 'mono']).optional(),
+    /** Images: width in pixels, or DPI on the paper. */
+    width: z.number().int().min(64).max(8000).optional(),
+    dpi: z.number().int().min(36).max(600).optional(),
+    background: z.enum(['white', 'black']).optional(),
+    /** pdf2cad: pages like '1-3,5'. */
+    pages: z.string().regex(/^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$/).max(64).optional(),
+  })
+  .strict();
+export type TConversionOptions = z.infer<typeof ZConversionOptions>;
+
+/** `parainfo` on the wire: a JSON text of the options ('' or absent: defaults). */
+const ZParainfo = z
+  .string()
+  .max(2000)
+  .optional()
+  .transform((text, context): TConversionOptions => {
+    if (text === undefined || text.trim() === '') return {};
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    const options = ZConversionOptions.safeParse(value);
+    if (options.success) return options.data;
+    context.addIssue({ code: 'custom', message: CONVERSION_MESSAGES.parainfo });
+    return z.NEVER;
+  });
+
+/**
+ * The names of a task's files: `filename` is one name, or a JSON array of `filecount` names.
+ * Path parts and control characters are dropped; an empty result is refused.
+ */
+export function fileNamesOf(filename: string, filecount: number): string[] | null {
+  let names: unknown = filename;
+  if (filename.trim().startsWith('[')) {
+    try {
+      names = JSON.parse(filename) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  const list = Array.isArray(names) ? names : [names];
+  if (list.length !== filecount || list.some((name) => typeof name !== 'string')) return null;
+  // eslint-disable-next-line no-control-regex -- the point is to drop control characters
+  const cleaned = (list as string[]).map((name) => (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, CONVERSION_LIMITS.fileNameMax));
+  return cleaned.some((name) => name === '') ? null : cleaned;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+/** spec §7 uploadpar (signed): creates the task. */
+export const ZUploadParRequest = ZSignedIn.extend({
+  filename: z.string({ error: CONVERSION_MESSAGES.fileName }).min(1, { error: CONVERSION_MESSAGES.fileName }).max(20_000),
+  filecount: z.coerce.number({ error: CONVERSION_MESSAGES.fileCount }).int().min(1, { error: CONVERSION_MESSAGES.fileCount }).max(50),
+  machineid: z.string().max(128).optional(),
+  tasktype: z.enum(TASK_TYPES, { error: CONVERSION_MESSAGES.taskType }),
+  /** KB, as the spec's clients send it (51200); the server applies the smaller of it and the tier's. */
+  limitsize: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  isshare: z.coerce.number().int().min(0).max(1).optional(),
+  outputfileextension: z.enum(OUTPUT_EXTENSIONS, { error: CONVERSION_MESSAGES.outputExtension }),
+  fileversion: z.enum(CAD_VERSIONS, { error: CONVERSION_MESSAGES.fileVersion }).optional(),
+  parainfo: ZParainfo,
+});
+export const ZUploadParResponse = successOf({ tasktag: z.string(), tasktoken: z.string(), timestamp: z.number().int() });
+export type TUploadParResponse = z.infer<typeof ZUploadParResponse>;
+
+/** spec §7 uploadfile's query (the body is the chunk's raw bytes; not signed: the tasktoken is the key). */
+export const ZUploadFileQuery = z.object({
+  tasktag: z.string().min(1).max(64),
+  timestamp: z.coerce.number().int(),
+  tasktoken: z.string().min(1).max(128),
+  fileindex: z.coerce.number().int().min(0).max(49),
+  chunks: z.coerce.number().int().min(1).max(10_000),
+  chunk: z.coerce.number().int().min(0).max(9_999),
+});
+export type TUploadFileQuery = z.infer<typeof ZUploadFileQuery>;
+
+/** uploadfile's answer: 11000 and what is still missing, or 10000 once the task is complete and queued. */
+export const ZUploadFileResponse = z.looseObject({
+  code: z.union([z.literal(10000), z.literal(11000)]),
+  message: z.string(),
+  tasktag: z.string(),
+  /** Chunks received so far of this file, and of the whole task. */
+  received: z.number().int(),
+  filesdone: z.number().int(),
+});
+export type TUploadFileResponse = z.infer<typeof ZUploadFileResponse>;
+
+export const ZTaskFile = z.object({
+  fileindex: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  /** Chunks in so far and expected (for a resumed upload: which to send). */
+  received: z.array(z.number().int()),
+  chunks: z.number().int(),
+  state: z.enum(['uploading', 'waiting', 'converting', 'done', 'failed']),
+  /** Why this file failed, in Chinese. */
+  reason: z.string().nullable(),
+  /** The converted file's name and size once done. */
+  outputname: z.string().nullable(),
+  outputsize: z.number().int().nullable(),
+});
+export type TTaskFile = z.infer<typeof ZTaskFile>;
+
+export const ZTaskDetails = z.object({
+  tasktag: z.string(),
+  tasktype: z.enum(TASK_TYPES),
+  outputfileextension: z.enum(OUTPUT_EXTENSIONS),
+  status: z.enum(TASK_STATES),
+  /** 0-100 over upload, queue and conversion. */
+  progress: z.number().int().min(0).max(100),
+  /** A line for the user (with ifshowtxt), e.g. 正在转换 2/3. */
+  statusdetail: z.string(),
+  /** Why the task failed, in Chinese; null otherwise. */
+  reason: z.string().nullable(),
+  files: z.array(ZTaskFile),
+  createtime: z.number().int(),
+  /** When uploads and results are deleted (retention). */
+  expiretime: z.number().int(),
+});
+export type TTaskDetails = z.infer<typeof ZTaskDetails>;
+
+/**
+ * spec §7 taskstate (signed). Answers `code` 10000 when done, 20000 while uploading, queued or
+ * converting, 18000 when failed or cancelled (spec §8 codes), with the details either way.
+ */
+export const ZTaskStateRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), ifshowtxt: z.coerce.number().int().optional() });
+export const ZTaskStateResponse = z.looseObject({ code: z.number().int(), message: z.string(), ...ZTaskDetails.shape });
+export type TTaskStateResponse = z.infer<typeof ZTaskStateResponse>;
+
+/** spec §7 taskdown (signed): a signed, expiring URL of the result (a zip for several files). */
+export const ZTaskDownRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), downtype: z.coerce.number().int().optional() });
+export const ZTaskDownResponse = successOf({ downurl: z.string(), filename: z.string(), expiretime: z.number().int() });
+export type TTaskDownResponse = z.infer<typeof ZTaskDownResponse>;
+
+/** taskcancel (ours, signed): stops a task at any point; its files are deleted. */
+export const ZTaskCancelRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64) });
+export const ZTaskCancelResponse = successOf({ status: z.enum(TASK_STATES) });
+
+/** tasklist (ours, signed): this device's tasks, or the signed-in user's, newest first, while retained. */
+export const ZTaskListRequest = ZSignedIn.extend({
+  page: z.coerce.number().int().min(1).max(100).default(1),
+  pagesize: z.coerce.number().int().min(1).max(50).default(20),
+});
+export const ZTaskListResponse = successOf({ tasks: z.array(ZTaskDetails), total: z.number().int() });
+export type TTaskListResponse = z.infer<typeof ZTaskListResponse>;
+
+export const conversionEndpoints = {
+  uploadpar: defineEndpoint({ path: '/api/v4/uploadpar', request: ZUploadParRequest, response: ZUploadParResponse }),
+  taskstate: defineEndpoint({ path: '/api/v4/taskstate', request: ZTaskStateRequest, response: ZTaskStateResponse }),
+  taskdown: defineEndpoint({ path: '/api/v4/taskdown', request: ZTaskDownRequest, response: ZTaskDownResponse }),
+  taskcancel: defineEndpoint({ path: '/api/v4/taskcancel', request: ZTaskCancelRequest, response: ZTaskCancelResponse }),
+  tasklist: defineEndpoint({ path: '/api/v4/tasklist', request: ZTaskListRequest, response: ZTaskListResponse }),
+} satisfies Record<string, Endpoint>;
+
+/** The phone page a task's QR leads to (spec §2 /share.html): the tasktag and a share code. */
+export function sharePath(tasktag: string, code: string): string {
+  return `/share.html?tasktag=${encodeURIComponent(tasktag)}&code=${encodeURIComponent(code)}`;
+}
