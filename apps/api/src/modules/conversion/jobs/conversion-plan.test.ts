@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { acceptsInput, expectedInputs, layoutImageName, outputNameOf, planConversion, stemOf, uniqueNames } from './conversion-plan';
+import { JOB_MESSAGES } from './job-messages';
+
+// Issue 7: what a task asks of the engine, and the names of what it produces.
+
+const task = (tasktype: string, output_ext: string, options: unknown = {}) => ({ tasktype, output_ext, options: typeof options === 'string' ? options : JSON.stringify(options) });
+
+describe('planConversion', () => {
+  it('maps cad2pdf and cad2jpg with their options onto the engine', () => {
+    expect(planConversion(task('cad2pdf', 'pdf', { paper: 'A3', orientation: 'landscape', color: 'mono', allLayouts: true }))).toEqual({
+      ok: true,
+      tool: 'cad2pdf',
+      ext: 'pdf',
+      options: { format: 'pdf', paper: 'A3', orientation: 'landscape', color: 'mono', allLayouts: true },
+    });
+    expect(planConversion(task('cad2jpg', 'png', { width: 1200, background: 'black', layout: '布局1' }))).toEqual({
+      ok: true,
+      tool: 'cad2jpg',
+      ext: 'png',
+      options: { format: 'png', width: 1200, background: 'black', layout: '布局1' },
+    });
+    expect(planConversion(task('cad2jpg', 'jpg', '{}'))).toMatchObject({ ok: true, options: { format: 'jpg' } });
+  });
+
+  it('refuses the tools that have no converter yet, honestly', () => {
+    expect(planConversion(task('cad2ver', 'dwg'))).toEqual({ ok: false, reason: JOB_MESSAGES.unsupported });
+    expect(planConversion(task('pdf2cad', 'dxf', { pages: '1-3' }))).toEqual({ ok: false, reason: '该转换暂未开放，敬请期待' });
+  });
+
+  it('refuses an output its tool does not make, and options that contradict each other or do not parse', () => {
+    expect(planConversion(task('cad2pdf', 'png'))).toEqual({ ok: false, reason: JOB_MESSAGES.unsupported });
+    expect(planConversion(task('cad2jpg', 'png', { width: 800, dpi: 150 }))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
+    expect(planConversion(task('cad2pdf', 'pdf', { layout: 'A', allLayouts: true }))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
+    expect(planConversion(task('cad2pdf', 'pdf', '{not json'))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
+    expect(planConversion(task('cad2pdf', 'pdf', { scale: 2 }))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
+  });
+});
+
+describe('inputs', () => {
+  it('takes the kinds each tool reads', () => {
+    expect(acceptsInput('cad2pdf', 'dwg')).toBe(true);
+    expect(acceptsInput('cad2jpg', 'dxf')).toBe(true);
+    expect(acceptsInput('cad2pdf', 'pdf')).toBe(false);
+    expect(acceptsInput('cad2pdf', null)).toBe(false);
+    expect(expectedInputs('cad2pdf')).toBe('DWG/DXF');
+    expect(JOB_MESSAGES.wrongInput(expectedInputs('cad2jpg'))).toBe('文件类型不正确，请上传DWG/DXF文件');
+  });
+});
+
+describe('names', () => {
+  it('gives the output the input name with the new extension', () => {
+    expect(outputNameOf('一层平面图.dwg', 'pdf')).toBe('一层平面图.pdf');
+    expect(outputNameOf('plan.v2.DXF', 'png')).toBe('plan.v2.png');
+    expect(outputNameOf('README', 'pdf')).toBe('README.pdf');
+    expect(stemOf('.dwg')).toBe('.dwg');
+  });
+
+  it('names layout images after their layout, safely', () => {
+    expect(layoutImageName('住宅.dwg', '布局1', 1, 'png')).toBe('住宅-布局1.png');
+    expect(layoutImageName('a.dxf', 'A/B:C*', 0, 'jpg')).toBe('a-A_B_C_.jpg');
+    expect(layoutImageName('a.dxf', undefined, 2, 'jpg')).toBe('a-3.jpg');
+  });
+
+  it('numbers duplicates as Windows would', () => {
+    expect(uniqueNames(['a.pdf', 'A.pdf', 'b.pdf', 'a.pdf'])).toEqual(['a.pdf', 'A (2).pdf', 'b.pdf', 'a (3).pdf']);
+  });
+});

@@ -1,0 +1,95 @@
+import type { ConversionTaskRow } from '@xcad/db';
+import { TASK_TOOLS, TASK_TYPES, ZConversionOptions, type TInputKind, type TTaskType } from '@xcad/protocol';
+import { JOB_MESSAGES } from './job-messages';
+import type { WorkerConvertOptions } from './worker-protocol';
+
+// Issue 7: what a task asks of the CAD engine (its tool, output and `parainfo` options), and the
+// names and storage keys of what it produces. Pure: decided once per task, before any file is read.
+
+export type RasterOrPdf = 'pdf' | 'png' | 'jpg';
+
+export type ConversionPlan =
+  | { readonly ok: true; readonly tool: TTaskType; readonly ext: RasterOrPdf; readonly options: Omit<WorkerConvertOptions, 'name' | 'dwgTimeoutMs'> }
+  | { readonly ok: false; readonly reason: string };
+
+/** Tools the engine runs today; cad2ver and pdf2cad need converters of their own (a later issue). */
+const ENGINE_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2pdf', 'cad2jpg']);
+
+const isTaskType = (value: string): value is TTaskType => (TASK_TYPES as readonly string[]).includes(value);
+const isEngineOutput = (value: string): value is RasterOrPdf => value === 'pdf' || value === 'png' || value === 'jpg';
+
+function parsedOptions(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The engine's format and options for a task, or why none of its files can be converted. */
+export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'output_ext' | 'options'>): ConversionPlan {
+  if (!isTaskType(task.tasktype) || !ENGINE_TOOLS.has(task.tasktype)) return { ok: false, reason: JOB_MESSAGES.unsupported };
+  const ext = task.output_ext;
+  if (!isEngineOutput(ext) || !(TASK_TOOLS[task.tasktype].outputs as readonly string[]).includes(ext)) return { ok: false, reason: JOB_MESSAGES.unsupported };
+  const parsed = ZConversionOptions.safeParse(parsedOptions(task.options));
+  if (!parsed.success) return { ok: false, reason: JOB_MESSAGES.badOptions };
+  // `pages` belongs to pdf2cad; the rest maps one to one onto the engine's options.
+  const { pages: _pages, ...choices } = parsed.data;
+  if (choices.layout !== undefined && choices.allLayouts === true) return { ok: false, reason: JOB_MESSAGES.badOptions };
+  if (choices.width !== undefined && choices.dpi !== undefined) return { ok: false, reason: JOB_MESSAGES.badOptions };
+  return { ok: true, tool: task.tasktype, ext, options: { format: ext, ...choices } };
+}
+
+/** Whether a tool takes a file of this kind (judged by content on upload); null: not known yet. */
+export function acceptsInput(tool: TTaskType, kind: string | null): boolean {
+  return kind !== null && (TASK_TOOLS[tool].inputs as readonly string[]).includes(kind as TInputKind);
+}
+
+/** What the tool page asks for when a file of the wrong kind slipped through ('DWG/DXF', 'PDF'). */
+export function expectedInputs(tool: TTaskType): string {
+  return TASK_TOOLS[tool].inputs.map((kind) => kind.toUpperCase()).join('/');
+}
+
+/** The name without its last extension ('平面图.dwg' -> '平面图'); a name that is all extension stays whole. */
+export function stemOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/** The converted file's name: the upload's name with the new extension. */
+export function outputNameOf(inputName: string, ext: string): string {
+  return `${stemOf(inputName)}.${ext}`;
+}
+
+// Characters Windows refuses in file names, and control characters: a layout name becomes part of one.
+// eslint-disable-next-line no-control-regex -- the point is to drop control characters
+const UNSAFE_IN_NAME = /[\\/:*?"<>|\u0000-\u001f\u007f]/g;
+
+/** One image of a drawing drawn layout by layout: '平面图-布局1.png'. */
+export function layoutImageName(inputName: string, layout: string | undefined, index: number, ext: string): string {
+  const part = (layout ?? '').replace(UNSAFE_IN_NAME, '_').trim() || String(index + 1);
+  return `${stemOf(inputName)}-${part}.${ext}`;
+}
+
+/** The names with later duplicates numbered ('a.pdf', 'a (2).pdf'), compared case-insensitively as Windows does. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    let candidate = name;
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
+      const dot = name.lastIndexOf('.');
+      candidate = dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+    }
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
+
+/** Storage keys: outputs by file index (user-chosen names stay out of keys), the task's zip beside them. */
+export function outputKeyOf(tasktag: string, fileindex: number, ext: string): string {
+  return `conversion/${tasktag}/out/${fileindex}.${ext}`;
+}
+
+export function resultZipKeyOf(tasktag: string): string {
+  return `conversion/${tasktag}/out/result.zip`;
+}

@@ -1,0 +1,27 @@
+import { CONVERSION_MESSAGES } from '@xcad/protocol';
+
+// Issue 7: why a file or a task failed, as the tool pages show it (conversion_file.reason,
+// conversion_task.reason). Written for the person who uploaded the drawing: what went wrong and,
+// where there is one, what to do about it.
+
+export const JOB_MESSAGES = {
+  unreadable: '文件已损坏或不是有效的DWG/DXF文件',
+  empty: '图纸中没有可以转换的图形',
+  unknownLayout: (layout: string) => `图纸中没有名为“${layout}”的布局`,
+  badOptions: CONVERSION_MESSAGES.parainfo,
+  internal: '这张图纸暂时无法转换，请检查图纸后重试或联系客服',
+  timeout: '图纸过于复杂，转换超时',
+  memory: '图纸过大，超出转换内存限制',
+  /** cad2ver and pdf2cad arrive with their own issue; until then they are refused, never faked. */
+  unsupported: '该转换暂未开放，敬请期待',
+  wrongInput: CONVERSION_MESSAGES.wrongType,
+  inputMissing: '文件上传不完整，请重新上传',
+  busy: '转换服务繁忙，请稍后重试',
+  /** A task with some files converted: which failed and why. */
+  partial: (count: number, failures: string) => `${count}个文件转换失败：${failures}`,
+  /** A task with every file failed for different reasons. */
+  allFailed: (failures: string) => `文件均未能转换：${failures}`,
+  failedFile: (name: string, reason: string) => `${name}（${reason}）`,
+  /** The download of several converted files. */
+  resultZipName: (files: number) => `转换结果_${files}个文件.zip`,
+} as const;

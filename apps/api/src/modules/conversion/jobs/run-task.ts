@@ -1,0 +1,273 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { ConversionFileRow, ConversionJobRow, ConversionTaskRow, Database } from '@xcad/db';
+import type { Storage } from '../../../storage';
+import { acceptsInput, expectedInputs, layoutImageName, outputKeyOf, outputNameOf, planConversion, resultZipKeyOf, stemOf, uniqueNames, type ConversionPlan } from './conversion-plan';
+import { JOB_MESSAGES } from './job-messages';
+import {
+  extendLock,
+  failUnfinishedFiles,
+  findTask,
+  finishTask,
+  listFiles,
+  markFileConverting,
+  markFileDone,
+  markFileFailed,
+  setProgress,
+  startTask,
+  taskStatus,
+  type FileOutput,
+  type TaskEnding,
+} from './jobs.repository';
+import type { Converter } from './worker-pool';
+import type { ConversionFailure, ConvertedOutput } from './worker-protocol';
+import { readStoredZip, zipStore, type ZipEntry } from './zip';
+
+// Issue 7: one attempt at a claimed job: the task's files converted one after the other in worker
+// threads, each output stored and recorded as it is done (a retried job resumes after the files
+// already converted or refused), then the task's result (one file, or a zip of several) and its
+// end. What the drawing is to blame for is recorded on its file and never retried; a thread that
+// died, or storage or the database failing, makes the attempt end as `retry`.
+
+/** Attempts before a job is given up ('转换服务繁忙，请稍后重试'). */
+export const MAX_ATTEMPTS = 3;
+
+export interface RunContext {
+  db: Kysely<Database>;
+  storage: Storage;
+  log: FastifyBaseLogger;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  converter: Converter;
+  /** This runner's id (conversion_job.locked_by). */
+  runner: string;
+  /** Time limit of one file's conversion. */
+  timeoutMs: number;
+  /** How long a runner holds a job without renewing: a file's time limit plus a margin. */
+  lockSeconds: number;
+  /** How often a conversion under way checks that its task is still wanted (a cancel from another process). */
+  watchMs: number;
+}
+
+/** Why an attempt ended, for the queue to settle the job. */
+export type RunOutcome =
+  /** The task ended (done or failed), or there was nothing to run. */
+  | { readonly kind: 'finished' }
+  | { readonly kind: 'gave-up' }
+  | { readonly kind: 'cancelled' }
+  /** A crashed thread, storage or the database: the job is worth another attempt later. */
+  | { readonly kind: 'retry'; readonly detail: string }
+  /** The runner is stopping: the job goes back to the queue as it was. */
+  | { readonly kind: 'interrupted' }
+  /** The lock expired and another runner took the job. */
+  | { readonly kind: 'lost' };
+
+/** Abort reasons of a running job's signal. */
+export type StopReason = 'cancel' | 'stop';
+
+type FileResult = { readonly kind: 'converted' } | { readonly kind: 'refused' } | Exclude<RunOutcome, { kind: 'finished' | 'gave-up' | 'lost' }>;
+
+const seconds = (ctx: Pick<RunContext, 'clock'>): number => Math.floor(ctx.clock() / 1000);
+
+function abortOutcome(signal: AbortSignal): Extract<RunOutcome, { kind: 'cancelled' | 'interrupted' }> {
+  return signal.reason === 'cancel' ? { kind: 'cancelled' } : { kind: 'interrupted' };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The user's reason for a conversion the drawing is to blame for. */
+function reasonOf(failure: ConversionFailure, plan: Extract<ConversionPlan, { ok: true }>): string {
+  switch (failure) {
+    case 'empty':
+      return JOB_MESSAGES.empty;
+    case 'unknown-layout':
+      return JOB_MESSAGES.unknownLayout(plan.options.layout ?? '');
+    case 'bad-option':
+      return JOB_MESSAGES.badOptions;
+    case 'internal':
+      return JOB_MESSAGES.internal;
+    case 'timeout':
+      return JOB_MESSAGES.timeout;
+    case 'memory':
+      return JOB_MESSAGES.memory;
+    default:
+      return JOB_MESSAGES.unreadable;
+  }
+}
+
+/** A file's stored output: the one file the engine gave, or a zip of its layouts' images. */
+function packOutputs(file: ConversionFileRow, ext: string, outputs: readonly ConvertedOutput[], modified: Date): { data: Uint8Array; name: string; ext: string } {
+  const [only] = outputs;
+  if (outputs.length === 1 && only !== undefined) return { data: only.data, name: outputNameOf(file.name, ext), ext };
+  const names = uniqueNames(outputs.map((output, index) => layoutImageName(file.name, output.layout, index, ext)));
+  const entries = outputs.map((output, index) => ({ name: names[index] as string, data: output.data }));
+  return { data: zipStore(entries, modified), name: `${stemOf(file.name)}.zip`, ext: 'zip' };
+}
+
+/** Aborts with 'cancel' when the task stops being 'processing' (cancelled through another process, swept). */
+function watchTask(ctx: RunContext, tasktag: string, signal: AbortSignal): { signal: AbortSignal; stop(): void } {
+  const cancelled = new AbortController();
+  const timer = setInterval(() => {
+    taskStatus(ctx.db, tasktag).then(
+      (status) => {
+        if (status !== 'processing') cancelled.abort('cancel' satisfies StopReason);
+      },
+      // A database hiccup here is not a reason to stop converting; the next check may succeed.
+      () => undefined,
+    );
+  }, ctx.watchMs);
+  return { signal: AbortSignal.any([signal, cancelled.signal]), stop: () => clearInterval(timer) };
+}
+
+async function convertFile(ctx: RunContext, task: ConversionTaskRow, plan: ConversionPlan, file: ConversionFileRow, signal: AbortSignal): Promise<FileResult> {
+  const started = performance.now();
+  let inputBytes = 0;
+  const logAttempt = (result: string, reason: string | null, outputBytes = 0): void => {
+    ctx.log.info(
+      { tasktag: task.tasktag, file: file.fileindex, name: file.name, tool: task.tasktype, runner: ctx.runner, inputBytes, outputBytes, ms: Math.round(performance.now() - started), result, reason },
+      'conversion attempt',
+    );
+  };
+  const refuse = async (reason: string, detail: string = reason): Promise<FileResult> => {
+    await markFileFailed(ctx.db, task.tasktag, file.fileindex, reason);
+    logAttempt('failed', detail);
+    return { kind: 'refused' };
+  };
+
+  try {
+    if (!plan.ok) return await refuse(plan.reason);
+    if (!acceptsInput(plan.tool, file.kind)) return await refuse(JOB_MESSAGES.wrongInput(expectedInputs(plan.tool)), `input kind ${String(file.kind)}`);
+    await markFileConverting(ctx.db, task.tasktag, file.fileindex);
+    const input = file.input_key === null ? undefined : await ctx.storage.read(file.input_key);
+    if (input === undefined) return await refuse(JOB_MESSAGES.inputMissing, `no stored input at ${String(file.input_key)}`);
+    inputBytes = input.length;
+
+    const watch = watchTask(ctx, task.tasktag, signal);
+    const outcome = await ctx.converter
+      .convert({ input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs } }, watch.signal)
+      .finally(() => watch.stop());
+
+    if (outcome.ok) {
+      if (outcome.outputs.length === 0) return await refuse(JOB_MESSAGES.internal, 'the engine returned no output');
+      const packed = packOutputs(file, plan.ext, outcome.outputs, new Date(ctx.clock()));
+      const key = outputKeyOf(task.tasktag, file.fileindex, packed.ext);
+      const stored = await ctx.storage.put(key, packed.data);
+      await markFileDone(ctx.db, task.tasktag, file.fileindex, { key, name: packed.name, size: stored.size });
+      logAttempt('done', null, stored.size);
+      return { kind: 'converted' };
+    }
+    if (outcome.failure === 'crashed') {
+      logAttempt('retry', outcome.detail);
+      return { kind: 'retry', detail: outcome.detail };
+    }
+    if (outcome.failure === 'aborted') {
+      const stopped = abortOutcome(watch.signal);
+      logAttempt(stopped.kind, outcome.detail);
+      return stopped;
+    }
+    return await refuse(reasonOf(outcome.failure, plan), `${outcome.failure}: ${outcome.detail}`);
+  } catch (error) {
+    // Storage or the database failed: nothing is wrong with the drawing.
+    logAttempt('retry', describe(error));
+    return { kind: 'retry', detail: describe(error) };
+  }
+}
+
+/** The failed files and their reasons, the first few named: 'a.dwg（…）；b.dxf（…）'. */
+function failureList(files: readonly ConversionFileRow[]): string {
+  const shown = files.slice(0, 5).map((file) => JOB_MESSAGES.failedFile(file.name, file.reason ?? JOB_MESSAGES.internal));
+  return `${shown.join('；')}${files.length > shown.length ? '……' : ''}`;
+}
+
+/** Why a task with no file converted failed: the one reason they share, or each file's. */
+function failedTaskReason(files: readonly ConversionFileRow[]): string {
+  const reasons = new Set(files.map((file) => file.reason ?? JOB_MESSAGES.internal));
+  const [only] = reasons;
+  return reasons.size === 1 && only !== undefined ? only : JOB_MESSAGES.allFailed(failureList(files));
+}
+
+/** A zip of every converted file; a file that became a zip of layout images adds them in a folder of its own. */
+async function writeResultZip(ctx: RunContext, tasktag: string, files: readonly ConversionFileRow[]): Promise<FileOutput> {
+  const entries: ZipEntry[] = [];
+  for (const file of files) {
+    const data = file.output_key === null ? undefined : await ctx.storage.read(file.output_key);
+    if (data === undefined) throw new Error(`the output of file ${file.fileindex} is missing from storage`);
+    const name = file.output_name ?? outputNameOf(file.name, 'bin');
+    if (name.toLowerCase().endsWith('.zip')) {
+      for (const entry of readStoredZip(data)) entries.push({ name: `${stemOf(name)}/${entry.name}`, data: entry.data });
+    } else {
+      entries.push({ name, data });
+    }
+  }
+  const names = uniqueNames(entries.map((entry) => entry.name));
+  const zip = zipStore(
+    entries.map((entry, index) => ({ name: names[index] as string, data: entry.data })),
+    new Date(ctx.clock()),
+  );
+  const key = resultZipKeyOf(tasktag);
+  const stored = await ctx.storage.put(key, zip);
+  return { key, name: JOB_MESSAGES.resultZipName(files.length), size: stored.size };
+}
+
+/** Ends the task from its files: done with the result when at least one converted, else failed. */
+async function finishFromFiles(ctx: RunContext, tasktag: string): Promise<boolean> {
+  const files = await listFiles(ctx.db, tasktag);
+  const converted = files.filter((file) => file.state === 'done' && file.output_key !== null);
+  const failed = files.filter((file) => file.state !== 'done' || file.output_key === null);
+  let ending: TaskEnding;
+  const [single] = converted;
+  if (single === undefined) {
+    ending = { status: 'failed', reason: failed.length > 0 ? failedTaskReason(failed) : JOB_MESSAGES.internal };
+  } else {
+    const result =
+      converted.length === 1
+        ? { key: single.output_key as string, name: single.output_name ?? outputNameOf(single.name, 'bin'), size: Number(single.output_size ?? 0) }
+        : await writeResultZip(ctx, tasktag, converted);
+    ending = { status: 'done', reason: failed.length > 0 ? JOB_MESSAGES.partial(failed.length, failureList(failed)) : null, result };
+  }
+  return finishTask(ctx.db, tasktag, ending, seconds(ctx));
+}
+
+/** Ends a task that ran out of attempts: its unfinished files fail as 'busy', the rest stands. */
+export async function giveUp(ctx: RunContext, tasktag: string): Promise<RunOutcome> {
+  ctx.log.warn({ tasktag, runner: ctx.runner }, 'conversion given up after repeated failures');
+  if (!(await startTask(ctx.db, tasktag, seconds(ctx)))) return { kind: 'finished' };
+  await failUnfinishedFiles(ctx.db, tasktag, JOB_MESSAGES.busy);
+  return (await finishFromFiles(ctx, tasktag)) ? { kind: 'gave-up' } : { kind: 'cancelled' };
+}
+
+/** Runs one attempt at `job` (already claimed by this runner). Throws on storage and database errors. */
+export async function runTask(ctx: RunContext, job: ConversionJobRow, signal: AbortSignal): Promise<RunOutcome> {
+  const task = await findTask(ctx.db, job.tasktag);
+  if (task === undefined || !(await startTask(ctx.db, task.tasktag, seconds(ctx)))) return { kind: 'finished' };
+  // A job whose runners kept dying (its lock expired again and again) is not tried forever.
+  if (job.attempts > MAX_ATTEMPTS) return giveUp(ctx, task.tasktag);
+
+  const plan = planConversion(task);
+  const files = await listFiles(ctx.db, task.tasktag);
+  let finished = files.filter((file) => file.state === 'done' || file.state === 'failed').length;
+
+  /** Between files: still wanted, still ours. */
+  const checkpoint = async (): Promise<RunOutcome | undefined> => {
+    if (signal.aborted) return abortOutcome(signal);
+    const now = seconds(ctx);
+    if (!(await extendLock(ctx.db, job.id, ctx.runner, now + ctx.lockSeconds, now))) return { kind: 'lost' };
+    if ((await taskStatus(ctx.db, task.tasktag)) !== 'processing') return { kind: 'cancelled' };
+    return undefined;
+  };
+
+  for (const file of files) {
+    if (file.state === 'done' || file.state === 'failed') continue;
+    const stop = await checkpoint();
+    if (stop !== undefined) return stop;
+    const result = await convertFile(ctx, task, plan, file, signal);
+    if (result.kind !== 'converted' && result.kind !== 'refused') return result;
+    finished += 1;
+    await setProgress(ctx.db, task.tasktag, Math.floor((100 * finished) / Math.max(files.length, 1)), seconds(ctx));
+  }
+  const stop = await checkpoint();
+  if (stop !== undefined) return stop;
+  return (await finishFromFiles(ctx, task.tasktag)) ? { kind: 'finished' } : { kind: 'cancelled' };
+}
