@@ -9,6 +9,9 @@ import type { AuthDeps } from './modules/auth/auth.contract';
 import { authRoutes } from './modules/auth/auth.routes';
 import { CaptchaOutbox, captchaOutboxRoutes } from './modules/auth/captcha-outbox';
 import { contentRoutes } from './modules/content/content.routes';
+import type { ConversionJobs } from './modules/conversion/conversion.jobs';
+import { conversionRoutes } from './modules/conversion/conversion.routes';
+import { createLocalJobs } from './modules/conversion/jobs/local-queue';
 import { courseRoutes } from './modules/course/course.routes';
 import { drawingsRoutes } from './modules/drawings/drawings.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
@@ -25,7 +28,7 @@ import { softwareRoutes } from './modules/software/software.routes';
 import { timeRoutes } from './modules/time/time.routes';
 import { registerDatasign } from './plugins/datasign';
 import { registerErrorHandling } from './plugins/errors';
-import { storageFromEnv, type Storage } from './storage';
+import { storageFromEnv, type StreamingStorage } from './storage';
 import { storageRoutes } from './storage/storage.routes';
 
 export interface BuildAppOptions {
@@ -38,13 +41,15 @@ export interface BuildAppOptions {
   /** Server time in epoch milliseconds; tests pass a clock they can move (the 61st second, the next hour). */
   clock?: () => number;
   /** Where stored files live instead of STORAGE_DIR (tests pass a temporary directory). */
-  storage?: Storage;
+  storage?: StreamingStorage;
+  /** The conversion jobs to use instead of the local database queue (tests of the upload side). */
+  conversionJobs?: ConversionJobs;
   /** Payment providers to use instead of those WXPAY_PROVIDER / ALIPAY_PROVIDER name (tests). */
   payProviders?: ConfiguredPayProviders;
 }
 
 /** The API, with every route registered but not listening; callers may add routes before use. */
-export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders, conversionJobs }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger ?? createLogger(env),
     logController: new AccessLogController(),
@@ -91,5 +96,12 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   // Issue 4: memberships, orders, payments and invoices.
   const pay = payProviders ?? createPayProviders(env, app.log);
   await app.register(payRoutes, { deps: { db, env, log: app.log, clock, providers: pay.providers }, sandbox: pay.sandbox });
+
+  // Issue 7: online conversion. The local queue runs in this process once it is ready and lets
+  // running conversions finish (or hands them back) when it closes.
+  const jobs = conversionJobs ?? createLocalJobs({ db, storage, log: app.log, clock, env });
+  await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs } });
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => jobs.stop());
   return app;
 }

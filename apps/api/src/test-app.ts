@@ -11,6 +11,7 @@ import pino from 'pino';
 import { buildApp } from './app';
 import { loadEnv, type Env } from './env';
 import { loggerOptions } from './logger';
+import type { ConversionJobs } from './modules/conversion/conversion.jobs';
 import type { ConfiguredPayProviders } from './modules/pay/pay.factory';
 import type { SmsProvider } from './modules/sms/sms.provider';
 import { LocalDiskStorage } from './storage';
@@ -37,6 +38,7 @@ export interface TestClock {
 export interface TestAppOptions {
   smsProvider?: SmsProvider;
   payProviders?: ConfiguredPayProviders;
+  conversionJobs?: ConversionJobs;
 }
 
 export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -52,7 +54,7 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
     },
   });
   const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
-  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders });
+  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs });
   return {
     app,
     database,

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { repositoryRoot } from '@xcad/db';
 
 // Stored files (issue 5 "Images live in storage"; later the conversion tasks' files): content
@@ -27,6 +28,15 @@ export interface ByteRange {
   readonly end: number;
 }
 
+export interface PutStreamOptions {
+  /** Refuse the object (nothing is stored) once more than this many bytes arrive: a StorageLimitError. */
+  maxBytes?: number;
+}
+
+export interface ComposeOptions {
+  consume?: boolean;
+}
+
 export interface Storage {
   /** Writes (or replaces) an object atomically: readers see the old or the new bytes, never a mix. */
   put(key: string, data: Uint8Array): Promise<StoredObject>;
@@ -38,11 +48,51 @@ export interface Storage {
   delete(key: string): Promise<void>;
 }
 
+/**
+ * A storage that also takes objects as streams and works on folders (issue 7: conversion uploads
+ * of up to 200 MB arrive in 50 MB chunks and must never be held in memory). Every real store
+ * implements it; `Storage` alone is what the content importers and their tests' fakes need.
+ */
+export interface StreamingStorage extends Storage {
+  /**
+   * Writes (or replaces) an object from a stream, atomically like `put` and without holding it in
+   * memory. If `source` fails or outgrows `maxBytes`, nothing is stored and the error is rethrown.
+   */
+  putStream(key: string, source: Readable | AsyncIterable<Uint8Array>, options?: PutStreamOptions): Promise<StoredObject>;
+  /**
+   * Writes `key` as the concatenation of `sources` in order, streaming; rejects when one is
+   * missing. With `consume` the sources are deleted once it is written, and a store may move
+   * them rather than copy them (local disk moves the first); if it fails they are all kept.
+   */
+  compose(key: string, sources: readonly string[], options?: ComposeOptions): Promise<StoredObject>;
+  /** Deletes every object whose key starts with `prefix` (a folder: 'a/b/'). */
+  deletePrefix(prefix: string): Promise<void>;
+  /** The keys of every object under `prefix` (a folder: 'a/b/'), in no particular order. */
+  list(prefix: string): Promise<string[]>;
+}
+
 /** Keys are relative, '/'-separated, without '.', '..' or empty segments: never a way out of the root. */
 const KEY_SEGMENT = /^[^/\\\0]+$/;
 
 export class InvalidStorageKeyError extends Error {
   override readonly name = 'InvalidStorageKeyError';
+}
+
+/** A streamed object grew past `PutStreamOptions.maxBytes`; nothing was stored. */
+export class StorageLimitError extends Error {
+  override readonly name = 'StorageLimitError';
+  constructor(readonly maxBytes: number) {
+    super(`stored object larger than ${maxBytes} bytes`);
+  }
+}
+
+const COPY_BUFFER_BYTES = 1024 * 1024;
+
+async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < bytes.length; ) {
+    const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset);
+    offset += bytesWritten;
+  }
 }
 
 export function isValidStorageKey(key: string): boolean {
@@ -55,12 +105,41 @@ function checkedKey(key: string): string {
   return key;
 }
 
+/** Appends `files` to `target` in order through one bounded buffer. */
+async function appendFiles(target: string, files: readonly string[]): Promise<void> {
+  if (files.length === 0) return;
+  const output = await open(target, 'a');
+  const buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
+  try {
+    for (const file of files) {
+      const part = await open(file, 'r');
+      try {
+        for (let read = await part.read(buffer, 0, buffer.length, null); read.bytesRead > 0; read = await part.read(buffer, 0, buffer.length, null)) {
+          await writeAll(output, buffer.subarray(0, read.bytesRead));
+        }
+      } finally {
+        await part.close();
+      }
+    }
+  } finally {
+    await output.close();
+  }
+}
+
+/** A folder prefix ('a/b/'): a valid key followed by one '/'. */
+function checkedPrefix(prefix: string): string {
+  if (!prefix.endsWith('/') || !isValidStorageKey(prefix.slice(0, -1))) throw new InvalidStorageKeyError(`invalid storage prefix: ${JSON.stringify(prefix)}`);
+  return prefix;
+}
+
+const TEMPORARY_SUFFIX = '.part';
+
 function isMissing(error: unknown): boolean {
   return error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
 }
 
 /** Files on local disk under `root`; the etag is derived from size and modification time. */
-export class LocalDiskStorage implements Storage {
+export class LocalDiskStorage implements StreamingStorage {
   readonly root: string;
 
   constructor(root: string) {
@@ -71,12 +150,13 @@ export class LocalDiskStorage implements Storage {
     return path.join(this.root, ...checkedKey(key).split('/'));
   }
 
-  async put(key: string, data: Uint8Array): Promise<StoredObject> {
+  /** Writes through a temporary file next to the target, renamed into place once complete. */
+  private async writeAtomically(key: string, write: (temporary: string) => Promise<void>): Promise<StoredObject> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.part`;
+    const temporary = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}${TEMPORARY_SUFFIX}`;
     try {
-      await writeFile(temporary, data);
+      await write(temporary);
       await rename(temporary, target);
     } catch (error) {
       await rm(temporary, { force: true });
@@ -84,6 +164,52 @@ export class LocalDiskStorage implements Storage {
     }
     const stored = await this.stat(key);
     if (stored === undefined) throw new Error(`stored object ${key} vanished after writing`);
+    return stored;
+  }
+
+  put(key: string, data: Uint8Array): Promise<StoredObject> {
+    return this.writeAtomically(key, (temporary) => writeFile(temporary, data));
+  }
+
+  putStream(key: string, source: Readable | AsyncIterable<Uint8Array>, options: PutStreamOptions = {}): Promise<StoredObject> {
+    return this.writeAtomically(key, async (temporary) => {
+      const input = source instanceof Readable ? source : Readable.from(source);
+      const { maxBytes } = options;
+      if (maxBytes !== undefined) {
+        // Counted beside the pipe rather than through a Transform: one stream hop less per chunk.
+        let seen = 0;
+        input.on('data', (chunk: Uint8Array) => {
+          seen += chunk.length;
+          if (seen > maxBytes) input.destroy(new StorageLimitError(maxBytes));
+        });
+      }
+      await pipeline(input, createWriteStream(temporary));
+    });
+  }
+
+  async compose(key: string, sources: readonly string[], options: ComposeOptions = {}): Promise<StoredObject> {
+    const paths = sources.map((source) => this.pathOf(source));
+    const stored = await this.writeAtomically(key, async (temporary) => {
+      const [first, ...rest] = paths;
+      if (first === undefined) return writeFile(temporary, new Uint8Array(0));
+      if (options.consume !== true) {
+        // The kernel copies the first part (copy_file_range, or a reflink where the file system has them).
+        await copyFile(first, temporary);
+        return appendFiles(temporary, rest);
+      }
+      // Moved, not copied: on a failure the first part is cut back to its own bytes and returned.
+      const firstSize = (await stat(first)).size;
+      await Promise.all(rest.map((file) => stat(file)));
+      await rename(first, temporary);
+      try {
+        await appendFiles(temporary, rest);
+      } catch (error) {
+        await truncate(temporary, firstSize);
+        await rename(temporary, first);
+        throw error;
+      }
+    });
+    if (options.consume === true) await Promise.all(paths.slice(1).map((file) => rm(file, { force: true })));
     return stored;
   }
 
@@ -115,9 +241,27 @@ export class LocalDiskStorage implements Storage {
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    await rm(this.pathOf(checkedPrefix(prefix).slice(0, -1)), { recursive: true, force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const folder = checkedPrefix(prefix);
+    let entries;
+    try {
+      entries = await readdir(this.pathOf(folder.slice(0, -1)), { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    return entries
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(TEMPORARY_SUFFIX))
+      .map((entry) => folder + path.relative(this.pathOf(folder.slice(0, -1)), path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+  }
 }
 
 /** The storage STORAGE_DIR names (relative to the repository root). */
-export function storageFromEnv(env: { STORAGE_DIR: string }): Storage {
+export function storageFromEnv(env: { STORAGE_DIR: string }): LocalDiskStorage {
   return new LocalDiskStorage(path.resolve(repositoryRoot, env.STORAGE_DIR));
 }

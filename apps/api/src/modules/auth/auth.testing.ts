@@ -6,6 +6,7 @@ import { productDevice, signFields, type SignableFields, type TUserInfo } from '
 import pino from 'pino';
 import { expect } from 'vitest';
 import { createTestApp, signedCall, type TestApp } from '../../test-app';
+import type { ConversionJobs } from '../conversion/conversion.jobs';
 import type { ConfiguredPayProviders } from '../pay/pay.factory';
 import { ConsoleSmsProvider } from '../sms/console.provider';
 import type { SmsProvider } from '../sms/sms.provider';
@@ -14,9 +15,9 @@ export interface AuthTestApp extends TestApp {
   outbox: ConsoleSmsProvider;
 }
 
-export async function createAuthTestApp(options: { smsProvider?: SmsProvider; payProviders?: ConfiguredPayProviders } = {}): Promise<AuthTestApp> {
+export async function createAuthTestApp(options: { smsProvider?: SmsProvider; payProviders?: ConfiguredPayProviders; conversionJobs?: ConversionJobs } = {}): Promise<AuthTestApp> {
   const outbox = new ConsoleSmsProvider({ logger: pino({ level: 'silent' }) });
-  const t = await createTestApp({}, { smsProvider: options.smsProvider ?? outbox, ...(options.payProviders ? { payProviders: options.payProviders } : {}) });
+  const t = await createTestApp({}, { ...options, smsProvider: options.smsProvider ?? outbox });
   return { ...t, outbox };
 }
 

@@ -1,0 +1,242 @@
+import { timingSafeEqual } from 'node:crypto';
+import {
+  ApiError,
+  CONVERSION_ERRORS,
+  CONVERSION_LIMITS,
+  CONVERSION_MESSAGES,
+  TASK_TYPES,
+  type TInputKind,
+  type TTaskType,
+  type TUploadFileQuery,
+  type TUploadFileResponse,
+} from '@xcad/protocol';
+import type { ConversionTaskRow } from '@xcad/db';
+import { StorageLimitError } from '../../storage';
+import { UploadAbortedError, chunkSource, discardBody, type ChunkBody } from './chunk-body';
+import { acceptsKind, chunkKeyOf, expectedTypesOf, inputKeyOf, jobPriorityOf, megabytesOf, sniffInputKind, SNIFF_BYTES, TASK_LINES } from './conversion-rules';
+import { nowSeconds, type ConversionDeps } from './conversion.deps';
+import {
+  chunksOf,
+  claimChunkCount,
+  completeFile,
+  deleteChunk,
+  deleteChunkRows,
+  failFile,
+  fileOf,
+  filesOf,
+  filesStillUploading,
+  moveTask,
+  setFileKind,
+  setFileSize,
+  taskByTag,
+  upsertChunk,
+  type ChunkRecord,
+} from './conversion.repository';
+import { deleteTaskFiles, tokenHashOf } from './conversion.service';
+
+// Issue 7, spec §7 uploadfile: one chunk of one file per request, its raw bytes streamed to
+// storage (never held in memory). Chunks may come in any order and again (a retry replaces the
+// chunk); each is a row plus a stored object, so an upload continues after a server restart. The
+// first chunk of a file is checked for the tool's file type, every chunk against the file's size
+// limit; either failing ends the task and deletes what it stored. A file whose chunks are all in
+// is assembled into one stored input; when every file is, the task is queued for conversion.
+
+function isRightToken(task: ConversionTaskRow, tasktoken: string): boolean {
+  const given = Buffer.from(tokenHashOf(tasktoken), 'hex');
+  const stored = Buffer.from(task.token_hash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+function chunkInvalid(logMessage: string): ApiError {
+  return ApiError.business(CONVERSION_ERRORS.chunkInvalid, logMessage);
+}
+
+/** Ends an upload that broke a rule: the task and file fail with `message`, its files are deleted. */
+async function failUpload(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number, message: string): Promise<void> {
+  const failed = await moveTask(deps.db, task.tasktag, ['uploading'], { status: 'failed', reason: message }, nowSeconds(deps));
+  if (!failed) return;
+  await failFile(deps.db, task.tasktag, fileindex, message);
+  await deleteTaskFiles(deps, task.tasktag);
+  deps.log.info({ tasktag: task.tasktag, tool: task.tasktype, fileindex, result: 'refused', reason: message }, 'conversion upload refused');
+}
+
+async function tooLarge(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number, logMessage: string): Promise<ApiError> {
+  const message = CONVERSION_MESSAGES.tooLarge(megabytesOf(Number(task.max_file_bytes)));
+  await failUpload(deps, task, fileindex, message);
+  return new ApiError({ code: CONVERSION_ERRORS.tooLarge.codes[0], userMessage: message, logMessage });
+}
+
+async function wrongType(deps: ConversionDeps, task: ConversionTaskRow, tool: TTaskType, fileindex: number, kind: TInputKind | null): Promise<ApiError> {
+  const message = CONVERSION_MESSAGES.wrongType(expectedTypesOf(tool));
+  await failUpload(deps, task, fileindex, message);
+  return new ApiError({ code: CONVERSION_ERRORS.wrongType.codes[0], userMessage: message, logMessage: `a ${kind ?? 'unknown'} file for ${tool}` });
+}
+
+function toolOf(task: ConversionTaskRow): TTaskType {
+  const tool = TASK_TYPES.find((candidate) => candidate === task.tasktype);
+  if (tool === undefined) throw new Error(`task ${task.tasktag} has an unknown tool ${task.tasktype}`);
+  return tool;
+}
+
+// Assemblies running in this process, by task and file: a second request finishing the same file
+// waits for the first instead of racing it for the chunks (which the assembly moves away).
+const assembling = new Map<string, Promise<void>>();
+
+/**
+ * Assembles a file whose chunks are all in into its stored input, in chunk order; the chunks are
+ * consumed. Two requests finishing one file at once are serialised here (in one process) and by
+ * the file's conditional state change (across processes): one assembles, the other finds it done.
+ */
+async function assemble(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number): Promise<void> {
+  const lock = `${task.tasktag}/${fileindex}`;
+  const running = assembling.get(lock);
+  if (running !== undefined) return running;
+  const work = assembleOnce(deps, task, fileindex).finally(() => assembling.delete(lock));
+  assembling.set(lock, work);
+  return work;
+}
+
+async function assembleOnce(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number): Promise<void> {
+  if ((await fileOf(deps.db, task.tasktag, fileindex))?.state !== 'uploading') return;
+  const chunks = await chunksOf(deps.db, [task.tasktag], fileindex);
+  const key = inputKeyOf(task.tasktag, fileindex);
+  let size: number;
+  try {
+    size = (await deps.storage.compose(key, chunks.map((chunk) => chunk.storage_key), { consume: true })).size;
+  } catch (error) {
+    // Another process assembled the file first, or the task ended meanwhile.
+    if ((await fileOf(deps.db, task.tasktag, fileindex))?.state !== 'uploading') return;
+    if ((await taskByTag(deps.db, task.tasktag))?.status !== 'uploading') return;
+    // A chunk whose object is gone (a crash mid-assembly) is forgotten: the client sends it again.
+    const missing = await missingChunks(deps, chunks);
+    if (missing.length === 0) throw error;
+    for (const chunk of missing) await deleteChunk(deps.db, chunk);
+    deps.log.warn({ tasktag: task.tasktag, fileindex, chunks: missing.map((chunk) => chunk.chunk) }, 'conversion chunks lost; the client will send them again');
+    return;
+  }
+  if (!(await completeFile(deps.db, task.tasktag, fileindex, key, size))) return;
+  await deleteChunkRows(deps.db, task.tasktag, fileindex);
+}
+
+async function missingChunks(deps: ConversionDeps, chunks: readonly ChunkRecord[]): Promise<ChunkRecord[]> {
+  const found = await Promise.all(chunks.map(async (chunk) => ((await deps.storage.stat(chunk.storage_key)) === undefined ? chunk : null)));
+  return found.filter((chunk) => chunk !== null);
+}
+
+/** Queues a task whose every file is in (once, whoever gets here first) and logs the finished upload. */
+async function queueWhenComplete(deps: ConversionDeps, task: ConversionTaskRow): Promise<boolean> {
+  if ((await filesStillUploading(deps.db, task.tasktag)) > 0) return false;
+  const now = nowSeconds(deps);
+  if (await moveTask(deps.db, task.tasktag, ['uploading'], { status: 'queued', progress: 0 }, now)) {
+    await deps.jobs.enqueue(task.tasktag, jobPriorityOf(task.tier));
+    const files = await filesOf(deps.db, [task.tasktag]);
+    deps.log.info(
+      {
+        tasktag: task.tasktag,
+        tool: task.tasktype,
+        tier: task.tier,
+        files: files.length,
+        bytes: files.reduce((sum, file) => sum + Number(file.size), 0),
+        durationMs: (now - Number(task.created_at)) * 1000,
+        result: 'queued',
+      },
+      'conversion upload finished',
+    );
+  }
+  return true;
+}
+
+function answer(task: ConversionTaskRow, complete: boolean, received: number, filesdone: number): TUploadFileResponse {
+  return { code: complete ? 10000 : 11000, message: '', tasktag: task.tasktag, received, filesdone };
+}
+
+async function filesDone(deps: ConversionDeps, task: ConversionTaskRow): Promise<number> {
+  return Number(task.filecount) - (await filesStillUploading(deps.db, task.tasktag));
+}
+
+/** uploadfile: stores one chunk and answers 11000 (continue) or 10000 (every file in, queued). */
+export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery, body: ChunkBody): Promise<TUploadFileResponse> {
+  const task = await taskByTag(deps.db, query.tasktag);
+  if (task === undefined) throw ApiError.business(CONVERSION_ERRORS.taskUnknown, 'unknown tasktag');
+  if (!isRightToken(task, query.tasktoken)) throw ApiError.business(CONVERSION_ERRORS.tokenInvalid, 'wrong tasktoken');
+  const tool = toolOf(task);
+  if (task.status === 'queued' || task.status === 'processing' || task.status === 'done') {
+    // Every chunk is in already: a retry whose first answer was lost. The job is enqueued again
+    // (a no-op when it exists), in case the first attempt failed after queuing the task.
+    discardBody(body);
+    if (task.status === 'queued') await deps.jobs.enqueue(task.tasktag, jobPriorityOf(task.tier));
+    return answer(task, true, query.chunks, Number(task.filecount));
+  }
+  if (task.status !== 'uploading') throw ApiError.business(CONVERSION_ERRORS.taskUnknown, `upload to a ${task.status} task`);
+  if (Number(task.upload_deadline) <= nowSeconds(deps)) {
+    await failUpload(deps, task, query.fileindex, TASK_LINES.uploadTimedOut);
+    throw ApiError.business(CONVERSION_ERRORS.taskUnknown, 'upload after its deadline');
+  }
+  if (query.fileindex >= Number(task.filecount)) throw chunkInvalid(`fileindex ${query.fileindex} of ${task.filecount} files`);
+  if (query.chunk >= query.chunks) throw chunkInvalid(`chunk ${query.chunk} of ${query.chunks}`);
+  if (body.declaredBytes !== undefined && body.declaredBytes > CONVERSION_LIMITS.chunkBytes) throw chunkInvalid(`chunk of ${body.declaredBytes} bytes`);
+
+  await claimChunkCount(deps.db, task.tasktag, query.fileindex, query.chunks);
+  const file = await fileOf(deps.db, task.tasktag, query.fileindex);
+  if (file === undefined) throw new Error(`file ${query.fileindex} of ${task.tasktag} is missing`);
+  if (file.chunks !== query.chunks) throw chunkInvalid(`chunks ${query.chunks}, the file has ${file.chunks ?? '?'}`);
+  if (file.state !== 'uploading') {
+    discardBody(body);
+    return answer(task, false, query.chunks, await filesDone(deps, task));
+  }
+
+  const earlier = await chunksOf(deps.db, [task.tasktag], query.fileindex);
+  const otherBytes = earlier.filter((chunk) => chunk.chunk !== query.chunk).reduce((sum, chunk) => sum + chunk.size, 0);
+  const allowance = Number(task.max_file_bytes) - otherBytes;
+  if (body.declaredBytes !== undefined && body.declaredBytes > allowance) {
+    discardBody(body);
+    throw await tooLarge(deps, task, query.fileindex, `chunk of ${body.declaredBytes} bytes, ${allowance} left`);
+  }
+
+  const key = chunkKeyOf(task.tasktag, query.fileindex, query.chunk);
+  let kind: TInputKind | null = null;
+  const limit = Math.min(CONVERSION_LIMITS.chunkBytes, allowance);
+  // The first chunk tells what the file is; a wrong type ends the upload before it is all read.
+  const judge = { headBytes: SNIFF_BYTES, accept: (head: Buffer) => acceptsKind(tool, (kind = sniffInputKind(head))) };
+  const source = chunkSource(body, query.chunk === 0 ? judge : undefined);
+  let size: number;
+  try {
+    size = (await deps.storage.putStream(key, source.stream, { maxBytes: limit })).size;
+  } catch (error) {
+    discardBody(body);
+    if (error instanceof StorageLimitError && limit === allowance) throw await tooLarge(deps, task, query.fileindex, `file over ${task.max_file_bytes} bytes`);
+    if (error instanceof StorageLimitError) throw chunkInvalid(`chunk over ${CONVERSION_LIMITS.chunkBytes} bytes`);
+    // A cancel deleting the task's folder under a chunk being written: the task is over, not broken.
+    if (!(error instanceof UploadAbortedError) && (await taskByTag(deps.db, task.tasktag))?.status !== 'uploading') {
+      throw ApiError.business(CONVERSION_ERRORS.taskUnknown, 'task ended while the chunk was stored');
+    }
+    throw error;
+  }
+  if (source.refused()) {
+    discardBody(body);
+    throw await wrongType(deps, task, tool, query.fileindex, kind);
+  }
+  if (size === 0) {
+    await deps.storage.delete(key);
+    throw chunkInvalid('empty chunk');
+  }
+
+  // A cancel (or a failure of another file) may have ended the task while this chunk streamed in.
+  const current = await taskByTag(deps.db, task.tasktag);
+  if (current?.status !== 'uploading') {
+    await deps.storage.delete(key);
+    throw ApiError.business(CONVERSION_ERRORS.taskUnknown, `task became ${current?.status ?? 'absent'} during the chunk`);
+  }
+  await upsertChunk(deps.db, { tasktag: task.tasktag, fileindex: query.fileindex, chunk: query.chunk, size, storage_key: key, received_at: nowSeconds(deps) });
+  if (kind !== null) await setFileKind(deps.db, task.tasktag, query.fileindex, kind);
+
+  // Parallel chunks each passed their own allowance; together they may not.
+  const chunks = await chunksOf(deps.db, [task.tasktag], query.fileindex);
+  const received = chunks.reduce((sum, chunk) => sum + chunk.size, 0);
+  if (received > Number(task.max_file_bytes)) throw await tooLarge(deps, task, query.fileindex, `file reached ${received} bytes`);
+  await setFileSize(deps.db, task.tasktag, query.fileindex, received);
+
+  if (chunks.length === query.chunks) await assemble(deps, task, query.fileindex);
+  const complete = await queueWhenComplete(deps, task);
+  return answer(task, complete, chunks.length, await filesDone(deps, task));
+}

@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '@xcad/db';
+import type { Kysely } from 'kysely';
+import type { Env } from '../../env';
+import type { StreamingStorage } from '../../storage';
+import type { ConversionJobs } from './conversion.jobs';
+
+/** What the upload side of conversions is built from (issue 7). */
+export interface ConversionDeps {
+  db: Kysely<Database>;
+  env: Env;
+  storage: StreamingStorage;
+  log: FastifyBaseLogger;
+  /** Server time in epoch milliseconds. */
+  clock: () => number;
+  /** The conversion jobs: a complete upload is enqueued, a cancelled task cancelled. */
+  jobs: ConversionJobs;
+}
+
+export const nowSeconds = (deps: Pick<ConversionDeps, 'clock'>): number => Math.floor(deps.clock() / 1000);

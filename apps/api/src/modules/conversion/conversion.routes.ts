@@ -1,0 +1,216 @@
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ApiError,
+  CONVERSION_ERRORS,
+  SUCCESS_CODE,
+  ZCommonFields,
+  ZTaskCancelRequest,
+  ZTaskDownRequest,
+  ZTaskListRequest,
+  ZTaskStateRequest,
+  ZUploadFileQuery,
+  ZUploadParRequest,
+} from '@xcad/protocol';
+import { z } from 'zod';
+import { readFields } from '../../plugins/fields';
+import { sendStored } from '../../storage';
+import { credentialsOf, sessionTokenOf } from '../auth/session-cookie';
+import { resolveSignedIn } from '../auth/session.service';
+import { UploadAbortedError, discardBody, type ChunkBody } from './chunk-body';
+import { receiveChunk } from './conversion-upload';
+import { SWEEP_INTERVAL_MS, sweepConversions } from './conversion-sweep';
+import { nowSeconds, type ConversionDeps } from './conversion.deps';
+import type { Viewer } from './conversion.repository';
+import { cancelTask, createTask, listTasks, shareUrlOf, shareView, signedResult, taskDownload, taskState, visibleTask } from './conversion.service';
+import { FILE_UPLOAD_MESSAGES, FileUploadError, ZCreateUploadRequest, ZFileUploadQuery, createFileUpload, fileTokenUser, receiveFileChunk } from './file-upload.service';
+import { qrPng } from './qr-png';
+
+// Issue 7, online conversion (spec §7 "Upload (conversion)"): the signed calls uploadpar,
+// taskstate, taskdown, taskcancel and tasklist; uploadfile (unsigned: the tasktoken is its key;
+// raw chunk bytes streamed to storage); the phone QR (GET, an <img>) and its share page's call;
+// the signed result link; the second upload client (/api/file/create-upload, /api/file/upload,
+// X-Auth-Token); and the retention sweep. Registered by app.ts with the jobs it runs.
+
+export interface ConversionRoutesOptions {
+  deps: ConversionDeps;
+}
+
+function fieldsOf<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  return readFields(schema, body, CONVERSION_ERRORS.invalidField);
+}
+
+/** The signed body's device id (datasign has checked the common fields already). */
+function deviceIdOf(body: unknown): string {
+  return ZCommonFields.pick({ deviceid: true }).parse(body).deviceid;
+}
+
+/**
+ * The caller as a viewer of tasks: the device, and the user when a usertoken (body or cookie) is
+ * given. `strict` (uploadpar) refuses a dead token rather than quietly starting a visitor's task;
+ * reading calls fall back to the device alone.
+ */
+async function viewerOf(deps: ConversionDeps, request: FastifyRequest, fields: { usertoken?: string | undefined; account?: string | undefined }, strict: boolean): Promise<Viewer> {
+  const deviceId = deviceIdOf(request.body);
+  const credentials = credentialsOf(request, fields);
+  if (credentials.usertoken === undefined || credentials.usertoken === '') return { deviceId, userId: null };
+  try {
+    const { user } = await resolveSignedIn(deps.db, credentials, nowSeconds(deps));
+    return { deviceId, userId: user.id };
+  } catch (error) {
+    if (!strict && error instanceof ApiError) return { deviceId, userId: null };
+    throw error;
+  }
+}
+
+/** The raw body of a chunk route: the request stream the content-type parser handed through. */
+function chunkBodyOf(request: FastifyRequest): ChunkBody | undefined {
+  const body = request.body as Readable | undefined;
+  if (body === undefined || body === null || typeof body.pipe !== 'function') return undefined;
+  const length = Number(request.headers['content-length']);
+  return { stream: body, declaredBytes: Number.isSafeInteger(length) && length >= 0 ? length : undefined };
+}
+
+const ZResultQuery = z.object({ expires: z.coerce.number().int().positive(), sig: z.string().min(1).max(128) });
+const ZQrQuery = z.object({ tasktag: z.string().min(1).max(64), deviceid: z.string().max(64).optional() });
+const ZShareQuery = z.object({ code: z.string().min(1).max(64) });
+const ZTagParams = z.object({ tasktag: z.string().min(1).max(64) });
+
+const LINK_MESSAGES = {
+  forbidden: '下载链接无效，请回到转换页面重新下载',
+  linkExpired: '下载链接已过期，请回到转换页面重新下载',
+} as const;
+
+function sendFileUploadError(reply: FastifyReply, error: FileUploadError): FastifyReply {
+  reply.request.log.info({ code: error.status, reason: error.message }, 'file upload refused');
+  return reply.code(error.status).send({ code: error.status, message: error.userMessage });
+}
+
+/** A client that went away mid-chunk: nothing was stored, and the answer most likely reaches no one. */
+function sendAborted(reply: FastifyReply, code: number, message: string): FastifyReply {
+  reply.request.log.info({ reason: 'client aborted' }, 'chunk upload aborted');
+  return reply.code(400).send({ code, message });
+}
+
+export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = async (app, { deps }) => {
+  app.post('/api/v4/uploadpar', async (request) => {
+    const fields = fieldsOf(ZUploadParRequest, request.body);
+    const caller = await viewerOf(deps, request, fields, true);
+    return { code: SUCCESS_CODE, message: '', ...(await createTask(deps, fields, caller)) };
+  });
+
+  app.post('/api/v4/taskstate', async (request) => {
+    const fields = fieldsOf(ZTaskStateRequest, request.body);
+    return taskState(deps, fields.tasktag, await viewerOf(deps, request, fields, false), fields.ifshowtxt !== 0);
+  });
+
+  app.post('/api/v4/taskdown', async (request) => {
+    const fields = fieldsOf(ZTaskDownRequest, request.body);
+    return { code: SUCCESS_CODE, message: '', ...(await taskDownload(deps, fields.tasktag, await viewerOf(deps, request, fields, false))) };
+  });
+
+  app.post('/api/v4/taskcancel', async (request) => {
+    const fields = fieldsOf(ZTaskCancelRequest, request.body);
+    return { code: SUCCESS_CODE, message: '', status: await cancelTask(deps, fields.tasktag, await viewerOf(deps, request, fields, false)) };
+  });
+
+  app.post('/api/v4/tasklist', async (request) => {
+    const fields = fieldsOf(ZTaskListRequest, request.body);
+    return { code: SUCCESS_CODE, message: '', ...(await listTasks(deps, await viewerOf(deps, request, fields, false), fields.page, fields.pagesize)) };
+  });
+
+  // The tool pages show the phone QR as <img src>: a GET the browser sends with the session
+  // cookie, so it cannot be signed; the device id and the unguessable tasktag stand in.
+  app.get('/api/v4/sitetaskdownqrcode', { config: { signed: false } }, async (request, reply) => {
+    const query = fieldsOf(ZQrQuery, request.query);
+    const token = sessionTokenOf(request);
+    let userId: number | null = null;
+    if (token !== undefined) userId = (await resolveSignedIn(deps.db, { usertoken: token }, nowSeconds(deps)).catch(() => undefined))?.user.id ?? null;
+    try {
+      const task = await visibleTask(deps, query.tasktag, { deviceId: query.deviceid ?? '', userId });
+      if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'qr of a purged task');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      request.log.info({ code: error.code, reason: error.logMessage }, 'request refused');
+      return reply.code(404).send(error.toEnvelope());
+    }
+    return reply.header('content-type', 'image/png').header('cache-control', 'private, max-age=600').send(qrPng(shareUrlOf(deps, query.tasktag)));
+  });
+
+  // /share.html on a phone: the share code in the QR's link is the key.
+  app.get('/api/file/share/:tasktag', async (request) => {
+    const { tasktag } = fieldsOf(ZTagParams, request.params);
+    const { code } = fieldsOf(ZShareQuery, request.query);
+    return { code: SUCCESS_CODE, message: '', ...(await shareView(deps, tasktag, code)) };
+  });
+
+  // taskdown's link: signed and expiring, so it works in a plain <a href> or on another device.
+  app.get('/api/file/result/:tasktag', async (request, reply) => {
+    const { tasktag } = fieldsOf(ZTagParams, request.params);
+    const query = ZResultQuery.safeParse(request.query);
+    const found = query.success ? await signedResult(deps, tasktag, query.data.expires, query.data.sig) : 'forbidden';
+    if (found === 'forbidden' || found === 'linkExpired') {
+      request.log.info({ tasktag, reason: found }, 'result download refused');
+      return reply.code(403).send({ code: 403, message: LINK_MESSAGES[found] });
+    }
+    if (found === 'gone') return reply.code(410).send({ code: CONVERSION_ERRORS.expired.codes[0], message: CONVERSION_ERRORS.expired.message });
+    return sendStored(request, reply, deps.storage, found.object, { downloadName: found.name, cacheControl: 'private, no-store' });
+  });
+
+  app.post('/api/file/create-upload', async (request, reply) => {
+    try {
+      const userId = await fileTokenUser(deps, request.headers['x-auth-token']?.toString());
+      const fields = ZCreateUploadRequest.safeParse(request.body);
+      if (!fields.success) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, `invalid ${String(fields.error.issues[0]?.path[0] ?? 'body')}`);
+      return { code: 0, data: await createFileUpload(deps, userId, fields.data) };
+    } catch (error) {
+      if (error instanceof FileUploadError) return sendFileUploadError(reply, error);
+      throw error;
+    }
+  });
+
+  // The two chunk routes take any content type and get the request stream itself: chunks go to
+  // storage as they arrive (up to 50 MB each, many at once), never into memory.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+    raw.post('/api/v4/uploadfile', { config: { signed: false } }, async (request, reply) => {
+      const body = chunkBodyOf(request);
+      try {
+        const query = fieldsOf(ZUploadFileQuery, request.query);
+        if (body === undefined) throw ApiError.business(CONVERSION_ERRORS.chunkInvalid, 'chunk without a body');
+        return await receiveChunk(deps, query, body);
+      } catch (error) {
+        if (error instanceof UploadAbortedError) return sendAborted(reply, CONVERSION_ERRORS.chunkInvalid.codes[0], CONVERSION_ERRORS.chunkInvalid.message);
+        throw error;
+      } finally {
+        discardBody(body);
+      }
+    });
+
+    raw.post('/api/file/upload', async (request, reply) => {
+      const body = chunkBodyOf(request);
+      try {
+        const userId = await fileTokenUser(deps, request.headers['x-auth-token']?.toString());
+        const query = ZFileUploadQuery.safeParse(request.query);
+        if (!query.success) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, `invalid ${String(query.error.issues[0]?.path[0] ?? 'query')}`);
+        if (body === undefined) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, 'chunk without a body');
+        return { code: 0, data: await receiveFileChunk(deps, userId, query.data, body) };
+      } catch (error) {
+        if (error instanceof FileUploadError) return sendFileUploadError(reply, error);
+        if (error instanceof UploadAbortedError) return sendAborted(reply, 400, FILE_UPLOAD_MESSAGES.invalid);
+        throw error;
+      } finally {
+        discardBody(body);
+      }
+    });
+  });
+
+  const sweep = (): void => {
+    sweepConversions(deps).catch((error: unknown) => deps.log.error({ err: error }, 'conversion retention sweep failed'));
+  };
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+};

@@ -1,0 +1,300 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ApiError,
+  CONVERSION_ERRORS,
+  CONVERSION_LIMITS,
+  CONVERSION_MESSAGES,
+  OUTPUT_EXTENSIONS,
+  TASK_STATES,
+  TASK_TOOLS,
+  TASK_TYPES,
+  fileNamesOf,
+  sharePath,
+  type TTaskDetails,
+  type TTaskFile,
+  type ZUploadParRequest,
+} from '@xcad/protocol';
+import type { ConversionFileRow, ConversionTaskRow, ConversionTier } from '@xcad/db';
+import type { z } from 'zod';
+import type { StoredObject } from '../../storage';
+import {
+  beijingDayStart,
+  downloadKeyOf,
+  downloadSignatureOf,
+  isSameText,
+  maxFileBytesOf,
+  shareCodeOf,
+  stateCodeOf,
+  statusDetailOf,
+  taskPrefixOf,
+  uploadProgressOf,
+  type FileProgress,
+} from './conversion-rules';
+import { nowSeconds, type ConversionDeps } from './conversion.deps';
+import {
+  chunksOf,
+  countTasksSince,
+  deleteChunkRows,
+  filesOf,
+  insertTask,
+  isConverterMember,
+  moveTask,
+  taskByTag,
+  visibleTasks,
+  type ChunkRecord,
+  type Viewer,
+} from './conversion.repository';
+
+// Issue 7, the upload side of online conversion: starting a task (uploadpar), what a task looks
+// like to its device or user (taskstate, tasklist), its download (taskdown, the signed result
+// URL, the phone QR's share page) and cancel. Chunks arrive in conversion-upload.ts; the jobs
+// (conversion.jobs.ts) convert.
+
+export type UploadParFields = z.output<typeof ZUploadParRequest>;
+
+const ACTIVE_STATES = ['uploading', 'queued', 'processing'] as const;
+
+function invalidField(field: string, message: string, logMessage: string): ApiError {
+  return new ApiError({ code: CONVERSION_ERRORS.invalidField.codes[0], userMessage: message, logMessage, extra: { field } });
+}
+
+function oneOf<T extends string>(values: readonly T[], value: string): T {
+  const found = values.find((candidate) => candidate === value);
+  if (found === undefined) throw new Error(`unexpected value ${JSON.stringify(value)} in a conversion row`);
+  return found;
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function tokenHashOf(tasktoken: string): string {
+  return sha256Hex(tasktoken);
+}
+
+/** uploadpar: checks the request against the tool and the caller's tier, then creates the task. */
+export async function createTask(deps: ConversionDeps, fields: UploadParFields, caller: Viewer): Promise<{ tasktag: string; tasktoken: string; timestamp: number }> {
+  const tool = TASK_TOOLS[fields.tasktype];
+  if (!tool.outputs.includes(fields.outputfileextension)) {
+    throw invalidField('outputfileextension', CONVERSION_MESSAGES.outputExtension, `${fields.tasktype} cannot make ${fields.outputfileextension}`);
+  }
+  if (fields.tasktype === 'cad2ver' && fields.fileversion === undefined) throw invalidField('fileversion', CONVERSION_MESSAGES.fileVersion, 'cad2ver without fileversion');
+  const names = fileNamesOf(fields.filename, fields.filecount);
+  if (names === null) throw invalidField('filename', CONVERSION_MESSAGES.fileName, `filename does not name ${fields.filecount} files`);
+
+  const now = nowSeconds(deps);
+  const tier: ConversionTier = caller.userId !== null && (await isConverterMember(deps.db, caller.userId, now)) ? 'member' : 'visitor';
+  const limits = CONVERSION_LIMITS[tier];
+  if (names.length > limits.maxFiles) throw invalidField('filecount', CONVERSION_MESSAGES.tooManyFiles(limits.maxFiles), `${names.length} files for a ${tier}`);
+  const owner = tier === 'member' && caller.userId !== null ? { userId: caller.userId } : { deviceId: caller.deviceId };
+  if ((await countTasksSince(deps.db, owner, beijingDayStart(now))) >= limits.tasksPerDay) {
+    throw ApiError.business(CONVERSION_ERRORS.tooManyTasks, `${tier} reached ${limits.tasksPerDay} tasks today`);
+  }
+
+  const tasktag = randomBytes(16).toString('base64url');
+  const tasktoken = randomBytes(32).toString('base64url');
+  const expiresAt = now + Math.round(deps.env.CONVERSION_RETENTION_HOURS * 3600);
+  await deps.db.transaction().execute((trx) =>
+    insertTask(
+      trx,
+      {
+        tasktag,
+        token_hash: tokenHashOf(tasktoken),
+        device_id: caller.deviceId,
+        user_id: caller.userId,
+        tier,
+        tasktype: fields.tasktype,
+        output_ext: fields.outputfileextension,
+        file_version: fields.tasktype === 'cad2ver' ? (fields.fileversion ?? null) : null,
+        options: JSON.stringify(fields.parainfo),
+        filecount: names.length,
+        max_file_bytes: maxFileBytesOf(tier, fields.limitsize),
+        created_at: now,
+        upload_deadline: Math.min(expiresAt, now + CONVERSION_LIMITS.uploadTimeoutSeconds),
+        expires_at: expiresAt,
+      },
+      names,
+    ),
+  );
+  return { tasktag, tasktoken, timestamp: now };
+}
+
+// --- What a task looks like ------------------------------------------------------------------
+
+export function isVisibleTo(task: ConversionTaskRow, viewer: Viewer): boolean {
+  return task.device_id === viewer.deviceId || (viewer.userId !== null && task.user_id === viewer.userId);
+}
+
+/** The task if `viewer` may see it; anyone else learns nothing, not even that it exists. */
+export async function visibleTask(deps: ConversionDeps, tasktag: string, viewer: Viewer): Promise<ConversionTaskRow> {
+  const task = await taskByTag(deps.db, tasktag);
+  if (task === undefined || !isVisibleTo(task, viewer)) throw ApiError.business(CONVERSION_ERRORS.taskUnknown, task === undefined ? 'unknown tasktag' : 'task of another device or user');
+  return task;
+}
+
+function fileDetailsOf(file: ConversionFileRow, chunks: readonly ChunkRecord[]): TTaskFile {
+  const count = file.chunks ?? 0;
+  const received = file.state === 'uploading' ? chunks.map((chunk) => chunk.chunk) : Array.from({ length: count }, (_, index) => index);
+  return {
+    fileindex: file.fileindex,
+    name: file.name,
+    size: Number(file.size),
+    received,
+    chunks: count,
+    state: file.state,
+    reason: file.reason,
+    outputname: file.output_name,
+    outputsize: file.output_size === null ? null : Number(file.output_size),
+  };
+}
+
+function progressOf(task: ConversionTaskRow, files: readonly TTaskFile[]): number {
+  if (task.status === 'done') return 100;
+  if (task.status !== 'uploading') return Math.max(0, Math.min(100, task.progress));
+  return uploadProgressOf(files.map((file) => ({ chunks: file.chunks === 0 ? null : file.chunks, received: file.received.length, finished: false })));
+}
+
+/** The details of several tasks, with two queries for all of their files and chunks. */
+async function detailsOf(deps: ConversionDeps, tasks: readonly ConversionTaskRow[], showText: boolean): Promise<TTaskDetails[]> {
+  const tags = tasks.map((task) => task.tasktag);
+  const uploading = tasks.filter((task) => task.status === 'uploading').map((task) => task.tasktag);
+  const [files, chunks] = await Promise.all([filesOf(deps.db, tags), chunksOf(deps.db, uploading)]);
+  return tasks.map((task) => {
+    const own = files
+      .filter((file) => file.tasktag === task.tasktag)
+      .map((file) => fileDetailsOf(file, chunks.filter((chunk) => chunk.tasktag === task.tasktag && chunk.fileindex === file.fileindex)));
+    const progress: FileProgress[] = own.map((file) => ({ chunks: file.chunks, received: file.received.length, finished: file.state === 'done' || file.state === 'failed' }));
+    const status = oneOf(TASK_STATES, task.status);
+    return {
+      tasktag: task.tasktag,
+      tasktype: oneOf(TASK_TYPES, task.tasktype),
+      outputfileextension: oneOf(OUTPUT_EXTENSIONS, task.output_ext),
+      status,
+      progress: progressOf(task, own),
+      statusdetail: showText ? statusDetailOf(status, progress, task.reason) : '',
+      reason: task.reason,
+      files: own,
+      createtime: Number(task.created_at),
+      expiretime: Number(task.expires_at),
+    };
+  });
+}
+
+/** taskstate: the details and the spec §8 code of the task's state. */
+export async function taskState(deps: ConversionDeps, tasktag: string, viewer: Viewer, showText: boolean): Promise<TTaskDetails & { code: number; message: string }> {
+  const task = await visibleTask(deps, tasktag, viewer);
+  if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'taskstate of a purged task');
+  const [details] = await detailsOf(deps, [task], showText);
+  if (details === undefined) throw new Error(`details of ${tasktag} went missing`);
+  return { code: stateCodeOf(details.status), message: task.reason ?? '', ...details };
+}
+
+export async function listTasks(deps: ConversionDeps, viewer: Viewer, page: number, pagesize: number): Promise<{ tasks: TTaskDetails[]; total: number }> {
+  const { tasks, total } = await visibleTasks(deps.db, viewer, pagesize, (page - 1) * pagesize);
+  return { tasks: await detailsOf(deps, tasks, true), total };
+}
+
+// --- Downloads -------------------------------------------------------------------------------
+
+/** A done task's result, or the refusal that explains why there is none to download. */
+async function storedResultOf(deps: ConversionDeps, task: ConversionTaskRow): Promise<{ object: StoredObject; name: string }> {
+  if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'result of a purged task');
+  if (task.status !== 'done' || task.result_key === null) throw ApiError.business(CONVERSION_ERRORS.notDone, `task is ${task.status}`);
+  const object = await deps.storage.stat(task.result_key);
+  if (object === undefined) throw ApiError.business(CONVERSION_ERRORS.expired, 'result object missing');
+  return { object, name: task.result_name ?? object.key.slice(object.key.lastIndexOf('/') + 1) };
+}
+
+/** A signed, expiring link of a done task's result (no later than the task's retention). */
+function downloadLinkOf(deps: ConversionDeps, task: ConversionTaskRow): { downurl: string; expiretime: number } {
+  const expires = Math.min(nowSeconds(deps) + CONVERSION_LIMITS.downloadUrlTtlSeconds, Number(task.expires_at));
+  const sig = downloadSignatureOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), task.tasktag, expires);
+  return { downurl: `/api/file/result/${encodeURIComponent(task.tasktag)}?expires=${expires}&sig=${sig}`, expiretime: expires };
+}
+
+/** taskdown: the link, the file name it downloads as, and until when the link works. */
+export async function taskDownload(deps: ConversionDeps, tasktag: string, viewer: Viewer): Promise<{ downurl: string; filename: string; expiretime: number }> {
+  const task = await visibleTask(deps, tasktag, viewer);
+  const { name } = await storedResultOf(deps, task);
+  return { ...downloadLinkOf(deps, task), filename: name };
+}
+
+/** Why a result link serves nothing: a wrong signature, a link past its time, a result no longer kept. */
+export type ResultRefusal = 'forbidden' | 'linkExpired' | 'gone';
+
+/** GET /api/file/result/{tasktag}: the result when the link's signature holds and it has not expired. */
+export async function signedResult(
+  deps: ConversionDeps,
+  tasktag: string,
+  expires: number,
+  sig: string,
+): Promise<{ object: StoredObject; name: string } | ResultRefusal> {
+  const expected = downloadSignatureOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), tasktag, expires);
+  if (!isSameText(sig, expected)) return 'forbidden';
+  if (expires <= nowSeconds(deps)) return 'linkExpired';
+  const task = await taskByTag(deps.db, tasktag);
+  if (task === undefined) return 'gone';
+  try {
+    return await storedResultOf(deps, task);
+  } catch (error) {
+    if (error instanceof ApiError) return 'gone';
+    throw error;
+  }
+}
+
+// --- The phone page --------------------------------------------------------------------------
+
+export function shareUrlOf(deps: ConversionDeps, tasktag: string): string {
+  const code = shareCodeOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), tasktag);
+  return new URL(sharePath(tasktag, code), deps.env.PUBLIC_ORIGIN).toString();
+}
+
+export interface ShareView {
+  status: TTaskDetails['status'];
+  statusdetail: string;
+  reason: string | null;
+  files: Array<Pick<TTaskFile, 'name' | 'size' | 'state' | 'reason' | 'outputname' | 'outputsize'>>;
+  expiretime: number;
+  /** Once done: the result's name and a fresh signed link. */
+  filename?: string;
+  downurl?: string;
+}
+
+/** /share.html's call: whoever holds the share code sees the task's files and, once done, its link. */
+export async function shareView(deps: ConversionDeps, tasktag: string, code: string): Promise<ShareView> {
+  const expected = shareCodeOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), tasktag);
+  const task = isSameText(code, expected) ? await taskByTag(deps.db, tasktag) : undefined;
+  if (task === undefined) throw ApiError.business(CONVERSION_ERRORS.taskUnknown, 'share code does not match');
+  if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'share of a purged task');
+  const [details] = await detailsOf(deps, [task], true);
+  if (details === undefined) throw new Error(`details of ${tasktag} went missing`);
+  const view: ShareView = {
+    status: details.status,
+    statusdetail: details.statusdetail,
+    reason: details.reason,
+    files: details.files.map(({ name, size, state, reason, outputname, outputsize }) => ({ name, size, state, reason, outputname, outputsize })),
+    expiretime: details.expiretime,
+  };
+  if (details.status !== 'done') return view;
+  const { name } = await storedResultOf(deps, task);
+  return { ...view, filename: name, ...downloadLinkOf(deps, task), expiretime: details.expiretime };
+}
+
+// --- Ending a task ---------------------------------------------------------------------------
+
+/** Deletes everything a task stored (chunks, uploads, outputs) and its chunk records. */
+export async function deleteTaskFiles(deps: ConversionDeps, tasktag: string): Promise<void> {
+  await deleteChunkRows(deps.db, tasktag);
+  await deps.storage.deletePrefix(taskPrefixOf(tasktag));
+}
+
+/** taskcancel: a task still going is cancelled and its files deleted; an ended one stays as it is. */
+export async function cancelTask(deps: ConversionDeps, tasktag: string, viewer: Viewer): Promise<TTaskDetails['status']> {
+  const task = await visibleTask(deps, tasktag, viewer);
+  const cancelled = await moveTask(deps.db, tasktag, ACTIVE_STATES, { status: 'cancelled', reason: CONVERSION_MESSAGES.cancelled }, nowSeconds(deps));
+  if (!cancelled) return oneOf(TASK_STATES, (await taskByTag(deps.db, tasktag))?.status ?? task.status);
+  await deps.jobs.cancel(tasktag);
+  await deleteTaskFiles(deps, tasktag);
+  deps.log.info({ tasktag, from: task.status }, 'conversion task cancelled');
+  return 'cancelled';
+}
