@@ -4,6 +4,7 @@ import { runCadBench } from './cad.bench';
 import { runCaptchaBench } from './captcha.bench';
 import { runLighthouseBench } from './lighthouse.bench';
 import { runSiteBench } from './site.bench';
+import { runUploadBench } from './upload.bench';
 
 const suites: Array<[string, () => Promise<boolean>]> = [
   ['site (issue 2)', runSiteBench],
@@ -11,6 +12,7 @@ const suites: Array<[string, () => Promise<boolean>]> = [
   ['captcha (issue 3)', runCaptchaBench],
   ['lighthouse (issue 5)', runLighthouseBench],
   ['cad engine (issue 6)', runCadBench],
+  ['upload and conversion (issue 7)', runUploadBench],
 ];
 // `npm run bench -- sign-in` runs only the suites whose name contains the word given.
 const filter = process.argv[2];

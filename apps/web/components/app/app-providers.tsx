@@ -13,7 +13,7 @@ import { HydrationMark } from './hydration-mark';
 import { LoadingBar } from './loading-bar';
 
 // Namespaces only server components read: kept out of every page's client payload.
-const SERVER_ONLY_NAMESPACES = new Set(['pages', 'home', 'feedback', 'buy']);
+const SERVER_ONLY_NAMESPACES = new Set(['pages', 'home', 'feedback', 'buy', 'tools']);
 
 /** Messages, application state, the session and login modal, and the page-wide guards every document gets. */
 export async function AppProviders({ locale, children }: { locale: Locale; children: ReactNode }) {

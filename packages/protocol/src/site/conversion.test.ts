@@ -12,10 +12,16 @@ describe('uploadpar fields', () => {
     expect(ZUploadParRequest.parse(base).parainfo).toEqual({});
   });
 
+  it('accepts its own output again: the web client sends what it parsed', () => {
+    const once = ZUploadParRequest.parse({ ...base, parainfo: '{"paper":"A3"}' });
+    expect(ZUploadParRequest.parse(once)).toEqual(once);
+    expect(ZUploadParRequest.parse(ZUploadParRequest.parse(base)).parainfo).toEqual({});
+  });
+
   it('refuses broken or unknown options with one message', () => {
-    for (const parainfo of ['{paper:A3}', '{"paper":"B5"}', '{"shell":"rm -rf /"}', '[1]']) {
+    for (const parainfo of ['{paper:A3}', '{"paper":"B5"}', '{"shell":"rm -rf /"}', '[1]', 42]) {
       const issue = ZUploadParRequest.safeParse({ ...base, parainfo }).error?.issues[0];
-      expect(issue?.message, parainfo).toBe(CONVERSION_MESSAGES.parainfo);
+      expect(issue?.message, String(parainfo)).toBe(CONVERSION_MESSAGES.parainfo);
       expect(issue?.path[0]).toBe('parainfo');
     }
   });

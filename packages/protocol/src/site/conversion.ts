@@ -111,18 +111,22 @@ export const ZConversionOptions = z
   .strict();
 export type TConversionOptions = z.infer<typeof ZConversionOptions>;
 
-/** `parainfo` on the wire: a JSON text of the options ('' or absent: defaults). */
+/**
+ * `parainfo` on the wire: a JSON text of the options ('' or absent: defaults). The options object
+ * itself is taken too: the web's client sends what the schema parsed, and signs it as its JSON.
+ */
 const ZParainfo = z
-  .string()
-  .max(2000)
+  .union([z.string().max(2000), z.record(z.string(), z.unknown())], { error: CONVERSION_MESSAGES.parainfo })
   .optional()
-  .transform((text, context): TConversionOptions => {
-    if (text === undefined || text.trim() === '') return {};
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
+  .transform((given, context): TConversionOptions => {
+    if (given === undefined || (typeof given === 'string' && given.trim() === '')) return {};
+    let value: unknown = given;
+    if (typeof given === 'string') {
+      try {
+        value = JSON.parse(given);
+      } catch {
+        value = undefined;
+      }
     }
     const options = ZConversionOptions.safeParse(value);
     if (options.success) return options.data;

@@ -1,7 +1,13 @@
 import { personalPage } from '@/components/personal/personal-page';
+import { ConversionHistory } from '@/components/tools/conversion-history';
+import { ToolsMessages } from '@/components/tools/tools-messages';
 
-// Signed-in visitors see the page frame; its content arrives with a later issue.
-const page = personalPage('personal-download');
+// The signed-in user's online conversions (issue 7), read from the browser with the session.
+const page = personalPage('personal-download', ({ locale }) => (
+  <ToolsMessages locale={locale} parts={['history', 'recent']}>
+    <ConversionHistory />
+  </ToolsMessages>
+));
 
 // Per user: rendered for each request from the session cookie, never cached (decision 0008).
 export const dynamic = 'force-dynamic';

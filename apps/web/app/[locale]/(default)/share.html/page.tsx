@@ -1,7 +1,6 @@
-import { routePage } from '@/components/page/route-page';
+import { sharePage } from '@/components/tools/share-page';
 
-const page = routePage('share');
+// spec §2 /share.html: the phone page of a task's QR; the task is read in the browser (issue 7).
+export const generateMetadata = sharePage.generateMetadata;
 
-export const generateMetadata = page.generateMetadata;
-
-export default page.Page;
+export default sharePage.Page;

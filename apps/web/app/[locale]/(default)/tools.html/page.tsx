@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { toolsHubPage } from '@/components/tools/tools-hub';
 
-const page = routePage('tools');
+// spec §2 /tools.html: the online conversion tools (issue 7).
+const page = toolsHubPage('tools');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { toolsHubPage } from '@/components/tools/tools-hub';
 
-const page = routePage('tools-index');
+// spec §2 /tools: the same hub as /tools.html (its canonical).
+const page = toolsHubPage('tools-index');
 
 export const generateMetadata = page.generateMetadata;
 

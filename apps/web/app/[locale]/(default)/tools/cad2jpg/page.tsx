@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { toolRoutePage } from '@/components/tools/tool-page';
 
-const page = routePage('tools-cad2jpg');
+// spec §2 /tools/cad2jpg: static; the conversion itself runs in the browser (issue 7).
+const page = toolRoutePage('cad2jpg');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { toolRoutePage } from '@/components/tools/tool-page';
 
-const page = routePage('tools-cad2pdf');
+// spec §2 /tools/cad2pdf: static; the conversion itself runs in the browser (issue 7).
+const page = toolRoutePage('cad2pdf');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { toolRoutePage } from '@/components/tools/tool-page';
 
-const page = routePage('tools-cad2ver');
+// spec §2 /tools/cad2ver: static; the conversion itself runs in the browser (issue 7).
+const page = toolRoutePage('cad2ver');
 
 export const generateMetadata = page.generateMetadata;
 

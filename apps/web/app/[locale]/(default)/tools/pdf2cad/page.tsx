@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { toolRoutePage } from '@/components/tools/tool-page';
 
-const page = routePage('tools-pdf2cad');
+// spec §2 /tools/pdf2cad: static; the conversion itself runs in the browser (issue 7).
+const page = toolRoutePage('pdf2cad');
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,0 +1,48 @@
+'use client';
+
+import { HEADERS, UPLOAD, X_PRODUCT, endpoints, type TTaskDetails } from '@xcad/protocol';
+import { apiClient } from '@/lib/api/client';
+import { readOrCreateDeviceId } from '@/lib/device-id';
+import type { SignedFields } from '@/lib/tools/upload';
+import { xhrTransport } from '@/lib/tools/xhr-transport';
+
+// The browser side of the online tools' calls: the signed client, the slice transport, the
+// download link and the phone QR (issue 7).
+
+function safeLocalStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function deviceId(): string {
+  return readOrCreateDeviceId(safeLocalStorage(), () => crypto.randomUUID());
+}
+
+/** Slices go to the same origin as every call (decision 0003), with the product headers. */
+export function uploadDeps() {
+  return {
+    transport: xhrTransport({ [HEADERS.product]: X_PRODUCT, [HEADERS.domain]: window.location.host }),
+    uploadUrl: `${window.location.origin}/api/v4/uploadfile`,
+  };
+}
+
+/** The phone QR of a task: an image the API draws, leading to /share.html. */
+export function qrSrcOf(tasktag: string): string {
+  return `/api/v4/sitetaskdownqrcode?${new URLSearchParams({ tasktag, deviceid: deviceId() }).toString()}`;
+}
+
+/** Asks for a fresh signed link to the result and follows it (the browser downloads the file). */
+export async function downloadResult(tasktag: string, signed: SignedFields): Promise<void> {
+  const client = await apiClient();
+  const answer = await client.call(endpoints.taskdown, { ...signed, tasktag, downtype: UPLOAD.downtype });
+  window.location.assign(answer.downurl);
+}
+
+export async function listTasks(signed: SignedFields, page: number, pagesize: number): Promise<{ tasks: TTaskDetails[]; total: number }> {
+  const client = await apiClient();
+  const answer = await client.call(endpoints.tasklist, { ...signed, page, pagesize });
+  return { tasks: answer.tasks, total: answer.total };
+}

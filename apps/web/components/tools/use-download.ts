@@ -1,0 +1,38 @@
+'use client';
+
+import { useCallback, useState } from 'react';
+import { messageOf, type SignedFields } from '@/lib/tools/upload';
+import { downloadResult } from './conversion-calls';
+
+// A download button's state: which task is fetching its link, and what went wrong last.
+
+export interface Download {
+  /** The task whose link is being fetched, null when none. */
+  readonly busyTag: string | null;
+  readonly error: { readonly tasktag: string; readonly message: string } | null;
+  download(tasktag: string): void;
+}
+
+export function useDownload(signed: SignedFields): Download {
+  const [busyTag, setBusyTag] = useState<string | null>(null);
+  const [error, setError] = useState<Download['error']>(null);
+  const { account, usertoken } = signed;
+
+  const download = useCallback(
+    (tasktag: string) => {
+      setBusyTag(tasktag);
+      setError(null);
+      downloadResult(tasktag, account === undefined ? {} : { account, usertoken }).then(
+        // The page stays while the browser downloads: the button is free again shortly after.
+        () => setTimeout(() => setBusyTag(null), 1500),
+        (failure: unknown) => {
+          setBusyTag(null);
+          setError({ tasktag, message: messageOf(failure) });
+        },
+      );
+    },
+    [account, usertoken],
+  );
+
+  return { busyTag, error, download };
+}
