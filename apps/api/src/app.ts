@@ -9,6 +9,7 @@ import type { AuthDeps } from './modules/auth/auth.contract';
 import { authRoutes } from './modules/auth/auth.routes';
 import { CaptchaOutbox, captchaOutboxRoutes } from './modules/auth/captcha-outbox';
 import { contentRoutes } from './modules/content/content.routes';
+import { createBullmqJobs } from './modules/conversion/bullmq/bullmq-jobs';
 import type { ConversionJobs } from './modules/conversion/conversion.jobs';
 import { conversionRoutes } from './modules/conversion/conversion.routes';
 import { createLocalJobs } from './modules/conversion/jobs/local-queue';
@@ -99,7 +100,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
 
   // Issue 7: online conversion. The local queue runs in this process once it is ready and lets
   // running conversions finish (or hands them back) when it closes.
-  const jobs = conversionJobs ?? createLocalJobs({ db, storage, log: app.log, clock, env });
+  const jobs = conversionJobs ?? (env.CONVERSION_QUEUE === 'bullmq' ? createBullmqJobs({ env, log: app.log }) : createLocalJobs({ db, storage, log: app.log, clock, env }));
   await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs } });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());

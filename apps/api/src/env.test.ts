@@ -16,6 +16,8 @@ describe('loadEnv', () => {
       SMS_PROVIDER: 'console',
       SOFTWARE_DOWNLOAD_BASE_URL: 'https://download.xunjiecad.com/soft/',
       STORAGE_DIR: 'data/storage',
+      STORAGE_PROVIDER: 'local',
+      S3_REGION: 'us-east-1',
       TENCENT_SMS_REGION: 'ap-guangzhou',
       PUBLIC_ORIGIN: 'http://127.0.0.1:3000',
       WECHAT_PROVIDER: 'dev',
@@ -28,6 +30,9 @@ describe('loadEnv', () => {
       CONVERSION_TIMEOUT_SECONDS: 180,
       CONVERSION_MEMORY_MB: 1536,
       CONVERSION_RETENTION_HOURS: 24,
+      CONVERSION_QUEUE: 'local',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      CONVERSION_QUEUE_NAME: 'xcad-conversion',
     });
     expect(DEV_SIGN_SECRET).toBe('xcad-dev-sign-secret-141');
   });
@@ -59,6 +64,49 @@ describe('loadEnv', () => {
 
   it('requires PRODUCT_SIGN_SECRET in production', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/PRODUCT_SIGN_SECRET: required when NODE_ENV=production/);
+  });
+
+  it('takes the BullMQ conversion queue with its Redis and refuses what BullMQ would not', () => {
+    expect(loadEnv({ CONVERSION_QUEUE: 'bullmq', REDIS_URL: 'rediss://:pw@redis.internal:6380/2', CONVERSION_QUEUE_NAME: 'site-b.conversion' })).toMatchObject({
+      CONVERSION_QUEUE: 'bullmq',
+      REDIS_URL: 'rediss://:pw@redis.internal:6380/2',
+      CONVERSION_QUEUE_NAME: 'site-b.conversion',
+    });
+    expect(() => loadEnv({ CONVERSION_QUEUE: 'sqs' })).toThrow('- CONVERSION_QUEUE:');
+    expect(() => loadEnv({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow('- REDIS_URL:');
+    expect(() => loadEnv({ CONVERSION_QUEUE_NAME: 'a:b' })).toThrow('- CONVERSION_QUEUE_NAME:');
+  });
+
+  it('takes an S3-compatible bucket for storage and names what the s3 provider is missing', () => {
+    expect(
+      loadEnv({
+        STORAGE_PROVIDER: 's3',
+        S3_ENDPOINT: 'https://oss-cn-hangzhou.aliyuncs.com',
+        S3_REGION: 'oss-cn-hangzhou',
+        S3_BUCKET: 'xcad-files',
+        S3_ACCESS_KEY_ID: 'AKID',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'false',
+        S3_PREFIX: 'sites/xcad',
+      }),
+    ).toMatchObject({ STORAGE_PROVIDER: 's3', S3_REGION: 'oss-cn-hangzhou', S3_BUCKET: 'xcad-files', S3_FORCE_PATH_STYLE: false, S3_PREFIX: 'sites/xcad' });
+    expect(loadEnv({ S3_FORCE_PATH_STYLE: 'true' }).S3_FORCE_PATH_STYLE).toBe(true);
+    expect(loadEnv({ S3_BUCKET: 'unused-while-local' }).STORAGE_PROVIDER).toBe('local');
+
+    let error: unknown;
+    try {
+      loadEnv({ STORAGE_PROVIDER: 's3', S3_BUCKET: 'xcad-files' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect(String(error)).toContain('S3_ACCESS_KEY_ID: required when STORAGE_PROVIDER=s3');
+    expect(String(error)).toContain('S3_SECRET_ACCESS_KEY: required when STORAGE_PROVIDER=s3');
+    expect(String(error)).not.toContain('S3_BUCKET');
+    expect(() => loadEnv({ STORAGE_PROVIDER: 'oss' })).toThrow('- STORAGE_PROVIDER:');
+    expect(() => loadEnv({ S3_ENDPOINT: 'minio:9000' })).toThrow('- S3_ENDPOINT:');
+    expect(() => loadEnv({ S3_FORCE_PATH_STYLE: 'yes' })).toThrow('- S3_FORCE_PATH_STYLE:');
+    expect(() => loadEnv({ S3_PREFIX: 'sites/../other' })).toThrow('- S3_PREFIX:');
   });
 
   it('lists every bad variable in one error', () => {

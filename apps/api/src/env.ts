@@ -12,6 +12,7 @@ export const WECHAT_PROVIDERS = ['dev', 'open-platform'] as const;
 export const QQ_PROVIDERS = ['dev', 'qq-connect'] as const;
 export const WXPAY_PROVIDERS = ['sandbox', 'wechatpay'] as const;
 export const ALIPAY_PROVIDERS = ['sandbox', 'alipay'] as const;
+export const STORAGE_PROVIDERS = ['local', 's3'] as const;
 
 /** `true`/`false`, or a comma list of trusted proxy addresses or CIDRs. */
 export type TrustProxy = boolean | string[];
@@ -67,6 +68,26 @@ const ZEnv = z.object({
   // Issue 5: where stored files live (content images and drawings, course videos, feedback
   // screenshots); a relative path is taken from the repository root.
   STORAGE_DIR: z.string().min(1).default('data/storage'),
+  // Issue 7: local keeps stored files under STORAGE_DIR; s3 puts them in a bucket of any
+  // S3-compatible store (AWS S3, MinIO, OSS, COS), for more than one API host. S3_ENDPOINT for
+  // anything but AWS; path-style addressing (bucket in the path) defaults on when it is set.
+  STORAGE_PROVIDER: z.enum(STORAGE_PROVIDERS).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
+  // A folder of the bucket every key goes under (several sites sharing one bucket).
+  S3_PREFIX: z
+    .string()
+    .refine((value) => value.replace(/^\/+|\/+$/g, '').split('/').every((segment) => /^[^\\\0]+$/.test(segment) && segment !== '.' && segment !== '..'), {
+      error: "must name a folder of the bucket ('xcad' or 'sites/xcad')",
+    })
+    .optional(),
   // Issue 5: where the download pages' buttons send installers (the vendor's CDN); file names are appended.
   SOFTWARE_DOWNLOAD_BASE_URL: z.url({ error: 'must be an absolute URL' }).default('https://download.xunjiecad.com/soft/'),
   // Issue 4: who takes WeChat Pay and Alipay orders. sandbox: the QR leads to the local cashier
@@ -98,6 +119,12 @@ const ZEnv = z.object({
   CONVERSION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
   CONVERSION_MEMORY_MB: z.coerce.number().int().min(128).max(16_384).default(1536),
   CONVERSION_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(24),
+  // Issue 7: who carries the conversion jobs. local: the database queue above, run by the API
+  // process; bullmq: a Redis queue (BullMQ), run by `npm run worker` processes. The queue's name
+  // lets several sites (or test runs) share one Redis; BullMQ refuses ':' in it.
+  CONVERSION_QUEUE: z.enum(['local', 'bullmq']).default('local'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).default('redis://127.0.0.1:6379'),
+  CONVERSION_QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'letters, digits, _ . - only' }).default('xcad-conversion'),
 });
 
 // The credentials each real SMS provider cannot send without.
@@ -120,6 +147,11 @@ const PAY_REQUIRED: ReadonlyArray<{ variable: 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDE
     needs: ['WECHATPAY_APPID', 'WECHATPAY_MCHID', 'WECHATPAY_MCH_SERIAL_NO', 'WECHATPAY_PRIVATE_KEY', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_PUBLIC_KEY', 'WECHATPAY_PUBLIC_KEY_ID'],
   },
   { variable: 'ALIPAY_PROVIDER', value: 'alipay', needs: ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] },
+];
+
+// What the s3 storage provider cannot reach its bucket without (issue 7).
+const STORAGE_REQUIRED: ReadonlyArray<{ variable: 'STORAGE_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
+  { variable: 'STORAGE_PROVIDER', value: 's3', needs: ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
 ];
 
 export type Env = Omit<z.output<typeof ZEnv>, 'PRODUCT_SIGN_SECRET'> & { PRODUCT_SIGN_SECRET: string };
@@ -147,7 +179,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   for (const name of smsProvider === undefined ? [] : SMS_REQUIRED[smsProvider]) {
     if (present[name] === undefined) problems.push(`${name}: required when SMS_PROVIDER=${smsProvider}`);
   }
-  for (const rule of [...OAUTH_REQUIRED, ...PAY_REQUIRED]) {
+  for (const rule of [...OAUTH_REQUIRED, ...PAY_REQUIRED, ...STORAGE_REQUIRED]) {
     if (present[rule.variable] !== rule.value) continue;
     for (const name of rule.needs) {
       if (present[name] === undefined) problems.push(`${name}: required when ${rule.variable}=${rule.value}`);

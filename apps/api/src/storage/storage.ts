@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { repositoryRoot } from '@xcad/db';
+import { s3StorageFromEnv } from './s3-storage';
 
 // Stored files (issue 5 "Images live in storage"; later the conversion tasks' files): content
 // images, daily-picture and library drawings, course videos, feedback screenshots. One interface;
@@ -261,7 +262,21 @@ export class LocalDiskStorage implements StreamingStorage {
   }
 }
 
-/** The storage STORAGE_DIR names (relative to the repository root). */
-export function storageFromEnv(env: { STORAGE_DIR: string }): LocalDiskStorage {
+/** What `storageFromEnv` reads: the API's whole Env fits; the content importer passes only STORAGE_DIR. */
+export interface StorageEnv {
+  STORAGE_DIR: string;
+  STORAGE_PROVIDER?: 'local' | 's3';
+  S3_ENDPOINT?: string | undefined;
+  S3_REGION?: string | undefined;
+  S3_BUCKET?: string | undefined;
+  S3_ACCESS_KEY_ID?: string | undefined;
+  S3_SECRET_ACCESS_KEY?: string | undefined;
+  S3_FORCE_PATH_STYLE?: boolean | undefined;
+  S3_PREFIX?: string | undefined;
+}
+
+/** The storage STORAGE_PROVIDER names: `s3` a bucket (S3_*), else local disk under STORAGE_DIR (relative to the repository root). */
+export function storageFromEnv(env: StorageEnv): StreamingStorage {
+  if (env.STORAGE_PROVIDER === 's3') return s3StorageFromEnv(env);
   return new LocalDiskStorage(path.resolve(repositoryRoot, env.STORAGE_DIR));
 }

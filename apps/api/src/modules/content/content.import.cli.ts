@@ -5,6 +5,7 @@
 // part that changed; the problems and exit code 1 when the content is refused.
 import path from 'node:path';
 import { createDatabase, repositoryRoot, type DatabaseHandle } from '@xcad/db';
+import { loadEnv } from '../../env';
 import { storageFromEnv } from '../../storage';
 import { siteImporters } from '../site-importers';
 import { syncContentAssets } from './content-assets';
@@ -14,8 +15,8 @@ const contentDir = path.resolve(process.argv[2] ?? path.join(repositoryRoot, 'co
 
 let handle: DatabaseHandle | undefined;
 try {
-  // Only STORAGE_DIR matters here; the rest of the API's configuration is the server's business.
-  const storage = storageFromEnv({ STORAGE_DIR: process.env.STORAGE_DIR?.trim() || 'data/storage' });
+  // The API's own storage (local disk or the S3 bucket), read from the same checked variables.
+  const storage = storageFromEnv(loadEnv());
   handle = createDatabase();
   const summary = await importContent(handle.db, contentDir);
   if (hasChanges(summary)) console.info(formatSummary(summary));
