@@ -54,6 +54,7 @@ writeFileSync(
 const GBK = join(FIX, 'gen_zh_r2000_gbk.dxf');
 const LAYOUTS = join(FIX, 'skydxf_testModelPaperSpace.dxf');
 const BINARY = join(FIX, 'ezdxf_bin_dxf_r12.dxf');
+const DWG = join(FIX, 'acs_sample_AC1015.dwg');
 
 const commands: Record<string, string[]> = {
   info: ['info', GBK],
@@ -73,6 +74,9 @@ const commands: Record<string, string[]> = {
   truncatedDwg: ['convert', out('truncated.dwg'), out('x.png')],
   unknownLayout: ['convert', LAYOUTS, out('x.png'), '--layout', 'Sheet 99'],
   nothingDrawable: ['convert', out('frozen.dxf'), out('x.png')],
+  // DWG → DXF, the oldest and the newest version.
+  dxfR12: ['convert', DWG, out('acs-r12.dxf'), '--version', 'R12'],
+  dxf2018: ['convert', DWG, out('acs-2018.dxf'), '--binary'],
 };
 /**
  * The same entry (`main`, what bin/cad.mjs calls) in this process, for the paths that end before
@@ -95,6 +99,9 @@ const inProcess: Record<string, string[]> = {
   unwritable: ['convert', GBK, join(tmp, 'no', 'such', 'dir', 'x.png')],
   emptyFile: ['convert', out('empty.dxf'), out('x.png')],
   pdfInput: ['info', out('fake.pdf.dxf')],
+  dxfBadVersion: ['convert', GBK, out('x.dxf'), '--version', '2019'],
+  dxfWithWidth: ['convert', GBK, out('x.dxf'), '--width', '100'],
+  versionForPng: ['convert', GBK, out('x.png'), '--version', 'R12'],
 };
 const results: Record<string, Run> = {};
 
@@ -236,7 +243,7 @@ describe('cad errors: exit code and one line "cad: <reason>" on stderr', () => {
     ['zeroWidth', 2, /--width must be/],
     ['negativeDpi', 2, /--dpi must be/],
     ['badPaper', 2, /--paper must be one of A0, A1, A2, A3, A4, fit/],
-    ['badExtension', 2, /output format.*\.pdf, \.png, \.jpg or \.svg/],
+    ['badExtension', 2, /output format.*\.pdf, \.png, \.jpg, \.svg or \.dxf/],
     ['missingOutput', 2, /needs an input and an output/],
     ['missingFile', 1, /cannot read .*nope\.dxf: no such file/],
     ['folderInput', 1, /is a folder/],
@@ -262,5 +269,32 @@ describe('cad errors: exit code and one line "cad: <reason>" on stderr', () => {
 
   it('writes no output file when the input is refused', () => {
     expect(existsSync(out('x.png'))).toBe(false);
+  });
+});
+
+describe('cad convert to DXF', () => {
+  it('writes a DWG as R12 DXF, listing what R12 cannot hold as notes', () => {
+    const { stdout, stderr } = ok('dxfR12');
+    expect(stdout).toMatch(/^wrote .*acs-r12\.dxf \(DXF R12; /);
+    const text = readFileSync(out('acs-r12.dxf'), 'latin1');
+    expect(text).toMatch(/\$ACADVER\r\n {2}1\r\nAC1009\r\n/);
+    expect(text).not.toContain('LWPOLYLINE');
+    expect(stderr).toContain('cad: note: LWPOLYLINE:');
+    expect(stderr).toContain('cad: note: MTEXT:');
+  });
+
+  it('writes a DWG as binary 2018 DXF by default version', () => {
+    const { stdout } = ok('dxf2018');
+    expect(stdout).toContain('(DXF 2018 binary;');
+    const b = readFileSync(out('acs-2018.dxf'));
+    expect(b.subarray(0, 22).toString('latin1')).toBe('AutoCAD Binary DXF\r\n\x1a\0');
+    expect(b.includes(Buffer.from('AC1032\0'))).toBe(true);
+  });
+
+  it('refuses an unknown version and render options for a .dxf output (exit 2)', () => {
+    for (const name of ['dxfBadVersion', 'dxfWithWidth', 'versionForPng']) {
+      expect(results[name]?.code, name).toBe(2);
+      expect(results[name]?.stderr, name).toMatch(/^cad: .*(--version|--width)/);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The `cad` command (bin/cad.mjs runs it, bundled, or through tsx):
- *   cad convert IN OUT [options]   DWG/DXF → PDF, PNG, JPG or SVG (format from OUT's extension)
+ *   cad convert IN OUT [options]   DWG/DXF → PDF, PNG, JPG, SVG or DXF (format from OUT's extension)
  *   cad info FILE                  what a drawing holds, as JSON
  * Errors: exit 1 for bad input, 2 for bad usage, always ONE line "cad: <reason>" on stderr.
  * Modules that cost start-up time (readers, fonts, back ends) are imported only when needed.
@@ -10,11 +10,11 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import type { ConvertOptions, OutputFormat } from './convert';
 
 const HELP = `Usage:
-  cad convert IN OUT [options]   convert a DWG or DXF drawing to PDF, PNG, JPG or SVG
+  cad convert IN OUT [options]   convert a DWG or DXF drawing to PDF, PNG, JPG, SVG or DXF
   cad info FILE                  print what a drawing holds as JSON (format, version, code page,
                                  units, layers, layouts, entity counts, missing fonts, warnings)
 
-The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg
+The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg .dxf
 
 Options for convert:
   --layout NAME        draw this layout ('Model' = model space); default: the model, or the
@@ -27,6 +27,9 @@ Options for convert:
   --width PX           PNG/JPG width in pixels; the drawing's extents fill it, no margin
   --dpi N              PNG/JPG resolution on the paper size (instead of --width)
   --background B       white or black (PNG/JPG/SVG; default white)
+  --version V          DXF output: R12, 2000, 2004, 2007, 2010, 2013 or 2018 (default 2018);
+                       what the version cannot hold is converted and listed in 'cad: note:' lines
+  --binary             DXF output: binary DXF instead of text
   -h, --help           this help
 
 Environment:
@@ -49,8 +52,11 @@ interface Parsed {
   flags: Set<string>;
 }
 
-const VALUE_OPTIONS = new Set(['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background']);
-const FLAG_OPTIONS = new Set(['all-layouts', 'help']);
+const VALUE_OPTIONS = new Set(['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background', 'version']);
+const FLAG_OPTIONS = new Set(['all-layouts', 'help', 'binary']);
+const DXF_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013', '2018'] as const;
+/** Options that only make sense for a drawing (PDF/PNG/JPG/SVG) output. */
+const RENDER_OPTIONS = ['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background'];
 
 function parseArgs(args: string[], allowed: { values: Set<string>; flags: Set<string> }): Parsed {
   const parsed: Parsed = { positional: [], values: new Map(), flags: new Set() };
@@ -188,9 +194,11 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   if (p.positional.length > 2) throw new UsageError(`unexpected argument '${p.positional[2]}' (one input and one output)`);
   const [input, output] = p.positional as [string, string];
   const ext = extname(output).toLowerCase();
-  const format = EXTENSIONS[ext];
-  if (!format) throw new UsageError(`cannot tell the output format from '${basename(output)}': use .pdf, .png, .jpg or .svg`);
   const v = p.values;
+  if (ext === '.dxf') return dxfCommand(p, input, output, out, err);
+  if (v.has('version') || p.flags.has('binary')) throw new UsageError('--version and --binary are for a .dxf output');
+  const format = EXTENSIONS[ext];
+  if (!format) throw new UsageError(`cannot tell the output format from '${basename(output)}': use .pdf, .png, .jpg, .svg or .dxf`);
   if (v.has('width') && v.has('dpi')) throw new UsageError('give either --width or --dpi, not both');
   if (v.has('layout') && p.flags.has('all-layouts')) throw new UsageError('give either --layout or --all-layouts, not both');
   const { MAX_WIDTH, MAX_DPI } = await import('./convert');
@@ -230,6 +238,23 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
     out.write(`wrote ${path} (${what}; ${kb(o.data.length)})\n`);
   }
   if (result.missingFonts.length) err.write(`cad: note: fonts not found, substituted: ${result.missingFonts.join(', ')}\n`);
+  return 0;
+}
+
+/** cad convert IN OUT.dxf [--version V] [--binary]: DWG/DXF → DXF of the chosen version. */
+async function dxfCommand(p: Parsed, input: string, output: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const unused = RENDER_OPTIONS.filter((o) => p.values.has(o));
+  if (p.flags.has('all-layouts')) unused.push('all-layouts');
+  if (unused.length) throw new UsageError(`--${unused[0]} is not used for a .dxf output (only --version and --binary)`);
+  const version = oneOf('version', p.values.get('version'), DXF_VERSIONS, { r2000: '2000', r2004: '2004', r2007: '2007', r2010: '2010', r2013: '2013', r2018: '2018' }) ?? '2018';
+  const binary = p.flags.has('binary');
+  const bytes = readInput(input);
+  checkWritable(output);
+  const { convertToDxf } = await import('./dxf-writer/convert');
+  const result = await convertToDxf(bytes, basename(input), { version, binary });
+  writeOutput(output, result.bytes);
+  out.write(`wrote ${output} (DXF ${version}${binary ? ' binary' : ''}; ${kb(result.bytes.length)})\n`);
+  for (const n of result.notes) err.write(`cad: note: ${n}\n`);
   return 0;
 }
 

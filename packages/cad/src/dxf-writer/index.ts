@@ -1,0 +1,1 @@
+export { writeDxf, DXF_VERSIONS, ACADVER, type DxfVersion, type WriteDxfOptions, type WriteDxfResult } from './writer';

@@ -1,0 +1,344 @@
+/**
+ * What a DXF version cannot hold, turned into what it can: every rule counts itself through
+ * `note` with a key "TYPE: what happened", so the writer reports each kind of change once.
+ */
+import { plainMText } from '../text/mtext-parser';
+import type {
+  Block,
+  Drawing,
+  Entity,
+  EntityBase,
+  HatchEntity,
+  InsertEntity,
+  LineEntity,
+  LwPolylineEntity,
+  MLeaderEntity,
+  MTextEntity,
+  PolylineEntity,
+  QuadEntity,
+  TextEntity,
+  Vec3,
+} from '../model';
+import { ellipsePoints, fillTrapezoids, hatchRings, patternLines, patternSegments, splinePolyline } from './geometry';
+
+const MAX_PATTERN_SEGMENTS = 100_000;
+
+const isDefault = (v: Vec3): boolean => v[0] === 0 && v[1] === 0 && v[2] === 1;
+
+/** The common fields of `e`, for the entities that replace it (handle and owner are new). */
+function baseOf(e: Entity): EntityBase {
+  const b: EntityBase = {
+    layer: e.layer,
+    color: { ...e.color },
+    linetype: e.linetype,
+    ltscale: e.ltscale,
+    lineweight: e.lineweight,
+    visible: e.visible,
+    extrusion: e.extrusion,
+    paperSpace: e.paperSpace,
+  };
+  if (e.thickness !== undefined) b.thickness = e.thickness;
+  if (e.transparency !== undefined) b.transparency = e.transparency;
+  return b;
+}
+
+/** OCS → WCS by the arbitrary-axis algorithm. */
+export function ocsToWcs(n: Vec3): (x: number, y: number, z: number) => Vec3 {
+  if (isDefault(n)) return (x, y, z) => [x, y, z];
+  const len = Math.hypot(n[0], n[1], n[2]) || 1;
+  const nz: Vec3 = [n[0] / len, n[1] / len, n[2] / len];
+  const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const unit = (a: Vec3): Vec3 => {
+    const l = Math.hypot(a[0], a[1], a[2]) || 1;
+    return [a[0] / l, a[1] / l, a[2] / l];
+  };
+  const ax = unit(Math.abs(nz[0]) < 1 / 64 && Math.abs(nz[1]) < 1 / 64 ? cross([0, 1, 0], nz) : cross([0, 0, 1], nz));
+  const ay = unit(cross(nz, ax));
+  return (x, y, z) => [ax[0] * x + ay[0] * y + nz[0] * z, ax[1] * x + ay[1] * y + nz[1] * z, ax[2] * x + ay[2] * y + nz[2] * z];
+}
+
+export class Lowering {
+  private readonly blocks = new Map<string, Block>();
+
+  constructor(
+    private readonly d: Drawing,
+    private readonly year: number,
+    private readonly tol: number,
+    private readonly note: (key: string) => void,
+  ) {
+    for (const b of Object.values(d.blocks)) this.blocks.set(b.name.toUpperCase(), b);
+  }
+
+  /** The entities written for `e` (itself when the version holds it). */
+  lower(e: Entity): Entity[] {
+    const r12 = this.year === 12;
+    switch (e.type) {
+      case 'UNKNOWN':
+        this.note(`${e.dxfType}: left out (a custom or proxy entity with no DXF equivalent)`);
+        return [];
+      case 'ACAD_TABLE': {
+        const b = this.blocks.get(e.block.toUpperCase());
+        if (!b) {
+          this.note('ACAD_TABLE: left out (its table block is missing)');
+          return [];
+        }
+        this.note('ACAD_TABLE: written as a reference to its table block');
+        return [this.insert(e, b.name, e.insertion)];
+      }
+      case 'MLINE': {
+        this.note('MLINE: written as one polyline per element line');
+        const count = Math.max(0, ...e.vertices.map((v) => v.params.length));
+        const out: Entity[] = [];
+        for (let j = 0; j < count; j++) {
+          const pts = e.vertices.map((v): Vec3 => {
+            const t = v.params[j]?.[0] ?? 0;
+            return [v.position[0] + v.miter[0] * t, v.position[1] + v.miter[1] * t, v.position[2] + v.miter[2] * t];
+          });
+          out.push(this.wcsPolyline(e, pts, e.closed));
+        }
+        return out;
+      }
+      case 'MULTILEADER':
+        this.note('MULTILEADER: written as its leader lines and text');
+        return this.mleader(e).flatMap((x) => this.lower(x));
+      case 'MESH':
+        if (this.year >= 2010) return [e];
+        this.note(`MESH: written as a polyface mesh (DXF ${this.year} has no MESH)`);
+        return [this.polyface(e, e.vertices, e.faces.map((f) => f.map((i) => i + 1)))];
+      default:
+    }
+    if (!r12) return [e];
+    switch (e.type) {
+      case 'MTEXT':
+        this.note('MTEXT: written as TEXT lines, one per line (R12 has no MTEXT)');
+        return this.mtextLines(e);
+      case 'LWPOLYLINE':
+        this.note('LWPOLYLINE: written as POLYLINE (R12)');
+        return [this.fromLw(e)];
+      case 'ELLIPSE': {
+        this.note('ELLIPSE: written as a polyline within the chord tolerance (R12)');
+        const pts = ellipsePoints(e, this.tol);
+        const full = Math.abs(e.endParam - e.startParam) >= Math.PI * 2 - 1e-9 || Math.abs(e.endParam - e.startParam) < 1e-12;
+        return [this.wcsPolyline(e, pts, full)];
+      }
+      case 'SPLINE': {
+        this.note('SPLINE: written as a polyline within the chord tolerance (R12)');
+        const pts = splinePolyline(e, this.tol);
+        const a = pts[0], z = pts[pts.length - 1];
+        const closed = e.closed && pts.length > 2 && !!a && !!z && a[0] === z[0] && a[1] === z[1] && a[2] === z[2];
+        if (closed) pts.pop();
+        return [this.wcsPolyline(e, pts, closed)];
+      }
+      case 'HATCH':
+        return this.hatch(e);
+      case 'DIMENSION': {
+        const b = this.blocks.get(e.block.toUpperCase());
+        if (!b) {
+          this.note('DIMENSION: left out (its block is missing; R12 gets dimensions as block references)');
+          return [];
+        }
+        this.note('DIMENSION: written as a reference to its block (R12)');
+        return [this.insert(e, b.name, b.basePoint)];
+      }
+      case 'LEADER':
+        this.note('LEADER: written as a polyline (R12)');
+        return [this.wcsPolyline(e, e.vertices, false)];
+      case 'XLINE':
+      case 'RAY':
+      case 'IMAGE':
+      case 'WIPEOUT':
+        this.note(`${e.type}: left out (R12 has no ${e.type})`);
+        return [];
+      default:
+        return [e];
+    }
+  }
+
+  private insert(e: Entity, name: string, at: Vec3): InsertEntity {
+    return {
+      ...baseOf(e),
+      type: 'INSERT',
+      name,
+      insertion: at,
+      scale: [1, 1, 1],
+      rotation: 0,
+      columnCount: 1,
+      rowCount: 1,
+      columnSpacing: 0,
+      rowSpacing: 0,
+      attributes: [],
+    };
+  }
+
+  private polylineOf(e: Entity, kind: PolylineEntity['kind'], pts: Vec3[], closed: boolean, elevation: number): PolylineEntity {
+    const base = baseOf(e);
+    if (kind === '3d') base.extrusion = [0, 0, 1];
+    return {
+      ...base,
+      type: 'POLYLINE',
+      kind,
+      flags: (closed ? 1 : 0) | (kind === '3d' ? 8 : 0),
+      closed,
+      elevation,
+      defaultStartWidth: 0,
+      defaultEndWidth: 0,
+      m: 0,
+      n: 0,
+      meshClosedN: false,
+      vertices: pts.map((p) => ({ position: p, bulge: 0, startWidth: 0, endWidth: 0, flags: 0 })),
+      faces: [],
+    };
+  }
+
+  /**
+   * WCS points as the simplest polyline that holds them: flat ones (constant z, default extrusion)
+   * as LWPOLYLINE (2000+) or 2D POLYLINE (R12), others as a 3D POLYLINE.
+   */
+  private wcsPolyline(e: Entity, pts: Vec3[], closed: boolean): Entity {
+    const z = pts[0]?.[2] ?? 0;
+    const flat = isDefault(e.extrusion) && pts.every((p) => p[2] === z);
+    if (!flat) return this.polylineOf(e, '3d', pts, closed, 0);
+    if (this.year === 12) return this.polylineOf(e, '2d', pts.map((p) => [p[0], p[1], z]), closed, z);
+    const lw: LwPolylineEntity = {
+      ...baseOf(e),
+      type: 'LWPOLYLINE',
+      vertices: pts.map((p) => ({ x: p[0], y: p[1], bulge: 0, startWidth: 0, endWidth: 0 })),
+      closed,
+      plinegen: false,
+      constantWidth: 0,
+      elevation: z,
+    };
+    return lw;
+  }
+
+  private fromLw(e: LwPolylineEntity): PolylineEntity {
+    const pl = this.polylineOf(e, '2d', [], e.closed, e.elevation);
+    pl.flags |= e.plinegen ? 128 : 0;
+    pl.defaultStartWidth = e.constantWidth;
+    pl.defaultEndWidth = e.constantWidth;
+    pl.vertices = e.vertices.map((v) => ({
+      position: [v.x, v.y, e.elevation],
+      bulge: v.bulge,
+      startWidth: v.startWidth || e.constantWidth,
+      endWidth: v.endWidth || e.constantWidth,
+      flags: 0,
+    }));
+    return pl;
+  }
+
+  private polyface(e: Entity, vertices: Vec3[], faces: number[][]): PolylineEntity {
+    const pl = this.polylineOf(e, 'polyface', vertices, false, 0);
+    pl.extrusion = [0, 0, 1];
+    pl.flags = 64;
+    pl.faces = faces;
+    return pl;
+  }
+
+  /** MTEXT → one TEXT per line, placed as the MTEXT's attachment point would place the block of lines. */
+  private mtextLines(e: MTextEntity): TextEntity[] {
+    const lines = plainMText(e.text).split('\n');
+    const h = e.height || 1;
+    const pitch = ((h * 5) / 3) * (e.lineSpacingFactor || 1);
+    const att = Math.min(9, Math.max(1, e.attachment || 1));
+    const col = (att - 1) % 3;
+    const row = Math.floor((att - 1) / 3);
+    const n = lines.length;
+    const a = (e.rotation * Math.PI) / 180;
+    const vx = -Math.sin(a), vy = Math.cos(a);
+    const out: TextEntity[] = [];
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      const y = row === 0 ? -h - i * pitch : row === 1 ? (h + (n - 1) * pitch) / 2 - h - i * pitch : (n - 1 - i) * pitch;
+      const p: Vec3 = [e.insertion[0] + vx * y, e.insertion[1] + vy * y, e.insertion[2]];
+      const t: TextEntity = {
+        ...baseOf(e),
+        type: 'TEXT',
+        text: line,
+        insertion: p,
+        height: h,
+        rotation: e.rotation,
+        widthFactor: 1,
+        oblique: 0,
+        style: e.style,
+        halign: col,
+        valign: 0,
+        generation: 0,
+      };
+      if (col) t.alignPoint = p;
+      out.push(t);
+    });
+    return out;
+  }
+
+  private mleader(e: MLeaderEntity): Entity[] {
+    const out: Entity[] = [];
+    const base = { ...e, extrusion: [0, 0, 1] as Vec3 };
+    if (e.leaderColor && e.leaderColor.aci !== 0) base.color = { ...e.leaderColor };
+    if (e.leaderType !== 0)
+      for (const leader of e.leaders) {
+        for (const line of leader.lines) {
+          const pts = [...line.vertices];
+          if (leader.lastPoint) pts.push(leader.lastPoint);
+          if (pts.length >= 2) out.push(this.wcsPolyline(base, pts, false));
+        }
+        if (leader.lastPoint && leader.doglegVector && e.hasDogleg !== false && leader.doglegLength) {
+          const p = leader.lastPoint, dv = leader.doglegVector, l = leader.doglegLength;
+          out.push(this.wcsPolyline(base, [p, [p[0] + dv[0] * l, p[1] + dv[1] * l, p[2] + dv[2] * l]], false));
+        }
+      }
+    if (e.text && e.textPosition) {
+      const dir = e.textDirection ?? [1, 0, 0];
+      const m: MTextEntity = {
+        ...baseOf(e),
+        extrusion: [0, 0, 1],
+        type: 'MTEXT',
+        text: e.text,
+        insertion: e.textPosition,
+        height: e.textHeight ?? 2.5,
+        width: (e.textWidth ?? 0) * (e.contentScale ?? 1),
+        attachment: Math.min(3, Math.max(1, e.textAlignment ?? 1)),
+        drawingDirection: 1,
+        rotation: (Math.atan2(dir[1], dir[0]) * 180) / Math.PI,
+        style: 'Standard',
+        lineSpacingFactor: e.textLineSpacingFactor ?? 1,
+        lineSpacingStyle: e.textLineSpacingStyle ?? 1,
+      };
+      if (e.textColor && e.textColor.aci !== 0) m.color = { ...e.textColor };
+      out.push(m);
+    }
+    return out;
+  }
+
+  private hatch(e: HatchEntity): Entity[] {
+    const rings = hatchRings(e, this.tol);
+    const out: Entity[] = [];
+    for (const ring of rings)
+      out.push(this.polylineOf(e, '2d', ring.map(([x, y]) => [x, y, e.elevation]), true, e.elevation));
+    const fill = e.solid || e.gradient !== undefined;
+    if (fill) {
+      this.note('HATCH: written as its boundary polylines and SOLID fills (R12)');
+      const base = baseOf(e);
+      const first = e.gradient?.colors[0];
+      if (first) base.color = { ...first };
+      for (const q of fillTrapezoids(rings)) {
+        const solid: QuadEntity = {
+          ...base,
+          type: 'SOLID',
+          points: q.map(([x, y]): Vec3 => [x, y, e.elevation]) as QuadEntity['points'],
+        };
+        out.push(solid);
+      }
+      return out;
+    }
+    this.note('HATCH: written as its boundary polylines and pattern LINEs (R12)');
+    const { segments, truncated } = patternSegments(rings, patternLines(e, this.d), MAX_PATTERN_SEGMENTS);
+    if (truncated) this.note(`HATCH: pattern cut at ${MAX_PATTERN_SEGMENTS} lines (too dense to expand)`);
+    const toWcs = ocsToWcs(e.extrusion);
+    const base = { ...baseOf(e), extrusion: [0, 0, 1] as Vec3 };
+    for (const [x0, y0, x1, y1] of segments) {
+      const line: LineEntity = { ...base, type: 'LINE', start: toWcs(x0, y0, e.elevation), end: toWcs(x1, y1, e.elevation) };
+      out.push(line);
+    }
+    return out;
+  }
+}

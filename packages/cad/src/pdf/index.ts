@@ -1,0 +1,222 @@
+/**
+ * PDF -> drawing model (for DXF/DWG writing): pdf.js reads the pages (its legacy build, in this
+ * process, no worker thread), graphics.ts replays each page's operators with the graphics state,
+ * entities.ts makes CAD entities of the result. Node-side (pdf.js is loaded on first use).
+ *
+ * Units: PDF points become millimetres (1 pt = 25.4/72 mm) and $INSUNITS = 4, so a 1:1 drawing
+ * keeps its size. Pages are placed side by side in model space, left to right, 20 mm apart.
+ */
+import type { Color, Drawing, Entity, Header } from '../model';
+import { emptyDrawing, finishDrawing } from '../drawing';
+import { CadReadError } from '../errors';
+import { multiply, replayPage, type Affine, type FontInfo, type Mark, type PageMarks } from './graphics';
+import { colorOf, markEntities, Tables } from './entities';
+import { parsePageRange } from './pages';
+
+export interface PdfToDrawingOptions {
+  /** Pages to convert, 1-based: '1-3,5'. Default: all. */
+  pages?: string;
+  /** Bezier curves as SPLINE (default) or as polylines within 0.05 mm. */
+  curves?: 'spline' | 'polyline';
+  /** One layer per colour (default), or per PDF layer (optional content group) when the file has them. */
+  layers?: 'color' | 'pdf';
+}
+
+export interface PdfToDrawingResult {
+  drawing: Drawing;
+  /** What was approximated, skipped or placed, one line each. */
+  notes: string[];
+  /** Pages (1-based) with images and no vector content: nothing converted from them. */
+  rasterOnlyPages: number[];
+  pageCount: number;
+}
+
+/** Millimetres per PDF point. */
+export const MM_PER_PT = 25.4 / 72;
+/** Space between pages placed side by side, mm. */
+export const PAGE_GAP_MM = 20;
+
+export const RASTER_ONLY_MESSAGE = '该PDF为扫描件或纯图片，没有可转换的矢量内容';
+
+/** The parts of pdf.js used here (its types are not imported so the module loads lazily). */
+interface PdfPage {
+  view: number[];
+  getViewport(o: { scale: number }): { transform: number[]; width: number; height: number };
+  getOperatorList(): Promise<{ fnArray: number[]; argsArray: unknown[] }>;
+  commonObjs: { has(id: string): boolean; get(id: string): unknown };
+  cleanup(): void;
+}
+interface PdfDoc {
+  numPages: number;
+  getPage(n: number): Promise<PdfPage>;
+  getOptionalContentConfig(): Promise<{ getGroups(): Record<string, { name?: string | null; visible?: boolean }> | null }>;
+  destroy(): Promise<void>;
+}
+
+/** pdf.js' CJK CMaps and standard-font data, from its package folder (node modules loaded lazily: the package index stays browser-safe). */
+async function pdfjsAssets(): Promise<{ cMapUrl: string; standardFontDataUrl: string }> {
+  const [{ createRequire }, path] = await Promise.all([import('node:module'), import('node:path')]);
+  const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  return { cMapUrl: `${root}/cmaps/`, standardFontDataUrl: `${root}/standard_fonts/` };
+}
+
+async function openPdf(bytes: Uint8Array): Promise<PdfDoc> {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
+  if (!head.includes('%PDF-')) throw new CadReadError('corrupt', '文件不是PDF格式，无法转换');
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const task = pdfjs.getDocument({
+    // pdf.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact.
+    data: bytes.slice(),
+    ...(await pdfjsAssets()),
+    cMapPacked: true,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
+  try {
+    return (await task.promise) as unknown as PdfDoc;
+  } catch (err) {
+    const name = err instanceof Error ? err.name : '';
+    if (name === 'PasswordException') throw new CadReadError('unsupported', 'PDF已加密，需要密码才能打开，请先解除密码保护再转换');
+    throw new CadReadError('corrupt', `PDF文件已损坏或格式不正确，无法读取（${err instanceof Error ? err.message : String(err)}）`);
+  }
+}
+
+/** A pdf.js font as the replay needs it: family without the subset tag, matrix, writing mode. */
+function fontInfo(font: unknown): FontInfo | null {
+  if (!font || typeof font !== 'object') return null;
+  const f = font as { name?: unknown; fallbackName?: unknown; fontMatrix?: unknown; vertical?: unknown };
+  let family = typeof f.name === 'string' ? f.name.replace(/^[A-Z]{6}\+/, '') : '';
+  // Chinese font names are often stored in GBK bytes (宋体 as "ËÎÌå").
+  if (/[\u0080-\u00ff]/.test(family) && Array.from(family).every((c) => c.charCodeAt(0) <= 0xff)) {
+    try {
+      family = new TextDecoder('gbk', { fatal: true }).decode(Uint8Array.from(family, (c) => c.charCodeAt(0)));
+    } catch {
+      // Not GBK: keep the name as read.
+    }
+  }
+  const m = Array.isArray(f.fontMatrix) && f.fontMatrix.length === 6 ? (f.fontMatrix as Affine) : ([0.001, 0, 0, 0.001, 0, 0] as Affine);
+  return { family, fontMatrix: m, vertical: f.vertical === true };
+}
+
+/** PDF user space -> model-space mm: the page's view box and rotation, y up, placed at `offsetX`. */
+function pageMatrix(viewport: { transform: number[]; height: number }, offsetX: number): Affine {
+  const t = viewport.transform;
+  const view: Affine = [t[0] ?? 1, t[1] ?? 0, t[2] ?? 0, t[3] ?? 1, t[4] ?? 0, t[5] ?? 0];
+  const yUp: Affine = [MM_PER_PT, 0, 0, -MM_PER_PT, offsetX, viewport.height * MM_PER_PT];
+  return multiply(view, yUp);
+}
+
+const LAYER_NAME_BAD = /[<>/\\":;?*|=`,]/g;
+
+/** Layer naming: 'PDF_255_0_0' per colour, or the optional content group's name. */
+function layerChooser(mode: 'color' | 'ocg', groups: Record<string, { name?: string | null; visible?: boolean }>): (m: Mark) => { name: string; color: Color; on?: boolean } {
+  if (mode === 'ocg') {
+    return (m) => {
+      const g = m.ocg ? groups[m.ocg] : undefined;
+      if (!g) return { name: '0', color: { aci: 7 } };
+      const name = (g.name ?? '').replace(LAYER_NAME_BAD, '_').trim() || `PDF_LAYER_${m.ocg ?? ''}`;
+      return { name, color: { aci: 7 }, on: g.visible !== false };
+    };
+  }
+  return (m) => ({ name: `PDF_${(m.rgb >> 16) & 255}_${(m.rgb >> 8) & 255}_${m.rgb & 255}`, color: colorOf(m.rgb) });
+}
+
+function pageNotes(p: number, marks: PageMarks, entities: number): string[] {
+  const notes: string[] = [];
+  const n = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+  if (marks.images && entities) notes.push(`page ${p}: ${n(marks.images, 'image')} not converted (vector content only)`);
+  if (marks.clips) notes.push(`page ${p}: ${n(marks.clips, 'clipping path')} ignored (everything is converted unclipped)`);
+  if (marks.shadings) notes.push(`page ${p}: ${n(marks.shadings, 'gradient (shading) fill')} skipped`);
+  if (marks.patternFills) notes.push(`page ${p}: ${n(marks.patternFills, 'pattern colour')} converted as solid grey`);
+  if (marks.invisibleText) notes.push(`page ${p}: ${n(marks.invisibleText, 'invisible text item')} (an OCR layer) skipped`);
+  if (marks.verticalText) notes.push(`page ${p}: vertical text converted as horizontal runs`);
+  const mirrored = marks.marks.filter((m) => m.kind === 'text' && m.mirrored).length;
+  if (mirrored) notes.push(`page ${p}: ${n(mirrored, 'mirrored text item')} converted unmirrored`);
+  return notes;
+}
+
+/** Converts the chosen pages of a PDF to a drawing in millimetres. */
+export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptions = {}): Promise<PdfToDrawingResult> {
+  const doc = await openPdf(bytes);
+  try {
+    const pageCount = doc.numPages;
+    const pages = parsePageRange(options.pages, pageCount);
+    if (typeof pages === 'string') {
+      const { CadConvertError } = await import('../convert');
+      throw new CadConvertError('bad-option', pages);
+    }
+    const notes: string[] = [];
+    let groups: Record<string, { name?: string | null; visible?: boolean }> = {};
+    if (options.layers === 'pdf') {
+      groups = (await doc.getOptionalContentConfig()).getGroups() ?? {};
+      if (!Object.keys(groups).length) notes.push('the PDF has no layers (optional content groups): one layer per colour instead');
+    }
+    const byOcg = Object.keys(groups).length > 0;
+    const header: Header = {
+      acadVersion: 'AC1032',
+      release: 'R2018',
+      encoding: 'utf-8',
+      insUnits: 4,
+      measurement: 1,
+      vars: { $ACADVER: 'AC1032', $INSUNITS: 4, $MEASUREMENT: 1, $LTSCALE: 1 },
+      ltscale: 1,
+    };
+    const drawing = emptyDrawing(header);
+    const tables = new Tables(drawing);
+    tables.layer('0', { aci: 7 });
+    for (const name of ['ByBlock', 'ByLayer', 'Continuous'])
+      drawing.linetypes[name] = { name, description: name === 'Continuous' ? 'Solid line' : '', totalLength: 0, elements: [] };
+    tables.textStyle('');
+    const entityOptions = { curves: options.curves ?? 'spline', layerOf: layerChooser(byOcg ? 'ocg' : 'color', groups), ownColor: byOcg };
+
+    const rasterOnlyPages: number[] = [];
+    let offsetX = 0;
+    let maxHeight = 0;
+    let placed = 0;
+    for (const p of pages) {
+      const page = await doc.getPage(p);
+      const viewport = page.getViewport({ scale: 1 });
+      const ops = await page.getOperatorList();
+      const fonts = new Map<string, FontInfo | null>();
+      const fontOf = (id: string): FontInfo | null => {
+        if (!fonts.has(id)) fonts.set(id, page.commonObjs.has(id) ? fontInfo(page.commonObjs.get(id)) : null);
+        return fonts.get(id) ?? null;
+      };
+      const marks = replayPage(ops.fnArray, ops.argsArray, pageMatrix(viewport, offsetX), fontOf);
+      const entities: Entity[] = markEntities(marks.marks, tables, entityOptions);
+      page.cleanup();
+      notes.push(...pageNotes(p, marks, entities.length));
+      if (!entities.length) {
+        if (marks.images) {
+          rasterOnlyPages.push(p);
+          notes.push(`page ${p}: scanned or image-only (no vector paths or text): nothing to convert`);
+        } else notes.push(`page ${p}: blank (no vector paths, text or images)`);
+        continue;
+      }
+      for (const e of entities) drawing.modelSpace.push(e);
+      const w = viewport.width * MM_PER_PT, h = viewport.height * MM_PER_PT;
+      if (placed) notes.push(`page ${p} placed to the right of the previous page (x from ${offsetX.toFixed(1)} mm, ${PAGE_GAP_MM} mm apart)`);
+      placed++;
+      offsetX += w + PAGE_GAP_MM;
+      maxHeight = Math.max(maxHeight, h);
+    }
+    if (!drawing.modelSpace.length) {
+      if (rasterOnlyPages.length) throw new CadReadError('empty', RASTER_ONLY_MESSAGE);
+      throw new CadReadError('empty', 'PDF所选页面是空白页，没有可转换的内容');
+    }
+    const extMax: [number, number, number] = [Math.max(0, offsetX - PAGE_GAP_MM), maxHeight, 0];
+    Object.assign(header.vars, { $EXTMIN: [0, 0, 0], $EXTMAX: extMax, $LIMMIN: [0, 0, 0], $LIMMAX: extMax });
+    Object.assign(header, { extMin: [0, 0, 0], extMax, limMin: [0, 0, 0], limMax: extMax });
+    drawing.layouts.push(
+      { name: 'Model', tabOrder: 0, blockName: '*Model_Space', isModel: true, viewports: [] },
+      { name: 'Layout1', tabOrder: 1, blockName: '*Paper_Space', isModel: false, entities: [], viewports: [] },
+    );
+    drawing.stats.entities = drawing.modelSpace.length;
+    finishDrawing(drawing, [], notes);
+    return { drawing, notes, rasterOnlyPages, pageCount };
+  } finally {
+    await doc.destroy();
+  }
+}

@@ -1,0 +1,61 @@
+/** PDFs with known geometry, written with pdfkit for the PDF -> drawing tests. */
+import { existsSync } from 'node:fs';
+import PDFDocument from 'pdfkit';
+import { encodeOpaquePng } from '../render/node-png';
+
+/** A CJK font pdfkit can embed (Debian fonts-noto-cjk), or null when it is not installed. */
+export const CJK_FONT = ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc'].find((f) => existsSync(f)) ?? null;
+export const CJK_FAMILY = CJK_FONT?.includes('Sans') ? 'NotoSansCJKsc-Regular' : 'NotoSerifCJKsc-Regular';
+
+export async function pdfBytes(size: [number, number], draw: (doc: PDFKit.PDFDocument) => void, extra: PDFKit.PDFDocumentOptions = {}): Promise<Uint8Array> {
+  const doc = new PDFDocument({ size, margin: 0, compress: false, autoFirstPage: true, ...extra });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+  draw(doc);
+  doc.end();
+  await done;
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** Page size of the main fixture, points (pdfkit draws y down from the top). */
+export const PAGE: [number, number] = [400, 300];
+
+/**
+ * Page 1: a red dashed line, a blue filled rectangle, a green Bezier, black text and rotated
+ * Chinese text; page 2: a black square outline and a magenta line.
+ */
+export function mainFixture(): Promise<Uint8Array> {
+  return pdfBytes(PAGE, (doc) => {
+    doc.save().moveTo(72, 72).lineTo(216, 72).dash(6, { space: 3 }).lineWidth(1).strokeColor('#ff0000').stroke().restore();
+    doc.save().rect(100, 150, 72, 36).fillColor('#0000ff').fill().restore();
+    doc.save().moveTo(200, 250).bezierCurveTo(250, 200, 300, 300, 350, 250).lineWidth(0.5).strokeColor('#00ff00').stroke().restore();
+    doc.save().rect(300, 150, 60, 60).rect(315, 165, 30, 30).fillColor('#ff8040').fill('even-odd').restore();
+    doc.font('Helvetica').fontSize(12).fillColor('#000000').text('Hello PDF', 20, 20, { lineBreak: false });
+    if (CJK_FONT) {
+      doc.save().rotate(-30, { origin: [250, 120] });
+      doc.font(CJK_FONT, CJK_FAMILY).fontSize(20).fillColor('#000000').text('旋转文字', 250, 120, { lineBreak: false });
+      doc.restore();
+    }
+    doc.addPage({ size: PAGE, margin: 0 });
+    doc.save().rect(50, 50, 100, 100).lineWidth(2).strokeColor('#000000').stroke().restore();
+    doc.save().moveTo(200, 50).lineTo(300, 150).strokeColor('#ff00ff').stroke().restore();
+    doc.save().moveTo(50, 250).lineTo(350, 250).lineWidth(10).strokeColor('#000000').stroke().restore();
+  });
+}
+
+/** Pages with a PNG image and nothing else ("scanned" pages); `withVectorPage` adds a page with a line and an image. */
+export async function rasterFixture(pages = 1, withVectorPage = false): Promise<Uint8Array> {
+  const png = await encodeOpaquePng({ width: 8, height: 8, rows: (_y, count) => new Uint8Array(8 * 4 * count).fill(128) });
+  return pdfBytes(PAGE, (doc) => {
+    for (let p = 0; p < pages; p++) {
+      if (p) doc.addPage({ size: PAGE, margin: 0 });
+      doc.image(png, 10, 10, { width: 200 });
+    }
+    if (withVectorPage) {
+      doc.addPage({ size: PAGE, margin: 0 });
+      doc.image(png, 10, 10, { width: 50 });
+      doc.moveTo(100, 100).lineTo(200, 100).stroke();
+    }
+  });
+}
