@@ -3,6 +3,7 @@
  * Every command runs once, up front and two at a time, and the tests read the results.
  */
 import { execFile } from 'node:child_process';
+import { readDxf } from './dxf/index';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -290,6 +291,21 @@ describe('cad convert to DXF', () => {
     expect(b.subarray(0, 22).toString('latin1')).toBe('AutoCAD Binary DXF\r\n\x1a\0');
     expect(b.includes(Buffer.from('AC1032\0'))).toBe(true);
   });
+
+  it('turns a PDF back into a DXF of the version asked (--pages)', async () => {
+    expect((await cad(['convert', GBK, out('zh.pdf')])).code).toBe(0);
+    const run = await cad(['convert', out('zh.pdf'), out('from-pdf.dxf'), '--version', '2004', '--pages', '1']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^wrote .*from-pdf\.dxf \(DXF 2004; /);
+    const text = readFileSync(out('from-pdf.dxf'), 'latin1');
+    expect(text).toMatch(/\$ACADVER\r\n {2}1\r\nAC1018\r\n/);
+    expect(text).toContain('$INSUNITS');
+    // The Chinese text of the drawing survives, GBK-encoded in a 2004 DXF and read back.
+    const { drawing } = readDxf(readFileSync(out('from-pdf.dxf')));
+    const texts = drawing.modelSpace.flatMap((entity) => (entity.type === 'TEXT' ? [entity.text] : []));
+    expect(texts.some((value) => /[\u4e00-\u9fff]/.test(value))).toBe(true);
+    expect((await cad(['convert', GBK, out('x2.dxf'), '--pages', '1'])).code).toBe(2);
+  }, 60_000);
 
   it('refuses an unknown version and render options for a .dxf output (exit 2)', () => {
     for (const name of ['dxfBadVersion', 'dxfWithWidth', 'versionForPng']) {

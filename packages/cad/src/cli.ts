@@ -30,6 +30,7 @@ Options for convert:
   --version V          DXF output: R12, 2000, 2004, 2007, 2010, 2013 or 2018 (default 2018);
                        what the version cannot hold is converted and listed in 'cad: note:' lines
   --binary             DXF output: binary DXF instead of text
+  --pages 1-3,5        PDF input (to .dxf): the pages to convert (default all)
   -h, --help           this help
 
 Environment:
@@ -52,7 +53,7 @@ interface Parsed {
   flags: Set<string>;
 }
 
-const VALUE_OPTIONS = new Set(['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background', 'version']);
+const VALUE_OPTIONS = new Set(['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background', 'version', 'pages']);
 const FLAG_OPTIONS = new Set(['all-layouts', 'help', 'binary']);
 const DXF_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013', '2018'] as const;
 /** Options that only make sense for a drawing (PDF/PNG/JPG/SVG) output. */
@@ -241,21 +242,31 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   return 0;
 }
 
-/** cad convert IN OUT.dxf [--version V] [--binary]: DWG/DXF → DXF of the chosen version. */
+/** cad convert IN OUT.dxf [--version V] [--binary] [--pages P]: DWG/DXF/PDF → DXF of the chosen version. */
 async function dxfCommand(p: Parsed, input: string, output: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const unused = RENDER_OPTIONS.filter((o) => p.values.has(o));
   if (p.flags.has('all-layouts')) unused.push('all-layouts');
-  if (unused.length) throw new UsageError(`--${unused[0]} is not used for a .dxf output (only --version and --binary)`);
+  if (unused.length) throw new UsageError(`--${unused[0]} is not used for a .dxf output (only --version, --binary and --pages)`);
   const version = oneOf('version', p.values.get('version'), DXF_VERSIONS, { r2000: '2000', r2004: '2004', r2007: '2007', r2010: '2010', r2013: '2013', r2018: '2018' }) ?? '2018';
   const binary = p.flags.has('binary');
   const bytes = readInput(input);
   checkWritable(output);
-  const { convertToDxf } = await import('./dxf-writer/convert');
-  const result = await convertToDxf(bytes, basename(input), { version, binary });
+  const pages = p.values.get('pages');
+  const isPdf = Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
+  if (pages !== undefined && !isPdf) throw new UsageError('--pages is for a PDF input');
+  const result = isPdf ? await pdfToDxf(bytes, { version, binary, ...(pages === undefined ? {} : { pages }) }) : await (await import('./dxf-writer/convert')).convertToDxf(bytes, basename(input), { version, binary });
   writeOutput(output, result.bytes);
   out.write(`wrote ${output} (DXF ${version}${binary ? ' binary' : ''}; ${kb(result.bytes.length)})\n`);
   for (const n of result.notes) err.write(`cad: note: ${n}\n`);
   return 0;
+}
+
+/** PDF → drawing (its vectors and text, in mm) → DXF. */
+async function pdfToDxf(bytes: Uint8Array, options: { version: (typeof DXF_VERSIONS)[number]; binary: boolean; pages?: string }): Promise<{ bytes: Uint8Array; notes: string[] }> {
+  const [{ pdfToDrawing }, { writeDxf }] = await Promise.all([import('./pdf/index'), import('./dxf-writer/writer')]);
+  const read = await pdfToDrawing(bytes, options.pages === undefined ? {} : { pages: options.pages });
+  const written = writeDxf(read.drawing, { version: options.version, binary: options.binary });
+  return { bytes: written.bytes, notes: [...read.notes, ...written.notes] };
 }
 
 const UNITS = [

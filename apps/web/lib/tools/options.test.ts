@@ -42,7 +42,7 @@ describe('CAD to image', () => {
 describe('CAD version and PDF to CAD', () => {
   it('sends the target version of cad2ver as fileversion, with no other options', () => {
     expect(params({ tool: 'cad2ver', version: 'R12', format: 'dxf' })).toEqual({ outputfileextension: 'dxf', fileversion: 'R12', parainfo: '' });
-    expect(read(defaultOptionsOf('cad2ver'))).toMatchObject({ outputfileextension: 'dwg', fileversion: '2004', parainfo: {} });
+    expect(read(defaultOptionsOf('cad2ver'))).toMatchObject({ outputfileextension: 'dxf', fileversion: '2004', parainfo: {} });
   });
 
   it('converts every page unless a range is chosen, and refuses a range it cannot read', () => {

@@ -68,10 +68,11 @@ export function defaultOptionsOf(tool: TTaskType): ToolOptions {
     case 'cad2jpg':
       return { tool, format: 'jpg', scope: 'model', sizeBy: 'width', width: 2560, dpi: 150, background: 'white', color: 'color' };
     case 'cad2ver':
-      // Saving down for an older program is what most people come for; 2004 opens almost everywhere.
-      return { tool, version: '2004', format: 'dwg' };
+      // Saving down for an older program is what most people come for; 2004 opens almost
+      // everywhere. DXF until the DWG writer is open (a DWG target is refused with a clear reason).
+      return { tool, version: '2004', format: 'dxf' };
     case 'pdf2cad':
-      return { tool, format: 'dwg', pageScope: 'all', pages: '' };
+      return { tool, format: 'dxf', pageScope: 'all', pages: '' };
   }
 }
 

@@ -66,7 +66,8 @@ async function openPdf(bytes: Uint8Array): Promise<PdfDoc> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = pdfjs.getDocument({
     // pdf.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact.
-    data: bytes.slice(),
+    // A plain Uint8Array: pdf.js refuses a Node Buffer (whose slice() would share memory anyway).
+    data: new Uint8Array(bytes),
     ...(await pdfjsAssets()),
     cMapPacked: true,
     isEvalSupported: false,

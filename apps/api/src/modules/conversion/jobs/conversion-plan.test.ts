@@ -23,9 +23,12 @@ describe('planConversion', () => {
     expect(planConversion(task('cad2jpg', 'jpg', '{}'))).toMatchObject({ ok: true, options: { format: 'jpg' } });
   });
 
-  it('refuses the tools that have no converter yet, honestly', () => {
-    expect(planConversion(task('cad2ver', 'dwg'))).toEqual({ ok: false, reason: JOB_MESSAGES.unsupported });
-    expect(planConversion(task('pdf2cad', 'dxf', { pages: '1-3' }))).toEqual({ ok: false, reason: '该转换暂未开放，敬请期待' });
+  it('writes DXF for cad2ver (the version asked, 2018 by default) and pdf2cad (with its pages), refuses DWG output honestly', () => {
+    expect(planConversion({ ...task('cad2ver', 'dxf'), file_version: 'R12' })).toMatchObject({ ok: true, ext: 'dxf', dxf: { version: 'R12', fromPdf: false } });
+    expect(planConversion(task('cad2ver', 'dxf'))).toMatchObject({ ok: true, dxf: { version: '2018' } });
+    expect(planConversion(task('pdf2cad', 'dxf', { pages: '1-3' }))).toMatchObject({ ok: true, ext: 'dxf', dxf: { version: '2018', fromPdf: true, pages: '1-3' } });
+    expect(planConversion({ ...task('cad2ver', 'dwg'), file_version: '2004' })).toEqual({ ok: false, reason: JOB_MESSAGES.dwgOutput });
+    expect(planConversion(task('pdf2cad', 'dwg'))).toEqual({ ok: false, reason: JOB_MESSAGES.dwgOutput });
   });
 
   it('refuses an output its tool does not make, and options that contradict each other or do not parse', () => {

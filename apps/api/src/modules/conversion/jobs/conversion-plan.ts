@@ -1,7 +1,8 @@
 import type { ConversionTaskRow } from '@xcad/db';
 import { TASK_TOOLS, TASK_TYPES, ZConversionOptions, type TInputKind, type TTaskType } from '@xcad/protocol';
 import { JOB_MESSAGES } from './job-messages';
-import type { WorkerConvertOptions } from './worker-protocol';
+import { DXF_VERSIONS, type DxfVersion } from '@xcad/cad/dxf-writer/writer';
+import type { DxfTarget, WorkerConvertOptions } from './worker-protocol';
 
 // Issue 7: what a task asks of the CAD engine (its tool, output and `parainfo` options), and the
 // names and storage keys of what it produces. Pure: decided once per task, before any file is read.
@@ -9,11 +10,21 @@ import type { WorkerConvertOptions } from './worker-protocol';
 export type RasterOrPdf = 'pdf' | 'png' | 'jpg';
 
 export type ConversionPlan =
-  | { readonly ok: true; readonly tool: TTaskType; readonly ext: RasterOrPdf; readonly options: Omit<WorkerConvertOptions, 'name' | 'dwgTimeoutMs'> }
+  | {
+      readonly ok: true;
+      readonly tool: TTaskType;
+      readonly ext: RasterOrPdf | 'dxf';
+      readonly options: Omit<WorkerConvertOptions, 'name' | 'dwgTimeoutMs'>;
+      /** cad2ver and pdf2cad: the DXF to write. */
+      readonly dxf?: DxfTarget;
+    }
   | { readonly ok: false; readonly reason: string };
 
-/** Tools the engine runs today; cad2ver and pdf2cad need converters of their own (a later issue). */
+/** Tools drawn by the engine's renderer; cad2ver and pdf2cad write DXF (DWG output is not open yet). */
 const ENGINE_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2pdf', 'cad2jpg']);
+const DXF_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2ver', 'pdf2cad']);
+
+const isDxfVersion = (value: string | null): value is DxfVersion => value !== null && (DXF_VERSIONS as readonly string[]).includes(value);
 
 const isTaskType = (value: string): value is TTaskType => (TASK_TYPES as readonly string[]).includes(value);
 const isEngineOutput = (value: string): value is RasterOrPdf => value === 'pdf' || value === 'png' || value === 'jpg';
@@ -27,7 +38,8 @@ function parsedOptions(text: string): unknown {
 }
 
 /** The engine's format and options for a task, or why none of its files can be converted. */
-export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'output_ext' | 'options'>): ConversionPlan {
+export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'output_ext' | 'options'> & { file_version?: string | null }): ConversionPlan {
+  if (isTaskType(task.tasktype) && DXF_TOOLS.has(task.tasktype)) return planDxf(task.tasktype, task);
   if (!isTaskType(task.tasktype) || !ENGINE_TOOLS.has(task.tasktype)) return { ok: false, reason: JOB_MESSAGES.unsupported };
   const ext = task.output_ext;
   if (!isEngineOutput(ext) || !(TASK_TOOLS[task.tasktype].outputs as readonly string[]).includes(ext)) return { ok: false, reason: JOB_MESSAGES.unsupported };
@@ -38,6 +50,19 @@ export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'outpu
   if (choices.layout !== undefined && choices.allLayouts === true) return { ok: false, reason: JOB_MESSAGES.badOptions };
   if (choices.width !== undefined && choices.dpi !== undefined) return { ok: false, reason: JOB_MESSAGES.badOptions };
   return { ok: true, tool: task.tasktype, ext, options: { format: ext, ...choices } };
+}
+
+/** cad2ver (to the version asked, 2018 by default) and pdf2cad (2018): DXF only for now. */
+function planDxf(tool: TTaskType, task: Pick<ConversionTaskRow, 'output_ext' | 'options'> & { file_version?: string | null }): ConversionPlan {
+  if (task.output_ext === 'dwg') return { ok: false, reason: JOB_MESSAGES.dwgOutput };
+  if (task.output_ext !== 'dxf') return { ok: false, reason: JOB_MESSAGES.unsupported };
+  const parsed = ZConversionOptions.safeParse(parsedOptions(task.options));
+  if (!parsed.success) return { ok: false, reason: JOB_MESSAGES.badOptions };
+  const fromPdf = tool === 'pdf2cad';
+  const version: DxfVersion = !fromPdf && isDxfVersion(task.file_version ?? null) ? (task.file_version as DxfVersion) : '2018';
+  const dxf: DxfTarget = { version, fromPdf, ...(fromPdf && parsed.data.pages !== undefined ? { pages: parsed.data.pages } : {}) };
+  // The renderer's options are unused for DXF output; the format field only has to be valid.
+  return { ok: true, tool, ext: 'dxf', options: { format: 'pdf' }, dxf };
 }
 
 /** Whether a tool takes a file of this kind (judged by content on upload); null: not known yet. */

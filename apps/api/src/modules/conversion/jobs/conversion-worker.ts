@@ -1,6 +1,9 @@
 import { CadConvertError, convertDrawing } from '@xcad/cad/convert';
 import { CadReadError } from '@xcad/cad/errors';
-import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest } from './worker-protocol';
+import { convertToDxf } from '@xcad/cad/dxf-writer/convert';
+import { writeDxf } from '@xcad/cad/dxf-writer/writer';
+import { pdfToDrawing } from '@xcad/cad/pdf/index';
+import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest, type DxfTarget } from './worker-protocol';
 
 // Issue 7: the entry of a conversion worker thread (started through worker-boot.mjs). It converts
 // with packages/cad and sorts what went wrong into the drawing's faults; the thread's time and
@@ -18,9 +21,24 @@ function failureOf(error: unknown, elapsedMs: number, readerLimitMs: number | un
   return { failure: 'internal', detail };
 }
 
+/** cad2ver and pdf2cad: one DXF of the version asked. */
+async function writeDxfOf(input: Uint8Array, name: string | undefined, target: DxfTarget): Promise<{ data: Uint8Array; notes: number }> {
+  if (target.fromPdf) {
+    const { drawing, notes } = await pdfToDrawing(input, target.pages === undefined ? {} : { pages: target.pages });
+    const written = writeDxf(drawing, { version: target.version });
+    return { data: written.bytes, notes: notes.length + written.notes.length };
+  }
+  const converted = await convertToDxf(input, name ?? 'drawing.dwg', { version: target.version });
+  return { data: converted.bytes, notes: converted.notes.length };
+}
+
 async function convert(request: ConversionRequest): Promise<ConversionOutcome> {
   const started = performance.now();
   try {
+    if (request.dxf !== undefined) {
+      const dxf = await writeDxfOf(request.input, request.options.name, request.dxf);
+      return { ok: true, outputs: [{ layout: undefined, data: dxf.data }], warnings: dxf.notes };
+    }
     const result = await convertDrawing(request.input, request.options);
     return { ok: true, outputs: result.outputs.map((output) => ({ layout: output.name, data: output.data })), warnings: result.warnings.length };
   } catch (error) {

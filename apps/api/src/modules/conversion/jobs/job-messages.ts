@@ -12,8 +12,12 @@ export const JOB_MESSAGES = {
   internal: '这张图纸暂时无法转换，请检查图纸后重试或联系客服',
   timeout: '图纸过于复杂，转换超时',
   memory: '图纸过大，超出转换内存限制',
-  /** cad2ver and pdf2cad arrive with their own issue; until then they are refused, never faked. */
+  /** A tool or output the engine does not run; refused, never faked. */
   unsupported: '该转换暂未开放，敬请期待',
+  /** DWG output needs the DWG writer (issue 8); DXF of every version works. */
+  dwgOutput: 'DWG格式输出暂未开放，请选择DXF格式（可在AutoCAD等软件中另存为DWG）',
+  unreadablePdf: '文件已损坏、已加密或不是有效的PDF文件',
+  rasterPdf: '该PDF为扫描件或纯图片，没有可转换的矢量内容',
   wrongInput: CONVERSION_MESSAGES.wrongType,
   inputMissing: '文件上传不完整，请重新上传',
   busy: '转换服务繁忙，请稍后重试',

@@ -8,6 +8,8 @@ import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import type { ConversionJobRow, ConversionTaskRow } from '@xcad/db';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { convertDrawing } from '@xcad/cad/convert';
+import { readDxf } from '@xcad/cad/dxf/index';
 import { LocalDiskStorage } from '../../../storage';
 import type { ConversionJobs } from '../conversion.jobs';
 import { JOB_MESSAGES } from './job-messages';
@@ -91,7 +93,7 @@ interface FileSeed {
 }
 
 /** A task as the upload side leaves it: files stored, 'waiting', the task 'queued'. */
-async function createTask(files: FileSeed[], task: { tasktype?: string; output_ext?: string; options?: object; status?: 'queued' | 'processing' } = {}): Promise<string> {
+async function createTask(files: FileSeed[], task: { tasktype?: string; output_ext?: string; file_version?: string; options?: object; status?: 'queued' | 'processing' } = {}): Promise<string> {
   const tasktag = randomBytes(16).toString('base64url');
   const now = nowSeconds();
   await database.db
@@ -104,7 +106,7 @@ async function createTask(files: FileSeed[], task: { tasktype?: string; output_e
       tier: 'visitor',
       tasktype: task.tasktype ?? 'cad2pdf',
       output_ext: task.output_ext ?? 'pdf',
-      file_version: null,
+      file_version: task.file_version ?? null,
       options: JSON.stringify(task.options ?? {}),
       filecount: files.length,
       max_file_bytes: 50 * 1024 * 1024,
@@ -240,14 +242,32 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     expect(attemptLines(logs, tasktag)).toEqual([expect.objectContaining({ result: 'failed' })]);
   });
 
-  it('cad2ver and pdf2cad are refused as not yet available, never faked', async () => {
+  it('cad2ver writes a DXF of the version asked, readable again; DWG output is refused, never faked', async () => {
     const { jobs } = runner();
-    const version = await createTask([{ name: 'a.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dwg' });
-    const pdf = await createTask([{ name: 'a.pdf', bytes: text('%PDF-1.4'), kind: 'pdf' }], { tasktype: 'pdf2cad', output_ext: 'dxf' });
-    await jobs.enqueue(version, 0);
-    await jobs.enqueue(pdf, 0);
-    expect(await ended(version)).toMatchObject({ status: 'failed', reason: '该转换暂未开放，敬请期待' });
-    expect(await ended(pdf)).toMatchObject({ status: 'failed', reason: '该转换暂未开放，敬请期待' });
+    const r12 = await createTask([{ name: '样条.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dxf', file_version: 'R12' });
+    const dwg = await createTask([{ name: 'a.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dwg', file_version: '2004' });
+    await jobs.enqueue(r12, 0);
+    await jobs.enqueue(dwg, 0);
+    expect(await ended(r12)).toMatchObject({ status: 'done', result_name: '样条.dxf' });
+    const written = (await storage.read(String((await ended(r12)).result_key))) ?? Buffer.alloc(0);
+    expect(written.toString('latin1')).toMatch(/\$ACADVER\s+1\s+AC1009/);
+    const reread = await readDxf(written);
+    expect(reread.drawing.modelSpace.length).toBeGreaterThan(0);
+    expect(await ended(dwg)).toMatchObject({ status: 'failed', reason: JOB_MESSAGES.dwgOutput });
+  });
+
+  it('pdf2cad turns a vector PDF into a DXF, and says so when a PDF has no vectors', async () => {
+    const { jobs } = runner();
+    const pdf = (await convertDrawing(fixture('ezdxf_hatches_1.dxf'), { format: 'pdf' })).outputs[0]?.data ?? new Uint8Array();
+    const vector = await createTask([{ name: '图纸.pdf', bytes: Buffer.from(pdf), kind: 'pdf' }], { tasktype: 'pdf2cad', output_ext: 'dxf' });
+    const broken = await createTask([{ name: 'b.pdf', bytes: text('%PDF-1.4 nothing more'), kind: 'pdf' }], { tasktype: 'pdf2cad', output_ext: 'dxf' });
+    await jobs.enqueue(vector, 0);
+    await jobs.enqueue(broken, 0);
+    const done = await ended(vector);
+    expect(done).toMatchObject({ status: 'done', result_name: '图纸.dxf' });
+    const dxf = (await storage.read(String(done.result_key))) ?? Buffer.alloc(0);
+    expect((await readDxf(dxf)).drawing.modelSpace.length).toBeGreaterThan(10);
+    expect(await ended(broken)).toMatchObject({ status: 'failed', reason: JOB_MESSAGES.unreadablePdf });
   });
 
   it('a drawing that takes longer than CONVERSION_TIMEOUT_SECONDS fails as too complex', async () => {

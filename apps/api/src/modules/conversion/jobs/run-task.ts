@@ -79,9 +79,10 @@ function describe(error: unknown): string {
 
 /** The user's reason for a conversion the drawing is to blame for. */
 function reasonOf(failure: ConversionFailure, plan: Extract<ConversionPlan, { ok: true }>): string {
+  const isPdf = plan.dxf?.fromPdf === true;
   switch (failure) {
     case 'empty':
-      return JOB_MESSAGES.empty;
+      return isPdf ? JOB_MESSAGES.rasterPdf : JOB_MESSAGES.empty;
     case 'unknown-layout':
       return JOB_MESSAGES.unknownLayout(plan.options.layout ?? '');
     case 'bad-option':
@@ -93,7 +94,7 @@ function reasonOf(failure: ConversionFailure, plan: Extract<ConversionPlan, { ok
     case 'memory':
       return JOB_MESSAGES.memory;
     default:
-      return JOB_MESSAGES.unreadable;
+      return isPdf ? JOB_MESSAGES.unreadablePdf : JOB_MESSAGES.unreadable;
   }
 }
 
@@ -146,7 +147,7 @@ async function convertFile(ctx: RunContext, task: ConversionTaskRow, plan: Conve
 
     const watch = watchTask(ctx, task.tasktag, signal);
     const outcome = await ctx.converter
-      .convert({ input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs } }, watch.signal)
+      .convert({ input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs }, ...(plan.dxf ? { dxf: plan.dxf } : {}) }, watch.signal)
       .finally(() => watch.stop());
 
     if (outcome.ok) {

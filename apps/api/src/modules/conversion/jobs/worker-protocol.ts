@@ -2,6 +2,7 @@ import childProcess, { type ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import type { ConvertOptions } from '@xcad/cad/convert';
+import type { DxfVersion } from '@xcad/cad/dxf-writer/writer';
 
 // Issue 7: what the job runner and a conversion worker thread say to each other, and the worker
 // side of it. A worker loads the engine, says `ready`, then converts one request at a time; the
@@ -11,10 +12,20 @@ import type { ConvertOptions } from '@xcad/cad/convert';
 /** The engine's options as they cross the thread boundary (a font provider does not). */
 export type WorkerConvertOptions = Omit<ConvertOptions, 'fonts'>;
 
+/** cad2ver and pdf2cad: a DXF of this version, from a drawing or (fromPdf) from a PDF's vectors. */
+export interface DxfTarget {
+  version: DxfVersion;
+  fromPdf: boolean;
+  /** pdf2cad's page range ('1-3,5'). */
+  pages?: string;
+}
+
 export interface ConversionRequest {
   /** The drawing; transferred, not copied. */
   input: Uint8Array;
   options: WorkerConvertOptions;
+  /** Set for DXF output: the engine's drawing options are then unused. */
+  dxf?: DxfTarget;
 }
 
 export interface ConvertedOutput {
