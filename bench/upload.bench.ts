@@ -28,11 +28,14 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** A file of `mb` MiB that reads as a PDF by its first bytes (pdf2cad takes it; its conversion fails at once). */
+/**
+ * A file of `mb` MiB that reads as a DXF by its first bytes. It is sent to cad2ver with a DWG
+ * output, which the job refuses before reading the input: the API's memory is the upload's alone.
+ */
 function makeUploadFile(dir: string, mb: number): string {
-  const file = path.join(dir, 'upload.pdf');
+  const file = path.join(dir, 'upload.dxf');
   const block = randomBytes(1024 * 1024);
-  Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1').copy(block);
+  Buffer.from('  0\r\nSECTION\r\n  2\r\nHEADER\r\n', 'latin1').copy(block);
   const fd = openSync(file, 'w');
   for (let index = 0; index < mb; index += 1) writeSync(fd, block);
   closeSync(fd);
@@ -170,7 +173,7 @@ async function uploadRounds(dir: string): Promise<{ apiSeconds: number[]; bareSe
     const member = await memberSession(api.origin, dir);
     for (let round = 0; round < ROUNDS; round += 1) {
       result.bareSeconds.push(await putBaseline(bare.origin, file, size));
-      const task = await client.call(endpoints.uploadpar, { ...member, filename: 'upload.pdf', filecount: 1, tasktype: 'pdf2cad', outputfileextension: 'dxf', limitsize: 1_000_000 });
+      const task = await client.call(endpoints.uploadpar, { ...member, filename: 'upload.dxf', filecount: 1, tasktype: 'cad2ver', outputfileextension: 'dwg', fileversion: '2004', limitsize: 1_000_000 });
       const pid = api.child.pid ?? 0;
       const before = rssOf(pid);
       const sampler = sampleRss(pid);

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidStorageKeyError, LocalDiskStorage, StorageLimitError } from './storage';
+import { InvalidStorageKeyError, LocalDiskStorage, StorageLimitError, inPlaceWriterOf } from './storage';
 
 // The streaming side of local storage (issue 7): objects written from streams, bounded, joined
 // from parts, and folders listed and deleted, without ever leaving a half-written object behind.
@@ -100,6 +100,58 @@ describe('compose', () => {
     expect((await storage.read('parts/1'))?.toString()).toBe('second');
     expect(await storage.stat('joined/other')).toBeUndefined();
     expect(await filesUnder('joined')).toEqual(['file']);
+  });
+});
+
+describe('writeAt and seal', () => {
+  it('writes parts at their offsets in any order and seals them into the object without a copy', async () => {
+    const whole = expected(25_000);
+    // Parts in the order 2, 0, 1; a part written again with the same bytes changes nothing.
+    expect(await storage.writeAt('asm/f', 20_000, Readable.from([whole.subarray(20_000)]))).toBe(5_000);
+    expect(await storage.writeAt('asm/f', 0, Readable.from([whole.subarray(0, 6_000), whole.subarray(6_000, 10_000)]))).toBe(10_000);
+    expect(await storage.writeAt('asm/f', 10_000, Readable.from([whole.subarray(10_000, 20_000)]))).toBe(10_000);
+    expect(await storage.writeAt('asm/f', 10_000, Readable.from([whole.subarray(10_000, 20_000)]))).toBe(10_000);
+    const { ino } = await stat(path.join(storage.root, 'asm/f'));
+    const sealed = await storage.seal('asm/f', 'in/f', 25_000);
+    expect(sealed).toMatchObject({ key: 'in/f', size: 25_000 });
+    expect((await storage.read('in/f'))?.equals(whole)).toBe(true);
+    expect((await stat(path.join(storage.root, 'in/f'))).ino).toBe(ino);
+    expect(await storage.stat('asm/f')).toBeUndefined();
+    await expect(storage.seal('asm/f', 'in/f', 25_000)).rejects.toThrow();
+  });
+
+  it('leaves a hole before a part written first, and cuts a longer object to its size', async () => {
+    expect(await storage.writeAt('asm/g', 3, Readable.from([Buffer.from('def')]))).toBe(3);
+    expect(await storage.read('asm/g')).toEqual(Buffer.from([0, 0, 0, ...Buffer.from('def')]));
+    await storage.writeAt('asm/g', 0, Readable.from([Buffer.from('abc')]));
+    expect((await storage.seal('asm/g', 'in/g', 4)).size).toBe(4);
+    expect((await storage.read('in/g'))?.toString()).toBe('abcd');
+  });
+
+  it('refuses a part over maxBytes without touching the bytes after its region', async () => {
+    await storage.writeAt('asm/h', 0, Readable.from([Buffer.alloc(3_000, 1)]));
+    await storage.writeAt('asm/h', 2_000, Readable.from([Buffer.alloc(1_000, 2)]));
+    await expect(storage.writeAt('asm/h', 0, bytes(2_500), { maxBytes: 2_000 })).rejects.toBeInstanceOf(StorageLimitError);
+    const after = await storage.read('asm/h');
+    expect(after?.length).toBe(3_000);
+    expect(after?.subarray(2_000).equals(Buffer.alloc(1_000, 2))).toBe(true);
+    expect(await storage.writeAt('asm/h', 0, bytes(2_000), { maxBytes: 2_000 })).toBe(2_000);
+  });
+
+  it('keeps what came before a source failed, and rethrows', async () => {
+    async function* broken(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('first part');
+      throw new Error('connection reset');
+    }
+    await expect(storage.writeAt('asm/i', 5, broken())).rejects.toThrow('connection reset');
+    expect((await storage.read('asm/i'))?.subarray(5).toString()).toBe('first part');
+    expect(await filesUnder('asm')).toEqual(['i']);
+  });
+
+  it('is offered by local disk through inPlaceWriterOf, and refuses bad offsets and keys', async () => {
+    expect(inPlaceWriterOf(storage)).toBeDefined();
+    await expect(storage.writeAt('asm/j', -1, Readable.from([Buffer.from('x')]))).rejects.toBeInstanceOf(RangeError);
+    await expect(storage.writeAt('../j', 0, Readable.from([Buffer.from('x')]))).rejects.toBeInstanceOf(InvalidStorageKeyError);
   });
 });
 

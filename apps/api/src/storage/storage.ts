@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -70,6 +70,29 @@ export interface StreamingStorage extends Storage {
   deletePrefix(prefix: string): Promise<void>;
   /** The keys of every object under `prefix` (a folder: 'a/b/'), in no particular order. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * Optional (a store that can write into the middle of an object: local disk, not S3). Writes
+   * `source` into `key` from byte `offset` on, creating the object (with a hole before `offset`)
+   * when there is none; resolves with the number of bytes written. Bytes outside
+   * [offset, offset + written) are left as they were, and a source that would write past
+   * `offset + maxBytes` is refused (StorageLimitError) before those bytes are written. Not atomic:
+   * if `source` fails, what came before the failure is written. Used with `seal`.
+   */
+  writeAt?(key: string, offset: number, source: Readable | AsyncIterable<Uint8Array>, options?: PutStreamOptions): Promise<number>;
+  /**
+   * Optional, with `writeAt`: ends an object written in place by cutting it to `size` bytes and
+   * moving it to `target` (replacing it) without copying it; rejects when `key` is missing.
+   */
+  seal?(key: string, target: string, size: number): Promise<StoredObject>;
+}
+
+/** The in-place writes of a store that has them. */
+export type InPlaceWriter = Required<Pick<StreamingStorage, 'writeAt' | 'seal'>>;
+
+/** `storage`'s in-place writes, or undefined when it has none (S3: objects are written whole). */
+export function inPlaceWriterOf(storage: StreamingStorage): InPlaceWriter | undefined {
+  if (storage.writeAt === undefined || storage.seal === undefined) return undefined;
+  return { writeAt: storage.writeAt.bind(storage), seal: storage.seal.bind(storage) };
 }
 
 /** Keys are relative, '/'-separated, without '.', '..' or empty segments: never a way out of the root. */
@@ -89,9 +112,10 @@ export class StorageLimitError extends Error {
 
 const COPY_BUFFER_BYTES = 1024 * 1024;
 
-async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
+/** Writes all of `bytes` at `position` (null: at the file's current position). */
+async function writeAll(file: FileHandle, bytes: Uint8Array, position: number | null = null): Promise<void> {
   for (let offset = 0; offset < bytes.length; ) {
-    const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset);
+    const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset, position === null ? null : position + offset);
     offset += bytesWritten;
   }
 }
@@ -211,6 +235,39 @@ export class LocalDiskStorage implements StreamingStorage {
       }
     });
     if (options.consume === true) await Promise.all(paths.slice(1).map((file) => rm(file, { force: true })));
+    return stored;
+  }
+
+  async writeAt(key: string, offset: number, source: Readable | AsyncIterable<Uint8Array>, options: PutStreamOptions = {}): Promise<number> {
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`invalid offset ${offset}`);
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    // Opened without O_TRUNC: other writers' regions of the same object stay as they are.
+    const file = await open(target, constants.O_WRONLY | constants.O_CREAT);
+    const input: AsyncIterable<Uint8Array> = source;
+    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    let written = 0;
+    try {
+      for await (const piece of input) {
+        // Checked before writing: the bytes past the limit belong to someone else's region.
+        if (written + piece.length > maxBytes) throw new StorageLimitError(maxBytes);
+        await writeAll(file, piece, offset + written);
+        written += piece.length;
+      }
+    } finally {
+      await file.close();
+    }
+    return written;
+  }
+
+  async seal(key: string, target: string, size: number): Promise<StoredObject> {
+    const from = this.pathOf(key);
+    const to = this.pathOf(target);
+    await truncate(from, size);
+    await mkdir(path.dirname(to), { recursive: true });
+    await rename(from, to);
+    const stored = await this.stat(target);
+    if (stored === undefined) throw new Error(`stored object ${target} vanished after sealing`);
     return stored;
   }
 

@@ -11,9 +11,9 @@ import {
   type TUploadFileResponse,
 } from '@xcad/protocol';
 import type { ConversionTaskRow } from '@xcad/db';
-import { StorageLimitError } from '../../storage';
+import { inPlaceWriterOf, StorageLimitError, type InPlaceWriter } from '../../storage';
 import { UploadAbortedError, chunkSource, discardBody, type ChunkBody } from './chunk-body';
-import { acceptsKind, chunkKeyOf, expectedTypesOf, inputKeyOf, jobPriorityOf, megabytesOf, sniffInputKind, SNIFF_BYTES, TASK_LINES } from './conversion-rules';
+import { acceptsKind, chunkKeyOf, expectedTypesOf, inputKeyOf, jobPriorityOf, megabytesOf, sniffInputKind, SNIFF_BYTES, TASK_LINES, taskPrefixOf } from './conversion-rules';
 import { nowSeconds, type ConversionDeps } from './conversion.deps';
 import {
   chunksOf,
@@ -40,6 +40,28 @@ import { deleteTaskFiles, tokenHashOf } from './conversion.service';
 // first chunk of a file is checked for the tool's file type, every chunk against the file's size
 // limit; either failing ends the task and deletes what it stored. A file whose chunks are all in
 // is assembled into one stored input; when every file is, the task is queued for conversion.
+//
+// Assembly without a copy (a store with in-place writes: local disk): every chunk but the last
+// has the file's fixed chunk size S, so chunk k is written straight into the file's assembly
+// object at k*S once S is known (chunk 0 needs none: it starts at 0); completing the file then
+// only cuts the assembly to size and moves it to the input. S is the size of any recorded chunk
+// but the last, and every later one must have it (the last may have any size: nothing follows it). A chunk that comes before S is known is stored
+// on its own, as on S3 (whose objects are written whole), and copied in at completion.
+
+/** Where a file's chunks are written in place: one object per file, moved to its input when whole. */
+export function assemblyKeyOf(tasktag: string, fileindex: number): string {
+  return `${taskPrefixOf(tasktag)}assembly/${fileindex}`;
+}
+
+/** The file's chunk size: the size of any recorded chunk but the last (they all have it). */
+function chunkSizeOf(chunks: readonly ChunkRecord[], count: number): number | undefined {
+  return chunks.find((chunk) => chunk.chunk < count - 1)?.size;
+}
+
+/** Whether a chunk of `size` bytes fits a file whose chunks have `chunkSize`: exactly, unless it is the last. */
+function fitsChunkSize(size: number, chunkSize: number, isLast: boolean): boolean {
+  return isLast || size === chunkSize;
+}
 
 function isRightToken(task: ConversionTaskRow, tasktoken: string): boolean {
   const given = Buffer.from(tokenHashOf(tasktoken), 'hex');
@@ -100,9 +122,18 @@ async function assembleOnce(deps: ConversionDeps, task: ConversionTaskRow, filei
   if ((await fileOf(deps.db, task.tasktag, fileindex))?.state !== 'uploading') return;
   const chunks = await chunksOf(deps.db, [task.tasktag], fileindex);
   const key = inputKeyOf(task.tasktag, fileindex);
+  const assembly = assemblyKeyOf(task.tasktag, fileindex);
+  const writer = inPlaceWriterOf(deps.storage);
+  const isInPlace = writer !== undefined && chunks.some((chunk) => chunk.storage_key === assembly);
   let size: number;
   try {
-    size = (await deps.storage.compose(key, chunks.map((chunk) => chunk.storage_key), { consume: true })).size;
+    if (writer !== undefined && isInPlace) {
+      const misfits = misfitsOf(chunks);
+      if (misfits.length > 0) return await forgetChunks(deps, task, fileindex, misfits, assembly, 'conversion chunks of mixed sizes; the client will send them again');
+      size = (await sealAssembly(deps, writer, chunks, assembly, key)).size;
+    } else {
+      size = (await deps.storage.compose(key, chunks.map((chunk) => chunk.storage_key), { consume: true })).size;
+    }
   } catch (error) {
     // Another process assembled the file first, or the task ended meanwhile.
     if ((await fileOf(deps.db, task.tasktag, fileindex))?.state !== 'uploading') return;
@@ -110,12 +141,45 @@ async function assembleOnce(deps: ConversionDeps, task: ConversionTaskRow, filei
     // A chunk whose object is gone (a crash mid-assembly) is forgotten: the client sends it again.
     const missing = await missingChunks(deps, chunks);
     if (missing.length === 0) throw error;
-    for (const chunk of missing) await deleteChunk(deps.db, chunk);
-    deps.log.warn({ tasktag: task.tasktag, fileindex, chunks: missing.map((chunk) => chunk.chunk) }, 'conversion chunks lost; the client will send them again');
-    return;
+    return forgetChunks(deps, task, fileindex, missing, assembly, 'conversion chunks lost; the client will send them again');
   }
   if (!(await completeFile(deps.db, task.tasktag, fileindex, key, size))) return;
   await deleteChunkRows(deps.db, task.tasktag, fileindex);
+}
+
+/**
+ * Chunks that do not fit the file's chunk size. Each one was checked when it came, but two chunks
+ * defining the size at once (a client breaking the fixed size, in parallel) are only seen here.
+ */
+function misfitsOf(chunks: readonly ChunkRecord[]): ChunkRecord[] {
+  const chunkSize = chunkSizeOf(chunks, chunks.length) ?? Number.POSITIVE_INFINITY;
+  return chunks.filter((chunk) => !fitsChunkSize(chunk.size, chunkSize, chunk.chunk === chunks.length - 1));
+}
+
+/** Forgets chunks (their records and their own objects): the client sends them again (it asks which are missing). */
+async function forgetChunks(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number, chunks: readonly ChunkRecord[], assembly: string, message: string): Promise<void> {
+  for (const chunk of chunks) {
+    await deleteChunk(deps.db, chunk);
+    if (chunk.storage_key !== assembly) await deps.storage.delete(chunk.storage_key);
+  }
+  deps.log.warn({ tasktag: task.tasktag, fileindex, chunks: chunks.map((chunk) => chunk.chunk) }, message);
+}
+
+/**
+ * Completes an assembly written (at least partly) in place: the chunks stored on their own are
+ * copied in at their offsets, then it is cut to the file's size and moved to the input.
+ */
+async function sealAssembly(deps: ConversionDeps, writer: InPlaceWriter, chunks: readonly ChunkRecord[], assembly: string, key: string) {
+  const chunkSize = chunkSizeOf(chunks, chunks.length) ?? 0;
+  const apart = chunks.filter((chunk) => chunk.storage_key !== assembly);
+  for (const chunk of apart) {
+    if ((await deps.storage.stat(chunk.storage_key)) === undefined) throw new Error(`chunk ${chunk.storage_key} is missing`);
+    await writer.writeAt(assembly, chunk.chunk * chunkSize, deps.storage.stream(chunk.storage_key), { maxBytes: chunk.size });
+  }
+  const last = chunks[chunks.length - 1];
+  const stored = await writer.seal(assembly, key, (chunks.length - 1) * chunkSize + (last?.size ?? 0));
+  await Promise.all(apart.map((chunk) => deps.storage.delete(chunk.storage_key)));
+  return stored;
 }
 
 async function missingChunks(deps: ConversionDeps, chunks: readonly ChunkRecord[]): Promise<ChunkRecord[]> {
@@ -154,6 +218,22 @@ async function filesDone(deps: ConversionDeps, task: ConversionTaskRow): Promise
   return Number(task.filecount) - (await filesStillUploading(deps.db, task.tasktag));
 }
 
+/**
+ * The file's recorded chunks, after forgetting those written in place that can no longer be
+ * trusted: the assembly is gone (a crash between moving it to the input and recording that), or
+ * no chunk is left to tell the chunk size they were placed with (a failed retry of the only one).
+ */
+async function keptChunks(deps: ConversionDeps, task: ConversionTaskRow, query: TUploadFileQuery, writer: InPlaceWriter | undefined, assembly: string): Promise<ChunkRecord[]> {
+  const chunks = await chunksOf(deps.db, [task.tasktag], query.fileindex);
+  if (writer === undefined) return chunks;
+  const placed = chunks.filter((chunk) => chunk.storage_key === assembly && chunk.chunk !== query.chunk);
+  if (placed.length === 0) return chunks;
+  const isLost = chunkSizeOf(chunks, query.chunks) === undefined || (await deps.storage.stat(assembly)) === undefined;
+  if (!isLost) return chunks;
+  await forgetChunks(deps, task, query.fileindex, placed, assembly, 'conversion chunks placed without a known layout; the client will send them again');
+  return chunks.filter((chunk) => !placed.includes(chunk));
+}
+
 /** uploadfile: stores one chunk and answers 11000 (continue) or 10000 (every file in, queued). */
 export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery, body: ChunkBody): Promise<TUploadFileResponse> {
   const task = await taskByTag(deps.db, query.tasktag);
@@ -185,7 +265,15 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
     return answer(task, false, query.chunks, await filesDone(deps, task));
   }
 
-  const earlier = await chunksOf(deps.db, [task.tasktag], query.fileindex);
+  const assembly = assemblyKeyOf(task.tasktag, query.fileindex);
+  const writer = inPlaceWriterOf(deps.storage);
+  const isLast = query.chunk === query.chunks - 1;
+  const earlier = await keptChunks(deps, task, query, writer, assembly);
+  const chunkSize = writer === undefined ? undefined : chunkSizeOf(earlier, query.chunks);
+  if (chunkSize !== undefined && body.declaredBytes !== undefined && !fitsChunkSize(body.declaredBytes, chunkSize, isLast)) {
+    discardBody(body);
+    throw chunkInvalid(`chunk of ${body.declaredBytes} bytes, the file's chunks have ${chunkSize}`);
+  }
   const otherBytes = earlier.filter((chunk) => chunk.chunk !== query.chunk).reduce((sum, chunk) => sum + chunk.size, 0);
   const allowance = Number(task.max_file_bytes) - otherBytes;
   if (body.declaredBytes !== undefined && body.declaredBytes > allowance) {
@@ -193,19 +281,31 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
     throw await tooLarge(deps, task, query.fileindex, `chunk of ${body.declaredBytes} bytes, ${allowance} left`);
   }
 
-  const key = chunkKeyOf(task.tasktag, query.fileindex, query.chunk);
+  // In place when the chunk's offset is known; a chunk rewritten there is not recorded until it is whole again.
+  const offset = query.chunk === 0 ? 0 : chunkSize === undefined ? undefined : query.chunk * chunkSize;
+  const inPlace = writer !== undefined && offset !== undefined ? { writer, offset } : undefined;
+  const previous = earlier.find((chunk) => chunk.chunk === query.chunk);
+  if (inPlace !== undefined && previous !== undefined) {
+    await deleteChunk(deps.db, previous);
+    if (previous.storage_key !== assembly) await deps.storage.delete(previous.storage_key);
+  }
+
+  const key = inPlace === undefined ? chunkKeyOf(task.tasktag, query.fileindex, query.chunk) : assembly;
   let kind: TInputKind | null = null;
-  const limit = Math.min(CONVERSION_LIMITS.chunkBytes, allowance);
+  const limit = Math.min(isLast ? CONVERSION_LIMITS.chunkBytes : (chunkSize ?? CONVERSION_LIMITS.chunkBytes), allowance);
   // The first chunk tells what the file is; a wrong type ends the upload before it is all read.
   const judge = { headBytes: SNIFF_BYTES, accept: (head: Buffer) => acceptsKind(tool, (kind = sniffInputKind(head))) };
   const source = chunkSource(body, query.chunk === 0 ? judge : undefined);
   let size: number;
   try {
-    size = (await deps.storage.putStream(key, source.stream, { maxBytes: limit })).size;
+    size =
+      inPlace === undefined
+        ? (await deps.storage.putStream(key, source.stream, { maxBytes: limit })).size
+        : await inPlace.writer.writeAt(key, inPlace.offset, source.stream, { maxBytes: limit });
   } catch (error) {
     discardBody(body);
     if (error instanceof StorageLimitError && limit === allowance) throw await tooLarge(deps, task, query.fileindex, `file over ${task.max_file_bytes} bytes`);
-    if (error instanceof StorageLimitError) throw chunkInvalid(`chunk over ${CONVERSION_LIMITS.chunkBytes} bytes`);
+    if (error instanceof StorageLimitError) throw chunkInvalid(`chunk over ${limit} bytes`);
     // A cancel deleting the task's folder under a chunk being written: the task is over, not broken.
     if (!(error instanceof UploadAbortedError) && (await taskByTag(deps.db, task.tasktag))?.status !== 'uploading') {
       throw ApiError.business(CONVERSION_ERRORS.taskUnknown, 'task ended while the chunk was stored');
@@ -216,10 +316,13 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
     discardBody(body);
     throw await wrongType(deps, task, tool, query.fileindex, kind);
   }
-  if (size === 0) {
-    await deps.storage.delete(key);
-    throw chunkInvalid('empty chunk');
-  }
+  // Refused after storing: a separate object is deleted, an in-place region is simply not recorded.
+  const refuse = async (logMessage: string): Promise<ApiError> => {
+    if (inPlace === undefined) await deps.storage.delete(key);
+    return chunkInvalid(logMessage);
+  };
+  if (size === 0) throw await refuse('empty chunk');
+  if (chunkSize !== undefined && !fitsChunkSize(size, chunkSize, isLast)) throw await refuse(`chunk of ${size} bytes, the file's chunks have ${chunkSize}`);
 
   // A cancel (or a failure of another file) may have ended the task while this chunk streamed in.
   const current = await taskByTag(deps.db, task.tasktag);
