@@ -1,15 +1,10 @@
 'use client';
 
-import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useTranslations } from 'next-intl';
-import { SMS_FORM_ERROR, SMS_FORM_MESSAGES, checkSmsLoginForm, endpoints } from '@xcad/protocol';
 import { useToast } from '@/components/app/app-state';
 import { FIELD_LAYOUTS } from '@/components/auth/fields/fields';
-import { AgreeField, FormError, PhoneCodeFields, SubmitButton, useSmsForm } from '@/components/auth/login/login-fields';
+import { AgreeField, FormError, PhoneCodeFields, SubmitButton, useSmsLogin } from '@/components/auth/login/login-fields';
 import { useSession } from '@/components/auth/session-provider';
-import { apiClient } from '@/lib/api/client';
-import { refusalOf, smsLoginFailure } from '@/lib/auth/login-flow';
 import styles from './cashier.module.css';
 
 // Buying signs you in (issue 4): a visitor verifies a phone with an SMS code in the cashier itself,
@@ -20,33 +15,11 @@ export function CashierSignin({ isSessionExpired }: { readonly isSessionExpired:
   const t = useTranslations('pay.cashier.signin');
   const toast = useToast();
   const { signIn } = useSession();
-  const form = useSmsForm({ verifytype: 'quicklogin' }, (failure) => smsLoginFailure(refusalOf(failure)).message);
-  const [isAgreed, setIsAgreed] = useState(false);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { phone, smsCode, sender } = form;
-    const formError = checkSmsLoginForm({
-      phoneNumber: phone,
-      smsCode,
-      imageCode: sender.captcha.value,
-      isImageShown: sender.captcha.isShown,
-      hasRequestedSms: sender.sentTo === phone,
-    });
-    const problem = SMS_FORM_MESSAGES[formError] || (isAgreed ? '' : SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
-    void form.submit(problem, async () => {
-      const client = await apiClient();
-      const answer = await client.call(endpoints.loginquick, {
-        account: phone,
-        smscode: smsCode,
-        imgcode: sender.captcha.isShown ? sender.captcha.value : undefined,
-        showvip: 1,
-      });
-      // A first SMS sign-in has no password yet: the purchase goes on, the password can wait.
-      if (answer.userinfo.ispwd === 0) toast.success(t('registered'));
-      signIn(answer.userinfo);
-    });
-  }
+  const { form, isAgreed, setIsAgreed, onSubmit } = useSmsLogin((userinfo) => {
+    // A first SMS sign-in has no password yet: the purchase goes on, the password can wait.
+    if (userinfo.ispwd === 0) toast.success(t('registered'));
+    signIn(userinfo);
+  });
 
   return (
     <section className={styles.signin} data-testid="cashier-signin">

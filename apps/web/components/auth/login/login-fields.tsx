@@ -1,6 +1,10 @@
 'use client';
 
 import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { SMS_FORM_ERROR, SMS_FORM_MESSAGES, checkSmsLoginForm, endpoints, type TUserInfo } from '@xcad/protocol';
+import { apiClient } from '@/lib/api/client';
+import { refusalOf, smsLoginFailure } from '@/lib/auth/login-flow';
 import { useTranslations } from 'next-intl';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import { CaptchaField, PasswordField, PhoneField, SmsCodeField } from '@/components/auth/fields/fields';
@@ -20,6 +24,40 @@ export interface SmsForm extends FormSubmit {
   readonly smsCode: string;
   setPhone(value: string): void;
   setSmsCode(value: string): void;
+}
+
+/**
+ * The SMS 登录/注册 form (the login modal's SMS tab, the cashier's sign-in): the fields, the
+ * agreement, spec §5's checks and loginquick; `onAnswer` receives the signed-in user.
+ */
+export function useSmsLogin(onAnswer: (userinfo: TUserInfo, phone: string) => void) {
+  const form = useSmsForm({ verifytype: 'quicklogin' }, (failure) => smsLoginFailure(refusalOf(failure)).message);
+  const [isAgreed, setIsAgreed] = useState(false);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const { phone, smsCode, sender } = form;
+    const formError = checkSmsLoginForm({
+      phoneNumber: phone,
+      smsCode,
+      imageCode: sender.captcha.value,
+      isImageShown: sender.captcha.isShown,
+      hasRequestedSms: sender.sentTo === phone,
+    });
+    const problem = SMS_FORM_MESSAGES[formError] || (isAgreed ? '' : SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
+    void form.submit(problem, async () => {
+      const client = await apiClient();
+      const answer = await client.call(endpoints.loginquick, {
+        account: phone,
+        smscode: smsCode,
+        imgcode: sender.captcha.isShown ? sender.captcha.value : undefined,
+        showvip: 1,
+      });
+      onAnswer(answer.userinfo, phone);
+    });
+  }
+
+  return { form, isAgreed, setIsAgreed, onSubmit };
 }
 
 export function useSmsForm(options: SmsSenderOptions, messageOf?: (failure: unknown) => string): SmsForm {

@@ -3,22 +3,12 @@
 import { useId, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 import { useTranslations } from 'next-intl';
-import {
-  PASSWORD_FORM_MESSAGES,
-  SMS_FORM_ERROR,
-  SMS_FORM_MESSAGES,
-  checkPasswordLoginForm,
-  checkSmsLoginForm,
-  endpoints,
-  maskAccount,
-} from '@xcad/protocol';
+import { PASSWORD_FORM_MESSAGES, checkPasswordLoginForm, maskAccount } from '@xcad/protocol';
 import { FIELD_LAYOUTS, PasswordField, TextField } from '@/components/auth/fields/fields';
 import { useFormSubmit } from '@/components/auth/fields/use-form-submit';
 import { useSession } from '@/components/auth/session-provider';
-import { apiClient } from '@/lib/api/client';
-import { refusalOf, smsLoginFailure } from '@/lib/auth/login-flow';
 import type { PhoneTab } from '@/lib/auth/login-flow';
-import { AgreeField, FormError, PhoneCodeFields, SubmitButton, useSmsForm } from './login-fields';
+import { AgreeField, FormError, PhoneCodeFields, SubmitButton, useSmsLogin } from './login-fields';
 import { useLoginFlow } from './login-flow-context';
 import styles from './login.module.css';
 import { OtherMethods } from './other-methods';
@@ -31,37 +21,15 @@ function SmsLoginForm() {
   const t = useTranslations('login');
   const { dispatch, finish } = useLoginFlow();
   const { signIn } = useSession();
-  const form = useSmsForm({ verifytype: 'quicklogin' }, (failure) => smsLoginFailure(refusalOf(failure)).message);
-  const [isAgreed, setIsAgreed] = useState(false);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { phone, smsCode, sender } = form;
-    const formError = checkSmsLoginForm({
-      phoneNumber: phone,
-      smsCode,
-      imageCode: sender.captcha.value,
-      isImageShown: sender.captcha.isShown,
-      hasRequestedSms: sender.sentTo === phone,
-    });
-    const problem = SMS_FORM_MESSAGES[formError] || (isAgreed ? '' : SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
-    void form.submit(problem, async () => {
-      const client = await apiClient();
-      const answer = await client.call(endpoints.loginquick, {
-        account: phone,
-        smscode: smsCode,
-        imgcode: sender.captcha.isShown ? sender.captcha.value : undefined,
-        showvip: 1,
-      });
-      // spec §4: a user without a password (a first SMS login) is told so, then sets one.
-      if (answer.userinfo.ispwd === 0) {
-        signIn(answer.userinfo);
-        dispatch({ type: 'firstSmsLogin', phone });
-      } else {
-        finish(answer.userinfo);
-      }
-    });
-  }
+  const { form, isAgreed, setIsAgreed, onSubmit } = useSmsLogin((userinfo, phone) => {
+    // spec §4: a user without a password (a first SMS login) is told so, then sets one.
+    if (userinfo.ispwd === 0) {
+      signIn(userinfo);
+      dispatch({ type: 'firstSmsLogin', phone });
+    } else {
+      finish(userinfo);
+    }
+  });
 
   return (
     <form className={FIELD_LAYOUTS.boxed} noValidate onSubmit={onSubmit}>
