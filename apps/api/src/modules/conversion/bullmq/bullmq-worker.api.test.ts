@@ -93,9 +93,12 @@ const ended = (tasktag: string, timeoutMs?: number) => waitFor(() => taskRow(dat
 const jobOf = (tasktag: string) => database.db.selectFrom('conversion_job').selectAll().where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
 
 async function bullmqJob(tasktag: string) {
+  // The state first, then the job's fields: once the state is final the fields read after it are
+  // final too (read the other way round, a retry can land between the two reads).
+  const state = await queue.getJobState(tasktag);
   const job = await queue.getJob(tasktag);
   if (job === undefined) throw new Error(`no BullMQ job ${tasktag}`);
-  return { state: await job.getState(), attemptsMade: job.attemptsMade, attemptsStarted: job.attemptsStarted, failedReason: job.failedReason, returnvalue: job.returnvalue as unknown };
+  return { state, attemptsMade: job.attemptsMade, attemptsStarted: job.attemptsStarted, failedReason: job.failedReason, returnvalue: job.returnvalue as unknown };
 }
 
 /** The job once BullMQ has it completed or failed (a moment after its task ended). */
