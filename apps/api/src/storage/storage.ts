@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -198,6 +198,9 @@ export class LocalDiskStorage implements StreamingStorage {
 
   putStream(key: string, source: Readable | AsyncIterable<Uint8Array>, options: PutStreamOptions = {}): Promise<StoredObject> {
     return this.writeAtomically(key, async (temporary) => {
+      // The file is opened before anything reads the source: a stream refused at once must not
+      // leave a temporary file that an asynchronous open creates after the clean-up removed it.
+      const handle = await open(temporary, 'w');
       const input = source instanceof Readable ? source : Readable.from(source);
       const { maxBytes } = options;
       if (maxBytes !== undefined) {
@@ -208,7 +211,7 @@ export class LocalDiskStorage implements StreamingStorage {
           if (seen > maxBytes) input.destroy(new StorageLimitError(maxBytes));
         });
       }
-      await pipeline(input, createWriteStream(temporary));
+      await pipeline(input, handle.createWriteStream());
     });
   }
 
