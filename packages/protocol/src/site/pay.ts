@@ -57,7 +57,6 @@ export const PAY_MESSAGES = {
   mergeDuplicate: '同一产品只能选择一个套餐',
   orderUnknown: '订单不存在',
   providerFailed: '支付下单失败，请稍后重试或更换支付方式',
-  providerUnavailable: '该支付方式暂不可用，请更换支付方式',
   orderClosed: '订单已关闭，请重新下单',
 } as const;
 
@@ -87,8 +86,6 @@ export const PAY_ERRORS = {
   orderUnknown: { codes: [17002], message: PAY_MESSAGES.orderUnknown },
   /** The provider refused or could not be reached; nothing was charged, the order is closed. */
   providerFailed: { codes: [17003], message: PAY_MESSAGES.providerFailed },
-  /** The pay type is switched off on this server (its provider is not configured). */
-  providerUnavailable: { codes: [17004], message: PAY_MESSAGES.providerUnavailable },
   invoiceNotPaid: { codes: [17010], message: INVOICE_MESSAGES.orderNotPaid },
   invoiceExists: { codes: [17011], message: INVOICE_MESSAGES.alreadyApplied },
 } as const satisfies Record<string, CodeGroup>;

@@ -31,16 +31,18 @@ export async function activeProducts(db: Executor): Promise<Array<{ product_id: 
   return db.selectFrom('pay_product').select(['product_id', 'name']).orderBy('sort').orderBy('product_id').execute();
 }
 
-/** Active packages, of one product or all, in the order the buy pages show them. */
-export async function activePackages(db: Executor, productId?: number): Promise<PackageWithProduct[]> {
-  let query = db
+/** Every active package, in the order the buy pages show them. */
+export async function activePackages(db: Executor): Promise<PackageWithProduct[]> {
+  return db
     .selectFrom('pay_package')
     .innerJoin('pay_product', 'pay_product.product_id', 'pay_package.product_id')
     .selectAll('pay_package')
     .select('pay_product.name as product_name')
-    .where('pay_package.active', '=', 1);
-  if (productId !== undefined) query = query.where('pay_package.product_id', '=', productId);
-  return query.orderBy('pay_product.sort').orderBy('pay_package.channel', 'desc').orderBy('pay_package.sort').execute();
+    .where('pay_package.active', '=', 1)
+    .orderBy('pay_product.sort')
+    .orderBy('pay_package.channel', 'desc')
+    .orderBy('pay_package.sort')
+    .execute();
 }
 
 export async function packagesByRealId(db: Executor, realIds: readonly number[]): Promise<PackageWithProduct[]> {
