@@ -15,3 +15,4 @@ export * from './site/drawings';
 export * from './site/feedback';
 export * from './site/pay';
 export * from './site/conversion';
+export * from './site/analytics';

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { ANALYTICS_PLATFORMS } from '../constants';
+
+// Issue 11: the analytics event catalogue. Spec §3 names the software info (name, version online
+// or test by host, channel, platform, generated unique id) and each event with its own fields; §1
+// and §7 name visitor analytics and a third-party statistics script. The field names are ours,
+// snake_case as the event names themselves (add_payment_info, transaction_id) are. One schema set
+// serves the tracker (what it may send), the collector (what it accepts) and the reports.
+
+export const ANALYTICS_EVENTS = ['click', 'task', 'file', 'view', 'checkout', 'add_payment_info', 'purchase', 'login', 'activation', 'startup'] as const;
+export type TAnalyticsEvent = (typeof ANALYTICS_EVENTS)[number];
+
+/** spec §3: the version is 'online' on the production host, 'test' on the test host. */
+export const ANALYTICS_SOFTWARE_VERSIONS = ['online', 'test'] as const;
+
+export const LOGIN_METHODS = ['wechat', 'sms', 'password', 'qq'] as const;
+export type TLoginMethod = (typeof LOGIN_METHODS)[number];
+
+export const EVENT_RESULTS = ['success', 'fail', 'cancel'] as const;
+export type TEventResult = (typeof EVENT_RESULTS)[number];
+
+export const FILE_IO = ['upload', 'download', 'open', 'save', 'share'] as const;
+
+export const ANALYTICS_LIMITS = {
+  /** Events in one POST. */
+  maxBatch: 50,
+  /** The tracker sends when this many are queued, or after `flushMs`. */
+  batchSize: 20,
+  flushMs: 5000,
+  /** Events kept in local storage while offline; the oldest are dropped beyond it. */
+  maxStored: 500,
+  /** An event older than this (client clock) is refused; one from the future beyond the skew too. */
+  maxAgeMs: 7 * 24 * 3600 * 1000,
+  maxSkewMs: 10 * 60 * 1000,
+  /** Largest request body the collector reads. */
+  maxBodyBytes: 64 * 1024,
+} as const;
+
+const text = (max: number) => z.string().max(max);
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** The fields every event carries (software info, device, page, time). */
+export const ZAnalyticsCommon = z.object({
+  /** Software name: 'web' for the site, 'desktop' for the desktop shell. */
+  software_name: text(64).min(1),
+  software_version: z.enum(ANALYTICS_SOFTWARE_VERSIONS),
+  channel: text(64),
+  platform: z.enum(ANALYTICS_PLATFORMS),
+  /** Generated unique id of this install / browser profile (kept in local storage). */
+  uid: text(64).min(1),
+  device_id: text(64).min(1),
+  /** Path of the page, without query or hash: '/tools/cad2pdf'. */
+  page: text(512).startsWith('/'),
+  /** Client time, ms since the epoch. */
+  time: count,
+  locale: text(16).optional(),
+  referrer: text(512).optional(),
+});
+export type TAnalyticsCommon = z.infer<typeof ZAnalyticsCommon>;
+
+const event = <E extends TAnalyticsEvent, S extends z.ZodRawShape>(name: E, shape: S) =>
+  ZAnalyticsCommon.extend({ event: z.literal(name), ...shape }).strict();
+
+export const ZClickEvent = event('click', {
+  title: text(128).optional(),
+  module: text(64).min(1),
+  tab_name: text(64).optional(),
+  click_type: text(32).optional(),
+  name: text(128).min(1),
+  action_name: text(64).optional(),
+  ab_tag: text(64).optional(),
+});
+
+export const ZTaskEvent = event('task', {
+  title: text(128).optional(),
+  action_name: text(64).optional(),
+  /** The tool: cad2pdf, cad2jpg, cad2ver, pdf2cad. */
+  name: text(64).min(1),
+  extension: text(16),
+  result: z.enum(EVENT_RESULTS),
+  reason: text(256).optional(),
+  elapsed_ms: count,
+  size: count,
+});
+
+export const ZFileEvent = event('file', {
+  duration: count.optional(),
+  size: count,
+  extension: text(16),
+  result: z.enum(EVENT_RESULTS),
+  reason: text(256).optional(),
+  io: z.enum(FILE_IO),
+  title: text(128).optional(),
+  name: text(128).min(1),
+  action_name: text(64).optional(),
+});
+
+export const ZViewEvent = event('view', {
+  title: text(256).optional(),
+  name: text(128).optional(),
+  action_name: text(64).optional(),
+});
+
+export const ZCheckoutEvent = event('checkout', {
+  action_name: text(64).optional(),
+  title: text(128).optional(),
+  /** The product, e.g. 'editor'. */
+  name: text(128).min(1),
+  /** The package chosen. */
+  sub_item: text(128).optional(),
+});
+
+const payment = {
+  sku: text(64).min(1),
+  payment_type: z.enum(['wechat', 'alipay']),
+  transaction_id: text(64).optional(),
+  currency: z.literal('CNY'),
+  /** Yuan, as in the order. */
+  value: z.number().min(0).max(1_000_000),
+  coupon: text(64).optional(),
+  item_id: text(64).min(1),
+  item_name: text(128).min(1),
+  item_price: z.number().min(0).max(1_000_000),
+  item_quantity: z.number().int().min(1).max(1000),
+};
+export const ZAddPaymentInfoEvent = event('add_payment_info', payment);
+/** purchase: transaction_id (the order number) is required. */
+export const ZPurchaseEvent = event('purchase', { ...payment, transaction_id: text(64).min(1) });
+
+export const ZLoginEvent = event('login', {
+  method: z.enum(LOGIN_METHODS),
+  /** What identified the user (masked phone, account name); never a password or code. */
+  login_id: text(64).optional(),
+  result: z.enum(['success', 'fail']),
+  reason: text(256).optional(),
+});
+
+export const ZActivationEvent = event('activation', {});
+export const ZStartupEvent = event('startup', {});
+
+export const ZAnalyticsEvent = z.discriminatedUnion('event', [
+  ZClickEvent,
+  ZTaskEvent,
+  ZFileEvent,
+  ZViewEvent,
+  ZCheckoutEvent,
+  ZAddPaymentInfoEvent,
+  ZPurchaseEvent,
+  ZLoginEvent,
+  ZActivationEvent,
+  ZStartupEvent,
+]);
+export type TAnalyticsEventRecord = z.infer<typeof ZAnalyticsEvent>;
+/** An event as the tracker builds it, before the common fields are filled in. */
+export type TAnalyticsEventInput = TAnalyticsEventRecord extends infer E ? (E extends TAnalyticsEventRecord ? Omit<E, keyof TAnalyticsCommon> : never) : never;
+
+/**
+ * `POST /api/analytics/events` body. Events are validated one by one by the collector (a bad one
+ * is counted in `rejected`, the others are kept), so the batch itself only checks the shape.
+ */
+export const ZAnalyticsBatch = z.object({ events: z.array(z.unknown()).min(1).max(ANALYTICS_LIMITS.maxBatch) });
+export const ZAnalyticsBatchResult = z.object({ accepted: count, rejected: count });
+export type TAnalyticsBatchResult = z.infer<typeof ZAnalyticsBatchResult>;
+
+// ---- Operator reports (`GET /api/analytics/report?from=YYYY-MM-DD&to=YYYY-MM-DD`, operator only) ----
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+export const ZAnalyticsReportQuery = z.object({ from: day, to: day });
+
+/** Days are Beijing-time calendar days. */
+export const ZAnalyticsReport = z.object({
+  from: day,
+  to: day,
+  /** Per day: distinct device ids with any event, and view events. */
+  days: z.array(z.object({ day, visitors: count, views: count })),
+  totals: z.object({ visitors: count, views: count, events: count }),
+  topPages: z.array(z.object({ page: z.string(), views: count, visitors: count })),
+  logins: z.array(z.object({ method: z.enum(LOGIN_METHODS), attempts: count, successes: count, rate: z.number().min(0).max(1) })),
+  tasks: z.array(z.object({ tool: z.string(), tasks: count, successes: count, rate: z.number().min(0).max(1), medianMs: count })),
+  /** Distinct devices reaching each step, in order; revenue in yuan over purchase events. */
+  funnel: z.object({
+    steps: z.array(z.object({ step: z.enum(['view', 'checkout', 'add_payment_info', 'purchase']), devices: count })),
+    orders: count,
+    revenue: z.number().min(0),
+  }),
+});
+export type TAnalyticsReport = z.infer<typeof ZAnalyticsReport>;
