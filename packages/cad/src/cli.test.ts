@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutFileName, main } from './cli';
 import { dxfText } from './dxf/test-helpers';
+import { readDwg } from './dwg-client';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../bin/cad.mjs');
@@ -78,6 +79,9 @@ const commands: Record<string, string[]> = {
   // DWG → DXF, the oldest and the newest version.
   dxfR12: ['convert', DWG, out('acs-r12.dxf'), '--version', 'R12'],
   dxf2018: ['convert', DWG, out('acs-2018.dxf'), '--binary'],
+  // DXF → DWG and DWG → DWG.
+  dwgFromDxf: ['convert', GBK, out('zh.dwg'), '--version', '2000'],
+  dwgFromDwg: ['convert', DWG, out('acs.dwg')],
 };
 /**
  * The same entry (`main`, what bin/cad.mjs calls) in this process, for the paths that end before
@@ -103,6 +107,9 @@ const inProcess: Record<string, string[]> = {
   dxfBadVersion: ['convert', GBK, out('x.dxf'), '--version', '2019'],
   dxfWithWidth: ['convert', GBK, out('x.dxf'), '--width', '100'],
   versionForPng: ['convert', GBK, out('x.png'), '--version', 'R12'],
+  dwgBadVersion: ['convert', GBK, out('x.dwg'), '--version', '2019'],
+  dwgNotYet: ['convert', GBK, out('x.dwg'), '--version', '2007'],
+  dwgBinary: ['convert', GBK, out('x.dwg'), '--binary'],
 };
 const results: Record<string, Run> = {};
 
@@ -244,7 +251,7 @@ describe('cad errors: exit code and one line "cad: <reason>" on stderr', () => {
     ['zeroWidth', 2, /--width must be/],
     ['negativeDpi', 2, /--dpi must be/],
     ['badPaper', 2, /--paper must be one of A0, A1, A2, A3, A4, fit/],
-    ['badExtension', 2, /output format.*\.pdf, \.png, \.jpg, \.svg or \.dxf/],
+    ['badExtension', 2, /output format.*\.pdf, \.png, \.jpg, \.svg, \.dxf or \.dwg/],
     ['missingOutput', 2, /needs an input and an output/],
     ['missingFile', 1, /cannot read .*nope\.dxf: no such file/],
     ['folderInput', 1, /is a folder/],
@@ -312,5 +319,47 @@ describe('cad convert to DXF', () => {
       expect(results[name]?.code, name).toBe(2);
       expect(results[name]?.stderr, name).toMatch(/^cad: .*(--version|--width)/);
     }
+  });
+});
+
+describe('cad convert to DWG', () => {
+  it('writes a GBK DXF as DWG 2000 that LibreDWG reads back with its entities and Chinese text', async () => {
+    const { stdout } = ok('dwgFromDxf');
+    expect(stdout).toMatch(/^wrote .*zh\.dwg \(DWG 2000; /);
+    const bytes = readFileSync(out('zh.dwg'));
+    expect(bytes.subarray(0, 6).toString('latin1')).toBe('AC1015');
+    const source = readDxf(readFileSync(GBK)).drawing;
+    const { drawing, warnings } = await readDwg(bytes);
+    expect(warnings).toEqual([]);
+    expect(drawing.modelSpace.length).toBe(source.modelSpace.length);
+    const texts = (d: typeof drawing): string[] => d.modelSpace.flatMap((e) => (e.type === 'TEXT' || e.type === 'MTEXT' ? [e.text] : [])).sort();
+    expect(texts(drawing)).toEqual(texts(source));
+    expect(texts(drawing).some((t) => /[\u4e00-\u9fff]/.test(t))).toBe(true);
+  });
+
+  it('writes a DWG as DWG of the default release', async () => {
+    const { stdout } = ok('dwgFromDwg');
+    expect(stdout).toMatch(/^wrote .*acs\.dwg \(DWG 2004; /);
+    const bytes = readFileSync(out('acs.dwg'));
+    expect(bytes.subarray(0, 6).toString('latin1')).toBe('AC1018');
+    const { drawing, warnings } = await readDwg(bytes);
+    // LibreDWG flags R2004+ files without FileDepList and Security sections (code 64), AutoCAD's own included.
+    expect(warnings.filter((w) => !/\(code 64\)/.test(w))).toEqual([]);
+    expect(drawing.modelSpace.length).toBeGreaterThan(100);
+  });
+
+  it('refuses an unknown or unwritten release and the options a .dwg does not use (exit 2, one line)', () => {
+    for (const [name, message] of [
+      ['dwgBadVersion', /--version must be one of 2000, 2004, 2007, 2010, 2013, 2018 \(got '2019'\)/],
+      ['dwgNotYet', /DWG 2007 output is not supported yet: --version must be one of 2000/],
+      ['dwgBinary', /--binary is not used for a \.dwg output/],
+    ] as const) {
+      const r = results[name];
+      expect(r?.code, name).toBe(2);
+      const lines = (r?.stderr ?? '').split('\n').filter(Boolean);
+      expect(lines, name).toHaveLength(1);
+      expect(lines[0], name).toMatch(message);
+    }
+    expect(existsSync(out('x.dwg'))).toBe(false);
   });
 });

@@ -8,13 +8,18 @@
 import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { ConvertOptions, OutputFormat } from './convert';
+import { DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, type DwgVersion } from './dwg-writer/constants';
+
+/** The DWG releases written, and the default (the newest of them). */
+const DWG_WRITE_LIST = DWG_WRITE_VERSIONS.join(', ');
+const DWG_DEFAULT = DWG_WRITE_VERSIONS[DWG_WRITE_VERSIONS.length - 1] as DwgVersion;
 
 const HELP = `Usage:
-  cad convert IN OUT [options]   convert a DWG or DXF drawing to PDF, PNG, JPG, SVG or DXF
+  cad convert IN OUT [options]   convert a DWG or DXF drawing to PDF, PNG, JPG, SVG, DXF or DWG
   cad info FILE                  print what a drawing holds as JSON (format, version, code page,
                                  units, layers, layouts, entity counts, missing fonts, warnings)
 
-The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg .dxf
+The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg .dxf .dwg
 
 Options for convert:
   --layout NAME        draw this layout ('Model' = model space); default: the model, or the
@@ -28,9 +33,10 @@ Options for convert:
   --dpi N              PNG/JPG resolution on the paper size (instead of --width)
   --background B       white or black (PNG/JPG/SVG; default white)
   --version V          DXF output: R12, 2000, 2004, 2007, 2010, 2013 or 2018 (default 2018);
+                       DWG output: ${DWG_WRITE_LIST} (default ${DWG_DEFAULT});
                        what the version cannot hold is converted and listed in 'cad: note:' lines
   --binary             DXF output: binary DXF instead of text
-  --pages 1-3,5        PDF input (to .dxf): the pages to convert (default all)
+  --pages 1-3,5        PDF input (to .dxf or .dwg): the pages to convert (default all)
   -h, --help           this help
 
 Environment:
@@ -197,9 +203,10 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   const ext = extname(output).toLowerCase();
   const v = p.values;
   if (ext === '.dxf') return dxfCommand(p, input, output, out, err);
-  if (v.has('version') || p.flags.has('binary')) throw new UsageError('--version and --binary are for a .dxf output');
+  if (ext === '.dwg') return dwgCommand(p, input, output, out, err);
+  if (v.has('version') || p.flags.has('binary')) throw new UsageError('--version and --binary are for a .dxf or .dwg output');
   const format = EXTENSIONS[ext];
-  if (!format) throw new UsageError(`cannot tell the output format from '${basename(output)}': use .pdf, .png, .jpg, .svg or .dxf`);
+  if (!format) throw new UsageError(`cannot tell the output format from '${basename(output)}': use .pdf, .png, .jpg, .svg, .dxf or .dwg`);
   if (v.has('width') && v.has('dpi')) throw new UsageError('give either --width or --dpi, not both');
   if (v.has('layout') && p.flags.has('all-layouts')) throw new UsageError('give either --layout or --all-layouts, not both');
   const { MAX_WIDTH, MAX_DPI } = await import('./convert');
@@ -257,6 +264,33 @@ async function dxfCommand(p: Parsed, input: string, output: string, out: NodeJS.
   const result = isPdf ? await pdfToDxf(bytes, { version, binary, ...(pages === undefined ? {} : { pages }) }) : await (await import('./dxf-writer/convert')).convertToDxf(bytes, basename(input), { version, binary });
   writeOutput(output, result.bytes);
   out.write(`wrote ${output} (DXF ${version}${binary ? ' binary' : ''}; ${kb(result.bytes.length)})\n`);
+  for (const n of result.notes) err.write(`cad: note: ${n}\n`);
+  return 0;
+}
+
+/** cad convert IN OUT.dwg [--version V] [--pages P]: DWG/DXF/PDF → DWG of the chosen release. */
+async function dwgCommand(p: Parsed, input: string, output: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const unused = RENDER_OPTIONS.filter((o) => p.values.has(o));
+  if (p.flags.has('all-layouts')) unused.push('all-layouts');
+  if (p.flags.has('binary')) unused.push('binary');
+  if (unused.length) throw new UsageError(`--${unused[0]} is not used for a .dwg output (only --version and --pages)`);
+  const aliases = Object.fromEntries(DWG_VERSION_NAMES.map((n) => [`r${n}`, n])) as Record<string, DwgVersion>;
+  const version = oneOf('version', p.values.get('version'), DWG_VERSION_NAMES, aliases) ?? DWG_DEFAULT;
+  if (!DWG_WRITE_VERSIONS.includes(version)) throw new UsageError(`DWG ${version} output is not supported yet: --version must be one of ${DWG_WRITE_LIST} for a .dwg output`);
+  const bytes = readInput(input);
+  checkWritable(output);
+  const pages = p.values.get('pages');
+  const isPdf = Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
+  if (pages !== undefined && !isPdf) throw new UsageError('--pages is for a PDF input');
+  let result: { bytes: Uint8Array; notes: string[] };
+  if (isPdf) {
+    const [{ pdfToDrawing }, { writeDwg }] = await Promise.all([import('./pdf/index'), import('./dwg-writer/writer')]);
+    const read = await pdfToDrawing(bytes, pages === undefined ? {} : { pages });
+    const written = writeDwg(read.drawing, { version });
+    result = { bytes: written.bytes, notes: [...read.notes, ...written.notes] };
+  } else result = await (await import('./dwg-writer/convert')).convertToDwg(bytes, basename(input), { version });
+  writeOutput(output, result.bytes);
+  out.write(`wrote ${output} (DWG ${version}; ${kb(result.bytes.length)})\n`);
   for (const n of result.notes) err.write(`cad: note: ${n}\n`);
   return 0;
 }

@@ -1,0 +1,273 @@
+/**
+ * The R2004 file container (AC1018; R2010+ keep it): a 0x100-byte file header whose second part is
+ * XOR-masked with the format's pseudo-random sequence and checked by CRC-32, then pages aligned
+ * to 32 bytes: data pages (32-byte header masked with 0x4164536B ^ file offset, LZ77-compressed
+ * body, Adler-like checksums) holding each named section cut in pieces of at most its page size,
+ * the section map (what section has which pages) and the page map (every page's number and size)
+ * as compressed system pages, and a copy of the masked header at the end of the file.
+ */
+import { BitWriter } from './bits';
+import { SENTINEL } from './constants';
+import { crc32, pageChecksum } from './crc';
+import { compress2004 } from './lz77';
+import { classesData, framedSection, objectMap, type DwgClass, type EncodedObject } from './container2000';
+
+export interface Container2004 {
+  signature: string;
+  release: number;
+  codePage: number;
+  measurement: number;
+  handseed: number;
+  headerVars: Uint8Array;
+  classes: DwgClass[];
+  objects: EncodedObject[];
+  text: (s: string) => Uint8Array;
+}
+
+/** The format's pseudo-random sequence (an LCG seeded with 1): masks and padding. */
+export const MAGIC = (() => {
+  const out = new Uint8Array(256);
+  let seed = 1;
+  for (let i = 0; i < 256; i++) {
+    seed = (Math.imul(seed, 0x343fd) + 0x269ec3) | 0;
+    out[i] = (seed >> 16) & 0xff;
+  }
+  return out;
+})();
+
+const DATA_PAGE = 0x4163043b;
+const SECTION_MAP = 0x4163003b;
+const PAGE_MAP = 0x41630e3b;
+
+interface Section {
+  name: string;
+  data: Uint8Array;
+  pageSize: number;
+  compressed: boolean;
+  id: number;
+  pages: { number: number; offset: number; size: number; dataSize: number }[];
+}
+
+class Out {
+  private chunks: Uint8Array[] = [];
+  length = 0;
+  put(b: Uint8Array): number {
+    const at = this.length;
+    this.chunks.push(b);
+    this.length += b.length;
+    return at;
+  }
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let p = 0;
+    for (const c of this.chunks) {
+      out.set(c, p);
+      p += c.length;
+    }
+    return out;
+  }
+}
+
+class Le {
+  readonly bytes: number[] = [];
+  u32(v: number): this {
+    this.bytes.push(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
+    return this;
+  }
+  u64(v: number): this {
+    return this.u32(v % 0x100000000).u32(Math.floor(v / 0x100000000));
+  }
+  u16(v: number): this {
+    this.bytes.push(v & 0xff, (v >> 8) & 0xff);
+    return this;
+  }
+  raw(b: ArrayLike<number>): this {
+    for (let i = 0; i < b.length; i++) this.bytes.push(b[i] as number);
+    return this;
+  }
+  get u8(): Uint8Array {
+    return Uint8Array.from(this.bytes);
+  }
+}
+
+/** Bytes to reach the next multiple of 32. */
+const pad32 = (n: number): number => (32 - (n % 32)) % 32;
+
+export function assemble2004(c: Container2004): Uint8Array {
+  // Section contents.
+  const objects = new Out();
+  objects.put(new Le().u32(0x0dca).u8);
+  const map: { handle: number; offset: number }[] = [];
+  for (const o of c.objects) map.push({ handle: o.handle, offset: objects.put(o.bytes) });
+  const objectsData = objects.finish();
+
+  const classes = new BitWriter(256);
+  const maxClass = c.classes.reduce((m, k) => Math.max(m, k.number), 0);
+  classes.bs(maxClass).rc(0).rc(0).b(1);
+  const body = classesData(c.classes, c.text, { year: 2004, release: c.release });
+  const classesSection = new Out();
+  classesSection.put(framedSection(SENTINEL.classesStart, concatBits(classes, body), SENTINEL.classesEnd));
+  classesSection.put(new Uint8Array(8));
+
+  const aux = new BitWriter(128);
+  aux.rc(0xff).rc(0x77).rc(0x01).rs(c.release).rs(0).rl(1).rl(0xffffffff).rs(1).rs(0).rl(0);
+  aux.rs(c.release).rs(0).rs(c.release).rs(0);
+  for (const v of [4, 0x565, 0, 0, 2, 1]) aux.rs(v);
+  for (const v of [0, 0, 0, 256, 393218]) aux.rl(v);
+  const now = Date.now();
+  const day = Math.floor(now / 86_400_000);
+  for (let k = 0; k < 2; k++) aux.rl(day + 2_440_588).rl(now - day * 86_400_000);
+  aux.rl(c.handseed).rl(0).rs(0).rs(1).rl(0).rl(0).rl(0).rl(1).rl(0).rl(0).rl(0).rl(0);
+
+  const summary = new Le();
+  for (let k = 0; k < 8; k++) summary.u16(0); // title .. hyperlink base: empty strings
+  summary.u32(0).u32(0); // editing time
+  for (let k = 0; k < 2; k++) summary.u32(day + 2_440_588).u32(now - day * 86_400_000);
+  summary.u16(0).u32(0).u32(0);
+
+  const preview = new Le().raw(SENTINEL.previewStart).u32(1).raw([0]).raw(SENTINEL.previewEnd);
+  const freeSpace = new Le().u32(0).u32(c.objects.length).u32(day + 2_440_588).u32(now - day * 86_400_000).u32(0);
+  freeSpace.raw([4]).u32(0x32).u32(0).u32(0x64).u32(0).u32(0x200).u32(0).u32(0xffffffff).u32(0);
+
+  const sections: Section[] = [];
+  const add = (name: string, data: Uint8Array, pageSize: number, compressed: boolean): void => {
+    sections.push({ name, data, pageSize, compressed, id: sections.length + 1, pages: [] });
+  };
+  add('AcDb:Header', framedSection(SENTINEL.headerStart, c.headerVars, SENTINEL.headerEnd), 0x7400, true);
+  add('AcDb:AuxHeader', aux.toBytes(), 0x7400, true);
+  add('AcDb:Classes', classesSection.finish(), 0x7400, true);
+  add('AcDb:SummaryInfo', summary.u8, 0x100, false);
+  add('AcDb:Preview', preview.u8, 0x400, false);
+  add('AcDb:Template', new Le().u16(0).u16(c.measurement).u8, 0x7400, true);
+  add('AcDb:ObjFreeSpace', freeSpace.u8, 0x7400, true);
+  add('AcDb:RevHistory', new Le().u32(0).u32(0).u32(0).u8, 0x7400, true);
+  add('AcDb:AcDbObjects', objectsData, 0x7400, true);
+  add('AcDb:Handles', objectMap(map), 0x7400, true);
+
+  const out = new Out();
+  out.put(new Uint8Array(0x100));
+  const pages: { number: number; size: number }[] = [];
+  for (const s of sections) {
+    for (let offset = 0; offset < s.data.length || offset === 0; offset += s.pageSize) {
+      const piece = new Uint8Array(s.pageSize);
+      piece.set(s.data.subarray(offset, Math.min(s.data.length, offset + s.pageSize)));
+      const payload = s.compressed ? compress2004(piece) : piece;
+      const address = out.length;
+      const number = pages.length + 1;
+      const pad = pad32(payload.length);
+      const dataSum = pageChecksum(0, payload);
+      const header = new Le().u32(DATA_PAGE).u32(s.id).u32(payload.length).u32(32 + payload.length + pad).u32(offset).u32(0).u32(0).u32(dataSum);
+      const clear = header.u8;
+      const headerSum = pageChecksum(dataSum, clear);
+      clear.set(new Le().u32(headerSum).u8, 24);
+      const mask = (0x4164536b ^ address) >>> 0;
+      const masked = new Uint8Array(32);
+      for (let k = 0; k < 32; k++) masked[k] = (clear[k] as number) ^ ((mask >>> (8 * (k & 3))) & 0xff);
+      out.put(masked);
+      out.put(payload);
+      out.put(MAGIC.subarray(0, pad));
+      pages.push({ number, size: 32 + payload.length + pad });
+      s.pages.push({ number, offset, size: 32 + payload.length + pad, dataSize: payload.length });
+    }
+  }
+
+  const systemPage = (type: number, data: Uint8Array): Uint8Array => {
+    const payload = compress2004(data);
+    const header = new Le().u32(type).u32(data.length).u32(payload.length).u32(2).u32(0).u8;
+    const sum = pageChecksum(pageChecksum(0, header), payload);
+    header.set(new Le().u32(sum).u8, 16);
+    const page = new Uint8Array(20 + payload.length);
+    page.set(header, 0);
+    page.set(payload, 20);
+    return page;
+  };
+
+  // The section map: an empty first description, then each section and its pages.
+  const descriptions = new Le().u32(sections.length + 1).u32(2).u32(0x7400).u32(0).u32(sections.length + 1);
+  const describe = (s: Section | null): void => {
+    descriptions.u64(s ? s.data.length : 0).u32(s ? s.pages.length : 0).u32(s ? s.pageSize : 0x7400).u32(1).u32(s && !s.compressed ? 1 : 2).u32(s ? s.id : 0).u32(0);
+    const name = new Uint8Array(64);
+    if (s) for (let k = 0; k < s.name.length; k++) name[k] = s.name.charCodeAt(k);
+    descriptions.raw(name);
+    if (s) for (const p of s.pages) descriptions.u32(p.number).u32(p.dataSize).u64(p.offset);
+  };
+  describe(null);
+  for (const s of sections) describe(s);
+  const sectionMapNumber = pages.length + 1;
+  const sectionMapPage = systemPage(SECTION_MAP, descriptions.u8);
+  out.put(sectionMapPage);
+  const sectionMapPad = pad32(sectionMapPage.length);
+  out.put(MAGIC.subarray(0, sectionMapPad));
+  pages.push({ number: sectionMapNumber, size: sectionMapPage.length + sectionMapPad });
+
+  // The page map lists every page, itself last (its own size rounded up to 32 bytes).
+  const pageMapNumber = pages.length + 1;
+  const entries = pages.length + 1;
+  const pageMapSize = entries * 8 + pad32(entries * 8);
+  const pageMap = new Le();
+  for (const p of pages) pageMap.u32(p.number).u32(p.size);
+  pageMap.u32(pageMapNumber).u32(pageMapSize);
+  const pageMapAt = out.length;
+  const pageMapPage = systemPage(PAGE_MAP, pageMap.u8);
+  out.put(pageMapPage);
+  const pageMapPad = pad32(pageMapPage.length);
+  out.put(MAGIC.subarray(0, pageMapPad));
+
+  // The masked header, at 0x80 and again at the end of the file.
+  const secondAt = out.length;
+  const fields = new Le()
+    .raw([0x41, 0x63, 0x46, 0x73, 0x73, 0x46, 0x63, 0x41, 0x4a, 0x4d, 0x42, 0])
+    .u32(0)
+    .u32(0x6c)
+    .u32(4)
+    .u32(0)
+    .u32(0)
+    .u32(0)
+    .u32(1)
+    .u32(pageMapNumber)
+    .u64(pageMapAt + pageMapSize - 0x100)
+    .u64(secondAt)
+    .u32(0)
+    .u32(entries)
+    .u32(0x20)
+    .u32(0x80)
+    .u32(0x40)
+    .u32(pageMapNumber)
+    .u64(pageMapAt - 0x100)
+    .u32(sectionMapNumber)
+    .u32(entries)
+    .u32(0)
+    .u32(0).u8;
+  fields.set(new Le().u32(crc32(fields)).u8, 0x68);
+  const masked = fields.map((b, k) => b ^ (MAGIC[k] as number));
+  out.put(masked);
+
+  const bytes = out.finish();
+  const fh = new Le();
+  fh.raw(Array.from(c.signature, (ch) => ch.charCodeAt(0))).raw([0, 0, 0, 0, 0, 0, 3]);
+  const previewPage = sections.find((s) => s.name === 'AcDb:Preview')?.pages[0];
+  const summaryPage = sections.find((s) => s.name === 'AcDb:SummaryInfo')?.pages[0];
+  fh.u32(previewPage ? addressOf(pages, previewPage.number) + 0x20 : 0);
+  fh.raw([c.release, 0]).u16(c.codePage).raw([0, 0, 0]).u32(0).u32(0);
+  fh.u32(summaryPage ? addressOf(pages, summaryPage.number) + 0x20 : 0).u32(0).u32(0x80).u32(0);
+  const head = fh.u8;
+  bytes.set(head, 0);
+  bytes.set(masked, 0x80);
+  bytes.set(MAGIC.subarray(236, 256), 0x80 + 0x6c);
+  return bytes;
+}
+
+/** File offset of a page: pages follow each other from 0x100 in number order. */
+function addressOf(pages: { number: number; size: number }[], number: number): number {
+  let at = 0x100;
+  for (const p of pages) {
+    if (p.number === number) return at;
+    at += p.size;
+  }
+  return at;
+}
+
+function concatBits(head: BitWriter, tail: BitWriter): Uint8Array {
+  head.append(tail);
+  return head.toBytes();
+}
