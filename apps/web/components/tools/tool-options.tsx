@@ -9,7 +9,8 @@ import {
   IMAGE_WIDTHS,
   ORIENTATIONS,
   PAPERS,
-  VERSIONS,
+  versionsOf,
+  withCadFormat,
   type OptionsOf,
   type ToolOptions,
 } from '@/lib/tools/options';
@@ -206,11 +207,18 @@ function Cad2VerFields({ options, isDisabled, onChange }: FieldsProps<'cad2ver'>
         label={t('version.label')}
         name="version"
         value={options.version}
-        choices={VERSIONS.map((value) => ({ value, label: t('version.value', { version: value }) }))}
+        choices={versionsOf(options).map((value) => ({ value, label: t('version.value', { version: value }) }))}
         isDisabled={isDisabled}
         onChange={(value) => onChange({ ...options, version: value })}
       />
-      <Segmented legend={t('format.label')} name="format" value={options.format} choices={cadFormats} isDisabled={isDisabled} onChange={(value) => onChange({ ...options, format: value })} />
+      <Segmented
+        legend={t('format.label')}
+        name="format"
+        value={options.format}
+        choices={cadFormats}
+        isDisabled={isDisabled}
+        onChange={(value) => onChange(withCadFormat(options, value))}
+      />
     </>
   );
 }

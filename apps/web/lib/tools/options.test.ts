@@ -1,6 +1,7 @@
 import { ZUploadParRequest } from '@xcad/protocol';
 import { describe, expect, it } from 'vitest';
-import { defaultOptionsOf, normalizePages, taskParamsOf, type ToolOptions } from './options';
+import { DWG_OUTPUT_VERSIONS } from '@xcad/protocol';
+import { defaultOptionsOf, normalizePages, taskParamsOf, versionsOf, withCadFormat, type ToolOptions } from './options';
 
 // What each tool's choices become on the wire; the protocol's own schema reads them back.
 
@@ -42,7 +43,15 @@ describe('CAD to image', () => {
 describe('CAD version and PDF to CAD', () => {
   it('sends the target version of cad2ver as fileversion, with no other options', () => {
     expect(params({ tool: 'cad2ver', version: 'R12', format: 'dxf' })).toEqual({ outputfileextension: 'dxf', fileversion: 'R12', parainfo: '' });
-    expect(read(defaultOptionsOf('cad2ver'))).toMatchObject({ outputfileextension: 'dxf', fileversion: '2004', parainfo: {} });
+    expect(read(defaultOptionsOf('cad2ver'))).toMatchObject({ outputfileextension: 'dwg', fileversion: '2004', parainfo: {} });
+  });
+
+  it('offers DWG only in the versions it is written in, and keeps a version when switching format where it can', () => {
+    expect(versionsOf({ tool: 'cad2ver', version: '2004', format: 'dwg' })).toEqual(DWG_OUTPUT_VERSIONS);
+    expect(versionsOf({ tool: 'cad2ver', version: '2004', format: 'dxf' })).toContain('R12');
+    expect(withCadFormat({ tool: 'cad2ver', version: 'R12', format: 'dxf' }, 'dwg')).toEqual({ tool: 'cad2ver', version: '2004', format: 'dwg' });
+    expect(withCadFormat({ tool: 'cad2ver', version: '2000', format: 'dxf' }, 'dwg')).toEqual({ tool: 'cad2ver', version: '2000', format: 'dwg' });
+    expect(withCadFormat({ tool: 'cad2ver', version: '2000', format: 'dwg' }, 'dxf')).toEqual({ tool: 'cad2ver', version: '2000', format: 'dxf' });
   });
 
   it('converts every page unless a range is chosen, and refuses a range it cannot read', () => {

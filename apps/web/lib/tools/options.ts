@@ -1,4 +1,4 @@
-import { CAD_VERSIONS, TASK_TOOLS, ZConversionOptions, type TCadVersion, type TConversionOptions, type TOutputExtension, type TTaskType } from '@xcad/protocol';
+import { TASK_TOOLS, cadVersionsFor, ZConversionOptions, type TCadVersion, type TConversionOptions, type TOutputExtension, type TTaskType } from '@xcad/protocol';
 
 // The options each tool offers (issue 7) and how they travel: the output in `outputfileextension`,
 // the target version of cad2ver in `fileversion`, everything else as JSON in `parainfo`
@@ -14,7 +14,6 @@ export const PAPERS: readonly Paper[] = ZConversionOptions.shape.paper.unwrap().
 export const ORIENTATIONS: readonly Orientation[] = ZConversionOptions.shape.orientation.unwrap().options;
 export const COLOR_MODES: readonly ColorMode[] = ZConversionOptions.shape.color.unwrap().options;
 export const BACKGROUNDS: readonly Background[] = ZConversionOptions.shape.background.unwrap().options;
-export const VERSIONS: readonly TCadVersion[] = CAD_VERSIONS;
 
 /** Image widths offered (px): screen, 2K, 4K and print sizes within the protocol's 64-8000. */
 export const IMAGE_WIDTHS = [1280, 1920, 2560, 3840, 7680] as const;
@@ -68,12 +67,22 @@ export function defaultOptionsOf(tool: TTaskType): ToolOptions {
     case 'cad2jpg':
       return { tool, format: 'jpg', scope: 'model', sizeBy: 'width', width: 2560, dpi: 150, background: 'white', color: 'color' };
     case 'cad2ver':
-      // Saving down for an older program is what most people come for; 2004 opens almost
-      // everywhere. DXF until the DWG writer is open (a DWG target is refused with a clear reason).
-      return { tool, version: '2004', format: 'dxf' };
+      // Saving a DWG down for an older program is what most people come for; 2004 opens almost
+      // everywhere.
+      return { tool, version: '2004', format: 'dwg' };
     case 'pdf2cad':
-      return { tool, format: 'dxf', pageScope: 'all', pages: '' };
+      return { tool, format: 'dwg', pageScope: 'all', pages: '' };
   }
+}
+
+/** The versions cad2ver offers for its chosen format (DWG is written in fewer versions than DXF). */
+export function versionsOf(options: Cad2VerOptions): readonly TCadVersion[] {
+  return cadVersionsFor(options.format);
+}
+
+/** cad2ver with another format: a version that format is not written in becomes 2004 (written in both). */
+export function withCadFormat(options: Cad2VerOptions, format: Cad2VerOptions['format']): Cad2VerOptions {
+  return { ...options, format, version: cadVersionsFor(format).includes(options.version) ? options.version : '2004' };
 }
 
 const PAGE_RANGES = /^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$/;

@@ -26,6 +26,17 @@ export type TInputKind = (typeof INPUT_KINDS)[number];
 export const CAD_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013', '2018'] as const;
 export type TCadVersion = (typeof CAD_VERSIONS)[number];
 
+/**
+ * The versions a DWG is written in (issue 8's DWG writer; DXF takes every version). Kept equal to
+ * the engine's `DWG_WRITE_VERSIONS` by an API test; the tool page offers only these for DWG.
+ */
+export const DWG_OUTPUT_VERSIONS: readonly TCadVersion[] = ['2000', '2004'];
+
+/** The versions a tool page offers for an output format. */
+export function cadVersionsFor(format: 'dwg' | 'dxf'): readonly TCadVersion[] {
+  return format === 'dwg' ? DWG_OUTPUT_VERSIONS : CAD_VERSIONS;
+}
+
 /** Which inputs and outputs each tool takes; the first output is the tool's default. */
 export const TASK_TOOLS: Record<TTaskType, { readonly inputs: readonly TInputKind[]; readonly outputs: readonly TOutputExtension[] }> = {
   cad2pdf: { inputs: ['dwg', 'dxf'], outputs: ['pdf'] },
@@ -61,6 +72,7 @@ export const CONVERSION_MESSAGES = {
   taskType: '不支持的转换类型',
   outputExtension: '不支持的输出格式',
   fileVersion: '请选择要转换到的CAD版本',
+  dwgVersion: (written: readonly string[]) => `DWG格式可选择${written.join('、')}版本，其他版本请选择DXF格式`,
   fileCount: '请选择要转换的文件',
   fileName: '文件名无效',
   parainfo: '转换选项无效',

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import {
   CONVERSION_LIMITS,
   CONVERSION_MESSAGES,
+  DWG_OUTPUT_VERSIONS,
   ZTaskDownResponse,
   ZTaskListResponse,
   ZTaskStateResponse,
@@ -98,6 +99,7 @@ describe('uploadpar', () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ ...cad2pdf(['a.dwg']), outputfileextension: 'dwg' }, 'outputfileextension', CONVERSION_MESSAGES.outputExtension],
       [{ tasktype: 'cad2ver', outputfileextension: 'dwg', filename: 'a.dwg', filecount: 1 }, 'fileversion', CONVERSION_MESSAGES.fileVersion],
+      [{ tasktype: 'cad2ver', outputfileextension: 'dwg', fileversion: 'R12', filename: 'a.dwg', filecount: 1 }, 'fileversion', CONVERSION_MESSAGES.dwgVersion(DWG_OUTPUT_VERSIONS)],
       [{ ...cad2pdf(['a.dwg', 'b.dwg']), filecount: 3 }, 'filename', CONVERSION_MESSAGES.fileName],
       [{ ...cad2pdf(['a.dwg']), tasktype: 'dwg2svg' }, 'tasktype', CONVERSION_MESSAGES.taskType],
       [{ ...cad2pdf(['a.dwg']), parainfo: '{"paper":"B5"}' }, 'parainfo', CONVERSION_MESSAGES.parainfo],

@@ -4,6 +4,7 @@ import {
   CONVERSION_ERRORS,
   CONVERSION_LIMITS,
   CONVERSION_MESSAGES,
+  DWG_OUTPUT_VERSIONS,
   OUTPUT_EXTENSIONS,
   TASK_STATES,
   TASK_TOOLS,
@@ -79,6 +80,9 @@ export async function createTask(deps: ConversionDeps, fields: UploadParFields, 
     throw invalidField('outputfileextension', CONVERSION_MESSAGES.outputExtension, `${fields.tasktype} cannot make ${fields.outputfileextension}`);
   }
   if (fields.tasktype === 'cad2ver' && fields.fileversion === undefined) throw invalidField('fileversion', CONVERSION_MESSAGES.fileVersion, 'cad2ver without fileversion');
+  if (fields.tasktype === 'cad2ver' && fields.outputfileextension === 'dwg' && fields.fileversion !== undefined && !DWG_OUTPUT_VERSIONS.includes(fields.fileversion)) {
+    throw invalidField('fileversion', CONVERSION_MESSAGES.dwgVersion(DWG_OUTPUT_VERSIONS), `DWG ${fields.fileversion} is not written`);
+  }
   const names = fileNamesOf(fields.filename, fields.filecount);
   if (names === null) throw invalidField('filename', CONVERSION_MESSAGES.fileName, `filename does not name ${fields.filecount} files`);
 

@@ -1,3 +1,5 @@
+import { DWG_WRITE_VERSIONS } from '@xcad/cad/dwg-writer/constants';
+import { DWG_OUTPUT_VERSIONS, cadVersionsFor } from '@xcad/protocol';
 import { describe, expect, it } from 'vitest';
 import { acceptsInput, expectedInputs, layoutImageName, outputNameOf, planConversion, stemOf, uniqueNames } from './conversion-plan';
 import { JOB_MESSAGES } from './job-messages';
@@ -23,12 +25,24 @@ describe('planConversion', () => {
     expect(planConversion(task('cad2jpg', 'jpg', '{}'))).toMatchObject({ ok: true, options: { format: 'jpg' } });
   });
 
-  it('writes DXF for cad2ver (the version asked, 2018 by default) and pdf2cad (with its pages), refuses DWG output honestly', () => {
-    expect(planConversion({ ...task('cad2ver', 'dxf'), file_version: 'R12' })).toMatchObject({ ok: true, ext: 'dxf', dxf: { version: 'R12', fromPdf: false } });
-    expect(planConversion(task('cad2ver', 'dxf'))).toMatchObject({ ok: true, dxf: { version: '2018' } });
-    expect(planConversion(task('pdf2cad', 'dxf', { pages: '1-3' }))).toMatchObject({ ok: true, ext: 'dxf', dxf: { version: '2018', fromPdf: true, pages: '1-3' } });
-    expect(planConversion({ ...task('cad2ver', 'dwg'), file_version: '2004' })).toEqual({ ok: false, reason: JOB_MESSAGES.dwgOutput });
-    expect(planConversion(task('pdf2cad', 'dwg'))).toEqual({ ok: false, reason: JOB_MESSAGES.dwgOutput });
+  it('writes DXF for cad2ver (the version asked, 2018 by default) and pdf2cad (with its pages)', () => {
+    expect(planConversion({ ...task('cad2ver', 'dxf'), file_version: 'R12' })).toMatchObject({ ok: true, ext: 'dxf', cad: { format: 'dxf', version: 'R12', fromPdf: false } });
+    expect(planConversion(task('cad2ver', 'dxf'))).toMatchObject({ ok: true, cad: { format: 'dxf', version: '2018' } });
+    expect(planConversion(task('pdf2cad', 'dxf', { pages: '1-3' }))).toMatchObject({ ok: true, ext: 'dxf', cad: { format: 'dxf', version: '2018', fromPdf: true, pages: '1-3' } });
+  });
+
+  it('writes DWG in the versions the writer writes (2004 by default) and refuses the others with those versions named', () => {
+    expect(planConversion({ ...task('cad2ver', 'dwg'), file_version: '2000' })).toMatchObject({ ok: true, ext: 'dwg', cad: { format: 'dwg', version: '2000', fromPdf: false } });
+    expect(planConversion(task('cad2ver', 'dwg'))).toMatchObject({ ok: true, cad: { format: 'dwg', version: '2004' } });
+    expect(planConversion(task('pdf2cad', 'dwg', { pages: '2' }))).toMatchObject({ ok: true, ext: 'dwg', cad: { format: 'dwg', version: '2004', fromPdf: true, pages: '2' } });
+    const refused = planConversion({ ...task('cad2ver', 'dwg'), file_version: 'R12' });
+    expect(refused).toEqual({ ok: false, reason: JOB_MESSAGES.dwgVersion('R12', DWG_OUTPUT_VERSIONS) });
+    expect(refused.ok ? '' : refused.reason).toContain(DWG_OUTPUT_VERSIONS.join('、'));
+  });
+
+  it('offers for DWG exactly the versions the engine writes', () => {
+    expect([...DWG_OUTPUT_VERSIONS]).toEqual([...DWG_WRITE_VERSIONS]);
+    expect(cadVersionsFor('dwg')).toEqual(DWG_OUTPUT_VERSIONS);
   });
 
   it('refuses an output its tool does not make, and options that contradict each other or do not parse', () => {

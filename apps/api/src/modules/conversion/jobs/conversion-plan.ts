@@ -1,8 +1,9 @@
 import type { ConversionTaskRow } from '@xcad/db';
-import { TASK_TOOLS, TASK_TYPES, ZConversionOptions, type TInputKind, type TTaskType } from '@xcad/protocol';
+import { DWG_OUTPUT_VERSIONS, TASK_TOOLS, TASK_TYPES, ZConversionOptions, type TInputKind, type TTaskType } from '@xcad/protocol';
 import { JOB_MESSAGES } from './job-messages';
 import { DXF_VERSIONS, type DxfVersion } from '@xcad/cad/dxf-writer/writer';
-import type { DxfTarget, WorkerConvertOptions } from './worker-protocol';
+import type { DwgVersion } from '@xcad/cad/dwg-writer/constants';
+import type { CadTarget, WorkerConvertOptions } from './worker-protocol';
 
 // Issue 7: what a task asks of the CAD engine (its tool, output and `parainfo` options), and the
 // names and storage keys of what it produces. Pure: decided once per task, before any file is read.
@@ -13,18 +14,23 @@ export type ConversionPlan =
   | {
       readonly ok: true;
       readonly tool: TTaskType;
-      readonly ext: RasterOrPdf | 'dxf';
+      readonly ext: RasterOrPdf | 'dxf' | 'dwg';
       readonly options: Omit<WorkerConvertOptions, 'name' | 'dwgTimeoutMs'>;
-      /** cad2ver and pdf2cad: the DXF to write. */
-      readonly dxf?: DxfTarget;
+      /** cad2ver and pdf2cad: the DXF or DWG to write. */
+      readonly cad?: CadTarget;
     }
   | { readonly ok: false; readonly reason: string };
 
-/** Tools drawn by the engine's renderer; cad2ver and pdf2cad write DXF (DWG output is not open yet). */
+/** Tools drawn by the engine's renderer; cad2ver and pdf2cad write DXF or DWG. */
 const ENGINE_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2pdf', 'cad2jpg']);
-const DXF_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2ver', 'pdf2cad']);
+const CAD_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2ver', 'pdf2cad']);
 
 const isDxfVersion = (value: string | null): value is DxfVersion => value !== null && (DXF_VERSIONS as readonly string[]).includes(value);
+const isDwgVersion = (value: string | null): value is DwgVersion => value !== null && (DWG_OUTPUT_VERSIONS as readonly string[]).includes(value);
+
+/** What cad2ver writes when no version is asked for: the newest DXF; for DWG the widely readable 2004. */
+const DEFAULT_DXF_VERSION: DxfVersion = '2018';
+const DEFAULT_DWG_VERSION: DwgVersion = '2004';
 
 const isTaskType = (value: string): value is TTaskType => (TASK_TYPES as readonly string[]).includes(value);
 const isEngineOutput = (value: string): value is RasterOrPdf => value === 'pdf' || value === 'png' || value === 'jpg';
@@ -39,7 +45,7 @@ function parsedOptions(text: string): unknown {
 
 /** The engine's format and options for a task, or why none of its files can be converted. */
 export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'output_ext' | 'options'> & { file_version?: string | null }): ConversionPlan {
-  if (isTaskType(task.tasktype) && DXF_TOOLS.has(task.tasktype)) return planDxf(task.tasktype, task);
+  if (isTaskType(task.tasktype) && CAD_TOOLS.has(task.tasktype)) return planCad(task.tasktype, task);
   if (!isTaskType(task.tasktype) || !ENGINE_TOOLS.has(task.tasktype)) return { ok: false, reason: JOB_MESSAGES.unsupported };
   const ext = task.output_ext;
   if (!isEngineOutput(ext) || !(TASK_TOOLS[task.tasktype].outputs as readonly string[]).includes(ext)) return { ok: false, reason: JOB_MESSAGES.unsupported };
@@ -52,17 +58,26 @@ export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'outpu
   return { ok: true, tool: task.tasktype, ext, options: { format: ext, ...choices } };
 }
 
-/** cad2ver (to the version asked, 2018 by default) and pdf2cad (2018): DXF only for now. */
-function planDxf(tool: TTaskType, task: Pick<ConversionTaskRow, 'output_ext' | 'options'> & { file_version?: string | null }): ConversionPlan {
-  if (task.output_ext === 'dwg') return { ok: false, reason: JOB_MESSAGES.dwgOutput };
-  if (task.output_ext !== 'dxf') return { ok: false, reason: JOB_MESSAGES.unsupported };
+/**
+ * cad2ver (to the version asked; DXF 2018 or DWG 2004 when none is) and pdf2cad (DXF 2018 or DWG
+ * 2004). A DWG version the writer does not write is refused with the versions it does.
+ */
+function planCad(tool: TTaskType, task: Pick<ConversionTaskRow, 'output_ext' | 'options'> & { file_version?: string | null }): ConversionPlan {
+  const format = task.output_ext;
+  if (format !== 'dxf' && format !== 'dwg') return { ok: false, reason: JOB_MESSAGES.unsupported };
   const parsed = ZConversionOptions.safeParse(parsedOptions(task.options));
   if (!parsed.success) return { ok: false, reason: JOB_MESSAGES.badOptions };
   const fromPdf = tool === 'pdf2cad';
-  const version: DxfVersion = !fromPdf && isDxfVersion(task.file_version ?? null) ? (task.file_version as DxfVersion) : '2018';
-  const dxf: DxfTarget = { version, fromPdf, ...(fromPdf && parsed.data.pages !== undefined ? { pages: parsed.data.pages } : {}) };
-  // The renderer's options are unused for DXF output; the format field only has to be valid.
-  return { ok: true, tool, ext: 'dxf', options: { format: 'pdf' }, dxf };
+  const asked = fromPdf ? null : (task.file_version ?? null);
+  const pages = fromPdf && parsed.data.pages !== undefined ? { pages: parsed.data.pages } : {};
+  // The renderer's options are unused for DXF and DWG output; the format field only has to be valid.
+  const options = { format: 'pdf' } as const;
+  if (format === 'dxf') {
+    const version = isDxfVersion(asked) ? asked : DEFAULT_DXF_VERSION;
+    return { ok: true, tool, ext: 'dxf', options, cad: { format, version, fromPdf, ...pages } };
+  }
+  if (asked !== null && !isDwgVersion(asked)) return { ok: false, reason: JOB_MESSAGES.dwgVersion(asked, DWG_OUTPUT_VERSIONS) };
+  return { ok: true, tool, ext: 'dwg', options, cad: { format, version: asked ?? DEFAULT_DWG_VERSION, fromPdf, ...pages } };
 }
 
 /** Whether a tool takes a file of this kind (judged by content on upload); null: not known yet. */

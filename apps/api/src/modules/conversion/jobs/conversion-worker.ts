@@ -2,8 +2,11 @@ import { CadConvertError, convertDrawing } from '@xcad/cad/convert';
 import { CadReadError } from '@xcad/cad/errors';
 import { convertToDxf } from '@xcad/cad/dxf-writer/convert';
 import { writeDxf } from '@xcad/cad/dxf-writer/writer';
+import { convertToDwg } from '@xcad/cad/dwg-writer/convert';
+import { writeDwg } from '@xcad/cad/dwg-writer/writer';
+import type { Drawing } from '@xcad/cad/model';
 import { pdfToDrawing } from '@xcad/cad/pdf/index';
-import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest, type DxfTarget } from './worker-protocol';
+import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest, type CadTarget } from './worker-protocol';
 
 // Issue 7: the entry of a conversion worker thread (started through worker-boot.mjs). It converts
 // with packages/cad and sorts what went wrong into the drawing's faults; the thread's time and
@@ -21,23 +24,30 @@ function failureOf(error: unknown, elapsedMs: number, readerLimitMs: number | un
   return { failure: 'internal', detail };
 }
 
-/** cad2ver and pdf2cad: one DXF of the version asked. */
-async function writeDxfOf(input: Uint8Array, name: string | undefined, target: DxfTarget): Promise<{ data: Uint8Array; notes: number }> {
+/** A drawing written in the target's format and version. */
+function writeCad(drawing: Drawing, target: CadTarget): { bytes: Uint8Array; notes: string[] } {
+  return target.format === 'dwg' ? writeDwg(drawing, { version: target.version }) : writeDxf(drawing, { version: target.version });
+}
+
+/** cad2ver and pdf2cad: one DXF or DWG of the version asked. */
+async function writeCadOf(input: Uint8Array, name: string | undefined, target: CadTarget): Promise<{ data: Uint8Array; notes: number }> {
   if (target.fromPdf) {
     const { drawing, notes } = await pdfToDrawing(input, target.pages === undefined ? {} : { pages: target.pages });
-    const written = writeDxf(drawing, { version: target.version });
+    const written = writeCad(drawing, target);
     return { data: written.bytes, notes: notes.length + written.notes.length };
   }
-  const converted = await convertToDxf(input, name ?? 'drawing.dwg', { version: target.version });
+  const inputName = name ?? 'drawing.dwg';
+  const converted =
+    target.format === 'dwg' ? await convertToDwg(input, inputName, { version: target.version }) : await convertToDxf(input, inputName, { version: target.version });
   return { data: converted.bytes, notes: converted.notes.length };
 }
 
 async function convert(request: ConversionRequest): Promise<ConversionOutcome> {
   const started = performance.now();
   try {
-    if (request.dxf !== undefined) {
-      const dxf = await writeDxfOf(request.input, request.options.name, request.dxf);
-      return { ok: true, outputs: [{ layout: undefined, data: dxf.data }], warnings: dxf.notes };
+    if (request.cad !== undefined) {
+      const written = await writeCadOf(request.input, request.options.name, request.cad);
+      return { ok: true, outputs: [{ layout: undefined, data: written.data }], warnings: written.notes };
     }
     const result = await convertDrawing(request.input, request.options);
     return { ok: true, outputs: result.outputs.map((output) => ({ layout: output.name, data: output.data })), warnings: result.warnings.length };

@@ -10,6 +10,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { convertDrawing } from '@xcad/cad/convert';
 import { readDxf } from '@xcad/cad/dxf/index';
+import { readDwg } from '@xcad/cad/dwg-client';
 import { LocalDiskStorage } from '../../../storage';
 import type { ConversionJobs } from '../conversion.jobs';
 import { JOB_MESSAGES } from './job-messages';
@@ -242,18 +243,40 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     expect(attemptLines(logs, tasktag)).toEqual([expect.objectContaining({ result: 'failed' })]);
   });
 
-  it('cad2ver writes a DXF of the version asked, readable again; DWG output is refused, never faked', async () => {
+  it('cad2ver writes a DXF or a DWG of the version asked, readable again', async () => {
     const { jobs } = runner();
     const r12 = await createTask([{ name: '样条.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dxf', file_version: 'R12' });
-    const dwg = await createTask([{ name: 'a.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dwg', file_version: '2004' });
+    const dwg = await createTask([{ name: '样条.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dwg', file_version: '2000' });
     await jobs.enqueue(r12, 0);
     await jobs.enqueue(dwg, 0);
     expect(await ended(r12)).toMatchObject({ status: 'done', result_name: '样条.dxf' });
     const written = (await storage.read(String((await ended(r12)).result_key))) ?? Buffer.alloc(0);
     expect(written.toString('latin1')).toMatch(/\$ACADVER\s+1\s+AC1009/);
+    const source = await readDxf(fixture('skydxf_splines.dxf'));
     const reread = await readDxf(written);
     expect(reread.drawing.modelSpace.length).toBeGreaterThan(0);
-    expect(await ended(dwg)).toMatchObject({ status: 'failed', reason: JOB_MESSAGES.dwgOutput });
+
+    const doneDwg = await ended(dwg);
+    expect(doneDwg).toMatchObject({ status: 'done', result_name: '样条.dwg' });
+    const dwgBytes = (await storage.read(String(doneDwg.result_key))) ?? Buffer.alloc(0);
+    expect(dwgBytes.subarray(0, 6).toString('latin1')).toBe('AC1015');
+    // Read back by LibreDWG: the splines are all there.
+    const fromDwg = await readDwg(dwgBytes);
+    const splines = (d: { modelSpace: { type: string }[] }) => d.modelSpace.filter((e) => e.type === 'SPLINE').length;
+    expect(splines(fromDwg.drawing)).toBe(splines(source.drawing));
+    expect(splines(source.drawing)).toBeGreaterThan(0);
+  });
+
+  it('pdf2cad writes a DWG when asked', async () => {
+    const { jobs } = runner();
+    const pdf = (await convertDrawing(fixture('ezdxf_hatches_1.dxf'), { format: 'pdf' })).outputs[0]?.data ?? new Uint8Array();
+    const tasktag = await createTask([{ name: '图纸.pdf', bytes: Buffer.from(pdf), kind: 'pdf' }], { tasktype: 'pdf2cad', output_ext: 'dwg' });
+    await jobs.enqueue(tasktag, 0);
+    const done = await ended(tasktag);
+    expect(done).toMatchObject({ status: 'done', result_name: '图纸.dwg' });
+    const bytes = (await storage.read(String(done.result_key))) ?? Buffer.alloc(0);
+    expect(bytes.subarray(0, 6).toString('latin1')).toBe('AC1018');
+    expect((await readDwg(bytes)).drawing.modelSpace.length).toBeGreaterThan(10);
   });
 
   it('pdf2cad turns a vector PDF into a DXF, and says so when a PDF has no vectors', async () => {

@@ -79,7 +79,7 @@ function describe(error: unknown): string {
 
 /** The user's reason for a conversion the drawing is to blame for. */
 function reasonOf(failure: ConversionFailure, plan: Extract<ConversionPlan, { ok: true }>): string {
-  const isPdf = plan.dxf?.fromPdf === true;
+  const isPdf = plan.cad?.fromPdf === true;
   switch (failure) {
     case 'empty':
       return isPdf ? JOB_MESSAGES.rasterPdf : JOB_MESSAGES.empty;
@@ -147,7 +147,7 @@ async function convertFile(ctx: RunContext, task: ConversionTaskRow, plan: Conve
 
     const watch = watchTask(ctx, task.tasktag, signal);
     const outcome = await ctx.converter
-      .convert({ input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs }, ...(plan.dxf ? { dxf: plan.dxf } : {}) }, watch.signal)
+      .convert({ input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs }, ...(plan.cad ? { cad: plan.cad } : {}) }, watch.signal)
       .finally(() => watch.stop());
 
     if (outcome.ok) {

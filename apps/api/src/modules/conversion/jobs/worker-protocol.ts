@@ -3,6 +3,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import type { ConvertOptions } from '@xcad/cad/convert';
 import type { DxfVersion } from '@xcad/cad/dxf-writer/writer';
+import type { DwgVersion } from '@xcad/cad/dwg-writer/constants';
 
 // Issue 7: what the job runner and a conversion worker thread say to each other, and the worker
 // side of it. A worker loads the engine, says `ready`, then converts one request at a time; the
@@ -12,20 +13,19 @@ import type { DxfVersion } from '@xcad/cad/dxf-writer/writer';
 /** The engine's options as they cross the thread boundary (a font provider does not). */
 export type WorkerConvertOptions = Omit<ConvertOptions, 'fonts'>;
 
-/** cad2ver and pdf2cad: a DXF of this version, from a drawing or (fromPdf) from a PDF's vectors. */
-export interface DxfTarget {
-  version: DxfVersion;
+/** cad2ver and pdf2cad: a DXF or DWG of this version, from a drawing or (fromPdf) from a PDF's vectors. */
+export type CadTarget = ({ format: 'dxf'; version: DxfVersion } | { format: 'dwg'; version: DwgVersion }) & {
   fromPdf: boolean;
   /** pdf2cad's page range ('1-3,5'). */
   pages?: string;
-}
+};
 
 export interface ConversionRequest {
   /** The drawing; transferred, not copied. */
   input: Uint8Array;
   options: WorkerConvertOptions;
-  /** Set for DXF output: the engine's drawing options are then unused. */
-  dxf?: DxfTarget;
+  /** Set for DXF or DWG output: the engine's drawing options are then unused. */
+  cad?: CadTarget;
 }
 
 export interface ConvertedOutput {
