@@ -14,8 +14,8 @@
 //     standard fonts are bundled rather than found through pdfkit's import map at run time;
 //  4. each bundle runs with a V8 code cache per command (convert to PDF, to PNG, info...), and a
 //     chunk with its own, written after the first run, so later runs skip most of the compiling.
-// Without esbuild, tsx runs the sources. CAD_NO_BUNDLE=1 forces that, and so does a PDF input:
-// pdf.js loads its worker with a dynamic import(), which code run through node:vm cannot make.
+// Without esbuild, tsx runs the sources; CAD_NO_BUNDLE=1 forces that. A PDF input runs bundled
+// too: pdf/index.ts hands pdf.js its parser up front, so pdf.js makes no dynamic import().
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -290,8 +290,7 @@ const args = process.argv.slice(2);
 let main;
 let saveCache = () => {};
 const kind = bundleKind(args);
-const isPdfInput = args[0] === 'convert' && /\.pdf$/i.test(args[1] ?? '');
-const bundle = process.env.CAD_NO_BUNDLE || isPdfInput ? null : (cachedBundle(kind) ?? (await buildBundle(kind)));
+const bundle = process.env.CAD_NO_BUNDLE ? null : (cachedBundle(kind) ?? (await buildBundle(kind)));
 if (bundle) {
   try {
     ({ main, saveCache } = loadBundle(bundle, args));

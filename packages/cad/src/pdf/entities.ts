@@ -3,7 +3,7 @@
  * LWPOLYLINE and SPLINE (or flattened polylines), fills become SOLID or a solid HATCH, text runs
  * become TEXT. Layers, linetypes and text styles are created as the entities need them.
  */
-import type { Color, Drawing, Entity, EntityBase, HatchEntity, LwPolylineEntity, SplineEntity, TextEntity, Vec3 } from '../model';
+import type { Color, Drawing, Entity, EntityBase, HatchEdge, HatchEntity, HatchPath, LwPolylineEntity, SplineEntity, TextEntity, Vec3 } from '../model';
 import { aciColor, nearestAci } from '../display/color';
 import type { FillMark, Mark, Pt, StrokeMark, Subpath, TextMark } from './graphics';
 
@@ -13,6 +13,8 @@ export interface EntityOptions {
   layerOf: (mark: Mark) => { name: string; color: Color; on?: boolean };
   /** True when entities carry their own colour (OCG layers); else ByLayer. */
   ownColor: boolean;
+  /** The page is dark (a dark background fill): white, not black, is the foreground colour (ACI 7). */
+  dark?: boolean;
 }
 
 /** Chord tolerance for flattened Beziers, mm. */
@@ -29,9 +31,13 @@ export function lineweightOf(mm: number): number {
   return best;
 }
 
-/** A layer or entity colour for 0xRRGGBB: an ACI when one is exactly it (black is ACI 7), else true colour. */
-export function colorOf(rgb: number): Color {
-  if (rgb === 0) return { aci: 7 };
+/**
+ * A layer or entity colour for 0xRRGGBB: an ACI when one is exactly it, else true colour. The
+ * page's ink colour (black on a light page, white on a dark one) is ACI 7, the foreground.
+ */
+export function colorOf(rgb: number, dark = false): Color {
+  if (rgb === (dark ? 0xffffff : 0)) return { aci: 7 };
+  if (dark && rgb === 0) return { aci: nearestAci(0), rgb: 0 };
   for (let i = 1; i < 256; i++) if (i !== 7 && aciColor(i) === rgb) return { aci: i };
   return { aci: nearestAci(rgb), rgb };
 }
@@ -152,13 +158,19 @@ function lwpolyline(b: EntityBase, points: Pt[], closed: boolean, width: number)
   };
 }
 
+/** The knots of a run of `n` cubic Beziers as one clamped B-spline: multiplicity 3 at the joins. */
+function bezierKnots(n: number): number[] {
+  const knots = [0, 0, 0, 0];
+  for (let i = 1; i < n; i++) knots.push(i, i, i);
+  knots.push(n, n, n, n);
+  return knots;
+}
+
 /** A run of cubic Beziers as one clamped degree-3 B-spline (knots of multiplicity 3 at the joins). */
 export function bezierSpline(b: EntityBase, start: Pt, curves: { c1: Pt; c2: Pt; to: Pt }[]): SplineEntity {
   const controlPoints: Vec3[] = [v3(start)];
   for (const c of curves) controlPoints.push(v3(c.c1), v3(c.c2), v3(c.to));
-  const knots = [0, 0, 0, 0];
-  for (let i = 1; i < curves.length; i++) knots.push(i, i, i);
-  knots.push(curves.length, curves.length, curves.length, curves.length);
+  const knots = bezierKnots(curves.length);
   return {
     ...b,
     type: 'SPLINE',
@@ -223,7 +235,7 @@ function strokeSubpath(sp: Subpath, b: EntityBase, width: number, curves: Entity
 function strokeEntities(m: StrokeMark, tables: Tables, o: EntityOptions): Entity[] {
   const layer = o.layerOf(m);
   const name = tables.layer(layer.name, layer.color, layer.on);
-  const color = o.ownColor ? colorOf(m.rgb) : { aci: 256 };
+  const color = o.ownColor ? colorOf(m.rgb, o.dark) : { aci: 256 };
   const wide = m.width * 100 > MAX_LINEWEIGHT;
   const b = base(name, color, tables.linetype(m.dashes), wide ? MAX_LINEWEIGHT : lineweightOf(m.width));
   return m.subpaths.flatMap((sp) => strokeSubpath(sp, b, wide ? m.width : 0, o.curves));
@@ -234,6 +246,17 @@ const area = (pts: Pt[]): number => pts.reduce((s, p, i) => {
   const q = pts[(i + 1) % pts.length] as Pt;
   return s + p[0] * q[1] - q[0] * p[1];
 }, 0) / 2;
+
+const perimeter = (pts: Pt[]): number => pts.reduce((s, p, i) => {
+  const q = pts[(i + 1) % pts.length] as Pt;
+  return s + Math.hypot(q[0] - p[0], q[1] - p[1]);
+}, 0);
+
+/**
+ * A filled loop narrower than this on average is a hairline, mm: a strip's mean width is twice
+ * its area over its perimeter.
+ */
+const HAIRLINE_WIDTH = 0.01;
 
 /** True for a convex quadrilateral (all turns the same way). */
 function convex(pts: Pt[]): boolean {
@@ -248,18 +271,60 @@ function convex(pts: Pt[]): boolean {
   return sign !== 0;
 }
 
+/**
+ * A hatch boundary loop keeping its Beziers: line edges, and one spline edge per run of curves
+ * (closed with a line edge back to the start when the path does not end there).
+ */
+function edgeLoop(sp: Subpath): HatchEdge[] {
+  const edges: HatchEdge[] = [];
+  let pen = sp.start;
+  let run: Pt[] | null = null;
+  const endRun = (): void => {
+    if (!run) return;
+    const n = (run.length - 1) / 3;
+    edges.push({ kind: 'spline', degree: 3, rational: false, periodic: false, knots: bezierKnots(n), controlPoints: run, weights: [], fitPoints: [] });
+    run = null;
+  };
+  for (const s of sp.segments) {
+    if (s.kind === 'curve') {
+      run ??= [pen];
+      run.push(s.c1, s.c2, s.to);
+    } else {
+      endRun();
+      if (!same(pen, s.to)) edges.push({ kind: 'line', start: pen, end: s.to });
+    }
+    pen = s.to;
+  }
+  endRun();
+  if (!same(pen, sp.start)) edges.push({ kind: 'line', start: pen, end: sp.start });
+  return edges;
+}
+
 function fillEntities(m: FillMark, tables: Tables, o: EntityOptions): Entity[] {
   const layer = o.layerOf(m);
   const name = tables.layer(layer.name, layer.color, layer.on);
-  const b = base(name, o.ownColor ? colorOf(m.rgb) : { aci: 256 }, 'BYLAYER', -1);
-  const loops = m.subpaths.map(flatten).map((l) => l.points).filter((pts) => pts.length >= 3 && Math.abs(area(pts)) > 1e-9);
-  if (!loops.length) return [];
-  const only = loops[0] as Pt[];
-  if (loops.length === 1 && m.subpaths[0]?.segments.every((s) => s.kind === 'line') && (only.length === 3 || (only.length === 4 && convex(only)))) {
+  const b = base(name, o.ownColor ? colorOf(m.rgb, o.dark) : { aci: 256 }, 'BYLAYER', -1);
+  const loops = m.subpaths.map((sp) => ({ sp, points: flatten(sp).points })).filter((l) => l.points.length >= 2);
+  // A loop with (next to) no area - a path that goes out and back along itself - still paints
+  // the pixels it touches (PDF scan conversion): it shows as a hairline, and becomes one.
+  const hairline = (pts: Pt[]): boolean => pts.length < 3 || (2 * Math.abs(area(pts))) / perimeter(pts) < HAIRLINE_WIDTH;
+  const thin = loops.filter((l) => hairline(l.points));
+  const out: Entity[] = thin.flatMap((l) => strokeSubpath({ ...l.sp, closed: true }, { ...b, lineweight: 0 }, 0, o.curves));
+  const kept = loops.filter((l) => !hairline(l.points));
+  if (!kept.length) return out;
+  const only = kept[0]?.points as Pt[];
+  if (kept.length === 1 && kept[0]?.sp.segments.every((s) => s.kind === 'line') && (only.length === 3 || (only.length === 4 && convex(only)))) {
     // SOLID corners go in "Z" order: 1, 2, 4, 3.
     const [p1, p2, p3, p4] = only as [Pt, Pt, Pt, Pt | undefined];
-    return [{ ...b, type: 'SOLID', points: [v3(p1), v3(p2), v3(p4 ?? p3), v3(p3)] }];
+    out.push({ ...b, type: 'SOLID', points: [v3(p1), v3(p2), v3(p4 ?? p3), v3(p3)] });
+    return out;
   }
+  // Loops with Beziers keep them as spline edges (unless polylines were asked for); straight loops are polyline paths.
+  const paths = kept.map(({ sp, points }, i): HatchPath => {
+    const outer = i === 0 ? 1 : 0;
+    if (o.curves === 'spline' && sp.segments.some((s) => s.kind === 'curve')) return { flags: outer, edges: edgeLoop(sp) };
+    return { flags: outer | 2, polyline: { vertices: points.map(([x, y]) => ({ x, y, bulge: 0 })), closed: true }, edges: [] };
+  });
   const hatch: HatchEntity = {
     ...b,
     type: 'HATCH',
@@ -267,7 +332,7 @@ function fillEntities(m: FillMark, tables: Tables, o: EntityOptions): Entity[] {
     solid: true,
     associative: false,
     elevation: 0,
-    paths: loops.map((pts, i) => ({ flags: i === 0 ? 3 : 2, polyline: { vertices: pts.map(([x, y]) => ({ x, y, bulge: 0 })), closed: true }, edges: [] })),
+    paths,
     // Odd parity (normal) is the PDF even-odd rule; for non-zero fills with several loops it is the nearest.
     style: 0,
     patternType: 1,
@@ -276,14 +341,15 @@ function fillEntities(m: FillMark, tables: Tables, o: EntityOptions): Entity[] {
     patternDouble: false,
     patternLines: [],
   };
-  return [hatch];
+  out.push(hatch);
+  return out;
 }
 
 function textEntity(m: TextMark, tables: Tables, o: EntityOptions): TextEntity {
   const layer = o.layerOf(m);
   const name = tables.layer(layer.name, layer.color, layer.on);
   return {
-    ...base(name, o.ownColor ? colorOf(m.rgb) : { aci: 256 }, 'BYLAYER', -1),
+    ...base(name, o.ownColor ? colorOf(m.rgb, o.dark) : { aci: 256 }, 'BYLAYER', -1),
     type: 'TEXT',
     text: m.text,
     insertion: v3(m.start),
@@ -321,6 +387,30 @@ export function mergeText(marks: TextMark[]): TextMark[] {
   }
   return out;
 }
+
+/**
+ * The page's background: the fills painted first that cover (nearly, 98 %) the whole page area
+ * (`pageArea`, mm²), as PDF writers paint paper colour (white, or the dark model-space colour of a
+ * CAD plot). They are not drawing content: taken out of `marks`; answers how many and the colour
+ * of the last one (what the page looks like), or null when there is none.
+ */
+export function takeBackground(marks: Mark[], pageArea: number): { count: number; rgb: number | null } {
+  let count = 0;
+  let rgb: number | null = null;
+  while (count < marks.length) {
+    const m = marks[count] as Mark;
+    if (m.kind !== 'fill' || m.subpaths.length !== 1) break;
+    const pts = flatten(m.subpaths[0] as Subpath).points;
+    if (!(pts.length >= 3 && Math.abs(area(pts)) >= 0.98 * pageArea)) break;
+    rgb = m.rgb;
+    count++;
+  }
+  marks.splice(0, count);
+  return { count, rgb };
+}
+
+/** True for a dark colour (luminance below one half): white is then the ink colour. */
+export const isDark = (rgb: number): boolean => 0.2126 * ((rgb >> 16) & 255) + 0.7152 * ((rgb >> 8) & 255) + 0.0722 * (rgb & 255) < 128;
 
 /** Entities for one page's marks, in painting order (text merged where it continues). */
 export function markEntities(marks: Mark[], tables: Tables, o: EntityOptions): Entity[] {

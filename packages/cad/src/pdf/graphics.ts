@@ -2,8 +2,10 @@
  * One PDF page's operator list (pdf.js `getOperatorList`) replayed with the full graphics state:
  * the transform stack, line width, dashes, colours, the text state and optional content. The
  * result is a list of marks in page millimetres, y up; `entities.ts` turns them into CAD entities.
- * Pure: no pdf.js import (the operator numbers are pdf.js' `OPS`, checked by a test).
+ * What the page does not show (outside the page, a clipping path or a form's box) is cut away
+ * (`clip.ts`). Pure: no pdf.js import (the operator numbers are pdf.js' `OPS`, checked by a test).
  */
+import { clipFill, clipRegionOf, clipStroke, intersectRegions, isInside, type ConvexPolygon } from './clip';
 
 /** 2D affine [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f (the PDF order). */
 export type Affine = [number, number, number, number, number, number];
@@ -164,8 +166,11 @@ export interface FontInfo {
 export interface PageMarks {
   marks: Mark[];
   images: number;
-  /** Counts of things not converted or approximated, for the notes. */
-  clips: number;
+  /**
+   * Counts for the notes: paths and text items cut or left out because they lie (partly) outside
+   * the visible area (`clipped`), and things not converted or approximated (the others).
+   */
+  clipped: number;
   shadings: number;
   patternFills: number;
   invisibleText: number;
@@ -193,9 +198,11 @@ interface State {
   leading: number;
   rise: number;
   renderMode: number;
+  /** The visible region ([] = nothing visible), or null for no limit. */
+  clip: ConvexPolygon | null;
 }
 
-const initialState = (ctm: Affine): State => ({
+const initialState = (ctm: Affine, clip: ConvexPolygon | null): State => ({
   ctm,
   lineWidth: 1,
   dash: [],
@@ -210,6 +217,7 @@ const initialState = (ctm: Affine): State => ({
   leading: 0,
   rise: 0,
   renderMode: 0,
+  clip,
 });
 
 const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
@@ -245,13 +253,28 @@ interface Run {
   ocg: string | undefined;
 }
 
+/** A rectangle [x0, y0, x1, y1] of user space under `m`, as a region. */
+export function rectRegion(rect: ArrayLike<number>, m: Affine): ConvexPolygon | null {
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = Array.from(rect);
+  return clipRegionOf([{ start: apply(m, x0, y0), segments: [apply(m, x1, y0), apply(m, x1, y1), apply(m, x0, y1)].map((to) => ({ kind: 'line', to })), closed: true }]);
+}
+
 /**
  * Replays one page. `page` maps PDF user space to drawing millimetres (view box, rotation, scale,
- * the page's place in model space); `fontOf` gives a pdf.js font by its loaded name.
+ * the page's place in model space); `fontOf` gives a pdf.js font by its loaded name; `visible`
+ * is the page's visible area in drawing millimetres (its crop box), or null for no limit.
  */
-export function replayPage(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, page: Affine, fontOf: (id: string) => FontInfo | null): PageMarks {
-  const out: PageMarks = { marks: [], images: 0, clips: 0, shadings: 0, patternFills: 0, invisibleText: 0, verticalText: 0 };
-  let st = initialState(page);
+export function replayPage(
+  fnArray: ArrayLike<number>,
+  argsArray: ArrayLike<unknown>,
+  page: Affine,
+  fontOf: (id: string) => FontInfo | null,
+  visible: ConvexPolygon | null = null,
+): PageMarks {
+  const out: PageMarks = { marks: [], images: 0, clipped: 0, shadings: 0, patternFills: 0, invisibleText: 0, verticalText: 0 };
+  let st = initialState(page, visible);
+  /** A W or W* seen: the current path becomes the clip once it is painted (or ended). */
+  let pendingClip = false;
   const stack: State[] = [];
   const ocgStack: (string | null)[] = [];
   let path: Subpath[] = [];
@@ -273,6 +296,10 @@ export function replayPage(fnArray: ArrayLike<number>, argsArray: ArrayLike<unkn
     if (s) st = s;
   };
   const at = (x: number, y: number): Pt => apply(st.ctm, x, y);
+  const narrowClip = (region: ConvexPolygon | null): void => {
+    const r = region ?? [];
+    st.clip = st.clip ? (st.clip.length && r.length ? intersectRegions(st.clip, r) : []) : r;
+  };
 
   const moveTo = (p: Pt): void => {
     current = { start: p, segments: [], closed: false };
@@ -334,23 +361,42 @@ export function replayPage(fnArray: ArrayLike<number>, argsArray: ArrayLike<unkn
     }
   };
 
+  /** The subpaths as the clip leaves them (counting what it cut), or null when nothing is left. */
+  const visibleOf = (subpaths: Subpath[], cutter: typeof clipStroke): Subpath[] | null => {
+    const clip = st.clip;
+    if (!clip) return subpaths;
+    if (clip.length < 3) {
+      out.clipped++;
+      return null;
+    }
+    const r = cutter(subpaths, clip);
+    if (r.cut) out.clipped++;
+    return r.subpaths.length ? r.subpaths : null;
+  };
   const paint = (stroke: boolean, fill: boolean, evenOdd: boolean, close: boolean): void => {
     if (close && current) closePath();
     const subpaths = path.filter((s) => s.segments.length > 0);
     if (subpaths.length) {
       const where = ocg();
-      if (fill && st.fill !== null) out.marks.push({ kind: 'fill', subpaths, evenOdd, rgb: st.fill, ...(where ? { ocg: where } : {}) });
-      if (stroke && st.stroke !== null) {
+      const filled = fill && st.fill !== null ? visibleOf(subpaths, clipFill) : null;
+      if (filled && st.fill !== null) out.marks.push({ kind: 'fill', subpaths: filled, evenOdd, rgb: st.fill, ...(where ? { ocg: where } : {}) });
+      const stroked = stroke && st.stroke !== null ? visibleOf(subpaths, clipStroke) : null;
+      if (stroked && st.stroke !== null) {
         const scale = meanScale(st.ctm);
         out.marks.push({
           kind: 'stroke',
-          subpaths,
+          subpaths: stroked,
           width: st.lineWidth * scale,
           dashes: st.dash.map((d) => d * scale),
           rgb: st.stroke,
           ...(where ? { ocg: where } : {}),
         });
       }
+    }
+    // W n / W f: the path clips what comes after it, not its own painting.
+    if (pendingClip) {
+      narrowClip(clipRegionOf(path));
+      pendingClip = false;
     }
     path = [];
     current = null;
@@ -375,6 +421,10 @@ export function replayPage(fnArray: ArrayLike<number>, argsArray: ArrayLike<unkn
     const between = (Math.acos(Math.max(-1, Math.min(1, (xx * yx + xy * yy) / (xLen * yLen)))) * 180) / Math.PI;
     const ratio = (xLen * s.hScale) / yLen;
     const end = apply(multiply(tm, st.ctm), 0, s.rise);
+    if (s.clip && !(s.clip.length >= 3 && (isInside(r.start, s.clip) || isInside(end, s.clip)))) {
+      out.clipped++;
+      return;
+    }
     out.marks.push({
       kind: 'text',
       text,
@@ -450,19 +500,24 @@ export function replayPage(fnArray: ArrayLike<number>, argsArray: ArrayLike<unkn
         push();
         const m = affine(args[0]);
         if (m) st.ctm = multiply(m, st.ctm);
+        // The form shows only what lies inside its bounding box.
+        const bbox = list(args[1]);
+        if (bbox.length === 4) narrowClip(rectRegion(bbox as number[], st.ctm));
         break;
       }
       case OP.beginGroup: {
+        // A transparency group around a form: the form's own begin (which follows) applies its
+        // matrix; the group's box, in the form's space, limits what shows.
         push();
-        const g = args[0] as { matrix?: unknown } | undefined;
-        const m = affine(g?.matrix);
-        if (m) st.ctm = multiply(m, st.ctm);
+        const g = args[0] as { matrix?: unknown; bbox?: unknown } | undefined;
+        const bbox = list(g?.bbox);
+        if (bbox.length === 4) narrowClip(rectRegion(bbox as number[], multiply(affine(g?.matrix) ?? IDENTITY, st.ctm)));
         break;
       }
       case OP.beginAnnotation: {
         // An annotation's appearance: its own state, placed from the page's user space.
         push();
-        st = initialState(page);
+        st = initialState(page, visible);
         for (const m of [affine(args[2]), affine(args[3])]) if (m) st.ctm = multiply(m, st.ctm);
         break;
       }
@@ -550,7 +605,7 @@ export function replayPage(fnArray: ArrayLike<number>, argsArray: ArrayLike<unkn
         break;
       case OP.clip:
       case OP.eoClip:
-        out.clips++;
+        pendingClip = true;
         break;
       case OP.shadingFill:
         out.shadings++;

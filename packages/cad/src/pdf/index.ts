@@ -6,11 +6,12 @@
  * Units: PDF points become millimetres (1 pt = 25.4/72 mm) and $INSUNITS = 4, so a 1:1 drawing
  * keeps its size. Pages are placed side by side in model space, left to right, 20 mm apart.
  */
+import type * as PdfjsApi from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Color, Drawing, Entity, Header } from '../model';
 import { emptyDrawing, finishDrawing } from '../drawing';
 import { CadReadError } from '../errors';
-import { multiply, replayPage, type Affine, type FontInfo, type Mark, type PageMarks } from './graphics';
-import { colorOf, markEntities, Tables } from './entities';
+import { multiply, rectRegion, replayPage, type Affine, type FontInfo, type Mark, type PageMarks } from './graphics';
+import { colorOf, isDark, markEntities, Tables, takeBackground } from './entities';
 import { parsePageRange } from './pages';
 
 export interface PdfToDrawingOptions {
@@ -40,6 +41,7 @@ export const RASTER_ONLY_MESSAGE = '该PDF为扫描件或纯图片，没有可�
 
 /** The parts of pdf.js used here (its types are not imported so the module loads lazily). */
 interface PdfPage {
+  /** The crop box, user space. */
   view: number[];
   getViewport(o: { scale: number }): { transform: number[]; width: number; height: number };
   getOperatorList(): Promise<{ fnArray: number[]; argsArray: unknown[] }>;
@@ -53,22 +55,56 @@ interface PdfDoc {
   destroy(): Promise<void>;
 }
 
-/** pdf.js' CJK CMaps and standard-font data, from its package folder (node modules loaded lazily: the package index stays browser-safe). */
-async function pdfjsAssets(): Promise<{ cMapUrl: string; standardFontDataUrl: string }> {
-  const [{ createRequire }, path] = await Promise.all([import('node:module'), import('node:path')]);
+/**
+ * pdf.js' CJK CMaps and standard-font data, from its package folder. Node's modules are taken
+ * with process.getBuiltinModule, not imported: the package index stays browser-safe, and a
+ * bundled build (bin/cad.mjs) needs no dynamic import.
+ */
+function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string } {
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const path = process.getBuiltinModule('node:path');
   const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
   return { cMapUrl: `${root}/cmaps/`, standardFontDataUrl: `${root}/standard_fonts/` };
+}
+
+/**
+ * pdf.js in this process: its API, and its "worker" (the parser) loaded here and handed over as
+ * `globalThis.pdfjsWorker`, which pdf.js' in-process fake worker takes instead of importing its
+ * worker file by path (an import a bundled build cannot make). Loaded once, on first use.
+ */
+let pdfjsLoaded: Promise<typeof PdfjsApi> | null = null;
+function loadPdfjs(): Promise<typeof PdfjsApi> {
+  pdfjsLoaded ??= (async () => {
+    const nativePush = Array.prototype.push;
+    const nativeParse = JSON.parse;
+    // The worker module ships without type declarations: its specifier is typed as a plain string
+    // (so TypeScript does not look for them); bundlers still see a literal and include it.
+    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string) as Promise<unknown>]);
+    const g = globalThis as { pdfjsWorker?: unknown };
+    g.pdfjsWorker ??= worker;
+    // The legacy build's polyfills (core-js) replace two built-ins Node has, for the whole process:
+    // Array.prototype.push (a spec corner: pushing onto a frozen length) and JSON.parse (a
+    // proposal). Their stand-ins are several times slower - every push in the process, the DXF
+    // writer's and the renderer's included - and pdf.js needs neither: Node's own go back.
+    const restore = (target: object, key: string, value: unknown): void => {
+      if ((target as Record<string, unknown>)[key] !== value) Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: false });
+    };
+    restore(Array.prototype, 'push', nativePush);
+    restore(JSON, 'parse', nativeParse);
+    return pdfjs;
+  })();
+  return pdfjsLoaded;
 }
 
 async function openPdf(bytes: Uint8Array): Promise<PdfDoc> {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
   if (!head.includes('%PDF-')) throw new CadReadError('corrupt', '文件不是PDF格式，无法转换');
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
     // pdf.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact.
     // A plain Uint8Array: pdf.js refuses a Node Buffer (whose slice() would share memory anyway).
     data: new Uint8Array(bytes),
-    ...(await pdfjsAssets()),
+    ...pdfjsAssets(),
     cMapPacked: true,
     isEvalSupported: false,
     disableFontFace: true,
@@ -111,8 +147,11 @@ function pageMatrix(viewport: { transform: number[]; height: number }, offsetX: 
 
 const LAYER_NAME_BAD = /[<>/\\":;?*|=`,]/g;
 
-/** Layer naming: 'PDF_255_0_0' per colour, or the optional content group's name. */
-function layerChooser(mode: 'color' | 'ocg', groups: Record<string, { name?: string | null; visible?: boolean }>): (m: Mark) => { name: string; color: Color; on?: boolean } {
+/**
+ * Layer naming: 'PDF_255_0_0' per colour, or the optional content group's name. A colour layer's
+ * colour is set when it is made: white is the foreground (ACI 7) if the first page using it is dark.
+ */
+function layerChooser(mode: 'color' | 'ocg', groups: Record<string, { name?: string | null; visible?: boolean }>, page: { dark: boolean }): (m: Mark) => { name: string; color: Color; on?: boolean } {
   if (mode === 'ocg') {
     return (m) => {
       const g = m.ocg ? groups[m.ocg] : undefined;
@@ -121,14 +160,18 @@ function layerChooser(mode: 'color' | 'ocg', groups: Record<string, { name?: str
       return { name, color: { aci: 7 }, on: g.visible !== false };
     };
   }
-  return (m) => ({ name: `PDF_${(m.rgb >> 16) & 255}_${(m.rgb >> 8) & 255}_${m.rgb & 255}`, color: colorOf(m.rgb) });
+  return (m) => ({ name: `PDF_${(m.rgb >> 16) & 255}_${(m.rgb >> 8) & 255}_${m.rgb & 255}`, color: colorOf(m.rgb, page.dark) });
 }
 
-function pageNotes(p: number, marks: PageMarks, entities: number): string[] {
+function pageNotes(p: number, marks: PageMarks, entities: number, background: { count: number; rgb: number | null }): string[] {
   const notes: string[] = [];
   const n = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+  if (background.rgb !== null) {
+    const hex = `#${background.rgb.toString(16).padStart(6, '0')}`;
+    notes.push(`page ${p}: ${background.count === 1 ? 'the page background fill' : `${background.count} page background fills`} (${hex}) left out${isDark(background.rgb) ? ': a dark page, so white is the foreground colour (ACI 7)' : ''}`);
+  }
   if (marks.images && entities) notes.push(`page ${p}: ${n(marks.images, 'image')} not converted (vector content only)`);
-  if (marks.clips) notes.push(`page ${p}: ${n(marks.clips, 'clipping path')} ignored (everything is converted unclipped)`);
+  if (marks.clipped) notes.push(`page ${p}: ${n(marks.clipped, 'path or text item', 'paths or text items')} cut to the visible area (page edge, clipping paths)`);
   if (marks.shadings) notes.push(`page ${p}: ${n(marks.shadings, 'gradient (shading) fill')} skipped`);
   if (marks.patternFills) notes.push(`page ${p}: ${n(marks.patternFills, 'pattern colour')} converted as solid grey`);
   if (marks.invisibleText) notes.push(`page ${p}: ${n(marks.invisibleText, 'invisible text item')} (an OCR layer) skipped`);
@@ -170,7 +213,8 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
     for (const name of ['ByBlock', 'ByLayer', 'Continuous'])
       drawing.linetypes[name] = { name, description: name === 'Continuous' ? 'Solid line' : '', totalLength: 0, elements: [] };
     tables.textStyle('');
-    const entityOptions = { curves: options.curves ?? 'spline', layerOf: layerChooser(byOcg ? 'ocg' : 'color', groups), ownColor: byOcg };
+    const pageLook = { dark: false };
+    const entityOptions = { curves: options.curves ?? 'spline', layerOf: layerChooser(byOcg ? 'ocg' : 'color', groups, pageLook), ownColor: byOcg, dark: false };
 
     const rasterOnlyPages: number[] = [];
     let offsetX = 0;
@@ -185,10 +229,14 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
         if (!fonts.has(id)) fonts.set(id, page.commonObjs.has(id) ? fontInfo(page.commonObjs.get(id)) : null);
         return fonts.get(id) ?? null;
       };
-      const marks = replayPage(ops.fnArray, ops.argsArray, pageMatrix(viewport, offsetX), fontOf);
+      const toModel = pageMatrix(viewport, offsetX);
+      const marks = replayPage(ops.fnArray, ops.argsArray, toModel, fontOf, rectRegion(page.view, toModel));
+      const w = viewport.width * MM_PER_PT, h = viewport.height * MM_PER_PT;
+      const background = takeBackground(marks.marks, w * h);
+      pageLook.dark = entityOptions.dark = background.rgb !== null && isDark(background.rgb);
       const entities: Entity[] = markEntities(marks.marks, tables, entityOptions);
       page.cleanup();
-      notes.push(...pageNotes(p, marks, entities.length));
+      notes.push(...pageNotes(p, marks, entities.length, background));
       if (!entities.length) {
         if (marks.images) {
           rasterOnlyPages.push(p);
@@ -197,7 +245,6 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
         continue;
       }
       for (const e of entities) drawing.modelSpace.push(e);
-      const w = viewport.width * MM_PER_PT, h = viewport.height * MM_PER_PT;
       if (placed) notes.push(`page ${p} placed to the right of the previous page (x from ${offsetX.toFixed(1)} mm, ${PAGE_GAP_MM} mm apart)`);
       placed++;
       offsetX += w + PAGE_GAP_MM;

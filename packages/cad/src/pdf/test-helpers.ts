@@ -23,9 +23,9 @@ export const PAGE: [number, number] = [400, 300];
 
 /**
  * Page 1: a red dashed line, a blue filled rectangle, a green Bezier, black text and rotated
- * Chinese text; page 2: a black square outline and a magenta line.
+ * Chinese text; page 2: a black square outline and a magenta line (left out with `onePage`).
  */
-export function mainFixture(): Promise<Uint8Array> {
+export function mainFixture(onePage = false): Promise<Uint8Array> {
   return pdfBytes(PAGE, (doc) => {
     doc.save().moveTo(72, 72).lineTo(216, 72).dash(6, { space: 3 }).lineWidth(1).strokeColor('#ff0000').stroke().restore();
     doc.save().rect(100, 150, 72, 36).fillColor('#0000ff').fill().restore();
@@ -37,6 +37,7 @@ export function mainFixture(): Promise<Uint8Array> {
       doc.font(CJK_FONT, CJK_FAMILY).fontSize(20).fillColor('#000000').text('旋转文字', 250, 120, { lineBreak: false });
       doc.restore();
     }
+    if (onePage) return;
     doc.addPage({ size: PAGE, margin: 0 });
     doc.save().rect(50, 50, 100, 100).lineWidth(2).strokeColor('#000000').stroke().restore();
     doc.save().moveTo(200, 50).lineTo(300, 150).strokeColor('#ff00ff').stroke().restore();
@@ -57,5 +58,23 @@ export async function rasterFixture(pages = 1, withVectorPage = false): Promise<
       doc.image(png, 10, 10, { width: 50 });
       doc.moveTo(100, 100).lineTo(200, 100).stroke();
     }
+  });
+}
+
+/**
+ * A plot as CAD programs print one: a dark page background (#212830, over a white one), white
+ * and coloured lines, a filled glyph-like shape with curves, and a circle marker; everything
+ * drawn inside a clipping rectangle 10 pt in from the page edge, some of it crossing that edge.
+ */
+export function darkPlotFixture(): Promise<Uint8Array> {
+  return pdfBytes(PAGE, (doc) => {
+    doc.rect(0, 0, PAGE[0], PAGE[1]).fillColor('#ffffff').fill();
+    doc.rect(0, 0, PAGE[0], PAGE[1]).fillColor('#212830').fill();
+    doc.save().rect(10, 10, PAGE[0] - 20, PAGE[1] - 20).clip();
+    doc.moveTo(0, 100).lineTo(PAGE[0], 100).lineWidth(0.5).strokeColor('#ffffff').stroke();
+    doc.moveTo(50, 50).lineTo(150, 250).lineWidth(0.5).strokeColor('#ff0000').stroke();
+    doc.moveTo(200, 150).bezierCurveTo(220, 120, 260, 120, 280, 150).bezierCurveTo(260, 180, 220, 180, 200, 150).fillColor('#ffffff').fill();
+    doc.circle(330, 60, 20).lineWidth(1).strokeColor('#00ff00').stroke();
+    doc.restore();
   });
 }
