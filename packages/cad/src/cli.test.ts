@@ -236,6 +236,7 @@ describe('cad convert', () => {
 
   it('--help prints the usage', () => {
     expect(ok('help').stdout).toMatch(/cad convert IN OUT/);
+    expect(ok('help').stdout).toContain('DWG output: 2000, 2004, 2010, 2013, 2018 (default 2018)');
   });
 });
 
@@ -339,9 +340,9 @@ describe('cad convert to DWG', () => {
 
   it('writes a DWG as DWG of the default release', async () => {
     const { stdout } = ok('dwgFromDwg');
-    expect(stdout).toMatch(/^wrote .*acs\.dwg \(DWG 2004; /);
+    expect(stdout).toMatch(/^wrote .*acs\.dwg \(DWG 2018; /);
     const bytes = readFileSync(out('acs.dwg'));
-    expect(bytes.subarray(0, 6).toString('latin1')).toBe('AC1018');
+    expect(bytes.subarray(0, 6).toString('latin1')).toBe('AC1032');
     const { drawing, warnings } = await readDwg(bytes);
     // LibreDWG flags R2004+ files without FileDepList and Security sections (code 64), AutoCAD's own included.
     expect(warnings.filter((w) => !/\(code 64\)/.test(w))).toEqual([]);

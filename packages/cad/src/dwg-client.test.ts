@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { dwgVersion, isDwg, readDwg } from './dwg-client';
+import { dwgVersion, isDwg, openDwgReader, readDwg } from './dwg-client';
 import { CadReadError } from './errors';
 import type { LineEntity } from './model';
 
@@ -91,5 +91,83 @@ describe('readDwg (the DWG reader as a child process)', () => {
       if (saved === undefined) delete process.env['CAD_NO_BUNDLE'];
       else process.env['CAD_NO_BUNDLE'] = saved;
     }
+  });
+});
+
+describe('openDwgReader (one reader process for many files)', () => {
+  it('reads file after file in one child, with the results readDwg gives', { timeout: 60_000 }, async () => {
+    const reader = openDwgReader();
+    try {
+      const [a, b] = await Promise.all([reader.read(fixture), reader.read(fixture)]);
+      const pid = reader.pid;
+      expect(pid).toBeGreaterThan(0);
+      const c = await reader.read(fixture);
+      expect(reader.pid).toBe(pid);
+      const one = await readDwg(fixture);
+      for (const r of [a, b, c]) {
+        expect(r.drawing.modelSpace).toHaveLength(163);
+        expect(r.warnings).toEqual(one.warnings);
+        expect(JSON.stringify(r.drawing)).toBe(JSON.stringify(one.drawing));
+      }
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('answers a damaged file with the one-line refusal and goes on with the next', { timeout: 60_000 }, async () => {
+    const reader = openDwgReader();
+    try {
+      const damaged = new Uint8Array(fixture.subarray(0, 4096));
+      damaged.fill(0x55, 128);
+      const [bad, good] = await Promise.allSettled([reader.read(damaged), reader.read(fixture)]);
+      expect(bad.status).toBe('rejected');
+      const err = (bad as PromiseRejectedResult).reason as CadReadError;
+      expect(err).toBeInstanceOf(CadReadError);
+      expect(err.reason).toBe('corrupt');
+      expect(err.message).toMatch(/^DWG AC1015 is damaged/);
+      expect(good.status === 'fulfilled' && good.value.drawing.modelSpace.length).toBe(163);
+      expect((await refusal(reader.read(new Uint8Array(0)))).reason).toBe('empty');
+      expect((await refusal(reader.read(ascii('  0\nSECTION\n')))).reason).toBe('corrupt');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('fails the read a crashed child was on, and starts a new child for the next', { timeout: 60_000 }, async () => {
+    const reader = openDwgReader();
+    try {
+      await reader.read(fixture);
+      const first = reader.pid as number;
+      const inFlight = reader.read(fixture);
+      process.kill(first, 'SIGKILL');
+      const err = await refusal(inFlight);
+      expect(err.reason).toBe('corrupt');
+      expect(err.message).toMatch(/stopped \(SIGKILL\)/);
+      const after = await reader.read(fixture);
+      expect(after.drawing.modelSpace).toHaveLength(163);
+      expect(reader.pid).not.toBe(first);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('kills a child that passes the time limit and restarts for the next read', { timeout: 60_000 }, async () => {
+    const reader = openDwgReader({ timeoutMs: 60_000 });
+    try {
+      await reader.read(fixture);
+      const first = reader.pid as number;
+      const t = performance.now();
+      const err = await refusal(reader.read(fixture, { timeoutMs: 5 }));
+      expect(err.message).toBe('The DWG reader did not finish within 0 s (DWG AC1015)');
+      expect(performance.now() - t).toBeLessThan(5_000);
+      const after = await reader.read(fixture);
+      expect(after.drawing.modelSpace).toHaveLength(163);
+      expect(reader.pid).not.toBe(first);
+      expect(() => process.kill(first, 0)).toThrow();
+    } finally {
+      await reader.close();
+    }
+    expect(reader.pid).toBeUndefined();
+    expect((await refusal(reader.read(fixture))).message).toBe('The DWG reader was closed');
   });
 });

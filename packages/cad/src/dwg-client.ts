@@ -273,3 +273,214 @@ export async function readDwg(bytes: Uint8Array, options: ReadDwgOptions = {}): 
     throw new CadReadError('corrupt', `The DWG reader's output could not be read: ${(e as Error).message}`);
   }
 }
+
+// ---- serve mode: one reader process for many files -----------------------------------------------
+
+/** A long-lived DWG reader: one child process reading the files one after the other. */
+export interface DwgReader {
+  /** Reads a DWG like `readDwg` (same result, same errors), in the shared child. */
+  read(bytes: Uint8Array, options?: ReadDwgOptions): Promise<ReadResult>;
+  /** Ends the child once the reads already asked for are done. */
+  close(): Promise<void>;
+  /** The running child's process id (none before the first read or after a crash). */
+  readonly pid: number | undefined;
+}
+
+interface ServeJob {
+  bytes: Uint8Array;
+  version: string;
+  timeoutMs: number;
+  resolve: (r: ReadResult) => void;
+  reject: (e: Error) => void;
+}
+
+/** The answer header of the serve mode: status byte and 32-bit length. */
+const ANSWER_HEAD = 5;
+
+class ServeReader implements DwgReader {
+  private child: ReturnType<typeof spawn> | null = null;
+  private starting: Promise<ReturnType<typeof spawn>> | null = null;
+  private readonly queue: ServeJob[] = [];
+  private current: ServeJob | null = null;
+  /** The child the current job was sent to. */
+  private servedBy: ReturnType<typeof spawn> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private out: Buffer[] = [];
+  private outLength = 0;
+  private err = '';
+  private closed = false;
+  private idle: (() => void)[] = [];
+
+  constructor(private readonly defaults: ReadDwgOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  read(bytes: Uint8Array, options: ReadDwgOptions = {}): Promise<ReadResult> {
+    if (this.closed) return Promise.reject(new CadReadError('unsupported', 'The DWG reader was closed'));
+    if (bytes.length === 0) return Promise.reject(new CadReadError('empty', 'The file is empty'));
+    const version = dwgVersion(bytes);
+    if (!version) return Promise.reject(new CadReadError('corrupt', 'Not a DWG file: it does not start with an AutoCAD version signature (AC10xx)'));
+    const timeoutMs = options.timeoutMs ?? this.defaults.timeoutMs ?? 60_000;
+    return new Promise<ReadResult>((resolve, reject) => {
+      this.queue.push({ bytes, version, timeoutMs, resolve, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.current || this.queue.length) await new Promise<void>((r) => this.idle.push(r));
+    const child = this.child ?? (this.starting ? await this.starting.catch(() => null) : null);
+    this.child = null;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolvePromise) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.once('close', () => {
+        clearTimeout(kill);
+        resolvePromise();
+      });
+      child.stdin?.end();
+    });
+  }
+
+  /** Starts the next job when none is running. */
+  private pump(): void {
+    if (this.current) return;
+    const job = this.queue.shift();
+    if (!job) {
+      for (const f of this.idle.splice(0)) f();
+      return;
+    }
+    this.current = job;
+    this.err = '';
+    this.ensureChild().then(
+      (child) => {
+        if (this.current !== job) return;
+        this.servedBy = child;
+        this.timer = setTimeout(() => this.timedOut(job, child), job.timeoutMs);
+        const head = Buffer.alloc(4);
+        head.writeUInt32LE(job.bytes.length, 0);
+        child.stdin?.write(head);
+        child.stdin?.write(job.bytes);
+      },
+      (e: unknown) => this.settle(job, () => job.reject(e as Error)),
+    );
+  }
+
+  private settle(job: ServeJob, f: () => void): void {
+    if (this.current !== job) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.current = null;
+    this.servedBy = null;
+    f();
+    this.pump();
+  }
+
+  private timedOut(job: ServeJob, child: ReturnType<typeof spawn>): void {
+    this.drop(child);
+    this.settle(job, () => job.reject(new CadReadError('corrupt', `The DWG reader did not finish within ${Math.round(job.timeoutMs / 100) / 10} s (DWG ${job.version})`)));
+  }
+
+  /** Forgets a child (killing it if it still runs): the next job starts a new one. */
+  private drop(child: ReturnType<typeof spawn>): void {
+    if (this.child === child) {
+      this.child = null;
+      this.out = [];
+      this.outLength = 0;
+    }
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+
+  private ensureChild(): Promise<ReturnType<typeof spawn>> {
+    if (this.child) return Promise.resolve(this.child);
+    this.starting ??= this.spawnChild().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async spawnChild(): Promise<ReturnType<typeof spawn>> {
+    const { command, args } = await readerCommand();
+    const serveArgs = [...args.filter((a) => a !== '-'), '--serve'];
+    const child = spawn(command, [...(wasmFlagsOk ? WASM_FLAGS : []), ...serveArgs], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const flagged = wasmFlagsOk;
+    this.child = child;
+    this.out = [];
+    this.outLength = 0;
+    child.stdout?.on('data', (c: Buffer) => {
+      if (this.child !== child) return;
+      this.out.push(c);
+      this.outLength += c.length;
+      this.answers();
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      if (this.err.length < MAX_STDERR) this.err += c.toString('utf8');
+    });
+    // A child that exits while a request waits lost it: the request fails and the next one restarts the child.
+    child.stdin?.on('error', () => {});
+    child.on('error', (e) => {
+      const job = this.servedBy === child ? this.current : null;
+      this.drop(child);
+      if (job) this.settle(job, () => job.reject(new CadReadError('unsupported', `The DWG reader could not start: ${e.message}`)));
+    });
+    child.on('close', (code, signal) => {
+      const job = this.servedBy === child ? this.current : null;
+      this.drop(child);
+      if (!job) return;
+      if (flagged && code === 9 && /bad option/.test(this.err)) {
+        // A Node whose V8 does not know the flag: without it, from now on; the job is sent again.
+        wasmFlagsOk = false;
+        this.current = null;
+        this.servedBy = null;
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = null;
+        this.queue.unshift(job);
+        this.pump();
+        return;
+      }
+      this.settle(job, () => job.reject(failure(code, signal, this.err)));
+    });
+    return child;
+  }
+
+  /** Takes complete answers off the child's output. */
+  private answers(): void {
+    while (this.outLength >= ANSWER_HEAD) {
+      const all = this.out.length === 1 ? (this.out[0] as Buffer) : Buffer.concat(this.out);
+      this.out = [all];
+      const size = all.readUInt32LE(1);
+      if (all.length < ANSWER_HEAD + size) return;
+      const status = all[0];
+      const payload = all.subarray(ANSWER_HEAD, ANSWER_HEAD + size);
+      const rest = all.subarray(ANSWER_HEAD + size);
+      this.out = rest.length ? [rest] : [];
+      this.outLength = rest.length;
+      const job = this.current;
+      if (!job) continue;
+      if (status === 0) {
+        let result: unknown;
+        try {
+          result = deserialize(payload);
+        } catch (e) {
+          this.settle(job, () => job.reject(new CadReadError('corrupt', `The DWG reader's output could not be read: ${(e as Error).message}`)));
+          continue;
+        }
+        if (isReadResult(result)) this.settle(job, () => job.resolve(result as ReadResult));
+        else this.settle(job, () => job.reject(new CadReadError('corrupt', "The DWG reader's output could not be read: unexpected output")));
+      } else this.settle(job, () => job.reject(failure(null, null, payload.toString('utf8'))));
+    }
+  }
+}
+
+/**
+ * A DWG reader that keeps one child process for many files (the GPL reader program in its serve
+ * mode): much cheaper than `readDwg`'s child per file when a batch is read. Reads queue up and run
+ * one at a time; a read that passes its time limit kills the child, and a child that crashes fails
+ * the read it was on; either way the next read starts a fresh child. Close it when done.
+ */
+export function openDwgReader(defaults: ReadDwgOptions = {}): DwgReader {
+  return new ServeReader(defaults);
+}

@@ -204,6 +204,20 @@ export class BitWriter {
     return this.bytes(encoded).rc(0);
   }
 
+  /** OT (R2010+ object type): BB 0 + RC for 0..255, BB 1 + RC for 0x1F0..0x2EF, else BB 2 + RS. */
+  ot(type: number): this {
+    if (type >= 0 && type <= 0xff) return this.bb(0).rc(type);
+    if (type >= 0x1f0 && type <= 0x2ef) return this.bb(1).rc(type - 0x1f0);
+    return this.bb(2).rs(type);
+  }
+
+  /** BLL: a 3-bit byte count, then that many bytes, least significant first (values up to 2^53). */
+  bll(v: number): this {
+    const bytes: number[] = [];
+    for (let n = Math.max(0, Math.floor(v)); n > 0; n = Math.floor(n / 256)) bytes.push(n % 256);
+    return this.bits(bytes.length, 3).bytes(bytes);
+  }
+
   /** TU for R2007+: BS length in UTF-16 units, then the units (no NUL). */
   tu(s: string): this {
     this.bs(s.length);

@@ -5,6 +5,7 @@
  * big-endian CRC), the second header and the template section holding MEASUREMENT.
  */
 import { BitWriter, modularChar, unsignedModularChar } from './bits';
+import { appendStrings } from './object';
 import { SENTINEL } from './constants';
 import { crc16 } from './crc';
 
@@ -67,24 +68,64 @@ class ByteOut {
 const le32 = (v: number): Uint8Array => Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
 const le16 = (v: number): Uint8Array => Uint8Array.of(v & 0xff, (v >> 8) & 0xff);
 
-/** A section framed by sentinels: start sentinel, RL size, data, RS CRC of size + data, end sentinel. */
-export function framedSection(start: Uint8Array, data: Uint8Array, end: Uint8Array): Uint8Array {
-  const out = new Uint8Array(16 + 4 + data.length + 2 + 16);
+/**
+ * A section framed by sentinels: start sentinel, RL size, data, RS CRC of size + data, end
+ * sentinel. `highSize` adds the RL that R2010+ files with a maintenance release above 3 (and every
+ * R2018 file) carry after the size (the size's high half, 0), inside the CRC.
+ */
+export function framedSection(start: Uint8Array, data: Uint8Array, end: Uint8Array, highSize = false): Uint8Array {
+  const head = highSize ? 24 : 20;
+  const out = new Uint8Array(16 + (head - 16) + data.length + 2 + 16);
   out.set(start, 0);
   out.set(le32(data.length), 16);
-  out.set(data, 20);
-  const crc = crc16(out, 0xc0c1, 16, 20 + data.length);
-  out.set(le16(crc), 20 + data.length);
-  out.set(end, 22 + data.length);
+  out.set(data, head);
+  const crc = crc16(out, 0xc0c1, 16, head + data.length);
+  out.set(le16(crc), head + data.length);
+  out.set(end, head + 2 + data.length);
   return out;
 }
 
-/** The class records (R2004+ add instance count, release and two unknown longs to each). */
-export function classesData(classes: DwgClass[], text: (s: string) => Uint8Array, options: { year: number; release: number } = { year: 2000, release: 0x17 }): BitWriter {
-  const w = new BitWriter(256);
+/**
+ * An R2007+ section body made of streams (header variables, classes): RL size in bits of the data
+ * and strings (counting the RL itself), the data, the strings with their size and flag bit, then
+ * the handles if any.
+ */
+export function streamedSection(data: BitWriter, strings: BitWriter, handles: BitWriter | null): Uint8Array {
+  const out = new BitWriter(data.byteLength + strings.byteLength + 16);
+  out.rl(0);
+  out.append(data);
+  appendStrings(out, strings);
+  out.patchRl(0, out.bitLength);
+  if (handles) out.append(handles);
+  return out.toBytes();
+}
+
+export interface ClassesOptions {
+  year: number;
+  /** The release number and maintenance release stored in each class record (R2004+). */
+  release: number;
+  maintenance: number;
+}
+
+/**
+ * The class records (R2004+ add instance count, release and two unknown longs to each). From
+ * R2007 the three names go to `strings` (UTF-16) instead of the data stream.
+ */
+export function classesData(
+  classes: DwgClass[],
+  text: (s: string) => Uint8Array,
+  options: ClassesOptions = { year: 2000, release: 0x17, maintenance: 0 },
+  w: BitWriter = new BitWriter(256),
+  strings: BitWriter | null = null,
+): BitWriter {
   for (const c of classes) {
-    w.bs(c.number).bs(c.proxyFlags).tv(text(c.appName)).tv(text(c.cppName)).tv(text(c.dxfName)).b(0).bs(c.isEntity ? 0x1f2 : 0x1f3);
-    if (options.year >= 2004) w.bl(c.instances ?? 0).bs(options.release).bs(0).bl(0).bl(0);
+    w.bs(c.number).bs(c.proxyFlags);
+    for (const name of [c.appName, c.cppName, c.dxfName]) {
+      if (strings) strings.tu(name);
+      else w.tv(text(name));
+    }
+    w.b(0).bs(c.isEntity ? 0x1f2 : 0x1f3);
+    if (options.year >= 2004) w.bl(c.instances ?? 0).bs(options.release).bs(options.maintenance).bl(0).bl(0);
   }
   return w;
 }

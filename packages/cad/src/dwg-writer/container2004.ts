@@ -5,23 +5,58 @@
  * body, Adler-like checksums) holding each named section cut in pieces of at most its page size,
  * the section map (what section has which pages) and the page map (every page's number and size)
  * as compressed system pages, and a copy of the masked header at the end of the file.
+ *
+ * R2010+ files differ in the details: the saving application's release and maintenance numbers
+ * in the file header (a maintenance release above 3 gives the header and classes sections an
+ * extra size word), header variables and classes as R2007 streams (strings in UTF-16 after the
+ * data), the AcDb:AppInfo section (and its address at 0x2C) and the empty AcDb:FileDepList
+ * AutoCAD writes, and (R2018) 32-bit maintenance numbers in the auxiliary header.
  */
 import { BitWriter } from './bits';
 import { SENTINEL } from './constants';
 import { crc32, pageChecksum } from './crc';
 import { compress2004 } from './lz77';
-import { classesData, framedSection, objectMap, type DwgClass, type EncodedObject } from './container2000';
+import { classesData, framedSection, objectMap, streamedSection, type DwgClass, type EncodedObject } from './container2000';
+
+/** The saving application's numbers AutoCAD writes into the file header, per release. */
+interface Maintenance {
+  /** Byte 0x0B. */
+  isMaint: number;
+  /** Bytes 0x11 / 0x12: release and maintenance release of the application that saved the file. */
+  dwgVersion: number;
+  maint: number;
+  /** Bytes 0x16 / 0x17. */
+  appVersion: number;
+  appMaint: number;
+}
+
+/**
+ * As AutoCAD 2013 (2010, 2013) and AutoCAD 2018 (2018) write them; R2004 as this writer always
+ * did. The maintenance release of 2010/2013 files is above 3, as in every AutoCAD-written file of
+ * the corpus, so their header and classes sections carry the size's high word (readers decide on
+ * that number).
+ */
+function maintenanceOf(year: number, release: number): Maintenance {
+  if (year >= 2018) return { isMaint: 0, dwgVersion: 0x21, maint: 0, appVersion: 0, appMaint: 0 };
+  if (year >= 2013) return { isMaint: 8, dwgVersion: 0x1f, maint: 8, appVersion: 0x1f, appMaint: 8 };
+  if (year >= 2010) return { isMaint: 109, dwgVersion: 0x1f, maint: 8, appVersion: 0x1f, appMaint: 8 };
+  return { isMaint: 0, dwgVersion: release, maint: 0, appVersion: 0, appMaint: 0 };
+}
 
 export interface Container2004 {
+  year: number;
   signature: string;
   release: number;
   codePage: number;
   measurement: number;
   handseed: number;
+  /** The header variables section body: one bit stream (R2004), or R2007 streams already merged. */
   headerVars: Uint8Array;
   classes: DwgClass[];
   objects: EncodedObject[];
   text: (s: string) => Uint8Array;
+  /** Who wrote the file (AcDb:AppInfo, R2010+). */
+  appInfo: { name: string; version: string; comment: string };
 }
 
 /** The format's pseudo-random sequence (an LCG seeded with 1): masks and padding. */
@@ -101,17 +136,35 @@ export function assemble2004(c: Container2004): Uint8Array {
   for (const o of c.objects) map.push({ handle: o.handle, offset: objects.put(o.bytes) });
   const objectsData = objects.finish();
 
+  const m = maintenanceOf(c.year, c.release);
+  // The header and classes sections' high size word (R2010/R2013 with maintenance release > 3, R2018).
+  const highSize = (c.year >= 2010 && m.maint > 3) || c.year >= 2018;
+  const streams = c.year >= 2007;
+
   const classes = new BitWriter(256);
-  const maxClass = c.classes.reduce((m, k) => Math.max(m, k.number), 0);
+  const maxClass = c.classes.reduce((mx, k) => Math.max(mx, k.number), 0);
   classes.bs(maxClass).rc(0).rc(0).b(1);
-  const body = classesData(c.classes, c.text, { year: 2004, release: c.release });
+  const classOptions = { year: c.year, release: m.dwgVersion, maintenance: m.maint };
+  let classesBody: Uint8Array;
+  if (streams) {
+    const strings = new BitWriter(256);
+    classesData(c.classes, c.text, classOptions, classes, strings);
+    classesBody = streamedSection(classes, strings, null);
+  } else classesBody = concatBits(classes, classesData(c.classes, c.text, classOptions));
   const classesSection = new Out();
-  classesSection.put(framedSection(SENTINEL.classesStart, concatBits(classes, body), SENTINEL.classesEnd));
+  classesSection.put(framedSection(SENTINEL.classesStart, classesBody, SENTINEL.classesEnd, highSize));
   classesSection.put(new Uint8Array(8));
 
+  // The auxiliary header (123 bytes); R2018 widens its three maintenance numbers to 32 bits (129 bytes, as AutoCAD 2018 writes it).
   const aux = new BitWriter(128);
-  aux.rc(0xff).rc(0x77).rc(0x01).rs(c.release).rs(0).rl(1).rl(0xffffffff).rs(1).rs(0).rl(0);
-  aux.rs(c.release).rs(0).rs(c.release).rs(0);
+  const maint = (v: number): void => void (c.year >= 2018 ? aux.rl(v) : aux.rs(v));
+  aux.rc(0xff).rc(0x77).rc(0x01).rs(m.dwgVersion);
+  maint(m.maint);
+  aux.rl(1).rl(0xffffffff).rs(1).rs(0).rl(0);
+  aux.rs(m.dwgVersion);
+  maint(m.maint);
+  aux.rs(m.dwgVersion);
+  maint(m.maint);
   for (const v of [4, 0x565, 0, 0, 2, 1]) aux.rs(v);
   for (const v of [0, 0, 0, 256, 393218]) aux.rl(v);
   const now = Date.now();
@@ -133,11 +186,17 @@ export function assemble2004(c: Container2004): Uint8Array {
   const add = (name: string, data: Uint8Array, pageSize: number, compressed: boolean): void => {
     sections.push({ name, data, pageSize, compressed, id: sections.length + 1, pages: [] });
   };
-  add('AcDb:Header', framedSection(SENTINEL.headerStart, c.headerVars, SENTINEL.headerEnd), 0x7400, true);
+  add('AcDb:Header', framedSection(SENTINEL.headerStart, c.headerVars, SENTINEL.headerEnd, highSize), 0x7400, true);
   add('AcDb:AuxHeader', aux.toBytes(), 0x7400, true);
   add('AcDb:Classes', classesSection.finish(), 0x7400, true);
   add('AcDb:SummaryInfo', summary.u8, 0x100, false);
   add('AcDb:Preview', preview.u8, 0x400, false);
+  if (c.year >= 2010) {
+    const info = appInfo(c.appInfo);
+    add('AcDb:AppInfo', info, Math.ceil(info.length / 0x80) * 0x80, false);
+    // No file dependencies (fonts, xrefs, images are not listed): feature and file counts 0.
+    add('AcDb:FileDepList', new Le().u32(0).u32(0).u8, 0x80, false);
+  }
   add('AcDb:Template', new Le().u16(0).u16(c.measurement).u8, 0x7400, true);
   add('AcDb:ObjFreeSpace', freeSpace.u8, 0x7400, true);
   add('AcDb:RevHistory', new Le().u32(0).u32(0).u32(0).u8, 0x7400, true);
@@ -244,12 +303,15 @@ export function assemble2004(c: Container2004): Uint8Array {
 
   const bytes = out.finish();
   const fh = new Le();
-  fh.raw(Array.from(c.signature, (ch) => ch.charCodeAt(0))).raw([0, 0, 0, 0, 0, 0, 3]);
-  const previewPage = sections.find((s) => s.name === 'AcDb:Preview')?.pages[0];
-  const summaryPage = sections.find((s) => s.name === 'AcDb:SummaryInfo')?.pages[0];
-  fh.u32(previewPage ? addressOf(pages, previewPage.number) + 0x20 : 0);
-  fh.raw([c.release, 0]).u16(c.codePage).raw([0, 0, 0]).u32(0).u32(0);
-  fh.u32(summaryPage ? addressOf(pages, summaryPage.number) + 0x20 : 0).u32(0).u32(0x80).u32(0);
+  fh.raw(Array.from(c.signature, (ch) => ch.charCodeAt(0))).raw([0, 0, 0, 0, 0, m.isMaint, 3]);
+  const pageOf = (name: string): { number: number } | undefined => sections.find((s) => s.name === name)?.pages[0];
+  const sectionAt = (name: string): number => {
+    const page = pageOf(name);
+    return page ? addressOf(pages, page.number) + 0x20 : 0;
+  };
+  fh.u32(sectionAt('AcDb:Preview'));
+  fh.raw([m.dwgVersion, m.maint]).u16(c.codePage).raw([0, m.appVersion, m.appMaint]).u32(0).u32(0);
+  fh.u32(sectionAt('AcDb:SummaryInfo')).u32(0).u32(0x80).u32(sectionAt('AcDb:AppInfo'));
   const head = fh.u8;
   bytes.set(head, 0);
   bytes.set(masked, 0x80);
@@ -265,6 +327,29 @@ function addressOf(pages: { number: number; size: number }[], number: number): n
     at += p.size;
   }
   return at;
+}
+
+/**
+ * AcDb:AppInfo as R2007+ store it: class version 3, the list name, three (checksum, string) pairs
+ * for version, comment and product; strings as RS length (counting the NUL) and UTF-16 units.
+ */
+function appInfo(info: { name: string; version: string; comment: string }): Uint8Array {
+  const out = new Le().u32(3);
+  const t16 = (s: string): void => {
+    out.u16(s.length + 1);
+    for (let i = 0; i < s.length; i++) out.u16(s.charCodeAt(i));
+    out.u16(0);
+  };
+  const checksum = new Array<number>(16).fill(0);
+  t16('AppInfoDataList');
+  out.u32(3);
+  out.raw(checksum);
+  t16(info.version);
+  out.raw(checksum);
+  t16(info.comment);
+  out.raw(checksum);
+  t16(`<ProductInformation name ="${info.name}" build_version="${info.version}" registry_version="${info.version}" install_id_string="${info.name}" registry_localeID="1033"/>`);
+  return out.u8;
 }
 
 function concatBits(head: BitWriter, tail: BitWriter): Uint8Array {

@@ -1,7 +1,8 @@
 /**
- * Entities of the drawing model → DWG entity objects (R2000 and R2004 encodings): the common
+ * Entities of the drawing model → DWG entity objects (R2000 to R2018 encodings): the common
  * entity data (mode, links, colour, linetype, lineweight), each type's fields in the order the
- * format fixes, and the handle references. Angles go from the model's degrees to radians.
+ * format fixes for the release, and the handle references. Angles go from the model's degrees to
+ * radians. Strings go through `ObjWriter.t` (code page TV before R2007, UTF-16 TU after).
  */
 import { nearestAci } from '../display/color';
 import type {
@@ -20,14 +21,12 @@ import type {
 } from '../model';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
-import { ObjWriter } from './object';
+import { ObjWriter, type WriteContext } from './object';
 
 const RAD = Math.PI / 180;
 
 /** Where the writer keeps table handles and notes; shared by every entity encoder. */
-export interface EntityContext {
-  year: number;
-  text(s: string): Uint8Array;
+export interface EntityContext extends WriteContext {
   layer(name: string): number;
   /** Linetype flags (0 ByLayer, 1 ByBlock, 2 Continuous, 3 by handle) and the handle for 3. */
   linetype(name: string): { flags: number; handle: number };
@@ -89,6 +88,7 @@ export function entityCommon(o: ObjWriter, p: Placed, ctx: EntityContext): void 
   o.d.bl(0); // reactors
   if (ctx.year >= 2004) o.d.b(1);
   else o.ref(Ref.HardOwner, 0);
+  if (ctx.year >= 2013) o.d.b(0); // no data-store data
   if (ctx.year < 2004) {
     o.d.b(0); // links written
     o.ref(Ref.SoftPointer, p.prev);
@@ -101,6 +101,8 @@ export function entityCommon(o: ObjWriter, p: Placed, ctx: EntityContext): void 
   o.d.bb(lt.flags);
   if (lt.flags === 3) o.ref(Ref.HardPointer, lt.handle);
   o.d.bb(0); // plot style ByLayer
+  if (ctx.year >= 2007) o.d.bb(0).rc(0); // material ByLayer; casts and receives shadows
+  if (ctx.year >= 2010) o.d.b(0).b(0).b(0); // no full, face or edge visual style
   o.d.bs(e.visible ? 0 : 1);
   o.d.rc(lineweightIndex(e.lineweight));
 }
@@ -133,15 +135,21 @@ function text(o: ObjWriter, ctx: EntityContext, e: TextEntity): void {
   if (!(df & 8)) o.d.rd(rotation);
   o.d.rd(num(e.height, 1) || 1);
   if (!(df & 0x10)) o.d.rd(width);
-  o.d.tv(ctx.text(e.text));
+  o.t(e.text);
   if (!(df & 0x20)) o.d.bs(e.generation);
   if (!(df & 0x40)) o.d.bs(e.halign);
   if (!(df & 0x80)) o.d.bs(e.valign);
   if (e.type !== 'TEXT') {
-    o.d.tv(ctx.text(e.tag ?? ''));
+    if (ctx.year >= 2010) o.d.rc(0); // class version
+    if (ctx.year >= 2018) o.d.rc(1); // single-line attribute
+    o.t(e.tag ?? '');
     o.d.bs(0); // field length
     o.d.rc(e.attributeFlags ?? 0);
-    if (e.type === 'ATTDEF') o.d.tv(ctx.text(e.prompt ?? ''));
+    if (ctx.year >= 2007) o.d.b(0); // position not locked
+    if (e.type === 'ATTDEF') {
+      if (ctx.year >= 2010) o.d.rc(0); // the definition's class version
+      o.t(e.prompt ?? '');
+    }
   }
   o.ref(Ref.HardPointer, ctx.style(e.style));
 }
@@ -157,20 +165,39 @@ function mtext(o: ObjWriter, ctx: EntityContext, e: MTextEntity): void {
   o.d.bd(h);
   o.d.bs(Math.min(9, Math.max(1, e.attachment || 1)));
   o.d.bs(e.drawingDirection || 1);
-  o.d.bd(h * (1 + (lines - 1) * (5 / 3) * (e.lineSpacingFactor || 1))); // extents height
-  o.d.bd(num(e.width) || h * Math.max(1, ...e.text.split(/\\P/).map((l) => l.length)) * 0.7); // extents width
-  o.d.tv(ctx.text(e.text));
+  const extentsHeight = h * (1 + (lines - 1) * (5 / 3) * (e.lineSpacingFactor || 1));
+  const extentsWidth = num(e.width) || h * Math.max(1, ...e.text.split(/\\P/).map((l) => l.length)) * 0.7;
+  o.d.bd(extentsHeight).bd(extentsWidth);
+  o.t(e.text);
   o.d.bs(e.lineSpacingStyle || 1).bd(e.lineSpacingFactor || 1).b(0);
   if (ctx.year >= 2004) {
     const bg = e.background && e.background.flags ? e.background : undefined;
     o.d.bl(bg ? bg.flags & 3 : 0);
     if (bg) {
-      o.d.bl(Math.round(num(bg.scale, 1.5)));
-      o.d.bs(bg.color.aci ?? 256).bl(bg.color.rgb !== undefined ? (0xc2000000 | bg.color.rgb) >>> 0 : 0).rc(0);
+      // Border offset factor: a BD in AutoCAD's files (2010, 2018 checked), then a CMC and the transparency.
+      o.d.bd(num(bg.scale, 1.5));
+      const c = bg.color;
+      const aci = c.aci ?? 256;
+      o.d.bs(0).bl(c.rgb !== undefined ? (0xc2000000 | c.rgb) >>> 0 : aci === 256 ? 0xc0000000 : aci === 0 ? 0xc1000000 : (0xc3000000 | (aci & 0xff)) >>> 0).rc(0);
       o.d.bl(0);
     }
   } else if (e.background && e.background.flags) ctx.note('MTEXT: background masks left out (DWG 2000 has none)');
   o.ref(Ref.HardPointer, ctx.style(e.style));
+  if (ctx.year >= 2018) {
+    // The text's own copy of its frame (not annotative): version, default flag, then the same
+    // attachment, direction, insertion and sizes once more, and the columns.
+    o.d.b(1).bs(4).b(1);
+    o.d.bl(Math.min(9, Math.max(1, e.attachment || 1))).bd3(dir).bd3(e.insertion).bd(num(e.width)).bd(num(e.definedHeight));
+    o.d.bd(extentsWidth).bd(extentsHeight);
+    const c = e.columns && e.columns.type > 0 ? e.columns : undefined;
+    o.d.bs(c ? c.type : 0);
+    if (c) {
+      const heights = c.type === 2 && !c.autoHeight ? c.heights : [];
+      o.d.bl(heights.length ? heights.length : Math.max(1, c.count)).bd(num(c.width)).bd(num(c.gutter)).b(c.autoHeight).b(0);
+      for (const height of heights) o.d.bd(height);
+    }
+    o.ref(Ref.HardPointer, 0); // registered application
+  }
 }
 
 function insert(o: ObjWriter, p: Placed, ctx: EntityContext, e: InsertEntity): void {
@@ -235,7 +262,7 @@ export function vertexType(pl: PolylineEntity, i: number): number {
   return OT.VERTEX_2D;
 }
 
-export function vertex(o: ObjWriter, pl: PolylineEntity, i: number): void {
+export function vertex(o: ObjWriter, ctx: EntityContext, pl: PolylineEntity, i: number): void {
   if (pl.kind === 'polyface' && i >= pl.vertices.length) {
     const f = pl.faces[i - pl.vertices.length] ?? [];
     for (let k = 0; k < 4; k++) o.d.bs(f[k] ?? 0);
@@ -249,7 +276,9 @@ export function vertex(o: ObjWriter, pl: PolylineEntity, i: number): void {
     const s = num(v.startWidth), w = num(v.endWidth);
     if (s !== 0 && s === w) o.d.bd(-s);
     else o.d.bd(s).bd(w);
-    o.d.bd(num(v.bulge)).bd(0);
+    o.d.bd(num(v.bulge));
+    if (ctx.year >= 2010) o.d.bl(0); // vertex id
+    o.d.bd(0); // tangent direction
     return;
   }
   const flag = pl.kind === 'polyface' ? 128 | 64 : pl.kind === 'mesh' ? 64 : 32;
@@ -259,8 +288,11 @@ export function vertex(o: ObjWriter, pl: PolylineEntity, i: number): void {
 
 function spline(o: ObjWriter, ctx: EntityContext, e: SplineEntity): void {
   const fitOnly = e.controlPoints.length < 2 && e.fitPoints.length >= 2;
-  if (ctx.year >= 2013) throw new Error('SPLINE encoding for R2013+ is not written here');
   o.d.bl(fitOnly ? 2 : 1);
+  if (ctx.year >= 2013) {
+    // Spline flags (1 = defined by fit points, 4 = closed) and the knot parameterisation (15 = custom knots).
+    o.d.bl((fitOnly ? 1 : 0) | (e.closed ? 4 : 0)).bl(fitOnly ? 0 : 15);
+  }
   o.d.bl(Math.max(1, e.degree || 3));
   if (fitOnly) {
     o.d.bd(1e-10).bd3(e.startTangent ?? [0, 0, 0]).bd3(e.endTangent ?? [0, 0, 0]).bl(e.fitPoints.length);
@@ -282,11 +314,12 @@ function dimension(o: ObjWriter, p: Placed, ctx: EntityContext, e: DimensionEnti
   const t = e.dimType & 7;
   const pts = e.defPoints;
   const zero: Vec3 = [0, 0, 0];
+  if (ctx.year >= 2010) o.d.rc(0); // class version
   o.d.bd3(e.extrusion);
   o.d.rd2(e.textMidpoint).bd(num(e.textMidpoint[2]));
   // Bit 0: the text sits at its default place (DXF 70 bit 128 clear); bit 1: block used by this dimension only.
   o.d.rc((e.flags & 128 ? 0 : 1) | (e.flags & 32 ? 2 : 0));
-  o.d.tv(ctx.text(e.text));
+  o.t(e.text);
   o.d.bd(num(e.textRotation) * RAD).bd(0);
   o.d.bd3([1, 1, 1]).bd(0);
   o.d.bs(e.attachment || 5).bs(1).bd(1).bd(num(e.measurement));
@@ -329,7 +362,9 @@ function leader(o: ObjWriter, ctx: EntityContext, e: LeaderEntity): void {
   o.d.b(0).bs(e.pathType || 0).bs(e.annotationType ?? 3).bl(pts.length);
   for (const p of pts) o.d.bd3(p);
   o.d.bd3(last).bd3(e.extrusion).bd3(e.horizontalDirection ?? [1, 0, 0]).bd3([0, 0, 0]).bd3(last);
-  o.d.bd(num(e.textHeight)).bd(num(e.textWidth)).b(e.hooklineDirection === 0 ? 0 : 1).b(e.arrowhead).bs(0);
+  // The annotation box size is gone from R2010 (AutoCAD's files have the end projection point and then the flags).
+  if (ctx.year < 2010) o.d.bd(num(e.textHeight)).bd(num(e.textWidth));
+  o.d.b(e.hooklineDirection === 0 ? 0 : 1).b(e.arrowhead).bs(0);
   o.d.b(e.hookline ?? false).b(0);
   o.ref(Ref.SoftOwner, 0);
   o.ref(Ref.HardPointer, ctx.dimstyle(e.style));
@@ -346,10 +381,11 @@ function hatch(o: ObjWriter, ctx: EntityContext, e: HatchEntity): void {
       o.d.bd(0).bs(0);
       o.d.bl(c.rgb !== undefined ? (0xc2000000 | c.rgb) >>> 0 : (0xc3000000 | ((c.aci ?? 7) & 0xff)) >>> 0).rc(0);
     }
-    o.d.tv(ctx.text(g ? g.name : ''));
+    o.t(g ? g.name : '');
   } else if (e.gradient) ctx.note('HATCH: gradient fills written as solid fills (DWG 2000 has no gradients)');
   const solid = e.solid || (e.gradient !== undefined && !gradient);
-  o.d.bd(num(e.elevation)).bd3(e.extrusion).tv(ctx.text(solid ? 'SOLID' : e.pattern || 'ANSI31'));
+  o.d.bd(num(e.elevation)).bd3(e.extrusion);
+  o.t(solid ? 'SOLID' : e.pattern || 'ANSI31');
   o.d.b(solid).b(e.associative && false);
   o.d.bl(e.paths.length);
   const pixelSize = e.paths.some((path) => (path.flags & 4) !== 0);
@@ -384,9 +420,11 @@ function hatch(o: ObjWriter, ctx: EntityContext, e: HatchEntity): void {
               o.d.rd2(p);
               if (weighted) o.d.bd(edge.weights[i] ?? 1);
             });
-            if (ctx.year >= 2013) {
+            if (ctx.year >= 2010) {
+              // Fit points, then start and end tangents when there are fit points (none known: zero).
               o.d.bl(edge.fitPoints.length);
               for (const p of edge.fitPoints) o.d.rd2(p);
+              if (edge.fitPoints.length) o.d.rd2([0, 0]).rd2([0, 0]);
             }
             break;
           }
@@ -417,17 +455,24 @@ function viewport(o: ObjWriter, ctx: EntityContext, e: ViewportEntity): void {
   o.d.bl(0); // frozen layers
   // Status: 0x20000 = off; keep the model's flags otherwise.
   o.d.bl(((e.flags & ~0x20000) | (e.on ? 0 : 0x20000)) >>> 0);
-  o.d.tv(new Uint8Array(0)).rc(0).b(1).b(0).bd3([0, 0, 0]).bd3([1, 0, 0]).bd3([0, 1, 0]).bd(0).bs(0);
-  if (ctx.year >= 2004) o.d.bs(0);
+  o.t(''); // plot style sheet
+  o.d.rc(0).b(1).b(0).bd3([0, 0, 0]).bd3([1, 0, 0]).bd3([0, 1, 0]).bd(0).bs(0);
+  if (ctx.year >= 2004) o.d.bs(0); // shade plot mode
+  if (ctx.year >= 2007) {
+    o.d.b(1).rc(1).bd(0).bd(0); // default lighting on, one distant light, brightness, contrast
+    o.d.bs(0).bl(0xc30000fa).rc(0); // ambient colour 250
+  }
   o.ref(Ref.HardPointer, 0); // clip boundary
   o.ref(Ref.HardPointer, 0); // named UCS
   o.ref(Ref.HardPointer, 0); // base UCS
+  if (ctx.year >= 2007) o.ref(Ref.SoftPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.SoftPointer, 0).ref(Ref.HardOwner, 0); // background, visual style, shade plot, sun
 }
 
-function image(o: ObjWriter, p: Placed, e: ImageEntity): void {
+function image(o: ObjWriter, p: Placed, ctx: EntityContext, e: ImageEntity): void {
   const clip = e.clipBoundary.length >= 2 ? e.clipBoundary : [[-0.5, -0.5], [e.imageSize[0] - 0.5, e.imageSize[1] - 0.5]];
   o.d.bl(0).bd3(e.insertion).bd3(e.u).bd3(e.v).rd2(e.imageSize);
   o.d.bs(e.displayFlags || 7).b(e.clipping).rc(50).rc(50).rc(0);
+  if (ctx.year >= 2010) o.d.b(0); // clip mode: keep what is inside the boundary
   const rect = clip.length === 2;
   o.d.bs(rect ? 1 : 2);
   if (!rect) o.d.bl(clip.length);
@@ -497,10 +542,10 @@ export function typeOf(p: Placed, ctx: EntityContext): number {
 /** Encodes one placed entity (or a POLYLINE's vertex `vertexIndex`, or a SEQEND). */
 export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: PolylineEntity; index: number }): Uint8Array {
   const type = vertexOf ? vertexType(vertexOf.pl, vertexOf.index) : typeOf(p, ctx);
-  const o = new ObjWriter(type, p.handle, ctx.year);
+  const o = new ObjWriter(type, p.handle, ctx);
   entityCommon(o, p, ctx);
   if (vertexOf) {
-    vertex(o, vertexOf.pl, vertexOf.index);
+    vertex(o, ctx, vertexOf.pl, vertexOf.index);
     return o.finish();
   }
   if (p.kind === 'seqend') return o.finish();
@@ -609,7 +654,7 @@ export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: Pol
       break;
     case 'IMAGE':
     case 'WIPEOUT':
-      image(o, p, e);
+      image(o, p, ctx, e);
       break;
     default:
       throw new Error(`${e.type} has no DWG encoding here`);
@@ -626,8 +671,8 @@ export const NATIVE_TYPES = new Set([
 
 /** BLOCK (with its name) or ENDBLK: common entity data only, owned by the block record. */
 export function encodeBlockMarker(p: Placed, ctx: EntityContext, name: string | null): Uint8Array {
-  const o = new ObjWriter(name === null ? OT.ENDBLK : OT.BLOCK, p.handle, ctx.year);
+  const o = new ObjWriter(name === null ? OT.ENDBLK : OT.BLOCK, p.handle, ctx);
   entityCommon(o, p, ctx);
-  if (name !== null) o.d.tv(ctx.text(name));
+  if (name !== null) o.t(name);
   return o.finish();
 }

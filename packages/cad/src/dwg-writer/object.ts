@@ -1,10 +1,21 @@
 /**
- * One object of the objects section being encoded: its data stream and its handle stream, merged
- * as R2000/R2004 store them (type, size of the data in bits, own handle, extended data, data, then
- * the handle references), framed by the modular-short size and the object CRC.
+ * One object of the objects section being encoded. R2000/R2004 merge an object's data and handle
+ * streams: type (BS), size of the data in bits (RL), own handle, extended data, data, then the
+ * handle references. R2007 and later split a third stream off for the strings (TU, UTF-16): it
+ * follows the data, then comes its size in bits and a flag bit saying it is there (the last bit
+ * of the data part), then the handle stream. R2010+ write the type as OT and no bit size: the
+ * frame carries the handle stream's size instead (UMC after the MS size), the data part being
+ * everything before it. R2013+ add a "has data-store data" bit to the common data.
  */
-import { BitWriter, modularShort, Ref } from './bits';
+import { BitWriter, modularShort, Ref, unsignedModularChar } from './bits';
 import { crc16 } from './crc';
+
+/** What every encoder needs: the release year and the 8-bit encoding of strings before R2007. */
+export interface WriteContext {
+  year: number;
+  /** A string in the file's code page (R13-R2004 TV strings). */
+  text(s: string): Uint8Array;
+}
 
 /** Extended data of one application: its APPID handle and the items' raw bytes. */
 export interface Eed {
@@ -17,17 +28,23 @@ export class ObjWriter {
   readonly d = new BitWriter(64);
   /** Handle stream. */
   readonly h = new BitWriter(16);
+  /** String stream (R2007+). */
+  private readonly s: BitWriter | null;
   private readonly sizeAt: number;
+  readonly year: number;
 
   constructor(
     type: number,
     readonly handle: number,
-    readonly year: number,
+    readonly ctx: WriteContext,
     eed: Eed[] = [],
   ) {
-    this.d.bs(type);
+    this.year = ctx.year;
+    this.s = this.year >= 2007 ? new BitWriter(32) : null;
+    if (this.year >= 2010) this.d.ot(type);
+    else this.d.bs(type);
     this.sizeAt = this.d.bitLength;
-    this.d.rl(0);
+    if (this.year < 2010) this.d.rl(0);
     this.d.h(Ref.Plain, handle);
     for (const e of eed) {
       this.d.bs(e.data.length);
@@ -37,47 +54,98 @@ export class ObjWriter {
     this.d.bs(0);
   }
 
+  /** A string field: TV in the data stream before R2007, TU in the string stream from R2007. */
+  t(value: string): this {
+    if (this.s) this.s.tu(value);
+    else this.d.tv(this.ctx.text(value));
+    return this;
+  }
+
   /** Handle reference into the handle stream. */
   ref(code: number, handle: number): this {
     this.h.h(code, handle);
     return this;
   }
 
-  /** The framed object: MS size, data + handles, CRC. */
+  /** The framed object: MS size, (R2010+) UMC handle-stream size, data + strings + handles, CRC. */
   finish(): Uint8Array {
-    this.d.patchRl(this.sizeAt, this.d.bitLength);
+    if (this.s) appendStrings(this.d, this.s);
+    if (this.year < 2010) this.d.patchRl(this.sizeAt, this.d.bitLength);
+    const dataBits = this.d.bitLength;
     this.d.append(this.h);
     const body = this.d.toBytes();
     const size = modularShort(body.length);
-    const out = new Uint8Array(size.length + body.length + 2);
+    const handleBits = this.year >= 2010 ? unsignedModularChar(body.length * 8 - dataBits) : [];
+    const head = size.length + handleBits.length;
+    const out = new Uint8Array(head + body.length + 2);
     out.set(size, 0);
-    out.set(body, size.length);
-    const crc = crc16(out, 0xc0c1, 0, size.length + body.length);
+    out.set(handleBits, size.length);
+    out.set(body, head);
+    const crc = crc16(out, 0xc0c1, 0, head + body.length);
     out[out.length - 2] = crc & 0xff;
     out[out.length - 1] = crc >> 8;
     return out;
   }
 }
 
+/**
+ * Closes an R2007+ data stream: the string stream's bits, their count (RS, or two RS with the
+ * high bit of the low one set when 0x8000 or more) and the flag bit, 1 when strings are present.
+ */
+export function appendStrings(d: BitWriter, s: BitWriter): void {
+  const n = s.bitLength;
+  if (n === 0) {
+    d.b(0);
+    return;
+  }
+  d.append(s);
+  if (n < 0x8000) d.rs(n);
+  else d.rs(Math.floor(n / 0x8000) & 0xffff).rs((n & 0x7fff) | 0x8000);
+  d.b(1);
+}
+
 /** Common data of a non-entity object: reactor count now, owner/reactors/xdictionary handles. */
 export function objectCommon(o: ObjWriter, owner: number, reactors: number[] = []): void {
   o.d.bl(reactors.length);
   if (o.year >= 2004) o.d.b(1); // no extension dictionary
+  if (o.year >= 2013) o.d.b(0); // no data-store data
   o.ref(Ref.SoftPointer, owner);
   for (const r of reactors) o.ref(Ref.SoftPointer, r);
   if (o.year < 2004) o.ref(Ref.HardOwner, 0);
 }
 
-/** The fields every symbol table record starts with (after the common data). */
-export function tableRecordStart(o: ObjWriter, name: Uint8Array, referenced = false): void {
-  o.d.tv(name);
+/**
+ * The fields every symbol table record starts with (after the common data). R2007+ keep two bits
+ * only, the xref index following when the second is set; AutoCAD writes 1 and 0 there for every
+ * record (the bits a reader of the older layout also takes as "BS 0").
+ */
+export function tableRecordStart(o: ObjWriter, name: string, referenced = false): void {
+  o.t(name);
+  if (o.year >= 2007) {
+    o.d.b(1).b(0);
+    return;
+  }
   o.d.b(referenced); // 64-flag
   o.d.bs(0); // xref index + 1
   o.d.b(0); // xref dependent
 }
 
-/** EED items: a string (code 0) in the code page, as R2000/R2004 store it. */
-export function eedString(bytes: Uint8Array, codePage: number): Uint8Array {
+/** EED item: a string (code 0): length, code page and bytes before R2007; length and UTF-16 units from R2007. */
+export function eedString(value: string, ctx: WriteContext, codePage: number): Uint8Array {
+  if (ctx.year >= 2007) {
+    const units = Math.min(value.length, 0xffff);
+    const out = new Uint8Array(3 + units * 2);
+    out[0] = 0;
+    out[1] = units & 0xff;
+    out[2] = units >> 8;
+    for (let i = 0; i < units; i++) {
+      const c = value.charCodeAt(i);
+      out[3 + i * 2] = c & 0xff;
+      out[4 + i * 2] = c >> 8;
+    }
+    return out;
+  }
+  const bytes = ctx.text(value).subarray(0, 255);
   const out = new Uint8Array(4 + bytes.length);
   out[0] = 0;
   out[1] = bytes.length & 0xff;

@@ -9,9 +9,7 @@ import { nearestAci } from '../display/color';
 import { readDwg } from '../dwg-client';
 import type { Entity, EntityOf, EntityType } from '../model';
 import { sampleDrawing } from './test-drawing';
-import { Lowering } from '../dxf-writer/lower';
-import { chordTolerance } from '../dxf-writer/writer';
-import { DWG_WRITE_VERSIONS, DwgWriteError, writeDwg } from './writer';
+import { DWG_WRITE_VERSIONS, DwgLowering, DwgWriteError, writeDwg } from './writer';
 
 const countTypes = (es: Entity[]): Record<string, number> => {
   const c: Record<string, number> = {};
@@ -42,15 +40,15 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     const out = writeDwg(src, { version });
     notes = out.notes;
     read = await readDwg(out.bytes);
-    // LibreDWG flags R2004+ files without FileDepList and Security sections (code 64), AutoCAD's own included.
+    // LibreDWG flags most R2004+ files with code 64 (a section it looks for is absent), AutoCAD's own 2004-2018 files included.
     const allowed = version === '2000' ? [] : ['LibreDWG reported recoverable problems while decoding (code 64)'];
     expect(read.warnings.filter((w) => !allowed.includes(w))).toEqual([]);
     expect(read.drawing.header.acadVersion).toBe({ '2000': 'AC1015', '2004': 'AC1018', '2007': 'AC1021', '2010': 'AC1024', '2013': 'AC1027', '2018': 'AC1032' }[version]);
   }, 60_000);
 
   it('has the same entities, what the release cannot hold lowered as the DXF writer lowers it, and noted', () => {
-    const lowering = new Lowering(src, Number(version), chordTolerance(src), () => {});
-    const expected = countTypes(src.modelSpace.flatMap((e) => lowering.lower(e)).filter((e) => e.type !== 'UNKNOWN'));
+    const lowering = new DwgLowering(src, version, () => {});
+    const expected = countTypes(src.modelSpace.flatMap((e) => lowering.lower(e)));
     expect(expected.MLINE).toBeUndefined();
     expect(expected.MULTILEADER).toBeUndefined();
     expect(expected.MESH).toBeUndefined();
@@ -126,7 +124,10 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     close(radius?.defPoints.p15 ?? [], [25.3, 25.3, 0]);
     const leader = first(m, 'LEADER');
     close(leader.vertices.flat(), [0, 0, 0, 5, 5, 0, 10, 5, 0]);
-    expect(leader.arrowhead).toBe(true);
+    // From R2010 AutoCAD stores the LEADER flags after the end projection point and drops the box
+    // size; LibreDWG 0.13 still reads them from the R2007 place, so it reports the arrowhead off
+    // even in AutoCAD's own 2010 files (ldwg_2010_Leader.dwg). container.test.ts checks that layout.
+    if (Number(version) < 2010) expect(leader.arrowhead).toBe(true);
     const [solid, pattern, gradient] = all(m, 'HATCH');
     if (version === '2000') {
       expect(gradient?.gradient).toBeUndefined();

@@ -10,12 +10,11 @@ import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, T
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering } from '../dxf-writer/lower';
 import { chordTolerance, extentsOf } from '../dxf-writer/writer';
-import { BitWriter } from './bits';
 import { CODEPAGE_ANSI_936, DWG_ACADVER, DWG_RELEASE_NUMBER, DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, OT, type DwgVersion } from './constants';
-import { assemble2000, type DwgClass, type EncodedObject } from './container2000';
+import { assemble2000, streamedSection, type DwgClass, type EncodedObject } from './container2000';
 import { assemble2004 } from './container2004';
 import { encodeBlockMarker, encodeEntity, NATIVE_TYPES, type EntityContext, type Placed } from './entities';
-import { writeHeaderVars, type HeaderHandles } from './header-vars';
+import { headerStreams, writeHeaderVars, type HeaderHandles } from './header-vars';
 import { eedString, type Eed } from './object';
 import {
   appidRecord,
@@ -71,6 +70,42 @@ export function writeDwg(drawing: Drawing, options: WriteDwgOptions): WriteDwgRe
 }
 
 const upper = (s: string): string => s.toUpperCase();
+
+/**
+ * What an entity becomes in a DWG release: the DXF writer's lowering for the same year (MLINE,
+ * MULTILEADER, tables, ... to what the release holds), MESH as a polyface mesh (this writer has
+ * no MESH encoding, so even 2010+ get the polyface), and whatever still has no DWG encoding left
+ * out. Each change is reported through `note` once per entity.
+ */
+export class DwgLowering {
+  private readonly base: Lowering;
+  private readonly mesh: Lowering;
+
+  constructor(
+    d: Drawing,
+    private readonly version: DwgVersion,
+    private readonly note: (key: string) => void,
+  ) {
+    const tol = chordTolerance(d);
+    this.base = new Lowering(d, Number(version), tol, note);
+    // A release without MESH: its polyface rule, with a note that names the DWG release.
+    this.mesh = new Lowering(d, 2004, tol, () => note(`MESH: written as a polyface mesh (no DWG ${version} MESH encoding)`));
+  }
+
+  lower(e: Entity): Entity[] {
+    const out: Entity[] = [];
+    for (const x of this.base.lower(e)) {
+      for (const y of x.type === 'MESH' ? this.mesh.lower(x) : [x]) {
+        if (NATIVE_TYPES.has(y.type)) out.push(y);
+        else this.note(`${y.type}: left out (no DWG ${this.version} encoding)`);
+      }
+    }
+    return out;
+  }
+}
+
+/** What AcDb:AppInfo (R2010+) says about the writer. */
+const APP_INFO = { name: 'xcad', version: '0.1.0', comment: 'DWG written by the xcad CAD engine from its drawing model.' };
 const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
 
 interface Entry<T> {
@@ -120,7 +155,7 @@ class DwgWriter {
   private readonly year: number;
   private seed = 1;
   private readonly notes = new Map<string, number>();
-  private readonly lowering: Lowering;
+  private readonly lowering: DwgLowering;
   private readonly objects = new Map<number, Uint8Array>();
   private readonly layers: Table<Layer>;
   private readonly ltypes: Table<Linetype>;
@@ -142,7 +177,7 @@ class DwgWriter {
     this.ltypes = new Table(next);
     this.styles = new Table(next);
     this.dimstyles = new Table(next);
-    this.lowering = new Lowering(d, this.year, chordTolerance(d), (key) => this.note(key));
+    this.lowering = new DwgLowering(d, version, (key) => this.note(key));
   }
 
   private handle(): number {
@@ -259,7 +294,7 @@ class DwgWriter {
       const src: TextStyle = s.src ?? { name: s.name, flags: 0, font: 'txt', bigFont: '', fixedHeight: 0, widthFactor: 1, oblique: 0, generation: 0 };
       const eed: Eed[] = [];
       if (src.fontFamily) {
-        const str = eedString(this.text(src.fontFamily).subarray(0, 255), CODEPAGE_ANSI_936);
+        const str = eedString(src.fontFamily, tctx, CODEPAGE_ANSI_936);
         const long = Uint8Array.of(71, 0, 0, 0, 0);
         const data = new Uint8Array(str.length + long.length);
         data.set(str, 0);
@@ -351,7 +386,7 @@ class DwgWriter {
     }
 
     // Header variables.
-    const hv = new BitWriter(1024);
+    const hv = headerStreams(this.year);
     const textStyle = (d.header.textStyle && this.styles.find(d.header.textStyle)) || (this.styles.find('Standard') as Entry<TextStyle>);
     const dimstyle = (d.header.dimstyle && this.dimstyles.find(d.header.dimstyle)) || (this.dimstyles.find('Standard') as Entry<unknown>);
     const handseed = this.seed;
@@ -406,14 +441,14 @@ class DwgWriter {
       codePage: CODEPAGE_ANSI_936,
       measurement: d.header.measurement ?? (typeof d.header.vars.$MEASUREMENT === 'number' ? d.header.vars.$MEASUREMENT : 1),
       handseed,
-      headerVars: hv.toBytes(),
+      headerVars: hv.s ? streamedSection(hv.d, hv.s, hv.h) : hv.d.toBytes(),
       classes: this.classes,
       objects,
       text: this.text,
     };
     const bytes =
       this.year >= 2004
-        ? assemble2004(common)
+        ? assemble2004({ ...common, year: this.year, appInfo: APP_INFO })
         : assemble2000({
             ...common,
             secondHeaderHandles: [
@@ -517,10 +552,6 @@ class DwgWriter {
     const out: Placed[] = [];
     for (const source of b.source.entities) {
       for (const e of this.lowering.lower(source)) {
-        if (!NATIVE_TYPES.has(e.type)) {
-          this.note(`${e.type}: left out (no DWG ${this.version} encoding)`);
-          continue;
-        }
         const p = this.place(e, b.record, b.mode);
         if (p) out.push(p);
       }
