@@ -3,6 +3,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslations } from 'next-intl';
+import { wpUrl } from '@/components/desktop/wp-url';
 import { DownloadIcon } from '@/components/ui/icons';
 import styles from './dailypic.module.css';
 
@@ -49,8 +50,8 @@ export function DailypicLive({ id, initial, children }: { id: number; initial: C
   useEffect(() => {
     let isCurrent = true;
     const request = isFirstVisit(id)
-      ? fetch(`${API}/update_post_views?id=${id}`, { method: 'POST', keepalive: true })
-      : fetch(`${API}/get_dailypicsId?id=${id}`, { cache: 'no-store' });
+      ? fetch(wpUrl(`${API}/update_post_views?id=${id}`), { method: 'POST', keepalive: true })
+      : fetch(wpUrl(`${API}/get_dailypicsId?id=${id}`), { cache: 'no-store' });
     request
       .then((response) => (response.ok ? response.json() : null))
       .then((body: unknown) => {
@@ -68,7 +69,7 @@ export function DailypicLive({ id, initial, children }: { id: number; initial: C
 
   const countDownload = useCallback(() => {
     setCounts((current) => ({ ...current, downloads: current.downloads + 1 }));
-    fetch(`${API}/update_post_download?id=${id}`, { method: 'POST', keepalive: true })
+    fetch(wpUrl(`${API}/update_post_download?id=${id}`), { method: 'POST', keepalive: true })
       .then((response) => (response.ok ? response.json() : null))
       .then((body: unknown) => {
         const downloads = numberIn(body, 'downloads');

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
+import { wpUrl } from '@/components/desktop/wp-url';
 
 // Issue 5: an article's views are counted once per visit (per tab session). The request runs
 // after the page is shown and its failure is ignored: a view count never blocks reading.
@@ -15,7 +16,7 @@ export function ViewCounter({ id }: { id: number }) {
     } catch {
       // Storage blocked (private mode): counting every view is better than counting none.
     }
-    fetch(`/wp-json/wp/v2/update_post_views?id=${id}`, { method: 'POST', keepalive: true }).catch(() => undefined);
+    fetch(wpUrl(`/wp-json/wp/v2/update_post_views?id=${id}`), { method: 'POST', keepalive: true }).catch(() => undefined);
   }, [id]);
   return null;
 }
