@@ -108,7 +108,7 @@ const inProcess: Record<string, string[]> = {
   dxfWithWidth: ['convert', GBK, out('x.dxf'), '--width', '100'],
   versionForPng: ['convert', GBK, out('x.png'), '--version', 'R12'],
   dwgBadVersion: ['convert', GBK, out('x.dwg'), '--version', '2019'],
-  dwgNotYet: ['convert', GBK, out('x.dwg'), '--version', '2007'],
+  dwgR12: ['convert', GBK, out('x.dwg'), '--version', 'R12'],
   dwgBinary: ['convert', GBK, out('x.dwg'), '--binary'],
 };
 const results: Record<string, Run> = {};
@@ -236,7 +236,7 @@ describe('cad convert', () => {
 
   it('--help prints the usage', () => {
     expect(ok('help').stdout).toMatch(/cad convert IN OUT/);
-    expect(ok('help').stdout).toContain('DWG output: 2000, 2004, 2010, 2013, 2018 (default 2018)');
+    expect(ok('help').stdout).toContain('DWG output: 2000, 2004, 2007, 2010, 2013, 2018 (default 2018)');
   });
 });
 
@@ -352,7 +352,7 @@ describe('cad convert to DWG', () => {
   it('refuses an unknown or unwritten release and the options a .dwg does not use (exit 2, one line)', () => {
     for (const [name, message] of [
       ['dwgBadVersion', /--version must be one of 2000, 2004, 2007, 2010, 2013, 2018 \(got '2019'\)/],
-      ['dwgNotYet', /DWG 2007 output is not supported yet: --version must be one of 2000/],
+      ['dwgR12', /--version must be one of 2000, 2004, 2007, 2010, 2013, 2018 \(got 'R12'\)/],
       ['dwgBinary', /--binary is not used for a \.dwg output/],
     ] as const) {
       const r = results[name];

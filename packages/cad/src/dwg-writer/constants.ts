@@ -6,7 +6,7 @@ export type DwgVersion = '2000' | '2004' | '2007' | '2010' | '2013' | '2018';
 export const DWG_VERSION_NAMES: readonly DwgVersion[] = ['2000', '2004', '2007', '2010', '2013', '2018'];
 
 /** The releases `writeDwg` writes (the others are refused with a message listing these). */
-export const DWG_WRITE_VERSIONS: readonly DwgVersion[] = ['2000', '2004', '2010', '2013', '2018'];
+export const DWG_WRITE_VERSIONS: readonly DwgVersion[] = ['2000', '2004', '2007', '2010', '2013', '2018'];
 
 export const DWG_ACADVER: Record<DwgVersion, string> = {
   '2000': 'AC1015',

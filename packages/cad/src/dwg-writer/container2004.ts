@@ -83,7 +83,7 @@ interface Section {
   pages: { number: number; offset: number; size: number; dataSize: number }[];
 }
 
-class Out {
+export class Out {
   private chunks: Uint8Array[] = [];
   length = 0;
   put(b: Uint8Array): number {
@@ -103,7 +103,7 @@ class Out {
   }
 }
 
-class Le {
+export class Le {
   readonly bytes: number[] = [];
   u32(v: number): this {
     this.bytes.push(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
@@ -115,6 +115,10 @@ class Le {
   u16(v: number): this {
     this.bytes.push(v & 0xff, (v >> 8) & 0xff);
     return this;
+  }
+  /** An unsigned 64-bit value given as a bigint. */
+  big(v: bigint): this {
+    return this.u32(Number(v & 0xffffffffn)).u32(Number((v >> 32n) & 0xffffffffn));
   }
   raw(b: ArrayLike<number>): this {
     for (let i = 0; i < b.length; i++) this.bytes.push(b[i] as number);
@@ -128,7 +132,20 @@ class Le {
 /** Bytes to reach the next multiple of 32. */
 const pad32 = (n: number): number => (32 - (n % 32)) % 32;
 
-export function assemble2004(c: Container2004): Uint8Array {
+/** A named section's content before it is cut into pages. */
+export interface SectionContent {
+  name: string;
+  data: Uint8Array;
+  pageSize: number;
+  compressed: boolean;
+}
+
+/**
+ * The named sections of an R2004+ file (R2007 stores the same ones in its own container): header
+ * variables, auxiliary header, classes, summary, preview, (R2010+) application info and file
+ * dependencies, template, free space, revision history, objects and the object map.
+ */
+export function sectionContents(c: Container2004): SectionContent[] {
   // Section contents.
   const objects = new Out();
   objects.put(new Le().u32(0x0dca).u8);
@@ -182,9 +199,9 @@ export function assemble2004(c: Container2004): Uint8Array {
   const freeSpace = new Le().u32(0).u32(c.objects.length).u32(day + 2_440_588).u32(now - day * 86_400_000).u32(0);
   freeSpace.raw([4]).u32(0x32).u32(0).u32(0x64).u32(0).u32(0x200).u32(0).u32(0xffffffff).u32(0);
 
-  const sections: Section[] = [];
+  const sections: SectionContent[] = [];
   const add = (name: string, data: Uint8Array, pageSize: number, compressed: boolean): void => {
-    sections.push({ name, data, pageSize, compressed, id: sections.length + 1, pages: [] });
+    sections.push({ name, data, pageSize, compressed });
   };
   add('AcDb:Header', framedSection(SENTINEL.headerStart, c.headerVars, SENTINEL.headerEnd, highSize), 0x7400, true);
   add('AcDb:AuxHeader', aux.toBytes(), 0x7400, true);
@@ -202,6 +219,12 @@ export function assemble2004(c: Container2004): Uint8Array {
   add('AcDb:RevHistory', new Le().u32(0).u32(0).u32(0).u8, 0x7400, true);
   add('AcDb:AcDbObjects', objectsData, 0x7400, true);
   add('AcDb:Handles', objectMap(map), 0x7400, true);
+  return sections;
+}
+
+export function assemble2004(c: Container2004): Uint8Array {
+  const m = maintenanceOf(c.year, c.release);
+  const sections: Section[] = sectionContents(c).map((s, k) => ({ ...s, id: k + 1, pages: [] }));
 
   const out = new Out();
   out.put(new Uint8Array(0x100));

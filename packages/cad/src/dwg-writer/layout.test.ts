@@ -1,10 +1,11 @@
 /**
- * The R2010+ object layouts this writer uses, checked against AutoCAD: a decoder written here for
+ * The R2007+ object layouts this writer uses, checked against AutoCAD: a decoder written here for
  * the entity and table types the writer emits reads each object field by field, in the order and
  * with the codes of the release (data, UTF-16 string stream, R2013 data-store bit, R2018 MTEXT
  * frame copy, ...), and must land exactly on the end of the object's data and of its strings.
  * It runs over the files this writer produces and, when ../shared/corpus is there (as in CI), over
- * every AutoCAD-written 2010/2013/2018 DWG of the corpus: a layout that AutoCAD's own objects do
+ * every AutoCAD-written 2007/2010/2013/2018 DWG of the corpus (R2007: the BS type and the RL bit
+ * size of R2000 with the string stream of R2010, in its own Reed-Solomon coded container): a layout that AutoCAD's own objects do
  * not fit to the last bit would fail there.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAGIC } from './container2004';
+import { rsDeinterleave } from './container2007';
+import { decompress2007 } from './lz77-2007';
 import { sampleDrawing } from './test-drawing';
 import { writeDwg } from './writer';
 
@@ -141,8 +144,43 @@ function decompress(src: Uint8Array): Uint8Array {
   return Uint8Array.from(dst);
 }
 
-/** The objects section and the object map (handle → offset) of an R2004-style file. */
+/** The named sections of an R2007 file (the data words of its pages, decompressed). */
+function sections2007(bytes: Uint8Array): Map<string, Uint8Array> {
+  const u64 = (d: Uint8Array, at: number): number => Number(new DataView(d.buffer, d.byteOffset, d.byteLength).getBigUint64(at, true));
+  const pre = rsDeinterleave(bytes.subarray(0x80, 0x80 + 3 * 255), 3, 239);
+  const table = decompress2007(pre.subarray(32, 32 + new DataView(pre.buffer).getInt32(24, true)), 0x110);
+  const system = (at: number, comp: number, uncomp: number, correction: number): Uint8Array => {
+    const blocks = Math.ceil((Math.ceil(comp / 8) * 8 * correction) / 239);
+    const data = rsDeinterleave(bytes.subarray(at, at + blocks * 255), blocks, 239).subarray(0, comp);
+    return comp < uncomp ? decompress2007(data, uncomp) : data.subarray(0, uncomp);
+  };
+  const pm = system(0x480 + u64(table, 7 * 8), u64(table, 10 * 8), u64(table, 11 * 8), u64(table, 3 * 8));
+  const address = new Map<number, number>();
+  for (let k = 0, at = 0x480; k < pm.length; k += 16) {
+    address.set(u64(pm, k + 8), at);
+    at += u64(pm, k);
+  }
+  const sm = system(address.get(u64(table, 24 * 8)) as number, u64(table, 22 * 8), u64(table, 25 * 8), u64(table, 27 * 8));
+  const sections = new Map<string, Uint8Array>();
+  for (let p = 0; p + 64 < sm.length; ) {
+    const size = u64(sm, p), nameLength = u64(sm, p + 32), encoding = u64(sm, p + 48), pages = u64(sm, p + 56);
+    const name = String.fromCharCode(...new Uint16Array(sm.slice(p + 64, p + 64 + nameLength).buffer)).replace(/\0.*$/s, '');
+    p += 64 + nameLength;
+    const data = new Uint8Array(size);
+    for (let j = 0; j < pages; j++, p += 56) {
+      const at = address.get(u64(sm, p + 16)) as number, uncomp = u64(sm, p + 24), comp = u64(sm, p + 32);
+      const blocks = Math.ceil((Math.ceil(comp / 8) * 8) / 251);
+      const stored = encoding === 4 ? rsDeinterleave(bytes.subarray(at, at + blocks * 255), blocks, 251).subarray(0, comp) : bytes.subarray(at, at + comp);
+      data.set(comp < uncomp ? decompress2007(stored, uncomp) : stored.subarray(0, uncomp), u64(sm, p));
+    }
+    sections.set(name, data);
+  }
+  return sections;
+}
+
+/** The objects section and the object map (handle → offset) of an R2004-style or R2007 file. */
 function objectsOf(bytes: Uint8Array): { objects: Uint8Array; offsets: number[] } {
+  if (String.fromCharCode(...bytes.subarray(0, 6)) === 'AC1021') return mapped(sections2007(bytes));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const head = new DataView(Uint8Array.from(bytes.subarray(0x80, 0xec), (b, k) => b ^ (MAGIC[k] as number)).buffer);
   const system = (at: number): DataView => {
@@ -172,6 +210,11 @@ function objectsOf(bytes: Uint8Array): { objects: Uint8Array; offsets: number[] 
     }
     sections.set(name, data.subarray(0, size));
   }
+  return mapped(sections);
+}
+
+/** The objects section and the offsets the object map gives. */
+function mapped(sections: Map<string, Uint8Array>): { objects: Uint8Array; offsets: number[] } {
   const map = sections.get('AcDb:Handles') as Uint8Array;
   const offsets: number[] = [];
   for (let q = 0; ; ) {
@@ -601,14 +644,16 @@ function check(bytes: Uint8Array, year: number, label: string, tally: Map<string
       shift *= 32768;
       if (!(w & 0x8000)) break;
     }
-    const [handleBits, start] = modular(objects, q, false);
-    q = start;
+    // R2010+: the handle stream's size, then the type as OT; R2007: the type as BS, then the
+    // size in bits of data and strings.
+    let handleBits = 0;
+    if (year >= 2010) [handleBits, q] = modular(objects, q, false);
     const r = new Bits(objects, q * 8);
-    const type = r.ot();
+    const type = year >= 2010 ? r.ot() : r.bs();
+    const end = year >= 2010 ? q * 8 + size * 8 - handleBits : q * 8 + r.rl();
     const known = ENTITIES[type] ?? OBJECTS[type];
     if (!known) continue;
     const [name, decode] = known;
-    const end = q * 8 + size * 8 - handleBits;
     const strings = new Bits(objects, end - 1);
     let stringsStart = end - 1, stringsEnd = end - 1;
     if (strings.bit()) {
@@ -640,7 +685,7 @@ function check(bytes: Uint8Array, year: number, label: string, tally: Map<string
       if ((colour & 0x41) === 0x41) s.tu();
       if ((colour & 0x42) === 0x42) s.tu();
       r.bd(); // linetype scale
-      r.skip(2 + 2 + 2 + 8 + 3); // linetype, plot style, material, shadow, visual styles
+      r.skip(2 + 2 + 2 + 8 + (year >= 2010 ? 3 : 0)); // linetype, plot style, material, shadow, (R2010+) visual styles
       r.bs();
       r.rc();
     } else {
@@ -661,7 +706,8 @@ function check(bytes: Uint8Array, year: number, label: string, tally: Map<string
   }
 }
 
-const RELEASES: [version: '2010' | '2013' | '2018', signature: string][] = [
+const RELEASES: [version: '2007' | '2010' | '2013' | '2018', signature: string][] = [
+  ['2007', 'AC1021'],
   ['2010', 'AC1024'],
   ['2013', 'AC1027'],
   ['2018', 'AC1032'],

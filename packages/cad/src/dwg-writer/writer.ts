@@ -13,6 +13,7 @@ import { chordTolerance, extentsOf } from '../dxf-writer/writer';
 import { CODEPAGE_ANSI_936, DWG_ACADVER, DWG_RELEASE_NUMBER, DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, OT, type DwgVersion } from './constants';
 import { assemble2000, streamedSection, type DwgClass, type EncodedObject } from './container2000';
 import { assemble2004 } from './container2004';
+import { assemble2007 } from './container2007';
 import { encodeBlockMarker, encodeEntity, NATIVE_TYPES, type EntityContext, type Placed } from './entities';
 import { headerStreams, writeHeaderVars, type HeaderHandles } from './header-vars';
 import { eedString, type Eed } from './object';
@@ -447,7 +448,9 @@ class DwgWriter {
       text: this.text,
     };
     const bytes =
-      this.year >= 2004
+      this.year === 2007
+        ? assemble2007({ ...common, year: this.year, appInfo: APP_INFO })
+        : this.year >= 2004
         ? assemble2004({ ...common, year: this.year, appInfo: APP_INFO })
         : assemble2000({
             ...common,

@@ -30,7 +30,7 @@ export type TCadVersion = (typeof CAD_VERSIONS)[number];
  * The versions a DWG is written in (issue 8's DWG writer; DXF takes every version). Kept equal to
  * the engine's `DWG_WRITE_VERSIONS` by an API test; the tool page offers only these for DWG.
  */
-export const DWG_OUTPUT_VERSIONS: readonly TCadVersion[] = ['2000', '2004', '2010', '2013', '2018'];
+export const DWG_OUTPUT_VERSIONS: readonly TCadVersion[] = ['2000', '2004', '2007', '2010', '2013', '2018'];
 
 /** The versions a tool page offers for an output format. */
 export function cadVersionsFor(format: 'dwg' | 'dxf'): readonly TCadVersion[] {
