@@ -5,6 +5,7 @@ import { runCaptchaBench } from './captcha.bench';
 import { runLighthouseBench } from './lighthouse.bench';
 import { runSiteBench } from './site.bench';
 import { runUploadBench } from './upload.bench';
+import { runViewerBench } from './viewer.bench';
 
 const suites: Array<[string, () => Promise<boolean>]> = [
   ['site (issue 2)', runSiteBench],
@@ -13,6 +14,7 @@ const suites: Array<[string, () => Promise<boolean>]> = [
   ['lighthouse (issue 5)', runLighthouseBench],
   ['cad engine (issue 6)', runCadBench],
   ['upload and conversion (issue 7)', runUploadBench],
+  ['online viewer (issue 9)', runViewerBench],
 ];
 // `npm run bench -- sign-in` runs only the suites whose name contains the word given.
 const filter = process.argv[2];

@@ -71,6 +71,9 @@ export function webSourceHash() {
   const hash = createHash('sha256');
   hashTree(hash, webDir);
   hashTree(hash, path.join(root, 'packages', 'protocol', 'src'));
+  // The viewer (/kantu) bundles the CAD engine and the DWG reader into its workers.
+  hashTree(hash, path.join(root, 'packages', 'cad', 'src'));
+  hashTree(hash, path.join(root, 'packages', 'cad-dwg', 'src'));
   hash.update(readFileSync(path.join(root, 'package-lock.json')));
   // The browser signs with the secret inlined at build time (next.config.ts): a new secret needs a new build.
   hash.update(`secret:${process.env.PRODUCT_SIGN_SECRET ?? ''}`);

@@ -7,7 +7,10 @@ import { DEV_SIGN_SECRET } from '@xcad/protocol';
 const nextConfig: NextConfig = {
   // Lets a second dev server or build run beside the default one (e.g. NEXT_DIST_DIR=.next-chrome).
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
-  transpilePackages: ['@xcad/protocol'],
+  transpilePackages: ['@xcad/protocol', '@xcad/cad', '@xcad/cad-dwg'],
+  // The viewer's DWG worker bundles LibreDWG's Emscripten glue, which imports Node's `module`
+  // only when it runs under Node: the browser gets an empty module in its place (issue 9).
+  turbopack: { resolveAlias: { module: { browser: './lib/viewer/empty-module.ts' } } },
   poweredByHeader: false,
   // Next.js would hash every HTML response on every request to compute an ETag; pages are cached
   // (ISR, 300 s) and served with Cache-Control, so the hash only costs throughput.

@@ -91,11 +91,17 @@ export function isWasmTrap(e: unknown): boolean {
 
 let compiled: Promise<WasmModule | null> | null = null;
 
+/** node-wasm.ts, loaded only under Node. */
+interface NodeWasm {
+  readWasmBytes(): Promise<Uint8Array>;
+}
+
 /** Reads and compiles the .wasm once (Node); null where the glue code should fetch it itself. */
 async function compileOnce(): Promise<WasmModule | null> {
   const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
   if (!isNode) return null;
-  const { readWasmBytes } = await import('./node-wasm');
+  // Hidden from bundlers: the browser worker (apps/web/lib/viewer) lets the glue fetch the .wasm.
+  const { readWasmBytes } = (await import(/* turbopackIgnore: true */ /* webpackIgnore: true */ './node-wasm')) as NodeWasm;
   const bytes = await readWasmBytes();
   return WA.compile(bytes);
 }

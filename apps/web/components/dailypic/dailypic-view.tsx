@@ -13,6 +13,7 @@ import {
   type DailypicSummary,
 } from '@/lib/content/dailypics';
 import { localizePath } from '@/lib/i18n/locales';
+import { viewerHref } from '@/lib/viewer/source';
 import type { Locale } from '@/lib/i18n/locales';
 import { ArrowDownIcon, EyeIcon, PREVIEW_HEIGHT, PREVIEW_WIDTH, RatingStars } from './dailypic-grid';
 import { DailypicLive, DownloadButton, LiveCount } from './dailypic-live';
@@ -60,6 +61,8 @@ export async function DailypicView({ locale, picture, hot }: { locale: Locale; p
     getTranslations({ locale, namespace: 'pages' }),
   ]);
   const href = (path: string) => localizePath(path, locale);
+  // The drawing opens in the online viewer by link when the post has a file (issue 9).
+  const viewerLink = picture.file !== '' ? viewerHref(href(VIEWER_PATH), picture.file, downloadNameOf(picture.file)) : href(VIEWER_PATH);
   const ratingLabel = picture.rating > 0 ? t('ratingLabel', { rating: picture.rating }) : t('notRated');
   return (
     <div className={styles.page} data-testid="dailypic-page">
@@ -104,7 +107,7 @@ export async function DailypicView({ locale, picture, hot }: { locale: Locale; p
                 )}
                 <figcaption>
                   <span>{t('previewCaption')}</span>
-                  <Link href={href(VIEWER_PATH)}>{t('openOnline')}</Link>
+                  <Link href={viewerLink} data-testid="dailypic-open-viewer">{t('openOnline')}</Link>
                 </figcaption>
               </figure>
 
@@ -153,7 +156,7 @@ export async function DailypicView({ locale, picture, hot }: { locale: Locale; p
                   <p className={styles.note}>{t('noFile')}</p>
                 )}
                 <div className={styles.openWith}>
-                  <Link href={href(VIEWER_PATH)}>{t('viewOnline')}</Link>
+                  <Link href={viewerLink}>{t('viewOnline')}</Link>
                   <Link href={href(EDITOR_DOWNLOAD_PATH)}>{t('getEditor')}</Link>
                 </div>
                 <p className={styles.note}>{t('downloadNote')}</p>

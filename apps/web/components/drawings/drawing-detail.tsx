@@ -5,6 +5,7 @@ import type { TDrawingDetail } from '@xcad/protocol';
 import { Breadcrumb } from '@/components/page/breadcrumb';
 import { formatBytes, listHref, paragraphsOf } from '@/lib/drawings/drawings';
 import { localizePath } from '@/lib/i18n/locales';
+import { viewerHref } from '@/lib/viewer/source';
 import type { Locale } from '@/lib/i18n/locales';
 import { DrawingCard } from './drawing-card';
 import { DownloadPanel } from './download-panel';
@@ -67,7 +68,7 @@ export async function DrawingDetail({ locale, drawing }: { locale: Locale; drawi
             isMemberOnly={drawing.isMemberOnly}
             buyHref={localizePath(BUY_PATH, locale)}
           />
-          <Link className={styles.secondary} href={localizePath(VIEWER_PATH, locale)}>
+          <Link className={styles.secondary} href={viewerHref(localizePath(VIEWER_PATH, locale), drawing.fileUrl, drawing.fileName)} data-testid="drawing-open-viewer">
             {t('openViewer')}
           </Link>
           <Link className={styles.secondary} href={listBase}>

@@ -1,6 +1,7 @@
-import { routePage } from '@/components/page/route-page';
+import { viewerRoutePage } from '@/components/viewer/viewer-page';
 
-const page = routePage('kantu');
+// spec §2 /kantu: the online drawing viewer (issue 9); static, the drawing opens in the browser.
+const page = viewerRoutePage();
 
 export const generateMetadata = page.generateMetadata;
 

@@ -1,0 +1,276 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { handMadeDxf } from '../../apps/web/lib/viewer/test-drawings';
+import { fitView, toScreen } from '../../apps/web/lib/viewer/view';
+import { asVisitor } from '../support/auth';
+import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
+
+// Issue 9: the online viewer /kantu in Chromium (WebGL through SwiftShader): a DXF and a DWG open,
+// a layer switched off leaves the picture, a layout tab shows its sheet, the measure tool reads
+// the hand-made drawing's 500 mm line exactly, one finger pans and two pinch on a 375 px phone,
+// and damaged files get a clear message.
+
+const browser = useBrowser();
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../packages/cad/test-fixtures');
+/** The hand-made drawing's extents (test-drawings.ts): the 1000 mm square. */
+const HAND_BOUNDS = { minX: 0, minY: 0, maxX: 1000, maxY: 1000 };
+
+function handMade(name = 'hand-made.dxf') {
+  return { name, mimeType: 'application/dxf', buffer: Buffer.from(handMadeDxf(), 'latin1') };
+}
+
+async function open(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  await page.getByTestId('viewer-file-input').setInputFiles(file);
+  await expect.poll(() => page.getByTestId('viewer').getAttribute('data-state'), { timeout: 45_000 }).toBe('ready');
+  await expect.poll(async () => Number((await page.getByTestId('viewer-stage').getAttribute('data-frames')) ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+}
+
+/** Waits until the canvas has drawn another frame after `action`. */
+async function nextFrame(page: Page, action: () => Promise<unknown>): Promise<void> {
+  const stage = page.getByTestId('viewer-stage');
+  const before = Number((await stage.getAttribute('data-frames')) ?? 0);
+  await action();
+  await expect.poll(async () => Number((await stage.getAttribute('data-frames')) ?? 0)).toBeGreaterThan(before);
+}
+
+interface Pixels {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+
+async function pixelsOf(target: Locator): Promise<Pixels> {
+  const image = await loadImage(await target.screenshot());
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const { data, width, height } = ctx.getImageData(0, 0, image.width, image.height);
+  return { data, width, height };
+}
+
+function count(p: Pixels, test: (r: number, g: number, b: number) => boolean): number {
+  let n = 0;
+  for (let i = 0; i < p.data.length; i += 4) if (test(p.data[i] as number, p.data[i + 1] as number, p.data[i + 2] as number)) n++;
+  return n;
+}
+
+const isRed = (r: number, g: number, b: number) => r > 160 && g < 90 && b < 90;
+
+/** Box of the red pixels (the hand-made drawing's WALLS layer). */
+function redBox(p: Pixels): { minX: number; maxX: number; minY: number; maxY: number } {
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let y = 0; y < p.height; y++)
+    for (let x = 0; x < p.width; x++) {
+      const i = 4 * (y * p.width + x);
+      if (!isRed(p.data[i] as number, p.data[i + 1] as number, p.data[i + 2] as number)) continue;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+  return { minX, maxX, minY, maxY };
+}
+
+describe('online viewer /kantu', () => {
+  it('opens a DXF on the device, says it is not uploaded, and measures the known distance', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v4/upload')) uploads.push(request.url());
+    });
+    await page.goto('/kantu');
+    await expect(page.getByTestId('viewer-privacy').textContent()).resolves.toContain('不会上传');
+    await open(page, handMade());
+    await expect(page.getByTestId('viewer-status').textContent()).resolves.toContain('本机打开');
+
+    await page.getByTestId('viewer-measure').click();
+    await page.getByTestId('viewer-measure-distance').click();
+    const stage = page.getByTestId('viewer-stage');
+    const box = await stage.boundingBox();
+    if (!box) throw new Error('no stage');
+    const view = fitView(HAND_BOUNDS, box.width, box.height);
+    // Clicks a few pixels off the line's ends: the tool snaps to the drawing's own points.
+    const [ax, ay] = toScreen(view, 100, 100);
+    const [bx, by] = toScreen(view, 400, 500);
+    await page.mouse.click(box.x + ax + 4, box.y + ay - 3);
+    await page.mouse.click(box.x + bx - 3, box.y + by + 4);
+    const length = page.getByTestId('viewer-measure-length');
+    await length.waitFor();
+    const value = Number(await length.getAttribute('data-value'));
+    expect(Math.abs(value - 500) / 500).toBeLessThan(0.001);
+    await expect(length.textContent()).resolves.toBe('500.000 mm');
+    // Opening and measuring sent nothing to the server.
+    expect(uploads).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('switching a layer off takes its lines out of the picture', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    await page.goto('/kantu');
+    await open(page, handMade());
+    const canvas = page.getByTestId('viewer-canvas');
+    // The panel takes room from the canvas: the picture to compare with is the one beside it.
+    await nextFrame(page, () => page.getByTestId('viewer-layers').click());
+    const before = count(await pixelsOf(canvas), isRed);
+    expect(before).toBeGreaterThan(500);
+    const walls = page.locator('[data-testid=viewer-layer][data-layer=WALLS]');
+    await expect(walls.isChecked()).resolves.toBe(true);
+    await nextFrame(page, () => walls.uncheck());
+    const after = count(await pixelsOf(canvas), isRed);
+    expect(after).toBeLessThan(before / 20);
+    // And back on.
+    await nextFrame(page, () => walls.check());
+    expect(count(await pixelsOf(canvas), isRed)).toBeGreaterThan(before * 0.8);
+  });
+
+  it('a layout tab shows the layout sheet with its viewports', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    await page.goto('/kantu');
+    await open(page, path.join(FIXTURES, 'ezdxf_VP4.dxf'));
+    const tabs = page.getByTestId('viewer-tab');
+    expect(await tabs.count()).toBeGreaterThan(1);
+    const stage = page.getByTestId('viewer-stage');
+    await expect(stage.getAttribute('data-scene')).resolves.toMatch(/^model$/i);
+    const canvas = page.getByTestId('viewer-canvas');
+    // Model space is on black; a layout's sheet lies on a grey surround (0x2b2f36).
+    const isSurround = (r: number, g: number, b: number) => Math.abs(r - 0x2b) < 6 && Math.abs(g - 0x2f) < 6 && Math.abs(b - 0x36) < 6;
+    expect(count(await pixelsOf(canvas), isSurround)).toBe(0);
+    const layout = tabs.nth(1);
+    const name = await layout.getAttribute('data-scene');
+    await nextFrame(page, () => layout.click());
+    await expect(stage.getAttribute('data-scene')).resolves.toBe(name);
+    await expect(layout.getAttribute('aria-selected')).resolves.toBe('true');
+    const shown = await pixelsOf(canvas);
+    expect(count(shown, isSurround)).toBeGreaterThan(1000);
+    // The sheet is drawn on: more than the background colour inside it.
+    expect(count(shown, (r, g, b) => r + g + b > 60 && !isSurround(r, g, b))).toBeGreaterThan(500);
+  });
+
+  it('opens a DWG through the LibreDWG worker and names its licence and source', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    await page.goto('/kantu');
+    await open(page, path.join(FIXTURES, 'acs_sample_AC1015.dwg'));
+    const notice = page.getByTestId('viewer-dwg-notice');
+    await expect(notice.textContent()).resolves.toContain('LibreDWG，GPL-3.0');
+    await notice.getByRole('button').click();
+    const source = page.getByTestId('viewer-dwg-source');
+    await expect(source.locator('a[href*="libredwg"]').count()).resolves.toBeGreaterThanOrEqual(2);
+    const lit = count(await pixelsOf(page.getByTestId('viewer-canvas')), (r, g, b) => r + g + b > 90);
+    expect(lit).toBeGreaterThan(2000);
+  });
+
+  it('a damaged file or a file that is no drawing gets a clear message', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto('/kantu');
+    const junk = Buffer.alloc(4096);
+    for (let i = 0; i < junk.length; i++) junk[i] = (i * 131 + 17) % 251;
+    Buffer.from('AC1015').copy(junk);
+    await page.getByTestId('viewer-file-input').setInputFiles({ name: 'broken.dwg', mimeType: 'application/octet-stream', buffer: junk });
+    const error = page.getByTestId('viewer-error');
+    await error.waitFor({ timeout: 45_000 });
+    await expect(error.getAttribute('data-error')).resolves.toBe('corrupt');
+    await expect(error.textContent()).resolves.toContain('文件已损坏或不完整');
+
+    const half = readFileSync(path.join(FIXTURES, 'ezdxf_hatches_1.dxf')).subarray(0, 5000);
+    await page.getByTestId('viewer-file-input').setInputFiles({ name: 'cut.dxf', mimeType: 'application/dxf', buffer: Buffer.concat([half, Buffer.from('\r\n  0\r\nGARBAGE\r\n\u0001\u0002')]) });
+    await expect.poll(() => page.getByTestId('viewer').getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(error|ready)$/);
+
+    await page.getByTestId('viewer-file-input').setInputFiles({ name: 'notes.dxf', mimeType: 'text/plain', buffer: Buffer.from('meeting notes, not a drawing\n') });
+    await expect.poll(() => page.getByTestId('viewer-error').getAttribute('data-error'), { timeout: 30_000 }).toBe('not-drawing');
+    await expect(page.getByTestId('viewer-error').textContent()).resolves.toContain('不是DWG或DXF图纸');
+    expect(errors).toEqual([]);
+  });
+
+  it('opens a daily picture drawing by link, and tells a visitor a member drawing needs a sign-in', async () => {
+    const response = await fetch(`${browser.baseUrl}/wp-json/wp/v2/get_dailypics?per_page=100`);
+    const pictures = (await response.json()) as { data: { ID: number; meta: { file?: string } }[] };
+    const withFile = pictures.data.find((p) => /\.dxf$/i.test(p.meta.file ?? ''));
+    expect(withFile).toBeDefined();
+    const page = await browser.page(asVisitor(DESKTOP));
+    await page.goto(`/dailypics/${withFile?.ID}`);
+    await page.getByTestId('dailypic-open-viewer').click();
+    await page.waitForURL(/\/kantu\?file=/);
+    await expect.poll(() => page.getByTestId('viewer').getAttribute('data-state'), { timeout: 45_000 }).toBe('ready');
+    const name = (withFile?.meta.file ?? '').split('/').pop() ?? '';
+    await expect.poll(() => page.getByTestId('viewer-status').textContent()).toContain(name);
+
+    const members = (await (await fetch(`${browser.baseUrl}/api/site/drawings?access=member&per_page=1`)).json()) as { items: { id: number }[] };
+    const id = members.items[0]?.id;
+    expect(id).toBeDefined();
+    await page.goto(`/kantu?file=/api/site/drawings/${id}/file`);
+    await expect.poll(() => page.getByTestId('viewer-error').getAttribute('data-error'), { timeout: 20_000 }).toBe('signin');
+  });
+
+  it('prints through the online conversion: the PDF of the layout on screen downloads', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    await page.goto('/kantu');
+    await open(page, handMade());
+    await page.getByTestId('viewer-export').click();
+    const dialog = page.getByTestId('viewer-export-dialog');
+    await expect(dialog.textContent()).resolves.toContain('上传到服务器');
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('viewer-export-start').click()]);
+    expect(download.suggestedFilename()).toBe('hand-made.pdf');
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('pans with one finger and pinches with two on a 375 px phone, with a compact toolbar', async () => {
+    const page = await browser.page(asVisitor(MOBILE));
+    await page.goto('/kantu');
+    await open(page, handMade());
+    const toolbar = page.getByTestId('viewer-toolbar');
+    const bar = await toolbar.boundingBox();
+    expect(bar?.width).toBeLessThanOrEqual(375);
+    expect(bar?.height).toBeLessThan(56);
+    const stage = page.getByTestId('viewer-stage');
+    await stage.scrollIntoViewIfNeeded();
+    const box = await stage.boundingBox();
+    if (!box) throw new Error('no stage');
+    const canvas = page.getByTestId('viewer-canvas');
+    const start = redBox(await pixelsOf(canvas));
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x: box.x + x, y: box.y + y, id })) });
+
+    // One finger: 60 px right, 40 px down.
+    const cx = box.width / 2, cy = box.height / 2;
+    await nextFrame(page, async () => {
+      await touch('touchStart', [[cx, cy]]);
+      for (let k = 1; k <= 6; k++) await touch('touchMove', [[cx + 10 * k, cy + (40 * k) / 6]]);
+      await touch('touchEnd', []);
+    });
+    const panned = redBox(await pixelsOf(canvas));
+    // Screenshots are at the device scale (2): 60 CSS px is 120 image pixels.
+    expect(Math.abs(panned.minX - start.minX - 120)).toBeLessThanOrEqual(4);
+    expect(Math.abs(panned.minY - start.minY - 80)).toBeLessThanOrEqual(4);
+
+    // Two fingers closing from 200 px apart to 100: half the size.
+    await nextFrame(page, async () => {
+      await touch('touchStart', [
+        [cx - 100, cy],
+        [cx + 100, cy],
+      ]);
+      for (let k = 1; k <= 5; k++)
+        await touch('touchMove', [
+          [cx - 100 + 10 * k, cy],
+          [cx + 100 - 10 * k, cy],
+        ]);
+      await touch('touchEnd', []);
+    });
+    const pinched = redBox(await pixelsOf(canvas));
+    // Heights: the pan pushed the square's right side off the narrow screen, not its top or bottom.
+    const ratio = (pinched.maxY - pinched.minY) / (panned.maxY - panned.minY);
+    expect(ratio).toBeGreaterThan(0.46);
+    expect(ratio).toBeLessThan(0.54);
+  });
+});
