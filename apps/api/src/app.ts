@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@xcad/db';
 import type { Env } from './env';
 import { AccessLogController, createLogger, requestIdOf } from './logger';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { createAccounts } from './modules/auth/accounts.service';
 import type { AuthDeps } from './modules/auth/auth.contract';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -104,5 +105,8 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs } });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
+
+  // Issue 11: the analytics collector, the operator's report, and the events' housekeeping.
+  await app.register(analyticsRoutes, { deps: { db, env, log: app.log, clock } });
   return app;
 }

@@ -33,6 +33,9 @@ describe('loadEnv', () => {
       CONVERSION_QUEUE: 'local',
       REDIS_URL: 'redis://127.0.0.1:6379',
       CONVERSION_QUEUE_NAME: 'xcad-conversion',
+      ANALYTICS_RETENTION_DAYS: 400,
+      ANALYTICS_RATE_PER_MINUTE: 600,
+      ANALYTICS_DEVICE_RATE_PER_MINUTE: 120,
     });
     expect(DEV_SIGN_SECRET).toBe('xcad-dev-sign-secret-141');
   });
@@ -107,6 +110,18 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ S3_ENDPOINT: 'minio:9000' })).toThrow('- S3_ENDPOINT:');
     expect(() => loadEnv({ S3_FORCE_PATH_STYLE: 'yes' })).toThrow('- S3_FORCE_PATH_STYLE:');
     expect(() => loadEnv({ S3_PREFIX: 'sites/../other' })).toThrow('- S3_PREFIX:');
+  });
+
+  it('takes the analytics retention and limits, and refuses values the collector could not honour', () => {
+    expect(loadEnv({ ANALYTICS_RETENTION_DAYS: '30', ANALYTICS_RATE_PER_MINUTE: '6000', ANALYTICS_DEVICE_RATE_PER_MINUTE: '300' })).toMatchObject({
+      ANALYTICS_RETENTION_DAYS: 30,
+      ANALYTICS_RATE_PER_MINUTE: 6000,
+      ANALYTICS_DEVICE_RATE_PER_MINUTE: 300,
+    });
+    // Shorter than the 7 days an event may arrive late; smaller than one full batch of 50.
+    expect(() => loadEnv({ ANALYTICS_RETENTION_DAYS: '6' })).toThrow('- ANALYTICS_RETENTION_DAYS:');
+    expect(() => loadEnv({ ANALYTICS_RATE_PER_MINUTE: '49' })).toThrow('- ANALYTICS_RATE_PER_MINUTE:');
+    expect(() => loadEnv({ ANALYTICS_DEVICE_RATE_PER_MINUTE: 'many' })).toThrow('- ANALYTICS_DEVICE_RATE_PER_MINUTE:');
   });
 
   it('lists every bad variable in one error', () => {

@@ -125,6 +125,12 @@ const ZEnv = z.object({
   CONVERSION_QUEUE: z.enum(['local', 'bullmq']).default('local'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).default('redis://127.0.0.1:6379'),
   CONVERSION_QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'letters, digits, _ . - only' }).default('xcad-conversion'),
+  // Issue 11: analytics events are kept this many days besides today (at least the 7 days an
+  // event may be late), and the collector takes this many events a minute per client address and
+  // per device id (at least one full batch of 50) before it answers 429.
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(7).max(3660).default(400),
+  ANALYTICS_RATE_PER_MINUTE: z.coerce.number().int().min(50).max(10_000_000).default(600),
+  ANALYTICS_DEVICE_RATE_PER_MINUTE: z.coerce.number().int().min(50).max(10_000_000).default(120),
 });
 
 // The credentials each real SMS provider cannot send without.

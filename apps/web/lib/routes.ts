@@ -4,7 +4,7 @@ import { FEEDBACK_INTERNAL_PATH, FEEDBACK_PUBLIC_PATH } from './i18n/negotiate';
 // and the tests. Patterns are public, unprefixed paths; `{name}` is a required parameter and
 // `{name?}` an optional last one. Every route also exists under `/en`.
 
-export type LayoutName = 'default' | 'center' | 'compati' | 'error';
+export type LayoutName = 'default' | 'center' | 'compati' | 'error' | 'operator';
 
 export interface RouteDef {
   /** Route name; `index-id` and `dailypics-id` are the names spec §2 uses for the menu. */
@@ -104,6 +104,8 @@ export const ROUTES: readonly RouteDef[] = [
   page('scanlogin-logintag', '/scanlogin/{logintag}', { params: { logintag: SLUG }, layout: 'compati', folder: '/scanlogin/[logintag]' }),
   // Issue 4: the sandbox cashier an order's QR leads to (protocol ORDER_NO_PATTERN: XC + 22 digits).
   page('pay-sandbox-orderno', '/pay/sandbox/{orderno}', { params: { orderno: /^XC\d{22}$/ }, layout: 'compati', folder: '/pay/sandbox/[orderno]' }),
+  // Issue 11: the analytics reports, for operator accounts only (npm run operator:create).
+  page('operator-analytics', '/operator/analytics', { layout: 'operator', isIndexed: false }),
 ];
 
 export type RouteName = string;

@@ -15,11 +15,12 @@ import type { DrawingsTables } from './tables/drawings.table';
 import type { FeedbackTables } from './tables/feedback.table';
 import type { PayTables } from './tables/pay.table';
 import type { ConversionTables } from './tables/conversion.table';
+import type { AnalyticsTables } from './tables/analytics.table';
 import type { RequestNonceTable } from './tables/request-nonce.table';
 import type { SoftwareTables } from './tables/software.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
-export interface Database extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables {
+export interface Database extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables, AnalyticsTables {
   request_nonce: RequestNonceTable;
   app_user: AppUserTable;
   user_identity: UserIdentityTable;

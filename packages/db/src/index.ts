@@ -13,4 +13,5 @@ export type * from './tables/software.table';
 export type * from './tables/feedback.table';
 export type * from './tables/pay.table';
 export type * from './tables/conversion.table';
+export type * from './tables/analytics.table';
 export * from './seeds/pay-catalogue';

@@ -10,6 +10,8 @@ export * from './mirror';
 export * from './text';
 export * from './search-cache';
 export * from './auth';
+export * from './desktop';
+export * from './desktop-calls';
 export * from './site/course';
 export * from './site/drawings';
 export * from './site/feedback';

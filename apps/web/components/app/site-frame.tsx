@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
+import { ConsentBar } from '@/components/analytics/consent-bar';
 import { MobileFooter } from '@/components/site/mobile-footer';
 import { MobileHeader } from '@/components/site/mobile-header';
 import { SideBar } from '@/components/site/side-bar';
@@ -36,6 +37,7 @@ export async function SiteFrame({
       <SiteFooter locale={locale} />
       <MobileFooter locale={locale} />
       {hasSideBar && <SideBar />}
+      <ConsentBar />
     </div>
   );
 }

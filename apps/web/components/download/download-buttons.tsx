@@ -2,6 +2,8 @@
 
 import { useTranslations } from 'next-intl';
 import { useSyncExternalStore } from 'react';
+import { track } from '@/lib/analytics/browser';
+import { downloadEvent } from '@/lib/analytics/events';
 import { isPhoneUserAgent, preferredPlatform, type SoftwarePlatform } from '@/lib/software/software';
 import { SOFTWARE_DOWNLOADED_EVENT } from './download-count';
 import { PlatformIcon } from './platform-icon';
@@ -13,6 +15,9 @@ export interface DownloadButtonFile {
   readonly url: string;
   /** Formatted size, e.g. 83.3 MB. */
   readonly size: string;
+  /** The installer's bytes and file name, for the download's analytics event (issue 11). */
+  readonly bytes: number;
+  readonly fileName: string | null;
   readonly isStore: boolean;
 }
 
@@ -23,7 +28,7 @@ export interface DownloadButtonFile {
 // The user agent does not change while the page is open.
 const subscribeToNothing = () => () => undefined;
 
-export function DownloadButtons({ files }: { readonly files: readonly DownloadButtonFile[] }) {
+export function DownloadButtons({ software, files }: { readonly software: string; readonly files: readonly DownloadButtonFile[] }) {
   const t = useTranslations('download');
   // A platform name or null: a primitive, so the same snapshot on every call.
   const detected = useSyncExternalStore(
@@ -42,7 +47,10 @@ export function DownloadButtons({ files }: { readonly files: readonly DownloadBu
   const main = files.find((file) => file.platform === detected) ?? files[0];
   if (main === undefined) return null;
   const others = files.filter((file) => file !== main);
-  const announce = () => window.dispatchEvent(new Event(SOFTWARE_DOWNLOADED_EVENT));
+  const announce = (file: DownloadButtonFile) => () => {
+    track(downloadEvent({ name: file.fileName ?? `${software}-${file.platform}`, actionName: `software:${software}`, size: file.bytes, result: 'success' }));
+    window.dispatchEvent(new Event(SOFTWARE_DOWNLOADED_EVENT));
+  };
   const hintOf = (file: DownloadButtonFile) =>
     file.isStore ? t('button.storeHint', { platform: t(`platform.${file.platform}`) }) : t('button.primaryHint', { platform: t(`platform.${file.platform}`), size: file.size });
 
@@ -52,7 +60,7 @@ export function DownloadButtons({ files }: { readonly files: readonly DownloadBu
         className={styles.primaryButton}
         href={main.url}
         rel="nofollow"
-        onClick={announce}
+        onClick={announce(main)}
         data-testid="download-primary"
         data-platform={main.platform}
       >
@@ -82,7 +90,7 @@ export function DownloadButtons({ files }: { readonly files: readonly DownloadBu
                   className={styles.secondaryButton}
                   href={file.url}
                   rel="nofollow"
-                  onClick={announce}
+                  onClick={announce(file)}
                   data-testid={`download-${file.platform}`}
                   data-platform={file.platform}
                   title={hintOf(file)}

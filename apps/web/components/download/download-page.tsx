@@ -82,7 +82,15 @@ async function Hero({ locale, route, software }: { locale: Locale; route: Downlo
               </div>
             </dl>
             <DownloadButtons
-              files={software.files.map((file) => ({ platform: file.platform, url: file.url, size: formatSize(file.size), isStore: file.isStore }))}
+              software={software.key}
+              files={software.files.map((file) => ({
+                platform: file.platform,
+                url: file.url,
+                size: formatSize(file.size),
+                bytes: file.size,
+                fileName: file.fileName,
+                isStore: file.isStore,
+              }))}
             />
             <p className={styles.trust}>
               <span className={styles.countChip}>

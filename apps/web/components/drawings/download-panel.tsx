@@ -7,6 +7,8 @@ import type { MouseEvent } from 'react';
 import { useLoginModal } from '@/components/auth/login-modal-provider';
 import { useSession } from '@/components/auth/session-provider';
 import { DownloadIcon } from '@/components/ui/icons';
+import { track } from '@/lib/analytics/browser';
+import { downloadEvent } from '@/lib/analytics/events';
 import styles from './drawings.module.css';
 
 // The download of a drawing (issue 5). A free drawing is a plain link to the file. A member
@@ -37,19 +39,26 @@ export function DownloadPanel({ fileUrl, fileName, format, isMemberOnly, buyHref
     if (isChecking) return;
     setIsChecking(true);
     setPrompt('none');
+    const report = (result: 'success' | 'fail', reason?: string) =>
+      track(downloadEvent({ name: fileName, actionName: 'drawing', result, ...(reason ? { reason } : {}) }));
     try {
       const answer = await fetch(fileUrl, { method: 'HEAD', credentials: 'same-origin', cache: 'no-store' });
       if (answer.ok) {
+        report('success');
         window.location.assign(fileUrl);
       } else if (answer.status === 401) {
+        report('fail', 'sign-in required');
         setPrompt('signIn');
         loginModal.open();
       } else if (answer.status === 403) {
+        report('fail', 'membership required');
         setPrompt('buy');
       } else {
+        report('fail', `HTTP ${answer.status}`);
         setPrompt('failed');
       }
     } catch {
+      report('fail', 'network');
       setPrompt('failed');
     } finally {
       setIsChecking(false);
@@ -65,7 +74,9 @@ export function DownloadPanel({ fileUrl, fileName, format, isMemberOnly, buyHref
         download={isMemberOnly ? undefined : fileName}
         data-access={isMemberOnly ? 'member' : 'free'}
         aria-busy={isChecking ? 'true' : undefined}
-        onClick={isMemberOnly ? (event) => void onMemberClick(event) : undefined}
+        onClick={
+          isMemberOnly ? (event) => void onMemberClick(event) : () => track(downloadEvent({ name: fileName, actionName: 'drawing', result: 'success' }))
+        }
         data-testid="drawing-download"
         rel="nofollow"
       >

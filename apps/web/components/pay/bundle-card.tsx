@@ -17,7 +17,13 @@ export function BundleCard({ bundle, items }: { readonly bundle: TPayBundle; rea
   const [purchase, setPurchase] = useState<CashierPurchase | null>(null);
   const saving = savingOf(bundle);
   return (
-    <article className={styles.bundle} data-testid={`bundle-${bundle.realId}`} aria-labelledby={`bundle-${bundle.realId}-name`}>
+    <article
+      className={styles.bundle}
+      data-testid={`bundle-${bundle.realId}`}
+      aria-labelledby={`bundle-${bundle.realId}-name`}
+      data-track-module="buy"
+      data-track-tab="bundle"
+    >
       <span className={styles.bundleBadge}>{t('bundle.badge')}</span>
       <h3 id={`bundle-${bundle.realId}-name`} className={styles.bundleName}>
         {bundle.name}
@@ -44,6 +50,7 @@ export function BundleCard({ bundle, items }: { readonly bundle: TPayBundle; rea
           type="button"
           className={styles.buyNow}
           data-testid={`bundle-buy-${bundle.realId}`}
+          data-track-name={`bundle-${bundle.realId}`}
           onClick={() => setPurchase({ kind: 'bundle', packageids: bundle.packages, title: bundle.name, price: bundle.price })}
         >
           {t('bundle.buy')}

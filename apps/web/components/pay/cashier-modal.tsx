@@ -4,13 +4,15 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useFormatter, useTranslations } from 'next-intl';
 import { renderSVG } from 'uqr';
-import { PAY_LIMITS, PAY_TYPES, formatYuan, type TOrderCreated, type TOrderDetails, type TPayType } from '@xcad/protocol';
+import { PAY_LIMITS, PAY_TYPES, formatYuan, type TAnalyticsEventInput, type TOrderCreated, type TOrderDetails, type TPayType } from '@xcad/protocol';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import { CheckIcon, ClockIcon, CloseIcon } from '@/components/ui/icons';
 import { cycleTab, useModal } from '@/components/ui/use-modal';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
+import { track } from '@/lib/analytics/browser';
+import { addPaymentInfoEvent, checkoutEvent, purchaseEvent } from '@/lib/analytics/events';
 import { formatCountdown, isSandboxPayUrl, secondsUntil, type CashierFailure, type CashierPurchase, type CashierState } from '@/lib/pay/cashier';
 import { CashierSignin } from './cashier-signin';
 import { PayTypeIcon } from './pay-type-icon';
@@ -274,6 +276,26 @@ function StepView({ state, purchase, nowSeconds, place, retryPoll, onClose }: {
   }
 }
 
+/**
+ * Issue 11's purchase funnel: checkout when the cashier opens for a plan, add_payment_info when an
+ * order's QR code is shown (again for each new order), purchase once when it is paid.
+ */
+function useCheckoutEvents(purchase: CashierPurchase, state: CashierState): void {
+  const reported = useRef(new Set<string>());
+  const shownOrder = state.step === 'waiting' ? state.order : null;
+  const paidOrder = state.step === 'paid' ? state.details : null;
+  useEffect(() => {
+    const once = (key: string, event: () => TAnalyticsEventInput) => {
+      if (reported.current.has(key)) return;
+      reported.current.add(key);
+      track(event());
+    };
+    once('checkout', () => checkoutEvent(purchase));
+    if (shownOrder) once(`shown:${shownOrder.orderno}`, () => addPaymentInfoEvent(purchase, shownOrder));
+    if (paidOrder) once(`paid:${paidOrder.orderno}`, () => purchaseEvent(purchase, paidOrder));
+  }, [purchase, shownOrder, paidOrder]);
+}
+
 export function CashierModal({
   purchase,
   paytype,
@@ -287,6 +309,7 @@ export function CashierModal({
   const { state, nowSeconds, place, retryPoll } = useCashier(purchase, paytype);
   const paidOrder = state.step === 'paid' ? state.order.orderno : null;
   const refreshedFor = useRef<string | null>(null);
+  useCheckoutEvents(purchase, state);
 
   // The header's drop-down and the personal pages show the new membership at once (once per order).
   useEffect(() => {

@@ -60,7 +60,14 @@ export function ProductPlans(props: { product: TPayProduct; channel?: 'pc' | 'ap
     });
 
   return (
-    <div className={styles.plans} data-testid="product-plans" data-productid={product.productid} data-channel={channel}>
+    <div
+      className={styles.plans}
+      data-testid="product-plans"
+      data-productid={product.productid}
+      data-channel={channel}
+      data-track-module="buy"
+      data-track-tab={String(product.productid)}
+    >
       <fieldset className={styles.fieldset}>
         <legend className={styles.legend}>{t('plans.label')}</legend>
         <div className={styles.planGrid}>
@@ -115,7 +122,7 @@ export function ProductPlans(props: { product: TPayProduct; channel?: 'pc' | 'ap
           <Price yuan={selected.price} className={styles.totalPrice} />
           {selected.priceOri > selected.price && <s className={styles.totalOri}>{formatYuan(selected.priceOri)}</s>}
         </p>
-        <button type="button" className={styles.buyNow} data-testid="buy-now" onClick={buy}>
+        <button type="button" className={styles.buyNow} data-testid="buy-now" data-track-name="buy-now" onClick={buy}>
           {t('plans.buyNow')}
         </button>
       </div>

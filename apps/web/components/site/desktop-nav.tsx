@@ -45,6 +45,7 @@ export function DesktopNav({ activeKey }: { readonly activeKey: MenuKey | null }
             <li
               key={item.key}
               className={styles.item}
+              data-track-tab={item.key}
               onMouseEnter={() => enter(item)}
               onMouseLeave={closeLater}
               onFocus={() => enter(item)}
@@ -59,6 +60,7 @@ export function DesktopNav({ activeKey }: { readonly activeKey: MenuKey | null }
                 href={href(item.href)}
                 className={styles.topLink}
                 data-testid={`nav-${item.key}`}
+                data-track-name={item.key}
                 aria-current={activeKey === item.key ? 'page' : undefined}
                 aria-expanded={hasChildren ? isOpen : undefined}
                 aria-controls={hasChildren ? panelId : undefined}
@@ -78,7 +80,7 @@ export function DesktopNav({ activeKey }: { readonly activeKey: MenuKey | null }
                   <ul className={styles.panelList} aria-label={t('submenuLabel', { label })}>
                     {item.children.map((child) => (
                       <li key={child.key}>
-                        <Link href={href(child.href)} className={styles.panelLink} onClick={closeNow}>
+                        <Link href={href(child.href)} className={styles.panelLink} onClick={closeNow} data-track-name={child.key}>
                           <span className={styles.panelIcon}>
                             <MenuGlyph name={child.icon} size={20} />
                           </span>

@@ -1,3 +1,4 @@
+import { ConsentSettingsItem } from '@/components/analytics/consent-settings-item';
 import Link from '@/components/ui/link';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { siteConfig } from '@/config/site';
@@ -17,7 +18,7 @@ export async function MobileFooter({ locale: given }: { readonly locale?: Locale
   const firstPhone = config.phones[0];
 
   return (
-    <footer className={styles.footer} data-testid="mobile-footer" aria-label={t('label')}>
+    <footer className={styles.footer} data-testid="mobile-footer" aria-label={t('label')} data-track-module="mobile-footer">
       <ul className={styles.links}>
         {MOBILE_FOOTER_LINKS.map((link) => (
           <li key={link.key}>
@@ -26,6 +27,7 @@ export async function MobileFooter({ locale: given }: { readonly locale?: Locale
             </Link>
           </li>
         ))}
+        <ConsentSettingsItem className={styles.link} />
       </ul>
       {firstPhone !== undefined && (
         <p className={styles.hotline}>

@@ -64,7 +64,7 @@ export function MobileHeader() {
   const close = () => setIsOpen(false);
 
   return (
-    <header className={styles.header} data-testid="mobile-header">
+    <header className={styles.header} data-testid="mobile-header" data-track-module="mobile-header">
       <div className={styles.bar}>
         <Link href={href('/')} className={styles.brand} aria-label={tHeader('homeLink')} onClick={close}>
           <LogoMark size={28} className={styles.logo} />
@@ -107,13 +107,14 @@ export function MobileHeader() {
             const isExpanded = expanded === item.key;
             const listId = `mobile-menu-${item.key}`;
             return (
-              <li key={item.key} className={styles.section} data-active={activeKey === item.key}>
+              <li key={item.key} className={styles.section} data-active={activeKey === item.key} data-track-tab={item.key}>
                 <div className={styles.row}>
                   <Link
                     href={href(item.href)}
                     className={styles.rowLink}
                     aria-current={activeKey === item.key ? 'page' : undefined}
                     onClick={close}
+                    data-track-name={item.key}
                   >
                     {label}
                   </Link>
@@ -134,7 +135,7 @@ export function MobileHeader() {
                   <ul id={listId} className={styles.subList} hidden={!isExpanded}>
                     {item.children.map((child) => (
                       <li key={child.key}>
-                        <Link href={href(child.href)} className={styles.subLink} onClick={close}>
+                        <Link href={href(child.href)} className={styles.subLink} onClick={close} data-track-name={child.key}>
                           <MenuGlyph name={child.icon} className={styles.subIcon} />
                           <span>{tHeader(`menu.${item.key}.items.${child.key}.title`)}</span>
                         </Link>

@@ -96,7 +96,7 @@ export function SideBarView({ qqChatUrl, chatUrl, downloadUrl, phones }: SideBar
   const isDownloadExternal = isExternalUrl(downloadUrl);
 
   return (
-    <aside className={styles.bar} data-testid="side-bar" data-shown={isBarShown} aria-label={t('label')}>
+    <aside className={styles.bar} data-testid="side-bar" data-shown={isBarShown} aria-label={t('label')} data-track-module="sidebar">
       <ul className={styles.card}>
         <li>
           <a href={qqChatUrl} className={styles.item} target="_blank" rel="noopener noreferrer" title={t('qqTitle')}>

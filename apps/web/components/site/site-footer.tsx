@@ -1,4 +1,5 @@
 import { LAYOUT } from '@xcad/protocol';
+import { ConsentSettingsItem } from '@/components/analytics/consent-settings-item';
 import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { isExternalUrl, siteConfig } from '@/config/site';
@@ -26,7 +27,7 @@ export async function SiteFooter({ locale }: { readonly locale: Locale }) {
   const href = (path: string) => localizePath(path, locale);
 
   return (
-    <footer className={styles.footer} data-testid="site-footer" aria-label={t('label')}>
+    <footer className={styles.footer} data-testid="site-footer" aria-label={t('label')} data-track-module="footer">
       <div className={styles.inner}>
         <div className={styles.top} data-has-guides={guides.length > 0}>
           <section className={styles.about} aria-labelledby="footer-about">
@@ -152,6 +153,7 @@ export async function SiteFooter({ locale }: { readonly locale: Locale }) {
                 </Link>
               </li>
             ))}
+            <ConsentSettingsItem className={styles.link} />
           </ul>
           <p className={styles.filings}>
             <a href={config.icpUrl} className={styles.link} target="_blank" rel="noopener noreferrer">

@@ -23,7 +23,7 @@ export function SiteHeader() {
   const { status } = useSession();
 
   return (
-    <header className={styles.header} data-testid="site-header" data-session={status}>
+    <header className={styles.header} data-testid="site-header" data-session={status} data-track-module="header">
       <div className={styles.inner}>
         <Link href={href('/')} className={styles.brand} aria-label={t('homeLink')}>
           <LogoMark size={32} />

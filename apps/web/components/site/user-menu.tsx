@@ -7,6 +7,7 @@ import { useId, useRef } from 'react';
 import type { FocusEvent, KeyboardEvent } from 'react';
 import { useLoginModal } from '@/components/auth/login-modal-provider';
 import { useSession } from '@/components/auth/session-provider';
+import { OperatorMenuLink } from '@/components/operator/operator-menu-link';
 import { UserAvatar } from '@/components/personal/user-avatar';
 import { ChevronDownIcon, CrownIcon, LogoutIcon, ReceiptIcon, UserIcon } from '@/components/ui/icons';
 import { displayNameOf, levelKeyOf, localMembershipRows } from '@/lib/auth/account-view';
@@ -139,6 +140,7 @@ export function UserMenu() {
               </li>
             );
           })}
+          <OperatorMenuLink usertoken={user.usertoken} isMenuOpen={isOpen} className={styles.link} onNavigate={closeNow} />
         </ul>
         <button type="button" className={styles.logout} data-testid="user-menu-logout" onClick={logout}>
           <LogoutIcon size={16} />

@@ -34,11 +34,12 @@ export function qrSrcOf(tasktag: string): string {
   return `/api/v4/sitetaskdownqrcode?${new URLSearchParams({ tasktag, deviceid: deviceId() }).toString()}`;
 }
 
-/** Asks for a fresh signed link to the result and follows it (the browser downloads the file). */
-export async function downloadResult(tasktag: string, signed: SignedFields): Promise<void> {
+/** Asks for a fresh signed link to the result and follows it (the browser downloads the file); resolves with its name. */
+export async function downloadResult(tasktag: string, signed: SignedFields): Promise<string> {
   const client = await apiClient();
   const answer = await client.call(endpoints.taskdown, { ...signed, tasktag, downtype: UPLOAD.downtype });
   window.location.assign(answer.downurl);
+  return answer.filename;
 }
 
 export async function listTasks(signed: SignedFields, page: number, pagesize: number): Promise<{ tasks: TTaskDetails[]; total: number }> {

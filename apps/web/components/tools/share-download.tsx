@@ -8,6 +8,8 @@ import { useSiteLocale } from '@/components/site/use-site-locale';
 import { DownloadIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
+import { track } from '@/lib/analytics/browser';
+import { downloadEvent } from '@/lib/analytics/events';
 import { formatBeijingTime } from '@/lib/orders/orders';
 import { formatBytes } from '@/lib/tools/format';
 import { isShareFinal, readShareAnswer, shareApiPath, shareParamsOf, type ShareView } from '@/lib/tools/share';
@@ -34,6 +36,11 @@ const STATE_TONE: Readonly<Record<TTaskStatus, 'active' | 'done' | 'failed'>> = 
   failed: 'failed',
   cancelled: 'failed',
 };
+
+/** The bytes a phone downloads from the share page: the results, or the inputs where a result has no size. */
+function sharedBytes(view: ShareView): number {
+  return view.files.reduce((total, file) => total + (file.outputsize ?? file.size), 0);
+}
 
 function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code: string }) {
   const t = useTranslations('tools.share');
@@ -121,7 +128,13 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
       {view.status === 'cancelled' && <p className={styles.note}>{t('cancelled')}</p>}
       {view.status === 'done' && view.downurl !== undefined && (
         <>
-          <a className={styles.download} href={view.downurl} download={view.filename} data-testid="share-download">
+          <a
+            className={styles.download}
+            href={view.downurl}
+            download={view.filename}
+            data-testid="share-download"
+            onClick={() => track(downloadEvent({ io: 'share', name: view.filename ?? tasktag, actionName: 'share', size: sharedBytes(view), result: 'success' }))}
+          >
             <DownloadIcon size={22} />
             {view.filename ? t('downloadName', { name: view.filename }) : t('download')}
           </a>

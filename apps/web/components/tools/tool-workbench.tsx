@@ -93,7 +93,7 @@ function Result({ snapshot, signed }: { readonly snapshot: RunSnapshot; readonly
           {t('phase.done')}
         </p>
         {snapshot.expiretime !== null && <p className={styles.resultNote}>{t('expires', { time: formatBeijingTime(snapshot.expiretime) })}</p>}
-        <button type="button" className={`${styles.primaryButton} ${styles.bigButton}`} disabled={isBusy} onClick={() => download(tasktag)} data-testid="tool-download">
+        <button type="button" className={`${styles.primaryButton} ${styles.bigButton}`} disabled={isBusy} onClick={() => download(tasktag)} data-testid="tool-download" data-track-name="download">
           {isBusy ? <Spinner size={18} tone="light" /> : <DownloadIcon size={18} />}
           {isBusy ? t('downloading') : t('download')}
         </button>
@@ -250,7 +250,7 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
 
   return (
     <>
-      <section className={styles.workbench} aria-label={t('label', { name })} data-testid="tool-workbench" data-tool={tool} data-phase={phase ?? 'idle'}>
+      <section className={styles.workbench} aria-label={t('label', { name })} data-testid="tool-workbench" data-tool={tool} data-phase={phase ?? 'idle'} data-track-module="tools" data-track-tab={tool}>
         <div className={styles.panel}>
           {snapshot === null ? (
             <>
@@ -307,22 +307,22 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
               {snapshot.phase === 'done' && !isRunning && <Result snapshot={snapshot} signed={signed} />}
               <div className={styles.runActions}>
                 {isRunning && (
-                  <button type="button" className={styles.secondaryButton} onClick={conversion.cancel} data-testid="tool-cancel">
+                  <button type="button" className={styles.secondaryButton} onClick={conversion.cancel} data-testid="tool-cancel" data-track-name="cancel">
                     {t('cancel')}
                   </button>
                 )}
                 {hasEnded && phase !== 'done' && (
-                  <button type="button" className={styles.primaryButton} onClick={start} data-testid="tool-retry">
+                  <button type="button" className={styles.primaryButton} onClick={start} data-testid="tool-retry" data-track-name="retry">
                     {t('retry')}
                   </button>
                 )}
                 {hasEnded && phase !== 'done' && (
-                  <button type="button" className={styles.secondaryButton} onClick={conversion.reset} data-testid="tool-edit">
+                  <button type="button" className={styles.secondaryButton} onClick={conversion.reset} data-testid="tool-edit" data-track-name="edit">
                     {t('edit')}
                   </button>
                 )}
                 {hasEnded && phase === 'done' && (
-                  <button type="button" className={styles.secondaryButton} onClick={startOver} data-testid="tool-again">
+                  <button type="button" className={styles.secondaryButton} onClick={startOver} data-testid="tool-again" data-track-name="again">
                     {t('again')}
                   </button>
                 )}
@@ -346,7 +346,7 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
             />
           </div>
           {snapshot === null && (
-            <button type="button" className={`${styles.primaryButton} ${styles.startButton}`} onClick={start} data-testid="tool-start">
+            <button type="button" className={`${styles.primaryButton} ${styles.startButton}`} onClick={start} data-testid="tool-start" data-track-name="start">
               {t('start')}
             </button>
           )}

@@ -1,6 +1,8 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { track } from '@/lib/analytics/browser';
+import { conversionEvents } from '@/lib/analytics/events';
 import { apiClient } from '@/lib/api/client';
 import { initialSnapshot, startConversion, type ConversionJob, type ConversionRun, type RunSnapshot } from '@/lib/tools/upload';
 import { uploadDeps } from './conversion-calls';
@@ -39,6 +41,7 @@ export function useConversion(onFinished: (snapshot: RunSnapshot) => void): Conv
     isCancelRequested.current = false;
     setIsRunning(true);
     setSnapshot(initialSnapshot(job.files));
+    const startedAt = performance.now();
     void apiClient().then((client) => {
       const current = startConversion(job, { client, ...uploadDeps() }, setSnapshot);
       run.current = current;
@@ -47,6 +50,7 @@ export function useConversion(onFinished: (snapshot: RunSnapshot) => void): Conv
         run.current = null;
         isBusy.current = false;
         setIsRunning(false);
+        conversionEvents(job.tasktype, last, performance.now() - startedAt).forEach((event) => track(event));
         finished.current(last);
       });
     });

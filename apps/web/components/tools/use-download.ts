@@ -1,6 +1,8 @@
 'use client';
 
 import { useCallback, useState } from 'react';
+import { track } from '@/lib/analytics/browser';
+import { downloadEvent } from '@/lib/analytics/events';
 import { messageOf, type SignedFields } from '@/lib/tools/upload';
 import { downloadResult } from './conversion-calls';
 
@@ -22,12 +24,18 @@ export function useDownload(signed: SignedFields): Download {
     (tasktag: string) => {
       setBusyTag(tasktag);
       setError(null);
+      const startedAt = performance.now();
       downloadResult(tasktag, account === undefined ? {} : { account, usertoken }).then(
-        // The page stays while the browser downloads: the button is free again shortly after.
-        () => setTimeout(() => setBusyTag(null), 1500),
+        (filename) => {
+          track(downloadEvent({ name: filename, actionName: 'conversion', durationMs: performance.now() - startedAt, result: 'success' }));
+          // The page stays while the browser downloads: the button is free again shortly after.
+          setTimeout(() => setBusyTag(null), 1500);
+        },
         (failure: unknown) => {
+          const message = messageOf(failure);
+          track(downloadEvent({ name: tasktag, actionName: 'conversion', durationMs: performance.now() - startedAt, result: 'fail', reason: message }));
           setBusyTag(null);
-          setError({ tasktag, message: messageOf(failure) });
+          setError({ tasktag, message });
         },
       );
     },

@@ -8,6 +8,7 @@ import * as software from './2026-11-22T0300_software';
 import * as feedback from './2026-11-22T0400_feedback';
 import * as pay from './2026-11-22T0500_pay';
 import * as conversion from './2026-11-22T0600_conversion';
+import * as analytics from './2026-11-22T0700_analytics';
 
 // A static map rather than a folder scan, so migrations load the same under tsx, Vitest and
 // bundlers. Names sort in the order they apply; add new ones at the end.
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0400_feedback': feedback,
   '2026-11-22T0500_pay': pay,
   '2026-11-22T0600_conversion': conversion,
+  '2026-11-22T0700_analytics': analytics,
 };

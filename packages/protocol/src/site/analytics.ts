@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ANALYTICS_PLATFORMS } from '../constants';
+import { ANALYTICS_LIMITS } from './analytics-limits';
 
 // Issue 11: the analytics event catalogue. Spec §3 names the software info (name, version online
 // or test by host, channel, platform, generated unique id) and each event with its own fields; §1
@@ -21,20 +22,7 @@ export type TEventResult = (typeof EVENT_RESULTS)[number];
 
 export const FILE_IO = ['upload', 'download', 'open', 'save', 'share'] as const;
 
-export const ANALYTICS_LIMITS = {
-  /** Events in one POST. */
-  maxBatch: 50,
-  /** The tracker sends when this many are queued, or after `flushMs`. */
-  batchSize: 20,
-  flushMs: 5000,
-  /** Events kept in local storage while offline; the oldest are dropped beyond it. */
-  maxStored: 500,
-  /** An event older than this (client clock) is refused; one from the future beyond the skew too. */
-  maxAgeMs: 7 * 24 * 3600 * 1000,
-  maxSkewMs: 10 * 60 * 1000,
-  /** Largest request body the collector reads. */
-  maxBodyBytes: 64 * 1024,
-} as const;
+export { ANALYTICS_LIMITS } from './analytics-limits';
 
 const text = (max: number) => z.string().max(max);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -185,3 +173,21 @@ export const ZAnalyticsReport = z.object({
   }),
 });
 export type TAnalyticsReport = z.infer<typeof ZAnalyticsReport>;
+
+/** `GET /api/analytics/me`: whether the visitor is signed in, and as an operator (the report pages' gate). */
+export const ZAnalyticsAccess = z.object({ signedIn: z.boolean(), operator: z.boolean() });
+export type TAnalyticsAccess = z.infer<typeof ZAnalyticsAccess>;
+
+/** Longest report range, in days (from and to included). */
+export const ANALYTICS_REPORT_MAX_DAYS = 366;
+
+/** Refusals of the analytics routes: `{code, message}` with these HTTP statuses. */
+export const ANALYTICS_ERRORS = {
+  malformed: { code: 10001, status: 400, message: '统计数据格式错误' },
+  bodyTooLarge: { code: 10001, status: 413, message: `统计数据过大，每次最多 ${ANALYTICS_LIMITS.maxBodyBytes / 1024} KB` },
+  tooManyEvents: { code: 10429, status: 429, message: '统计事件发送过于频繁，请稍后再试' },
+  invalidRange: { code: 10001, status: 400, message: `日期范围无效：from 和 to 为 YYYY-MM-DD 格式的北京时间日期，from 不晚于 to，最多 ${ANALYTICS_REPORT_MAX_DAYS} 天` },
+  // The same code as an expired usertoken (decision 0010): sign in and try again.
+  signInRequired: { code: 10060, status: 401, message: '请先登录运营账号' },
+  notOperator: { code: 10403, status: 403, message: '该账号没有查看统计报表的权限' },
+} as const;

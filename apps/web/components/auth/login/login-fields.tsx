@@ -3,6 +3,8 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { SMS_FORM_ERROR, SMS_FORM_MESSAGES, checkSmsLoginForm, endpoints, type TUserInfo } from '@xcad/protocol';
+import { track } from '@/lib/analytics/browser';
+import { loginEvent, reasonOf } from '@/lib/analytics/events';
 import { apiClient } from '@/lib/api/client';
 import { refusalOf, smsLoginFailure } from '@/lib/auth/login-flow';
 import { useTranslations } from 'next-intl';
@@ -47,12 +49,20 @@ export function useSmsLogin(onAnswer: (userinfo: TUserInfo, phone: string) => vo
     const problem = SMS_FORM_MESSAGES[formError] || (isAgreed ? '' : SMS_FORM_MESSAGES[SMS_FORM_ERROR.agreementNotAccepted]);
     void form.submit(problem, async () => {
       const client = await apiClient();
-      const answer = await client.call(endpoints.loginquick, {
-        account: phone,
-        smscode: smsCode,
-        imgcode: sender.captcha.isShown ? sender.captcha.value : undefined,
-        showvip: 1,
-      });
+      const attempt = { method: 'sms', account: phone } as const;
+      let answer;
+      try {
+        answer = await client.call(endpoints.loginquick, {
+          account: phone,
+          smscode: smsCode,
+          imgcode: sender.captcha.isShown ? sender.captcha.value : undefined,
+          showvip: 1,
+        });
+      } catch (failure) {
+        track(loginEvent(attempt, { ok: false, reason: reasonOf(refusalOf(failure)) }));
+        throw failure;
+      }
+      track(loginEvent(attempt, { ok: true }));
       onAnswer(answer.userinfo, phone);
     });
   }

@@ -6,6 +6,8 @@ import { useTranslations } from 'next-intl';
 import { endpoints, type TUserInfo } from '@xcad/protocol';
 import { useToast } from '@/components/app/app-state';
 import { useSession } from '@/components/auth/session-provider';
+import { track } from '@/lib/analytics/browser';
+import { loginEvent, reasonOf } from '@/lib/analytics/events';
 import { apiClient } from '@/lib/api/client';
 import { passwordLoginMessage, refusalOf } from '@/lib/auth/login-flow';
 import type { Credentials, LoginFlowAction, LoginFlowState } from '@/lib/auth/login-flow';
@@ -52,14 +54,19 @@ export function LoginFlowProvider({
 
   const loginWith = useCallback(
     async (credentials: Credentials) => {
+      const attempt = { method: 'password', account: credentials.account } as const;
+      let answer;
       try {
         const client = await apiClient();
-        const answer = await client.call(endpoints.login, { ...credentials, showvip: 1 });
-        finish(answer.userinfo);
-        return '';
+        answer = await client.call(endpoints.login, { ...credentials, showvip: 1 });
       } catch (error) {
-        return passwordLoginMessage(refusalOf(error));
+        const refusal = refusalOf(error);
+        track(loginEvent(attempt, { ok: false, reason: reasonOf(refusal) }));
+        return passwordLoginMessage(refusal);
       }
+      track(loginEvent(attempt, { ok: true }));
+      finish(answer.userinfo);
+      return '';
     },
     [finish],
   );

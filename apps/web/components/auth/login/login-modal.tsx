@@ -48,6 +48,7 @@ function ModalFrame({
         tabIndex={-1}
         data-testid="login-modal"
         data-view={view}
+        data-track-module="login"
         onKeyDown={(event) => cycleTab(event, dialog.current)}
       >
         <button type="button" className={styles.close} data-testid="login-close" aria-label={t('close')} onClick={onClose}>

@@ -24,7 +24,7 @@ export function LoginPage() {
       variant="page"
       onFinished={onFinished}
       frame={(view, _titleId, content) => (
-        <div className={styles.pageCard} data-testid="login-page" data-view={view}>
+        <div className={styles.pageCard} data-testid="login-page" data-view={view} data-track-module="login">
           {content}
         </div>
       )}

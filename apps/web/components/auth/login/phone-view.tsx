@@ -112,6 +112,7 @@ export function PhoneView({ titleId }: { readonly titleId: string }) {
             role="tab"
             className={styles.tab}
             data-testid={`tab-${tab}`}
+            data-track-name={`tab-${tab}`}
             aria-selected={state.tab === tab}
             aria-controls={panelId}
             tabIndex={state.tab === tab ? 0 : -1}

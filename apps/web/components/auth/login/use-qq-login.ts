@@ -4,6 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslations } from 'next-intl';
 import { POPUPS, endpoints, type TUserInfo } from '@xcad/protocol';
 import { useToast } from '@/components/app/app-state';
+import { track } from '@/lib/analytics/browser';
+import { loginEvent, qrLoginFailure, reasonOf } from '@/lib/analytics/events';
 import { apiClient } from '@/lib/api/client';
 import { centredPopupFeatures, refusalOf } from '@/lib/auth/login-flow';
 import { useLoginPoller } from './use-login-poller';
@@ -41,10 +43,13 @@ export function useQqLogin(onSignedIn: (user: TUserInfo) => void): QqLogin {
     onDone: (user) => {
       popup.current?.close();
       setLogintag(null);
+      track(loginEvent({ method: 'qq' }, { ok: true }));
       onSignedIn(user);
     },
     onEnd: (state) => {
       setLogintag(null);
+      const reason = qrLoginFailure(state);
+      if (reason !== null) track(loginEvent({ method: 'qq' }, { ok: false, reason }));
       // Still pending means the popup was closed without signing in: nothing to report.
       if (state.status === 'illegal' || state.status === 'expired') toast.error(state.message || t('failed'));
     },
@@ -83,6 +88,7 @@ export function useQqLogin(onSignedIn: (user: TUserInfo) => void): QqLogin {
     });
     const opened = window.open('', POPUP_NAME, features);
     if (!opened) {
+      track(loginEvent({ method: 'qq' }, { ok: false, reason: 'popup blocked' }));
       toast.error(t('blocked'));
       return;
     }
@@ -98,7 +104,9 @@ export function useQqLogin(onSignedIn: (user: TUserInfo) => void): QqLogin {
         setLogintag(answer.logintag);
       } catch (error) {
         opened.close();
-        toast.error(refusalOf(error).message);
+        const refusal = refusalOf(error);
+        track(loginEvent({ method: 'qq' }, { ok: false, reason: reasonOf(refusal) }));
+        toast.error(refusal.message);
       } finally {
         setIsStarting(false);
       }

@@ -2,6 +2,8 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import { endpoints, type TUserInfo } from '@xcad/protocol';
+import { track } from '@/lib/analytics/browser';
+import { loginEvent, qrLoginFailure } from '@/lib/analytics/events';
 import { apiClient } from '@/lib/api/client';
 import {
   LOGIN_SESSION_STORAGE_KEY,
@@ -71,9 +73,14 @@ export function useWechatQr(onSignedIn: (user: TUserInfo) => void): WechatQr {
   const poller = useLoginPoller(session?.logintag ?? null, {
     onDone: (user) => {
       forgetSession();
+      track(loginEvent({ method: 'wechat' }, { ok: true }));
       onSignedIn(user);
     },
-    onEnd: forgetSession,
+    onEnd: (state) => {
+      forgetSession();
+      const reason = qrLoginFailure(state);
+      if (reason !== null) track(loginEvent({ method: 'wechat' }, { ok: false, reason }));
+    },
   });
 
   const refresh = useCallback(() => {

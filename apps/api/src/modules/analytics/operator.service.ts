@@ -1,0 +1,75 @@
+import { PASSWORD_PATTERN, PHONE_PATTERN } from '@xcad/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '@xcad/db';
+import { hashPassword } from '../auth/credentials';
+import { maskedPhone, normalizePhone } from '../auth/phone';
+import { findUserByMobile, insertUser, isUniqueViolation, setFirstPasswordHash } from '../auth/user.repository';
+import { insertOperator } from './analytics.repository';
+
+// Operators (issue 11): the users who may read the analytics reports. The first is made from the
+// command line (operator.cli.ts); a phone without an account becomes a user the same way an SMS
+// sign-up makes one, with a password hashed as the accounts hash theirs.
+
+export interface OperatorRequest {
+  phone: string;
+  /** Set only for a new user or one without a password: an existing password is never replaced. */
+  password?: string | undefined;
+}
+
+export interface OperatorOutcome {
+  userId: number;
+  /** The phone as stored (a mainland '86-' prefix dropped). */
+  phone: string;
+  isNewUser: boolean;
+  /** False when the user was an operator already. */
+  isNewOperator: boolean;
+  passwordSet: boolean;
+  /** An existing password was left as it was although one was given. */
+  passwordKept: boolean;
+  isDisabled: boolean;
+}
+
+/** Refusals of the request itself, with the message to show. */
+export class OperatorRequestError extends Error {
+  override readonly name = 'OperatorRequestError';
+}
+
+export async function createOperator(db: Kysely<Database>, request: OperatorRequest, now: number): Promise<OperatorOutcome> {
+  if (!PHONE_PATTERN.test(request.phone)) throw new OperatorRequestError(`not a mobile number: ${request.phone} (11 digits starting 13-19, an optional country prefix like 86-)`);
+  if (request.password !== undefined && !PASSWORD_PATTERN.test(request.password)) {
+    throw new OperatorRequestError('the password must be 6 to 20 letters or digits (spec §5)');
+  }
+  const phone = normalizePhone(request.phone);
+  // Hashed before the transaction: Argon2 takes a while and SQLite has one writer.
+  const passwordHash = request.password === undefined ? null : await hashPassword(request.password);
+  const attempt = () =>
+    db.transaction().execute(async (trx) => {
+      const existing = await findUserByMobile(trx, phone);
+      let userId: number;
+      let passwordSet = false;
+      if (existing === undefined) {
+        userId = await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash, now });
+        passwordSet = passwordHash !== null;
+      } else {
+        userId = existing.id;
+        if (passwordHash !== null) passwordSet = await setFirstPasswordHash(trx, userId, passwordHash, now);
+      }
+      const isNewOperator = await insertOperator(trx, userId, now);
+      return {
+        userId,
+        phone,
+        isNewUser: existing === undefined,
+        isNewOperator,
+        passwordSet,
+        passwordKept: passwordHash !== null && !passwordSet,
+        isDisabled: existing?.status === 'disabled',
+      };
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    // The phone signed up in parallel: the retry finds that user.
+    if (isUniqueViolation(error)) return attempt();
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
+import { useSyncExternalStore } from 'react';
+import { useSiteLocale } from '@/components/site/use-site-locale';
+import Link from '@/components/ui/link';
+import { consentChoice, hasBrowserOptOut, setConsent, subscribeConsent } from '@/lib/analytics/browser';
+import styles from './consent-bar.module.css';
+
+// The consent notice of the site's statistics (issue 11): a bar at the bottom until the visitor
+// agrees or declines, remembered in this browser. Declining stops the tracker and deletes what it
+// had not sent; a browser that sends Do-Not-Track or Global Privacy Control is never asked (it
+// is not measured either). A spacer as tall as the bar keeps the end of the page reachable.
+
+const isAsking = () => !hasBrowserOptOut() && consentChoice() === null;
+const notOnServer = () => false;
+
+export function ConsentBar() {
+  const t = useTranslations('analytics.consent');
+  const { href } = useSiteLocale();
+  const isShown = useSyncExternalStore(subscribeConsent, isAsking, notOnServer);
+  if (!isShown) return null;
+  return (
+    <>
+      <div className={styles.spacer} aria-hidden="true" />
+      <section className={styles.bar} aria-labelledby="consent-bar-text" data-testid="consent-bar">
+        <p id="consent-bar-text" className={styles.text}>
+          {t.rich('text', {
+            privacy: (chunks) => (
+              <Link href={href('/privacy.html')} className={styles.link}>
+                {chunks}
+              </Link>
+            ),
+          })}
+        </p>
+        <div className={styles.actions}>
+          <button type="button" className={styles.decline} onClick={() => setConsent('denied')} data-testid="consent-decline">
+            {t('decline')}
+          </button>
+          <button type="button" className={styles.accept} onClick={() => setConsent('granted')} data-testid="consent-accept">
+            {t('accept')}
+          </button>
+        </div>
+      </section>
+    </>
+  );
+}
