@@ -1,3 +1,4 @@
+import { isCjk } from '@xcad/cad/text/cjk';
 import { Floats } from './floats';
 import type { Box, ListTexts, PackedFont } from './types';
 
@@ -34,22 +35,8 @@ const FALLBACKS: Readonly<Record<string, string>> = {
   mono: '"Liberation Mono", "DejaVu Sans Mono", "Courier New", monospace',
 };
 
-/** Han, kana, hangul, CJK punctuation and full-width forms (the ranges the engine's font split uses). */
-export function isCjkCode(cp: number): boolean {
-  return (
-    (cp >= 0x2e80 && cp <= 0x2fdf) ||
-    (cp >= 0x3000 && cp <= 0x31ff) ||
-    (cp >= 0x3200 && cp <= 0x4dbf) ||
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0xa960 && cp <= 0xa97f) ||
-    (cp >= 0xac00 && cp <= 0xd7ff) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xffef) ||
-    (cp >= 0x1100 && cp <= 0x11ff) ||
-    (cp >= 0x20000 && cp <= 0x3134f)
-  );
-}
+/** Han, kana, hangul, CJK punctuation and full-width forms: the engine's own font split. */
+export const isCjkCode = isCjk;
 
 /** The CSS font family list for an engine font family, and for a CJK character. */
 export function cssFamilies(family: string, cjk: boolean): string {
