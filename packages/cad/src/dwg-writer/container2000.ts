@@ -45,7 +45,8 @@ export interface Container2000 {
   text: (s: string) => Uint8Array;
 }
 
-class ByteOut {
+/** Byte pieces appended in order; `put` answers where a piece starts. Shared by every container. */
+export class ByteOut {
   private chunks: Uint8Array[] = [];
   length = 0;
   put(b: Uint8Array): number {

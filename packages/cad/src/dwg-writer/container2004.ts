@@ -16,7 +16,7 @@ import { BitWriter } from './bits';
 import { SENTINEL } from './constants';
 import { crc32, pageChecksum } from './crc';
 import { compress2004 } from './lz77';
-import { classesData, framedSection, objectMap, streamedSection, type DwgClass, type EncodedObject } from './container2000';
+import { ByteOut, classesData, framedSection, objectMap, streamedSection, type DwgClass, type EncodedObject } from './container2000';
 
 /** The saving application's numbers AutoCAD writes into the file header, per release. */
 interface Maintenance {
@@ -83,26 +83,6 @@ interface Section {
   pages: { number: number; offset: number; size: number; dataSize: number }[];
 }
 
-export class Out {
-  private chunks: Uint8Array[] = [];
-  length = 0;
-  put(b: Uint8Array): number {
-    const at = this.length;
-    this.chunks.push(b);
-    this.length += b.length;
-    return at;
-  }
-  finish(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let p = 0;
-    for (const c of this.chunks) {
-      out.set(c, p);
-      p += c.length;
-    }
-    return out;
-  }
-}
-
 export class Le {
   readonly bytes: number[] = [];
   u32(v: number): this {
@@ -147,7 +127,7 @@ export interface SectionContent {
  */
 export function sectionContents(c: Container2004): SectionContent[] {
   // Section contents.
-  const objects = new Out();
+  const objects = new ByteOut();
   objects.put(new Le().u32(0x0dca).u8);
   const map: { handle: number; offset: number }[] = [];
   for (const o of c.objects) map.push({ handle: o.handle, offset: objects.put(o.bytes) });
@@ -168,7 +148,7 @@ export function sectionContents(c: Container2004): SectionContent[] {
     classesData(c.classes, c.text, classOptions, classes, strings);
     classesBody = streamedSection(classes, strings, null);
   } else classesBody = concatBits(classes, classesData(c.classes, c.text, classOptions));
-  const classesSection = new Out();
+  const classesSection = new ByteOut();
   classesSection.put(framedSection(SENTINEL.classesStart, classesBody, SENTINEL.classesEnd, highSize));
   classesSection.put(new Uint8Array(8));
 
@@ -226,7 +206,7 @@ export function assemble2004(c: Container2004): Uint8Array {
   const m = maintenanceOf(c.year, c.release);
   const sections: Section[] = sectionContents(c).map((s, k) => ({ ...s, id: k + 1, pages: [] }));
 
-  const out = new Out();
+  const out = new ByteOut();
   out.put(new Uint8Array(0x100));
   const pages: { number: number; size: number }[] = [];
   for (const s of sections) {

@@ -19,7 +19,8 @@
  * - A copy of the 0x400 bytes at 0x80 ends the file.
 
  */
-import { Le, MAGIC, Out, sectionContents, type Container2004 } from './container2004';
+import { ByteOut } from './container2000';
+import { Le, MAGIC, sectionContents, type Container2004 } from './container2004';
 import { crc64Mirrored, crc64Normal, pageChecksum2007 } from './crc2007';
 import { compress2007 } from './lz77-2007';
 
@@ -219,7 +220,7 @@ function utf16z(s: string): Uint8Array {
 }
 
 export function assemble2007(c: Container2004): Uint8Array {
-  const out = new Out();
+  const out = new ByteOut();
   out.put(new Uint8Array(0x480));
   const pageList: { id: number; size: number; at: number }[] = [];
   const putPage = (page: Uint8Array): number => {
