@@ -12,6 +12,7 @@
 //  3. what pdfkit loads at start-up but most PDFs never use (fontkit, its text wrapping, its AES
 //     code) loads on first use instead, fontkit from a bundle of its own; the metrics of the
 //     standard fonts are bundled rather than found through pdfkit's import map at run time;
+//     pdf.js (PDF input) is a bundle of its own too, loaded only for a PDF;
 //  4. each bundle runs with a V8 code cache per command (convert to PDF, to PNG, info...), and a
 //     chunk with its own, written after the first run, so later runs skip most of the compiling.
 // Without esbuild, tsx runs the sources; CAD_NO_BUNDLE=1 forces that. A PDF input runs bundled
@@ -61,8 +62,17 @@ module.exports = { create: (...a) => real().create(...a) };`,
 module.exports = function LineBreaker(...a) { return new (real())(...a); };`,
   '@noble/ciphers/aes': () => `const real = () => require('@noble/ciphers/aes');
 module.exports = { get cbc() { return real().cbc; }, get ecb() { return real().ecb; } };`,
+  // pdf.js (PDF input only: 2.2 MB of the 2.8 MB a bundle would be) is a chunk of its own; these
+  // stand-ins are evaluated only when pdf/index.ts imports it.
+  'pdfjs-dist/legacy/build/pdf': () => pdfjsStandIn('pdf'),
+  'pdfjs-dist/legacy/build/pdf.worker': () => pdfjsStandIn('worker'),
 };
-const LAZY_NAMES = /^(fontkit|linebreak|@noble\/ciphers\/aes)$/;
+function pdfjsStandIn(part) {
+  return `const chunk = globalThis.${CHUNK_LOADER}?.('pdfjs');
+if (!chunk) throw new Error('PDF input needs the pdf.js chunk of the cad bundle (bin/cad.mjs), which did not load');
+module.exports = chunk.${part};`;
+}
+const LAZY_NAMES = /^(fontkit|linebreak|@noble\/ciphers\/aes|pdfjs-dist\/legacy\/build\/pdf(\.worker)?\.mjs)$/;
 /** The global function through which a bundle loads a chunk (set by this file). */
 const CHUNK_LOADER = '__xcadLoadChunk';
 
@@ -107,7 +117,8 @@ function cadPlugin(kind, { lazy }) {
       // Modules pdfkit loads at start-up but most PDFs never use: loaded on first use instead.
       if (lazy) {
         build.onResolve({ filter: LAZY_NAMES }, (args) =>
-          args.pluginData === 'cad-real' ? undefined : { path: args.path, namespace: 'cad-lazy', pluginData: args.resolveDir },
+          // (Named without .mjs: esbuild would take a stand-in so named for an ES module.)
+          args.pluginData === 'cad-real' ? undefined : { path: args.path.replace(/\.mjs$/, ''), namespace: 'cad-lazy', pluginData: args.resolveDir },
         );
         build.onLoad({ filter: /.*/, namespace: 'cad-lazy' }, (args) => ({
           contents: LAZY[args.path](args.pluginData),
@@ -172,6 +183,18 @@ async function buildBundle(kind) {
       });
       metas.push(chunk.metafile);
     }
+    const pdfjs = await esbuild.build({
+      ...common,
+      stdin: {
+        contents: "module.exports = { pdf: require('pdfjs-dist/legacy/build/pdf.mjs'), worker: require('pdfjs-dist/legacy/build/pdf.worker.mjs') };",
+        resolveDir: pkg,
+        sourcefile: 'pdfjs-chunk.js',
+        loader: 'js',
+      },
+      outfile: join(outdir, 'pdfjs.cjs'),
+      plugins: [cadPlugin(kind, { lazy: false })],
+    });
+    metas.push(pdfjs.metafile);
     const inputs = {};
     for (const meta of metas)
       for (const file of Object.keys(meta.inputs)) {

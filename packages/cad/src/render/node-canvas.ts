@@ -22,4 +22,4 @@ function load(): typeof CanvasModule {
   }
 }
 
-export const { GlobalFonts, createCanvas } = load();
+export const { GlobalFonts, Path2D, createCanvas } = load();

@@ -75,6 +75,8 @@ export interface FaceInfo {
   family: string;
   subfamily: string;
   postscriptName: string;
+  /** The face keeps TrueType outlines (a 'glyf' table), which the raster back end draws itself. */
+  glyf: boolean;
 }
 
 function u16(b: Uint8Array, o: number): number {
@@ -166,7 +168,8 @@ function readNames(b: Uint8Array): Map<number, string> {
 
 function faces(read: ReadAt): FaceInfo[] {
   return faceOffsets(read).map((offset, index) => {
-    const name = tables(read, offset).find((t) => t.tag === 'name');
+    const recs = tables(read, offset);
+    const name = recs.find((t) => t.tag === 'name');
     const names = name ? readNames(read(name.offset, name.length)) : new Map<number, string>();
     return {
       index,
@@ -174,6 +177,7 @@ function faces(read: ReadAt): FaceInfo[] {
       family: names.get(16) ?? names.get(1) ?? '',
       subfamily: names.get(17) ?? names.get(2) ?? '',
       postscriptName: names.get(6) ?? '',
+      glyf: recs.some((t) => t.tag === 'glyf'),
     };
   });
 }

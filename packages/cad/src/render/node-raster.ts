@@ -9,7 +9,11 @@
  * 1 px; with a width (lineweights not set) lines are 1 px unless their weight is above the 0.25 mm
  * default; lineweights: false draws every line 1 px.
  *
- * Fonts: an installed TrueType/OpenType font a FontRef names is used by its family name and style
+ * Fonts: text in a TrueType font (outlines in a 'glyf' table: Liberation, DejaVu, most fonts a
+ * drawing names) whose every character the font has is drawn as the glyphs' outlines, read here
+ * (text/sfnt.ts), filled like any path. The canvas' own text is the fallback: it would read the
+ * names of every installed font on its first text (~0.1 s a run, as long as a small drawing's whole
+ * conversion). For the fallback, an installed TrueType/OpenType font a FontRef names is used by its family name and style
  * (the canvas finds installed fonts by name); a font elsewhere (a drawing's font folder) is
  * registered by path once per process, when a text first uses it (a face of a collection is cut
  * out first and cached as a file: the canvas loads only the first face of a .ttc). Noto Sans CJK
@@ -21,8 +25,9 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { FontRef, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer } from './device';
-import { GlobalFonts, createCanvas } from './node-canvas';
-import { cjkFont, faceBytes, faceFile, installedFace, needsCjk, refFont, type FontFile } from './node-fonts';
+import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
+import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
+import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
 import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
@@ -120,6 +125,58 @@ function cssFont(ref: FontRef | undefined, cjk: boolean): CssFont {
     cssCache.set(ref, entry);
   }
   return css;
+}
+
+/** A font's glyph outlines, each glyph made into a canvas path (in font units, y down) on first use. */
+interface GlyphPaths {
+  outlines: GlyphOutlines;
+  paths: Map<number, InstanceType<typeof Path2D>>;
+}
+
+const outlineCache = new Map<string, GlyphPaths | null>();
+
+/** The glyph outlines of the font a FontRef points at, or null when the canvas must draw its text. */
+function outlinesOf(ref: FontRef | undefined): GlyphPaths | null {
+  if (!ref?.file) return null;
+  const key = `${ref.file}|${ref.face ?? ''}`;
+  let o = outlineCache.get(key);
+  if (o === undefined) {
+    o = null;
+    const f = refFont(ref);
+    if (f) {
+      try {
+        const face = pickFace(facesOf(f.file), f.face);
+        // CFF fonts (Noto Sans CJK: 19 MB) are never read whole here.
+        const outlines = face?.glyf ? readGlyphOutlines(fontBytes(f.file), face.offset) : null;
+        if (outlines) o = { outlines, paths: new Map() };
+      } catch {
+        o = null;
+      }
+    }
+    outlineCache.set(key, o);
+  }
+  return o;
+}
+
+function glyphPath(font: GlyphPaths, glyph: number): InstanceType<typeof Path2D> {
+  let path = font.paths.get(glyph);
+  if (!path) {
+    path = new Path2D();
+    font.outlines.outline(glyph, path, 1, 0, 0);
+    font.paths.set(glyph, path);
+  }
+  return path;
+}
+
+/** The glyphs of a text in a font, or null when the font lacks one of its characters. */
+function glyphsOf(outlines: GlyphOutlines, text: string): number[] | null {
+  const glyphs: number[] = [];
+  for (const ch of text) {
+    const g = outlines.glyphOf(ch.codePointAt(0) as number);
+    if (!g) return null;
+    glyphs.push(g);
+  }
+  return glyphs;
 }
 
 // ---- drawing ------------------------------------------------------------------------------------
@@ -256,6 +313,12 @@ class CanvasSink implements Sink {
     const [a, b, c, d, e, f] = frame.matrix;
     if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
     const ctx = this.ctx;
+    const outlines = needsCjk(text) ? null : outlinesOf(font);
+    const glyphs = outlines ? glyphsOf(outlines.outlines, text) : null;
+    if (outlines && glyphs) {
+      this.glyphText(outlines, glyphs, frame, style);
+      return;
+    }
     const { style: fontStyle, families } = cssFont(font, needsCjk(text));
     const css = `${fontStyle}${frame.fontSize}px ${families}`;
     if (css !== this.font) ctx.font = this.font = css;
@@ -275,6 +338,33 @@ class CanvasSink implements Sink {
     ctx.setTransform(a * stretch, b * stretch, c, d, e, f);
     this.transformed = true;
     ctx.fillText(text, 0, 0);
+  }
+
+  /** Text as its glyphs' outlines, set at the font's advances and stretched to the frame's width. */
+  private glyphText(font: GlyphPaths, glyphs: number[], frame: NonNullable<ReturnType<typeof textFrame>>, style: Style): void {
+    const { outlines } = font;
+    const scale = frame.fontSize / outlines.unitsPerEm;
+    let natural = 0;
+    for (const g of glyphs) natural += outlines.advanceOf(g);
+    natural *= scale;
+    let stretch = 1;
+    if (frame.width > 0 && natural > 0) {
+      stretch = frame.width / natural;
+      if (!(stretch > 0.2 && stretch < 5)) stretch = 1;
+    }
+    const fill = this.css(style.color);
+    if (fill !== this.fillCss) this.ctx.fillStyle = this.fillCss = fill;
+    // Each glyph's path (font units) drawn through text space → device, at its pen position.
+    const [a, b, c, d, e, f] = frame.matrix;
+    const xa = a * stretch * scale, xb = b * stretch * scale, yc = c * scale, yd = d * scale;
+    const ctx = this.ctx;
+    this.transformed = true;
+    let x = 0;
+    for (const g of glyphs) {
+      ctx.setTransform(xa, xb, yc, yd, e + xa * x, f + xb * x);
+      ctx.fill(glyphPath(font, g), 'nonzero');
+      x += outlines.advanceOf(g);
+    }
   }
 
   /** Paths are given in device pixels: undo a text transform first. */

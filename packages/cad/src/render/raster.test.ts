@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderScenes } from './index';
 import { rasterLayout } from './node-raster';
-import type { PathPrimitive, Primitive } from '../display/types';
-import { STYLES, decode, fill, layoutScene, list, modelScene, sampleScene, stroke, text, type Pixels } from './test-scenes';
+import type { FontRef, PathPrimitive, Primitive } from '../display/types';
+import { CJK_FONT, LATIN_FONT, STYLES, decode, fill, layoutScene, list, modelScene, sampleScene, stroke, text, type Pixels } from './test-scenes';
 
 const isInk = (p: [number, number, number], bg = 255): boolean => Math.abs(p[0] - bg) + Math.abs(p[1] - bg) + Math.abs(p[2] - bg) > 60;
 const isRed = (p: [number, number, number]): boolean => p[0] > 180 && p[0] - p[1] > 80 && p[0] - p[2] > 80;
@@ -112,6 +112,38 @@ describe('PNG/JPG', () => {
     let ink = 0;
     for (let y = 0; y < img.height - 25; y++) for (let x = 0; x < img.width; x++) if (isInk(img.at(x, y))) ink++;
     expect(ink).toBeGreaterThan(500);
+  });
+
+  it('sets text in a TrueType font from its outlines: cap height, baseline and stretched width where the font puts them', async () => {
+    const liberation: FontRef = { requested: 'arial.ttf', family: 'Liberation Sans', file: '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf', substituted: true };
+    // 'HHHH' 10 units tall, stretched to 24 units wide; drawn 10 px a unit (the text's box fills 241 px).
+    const scene = modelScene(list([text(0, 'HHHH', 0, 0, 10, 2)], STYLES, [LATIN_FONT, CJK_FONT, liberation]));
+    const img = await decode(await renderScenes([scene], { format: 'png', width: 241 }));
+    let top = Infinity, bottom = -Infinity, left = Infinity, right = -Infinity;
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++)
+        if (isInk(img.at(x, y))) {
+          top = Math.min(top, y);
+          bottom = Math.max(bottom, y);
+          left = Math.min(left, x);
+          right = Math.max(right, x);
+        }
+    // Liberation's H: cap height 1409/2048 em, side bearings 158 units of its 1479 advance.
+    expect(top).toBeGreaterThanOrEqual(Math.floor(100 - 68.8) - 1);
+    expect(top).toBeLessThanOrEqual(Math.ceil(100 - 68.8) + 1);
+    expect(bottom).toBeGreaterThanOrEqual(98);
+    const stretch = 24 / ((4 * 1479 * 10) / 2048);
+    expect(left).toBeCloseTo(((158 * 10) / 2048) * stretch * 10, -0.5);
+    expect(right).toBeCloseTo(240 - ((158 * 10) / 2048) * stretch * 10, -0.5);
+    // Four separate letters: columns without ink between them.
+    let gaps = 0;
+    for (let x = left, wasInk = true; x <= right; x++) {
+      let ink = false;
+      for (let y = top; y <= bottom && !ink; y++) ink = isInk(img.at(x, y));
+      if (wasInk && !ink) gaps++;
+      wasInk = ink;
+    }
+    expect(gaps).toBe(3);
   });
 
   it('scales lineweights by dpi and keeps thin lines 1 px with a width', async () => {

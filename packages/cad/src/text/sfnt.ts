@@ -225,3 +225,196 @@ export function sfntFamilies(read: (offset: number, length: number) => Uint8Arra
     return [];
   }
 }
+
+// ---- glyph outlines (TrueType 'glyf' fonts) --------------------------------------------------------
+
+/** Receives a glyph's contours: quadratic B-splines as TrueType stores them. */
+export interface OutlineSink {
+  moveTo(x: number, y: number): void;
+  lineTo(x: number, y: number): void;
+  quadraticCurveTo(cx: number, cy: number, x: number, y: number): void;
+  closePath(): void;
+}
+
+/** A face's glyphs, for drawing text as paths. Coordinates and advances are in font units (y up). */
+export interface GlyphOutlines {
+  unitsPerEm: number;
+  /** The glyph of a code point, 0 when the face has none. */
+  glyphOf(codePoint: number): number;
+  /** Horizontal advance of a glyph, font units. */
+  advanceOf(glyph: number): number;
+  /** Sends the glyph's contours, scaled by `scale`, y flipped (y down) and moved by (dx, dy). */
+  outline(glyph: number, sink: OutlineSink, scale: number, dx: number, dy: number): void;
+}
+
+const ON_CURVE = 0x01, X_SHORT = 0x02, Y_SHORT = 0x04, REPEAT = 0x08, X_SAME = 0x10, Y_SAME = 0x20;
+const ARG_WORDS = 0x0001, ARGS_XY = 0x0002, HAVE_SCALE = 0x0008, MORE = 0x0020, HAVE_XY_SCALE = 0x0040, HAVE_2X2 = 0x0080;
+
+/**
+ * The glyph outlines of the face whose table directory is at `offset` (0 for a single-face file), or
+ * null when it has none in 'glyf' form (CFF fonts, damaged tables). Glyphs are decoded on each use:
+ * a text drawing asks for a few hundred.
+ */
+export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines | null {
+  try {
+    const r = new Reader(bytes);
+    const t = tables(r, offset);
+    const head = t.get('head'), hhea = t.get('hhea'), hmtx = t.get('hmtx'), cmap = t.get('cmap'), loca = t.get('loca'), glyf = t.get('glyf'), maxp = t.get('maxp');
+    if (!head || !hhea || !hmtx || !cmap || !loca || !glyf || !maxp) return null;
+    const end = bytes.length;
+    if (glyf.offset + glyf.length > end || loca.offset + loca.length > end) return null;
+    const upm = r.u16(head.offset + 18) || 1000;
+    const longLoca = r.i16(head.offset + 50) === 1;
+    const numGlyphs = r.u16(maxp.offset + 4);
+    const nMetrics = Math.max(1, r.u16(hhea.offset + 34));
+    const lookup = readCmap(r, cmap.offset);
+    const span = (gid: number): [number, number] => {
+      if (gid < 0 || gid >= numGlyphs) return [0, 0];
+      const a = longLoca ? r.u32(loca.offset + gid * 4) : r.u16(loca.offset + gid * 2) * 2;
+      const b = longLoca ? r.u32(loca.offset + gid * 4 + 4) : r.u16(loca.offset + gid * 2 + 2) * 2;
+      return b > a && glyf.offset + b <= end ? [glyf.offset + a, glyf.offset + b] : [0, 0];
+    };
+    // Point buffers reused across glyphs.
+    let xs = new Float64Array(256), ys = new Float64Array(256), on = new Uint8Array(256);
+
+    const simple = (at: number, contours: number, m: number[], sink: OutlineSink): void => {
+      const endsAt = at + 10;
+      const count = r.u16(endsAt + (contours - 1) * 2) + 1;
+      if (count > 65535) return;
+      if (count > xs.length) {
+        xs = new Float64Array(count);
+        ys = new Float64Array(count);
+        on = new Uint8Array(count);
+      }
+      let p = endsAt + contours * 2;
+      p += 2 + r.u16(p);
+      const flags = new Uint8Array(count);
+      for (let i = 0; i < count; ) {
+        const f = r.u8(p++);
+        flags[i++] = f;
+        if (f & REPEAT) for (let n = r.u8(p++); n > 0 && i < count; n--) flags[i++] = f;
+      }
+      let v = 0;
+      for (let i = 0; i < count; i++) {
+        const f = flags[i] as number;
+        if (f & X_SHORT) v += f & X_SAME ? r.u8(p++) : -r.u8(p++);
+        else if (!(f & X_SAME)) {
+          v += r.i16(p);
+          p += 2;
+        }
+        xs[i] = v;
+      }
+      v = 0;
+      for (let i = 0; i < count; i++) {
+        const f = flags[i] as number;
+        if (f & Y_SHORT) v += f & Y_SAME ? r.u8(p++) : -r.u8(p++);
+        else if (!(f & Y_SAME)) {
+          v += r.i16(p);
+          p += 2;
+        }
+        ys[i] = v;
+        on[i] = f & ON_CURVE;
+      }
+      const [a, b, c, d, e, f] = m as [number, number, number, number, number, number];
+      const X = (i: number): number => a * (xs[i] as number) + c * (ys[i] as number) + e;
+      const Y = (i: number): number => b * (xs[i] as number) + d * (ys[i] as number) + f;
+      let first = 0;
+      for (let k = 0; k < contours; k++) {
+        const last = r.u16(endsAt + k * 2);
+        if (last < first || last >= count) return;
+        const n = last - first + 1;
+        // Start on an on-curve point: the first, else the last, else the midpoint of the two.
+        const from = on[first] ? first : on[last] ? last : -1;
+        const sx = from >= 0 ? X(from) : (X(first) + X(last)) / 2;
+        const sy = from >= 0 ? Y(from) : (Y(first) + Y(last)) / 2;
+        const startAt = from === first ? 1 : 0;
+        sink.moveTo(sx, sy);
+        let cx = NaN, cy = NaN;
+        const stop = on[first] || !on[last] ? n : n - 1;
+        for (let j = startAt; j <= stop; j++) {
+          // The point after the last is the start again.
+          const i = first + (j % n);
+          const px = j === stop ? sx : X(i), py = j === stop ? sy : Y(i);
+          if (j === stop || on[i]) {
+            if (Number.isNaN(cx)) sink.lineTo(px, py);
+            else sink.quadraticCurveTo(cx, cy, px, py);
+            cx = NaN;
+          } else if (Number.isNaN(cx)) {
+            cx = px;
+            cy = py;
+          } else {
+            // Two off-curve points in a row: an on-curve point halfway between them.
+            const mx = (cx + px) / 2, my = (cy + py) / 2;
+            sink.quadraticCurveTo(cx, cy, mx, my);
+            cx = px;
+            cy = py;
+          }
+        }
+        sink.closePath();
+        first = last + 1;
+      }
+    };
+
+    const draw = (gid: number, m: number[], sink: OutlineSink, depth: number): void => {
+      const [at, stop] = span(gid);
+      if (!at || stop - at < 10) return;
+      const contours = r.i16(at);
+      if (contours > 0) {
+        simple(at, contours, m, sink);
+        return;
+      }
+      if (contours === 0 || depth > 8) return;
+      // A composite: components placed by offset and an optional 2x2 matrix.
+      let p = at + 10;
+      for (let more = true; more && p + 4 <= stop; ) {
+        const flags = r.u16(p), child = r.u16(p + 2);
+        p += 4;
+        let dx = 0, dy = 0;
+        // Offsets (point-matching anchors, the other meaning, are not used by text fonts: no offset).
+        const words = (flags & ARG_WORDS) !== 0;
+        if (flags & ARGS_XY) {
+          dx = words ? r.i16(p) : (r.u8(p) << 24) >> 24;
+          dy = words ? r.i16(p + 2) : (r.u8(p + 1) << 24) >> 24;
+        }
+        p += words ? 4 : 2;
+        let a = 1, b = 0, c = 0, d = 1;
+        const f2 = (o: number): number => r.i16(o) / 16384;
+        if (flags & HAVE_SCALE) {
+          a = d = f2(p);
+          p += 2;
+        } else if (flags & HAVE_XY_SCALE) {
+          a = f2(p);
+          d = f2(p + 2);
+          p += 4;
+        } else if (flags & HAVE_2X2) {
+          a = f2(p);
+          b = f2(p + 2);
+          c = f2(p + 4);
+          d = f2(p + 6);
+          p += 8;
+        }
+        const [pa, pb, pc, pd, pe, pf] = m as [number, number, number, number, number, number];
+        draw(child, [pa * a + pc * b, pb * a + pd * b, pa * c + pc * d, pb * c + pd * d, pa * dx + pc * dy + pe, pb * dx + pd * dy + pf], sink, depth + 1);
+        more = (flags & MORE) !== 0;
+      }
+    };
+
+    return {
+      unitsPerEm: upm,
+      glyphOf: (cp) => {
+        const g = lookup(cp);
+        return g < numGlyphs ? g : 0;
+      },
+      advanceOf: (gid) => r.u16(hmtx.offset + Math.min(gid, nMetrics - 1) * 4),
+      outline(gid, sink, scale, dx, dy) {
+        try {
+          draw(gid, [scale, 0, 0, -scale, dx, dy], sink, 0);
+        } catch {
+          // A damaged glyph draws what it could.
+        }
+      },
+    };
+  } catch {
+    return null;
+  }
+}
