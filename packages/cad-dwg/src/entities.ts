@@ -161,6 +161,8 @@ export class EntityReader {
   /** Entity types met but not modelled, by DXF name. */
   readonly unknown = new Map<string, number>();
   readonly warnings: string[] = [];
+  /** INSERTs with an extension dictionary, and its handle (a possible XCLIP: ACAD_FILTER → SPATIAL). */
+  readonly xdictInserts: [InsertEntity, number][] = [];
   /**
    * Common fields are read from the heap once their place in the entity struct is known: the API
    * costs several Embind calls per entity, and its colour object misses the true colour when a
@@ -876,6 +878,8 @@ export class EntityReader {
       rowSpacing: multi ? a.d(tio, type, 'row_spacing') : 0,
       attributes: [],
     };
+    const xdict = a.refHandle(a.common<number>(tio, 'xdicobjhandle') ?? 0);
+    if (xdict) this.xdictInserts.push([e, xdict]);
     if (a.u8(tio, type, 'has_attribs')) {
       for (const sub of this.owned(obj, tio, type, 'attribs', 'first_attrib', 'last_attrib')) {
         if (w.dwg_object_get_fixedtype(sub) !== T.ATTRIB) continue;

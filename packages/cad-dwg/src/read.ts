@@ -1,9 +1,11 @@
 /** DWG bytes → the @xcad/cad drawing model, in-process, through LibreDWG (WebAssembly). */
 import type { CadReadErrorReason } from '@xcad/cad/errors';
 import type { ReadResult } from '@xcad/cad/dxf/reader';
+import { blockClip } from '@xcad/cad/dxf/clip';
 import type {
   Block,
   BlockRecord,
+  InsertEntity,
   Color,
   DimStyle,
   Drawing,
@@ -199,6 +201,10 @@ class DwgConverter {
   /** Handle of the ACAD application id (its extended data names TrueType families). */
   private acadAppId = 0x12;
   private readonly styleObjs = new Map<TextStyle, number>();
+  /** XCLIP: dictionaries naming ACAD_FILTER or SPATIAL entries, SPATIAL_FILTER objects, INSERTs with an extension dictionary. */
+  private readonly clipDictionaries = new Map<number, Map<string, number>>();
+  private readonly spatialFilters = new Map<number, { points: [number, number][]; inverse: number[]; enabled: boolean }>();
+  private xdictInserts: [InsertEntity, number][] = [];
 
   constructor(
     private readonly w: Wasm,
@@ -263,11 +269,22 @@ class DwgConverter {
         if (tio && upper(a.str(tio, type, 'name')) === 'ACAD') this.acadAppId = this.handleOf(obj);
         continue;
       }
-      if (type !== T.LAYER && type !== T.LTYPE && type !== T.STYLE && type !== T.DIMSTYLE && type !== T.BLOCK_HEADER && type !== T.LAYOUT && type !== T.MLINESTYLE && type < 500) continue;
+      if (
+        type !== T.LAYER &&
+        type !== T.LTYPE &&
+        type !== T.STYLE &&
+        type !== T.DIMSTYLE &&
+        type !== T.BLOCK_HEADER &&
+        type !== T.LAYOUT &&
+        type !== T.MLINESTYLE &&
+        type !== T.DICTIONARY &&
+        type < 500
+      )
+        continue;
       let dxfName = '';
       if (type >= 500) {
         dxfName = safe(() => w.dwg_object_get_dxfname(obj), '');
-        if (dxfName !== 'IMAGEDEF' && dxfName !== 'SORTENTSTABLE' && dxfName !== 'WIPEOUTVARIABLES') continue;
+        if (dxfName !== 'IMAGEDEF' && dxfName !== 'SORTENTSTABLE' && dxfName !== 'WIPEOUTVARIABLES' && dxfName !== 'SPATIAL_FILTER') continue;
       }
       const tio = w.dwg_object_to_object_tio(obj);
       if (!tio) continue;
@@ -308,7 +325,14 @@ class DwgConverter {
           case T.MLINESTYLE:
             this.mlineStyle(tio, handle);
             break;
+          case T.DICTIONARY:
+            this.clipDictionary(tio, handle);
+            break;
           default: {
+            if (dxfName === 'SPATIAL_FILTER') {
+              this.spatialFilter(tio, type, handle);
+              break;
+            }
             if (dxfName === 'SORTENTSTABLE') {
               this.sortEntsTable(tio, type);
               break;
@@ -527,6 +551,37 @@ class DwgConverter {
   }
 
   /** SORTENTSTABLE: draw order of a block's entities (entity handle -> sort handle), as DXF has it. */
+  /** A dictionary with an ACAD_FILTER or SPATIAL entry (the way from an INSERT to its XCLIP). */
+  private clipDictionary(tio: number, handle: number): void {
+    const a = this.a;
+    const type = T.DICTIONARY;
+    const n = a.u32(tio, type, 'numitems');
+    const texts = a.ptr(tio, type, 'texts');
+    const items = a.ptr(tio, type, 'itemhandles');
+    if (!texts || !items || !n || n > 1_000_000) return;
+    let entries: Map<string, number> | undefined;
+    for (let i = 0; i < n; i++) {
+      const name = upper(a.strAt(a.u32At(texts + 4 * i)));
+      if (name !== 'ACAD_FILTER' && name !== 'SPATIAL') continue;
+      const target = a.refHandle(a.u32At(items + 4 * i));
+      if (target) (entries ??= new Map()).set(name, target);
+    }
+    if (entries) this.clipDictionaries.set(handle, entries);
+  }
+
+  /** An XCLIP boundary: its points, the inverse insert matrix (12 doubles, 3×4 row-major), on/off. */
+  private spatialFilter(tio: number, type: number, handle: number): void {
+    const a = this.a;
+    const n = a.u16(tio, type, 'num_clip_verts');
+    const verts = a.ptr(tio, type, 'clip_verts');
+    const inv = a.ptr(tio, type, 'inverse_transform');
+    if (!verts || n < 2 || n > 100_000) return;
+    const points: [number, number][] = [];
+    for (let i = 0; i < n; i++) points.push(a.p2At(verts + 16 * i));
+    const inverse = inv ? a.doublesAt(inv, 12) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+    this.spatialFilters.set(handle, { points, inverse, enabled: a.u16(tio, type, 'display_boundary_on', 1) !== 0 });
+  }
+
   private sortEntsTable(tio: number, type: number): void {
     const a = this.a;
     const owner = a.refHandle(a.ptr(tio, type, 'block_owner'));
@@ -691,6 +746,7 @@ class DwgConverter {
       const bh = owned || model;
       push(reader.read(obj, ownerOf(bh)), bh);
     }
+    this.xdictInserts = reader.xdictInserts;
     for (const [t, n] of reader.unknown) this.drawing.stats.unknown[t] = n;
     this.warnings.push(...reader.warnings.slice(0, 50));
     if (reader.warnings.length > 50) this.warnings.push(`${reader.warnings.length - 50} more entities had problems`);
@@ -784,6 +840,15 @@ class DwgConverter {
         if (vp.id === 0) vp.id = i + 1;
         if (vp.on) vp.status = i + 1;
       });
+
+    // XCLIP: extension dictionary → ACAD_FILTER → SPATIAL → SPATIAL_FILTER (inverted clips, kept in
+    // an XRECORD, are not read from DWG: such a reference is drawn whole).
+    for (const [insert, xdict] of this.xdictInserts) {
+      const filterDict = this.clipDictionaries.get(this.clipDictionaries.get(xdict)?.get('ACAD_FILTER') ?? 0);
+      const f = this.spatialFilters.get(filterDict?.get('SPATIAL') ?? 0);
+      const clip = f && f.enabled ? blockClip(f.points, f.inverse, false) : undefined;
+      if (clip) insert.clip = clip;
+    }
 
     finishDrawing(d, paper, this.warnings);
   }

@@ -388,6 +388,22 @@ export interface InsertEntity extends EntityBase {
   columnSpacing: number;
   rowSpacing: number;
   attributes: TextEntity[];
+  /** XCLIP: the clipping boundary of this reference (its SPATIAL_FILTER), when clipping is on. */
+  clip?: BlockClip;
+}
+
+/**
+ * An XCLIP boundary (SPATIAL_FILTER object in the INSERT's extension dictionary, ACAD_FILTER →
+ * SPATIAL): what the reference shows of its block.
+ */
+export interface BlockClip {
+  /**
+   * Closed polygon (at least 3 points) in the block's own coordinates (those of its entities, before
+   * the base point offset and the INSERT's transform); a rectangular clip has its 4 corners.
+   */
+  boundary: [number, number][];
+  /** Inverted clip: the block is hidden INSIDE `boundary` and shown outside it. */
+  inverted: boolean;
 }
 
 export interface DimensionEntity extends EntityBase {

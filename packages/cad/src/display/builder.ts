@@ -426,7 +426,20 @@ class Builder implements DrawContext {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const cell = c || r ? multiply(base, translation(c * e.columnSpacing, r * e.rowSpacing)) : base;
-        this.drawBlock(e.name, multiply(cell, scale), e);
+        const m = multiply(cell, scale);
+        const ring = e.clip ? this.clipRing(e, m) : null;
+        if (!ring || !e.clip) {
+          this.drawBlock(e.name, m, e);
+          continue;
+        }
+        this.out.beginClip(ring, e.clip.inverted);
+        try {
+          this.drawBlock(e.name, m, e);
+        } finally {
+          this.out.endClip();
+        }
+        // $XCLIPFRAME 1: the clipping frame is displayed and plotted (0: neither, 2: displayed only).
+        if (Number(this.drawing.header.vars['$XCLIPFRAME']) === 1) this.out.strokeWorld(this.style(e), [...ring, ring[0] as number, ring[1] as number]);
       }
     }
     // Attributes belong to the reference: on layer 0 they take its layer (and its visibility), ByBlock its colour.
@@ -441,6 +454,20 @@ class Builder implements DrawContext {
     } finally {
       this.owner = savedOwner;
     }
+  }
+
+  /** The XCLIP boundary of a reference in world coordinates (x, y pairs); `m` maps block coordinates as drawBlock gets it. */
+  private clipRing(e: Extract<Entity, { type: 'INSERT' }>, m: Mat): number[] | null {
+    const key = this.blocksByName.get(e.name.toUpperCase());
+    const bp = (key === undefined ? undefined : this.drawing.blocks[key])?.basePoint ?? [0, 0, 0];
+    const bm = bp[0] || bp[1] || bp[2] ? multiply(m, translation(-bp[0], -bp[1], -bp[2])) : m;
+    const ring: number[] = [];
+    for (const [x, y] of e.clip?.boundary ?? []) {
+      const [wx, wy] = apply(bm, x, y, 0);
+      if (!Number.isFinite(wx) || !Number.isFinite(wy)) return null;
+      ring.push(wx, wy);
+    }
+    return ring.length >= 6 ? ring : null;
   }
 
   // ---- XLINE / RAY ------------------------------------------------------------------------------

@@ -1,8 +1,17 @@
 /**
  * Accumulates primitives into a DisplayList: consecutive strokes of one style are merged into one
  * path primitive (one beginPath/stroke in the back ends), bounds are tracked as points arrive.
+ * Clipped runs (XCLIP) are marked with beginClip/endClip; the bounds take the clip into account.
  */
-import type { Bounds, DisplayList, FontRef, Gradient, LayerInfo, Primitive, Style, TextPrimitive } from './types';
+import type { Bounds, ClipRun, DisplayList, FontRef, Gradient, LayerInfo, Primitive, Style, TextPrimitive } from './types';
+
+interface OpenClip {
+  run: ClipRun;
+  ring: number[];
+  inverted: boolean;
+  /** The bounds before the run: the run's own are tracked from scratch and merged back, clipped, at its end. */
+  saved: [number, number, number, number];
+}
 
 const MAX_BATCH_POINTS = 1 << 16;
 
@@ -16,6 +25,9 @@ export class ListWriter {
   minY = Infinity;
   maxX = -Infinity;
   maxY = -Infinity;
+
+  private clipRuns: ClipRun[] = [];
+  private openClips: OpenClip[] = [];
 
   // The open stroke batch.
   private batchStyle = -1;
@@ -126,12 +138,85 @@ export class ListWriter {
     this.starts = [];
   }
 
+  /**
+   * Start a clipped run: what is added until the matching `endClip` shows only inside `ring` (x, y
+   * pairs in world coordinates, at least 3 points), or only outside it when `inverted`.
+   */
+  beginClip(ring: number[], inverted: boolean): void {
+    this.flush();
+    const at = this.primitives.length;
+    const run: ClipRun = { from: at, to: at, polygon: new Float64Array(0) };
+    this.clipRuns.push(run);
+    this.openClips.push({ run, ring, inverted, saved: [this.minX, this.minY, this.maxX, this.maxY] });
+    this.minX = this.minY = Infinity;
+    this.maxX = this.maxY = -Infinity;
+  }
+
+  endClip(): void {
+    const open = this.openClips.pop();
+    if (!open) return;
+    this.flush();
+    const { run, ring, inverted, saved } = open;
+    run.to = this.primitives.length;
+    let minX = this.minX, minY = this.minY, maxX = this.maxX, maxY = this.maxY;
+    [this.minX, this.minY, this.maxX, this.maxY] = saved;
+    if (run.to === run.from || !(minX <= maxX)) {
+      // Nothing drawn (runs nested in it were empty too, and removed): no run.
+      const i = this.clipRuns.indexOf(run);
+      if (i >= 0) this.clipRuns.splice(i, 1);
+      return;
+    }
+    let rx0 = Infinity, ry0 = Infinity, rx1 = -Infinity, ry1 = -Infinity;
+    for (let i = 0; i < ring.length; i += 2) {
+      const x = ring[i] as number, y = ring[i + 1] as number;
+      if (x < rx0) rx0 = x;
+      if (x > rx1) rx1 = x;
+      if (y < ry0) ry0 = y;
+      if (y > ry1) ry1 = y;
+    }
+    if (inverted) {
+      run.polygon = Float64Array.from(invertedRing(ring, Math.min(minX, rx0), Math.min(minY, ry0), Math.max(maxX, rx1), Math.max(maxY, ry1)));
+    } else {
+      run.polygon = Float64Array.from(ring);
+      // Only what is inside the clip counts towards the extents.
+      minX = Math.max(minX, rx0);
+      minY = Math.max(minY, ry0);
+      maxX = Math.min(maxX, rx1);
+      maxY = Math.min(maxY, ry1);
+      if (!(minX <= maxX && minY <= maxY)) return;
+    }
+    this.grow(minX, minY);
+    this.grow(maxX, maxY);
+  }
+
   bounds(): Bounds | null {
     return this.minX <= this.maxX ? { minX: this.minX, minY: this.minY, maxX: this.maxX, maxY: this.maxY } : null;
   }
 
   finish(): DisplayList {
+    while (this.openClips.length) this.endClip();
     this.flush();
-    return { styles: this.styles, layers: this.layers, fonts: this.fonts, primitives: this.primitives, bounds: this.bounds() };
+    const list: DisplayList = { styles: this.styles, layers: this.layers, fonts: this.fonts, primitives: this.primitives, bounds: this.bounds() };
+    if (this.clipRuns.length) list.clips = this.clipRuns;
+    return list;
   }
+}
+
+/**
+ * The region outside `hole` as one ring: the hole, a bridge to a frame around the box (grown a
+ * little), the frame the other way round, and back along the bridge. Under the nonzero or the
+ * even-odd rule the hole is then outside and everything else in the frame inside.
+ */
+function invertedRing(hole: number[], minX: number, minY: number, maxX: number, maxY: number): number[] {
+  const n = hole.length >> 1;
+  let area = 0;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    area += (hole[2 * i] as number) * (hole[2 * j + 1] as number) - (hole[2 * j] as number) * (hole[2 * i + 1] as number);
+  }
+  const pad = Math.max(maxX - minX, maxY - minY) * 0.05 + 1e-9;
+  const x0 = minX - pad, y0 = minY - pad, x1 = maxX + pad, y1 = maxY + pad;
+  // Counter-clockwise hole → clockwise frame, and the other way round.
+  const frame = area > 0 ? [x0, y0, x0, y1, x1, y1, x1, y0] : [x0, y0, x1, y0, x1, y1, x0, y1];
+  return [...hole, hole[0] as number, hole[1] as number, ...frame, x0, y0];
 }

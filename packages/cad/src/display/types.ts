@@ -102,13 +102,27 @@ export interface Bounds {
   maxY: number;
 }
 
+/**
+ * A clipped run of primitives (an XCLIPped block reference): primitives `from` .. `to` - 1 show only
+ * inside `polygon` (x, y pairs in the list's coordinates, one closed ring, nonzero rule; an inverted
+ * clip is an outer frame bridged to the hole, so the hole is outside). Runs nest (a clipped block
+ * inside a clipped block): a run inside another lies wholly within its range and comes after it.
+ */
+export interface ClipRun {
+  from: number;
+  to: number;
+  polygon: Float64Array;
+}
+
 export interface DisplayList {
   styles: Style[];
   layers: LayerInfo[];
   fonts: FontRef[];
   primitives: Primitive[];
-  /** Extents of everything drawn (strokes, fills, text boxes); null when nothing is drawn. */
+  /** Extents of everything drawn (strokes, fills, text boxes), clips applied; null when nothing is drawn. */
   bounds: Bounds | null;
+  /** Clipped runs of `primitives`, by `from` (absent = nothing clipped). Back ends clip with the viewport mechanism. */
+  clips?: ClipRun[];
 }
 
 /** A model-space view seen through a paper-space viewport. */

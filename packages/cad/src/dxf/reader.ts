@@ -20,6 +20,7 @@ import type {
   Vec3,
   ViewportEntity,
 } from '../model';
+import { blockClip, IDENTITY_3X4 } from './clip';
 import { encodingForCodePage, releaseName } from './codepage';
 import { addVertex, buildEntity } from './entities';
 import { asNum, asStr, DxfRecord } from './record';
@@ -101,6 +102,11 @@ class DxfReader {
   private readonly paperEntities: Entity[] = [];
   private readonly layoutObjects: LayoutObject[] = [];
   private pendingSet: 'version' | 'codepage' | null = null;
+  /** INSERTs with an extension dictionary (a possible XCLIP), and what resolves their clips. */
+  private readonly xdictInserts: [InsertEntity, string][] = [];
+  private readonly dictionaries = new Map<string, Map<string, string>>();
+  private readonly spatialFilters = new Map<string, SpatialFilter>();
+  private readonly invertedClips = new Map<string, [number, number][]>();
 
   constructor(src: GroupSource, options: ReadOptions) {
     this.src = src;
@@ -135,7 +141,11 @@ class DxfReader {
     rec.codes.length = 0;
     rec.vals.length = 0;
     rec.xdataStart = -1;
+    rec.xdict = '';
     let skipDepth = 0;
+    let inXdict = false;
+    // XRECORDs name their sections with plain 102 groups (ACAD_INVERTEDCLIP_ROUNDTRIP, ...): kept.
+    const keepMarkers = rec.type === 'XRECORD';
     while (this.nextGroup()) {
       const c = src.code;
       const v = src.value;
@@ -145,11 +155,22 @@ class DxfReader {
       }
       if (c === 102 && rec.xdataStart < 0) {
         const s = asStr(v);
-        if (s.startsWith('{')) skipDepth++;
-        else if (s.startsWith('}') && skipDepth > 0) skipDepth--;
+        if (s.startsWith('{')) {
+          skipDepth++;
+          inXdict = upper(s) === '{ACAD_XDICTIONARY';
+        } else if (s.startsWith('}') && skipDepth > 0) {
+          skipDepth--;
+          inXdict = false;
+        } else if (keepMarkers && skipDepth === 0) {
+          rec.codes.push(c);
+          rec.vals.push(v);
+        }
         continue;
       }
-      if (skipDepth > 0) continue;
+      if (skipDepth > 0) {
+        if (inXdict && c === 360 && !rec.xdict) rec.xdict = asStr(v);
+        continue;
+      }
       if (c === 1001 && rec.xdataStart < 0) rec.xdataStart = rec.codes.length;
       if (this.pendingSet) this.applyEncoding(asStr(v));
       else if (c === 9 && (v === '$ACADVER' || v === '$DWGCODEPAGE')) this.pendingSet = v === '$ACADVER' ? 'version' : 'codepage';
@@ -248,7 +269,10 @@ class DxfReader {
       d.stats.entities++;
       if (e.type === 'UNKNOWN') d.stats.unknown[e.dxfType] = (d.stats.unknown[e.dxfType] ?? 0) + 1;
       else if (e.type === 'POLYLINE') polyline = e;
-      else if (e.type === 'INSERT') insert = e;
+      else if (e.type === 'INSERT') {
+        insert = e;
+        if (r.xdict) this.xdictInserts.push([e, upper(r.xdict)]);
+      }
       if (block) block.entities.push(e);
       else if (section === 'ENTITIES') (e.paperSpace ? this.paperEntities : d.modelSpace).push(e);
     }
@@ -396,6 +420,7 @@ class DxfReader {
 
   private readObject(): void {
     const r = this.rec;
+    if (this.xdictInserts.length && this.readClipObject()) return;
     if (r.type === 'IMAGEDEF') {
       const handle = r.str(5);
       const def: ImageDef = { handle, fileName: r.str(1) };
@@ -489,8 +514,63 @@ class DxfReader {
     this.layoutObjects.push(lo);
   }
 
+  /**
+   * The objects an XCLIP is made of (read only when some INSERT has an extension dictionary):
+   * DICTIONARY entries, SPATIAL_FILTER and the XRECORD of an inverted clip. True when consumed.
+   */
+  private readClipObject(): boolean {
+    const r = this.rec;
+    if (r.type !== 'DICTIONARY' && r.type !== 'SPATIAL_FILTER' && r.type !== 'XRECORD') return false;
+    const handle = upper(r.str(5));
+    if (!handle) return false;
+    if (r.type === 'DICTIONARY') {
+      const entries = new Map<string, string>();
+      for (let i = r.indexOf(3); i >= 0; i = r.indexOf(3, i + 1)) {
+        const c = r.codes[i + 1];
+        if (c === 350 || c === 360) entries.set(upper(asStr(r.vals[i])), upper(asStr(r.vals[i + 1])));
+      }
+      this.dictionaries.set(handle, entries);
+      return true;
+    }
+    if (r.type === 'SPATIAL_FILTER') {
+      const f = readSpatialFilter(r);
+      if (f) this.spatialFilters.set(handle, f);
+      return true;
+    }
+    if (r.type === 'XRECORD') {
+      // ACAD_XREC_ROUNDTRIP of an inverted clip: the original (hole) boundary after its 102 marker.
+      let inHole = false;
+      const pts: [number, number][] = [];
+      for (let i = 0; i < r.length; i++) {
+        const c = r.codes[i];
+        if (c === 102) inHole = upper(asStr(r.vals[i])) === 'ACAD_INVERTEDCLIP_ROUNDTRIP';
+        else if (inHole && c === 10) {
+          const p = r.ptAt(i);
+          pts.push([p[0], p[1]]);
+        }
+      }
+      if (pts.length >= 2) this.invertedClips.set(handle, pts);
+      return true;
+    }
+    return false;
+  }
+
+  /** Each INSERT with an enabled SPATIAL_FILTER gets its clip boundary in block coordinates. */
+  private resolveClips(): void {
+    for (const [insert, xdict] of this.xdictInserts) {
+      const filterDict = this.dictionaries.get(this.dictionaries.get(xdict)?.get('ACAD_FILTER') ?? '');
+      const f = this.spatialFilters.get(filterDict?.get('SPATIAL') ?? '');
+      if (!f || !f.enabled) continue;
+      const roundtrip = this.dictionaries.get(f.xdict)?.get('ACAD_XREC_ROUNDTRIP');
+      const hole = roundtrip ? this.invertedClips.get(roundtrip) : undefined;
+      const clip = blockClip(hole ?? f.points, f.inverse, !!hole);
+      if (clip) insert.clip = clip;
+    }
+  }
+
   private finish(): void {
     const d = this.drawing;
+    if (this.xdictInserts.length) this.resolveClips();
     const h = d.header;
     h.release = releaseName(h.acadVersion);
     if (h.encoding === 'auto' && !this.options.encoding) h.encoding = h.acadVersion >= 'AC1021' ? 'utf-8' : 'windows-1252';
@@ -550,4 +630,37 @@ class DxfReader {
     if (this.src.truncated) this.warnings.push('The file is truncated');
     else if (!this.sawEof) this.warnings.push('The file has no EOF marker');
   }
+}
+
+interface SpatialFilter {
+  /** Boundary points (2 = the corners of a rectangle) in the boundary's coordinates. */
+  points: [number, number][];
+  /** The inverse of the INSERT's transform when the clip was made, 3×4 row-major: boundary → block coordinates. */
+  inverse: readonly number[];
+  /** 71: clipping on (XCLIP OFF writes 0: the whole block is shown). */
+  enabled: boolean;
+  /** The filter's own extension dictionary (ACAD_XREC_ROUNDTRIP of an inverted clip). */
+  xdict: string;
+}
+
+/** A SPATIAL_FILTER object: boundary (10 × group 70), flags, then two 3×4 matrices in twelve 40 groups each. */
+function readSpatialFilter(r: DxfRecord): SpatialFilter | null {
+  let sub = r.indexOf(100);
+  for (let i = sub; i >= 0; i = r.indexOf(100, i + 1)) if (asStr(r.vals[i]) === 'AcDbSpatialFilter') sub = i;
+  if (sub < 0) return null;
+  const points: [number, number][] = [];
+  const matrix: number[] = [];
+  let enabled = true;
+  for (let i = sub + 1; i < r.length; i++) {
+    const c = r.codes[i];
+    if (c === 10) {
+      const p = r.ptAt(i);
+      points.push([p[0], p[1]]);
+    } else if (c === 71) enabled = asNum(r.vals[i], 1) !== 0;
+    else if (c === 40) matrix.push(asNum(r.vals[i]));
+  }
+  // The front clip distance (40, when 72 is set) comes before the matrices: the last 24 values are theirs.
+  const inverse = matrix.length >= 24 ? matrix.slice(matrix.length - 24, matrix.length - 12) : IDENTITY_3X4;
+  if (!inverse.every(Number.isFinite)) return null;
+  return { points, inverse, enabled, xdict: upper(r.xdict) };
 }

@@ -3,7 +3,8 @@ import type { GroupValue } from './tokenizer';
 
 /**
  * One DXF object: the groups between two 0-groups. Reactor / xdictionary brackets (102 {...}) are
- * dropped while collecting; extended data (1001+) is kept after `xdataStart`.
+ * dropped while collecting (the extension dictionary's handle is kept in `xdict`); extended data
+ * (1001+) is kept after `xdataStart`.
  */
 export class DxfRecord {
   type = '';
@@ -11,6 +12,8 @@ export class DxfRecord {
   vals: GroupValue[] = [];
   /** Index of the first 1001 group, or codes.length. */
   xdataStart = 0;
+  /** Handle of the extension dictionary (360 inside `102 {ACAD_XDICTIONARY`), '' when none. */
+  xdict = '';
 
   get length(): number {
     return this.xdataStart;

@@ -11,7 +11,10 @@ export interface Sink {
   /** `m` maps the primitive's coordinates to device coordinates. */
   path(p: PathPrimitive, m: Affine, style: Style): void;
   text(t: TextPrimitive, m: Affine, style: Style, font: FontRef | undefined): void;
-  /** Start clipping to a polygon (x, y pairs, device coordinates); nested calls do not occur. */
+  /**
+   * Start clipping to a polygon (x, y pairs, device coordinates, nonzero rule); a nested call
+   * clips to the intersection with the clips already open (an XCLIPped block in a viewport).
+   */
   beginClip(polygon: Float64Array): void;
   endClip(): void;
 }
@@ -80,7 +83,21 @@ export function drawList(list: DisplayList, m: Affine, sink: Sink, view?: Bounds
   const cull = inv && view ? transformBox(view, inv) : null;
   const boxes = cull ? primitiveBoxes(list) : null;
   const prims = list.primitives;
+  // Clipped runs (XCLIP): clipped as viewports are, nested runs inside their parents.
+  const clips = list.clips ?? [];
+  let nextClip = 0;
+  const openEnds: number[] = [];
   for (let i = 0; i < prims.length; i++) {
+    while (openEnds.length && (openEnds[openEnds.length - 1] as number) <= i) {
+      openEnds.pop();
+      sink.endClip();
+    }
+    while (nextClip < clips.length && (clips[nextClip]?.from ?? Infinity) <= i) {
+      const run = clips[nextClip++] as NonNullable<DisplayList['clips']>[number];
+      if (run.to <= i || run.polygon.length < 6) continue;
+      sink.beginClip(devicePolygon(run.polygon, m));
+      openEnds.push(run.to);
+    }
     const p = prims[i] as Primitive;
     if (hidden[p.style]) continue;
     if (boxes && cull) {
@@ -92,6 +109,18 @@ export function drawList(list: DisplayList, m: Affine, sink: Sink, view?: Bounds
     if (p.kind === 'path') sink.path(p, m, style);
     else sink.text(p, m, style, list.fonts[p.font]);
   }
+  while (openEnds.pop() !== undefined) sink.endClip();
+}
+
+/** A polygon (x, y pairs) through `m`. */
+function devicePolygon(poly: Float64Array, m: Affine): Float64Array {
+  const out = new Float64Array(poly.length);
+  for (let i = 0; i < poly.length; i += 2) {
+    const x = poly[i] as number, y = poly[i + 1] as number;
+    out[i] = m[0] * x + m[2] * y + m[4];
+    out[i + 1] = m[1] * x + m[3] * y + m[5];
+  }
+  return out;
 }
 
 /** Draws a scene: viewports first (clipped), then the paper-space list. `m` maps scene units to device units. */
