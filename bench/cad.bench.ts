@@ -33,7 +33,7 @@ import { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScor
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
 const RESULTS = path.join(root, 'bench', 'results', 'cad');
-const CLI = process.env.CAD_CLI ? path.resolve(process.env.CAD_CLI) : path.join(root, 'packages', 'cad', 'bin', 'cad.mjs');
+const CLI = process.env.CAD_CLI ? path.resolve(process.env.CAD_CLI) : path.join(root, 'packages', 'cad', 'bin', 'cad.cjs');
 const PYTHON = '/usr/bin/python3';
 /** ezdxf's `draw` with our font substitutes: the reference picture for the ink F1 (see the header). */
 const EZDXF_REF = path.join(root, 'bench', 'ezdxf-draw.py');

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
 const RESULTS = path.join(root, 'bench', 'results', 'convert');
-const CLI = process.env.CAD_CLI ? path.resolve(process.env.CAD_CLI) : path.join(root, 'packages', 'cad', 'bin', 'cad.mjs');
+const CLI = process.env.CAD_CLI ? path.resolve(process.env.CAD_CLI) : path.join(root, 'packages', 'cad', 'bin', 'cad.cjs');
 const TIMEOUT_MS = 300_000;
 const TARGET_PDF_RATIO = 1 / 3;
 const TARGET_WRITE_SHARE = 0.3;
@@ -145,7 +145,7 @@ async function pdfBench(): Promise<boolean> {
   if (!files.length) return true;
   console.log(`\nPDF -> DXF: ${files.length} corpus PDFs, one at a time (ours: node ${path.relative(root, CLI)} convert IN OUT.dxf; pstoedit -psarg -dNEWPDF=false -f dxf_s:-mm)`);
   const rows: PdfRow[] = [];
-  // One untimed run first: it builds what every later run reuses (bin/cad.mjs's bundle and code cache).
+  // One untimed run first: it builds what every later run reuses (bin/cad.cjs's bundle and code cache).
   await ours(path.join(CORPUS, 'pdf', files[0] as string), path.join(RESULTS, 'ours', 'warm-up.dxf'));
   for (const name of files) {
     const file = path.join(CORPUS, 'pdf', name);

@@ -1,5 +1,5 @@
 /**
- * The `cad` command as a person runs it: a child process (bin/cad.mjs) on the committed fixtures.
+ * The `cad` command as a person runs it: a child process (bin/cad.cjs) on the committed fixtures.
  * Every command runs once, up front and two at a time, and the tests read the results.
  */
 import { execFile } from 'node:child_process';
@@ -15,7 +15,7 @@ import { dxfText } from './dxf/test-helpers';
 import { readDwg } from './dwg-client';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../bin/cad.mjs');
+const BIN = resolve(here, '../bin/cad.cjs');
 const FIX = resolve(here, '../test-fixtures');
 const tmp = mkdtempSync(join(tmpdir(), 'cad-cli-'));
 const out = (f: string): string => join(tmp, f);
@@ -84,7 +84,7 @@ const commands: Record<string, string[]> = {
   dwgFromDwg: ['convert', DWG, out('acs.dwg')],
 };
 /**
- * The same entry (`main`, what bin/cad.mjs calls) in this process, for the paths that end before
+ * The same entry (`main`, what bin/cad.cjs calls) in this process, for the paths that end before
  * any drawing is read: a process each would only re-measure Node's start-up.
  */
 const inProcess: Record<string, string[]> = {

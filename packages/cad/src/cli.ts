@@ -1,5 +1,5 @@
 /**
- * The `cad` command (bin/cad.mjs runs it, bundled, or through tsx):
+ * The `cad` command (bin/cad.cjs runs it, bundled, or through tsx):
  *   cad convert IN OUT [options]   DWG/DXF → PDF, PNG, JPG, SVG or DXF (format from OUT's extension)
  *   cad info FILE                  what a drawing holds, as JSON
  * Errors: exit 1 for bad input, 2 for bad usage, always ONE line "cad: <reason>" on stderr.

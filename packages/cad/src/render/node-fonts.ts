@@ -14,11 +14,10 @@
  * reading the 19 MB Noto Sans CJK collection.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
 import type { FontRef } from '../display/types';
-import { fontCacheDir } from '../text/node-fonts';
+import { cacheKey, fontCacheDir } from '../text/node-fonts';
 
 const CJK_CANDIDATES = [
   '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
@@ -298,7 +297,7 @@ export function faceFile(f: FontFile): string | null {
     const face = pickFace(facesOf(f.file), f.face);
     if (dir && face) {
       const st = statSync(f.file);
-      const hash = createHash('sha1').update(`${f.file}\0${st.mtimeMs}\0${st.size}\0${face.offset}`).digest('hex').slice(0, 16);
+      const hash = cacheKey(`${f.file}\0${st.mtimeMs}\0${st.size}\0${face.offset}`);
       const stem = `${basename(f.file).replace(/\.[^.]+$/, '')}-${face.index}-`.replace(/[^\w.-]+/g, '_');
       const existing = [`${stem}${hash}.otf`, `${stem}${hash}.ttf`].map((n) => join(dir, n)).find(isFile);
       if (existing) path = existing;
