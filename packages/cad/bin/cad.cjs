@@ -33,13 +33,15 @@ const cacheRoot = join(pkg, 'node_modules', '.cache', 'cad-cli');
 
 /** Which back ends this run can use, from the command and OUT's extension. */
 function bundleKind(args) {
-  const [command, , out = ''] = args;
+  const [command, sub, out = ''] = args;
+  // The resident engine (decision 0024) runs every kind of command.
+  if (command === 'server' && sub === 'run') return 'serve';
   if (command !== 'convert') return 'base';
   const ext = /\.(pdf|png|jpe?g|svg)$/i.exec(out)?.[1]?.toLowerCase();
   return ext === 'pdf' ? 'pdf' : ext === 'png' || ext === 'jpg' || ext === 'jpeg' ? 'raster' : 'base';
 }
 /** The back-end modules (imported by src/convert.ts on demand) each kind of bundle leaves out. */
-const LEFT_OUT = { pdf: ['node-raster'], raster: ['node-pdf'], base: ['node-pdf', 'node-raster'] };
+const LEFT_OUT = { pdf: ['node-raster'], raster: ['node-pdf'], base: ['node-pdf', 'node-raster'], serve: [] };
 /** Packages left out of the bundle: native addons, and packages that load files next to their code at run time. */
 const EXTERNAL = /^(@napi-rs\/canvas|@mlightcad\/libredwg-web|esbuild|tsx)(\/|$)/;
 
@@ -310,18 +312,22 @@ function loadBundle(file, args) {
     }
     return chunks.get(name);
   };
-  return { main: exports.main, saveCache: () => savers.forEach((save) => save()) };
+  return { main: exports.main, afterCommand: exports.afterCommand, saveCache: () => savers.forEach((save) => save()) };
 }
 
 async function run() {
   const args = process.argv.slice(2);
   let main;
+  let afterCommand;
   let saveCache = () => {};
   const kind = bundleKind(args);
   const bundle = process.env.CAD_NO_BUNDLE ? null : (cachedBundle(kind) ?? (await buildBundle(kind)));
   if (bundle) {
     try {
-      ({ main, saveCache } = loadBundle(bundle, args));
+      ({ main, afterCommand, saveCache } = loadBundle(bundle, args));
+      // The resident engine asks this before each command: a bundle older than the sources (or
+      // replaced by a newer build) declines, and the command runs in a process of its own.
+      globalThis.__xcadBundleStale = () => cachedBundle(kind) !== bundle;
     } catch {
       // A bundle that does not load is never worse than no bundle: run the sources.
       main = undefined;
@@ -330,11 +336,13 @@ async function run() {
   if (!main) {
     const { register } = await import('tsx/esm/api');
     register();
-    ({ main } = await import(pathToFileURL(entry).href));
+    ({ main, afterCommand } = await import(pathToFileURL(entry).href));
   }
   const code = await main(args);
   // Only a run that did the whole job compiled what the next ones need.
   if (code === 0) saveCache();
+  // Started by the client because no resident engine took the command: start one for the next.
+  if (afterCommand) await afterCommand(args);
   // Exit once the output is flushed, even if a reader left a handle open.
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }

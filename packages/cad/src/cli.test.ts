@@ -91,6 +91,9 @@ const inProcess: Record<string, string[]> = {
   help: ['--help'],
   noArgs: [],
   unknownCommand: ['draw', GBK],
+  serverNoSub: ['server'],
+  serverBadSub: ['server', 'restart'],
+  serverExtra: ['server', 'status', 'now'],
   missingValue: ['convert', GBK, out('x.png'), '--width'],
   widthAndDpi: ['convert', GBK, out('x.png'), '--width', '100', '--dpi', '72'],
   layoutAndAll: ['convert', GBK, out('x.png'), '--layout', 'Model', '--all-layouts'],
@@ -243,7 +246,10 @@ describe('cad convert', () => {
 describe('cad errors: exit code and one line "cad: <reason>" on stderr', () => {
   const cases: [string, number, RegExp][] = [
     ['noArgs', 2, /missing command/],
-    ['unknownCommand', 2, /unknown command 'draw'/],
+    ['unknownCommand', 2, /unknown command 'draw' \(convert, info or server/],
+    ['serverNoSub', 2, /missing subcommand: cad server status\|start\|stop\|run/],
+    ['serverBadSub', 2, /unknown subcommand 'restart'/],
+    ['serverExtra', 2, /unexpected argument 'now'/],
     ['unknownOption', 2, /unknown option '--colour-depth'/],
     ['missingValue', 2, /--width needs a value/],
     ['widthAndDpi', 2, /either --width or --dpi/],

@@ -18,6 +18,9 @@ const HELP = `Usage:
   cad convert IN OUT [options]   convert a DWG or DXF drawing to PDF, PNG, JPG, SVG, DXF or DWG
   cad info FILE                  print what a drawing holds as JSON (format, version, code page,
                                  units, layers, layouts, entity counts, missing fonts, warnings)
+  cad server status|start|stop   the resident engine: \`cad\` hands its commands to an engine
+                                 process that keeps the code loaded and compiled (started by
+                                 the first command; stops after CAD_SERVER_IDLE seconds idle)
 
 The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg .dxf .dwg
 
@@ -41,8 +44,10 @@ Options for convert:
 
 Environment:
   CAD_FONT_DIR         folder(s) with SHX and TrueType fonts the drawings ask for (':'-separated)
+  CAD_SERVER           0: every command runs in a process of its own (no resident engine)
+  CAD_SERVER_IDLE      seconds without a command before the resident engine stops (default 900)
 
-Exit status: 0 done, 1 the input could not be converted, 2 bad usage.
+Exit status: 0 done, 1 the input could not be converted, 2 bad usage, 3 (server status) no engine.
 `;
 
 /** Bad usage: exit code 2. */
@@ -391,7 +396,11 @@ export async function main(args: string[], out: NodeJS.WritableStream = process.
     }
     if (command === 'convert') return await convertCommand(rest, out, err);
     if (command === 'info') return await infoCommand(rest, out);
-    throw new UsageError(command.startsWith('-') ? `unknown option '${command}' (see cad --help)` : `unknown command '${command}' (convert or info; see cad --help)`);
+    if (command === 'server') {
+      const [{ serverCommand }, { warmUp }] = await Promise.all([import('./resident/command'), import('./resident/warm-up')]);
+      return await serverCommand(rest, out, err, main, warmUp);
+    }
+    throw new UsageError(command.startsWith('-') ? `unknown option '${command}' (see cad --help)` : `unknown command '${command}' (convert, info or server; see cad --help)`);
   } catch (e) {
     if (e instanceof UsageError) return fail(2, e.message);
     if (e instanceof InputError) return fail(1, e.message);
@@ -399,6 +408,20 @@ export async function main(args: string[], out: NodeJS.WritableStream = process.
     if (name === 'CadReadError' || name === 'CadConvertError') return fail(1, (e as Error).message);
     if (process.env.CAD_DEBUG) err.write(`${e instanceof Error ? e.stack : String(e)}\n`);
     return fail(1, `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} (set CAD_DEBUG=1 for details)`);
+  }
+}
+
+/**
+ * Run by bin/cad.cjs after the command: when the client could not hand the command to a resident
+ * engine ($CAD_SERVER_FALLBACK), start one in the background for the next commands (decision 0024).
+ */
+export async function afterCommand(args: string[]): Promise<void> {
+  // `cad server ...` decides about the engine itself (status and stop must not start one).
+  if (!process.env['CAD_SERVER_FALLBACK'] || args[0] === 'server') return;
+  try {
+    (await import('./resident/command')).startEngineAfterFallback();
+  } catch {
+    // The next command runs in a process of its own again: slower, not wrong.
   }
 }
 

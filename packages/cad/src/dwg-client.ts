@@ -250,8 +250,46 @@ function runReader(command: string, args: string[], bytes: Uint8Array, timeoutMs
   });
 }
 
+/** The reader kept between reads by `keepDwgReader`, and when it goes. */
+let kept: { idleMs: number; reader: DwgReader | null; timer: ReturnType<typeof setTimeout> | null } | null = null;
+
+/**
+ * From now on `readDwg` reads through one long-lived reader child (as `openDwgReader`) instead of
+ * a child per file, closed after `idleMs` without a read (its memory grows with the largest file
+ * it read). For the resident engine of the `cad` command, which reads file after file.
+ */
+export function keepDwgReader(idleMs: number): void {
+  kept ??= { idleMs, reader: null, timer: null };
+  kept.idleMs = idleMs;
+}
+
+/** Closes the kept reader's child (`keepDwgReader`); the next read starts a new one. */
+export async function releaseDwgReader(): Promise<void> {
+  const reader = kept?.reader;
+  if (!kept || !reader) return;
+  if (kept.timer) clearTimeout(kept.timer);
+  kept.reader = null;
+  kept.timer = null;
+  await reader.close();
+}
+
+async function readKept(state: NonNullable<typeof kept>, bytes: Uint8Array, options: ReadDwgOptions): Promise<ReadResult> {
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = null;
+  const reader = (state.reader ??= openDwgReader());
+  try {
+    return await reader.read(bytes, options);
+  } finally {
+    if (state.reader === reader) {
+      state.timer = setTimeout(() => void releaseDwgReader(), state.idleMs);
+      state.timer.unref();
+    }
+  }
+}
+
 /** Reads a DWG file into the drawing model through the DWG reader program. */
 export async function readDwg(bytes: Uint8Array, options: ReadDwgOptions = {}): Promise<ReadResult> {
+  if (kept) return readKept(kept, bytes, options);
   if (bytes.length === 0) throw new CadReadError('empty', 'The file is empty');
   const version = dwgVersion(bytes);
   if (!version) throw new CadReadError('corrupt', 'Not a DWG file: it does not start with an AutoCAD version signature (AC10xx)');

@@ -10,6 +10,7 @@
  * to Noto Sans CJK SC. Each string is stretched horizontally to the width the builder measured,
  * so alignment survives font substitution.
  */
+import { statSync } from 'node:fs';
 import { createDeflate } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import type { FontRef, Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
@@ -33,7 +34,27 @@ interface PdfFontInternal {
   id: string;
   ref(): unknown;
   encode(text: string, features?: unknown): [string[], { advanceWidth: number; xAdvance: number }[]];
-  font?: { hasGlyphForCodePoint?(codePoint: number): boolean };
+  /** The fontkit font (embedded fonts only). */
+  font?: { hasGlyphForCodePoint?(codePoint: number): boolean; layout?: unknown };
+}
+
+/**
+ * Fonts as fontkit parsed them, kept between documents in a long-lived process (the resident
+ * engine of the `cad` command, the conversion workers): pdfkit would read and parse the file for
+ * every PDF, ~60 ms for the 16 MB Chinese face, more than the rest of a small drawing's PDF.
+ * Each document still makes its own subset. Keyed by file, face, size and modification time; the
+ * most recently used few are kept (a parsed font holds its whole file).
+ */
+const parsedFonts = new Map<string, NonNullable<PdfFontInternal['font']>>();
+const PARSED_FONTS_KEPT = 6;
+
+function parsedFontKey(f: FontFile, path: string | null): string | null {
+  try {
+    const st = statSync(path ?? f.file);
+    return `${path ?? f.file}|${f.face ?? ''}|${st.size}|${st.mtimeMs}`;
+  } catch {
+    return null;
+  }
 }
 interface PdfFont {
   internal: PdfFontInternal;
@@ -290,14 +311,30 @@ class PdfSink implements Sink {
     let font = this.fonts.get(key);
     if (!font) {
       const name = f === 'Helvetica' ? f : `XF${this.fonts.size + 1}`;
-      // By path (pdfkit reads the file): a face of a collection from its cached cut-out.
+      // By path (pdfkit reads the file): a face of a collection from its cached cut-out; the
+      // font parsed for an earlier document when there was one.
+      let cacheKey: string | null = null;
       if (f !== 'Helvetica') {
         const path = faceFile(f);
-        this.doc.registerFont(name, path ?? Buffer.from(faceBytes(f)), '');
+        cacheKey = parsedFontKey(f, path);
+        const parsed = cacheKey ? parsedFonts.get(cacheKey) : undefined;
+        if (parsed && cacheKey) {
+          parsedFonts.delete(cacheKey);
+          parsedFonts.set(cacheKey, parsed);
+        }
+        this.doc.registerFont(name, (parsed as never) ?? path ?? Buffer.from(faceBytes(f)), '');
       }
       this.doc.font(name);
       font = { internal: (this.doc as unknown as PdfDocInternal)._font, encoded: new Map() };
       this.fonts.set(key, font);
+      const parsed = font.internal.font;
+      if (cacheKey && parsed?.layout && !parsedFonts.has(cacheKey)) {
+        parsedFonts.set(cacheKey, parsed);
+        for (const old of parsedFonts.keys()) {
+          if (parsedFonts.size <= PARSED_FONTS_KEPT) break;
+          parsedFonts.delete(old);
+        }
+      }
     }
     const pageFonts = (this.doc as unknown as PdfDocInternal).page.fonts;
     if (pageFonts[font.internal.id] === undefined) pageFonts[font.internal.id] = font.internal.ref();

@@ -95,6 +95,20 @@ describe('PDF', () => {
     expect(latin1(pdf)).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansCJKsc-Regular/);
   });
 
+  it('reuses a parsed font across documents without carrying one document into the next', async () => {
+    // A long-lived process (the resident engine, a conversion worker) keeps fontkit's parse of the
+    // CJK face: the second PDF of the same text must come out exactly as the first, although
+    // another document with other characters used the font in between.
+    const scene = (s: string) => modelScene(list([text(0, s, 0, 0, 5, 0), stroke(0, [0, -5, 60, -5])], STYLES, [CJK_FONT]));
+    const undated = (pdf: Uint8Array): string => latin1(pdf).replace(/\(D:\d{14}[^)]*\)/g, '').replace(/\/ID \[[^\]]*\]/g, '');
+    const first = await renderScenes([scene('立面图 剖面')], { format: 'pdf' });
+    const other = await renderScenes([scene('平面图 总图 详图 节点')], { format: 'pdf' });
+    const again = await renderScenes([scene('立面图 剖面')], { format: 'pdf' });
+    expect(pdftotext(other)).toContain('平面图 总图 详图 节点');
+    expect(pdftotext(again)).toContain('立面图 剖面');
+    expect(undated(again)).toBe(undated(first));
+  });
+
   it('draws colours, lineweights in points, mono and gray modes', async () => {
     const color = contents(await renderScenes([sampleScene()], { format: 'pdf', compress: false })).join('\n');
     expect(color).toContain('1 0 0 RG');
