@@ -40,7 +40,7 @@
 
 #define PROTOCOL_MAGIC "xcad-cad/1"
 /* How long the engine may take to acknowledge a command before it counts as busy, ms. */
-#define DEFAULT_ACK_MS 400
+#define DEFAULT_ACK_MS 300
 /* Largest frame the engine sends (its output is relayed in pieces far smaller than this). */
 #define MAX_FRAME (64u << 20)
 
@@ -144,6 +144,23 @@ static int folder_is_private(const char *path) {
   return st.st_uid == getuid() && (st.st_mode & 077) == 0;
 }
 
+/* The engine marks a command it runs in <socket>.busy (its pid): a client that finds the mark of a
+ * live engine runs the command on its own at once instead of waiting for an answer that cannot
+ * come until the command ends. A mark left by an engine that died is ignored. */
+static int engine_busy(const char *socket_path) {
+  char mark[4096 + 8];
+  if (snprintf(mark, sizeof mark, "%s.busy", socket_path) >= (int)sizeof mark) return 0;
+  int fd = open(mark, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[32];
+  ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  long pid = strtol(text, NULL, 10);
+  return pid > 0 && kill((pid_t)pid, 0) == 0;
+}
+
 /* Ctrl+C (or a kill) while the engine runs the command stops the engine too, as it would stop a
  * process of its own: no output is finished after the user gave up on it. */
 static void on_signal(int sig) {
@@ -167,6 +184,7 @@ int main(int argc, char **argv) {
   memset(&addr, 0, sizeof addr);
   addr.sun_family = AF_UNIX;
   if (strlen(path) >= sizeof addr.sun_path || !folder_is_private(path)) run_cold("no-server");
+  if (engine_busy(path)) run_cold("busy");
   strcpy(addr.sun_path, path);
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
   if (fd < 0) run_cold("no-server");

@@ -59,7 +59,9 @@ async function engine(socket: string, extra: string[] = []): Promise<ChildProces
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   for (let i = 0; i < 200; i++) {
-    if (existsSync(socket)) return child;
+    // Up when it answers as itself (a socket file may be a dead engine's).
+    const status = existsSync(socket) ? await askEngine(socket, { cwd: root, umask: 0o22, args: ['server', 'status'], env: {} }, 200) : null;
+    if (status?.ran && (JSON.parse(status.stdout) as { pid: number }).pid === child.pid) return child;
     if (child.exitCode !== null) throw new Error(`the test engine exited ${child.exitCode}: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -172,12 +174,29 @@ describe('a command in the engine', () => {
     expect((await first).stdout).toBe('slept\n');
   });
 
-  it('drops the command of a client that gave up waiting while the engine was blocked', async () => {
+  it('while it converts (its event loop blocked), a second command runs on its own at once, by the busy mark', async () => {
     const socket = newSocket();
     await engine(socket);
     const cwd = mkdtempSync(join(root, 'cwd-'));
     const first = client(socket, ['spin', '1500']);
     await new Promise((r) => setTimeout(r, 300));
+    expect(readFileSync(`${socket}.busy`, 'utf8')).toMatch(/^\d+$/);
+    // Without the mark this client would wait for the acknowledgement, and get it after the spin.
+    const second = await client(socket, ['touch', 'made-by-engine'], { cwd, env: { CAD_SERVER_WAIT_MS: '60000' } });
+    expect(second.stdout).toBe('cold:busy:["touch","made-by-engine"]\n');
+    expect((await first).stdout).toBe('spun\n');
+    expect(existsSync(`${socket}.busy`)).toBe(false);
+    expect(existsSync(join(cwd, 'made-by-engine'))).toBe(false);
+  });
+
+  it('drops the command of a client that gave up waiting for the acknowledgement', async () => {
+    const socket = newSocket();
+    await engine(socket);
+    const cwd = mkdtempSync(join(root, 'cwd-'));
+    const first = client(socket, ['spin', '1500']);
+    await new Promise((r) => setTimeout(r, 300));
+    // No mark (as in the instant before the engine writes it): the client waits, then gives up.
+    rmSync(`${socket}.busy`);
     const second = await client(socket, ['touch', 'made-by-engine'], { cwd, env: { CAD_SERVER_WAIT_MS: '200' } });
     expect(second.stdout).toBe('cold:busy:["touch","made-by-engine"]\n');
     expect((await first).stdout).toBe('spun\n');
@@ -186,6 +205,18 @@ describe('a command in the engine', () => {
     expect(existsSync(join(cwd, 'made-by-engine'))).toBe(false);
     // ...and it is free again.
     expect((await client(socket, ['echo', 'free'])).stdout).toBe('free\n');
+  });
+
+  it("ignores the busy mark of an engine that died mid-command", async () => {
+    const socket = newSocket();
+    const e = await engine(socket);
+    const run = client(socket, ['sleep', '5000']);
+    await new Promise((r) => setTimeout(r, 300));
+    e.kill('SIGKILL');
+    await run;
+    expect(existsSync(`${socket}.busy`)).toBe(true);
+    await engine(socket);
+    expect((await client(socket, ['echo', 'new engine'])).stdout).toBe('new engine\n');
   });
 
   it('declines when its code is stale, and stops', async () => {
@@ -252,7 +283,8 @@ describe('a command in the engine', () => {
     await client(socket, ['echo', 'x']);
     const status = await askEngine(socket, { cwd: root, umask: 0o22, args: ['server', 'status'], env: {} });
     expect(status.ran).toBe(true);
-    expect(status.ran && JSON.parse(status.stdout)).toMatchObject({ pid: e.pid, socket, commands: 1 });
+    // The status that engine() waited on, and the echo.
+    expect(status.ran && JSON.parse(status.stdout)).toMatchObject({ pid: e.pid, socket, commands: 2 });
     const stop = await client(socket, ['server', 'stop']);
     expect(stop.stdout).toBe(`stopped the resident engine (pid ${e.pid})\n`);
     expect(await exited(e)).toEqual({ code: 0, signal: null });

@@ -12,7 +12,7 @@
  * - While a command runs, SIGTERM ends the process at once (the client sends it on Ctrl+C), as
  *   it would end a process of the command's own; when idle, SIGTERM stops it cleanly.
  */
-import { lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { decodeRequest, frame, FrameReader, ProtocolError, type EngineRequest } from './protocol';
 import { privateFolder } from './place';
@@ -105,6 +105,19 @@ export async function serve(options: ServeOptions): Promise<number> {
     idleTimer = setTimeout(() => void stop(), idleMs);
   };
 
+  // While a command runs, <socket>.busy holds this pid: the client then runs a second command on
+  // its own at once, where it would otherwise wait for an acknowledgement that the blocked event
+  // loop cannot send (client.c's engine_busy).
+  const busyMark = `${socket}.busy`;
+  const markBusy = (on: boolean): void => {
+    try {
+      if (on) writeFileSync(busyMark, String(process.pid));
+      else rmSync(busyMark, { force: true });
+    } catch {
+      // Without the mark a second client waits for the acknowledgement, then runs on its own.
+    }
+  };
+
   const server: Server = createServer((conn) => handle(conn));
   const tmp = `${socket}.${process.pid}.tmp`;
   rmSync(tmp, { force: true });
@@ -123,6 +136,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   renameSync(tmp, socket);
   published = lstatSync(socket).ino;
+  markBusy(false);
   server.on('error', () => void stop());
   process.on('SIGTERM', onTerm);
   process.on('SIGINT', onTerm);
@@ -249,6 +263,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     let code = 1;
     // During the command, SIGTERM (Ctrl+C at the client) ends the process at once.
     process.off('SIGTERM', onTerm);
+    markBusy(true);
     try {
       code = await runOne(request, out, err);
     } catch (e) {
@@ -256,6 +271,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       err.write(`cad: internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
       code = 1;
     }
+    markBusy(false);
     conn.end(frame('x', Uint8Array.of(code & 0xff)));
     commands++;
     busy = false;
