@@ -429,6 +429,10 @@ export async function runCadBench(): Promise<boolean> {
   if (withCold) console.log(`| cold: the same, CAD_SERVER=0 (a Node process per file) | ${s3(mPdfCold)} | ${s3(mPngCold)} | | | |`);
   if (warm) console.log(`| warm: one process, convertDrawing per file | ${s3(warm.pdf)} | ${s3(warm.png)} | | | |`);
   if (timingOurs) console.log(inEngine.line);
+  // What starting any command costs here (spawn, /usr/bin/time, waiting for it): in every figure.
+  const floor: number[] = [];
+  for (let i = 0; i < 15; i++) floor.push((await run('/bin/true', [], 10_000)).ms);
+  console.log(`starting a command at all (/bin/true through the same runner) takes ${s3(median(floor))} s: it is in every per-command figure above, ours and the peers'`);
   console.log(`failures: ours PDF ${failures((r) => r.pdf)}; ours PNG ${failures((r) => r.png)}`);
   console.log(`failures: ezdxf ${failures((r) => r.ez)}; LibreCAD ${failures((r) => r.lc)}`);
   const lcRan = rows.filter((r) => r.lc?.status === 'ok');

@@ -335,3 +335,19 @@ describe('the wire format', () => {
     for (const t of ["'q'", "'a'", "'f'", "'o'", "'e'", "'x'"]) expect(c).toContain(t);
   });
 });
+
+describe('the warm-up', () => {
+  it('draws its drawing to every format without a warning (a failing warm-up would warm nothing)', async () => {
+    const { convertDrawing } = await import('../convert');
+    const { warmDrawing } = await import('./warm-up');
+    for (const format of ['pdf', 'png', 'svg'] as const) {
+      const r = await convertDrawing(warmDrawing(), { format, name: 'warm-up.dxf' });
+      expect(r.warnings).toEqual([]);
+      expect(r.outputs[0]?.data.length).toBeGreaterThan(10_000);
+    }
+    const svg = Buffer.from((await convertDrawing(warmDrawing(), { format: 'svg', name: 'warm-up.dxf' })).outputs[0]?.data ?? []).toString('utf8');
+    // Its text (Chinese in the MTEXT and the TEXTs) and the block attributes are drawn.
+    expect(svg).toContain('建筑平面图');
+    expect(svg).toContain('门窗');
+  }, 60_000);
+});

@@ -1,32 +1,75 @@
 /**
- * What the resident engine does before it takes commands: one small drawing converted to PDF,
- * PNG and SVG, so that the reader, the display-list builder, the text layout and each back end
- * are loaded and compiled before the first real command rather than during it.
+ * What the resident engine does before it takes commands: a made-up drawing with the common
+ * entity types (lines and polylines on dashed layers, arcs, circles, an ellipse, a spline, text,
+ * MTEXT with Chinese, a pattern and a solid hatch, block references with attributes) converted
+ * several times to PDF, PNG and SVG. The reader, the display-list builder, the text layout and
+ * each back end are then loaded, their fonts parsed, and their hot code compiled and optimised
+ * by V8 before the first real command rather than during the first few.
  */
 import { convertDrawing } from '../convert';
 
-const groups: [number, string | number][] = [
-  [0, 'SECTION'], [2, 'ENTITIES'],
-  [0, 'LINE'], [8, '0'], [10, 0], [20, 0], [30, 0], [11, 100], [21, 50], [31, 0],
-  [0, 'CIRCLE'], [8, '0'], [62, 1], [10, 50], [20, 25], [30, 0], [40, 20],
-  [0, 'ARC'], [8, '0'], [10, 20], [20, 40], [30, 0], [40, 10], [50, 0], [51, 135],
-  [0, 'LWPOLYLINE'], [8, '0'], [90, 4], [70, 1], [10, 0], [20, 60], [42, 0.5], [10, 40], [20, 60], [10, 40], [20, 80], [10, 0], [20, 80],
-  [0, 'TEXT'], [8, '0'], [10, 5], [20, 5], [30, 0], [40, 4], [1, 'Plan 1:100 平面图'],
-  [0, 'MTEXT'], [8, '0'], [10, 60], [20, 90], [30, 0], [40, 3], [41, 40], [71, 1], [1, '{\\fArial|b1;Title}\\P2.5\\S1/2;'],
-  [0, 'HATCH'], [8, '0'], [62, 3], [10, 0], [20, 0], [30, 0], [2, 'SOLID'], [70, 1], [71, 0], [91, 1],
-  [92, 2], [72, 0], [73, 1], [93, 3], [10, 70], [20, 0], [10, 100], [20, 0], [10, 100], [20, 30], [97, 0],
-  [75, 0], [76, 1], [98, 0],
-  [0, 'ENDSEC'], [0, 'EOF'],
-];
+type Group = [number, string | number];
 
-const WARM_DRAWING = new TextEncoder().encode(groups.map(([c, v]) => `${c}\n${v}\n`).join(''));
+const ROUNDS = 2;
+
+export function warmDrawing(): Uint8Array {
+  const g: Group[] = [];
+  g.push([0, 'SECTION'], [2, 'HEADER'], [9, '$ACADVER'], [1, 'AC1015'], [9, '$INSUNITS'], [70, 4], [9, '$LTSCALE'], [40, 1], [0, 'ENDSEC']);
+  g.push([0, 'SECTION'], [2, 'TABLES']);
+  g.push([0, 'TABLE'], [2, 'LTYPE'], [70, 2]);
+  g.push([0, 'LTYPE'], [2, 'CONTINUOUS'], [70, 0], [3, 'Solid line'], [72, 65], [73, 0], [40, 0]);
+  g.push([0, 'LTYPE'], [2, 'DASHED'], [70, 0], [3, '__ __ __'], [72, 65], [73, 2], [40, 15], [49, 10], [74, 0], [49, -5], [74, 0]);
+  g.push([0, 'ENDTAB']);
+  g.push([0, 'TABLE'], [2, 'LAYER'], [70, 3]);
+  for (const [name, color, lt] of [['0', 7, 'CONTINUOUS'], ['墙体', 1, 'CONTINUOUS'], ['轴线', 5, 'DASHED']] as const)
+    g.push([0, 'LAYER'], [2, name], [70, 0], [62, color], [6, lt]);
+  g.push([0, 'ENDTAB']);
+  g.push([0, 'TABLE'], [2, 'STYLE'], [70, 1], [0, 'STYLE'], [2, 'STANDARD'], [70, 0], [40, 0], [41, 0.8], [3, 'txt.shx'], [4, 'gbcbig.shx'], [0, 'ENDTAB']);
+  g.push([0, 'ENDSEC']);
+  // A block with geometry and an attribute.
+  g.push([0, 'SECTION'], [2, 'BLOCKS'], [0, 'BLOCK'], [8, '0'], [2, 'TAG'], [70, 2], [10, 0], [20, 0], [30, 0]);
+  g.push([0, 'CIRCLE'], [8, '0'], [10, 0], [20, 0], [30, 0], [40, 5]);
+  g.push([0, 'LINE'], [8, '0'], [10, -5], [20, 0], [30, 0], [11, 5], [21, 0], [31, 0]);
+  g.push([0, 'ATTDEF'], [8, '0'], [10, -3], [20, -1.5], [30, 0], [40, 3], [1, 'A1'], [3, 'Number'], [2, 'NO'], [70, 0], [72, 1], [11, 0], [21, 0], [31, 0], [74, 2]);
+  g.push([0, 'ENDBLK'], [8, '0'], [0, 'ENDSEC']);
+  g.push([0, 'SECTION'], [2, 'ENTITIES']);
+  for (let i = 0; i < 60; i++) {
+    const y = i * 7;
+    g.push([0, 'LINE'], [8, i % 3 === 2 ? '轴线' : '墙体'], [10, 0], [20, y], [30, 0], [11, 400], [21, y + (i % 5)], [31, 0]);
+  }
+  for (let i = 0; i < 12; i++) {
+    const x = 20 + i * 30;
+    g.push([0, 'LWPOLYLINE'], [8, '墙体'], [90, 4], [70, 1], [43, 0.5], [10, x], [20, 20], [42, 0.4], [10, x + 20], [20, 20], [10, x + 20], [20, 40], [42, -0.3], [10, x], [20, 40]);
+    g.push([0, 'ARC'], [8, '0'], [10, x + 10], [20, 80], [30, 0], [40, 8], [50, 15 * i], [51, 200 + 5 * i]);
+    g.push([0, 'CIRCLE'], [8, '0'], [62, (i % 7) + 1], [10, x + 10], [20, 110], [30, 0], [40, 4 + (i % 3)]);
+    g.push([0, 'TEXT'], [8, '0'], [10, x], [20, 130], [30, 0], [40, 3.5], [1, `A-${i} 门窗 ${i * 100}`], [50, i * 3], [72, i % 3], [11, x + 5], [21, 130], [31, 0]);
+    g.push([0, 'INSERT'], [8, '0'], [66, 1], [2, 'TAG'], [10, x + 10], [20, 160], [30, 0], [41, 1 + (i % 2)], [42, 1 + (i % 2)], [50, i * 10]);
+    g.push([0, 'ATTRIB'], [8, '0'], [10, x + 7], [20, 158.5], [30, 0], [40, 3], [1, String(i + 1)], [2, 'NO'], [70, 0], [0, 'SEQEND'], [8, '0']);
+  }
+  g.push([0, 'ELLIPSE'], [8, '0'], [10, 200], [20, 200], [30, 0], [11, 60], [21, 10], [31, 0], [40, 0.4], [41, 0], [42, 6.283185307179586]);
+  g.push([0, 'SPLINE'], [8, '0'], [70, 8], [71, 3], [72, 8], [73, 4], [74, 0]);
+  for (const k of [0, 0, 0, 0, 1, 1, 1, 1]) g.push([40, k]);
+  for (const [x, y] of [[0, 220], [40, 260], [80, 200], [120, 250]]) g.push([10, x as number], [20, y as number], [30, 0]);
+  g.push([0, 'MTEXT'], [8, '0'], [10, 150], [20, 300], [30, 0], [40, 4], [41, 120], [71, 1], [1, '{\\fSimSun|b0;建筑平面图}\\P{\\C1;比例} 1:100\\P\\S2.5^0.5;说明：门窗尺寸以现场为准。']);
+  g.push([0, 'HATCH'], [8, '0'], [62, 8], [10, 0], [20, 0], [30, 0], [2, 'ANSI31'], [70, 0], [71, 0], [91, 1]);
+  g.push([92, 1], [93, 4], [72, 1], [10, 250], [20, 20], [11, 350], [21, 20], [72, 1], [10, 350], [20, 20], [11, 350], [21, 60]);
+  g.push([72, 2], [10, 300], [20, 60], [40, 50], [50, 0], [51, 180], [73, 1], [72, 1], [10, 250], [20, 60], [11, 250], [21, 20], [97, 0]);
+  g.push([75, 0], [76, 1], [52, 0], [41, 1], [77, 0], [78, 1], [53, 45], [43, 0], [44, 0], [45, -2.5], [46, 2.5], [79, 0], [98, 0]);
+  g.push([0, 'HATCH'], [8, '0'], [62, 3], [10, 0], [20, 0], [30, 0], [2, 'SOLID'], [70, 1], [71, 0], [91, 1], [92, 2], [72, 0], [73, 1], [93, 3]);
+  g.push([10, 370], [20, 0], [10, 400], [20, 0], [10, 400], [20, 30], [97, 0], [75, 0], [76, 1], [98, 0]);
+  g.push([0, 'ENDSEC'], [0, 'EOF']);
+  return new TextEncoder().encode(g.map(([c, v]) => `${c}\n${v}\n`).join(''));
+}
 
 export async function warmUp(): Promise<void> {
-  for (const format of ['pdf', 'png', 'svg'] as const) {
-    try {
-      await convertDrawing(WARM_DRAWING, { format, name: 'warm-up.dxf', ...(format === 'png' ? { width: 256 } : {}) });
-    } catch {
-      // A back end that cannot run here fails the same way for real commands, and says so there.
+  const drawing = warmDrawing();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const format of ['pdf', 'png', 'svg'] as const) {
+      try {
+        await convertDrawing(drawing, { format, name: 'warm-up.dxf', ...(format === 'png' ? { width: 800 } : {}) });
+      } catch {
+        // A back end that cannot run here fails the same way for real commands, and says so there.
+      }
     }
   }
 }
