@@ -66,6 +66,24 @@ describe('the desktop app window (Chromium app mode)', () => {
 
   const bounds = async () => (await shell.cdp.send('Browser.getWindowBounds', { windowId: shell.window.windowId })).bounds;
   const expectState = (state: string) => expect.poll(async () => (await bounds()).windowState).toBe(state);
+  /**
+   * The window's bounds once the window manager is done with it: after a restore, openbox may
+   * still place the window a moment after it reports 'normal' (on a busy machine, long enough to
+   * undo a move made at once).
+   */
+  const settledBounds = async () => {
+    let last = JSON.stringify(await bounds());
+    await expect
+      .poll(async () => {
+        await new Promise((r) => setTimeout(r, 250));
+        const now = JSON.stringify(await bounds());
+        const same = now === last;
+        last = now;
+        return same;
+      })
+      .toBe(true);
+    return bounds();
+  };
 
   beforeAll(async () => {
     shell = await launchDesktopShell({
@@ -133,7 +151,7 @@ describe('the desktop app window (Chromium app mode)', () => {
 
   it('moves by an offset and follows a drag of its title bar', async () => {
     const { page } = shell;
-    const start = await bounds();
+    const start = await settledBounds();
     await page.evaluate(() => window.desktop?.moveBy(40, 30));
     await expect.poll(async () => [(await bounds()).left, (await bounds()).top]).toEqual([(start.left ?? 0) + 40, (start.top ?? 0) + 30]);
 

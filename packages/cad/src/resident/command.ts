@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { buildClient, clientBuildFailed, type ClientBuild } from './client-build';
 import { CLIENT_BIN, CLIENT_SOURCE, defaultSocket, engineDisabled, engineSocket, ENTRY, privateFolder } from './place';
-import { askEngine } from './protocol';
+import { askEngine, busyEngine } from './protocol';
 import { serve, type RunCommand } from './server';
 
 /** The client this installation builds (its default socket, this Node, bin/cad.cjs). */
@@ -96,10 +96,24 @@ export async function serverCommand(args: string[], out: NodeJS.WritableStream, 
   }
   const socket = engineSocket();
   if (sub === 'status' || sub === 'stop') {
-    const answer = socket ? await askEngine(socket, request(['server', sub])) : null;
+    let answer = socket ? await askEngine(socket, request(['server', sub])) : null;
+    // An engine running a command answers once it is done: stop waits for that (up to 2 minutes).
+    for (let i = 0; sub === 'stop' && socket && answer?.ran === false && answer.reason === 'busy' && i < 1200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      answer = await askEngine(socket, request(['server', sub]));
+    }
     if (answer?.ran) {
       out.write(answer.stdout);
       return answer.code;
+    }
+    if (socket && answer?.reason === 'busy') {
+      const pid = busyEngine(socket);
+      if (sub === 'status') {
+        out.write(`the resident engine is running a command${pid ? ` (pid ${pid})` : ''}\n`);
+        return 0;
+      }
+      err.write(`cad: the resident engine${pid ? ` (pid ${pid})` : ''} is still running a command after 2 minutes\n`);
+      return 1;
     }
     if (sub === 'stop') {
       out.write('no resident engine is running\n');

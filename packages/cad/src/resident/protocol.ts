@@ -12,6 +12,7 @@
  * Engine → client: 'o' (stdout) and 'e' (stderr) pieces, then 'x' + the exit status (1 byte).
  * Every frame but 'g' is a type byte, a 32-bit big-endian length and that many bytes.
  */
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 export const PROTOCOL_MAGIC = 'xcad-cad/1';
@@ -126,6 +127,21 @@ export class FrameReader {
   }
 }
 
+/** The file an engine holds its pid in while it runs a command (client.c reads it too). */
+export const busyMark = (socket: string): string => `${socket}.busy`;
+
+/** The pid of the engine running a command at `socket`, or null (no mark, or a dead engine's). */
+export function busyEngine(socket: string): number | null {
+  try {
+    const pid = Number(readFileSync(busyMark(socket), 'utf8').trim());
+    if (!Number.isInteger(pid) || pid <= 0) return null;
+    process.kill(pid, 0);
+    return pid;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? Number(readFileSync(busyMark(socket), 'utf8').trim()) : null;
+  }
+}
+
 export type EngineAnswer = { ran: true; code: number; stdout: string; stderr: string } | { ran: false; reason: string };
 
 /**
@@ -133,6 +149,7 @@ export type EngineAnswer = { ran: true; code: number; stdout: string; stderr: st
  * by `cad server status|stop` and the tests). `ran: false` when no engine answered or it declined.
  */
 export function askEngine(socket: string, request: EngineRequest, ackMs = 2000): Promise<EngineAnswer> {
+  if (busyEngine(socket) !== null) return Promise.resolve({ ran: false, reason: 'busy' });
   return new Promise((resolve) => {
     const conn = connect(socket);
     const reader = new FrameReader();

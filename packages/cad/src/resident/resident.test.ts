@@ -290,6 +290,34 @@ describe('a command in the engine', () => {
     expect(await exited(e)).toEqual({ code: 0, signal: null });
   });
 
+  it('cad server status says when the engine is running a command; stop waits for it to finish', async () => {
+    const socket = newSocket();
+    const e = await engine(socket);
+    const { serverCommand } = await import('./command');
+    const capture = (): { stream: NodeJS.WritableStream; text: () => string } => {
+      let text = '';
+      return { stream: { write: (c: string) => ((text += c), true) } as unknown as NodeJS.WritableStream, text: () => text };
+    };
+    const saved = process.env['CAD_SERVER_SOCKET'];
+    process.env['CAD_SERVER_SOCKET'] = socket;
+    try {
+      const first = client(socket, ['spin', '1500']);
+      await new Promise((r) => setTimeout(r, 300));
+      const out = capture();
+      const noRun = async (): Promise<number> => 99;
+      expect(await serverCommand(['status'], out.stream, capture().stream, noRun)).toBe(0);
+      expect(out.text()).toBe(`the resident engine is running a command (pid ${e.pid})\n`);
+      const stopOut = capture();
+      expect(await serverCommand(['stop'], stopOut.stream, capture().stream, noRun)).toBe(0);
+      expect((await first).stdout).toBe('spun\n');
+      expect(stopOut.text()).toBe(`stopped the resident engine (pid ${e.pid})\n`);
+      expect(await exited(e)).toEqual({ code: 0, signal: null });
+    } finally {
+      if (saved === undefined) delete process.env['CAD_SERVER_SOCKET'];
+      else process.env['CAD_SERVER_SOCKET'] = saved;
+    }
+  });
+
   it('lets only one of two engines started together own the socket', async () => {
     const socket = newSocket();
     const a = await engine(socket);

@@ -14,7 +14,7 @@
  */
 import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { decodeRequest, frame, FrameReader, ProtocolError, type EngineRequest } from './protocol';
+import { busyMark, decodeRequest, frame, FrameReader, ProtocolError, type EngineRequest } from './protocol';
 import { privateFolder } from './place';
 
 export type RunCommand = (args: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream) => Promise<number>;
@@ -108,11 +108,10 @@ export async function serve(options: ServeOptions): Promise<number> {
   // While a command runs, <socket>.busy holds this pid: the client then runs a second command on
   // its own at once, where it would otherwise wait for an acknowledgement that the blocked event
   // loop cannot send (client.c's engine_busy).
-  const busyMark = `${socket}.busy`;
   const markBusy = (on: boolean): void => {
     try {
-      if (on) writeFileSync(busyMark, String(process.pid));
-      else rmSync(busyMark, { force: true });
+      if (on) writeFileSync(busyMark(socket), String(process.pid));
+      else rmSync(busyMark(socket), { force: true });
     } catch {
       // Without the mark a second client waits for the acknowledgement, then runs on its own.
     }
