@@ -397,7 +397,9 @@ export async function main(args: string[], out: NodeJS.WritableStream = process.
     if (command === 'convert') return await convertCommand(rest, out, err);
     if (command === 'info') return await infoCommand(rest, out);
     if (command === 'server') {
-      const [{ serverCommand }, { warmUp }] = await Promise.all([import('./resident/command'), import('./resident/warm-up')]);
+      const { serverCommand } = await import('./resident/command');
+      // The warm-up (every reader, back end and writer) loads only in the engine itself.
+      const warmUp = async (): Promise<void> => (await import('./resident/warm-up')).warmUp();
       return await serverCommand(rest, out, err, main, warmUp);
     }
     throw new UsageError(command.startsWith('-') ? `unknown option '${command}' (see cad --help)` : `unknown command '${command}' (convert, info or server; see cad --help)`);

@@ -377,5 +377,11 @@ describe('the warm-up', () => {
     // Its text (Chinese in the MTEXT and the TEXTs) and the block attributes are drawn.
     expect(svg).toContain('建筑平面图');
     expect(svg).toContain('门窗');
+    // The writers and the PDF reader it warms take it too.
+    const [{ convertToDxf }, { convertToDwg }, { pdfToDrawing }] = await Promise.all([import('../dxf-writer/convert'), import('../dwg-writer/convert'), import('../pdf/index')]);
+    expect((await convertToDxf(warmDrawing(), 'w.dxf', { version: '2018' })).bytes.length).toBeGreaterThan(10_000);
+    expect((await convertToDwg(warmDrawing(), 'w.dxf', { version: '2018' })).bytes.length).toBeGreaterThan(10_000);
+    const pdf = (await convertDrawing(warmDrawing(), { format: 'pdf', name: 'w.dxf' })).outputs[0]?.data as Uint8Array;
+    expect((await pdfToDrawing(pdf)).drawing.modelSpace.length).toBeGreaterThan(100);
   }, 60_000);
 });
