@@ -112,7 +112,8 @@ describe('/dailypic.html (每日一图)', () => {
     expect(await cardIds(page)).toEqual(tagged.data.map((item) => item.ID));
     expect(tagged.data.every((item) => item.tags.some((tag) => tag.id === tagId && tag.name === name))).toBe(true);
     await expect(page.locator('h1').innerText()).resolves.toContain(name);
-    await expect(page.title()).resolves.toContain(name);
+    // After a client-side navigation the title follows the page a moment later.
+    await expect.poll(() => page.title()).toContain(name);
 
     expect((await page.goto(`/dailypics/${tagId}/99`))?.status()).toBe(404);
     // Tag 0 is every picture.
