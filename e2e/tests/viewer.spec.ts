@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { xclipDxf } from '../../packages/cad/src/display/xclip-fixture';
 import { handMadeDxf } from '../../apps/web/lib/viewer/test-drawings';
 import { fitView, toScreen } from '../../apps/web/lib/viewer/view';
 import { asVisitor } from '../support/auth';
@@ -62,11 +63,35 @@ const isRed = (r: number, g: number, b: number) => r > 160 && g < 90 && b < 90;
 
 /** Box of the red pixels (the hand-made drawing's WALLS layer). */
 function redBox(p: Pixels): { minX: number; maxX: number; minY: number; maxY: number } {
+  return boxOf(p, isRed);
+}
+
+/** Box of the pixels that pass `test`. */
+function boxOf(p: Pixels, test: (r: number, g: number, b: number) => boolean): { minX: number; maxX: number; minY: number; maxY: number } {
   let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
   for (let y = 0; y < p.height; y++)
     for (let x = 0; x < p.width; x++) {
       const i = 4 * (y * p.width + x);
-      if (!isRed(p.data[i] as number, p.data[i + 1] as number, p.data[i + 2] as number)) continue;
+      if (!test(p.data[i] as number, p.data[i + 1] as number, p.data[i + 2] as number)) continue;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+  return { minX, maxX, minY, maxY };
+}
+
+/**
+ * Box of the pixels unlike the canvas's corner (the background): everything drawn. The outermost
+ * pixels are left out: the screenshot's last row can catch the page behind a fractional canvas.
+ */
+function inkBox(p: Pixels): { minX: number; maxX: number; minY: number; maxY: number } {
+  const [r0, g0, b0] = [p.data[0] as number, p.data[1] as number, p.data[2] as number];
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let y = 2; y < p.height - 2; y++)
+    for (let x = 2; x < p.width - 2; x++) {
+      const i = 4 * (y * p.width + x);
+      if (Math.max(Math.abs((p.data[i] as number) - r0), Math.abs((p.data[i + 1] as number) - g0), Math.abs((p.data[i + 2] as number) - b0)) < 60) continue;
       minX = Math.min(minX, x);
       maxX = Math.max(maxX, x);
       minY = Math.min(minY, y);
@@ -108,6 +133,32 @@ describe('online viewer /kantu', () => {
     // Opening and measuring sent nothing to the server.
     expect(uploads).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it('shows an XCLIPped block reference only inside its clip boundary', async () => {
+    // Block B in red: lines y = 5 (x 100..120) and x = 110 (y 0..20), a filled square 114..118 x
+    // 14..18 and a nested diagonal, clipped to 102..112 x 2..12; a frame 90..130 x -10..30 around it.
+    const page = await browser.page(asVisitor(DESKTOP));
+    await page.goto('/kantu');
+    await open(page, { name: 'xclip.dxf', mimeType: 'application/dxf', buffer: Buffer.from(xclipDxf({ color: 1 })) });
+    const pixels = await pixelsOf(page.getByTestId('viewer-canvas'));
+    const frame = inkBox(pixels);
+    // One-pixel red lines, antialiased: darker than the hand-made drawing's thick walls.
+    const isLineRed = (r: number, g: number, b: number) => r > 90 && r > 3 * Math.max(g, b, 10);
+    const red = boxOf(pixels, isLineRed);
+    expect(count(pixels, isLineRed)).toBeGreaterThan(50);
+    // Where the red lies, as a fraction of the frame (x from the left, y from the top).
+    const fx = (px: number) => (px - frame.minX) / (frame.maxX - frame.minX);
+    const fy = (py: number) => (py - frame.minY) / (frame.maxY - frame.minY);
+    const slack = 3 / (frame.maxX - frame.minX);
+    // Unclipped, the red would reach 0.25..0.75 across and down; clipped, 0.30..0.55 across and 0.45..0.70 down.
+    expect(fx(red.minX)).toBeGreaterThan(0.3 - slack);
+    expect(fx(red.maxX)).toBeLessThan(0.55 + slack);
+    expect(fy(red.minY)).toBeGreaterThan(0.45 - slack);
+    expect(fy(red.maxY)).toBeLessThan(0.7 + slack);
+    // ...and it reaches the boundary on each side (the lines run through the whole clip).
+    expect(fx(red.minX)).toBeLessThan(0.3 + slack);
+    expect(fx(red.maxX)).toBeGreaterThan(0.55 - slack);
   });
 
   it('switching a layer off takes its lines out of the picture', async () => {

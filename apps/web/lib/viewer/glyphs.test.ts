@@ -23,6 +23,7 @@ function listWithText(text: string, width: number, matrix: number[]): PackedList
     layers: [{ name: '0', color: -1, visible: true }],
     fonts: [{ requested: 'txt.shx', family: 'DejaVu Sans', substituted: true }],
     buckets: [],
+    clips: [],
     texts: {
       count: 1,
       chars: text,
@@ -33,6 +34,7 @@ function listWithText(text: string, width: number, matrix: number[]): PackedList
       styles: Uint32Array.from([0]),
       fonts: Uint16Array.from([0]),
       orders: Float32Array.from([7]),
+      clips: Int32Array.from([-1]),
     },
     primitiveCount: 8,
     bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 },

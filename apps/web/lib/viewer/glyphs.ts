@@ -74,6 +74,8 @@ export interface TextInfo {
 
 export interface GlyphBucket {
   page: number;
+  /** The clip (PackedList.clips) its texts lie in, -1 for none: drawn through that clip's stencil. */
+  clip: number;
   origin: [number, number];
   bounds: Box;
   /** The tallest glyph cell in the bucket (list units): a bucket whose glyphs are all specks on screen is skipped. */
@@ -258,12 +260,12 @@ export function buildGlyphs(lists: readonly ListTexts[], create: CanvasFactory):
       ems[k] = Math.sqrt(Math.abs(a * d - b * c)) * size;
       let x = 0;
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-      const order = t.orders[k] as number, style = t.styles[k] as number;
+      const order = t.orders[k] as number, style = t.styles[k] as number, clip = t.clips[k] ?? -1;
       for (const placed of cells) {
         if (placed.cell) {
           const gx = x + left, gy = bottom;
           const ox = a * gx + c * gy + e, oy = b * gx + d * gy + f;
-          grid.push(placed.cell, ox, oy, ux, uy, vx, vy, order, style);
+          grid.push(placed.cell, clip, ox, oy, ux, uy, vx, vy, order, style);
         }
         x += placed.advance * size * fit;
       }
@@ -314,21 +316,22 @@ function spaceAdvance(atlas: Atlas, css: string): number {
 class GlyphGrid {
   private readonly n: number;
   private readonly box: Box;
-  private readonly cells = new Map<number, { page: number; ox: number; oy: number; data: Floats; bounds: Box; maxCell: number }>();
+  private readonly cells = new Map<number, { page: number; clip: number; ox: number; oy: number; data: Floats; bounds: Box; maxCell: number }>();
 
   constructor(bounds: Box | null, glyphs: number) {
     this.box = bounds ?? { minX: -1, minY: -1, maxX: 1, maxY: 1 };
     this.n = Math.max(1, Math.min(16, Math.ceil(Math.sqrt(glyphs / GLYPHS_PER_BUCKET))));
   }
 
-  push(cell: GlyphCell, ox: number, oy: number, ux: number, uy: number, vx: number, vy: number, order: number, style: number): void {
+  push(cell: GlyphCell, clip: number, ox: number, oy: number, ux: number, uy: number, vx: number, vy: number, order: number, style: number): void {
     const w = Math.max(this.box.maxX - this.box.minX, 1e-9) / this.n, h = Math.max(this.box.maxY - this.box.minY, 1e-9) / this.n;
     const i = Math.min(this.n - 1, Math.max(0, Math.floor((ox - this.box.minX) / w)));
     const j = Math.min(this.n - 1, Math.max(0, Math.floor((oy - this.box.minY) / h)));
-    const key = (cell.page * this.n + j) * this.n + i;
+    // A bucket per clip, atlas page and grid cell.
+    const key = (((clip + 1) * 65536 + cell.page) * this.n + j) * this.n + i;
     let b = this.cells.get(key);
     if (!b) {
-      b = { page: cell.page, ox: this.box.minX + (i + 0.5) * w, oy: this.box.minY + (j + 0.5) * h, data: new Floats(6 * GLYPH_FLOATS * 64), bounds: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity }, maxCell: 0 };
+      b = { page: cell.page, clip, ox: this.box.minX + (i + 0.5) * w, oy: this.box.minY + (j + 0.5) * h, data: new Floats(6 * GLYPH_FLOATS * 64), bounds: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity }, maxCell: 0 };
       this.cells.set(key, b);
     }
     b.maxCell = Math.max(b.maxCell, Math.hypot(vx, vy));
@@ -369,6 +372,6 @@ class GlyphGrid {
   }
 
   finish(): GlyphBucket[] {
-    return [...this.cells.values()].map((b) => ({ page: b.page, origin: [b.ox, b.oy], bounds: b.bounds, maxCell: b.maxCell, data: b.data.done(), count: b.data.length / GLYPH_FLOATS / 6 }));
+    return [...this.cells.values()].map((b) => ({ page: b.page, clip: b.clip, origin: [b.ox, b.oy], bounds: b.bounds, maxCell: b.maxCell, data: b.data.done(), count: b.data.length / GLYPH_FLOATS / 6 }));
   }
 }

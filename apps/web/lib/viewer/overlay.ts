@@ -1,3 +1,4 @@
+import { clipChain, polygonThrough } from './clips';
 import { displayColor, cssHex } from './colors';
 import type { GlyphSet } from './glyphs';
 import type { PackedDrawing, PackedScene } from './types';
@@ -17,7 +18,8 @@ export interface OverlayText {
   list: number;
   index: number;
   toDevice: Affine;
-  clip: Float32Array | null;
+  /** Device polygons the text shows inside (all of them): its viewport's, then its XCLIPs' outermost first. */
+  clips: Float32Array[];
 }
 
 export interface OverlayPlan {
@@ -77,7 +79,9 @@ export function planOverlay(drawing: PackedDrawing, glyphs: GlyphSet, scene: Pac
       if (!style || (on && on[style.layer] === 0) || pass.frozen.has(style.layer)) continue;
       const box = { minX: info.boxes[4 * k] as number, minY: info.boxes[4 * k + 1] as number, maxX: info.boxes[4 * k + 2] as number, maxY: info.boxes[4 * k + 3] as number };
       if (!boxesOverlap(transformBox(box, m), area)) continue;
-      texts.push({ list: pass.list, index: k, toDevice: m, clip: pass.clip });
+      const clip = list.texts.clips[k] ?? -1;
+      const clips = clip < 0 ? [] : clipChain(list, clip).map((i) => polygonThrough(list.clips[i]?.polygon ?? new Float64Array(0), m));
+      texts.push({ list: pass.list, index: k, toDevice: m, clips: pass.clip ? [pass.clip, ...clips] : clips });
       if (texts.length > OVERLAY_MAX_TEXTS) return { maxEmPx: Infinity, texts: [] };
     }
   }
@@ -110,10 +114,10 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, drawing: PackedDrawin
     const style = list.styles[tx.styles[t.index] as number];
     const css = glyphs.css[t.list]?.[tx.fonts[t.index] as number] ?? 'sans-serif';
     ctx.save();
-    if (t.clip) {
+    for (const clip of t.clips) {
       ctx.beginPath();
-      ctx.moveTo(t.clip[0] as number, t.clip[1] as number);
-      for (let i = 2; i < t.clip.length; i += 2) ctx.lineTo(t.clip[i] as number, t.clip[i + 1] as number);
+      ctx.moveTo(clip[0] as number, clip[1] as number);
+      for (let i = 2; i < clip.length; i += 2) ctx.lineTo(clip[i] as number, clip[i + 1] as number);
       ctx.closePath();
       ctx.clip('evenodd');
     }

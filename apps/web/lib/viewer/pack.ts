@@ -82,10 +82,34 @@ function grow(c: Cell, x: number, y: number): void {
   if (y > c.maxY) c.maxY = y;
 }
 
-/** Points of the list's strokes: about its segment count, to size the grid. */
-function countSegments(list: DisplayList): number {
-  let n = 0;
-  for (const p of list.primitives) if (p.kind === 'path' && p.mode === 'stroke') n += p.coords.length >> 1;
+/**
+ * The clip of each primitive (the innermost clipped run holding it; -1: none) and the clip each
+ * clip is nested in. Runs come by `from`, and a run inside another lies within its range and comes
+ * after it (display/types.ts ClipRun).
+ */
+export function clipsOf(list: DisplayList): { of: Int32Array; parents: Int32Array } {
+  const runs = list.clips ?? [];
+  const of = new Int32Array(list.primitives.length).fill(-1);
+  const parents = new Int32Array(runs.length).fill(-1);
+  runs.forEach((run, i) => {
+    for (let j = i - 1; j >= 0; j--) {
+      const outer = runs[j];
+      if (outer && outer.from <= run.from && run.to <= outer.to) {
+        parents[i] = j;
+        break;
+      }
+    }
+    of.fill(i, Math.max(0, run.from), Math.min(run.to, of.length));
+  });
+  return { of, parents };
+}
+
+/** Points of the strokes of each group (0: outside every clip, i + 1: clip i): about their segment counts, to size the grids. */
+function countSegments(list: DisplayList, clipOf: Int32Array, groups: number): number[] {
+  const n = new Array<number>(groups).fill(0);
+  list.primitives.forEach((p, order) => {
+    if (p.kind === 'path' && p.mode === 'stroke') n[(clipOf[order] as number) + 1]! += p.coords.length >> 1;
+  });
   return n;
 }
 
@@ -232,7 +256,7 @@ function addFill(grid: Grid, p: PathPrimitive, order: number): number {
   return tri.length / 3;
 }
 
-export function packTexts(list: DisplayList): PackedTexts {
+export function packTexts(list: DisplayList, clipOf: Int32Array = clipsOf(list).of): PackedTexts {
   let count = 0;
   for (const p of list.primitives) if (p.kind === 'text') count++;
   const offsets = new Uint32Array(count + 1);
@@ -242,6 +266,7 @@ export function packTexts(list: DisplayList): PackedTexts {
   const styles = new Uint32Array(count);
   const fonts = new Uint16Array(count);
   const orders = new Float32Array(count);
+  const clips = new Int32Array(count);
   const parts: string[] = [];
   let k = 0, length = 0;
   list.primitives.forEach((p, order) => {
@@ -255,25 +280,17 @@ export function packTexts(list: DisplayList): PackedTexts {
     styles[k] = p.style;
     fonts[k] = p.font;
     orders[k] = order;
+    clips[k] = clipOf[order] as number;
     k++;
   });
   offsets[count] = length;
-  return { count, chars: parts.join(''), offsets, matrices, sizes, widths, styles, fonts, orders };
+  return { count, chars: parts.join(''), offsets, matrices, sizes, widths, styles, fonts, orders, clips };
 }
 
 /** The coarse lines' tolerance: a 4000th of the list's extents (under a pixel when the whole list is in view). */
 const COARSE_FRACTION = 1 / 4000;
 
-export function packList(list: DisplayList, id: number, texts: PackedTexts = packTexts(list)): PackedList {
-  const bounds = boundsOf(list);
-  const grid = new Grid(bounds, countSegments(list));
-  const eps = Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) * COARSE_FRACTION;
-  let segmentCount = 0, triangleCount = 0;
-  list.primitives.forEach((p, order) => {
-    if (p.kind !== 'path') return;
-    if (p.mode === 'stroke') segmentCount += addStroke(grid, p, order, !((list.styles[p.style]?.lineweight ?? 0) > THIN_LINEWEIGHT_MM), eps);
-    else triangleCount += addFill(grid, p, order);
-  });
+function bucketsOf(grid: Grid): Bucket[] {
   const buckets: Bucket[] = [];
   for (const cell of grid.cells) {
     if (!cell.lines && !cell.wide && !cell.fills) continue;
@@ -286,13 +303,32 @@ export function packList(list: DisplayList, id: number, texts: PackedTexts = pac
       fills: cell.fills ? cell.fills.done() : new Float32Array(0),
     });
   }
+  return buckets;
+}
+
+export function packList(list: DisplayList, id: number, texts?: PackedTexts): PackedList {
+  const bounds = boundsOf(list);
+  // Geometry outside every clip in one grid, each clipped run's in one of its own (the renderer
+  // draws a clip's buckets through a stencil of its polygon).
+  const { of: clipOf, parents } = clipsOf(list);
+  const groups = parents.length + 1;
+  const grids = countSegments(list, clipOf, groups).map((segments) => new Grid(bounds, segments));
+  const eps = Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) * COARSE_FRACTION;
+  let segmentCount = 0, triangleCount = 0;
+  list.primitives.forEach((p, order) => {
+    if (p.kind !== 'path') return;
+    const grid = grids[(clipOf[order] as number) + 1] as Grid;
+    if (p.mode === 'stroke') segmentCount += addStroke(grid, p, order, !((list.styles[p.style]?.lineweight ?? 0) > THIN_LINEWEIGHT_MM), eps);
+    else triangleCount += addFill(grid, p, order);
+  });
   return {
     id,
     styles: list.styles.map((s) => ({ color: s.color, lineweight: s.lineweight, layer: s.layer })),
     layers: list.layers.map((l) => ({ name: l.name, color: l.color, visible: l.visible })),
     fonts: list.fonts.map((f) => ({ requested: f.requested, family: f.family, substituted: f.substituted })),
-    buckets,
-    texts,
+    buckets: bucketsOf(grids[0] as Grid),
+    clips: (list.clips ?? []).map((run, i) => ({ polygon: Float64Array.from(run.polygon), parent: parents[i] as number, buckets: bucketsOf(grids[i + 1] as Grid) })),
+    texts: texts ?? packTexts(list, clipOf),
     primitiveCount: list.primitives.length,
     bounds: list.bounds ? { ...list.bounds } : null,
     segmentCount,
@@ -331,7 +367,7 @@ export function packScenes(scenes: Scene[], onTexts?: (texts: ListTexts[]) => vo
         bounds: s.bounds ? { ...s.bounds } : null,
       }),
     );
-  const texts = order.map(packTexts);
+  const texts = order.map((list) => packTexts(list));
   onTexts?.(
     order.map((list, id) => ({
       id,
@@ -366,6 +402,14 @@ export function noticesOf(result: BuildResult, readerWarnings: readonly string[]
   };
 }
 
+/** Every bucket of a list: outside the clips, then each clip's. */
+export function allBuckets(list: PackedList): Bucket[] {
+  return list.clips.length ? [...list.buckets, ...list.clips.flatMap((c) => c.buckets)] : list.buckets;
+}
+
+/** The typed arrays of a list's texts. */
+const textArrays = (t: PackedTexts): ArrayBufferView[] => [t.offsets, t.matrices, t.sizes, t.widths, t.styles, t.fonts, t.orders, t.clips];
+
 /** The buffers of a packed drawing, to transfer them instead of copying. */
 export function transferablesOf(lists: readonly PackedList[]): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
@@ -373,14 +417,14 @@ export function transferablesOf(lists: readonly PackedList[]): ArrayBuffer[] {
     if (a.buffer instanceof ArrayBuffer && a.buffer.byteLength > 0) out.add(a.buffer);
   };
   for (const l of lists) {
-    for (const b of l.buckets) {
+    for (const b of allBuckets(l)) {
       add(b.lines);
       add(b.coarse);
       add(b.wide);
       add(b.fills);
     }
-    const t = l.texts;
-    for (const a of [t.offsets, t.matrices, t.sizes, t.widths, t.styles, t.fonts, t.orders]) add(a);
+    for (const c of l.clips) add(c.polygon);
+    for (const a of textArrays(l.texts)) add(a);
   }
   return [...out];
 }
@@ -388,9 +432,10 @@ export function transferablesOf(lists: readonly PackedList[]): ArrayBuffer[] {
 export function byteSizeOf(lists: readonly PackedList[]): number {
   let n = 0;
   for (const l of lists) {
-    for (const b of l.buckets) n += b.lines.byteLength + b.coarse.byteLength + b.wide.byteLength + b.fills.byteLength;
-    const t = l.texts;
-    n += t.chars.length * 2 + t.offsets.byteLength + t.matrices.byteLength + t.sizes.byteLength + t.widths.byteLength + t.styles.byteLength + t.fonts.byteLength + t.orders.byteLength;
+    for (const b of allBuckets(l)) n += b.lines.byteLength + b.coarse.byteLength + b.wide.byteLength + b.fills.byteLength;
+    for (const c of l.clips) n += c.polygon.byteLength;
+    n += l.texts.chars.length * 2;
+    for (const a of textArrays(l.texts)) n += a.byteLength;
   }
   return n;
 }

@@ -1,14 +1,17 @@
 import { layoutSheet } from '@xcad/cad/render/paper';
 import { displayColor } from './colors';
 import { CELL, FONT_PX, GLYPH_FLOATS, type GlyphSet } from './glyphs';
+import { MAX_CLIP_DEPTH, clipChain, polygonThrough } from './clips';
 import { COLOR_FRAGMENT, FILL_VERTEX, GLYPH_FRAGMENT, GLYPH_VERTEX, LINE_VERTEX, SHAPE_FRAGMENT, SHAPE_VERTEX, WIDE_VERTEX } from './shaders';
-import { FILL_FLOATS, LINE_FLOATS, WIDE_FLOATS, type Box, type PackedDrawing, type PackedList, type PackedScene } from './types';
+import { FILL_FLOATS, LINE_FLOATS, WIDE_FLOATS, type Box, type Bucket, type PackedDrawing, type PackedList, type PackedScene } from './types';
 import { boxesOverlap, compose, transformBox, viewMatrix, type Affine, type View } from './view';
 
 // The WebGL renderer (WebGL2, else WebGL1). Per frame and per list: for each visible bucket one
 // draw call for fills, one for thin lines, one for wide lines, and one per atlas page for glyphs;
 // a layout draws its sheet, then each viewport's model list clipped by a stencil of the viewport's
-// outline, then its own paper-space list on top. Wide lines are triangles pushed out in the vertex
+// outline (stencil bit 0), then its own paper-space list on top. A list's XCLIPped block
+// references (PackedList.clips) are drawn after the rest of it, each through a stencil of its
+// polygons (bits 1-7, one per nesting level); depth keeps the draw order across the passes. Wide lines are triangles pushed out in the vertex
 // shader to their lineweight in device pixels, so lineweights hold at any zoom.
 
 type GL = WebGLRenderingContext | WebGL2RenderingContext;
@@ -65,10 +68,16 @@ interface GpuGlyphBucket {
   count: number;
 }
 
+interface GpuClip {
+  buckets: GpuBucket[];
+}
+
 interface GpuList {
   list: PackedList;
   buckets: GpuBucket[];
-  glyphs: GpuGlyphBucket[];
+  clips: GpuClip[];
+  /** Glyph buckets by clip: index 0 outside every clip, i + 1 in clip i. */
+  glyphs: GpuGlyphBucket[][];
   colorTexture: WebGLTexture | null;
   weightTexture: WebGLTexture | null;
   styleSize: [number, number];
@@ -138,6 +147,8 @@ export class Renderer {
   private lists: GpuList[] = [];
   private pages: WebGLTexture[] = [];
   private source: { drawing: PackedDrawing; glyphs: GlyphSet } | null = null;
+  /** Stencil bits of the canvas: bit 0 for viewports, the rest for nested clips. */
+  private stencilBits = 8;
   private lost = false;
   readonly api: 'webgl2' | 'webgl1';
 
@@ -169,6 +180,7 @@ export class Renderer {
     this.glyphProgram = compile(gl, GLYPH_VERTEX, GLYPH_FRAGMENT);
     this.shapeProgram = compile(gl, SHAPE_VERTEX, SHAPE_FRAGMENT);
     this.shapeBuffer = gl.createBuffer();
+    this.stencilBits = (gl.getParameter(gl.STENCIL_BITS) as number) || 8;
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
   }
 
@@ -211,6 +223,18 @@ export class Renderer {
       gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
       return texture;
     });
+    const gpuBucket = (b: Bucket): GpuBucket => ({
+      origin: b.origin,
+      bounds: b.bounds,
+      lines: upload(b.lines),
+      lineVertices: b.lines.length / LINE_FLOATS,
+      coarse: upload(b.coarse),
+      coarseVertices: b.coarse.length / LINE_FLOATS,
+      wide: upload(b.wide),
+      wideVertices: b.wide.length / WIDE_FLOATS,
+      fills: upload(b.fills),
+      fillVertices: b.fills.length / FILL_FLOATS,
+    });
     this.lists = drawing.lists.map((list, li) => {
       const styleCount = Math.max(1, list.styles.length);
       const width = Math.min(styleCount, 1024);
@@ -221,21 +245,14 @@ export class Renderer {
       });
       const weightTexture = this.styleTexture(width, height, weights);
       const colorData = new Uint8Array(width * height * 4);
+      const glyphsByClip: GpuGlyphBucket[][] = Array.from({ length: list.clips.length + 1 }, () => []);
+      for (const g of glyphs.lists[li]?.buckets ?? [])
+        glyphsByClip[g.clip + 1]?.push({ page: g.page, origin: g.origin, bounds: g.bounds, maxCell: g.maxCell, buffer: upload(g.data), count: g.count });
       return {
         list,
-        buckets: list.buckets.map((b) => ({
-          origin: b.origin,
-          bounds: b.bounds,
-          lines: upload(b.lines),
-          lineVertices: b.lines.length / LINE_FLOATS,
-          coarse: upload(b.coarse),
-          coarseVertices: b.coarse.length / LINE_FLOATS,
-          wide: upload(b.wide),
-          wideVertices: b.wide.length / WIDE_FLOATS,
-          fills: upload(b.fills),
-          fillVertices: b.fills.length / FILL_FLOATS,
-        })),
-        glyphs: (glyphs.lists[li]?.buckets ?? []).map((g) => ({ page: g.page, origin: g.origin, bounds: g.bounds, maxCell: g.maxCell, buffer: upload(g.data), count: g.count })),
+        buckets: list.buckets.map(gpuBucket),
+        clips: list.clips.map((c) => ({ buckets: c.buckets.map(gpuBucket) })),
+        glyphs: glyphsByClip,
         colorTexture: this.styleTexture(width, height, colorData),
         weightTexture,
         styleSize: [width, height],
@@ -261,13 +278,13 @@ export class Renderer {
   release(): void {
     const gl = this.gl;
     for (const l of this.lists) {
-      for (const b of l.buckets) {
+      for (const b of [...l.buckets, ...l.clips.flatMap((c) => c.buckets)]) {
         gl.deleteBuffer(b.lines);
         gl.deleteBuffer(b.coarse);
         gl.deleteBuffer(b.wide);
         gl.deleteBuffer(b.fills);
       }
-      for (const g of l.glyphs) gl.deleteBuffer(g.buffer);
+      for (const g of l.glyphs.flat()) gl.deleteBuffer(g.buffer);
       gl.deleteTexture(l.colorTexture);
       gl.deleteTexture(l.weightTexture);
     }
@@ -314,6 +331,7 @@ export class Renderer {
     gl.disable(gl.STENCIL_TEST);
     gl.depthMask(true);
     gl.colorMask(true, true, true, true);
+    gl.stencilMask(0xff);
     const clear = rgbFloats(scene.isModel ? frame.background : frame.surround);
     gl.clearColor(clear[0], clear[1], clear[2], 1);
     gl.clearDepth(1);
@@ -344,14 +362,14 @@ export class Renderer {
       gl.scissor(Math.floor(area.minX), Math.floor(view.height - area.maxY), Math.ceil(area.maxX - area.minX) + 1, Math.ceil(area.maxY - area.minY) + 1);
       this.stencilPolygon(clipDevice, view);
       gl.clear(gl.DEPTH_BUFFER_BIT);
-      this.drawList(list, compose(toDevice, vp.matrix), frame, area, pxPerMm, vp.frozenLayers, stats);
+      this.drawList(list, compose(toDevice, vp.matrix), frame, area, pxPerMm, vp.frozenLayers, stats, true);
       gl.disable(gl.STENCIL_TEST);
       gl.disable(gl.SCISSOR_TEST);
     }
     const own = this.lists[scene.list];
     if (own) {
       gl.clear(gl.DEPTH_BUFFER_BIT);
-      this.drawList(own, toDevice, frame, screen, pxPerMm, [], stats);
+      this.drawList(own, toDevice, frame, screen, pxPerMm, [], stats, false);
     }
     stats.ms = performance.now() - start;
     return stats;
@@ -378,7 +396,9 @@ export class Renderer {
       layers: [{ name: '0', color: -1, visible: true }],
       fonts: [],
       buckets: [{ origin: [0, 0], bounds: box, lines: line, coarse: line, wide, fills: fill }],
-      texts: { count: 0, chars: '', offsets: new Uint32Array(1), matrices: new Float64Array(0), sizes: new Float32Array(0), widths: new Float32Array(0), styles: new Uint32Array(0), fonts: new Uint16Array(0), orders: new Float32Array(0) },
+      // A clipped copy too: the clip stencil's path.
+      clips: [{ polygon: Float64Array.from([0, 0, 1, 0, 0.5, 1]), parent: -1, buckets: [{ origin: [0, 0], bounds: box, lines: line, coarse: line, wide, fills: fill }] }],
+      texts: { count: 0, chars: '', offsets: new Uint32Array(1), matrices: new Float64Array(0), sizes: new Float32Array(0), widths: new Float32Array(0), styles: new Uint32Array(0), fonts: new Uint16Array(0), orders: new Float32Array(0), clips: new Int32Array(0) },
       primitiveCount: 4,
       bounds: box,
       segmentCount: 2,
@@ -401,7 +421,7 @@ export class Renderer {
     };
     const glyphs: GlyphSet = {
       pages: [{ canvas: atlas, width: atlas.width, height: atlas.height }],
-      lists: [{ buckets: [{ page: 0, origin: [0, 0], bounds: box, maxCell: 1, data: glyph, count: 1 }], info: { boxes: new Float64Array(0), ems: new Float32Array(0), fits: new Float32Array(0) }, glyphCount: 1 }],
+      lists: [{ buckets: [{ page: 0, clip: -1, origin: [0, 0], bounds: box, maxCell: 1, data: glyph, count: 1 }], info: { boxes: new Float64Array(0), ems: new Float32Array(0), fits: new Float32Array(0) }, glyphCount: 1 }],
       css: [[]],
     };
     this.load(drawing, glyphs);
@@ -501,13 +521,72 @@ export class Renderer {
     for (const loc of Object.values(p.attributes)) if (loc >= 0) this.gl.disableVertexAttribArray(loc);
   }
 
-  private drawList(l: GpuList, toDevice: Affine, frame: FrameInput, area: Box, pxPerMm: number, frozen: readonly number[], stats: FrameStats): void {
+  /**
+   * Draws a list: what lies outside every clip, then each clip's part through the stencil of its
+   * polygons. `inViewport`: the pass already tests stencil bit 0 (a layout's viewport).
+   */
+  private drawList(l: GpuList, toDevice: Affine, frame: FrameInput, area: Box, pxPerMm: number, frozen: readonly number[], stats: FrameStats, inViewport: boolean): void {
+    this.updateColors(l, frame.background, frame.layerOn[l.list.id], frozen);
+    const cull: Box = { minX: area.minX - CULL_MARGIN, minY: area.minY - CULL_MARGIN, maxX: area.maxX + CULL_MARGIN, maxY: area.maxY + CULL_MARGIN };
+    this.drawPart(l, l.buckets, l.glyphs[0] ?? [], toDevice, frame, cull, pxPerMm, stats);
+    if (l.clips.length === 0) return;
+    const gl = this.gl;
+    const levels = Math.max(0, Math.min(MAX_CLIP_DEPTH, this.stencilBits - 1));
+    l.clips.forEach((clip, i) => {
+      const glyphs = l.glyphs[i + 1] ?? [];
+      const seen = (b: { bounds: Box }) => boxesOverlap(transformBox(b.bounds, toDevice), cull);
+      if (!clip.buckets.some(seen) && !glyphs.some(seen)) return;
+      const polygons = clipChain(l.list, i)
+        .slice(0, levels)
+        .map((k) => polygonThrough(l.list.clips[k]?.polygon ?? new Float64Array(0), toDevice));
+      this.stencilClip(polygons, frame.view, inViewport);
+      this.drawPart(l, clip.buckets, glyphs, toDevice, frame, cull, pxPerMm, stats);
+    });
+    // Back to the pass's own stencil: the viewport's bit, or none.
+    if (inViewport) {
+      gl.stencilFunc(gl.EQUAL, 1, 1);
+      gl.stencilMask(1);
+    } else gl.disable(gl.STENCIL_TEST);
+  }
+
+  /**
+   * Marks the inside of each polygon (device pixels, outermost clip first) in a stencil bit of its
+   * own (1, 2, ...; each cleared first, within the scissor), then lets drawing pass only where all
+   * of them are set, and the viewport's bit 0 too in a viewport.
+   */
+  private stencilClip(polygons: Float32Array[], view: View, inViewport: boolean): void {
+    const gl = this.gl;
+    gl.enable(gl.STENCIL_TEST);
+    gl.disable(gl.DEPTH_TEST);
+    gl.colorMask(false, false, false, false);
+    gl.clearStencil(0);
+    this.useShape([0, 0, 0, 0], view);
+    let bits = 0;
+    polygons.forEach((polygon, level) => {
+      const bit = 2 << level;
+      gl.stencilMask(bit);
+      gl.clear(gl.STENCIL_BUFFER_BIT);
+      gl.stencilFunc(gl.ALWAYS, 0, bit);
+      gl.stencilOp(gl.KEEP, gl.KEEP, gl.INVERT);
+      if (polygon.length >= 6) {
+        gl.bufferData(gl.ARRAY_BUFFER, polygon, gl.STREAM_DRAW);
+        gl.drawArrays(gl.TRIANGLE_FAN, 0, polygon.length / 2);
+      }
+      bits |= bit;
+    });
+    gl.disableVertexAttribArray(this.shapeProgram.attributes.aPosition as number);
+    gl.colorMask(true, true, true, true);
+    const base = inViewport ? 1 : 0;
+    gl.stencilFunc(gl.EQUAL, base | bits, base | bits);
+    gl.stencilOp(gl.KEEP, gl.KEEP, gl.KEEP);
+  }
+
+  /** Fills, thin lines, wide lines and glyphs of some buckets of a list (its colours set). */
+  private drawPart(l: GpuList, buckets: readonly GpuBucket[], glyphs: readonly GpuGlyphBucket[], toDevice: Affine, frame: FrameInput, cull: Box, pxPerMm: number, stats: FrameStats): void {
     const gl = this.gl;
     const view = frame.view;
-    this.updateColors(l, frame.background, frame.layerOn[l.list.id], frozen);
     const orderStep = 2 / (l.list.primitiveCount + 2);
-    const cull: Box = { minX: area.minX - CULL_MARGIN, minY: area.minY - CULL_MARGIN, maxX: area.maxX + CULL_MARGIN, maxY: area.maxY + CULL_MARGIN };
-    const visible = l.buckets.filter((b) => boxesOverlap(transformBox(b.bounds, toDevice), cull));
+    const visible = buckets.filter((b) => boxesOverlap(transformBox(b.bounds, toDevice), cull));
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
     gl.disable(gl.BLEND);
@@ -563,7 +642,7 @@ export class Renderer {
     this.resetAttributes(wp);
 
     // Text.
-    if (l.glyphs.length === 0) return;
+    if (glyphs.length === 0) return;
     const gp = this.glyphProgram;
     this.bindStyles(gp, l, view, orderStep);
     // The shader sees cell heights: an em is FONT_PX / CELL of a cell.
@@ -572,7 +651,7 @@ export class Renderer {
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     gl.activeTexture(gl.TEXTURE2);
-    for (const g of l.glyphs) {
+    for (const g of glyphs) {
       // Text too small to read at this zoom is left out (a CAD program draws it as a speck).
       if (!g.buffer || g.maxCell * scale < MIN_GLYPH_CELL_PX || !boxesOverlap(transformBox(g.bounds, toDevice), cull)) continue;
       gl.bindTexture(gl.TEXTURE_2D, this.pages[g.page] ?? null);

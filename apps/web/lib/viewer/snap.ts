@@ -1,4 +1,5 @@
-import { LINE_FLOATS, WIDE_FLOATS, type PackedList } from './types';
+import { insideClip } from './clips';
+import { LINE_FLOATS, WIDE_FLOATS, type Bucket, type PackedList } from './types';
 import { apply, invert, type Affine } from './view';
 
 // Object snap for the measure tool: the end or middle point of a drawn segment near the pointer,
@@ -27,7 +28,9 @@ export function snapInList(list: PackedList, toScene: Affine, hiddenStyle: Uint8
   const tol = tolerance / scale;
   let best: SnapHit | null = null;
   let bestScore = Infinity;
-  for (const b of list.buckets) {
+  // The buckets outside every clip, then each XCLIPped part's, whose points count only where they show.
+  const parts: [Bucket, number][] = [...list.buckets.map((b): [Bucket, number] => [b, -1]), ...list.clips.flatMap((c, i) => c.buckets.map((b): [Bucket, number] => [b, i]))];
+  for (const [b, clip] of parts) {
     if (lx < b.bounds.minX - tol || lx > b.bounds.maxX + tol || ly < b.bounds.minY - tol || ly > b.bounds.maxY + tol) continue;
     const qx = lx - b.origin[0], qy = ly - b.origin[1];
     const test = (px: number, py: number, kind: 'end' | 'mid', penalty: number) => {
@@ -35,6 +38,7 @@ export function snapInList(list: PackedList, toScene: Affine, hiddenStyle: Uint8
       if (dx > tol || dx < -tol || dy > tol || dy < -tol) return;
       const d = Math.hypot(dx, dy);
       if (d > tol || d * penalty >= bestScore) return;
+      if (clip >= 0 && !insideClip(list, clip, px + b.origin[0], py + b.origin[1])) return;
       bestScore = d * penalty;
       const [sx, sy] = apply(toScene, px + b.origin[0], py + b.origin[1]);
       best = { x: sx, y: sy, kind, distance: d * scale };

@@ -68,6 +68,8 @@ export interface PackedTexts {
   fonts: Uint16Array;
   /** Draw order (the primitive's index in the list). */
   orders: Float32Array;
+  /** The innermost clip (PackedList.clips) each text lies in, -1 for none. */
+  clips: Int32Array;
 }
 
 export interface PackedStyle {
@@ -93,12 +95,28 @@ export interface PackedFont {
   substituted: boolean;
 }
 
+/**
+ * A clipped run of a list (an XCLIPped block reference, decision 0017's ClipRun): its primitives
+ * show only inside `polygon`, and inside the polygons of the clips it is nested in.
+ */
+export interface PackedClip {
+  /** One closed ring in list coordinates (x, y pairs); an inverted clip is an outer frame bridged to its hole. */
+  polygon: Float64Array;
+  /** The clip this one is nested in, or -1. */
+  parent: number;
+  /** The geometry of its primitives (those of clips nested in it are in theirs). */
+  buckets: Bucket[];
+}
+
 export interface PackedList {
   id: number;
   styles: PackedStyle[];
   layers: PackedLayer[];
   fonts: PackedFont[];
+  /** The geometry outside every clip. */
   buckets: Bucket[];
+  /** Clipped runs, parents before the clips nested in them (empty when nothing is clipped). */
+  clips: PackedClip[];
   texts: PackedTexts;
   /** Primitives in the list: the depth range of its draw order. */
   primitiveCount: number;
