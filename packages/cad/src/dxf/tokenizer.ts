@@ -72,9 +72,26 @@ abstract class BaseSource {
   truncated = false;
   protected decoder: Decoder | null = null;
   protected readonly bytes: Uint8Array;
+  /**
+   * Bytes start..end as a Latin-1 (here: ASCII) string: a Node Buffer makes it natively; elsewhere
+   * (the viewer's worker) `shortLatin1` for the short strings a DXF is made of. Either is 2.5-4
+   * times faster than String.fromCharCode over a subarray, which took a tenth of a large file's
+   * parse.
+   */
+  protected readonly latin1: (start: number, end: number) => string;
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
+    const buffer = bytes as Uint8Array & { latin1Slice?: (start: number, end: number) => string };
+    this.latin1 =
+      typeof buffer.latin1Slice === 'function'
+        ? (start, end) => (buffer.latin1Slice as (start: number, end: number) => string).call(buffer, start, end)
+        : (start, end) =>
+            end - start <= 64
+              ? shortLatin1(bytes, start, end)
+              : end - start <= 4096
+                ? String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[])
+                : getDecoder('latin1').decode(bytes.subarray(start, end));
   }
 
   setEncoding(encoding: string | null): void {
@@ -92,12 +109,7 @@ abstract class BaseSource {
     }
     let s: string;
     if (ascii) {
-      const len = end - start;
-      if (len <= 4096) {
-        s = String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
-      } else {
-        s = getDecoder('latin1').decode(b.subarray(start, end));
-      }
+      s = this.latin1(start, end);
     } else if (this.decoder) {
       s = this.decoder.decode(b.subarray(start, end));
     } else {
@@ -114,6 +126,36 @@ abstract class BaseSource {
     if (Number.isFinite(n)) return n;
     this.badNumbers++;
     return 0;
+  }
+}
+
+const fromCode = String.fromCharCode;
+
+/**
+ * A short Latin-1 string from bytes, eight characters a call: V8 makes these calls with their
+ * arguments far faster than one over a typed array.
+ */
+function shortLatin1(b: Uint8Array, start: number, end: number): string {
+  let out = '';
+  let i = start;
+  for (; i + 8 <= end; i += 8) out += fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number, b[i + 5] as number, b[i + 6] as number, b[i + 7] as number);
+  switch (end - i) {
+    case 1:
+      return out + fromCode(b[i] as number);
+    case 2:
+      return out + fromCode(b[i] as number, b[i + 1] as number);
+    case 3:
+      return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number);
+    case 4:
+      return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number);
+    case 5:
+      return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number);
+    case 6:
+      return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number, b[i + 5] as number);
+    case 7:
+      return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number, b[i + 5] as number, b[i + 6] as number);
+    default:
+      return out;
   }
 }
 
@@ -170,7 +212,7 @@ export class AsciiSource extends BaseSource implements GroupSource {
   }
 
   private ascii(s: number, e: number): string {
-    return String.fromCharCode.apply(null, this.bytes.subarray(s, e) as unknown as number[]);
+    return this.latin1(s, e);
   }
 
   private parseNumber(s: number, e: number, integer: boolean): number {
