@@ -127,6 +127,10 @@ export async function serverCommand(args: string[], out: NodeJS.WritableStream, 
       err.write(`cad: the resident engine is ${process.env['CAD_SERVER'] === '0' ? 'turned off (CAD_SERVER=0)' : 'not available on this system'}\n`);
       return 1;
     }
+    if (!privateFolder(socket as string, true)) {
+      err.write(`cad: the folder of ${socket} must be this user's alone (mode 0700): the resident engine does not start there\n`);
+      return 1;
+    }
     const build = clientBuild();
     if (sub === 'run') {
       // The client is built before the engine listens: an engine nobody could reach is no use.
@@ -154,15 +158,19 @@ export async function serverCommand(args: string[], out: NodeJS.WritableStream, 
       });
       return code;
     }
-    // start: in the background, then wait until it answers.
+    // start: in the background, then wait until it answers (one running a command counts).
     const first = await askEngine(socket as string, request(['server', 'status']));
-    if (!first.ran) spawnEngine({ ...process.env });
+    const started = first.ran || first.reason === 'busy' ? null : spawnEngine({ ...process.env });
     for (let i = 0; i < 300; i++) {
       const answer = await askEngine(socket as string, request(['server', 'status']));
-      if (answer.ran) {
-        const pid = (JSON.parse(answer.stdout) as { pid: number }).pid;
+      const pid = answer.ran ? (JSON.parse(answer.stdout) as { pid: number }).pid : answer.reason === 'busy' ? busyEngine(socket as string) : null;
+      if (pid !== null) {
         out.write(`the resident engine is running (pid ${pid})\n`);
         return 0;
+      }
+      if (started !== null && !alive(started)) {
+        err.write(`cad: the resident engine stopped as it started (run 'cad server run' to see why)\n`);
+        return 1;
       }
       await new Promise((r) => setTimeout(r, 100));
     }

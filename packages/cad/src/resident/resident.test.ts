@@ -318,6 +318,23 @@ describe('a command in the engine', () => {
     }
   });
 
+  it('cad server start refuses a socket folder open to others at once, with the reason', async () => {
+    const socket = newSocket();
+    chmodSync(join(socket, '..'), 0o755);
+    const { serverCommand } = await import('./command');
+    let text = '';
+    const err = { write: (c: string) => ((text += c), true) } as unknown as NodeJS.WritableStream;
+    const saved = process.env['CAD_SERVER_SOCKET'];
+    process.env['CAD_SERVER_SOCKET'] = socket;
+    try {
+      expect(await serverCommand(['start'], err, err, async () => 0)).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env['CAD_SERVER_SOCKET'];
+      else process.env['CAD_SERVER_SOCKET'] = saved;
+    }
+    expect(text).toBe(`cad: the folder of ${socket} must be this user's alone (mode 0700): the resident engine does not start there\n`);
+  });
+
   it('lets only one of two engines started together own the socket', async () => {
     const socket = newSocket();
     const a = await engine(socket);
