@@ -158,6 +158,9 @@ describe('a command in the engine', () => {
     await engine(socket);
     const r = await client(socket, ['echo', 'x'], { env: { XCAD_CJK_FONT: '/other/font.ttc' } });
     expect(r.stdout).toBe('cold:env:["echo","x"]\n');
+    // The engine's own subcommands read no settings: it answers them whatever the asker's are.
+    const status = await client(socket, ['server', 'status'], { env: { XCAD_CJK_FONT: '/other/font.ttc' } });
+    expect(JSON.parse(status.stdout)).toMatchObject({ socket });
     expect(settingsDiffer({ CAD_FONT_DIR: '/a', CAD_SERVER_WAIT_MS: '5' }, {})).toEqual([]);
     expect(settingsDiffer({ CAD_FONT_CACHE: '/a' }, { CAD_FONT_CACHE: '/b', PATH: '/x' })).toEqual(['CAD_FONT_CACHE']);
   });
@@ -394,6 +397,11 @@ describe('the warm-up', () => {
     // Its text (Chinese in the MTEXT and the TEXTs) and the block attributes are drawn.
     expect(svg).toContain('建筑平面图');
     expect(svg).toContain('门窗');
+    // Every style's text, the dimensions' (from the block, and measured without one) and the Chinese set.
+    expect(svg).toContain('建筑结构给排水');
+    expect(svg.match(/ABCDEFGHIJKLMNOPQRSTUVWXYZ/g)?.length).toBe(10);
+    expect(svg).toMatch(/>200</);
+    expect(svg).toMatch(/>150</);
     // The writers and the PDF reader it warms take it too.
     const [{ convertToDxf }, { convertToDwg }, { pdfToDrawing }] = await Promise.all([import('../dxf-writer/convert'), import('../dwg-writer/convert'), import('../pdf/index')]);
     expect((await convertToDxf(warmDrawing(), 'w.dxf', { version: '2018' })).bytes.length).toBeGreaterThan(10_000);

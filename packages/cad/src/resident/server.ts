@@ -227,7 +227,8 @@ export async function serve(options: ServeOptions): Promise<number> {
             void stop();
             return;
           }
-          if (settingsDiffer(request.env, ownEnv).length) return decline('env');
+          // `cad server status|stop|start` read no settings: answered whatever the asker's are.
+          if (request.args[0] !== 'server' && settingsDiffer(request.env, ownEnv).length) return decline('env');
           busy = true;
           state = 'acked';
           if (idleTimer) clearTimeout(idleTimer);

@@ -1,7 +1,9 @@
 /**
  * What the resident engine does before it takes commands: a made-up drawing with the common
  * entity types (lines and polylines on dashed layers, arcs, circles, an ellipse, a spline, text,
- * MTEXT with Chinese, a pattern and a solid hatch, block references with attributes) converted
+ * MTEXT with Chinese, a pattern and a solid hatch, block references with attributes, dimensions
+ * with and without their block, a leader, a 3D face, an XLINE) and text in a style per
+ * substitute font (the ASCII characters, and the Chinese ones drawings use most) converted
  * twice to PDF, PNG and SVG, written as DXF and DWG, and its PDF read back as a drawing (PDF
  * input, whose pdf.js alone takes ~0.3 s to load). The reader, the display-list builder, the text
  * layout, each back end and writer are then loaded, their fonts parsed, and their hot code
@@ -16,6 +18,27 @@ type Group = [number, string | number];
 
 const ROUNDS = 2;
 
+/** Style name, font file, big font: one for each substitute the engine sets text in (text/fonts.ts). */
+const STYLES: [string, string, string][] = [
+  ['STANDARD', 'txt.shx', 'gbcbig.shx'],
+  ['ARIAL', 'arial.ttf', ''],
+  ['ARIAL_BOLD', 'arialbd.ttf', ''],
+  ['TIMES', 'times.ttf', ''],
+  ['CONSOLAS', 'consola.ttf', ''],
+  ['COURIER', 'cour.ttf', ''],
+  ['ISOCPEUR', 'isocpeur.ttf', ''],
+  ['OTHER', 'romant.ttf', ''],
+  ['SIMSUN', 'simsun.ttc', ''],
+  ['SIMHEI', 'simhei.ttf', ''],
+];
+const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('').replace(/%/g, '');
+/** Characters Chinese drawings use most: title blocks, notes, room and part names, units. */
+const COMMON_HANZI =
+  '建筑结构给排水暖通电气平面立剖详大样图纸目录设计说明施工总节点做法比例日期审核校对制图专业负责人项目工程名称编号版本' +
+  '层楼梯间门窗墙柱梁板基础屋顶地下室卫生厨房客厅卧阳台走廊电井管道风口灯具插座开关配箱线缆桥架标高尺寸轴网注释' +
+  '钢筋混凝土砖砌体保温防水涂料面砖吊顶材料规格型号数量单位备注厚度宽长度直径半径角中心左右上下前后内外新增拆除修改' +
+  '一二三四五六七八九十零百千米毫厘个第号甲乙丙丁，。、：；（）【】《》“”！？＋－×÷±°Φ≤≥％';
+
 export function warmDrawing(): Uint8Array {
   const g: Group[] = [];
   g.push([0, 'SECTION'], [2, 'HEADER'], [9, '$ACADVER'], [1, 'AC1015'], [9, '$INSUNITS'], [70, 4], [9, '$LTSCALE'], [40, 1], [0, 'ENDSEC']);
@@ -28,13 +51,24 @@ export function warmDrawing(): Uint8Array {
   for (const [name, color, lt] of [['0', 7, 'CONTINUOUS'], ['墙体', 1, 'CONTINUOUS'], ['轴线', 5, 'DASHED']] as const)
     g.push([0, 'LAYER'], [2, name], [70, 0], [62, color], [6, lt]);
   g.push([0, 'ENDTAB']);
-  g.push([0, 'TABLE'], [2, 'STYLE'], [70, 1], [0, 'STYLE'], [2, 'STANDARD'], [70, 0], [40, 0], [41, 0.8], [3, 'txt.shx'], [4, 'gbcbig.shx'], [0, 'ENDTAB']);
+  // A style per substitute font the engine sets text in (names as drawings carry them).
+  g.push([0, 'TABLE'], [2, 'STYLE'], [70, STYLES.length]);
+  for (const [name, font, big] of STYLES) g.push([0, 'STYLE'], [2, name], [70, 0], [40, 0], [41, name === 'STANDARD' ? 0.8 : 1], [3, font], [4, big]);
+  g.push([0, 'ENDTAB']);
   g.push([0, 'ENDSEC']);
   // A block with geometry and an attribute.
   g.push([0, 'SECTION'], [2, 'BLOCKS'], [0, 'BLOCK'], [8, '0'], [2, 'TAG'], [70, 2], [10, 0], [20, 0], [30, 0]);
   g.push([0, 'CIRCLE'], [8, '0'], [10, 0], [20, 0], [30, 0], [40, 5]);
   g.push([0, 'LINE'], [8, '0'], [10, -5], [20, 0], [30, 0], [11, 5], [21, 0], [31, 0]);
   g.push([0, 'ATTDEF'], [8, '0'], [10, -3], [20, -1.5], [30, 0], [40, 3], [1, 'A1'], [3, 'Number'], [2, 'NO'], [70, 0], [72, 1], [11, 0], [21, 0], [31, 0], [74, 2]);
+  g.push([0, 'ENDBLK'], [8, '0']);
+  // A dimension's block, as CAD programs save it: lines, arrowheads and the laid-out text.
+  g.push([0, 'BLOCK'], [8, '0'], [2, '*D1'], [70, 1], [10, 0], [20, 0], [30, 0]);
+  g.push([0, 'LINE'], [8, '0'], [10, 20], [20, 460], [30, 0], [11, 220], [21, 460], [31, 0]);
+  for (const x of [20, 220]) g.push([0, 'LINE'], [8, '0'], [10, x], [20, 440], [30, 0], [11, x], [21, 463], [31, 0]);
+  g.push([0, 'SOLID'], [8, '0'], [10, 20], [20, 460], [30, 0], [11, 26], [21, 461], [31, 0], [12, 26], [22, 459], [32, 0], [13, 26], [23, 459], [33, 0]);
+  g.push([0, 'SOLID'], [8, '0'], [10, 220], [20, 460], [30, 0], [11, 214], [21, 461], [31, 0], [12, 214], [22, 459], [32, 0], [13, 214], [23, 459], [33, 0]);
+  g.push([0, 'MTEXT'], [8, '0'], [10, 120], [20, 462], [30, 0], [40, 3.5], [71, 8], [1, '200']);
   g.push([0, 'ENDBLK'], [8, '0'], [0, 'ENDSEC']);
   g.push([0, 'SECTION'], [2, 'ENTITIES']);
   for (let i = 0; i < 60; i++) {
@@ -61,6 +95,24 @@ export function warmDrawing(): Uint8Array {
   g.push([75, 0], [76, 1], [52, 0], [41, 1], [77, 0], [78, 1], [53, 45], [43, 0], [44, 0], [45, -2.5], [46, 2.5], [79, 0], [98, 0]);
   g.push([0, 'HATCH'], [8, '0'], [62, 3], [10, 0], [20, 0], [30, 0], [2, 'SOLID'], [70, 1], [71, 0], [91, 1], [92, 2], [72, 0], [73, 1], [93, 3]);
   g.push([10, 370], [20, 0], [10, 400], [20, 0], [10, 400], [20, 30], [97, 0], [75, 0], [76, 1], [98, 0]);
+  // Text in every style: the characters drawings use most, so each font's tables are read and
+  // its common glyphs decoded (outlines for PNG, subsets for PDF) before a real command needs them.
+  STYLES.forEach(([name, , big], i) => {
+    const y = 500 + i * 12;
+    g.push([0, 'TEXT'], [8, '0'], [7, name], [10, 0], [20, y], [30, 0], [40, 4], [1, `${ASCII} %%c20 %%d %%p0.5`]);
+    if (big || /sim|hei|song/i.test(name)) g.push([0, 'TEXT'], [8, '0'], [7, name], [10, 600], [20, y], [30, 0], [40, 4], [1, COMMON_HANZI]);
+  });
+  g.push([0, 'MTEXT'], [8, '0'], [10, 0], [20, 620], [30, 0], [40, 3], [41, 300], [71, 1], [1, '{\\fArial|b1|i0;Bold} {\\fTimes New Roman|b0|i1;Italic} {\\fSimHei|b0;黑体标题}\\P{\\H0.7x;\\S+0.1^-0.2;} \\LUnder\\l']);
+  g.push([0, 'DIMENSION'], [8, '0'], [2, '*D1'], [10, 220], [20, 460], [30, 0], [11, 120], [21, 462], [31, 0], [70, 32], [3, 'STANDARD'], [13, 20], [23, 440], [33, 0], [14, 220], [24, 440], [34, 0]);
+  // One without its block (some writers leave it out): drawn from the definition points.
+  g.push([0, 'DIMENSION'], [8, '0'], [10, 400], [20, 480], [30, 0], [11, 350], [21, 482], [31, 0], [70, 0], [3, 'STANDARD'], [13, 250], [23, 440], [33, 0], [14, 400], [24, 440], [34, 0]);
+  g.push([0, 'LEADER'], [8, '0'], [3, 'STANDARD'], [71, 1], [72, 0], [76, 3], [10, 250], [20, 300], [30, 0], [10, 280], [20, 330], [30, 0], [10, 300], [20, 330], [30, 0]);
+  g.push([0, 'POLYLINE'], [8, '墙体'], [66, 1], [10, 0], [20, 0], [30, 0], [70, 1]);
+  for (const [x, y, b] of [[420, 0, 0], [460, 0, 0.5], [460, 40, 0], [420, 40, 0]]) g.push([0, 'VERTEX'], [8, '墙体'], [10, x as number], [20, y as number], [30, 0], [42, b as number]);
+  g.push([0, 'SEQEND'], [8, '墙体']);
+  g.push([0, '3DFACE'], [8, '0'], [10, 420], [20, 60], [30, 0], [11, 460], [21, 60], [31, 0], [12, 460], [22, 90], [32, 5], [13, 420], [23, 90], [33, 5]);
+  g.push([0, 'POINT'], [8, '0'], [10, 440], [20, 120], [30, 0]);
+  g.push([0, 'XLINE'], [8, '轴线'], [10, 0], [20, 0], [30, 0], [11, 0.6], [21, 0.8], [31, 0]);
   g.push([0, 'ENDSEC'], [0, 'EOF']);
   return new TextEncoder().encode(g.map(([c, v]) => `${c}\n${v}\n`).join(''));
 }
