@@ -18,7 +18,7 @@ type Group = [number, string | number];
 
 const ROUNDS = 2;
 
-/** Style name, font file, big font: one for each substitute the engine sets text in (text/fonts.ts). */
+/** Style name, font file, big font: one for each substitute the engine sets text in (text/fonts.ts: DejaVu Sans, Liberation Sans regular and bold, Liberation Serif, DejaVu Sans Mono, Liberation Mono, Noto Sans CJK). */
 const STYLES: [string, string, string][] = [
   ['STANDARD', 'txt.shx', 'gbcbig.shx'],
   ['ARIAL', 'arial.ttf', ''],
@@ -26,8 +26,6 @@ const STYLES: [string, string, string][] = [
   ['TIMES', 'times.ttf', ''],
   ['CONSOLAS', 'consola.ttf', ''],
   ['COURIER', 'cour.ttf', ''],
-  ['ISOCPEUR', 'isocpeur.ttf', ''],
-  ['OTHER', 'romant.ttf', ''],
   ['SIMSUN', 'simsun.ttc', ''],
   ['SIMHEI', 'simhei.ttf', ''],
 ];
