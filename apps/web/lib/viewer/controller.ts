@@ -1,4 +1,5 @@
 import { BACKGROUNDS, SURROUNDS, type BackgroundName } from './colors';
+import { insideRing } from './clips';
 import { buildGlyphs, type GlyphSet } from './glyphs';
 import { angleAt, distance, polygonArea, type MeasureMode, type Point } from './measure';
 import { drawOverlay, planOverlay } from './overlay';
@@ -405,7 +406,7 @@ export class ViewerController {
     if (!scene || scene.isModel) return { kind: 'model', toScene: [1, 0, 0, 1, 0, 0] };
     for (let i = scene.viewports.length - 1; i >= 0; i--) {
       const vp = scene.viewports[i];
-      if (vp && insidePolygon(vp.clip, x, y)) return { kind: 'viewport', toScene: vp.matrix };
+      if (vp && insideRing(vp.clip, x, y)) return { kind: 'viewport', toScene: vp.matrix };
     }
     return { kind: 'paper', toScene: [1, 0, 0, 1, 0, 0] };
   }
@@ -421,7 +422,7 @@ export class ViewerController {
     if (scene.isModel) candidates.push({ list: scene.list, toScene: [1, 0, 0, 1, 0, 0], frozen: [] });
     else {
       candidates.push({ list: scene.list, toScene: [1, 0, 0, 1, 0, 0], frozen: [] });
-      for (const vp of scene.viewports) if (insidePolygon(vp.clip, x, y)) candidates.push({ list: vp.list, toScene: vp.matrix, frozen: vp.frozenLayers });
+      for (const vp of scene.viewports) if (insideRing(vp.clip, x, y)) candidates.push({ list: vp.list, toScene: vp.matrix, frozen: vp.frozenLayers });
     }
     let best: SnapHit | null = null;
     for (const c of candidates) {
@@ -730,13 +731,3 @@ function resultOf(mode: MeasureMode, points: readonly Point[]): MeasureResult | 
   }
 }
 
-function insidePolygon(poly: Float64Array, x: number, y: number): boolean {
-  let inside = false;
-  const n = poly.length >> 1;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = poly[2 * i] as number, yi = poly[2 * i + 1] as number;
-    const xj = poly[2 * j] as number, yj = poly[2 * j + 1] as number;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
