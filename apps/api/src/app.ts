@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '@xcad/db';
 import type { Env } from './env';
+import { LIMIT_PURGE_INTERVAL_MS, limitStoreFromEnv } from './limits';
 import { AccessLogController, createLogger, requestIdOf } from './logger';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { createAccounts } from './modules/auth/accounts.service';
@@ -73,6 +74,18 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   registerErrorHandling(app);
   registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
 
+  // Issue 21: one store for every quota and rate limit, shared by the API processes (decision 0029).
+  const limits = limitStoreFromEnv(env, db, app.log);
+  const purgeLimits = (): void => {
+    limits.purge(clock()).catch((error: unknown) => app.log.warn({ err: error }, 'purging ended limit windows failed'));
+  };
+  const limitPurge = setInterval(purgeLimits, LIMIT_PURGE_INTERVAL_MS);
+  limitPurge.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(limitPurge);
+    await limits.close();
+  });
+
   await app.register(healthRoutes, { db, machineId: env.MACHINE_ID });
   await app.register(timeRoutes);
   await app.register(contentRoutes, { db, publicOrigin: env.PUBLIC_ORIGIN });
@@ -82,7 +95,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   // Issue 3: the dev outbox exists only while codes are not really sent.
   if (sms instanceof ConsoleSmsProvider) await app.register(smsOutboxRoutes, { outbox: sms });
 
-  const authDeps: AuthDeps = { db, env, sms, log: app.log, clock };
+  const authDeps: AuthDeps = { db, env, sms, log: app.log, clock, limits };
   if (sms instanceof ConsoleSmsProvider) {
     authDeps.captchaOutbox = new CaptchaOutbox(clock);
     await app.register(captchaOutboxRoutes, { outbox: authDeps.captchaOutbox });
@@ -102,11 +115,11 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   // Issue 7: online conversion. The local queue runs in this process once it is ready and lets
   // running conversions finish (or hands them back) when it closes.
   const jobs = conversionJobs ?? (env.CONVERSION_QUEUE === 'bullmq' ? createBullmqJobs({ env, log: app.log }) : createLocalJobs({ db, storage, log: app.log, clock, env }));
-  await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs } });
+  await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs, limits } });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
 
   // Issue 11: the analytics collector, the operator's report, and the events' housekeeping.
-  await app.register(analyticsRoutes, { deps: { db, env, log: app.log, clock } });
+  await app.register(analyticsRoutes, { deps: { db, env, log: app.log, clock, limits } });
   return app;
 }

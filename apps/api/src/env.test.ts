@@ -36,6 +36,8 @@ describe('loadEnv', () => {
       ANALYTICS_RETENTION_DAYS: 400,
       ANALYTICS_RATE_PER_MINUTE: 600,
       ANALYTICS_DEVICE_RATE_PER_MINUTE: 120,
+      RATE_LIMIT_STORE: 'database',
+      RATE_LIMIT_PREFIX: 'xcad-limits',
     });
     expect(DEV_SIGN_SECRET).toBe('xcad-dev-sign-secret-141');
   });
@@ -78,6 +80,15 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ CONVERSION_QUEUE: 'sqs' })).toThrow('- CONVERSION_QUEUE:');
     expect(() => loadEnv({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow('- REDIS_URL:');
     expect(() => loadEnv({ CONVERSION_QUEUE_NAME: 'a:b' })).toThrow('- CONVERSION_QUEUE_NAME:');
+  });
+
+  it('counts the limits in Redis when the bullmq queue brings one, in the database otherwise, unless told', () => {
+    expect(loadEnv({}).RATE_LIMIT_STORE).toBe('database');
+    expect(loadEnv({ CONVERSION_QUEUE: 'bullmq' }).RATE_LIMIT_STORE).toBe('redis');
+    expect(loadEnv({ CONVERSION_QUEUE: 'bullmq', RATE_LIMIT_STORE: 'database' }).RATE_LIMIT_STORE).toBe('database');
+    expect(loadEnv({ RATE_LIMIT_STORE: 'redis', RATE_LIMIT_PREFIX: 'site-b:limits' })).toMatchObject({ RATE_LIMIT_STORE: 'redis', RATE_LIMIT_PREFIX: 'site-b:limits' });
+    expect(() => loadEnv({ RATE_LIMIT_STORE: 'memory' })).toThrow('- RATE_LIMIT_STORE:');
+    expect(() => loadEnv({ RATE_LIMIT_PREFIX: 'a b' })).toThrow('- RATE_LIMIT_PREFIX:');
   });
 
   it('takes an S3-compatible bucket for storage and names what the s3 provider is missing', () => {

@@ -13,6 +13,7 @@ export const QQ_PROVIDERS = ['dev', 'qq-connect'] as const;
 export const WXPAY_PROVIDERS = ['sandbox', 'wechatpay'] as const;
 export const ALIPAY_PROVIDERS = ['sandbox', 'alipay'] as const;
 export const STORAGE_PROVIDERS = ['local', 's3'] as const;
+export const LIMIT_STORES = ['redis', 'database'] as const;
 
 /** `true`/`false`, or a comma list of trusted proxy addresses or CIDRs. */
 export type TrustProxy = boolean | string[];
@@ -131,6 +132,12 @@ const ZEnv = z.object({
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(7).max(3660).default(400),
   ANALYTICS_RATE_PER_MINUTE: z.coerce.number().int().min(50).max(10_000_000).default(600),
   ANALYTICS_DEVICE_RATE_PER_MINUTE: z.coerce.number().int().min(50).max(10_000_000).default(120),
+  // Issue 21 (decision 0029): where the quotas and rate limits are counted, so that every API
+  // process sees the same counts. redis: in REDIS_URL's Redis (the default with the bullmq queue,
+  // which needs that Redis anyway); database: in the main database (the default otherwise).
+  RATE_LIMIT_STORE: z.enum(LIMIT_STORES).optional(),
+  // The limit store's keys go under this prefix in Redis (several sites can share one Redis).
+  RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, { error: 'letters, digits, _ . : - only' }).default('xcad-limits'),
 });
 
 // The credentials each real SMS provider cannot send without.
@@ -160,7 +167,10 @@ const STORAGE_REQUIRED: ReadonlyArray<{ variable: 'STORAGE_PROVIDER'; value: str
   { variable: 'STORAGE_PROVIDER', value: 's3', needs: ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
 ];
 
-export type Env = Omit<z.output<typeof ZEnv>, 'PRODUCT_SIGN_SECRET'> & { PRODUCT_SIGN_SECRET: string };
+export type Env = Omit<z.output<typeof ZEnv>, 'PRODUCT_SIGN_SECRET' | 'RATE_LIMIT_STORE'> & {
+  PRODUCT_SIGN_SECRET: string;
+  RATE_LIMIT_STORE: (typeof LIMIT_STORES)[number];
+};
 
 export class EnvError extends Error {
   override readonly name = 'EnvError';
@@ -194,5 +204,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (!result.success || problems.length > 0) {
     throw new EnvError(`invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
-  return { ...result.data, PRODUCT_SIGN_SECRET: result.data.PRODUCT_SIGN_SECRET ?? DEV_SIGN_SECRET };
+  return {
+    ...result.data,
+    PRODUCT_SIGN_SECRET: result.data.PRODUCT_SIGN_SECRET ?? DEV_SIGN_SECRET,
+    RATE_LIMIT_STORE: result.data.RATE_LIMIT_STORE ?? (result.data.CONVERSION_QUEUE === 'bullmq' ? 'redis' : 'database'),
+  };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { productDevice, signFields, type SignableFields } from '@xcad/protocol';
+import { createDatabase } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -15,6 +16,9 @@ import type { ConversionJobs } from './modules/conversion/conversion.jobs';
 import type { ConfiguredPayProviders } from './modules/pay/pay.factory';
 import type { SmsProvider } from './modules/sms/sms.provider';
 import { LocalDiskStorage } from './storage';
+
+/** The Redis of this machine the tests use (BullMQ queues, the Redis limit store). */
+export const TEST_REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -41,20 +45,25 @@ export interface TestAppOptions {
   conversionJobs?: ConversionJobs;
 }
 
-export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  let offsetMs = 0;
-  const clock: TestClock = { now: () => Date.now() + offsetMs, advance: (ms) => void (offsetMs += ms) };
-  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...overrides });
-  const database = await createTestDatabase();
-  const logs: Array<Record<string, unknown>> = [];
+/** A logger whose lines land, parsed, in `logs`. */
+function capturingLogger(env: Env, logs: Array<Record<string, unknown>>) {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       logs.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
       callback();
     },
   });
+  return pino(loggerOptions(env), sink);
+}
+
+export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  let offsetMs = 0;
+  const clock: TestClock = { now: () => Date.now() + offsetMs, advance: (ms) => void (offsetMs += ms) };
+  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...overrides });
+  const database = await createTestDatabase();
+  const logs: Array<Record<string, unknown>> = [];
   const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
-  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs });
+  const app = await buildApp({ env, db: database.db, logger: capturingLogger(env, logs), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs });
   return {
     app,
     database,
@@ -66,6 +75,28 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
       await app.close();
       await database.destroy();
       await rm(storage.root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second API process beside `first`: its own app (and, on PostgreSQL, its own connection pool)
+ * over the same database, storage and clock, as behind a load balancer. SQLite's second app shares
+ * the first one's connection: two better-sqlite3 connections in one process would block each
+ * other with the event loop stopped. Its `close` leaves the first app's database alone.
+ */
+export async function createSecondTestApp(first: TestApp, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = first.database.engine === 'postgres' ? createDatabase({ databaseUrl: first.database.location, poolMax: 5 }) : undefined;
+  const db = database?.db ?? first.database.db;
+  const logs: Array<Record<string, unknown>> = [];
+  const app = await buildApp({ env: first.env, db, logger: capturingLogger(first.env, logs), clock: first.clock.now, smsProvider: options.smsProvider, storage: first.storage, conversionJobs: options.conversionJobs });
+  return {
+    ...first,
+    app,
+    logs,
+    close: async () => {
+      await app.close();
+      await database?.destroy();
     },
   };
 }

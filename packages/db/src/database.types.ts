@@ -1,7 +1,5 @@
 import type {
   AppUserTable,
-  AuthEventTable,
-  AuthLockTable,
   CaptchaTable,
   LoginSessionTable,
   MembershipTable,
@@ -16,19 +14,19 @@ import type { FeedbackTables } from './tables/feedback.table';
 import type { PayTables } from './tables/pay.table';
 import type { ConversionTables } from './tables/conversion.table';
 import type { AnalyticsTables } from './tables/analytics.table';
+import type { LimitCounterTable } from './tables/limit-counter.table';
 import type { RequestNonceTable } from './tables/request-nonce.table';
 import type { SoftwareTables } from './tables/software.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
 export interface Database extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables, AnalyticsTables {
   request_nonce: RequestNonceTable;
+  limit_counter: LimitCounterTable;
   app_user: AppUserTable;
   user_identity: UserIdentityTable;
   user_session: UserSessionTable;
   sms_code: SmsCodeTable;
   captcha: CaptchaTable;
-  auth_event: AuthEventTable;
-  auth_lock: AuthLockTable;
   login_session: LoginSessionTable;
   membership: MembershipTable;
   content_post: ContentPostTable;

@@ -5,6 +5,7 @@ export * from './migrate';
 export * from './seeds';
 export * from './repositories/nonce.repository';
 export type * from './tables/request-nonce.table';
+export type * from './tables/limit-counter.table';
 export type * from './tables/accounts.table';
 export type * from './tables/content.table';
 export type * from './tables/drawings.table';

@@ -66,20 +66,6 @@ export interface CaptchaTable {
   expires_at: number;
 }
 
-/** One row per counted event (an SMS sent, a wrong password, ...); the rate limits count these. */
-export interface AuthEventTable {
-  id: Generated<number>;
-  kind: string;
-  subject: string;
-  at: number;
-}
-
-/** A subject (account, phone, IP) refused until `until`. */
-export interface AuthLockTable {
-  subject: string;
-  until: number;
-}
-
 export type LoginSessionState = 'pending' | 'scanned' | 'confirmed' | 'consumed' | 'illegal';
 
 /** A QR (WeChat) or popup (QQ) sign-in in progress, keyed by its `logintag`. */

@@ -15,9 +15,12 @@ export interface ConversionTaskTable {
   tasktag: string;
   /** SHA-256 hex of the tasktoken that authorises uploads. */
   token_hash: string;
-  /** The device that created it (spec §3 device id); it and `user_id` may see the task. */
+  /** The device that created it (spec §3 device id): recorded, never a proof of ownership. */
   device_id: string;
+  /** The signed-in user who created it: they may see it. */
   user_id: number | null;
+  /** SHA-256 hex of the visitor cookie of the browser that created a visitor's task: it may see it (decision 0029). */
+  visitor_hash: string | null;
   tier: ConversionTier;
   tasktype: string;
   output_ext: string;

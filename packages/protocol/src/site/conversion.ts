@@ -50,9 +50,15 @@ export const TASK_STATES = ['uploading', 'queued', 'processing', 'done', 'failed
 export type TTaskStatus = (typeof TASK_STATES)[number];
 
 export const CONVERSION_LIMITS = {
-  /** Per tier: largest file, files per task, tasks a device or user may start per day. */
+  /** Per tier: largest file, files per task, tasks a device or user may start per (Beijing) day. */
   visitor: { maxFileBytes: 50 * 1024 * 1024, maxFiles: 3, tasksPerDay: 20 },
   member: { maxFileBytes: 200 * 1024 * 1024, maxFiles: 20, tasksPerDay: 500 },
+  /**
+   * Free tasks a day from one client address, whatever device ids it sends (decision 0029): five
+   * devices' worth, so a small office behind one address converts freely, while a script that
+   * invents a device id per request stops here.
+   */
+  freeTasksPerAddressPerDay: 100,
   /** Largest chunk of uploadfile (spec §9). */
   chunkBytes: UPLOAD.conversionChunkBytes,
   /** Uploads and results are deleted this long after the task was created. */
@@ -64,6 +70,13 @@ export const CONVERSION_LIMITS = {
   /** A file name is cut to this many characters. */
   fileNameMax: 120,
 } as const;
+
+/**
+ * The HttpOnly cookie the API gives a browser with its first visitor task: a secret that owns the
+ * visitor's tasks (decision 0029), kept a year like the device id beside it.
+ */
+export const VISITOR_COOKIE = 'xcad_visitor';
+export const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
 /** The product whose members get the member tier (spec §6: 202 converter). */
 export const CONVERTER_PRODUCT_ID = 202;
@@ -242,23 +255,33 @@ export const ZTaskDetails = z.object({
 export type TTaskDetails = z.infer<typeof ZTaskDetails>;
 
 /**
+ * Who may read a task (decision 0029): its signed-in user, the browser whose visitor cookie
+ * started it, or whoever holds its `tasktoken` (uploadpar's answer), which clients without
+ * cookies send beside the spec's fields. Never the device id: clients choose it.
+ */
+const ZTaskToken = z.string().min(1).max(128).optional();
+
+/**
  * spec §7 taskstate (signed). Answers `code` 10000 when done, 20000 while uploading, queued or
  * converting, 18000 when failed or cancelled (spec §8 codes), with the details either way.
  */
-export const ZTaskStateRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), ifshowtxt: z.coerce.number().int().optional() });
+export const ZTaskStateRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), ifshowtxt: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
 export const ZTaskStateResponse = z.looseObject({ code: z.number().int(), message: z.string(), ...ZTaskDetails.shape });
 export type TTaskStateResponse = z.infer<typeof ZTaskStateResponse>;
 
 /** spec §7 taskdown (signed): a signed, expiring URL of the result (a zip for several files). */
-export const ZTaskDownRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), downtype: z.coerce.number().int().optional() });
+export const ZTaskDownRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), downtype: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
 export const ZTaskDownResponse = successOf({ downurl: z.string(), filename: z.string(), expiretime: z.number().int() });
 export type TTaskDownResponse = z.infer<typeof ZTaskDownResponse>;
 
 /** taskcancel (ours, signed): stops a task at any point; its files are deleted. */
-export const ZTaskCancelRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64) });
+export const ZTaskCancelRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), tasktoken: ZTaskToken });
 export const ZTaskCancelResponse = successOf({ status: z.enum(TASK_STATES) });
 
-/** tasklist (ours, signed): this device's tasks, or the signed-in user's, newest first, while retained. */
+/**
+ * tasklist (ours, signed): the signed-in user's tasks and this browser's visitor tasks (its
+ * visitor cookie, decision 0029), newest first, while retained. The device id shows nothing.
+ */
 export const ZTaskListRequest = ZSignedIn.extend({
   page: z.coerce.number().int().min(1).max(100).default(1),
   pagesize: z.coerce.number().int().min(1).max(50).default(20),

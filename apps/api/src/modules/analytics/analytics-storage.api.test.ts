@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseLimitStore } from '../../limits';
 import { createTestApp, type TestApp } from '../../test-app';
 import { partitionDays } from './analytics-partitions.repository';
 import { createAnalytics } from './analytics.service';
@@ -63,7 +64,7 @@ describe('storage by day', () => {
 
     // Three days later, with a week of retention, the cut-off is four of the first today's days ago.
     t.clock.advance(3 * DAY_MS);
-    const analytics = createAnalytics({ db: t.database.db, env: { ...t.env, ANALYTICS_RETENTION_DAYS: 7 }, log: pino({ level: 'silent' }), clock: t.clock.now });
+    const analytics = createAnalytics({ db: t.database.db, env: { ...t.env, ANALYTICS_RETENTION_DAYS: 7 }, log: pino({ level: 'silent' }), clock: t.clock.now, limits: new DatabaseLimitStore(t.database.db) });
     const swept = await analytics.housekeeping();
 
     expect(await daysOf(old)).toEqual([]);

@@ -12,6 +12,7 @@ import {
 } from '@xcad/protocol';
 import type { Database, NewAnalyticsEvent } from '@xcad/db';
 import type { Env } from '../../env';
+import { limitKey, retryAfterSecondsOf, type Charge, type LimitStore } from '../../limits';
 import { resolveSignedIn } from '../auth/session.service';
 import {
   createDayPartitions,
@@ -33,7 +34,6 @@ import {
   taskOutcomes,
   topPages,
 } from './analytics.repository';
-import { RateLimiter, takeAll, type Charge } from './rate-limiter';
 
 // Analytics (issue 11): the collector, the operator's report, and the housekeeping of the stored
 // events (partitions ahead of time on PostgreSQL, the retention sweep).
@@ -51,6 +51,8 @@ export interface AnalyticsDeps {
   log: FastifyBaseLogger;
   /** Server time, epoch milliseconds. */
   clock: () => number;
+  /** Where the collector's limits are counted, shared by the API processes (decision 0029). */
+  limits: LimitStore;
 }
 
 /** Where a batch came from. */
@@ -83,6 +85,8 @@ export interface Analytics {
 }
 
 const TOP_PAGES = 20;
+/** The collector's limits are events a minute. */
+const RATE_WINDOW_MS = 60_000;
 /** Partitions exist from today to this many days ahead, so a new day never waits for one. */
 const PARTITION_DAYS_AHEAD = 2;
 const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
@@ -104,9 +108,7 @@ function isLoginMethod(value: string): value is TLoginMethod {
 }
 
 export function createAnalytics(deps: AnalyticsDeps): Analytics {
-  const { db, env, log, clock } = deps;
-  const byAddress = new RateLimiter(env.ANALYTICS_RATE_PER_MINUTE);
-  const byDevice = new RateLimiter(env.ANALYTICS_DEVICE_RATE_PER_MINUTE);
+  const { db, env, log, clock, limits } = deps;
   // Rejected events since the last log line, and since start.
   const pendingRejects = new Map<RejectReason | 'rate_limited', number>();
   const totalRejects = new Map<RejectReason | 'rate_limited', number>();
@@ -141,12 +143,14 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   async function collect(events: readonly unknown[], arrival: Arrival): Promise<TAnalyticsBatchResult> {
     const now = clock();
     // Every event counts against the budgets, good or bad: a flood of junk costs as much to read.
-    const charges: Charge[] = [{ limiter: byAddress, key: arrival.ip, cost: events.length }];
-    for (const [deviceId, count] of deviceCountsOf(events)) charges.push({ limiter: byDevice, key: deviceId, cost: count });
-    const taken = takeAll(charges, now);
+    const charges: Charge[] = [{ key: limitKey('analytics-ip', arrival.ip), cost: events.length, limit: env.ANALYTICS_RATE_PER_MINUTE, windowMs: RATE_WINDOW_MS }];
+    for (const [deviceId, count] of deviceCountsOf(events)) {
+      charges.push({ key: limitKey('analytics-device', deviceId), cost: count, limit: env.ANALYTICS_DEVICE_RATE_PER_MINUTE, windowMs: RATE_WINDOW_MS });
+    }
+    const taken = await limits.consume(charges, now);
     if (!taken.ok) {
       countReject('rate_limited', events.length);
-      throw analyticsRefusal('tooManyEvents', `analytics batch of ${events.length} from ${arrival.ip} over the limit`, { retryafter: taken.retryAfterSeconds });
+      throw analyticsRefusal('tooManyEvents', `analytics batch of ${events.length} from ${arrival.ip} over the limit`, { retryafter: retryAfterSecondsOf(taken.retryAfterMs) });
     }
 
     const accepted: TAnalyticsEventRecord[] = [];

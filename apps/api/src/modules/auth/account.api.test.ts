@@ -1,5 +1,6 @@
 import { AUTH_LIMITS } from '@xcad/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DatabaseLimitStore } from '../../limits';
 import type * as CaptchaModule from './captcha';
 import { createAccounts } from './accounts.service';
 import type { Accounts } from './auth.contract';
@@ -35,7 +36,7 @@ let accounts: Accounts;
 
 beforeAll(async () => {
   t = await createAuthTestApp();
-  accounts = createAccounts({ db: t.database.db, env: t.env, sms: t.outbox, log: t.app.log, clock: t.clock.now });
+  accounts = createAccounts({ db: t.database.db, env: t.env, sms: t.outbox, log: t.app.log, clock: t.clock.now, limits: new DatabaseLimitStore(t.database.db) });
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
+import { DatabaseLimitStore } from '../../limits';
 import { ConsoleSmsProvider } from '../sms/console.provider';
 import { createAccounts } from './accounts.service';
 import type { Accounts, IdentityProfile } from './auth.contract';
@@ -16,7 +17,7 @@ const context = { deviceId: 'device-1', ip: '10.0.0.1' };
 beforeAll(async () => {
   handle = await createTestDatabase();
   const log = pino({ level: 'silent' });
-  accounts = createAccounts({ db: handle.db, env: loadEnv({ NODE_ENV: 'test' }), sms: new ConsoleSmsProvider({ logger: log }), log, clock: () => now });
+  accounts = createAccounts({ db: handle.db, env: loadEnv({ NODE_ENV: 'test' }), sms: new ConsoleSmsProvider({ logger: log }), log, clock: () => now, limits: new DatabaseLimitStore(handle.db) });
 });
 
 afterAll(async () => {

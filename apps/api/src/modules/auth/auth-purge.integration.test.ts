@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env';
+import { DatabaseLimitStore } from '../../limits';
 import { ConsoleSmsProvider } from '../sms/console.provider';
 import { purgeAuthRecords } from './auth.service';
 
@@ -21,20 +22,6 @@ describe('purgeAuthRecords', () => {
   it('drops what no limit counts any more and keeps the rest', async () => {
     const { db } = handle;
     await db
-      .insertInto('auth_event')
-      .values([
-        { kind: 'sms-phone', subject: 'old', at: now - DAY - 1 },
-        { kind: 'sms-phone', subject: 'recent', at: now - DAY + 1 },
-      ])
-      .execute();
-    await db
-      .insertInto('auth_lock')
-      .values([
-        { subject: 'ended', until: now },
-        { subject: 'running', until: now + 1 },
-      ])
-      .execute();
-    await db
       .insertInto('captcha')
       .values([
         { device_id: 'expired', code_hash: 'h', expires_at: now },
@@ -50,10 +37,8 @@ describe('purgeAuthRecords', () => {
       .execute();
 
     const log = pino({ level: 'silent' });
-    await purgeAuthRecords({ db, env: loadEnv({ NODE_ENV: 'test' }), sms: new ConsoleSmsProvider({ logger: log }), log, clock: () => now * 1000 });
+    await purgeAuthRecords({ db, env: loadEnv({ NODE_ENV: 'test' }), sms: new ConsoleSmsProvider({ logger: log }), log, clock: () => now * 1000, limits: new DatabaseLimitStore(db) });
 
-    expect((await db.selectFrom('auth_event').select('subject').execute()).map((row) => row.subject)).toEqual(['recent']);
-    expect((await db.selectFrom('auth_lock').select('subject').execute()).map((row) => row.subject)).toEqual(['running']);
     expect((await db.selectFrom('captcha').select('device_id').execute()).map((row) => row.device_id)).toEqual(['live']);
     expect((await db.selectFrom('sms_code').select('phone').execute()).map((row) => row.phone)).toEqual(['today']);
   });

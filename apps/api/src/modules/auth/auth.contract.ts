@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, IdentityProvider } from '@xcad/db';
 import type { TUserInfo } from '@xcad/protocol';
 import type { Env } from '../../env';
+import type { LimitStore } from '../../limits';
 import type { SmsProvider } from '../sms/sms.provider';
 import type { CaptchaOutbox } from './captcha-outbox';
 
@@ -16,6 +17,8 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   /** Server time, epoch milliseconds. */
   clock: () => number;
+  /** Where the sign-in and SMS limits and locks are counted (decision 0029). */
+  limits: LimitStore;
   /** Only with the console SMS provider: where the answers of drawn captchas are kept for dev and tests. */
   captchaOutbox?: CaptchaOutbox;
 }

@@ -8,15 +8,13 @@ import {
   type TUserInfo,
 } from '@xcad/protocol';
 import type { AuthDeps, SignInContext } from './auth.contract';
-import { purgeEventsBefore } from './auth-event.repository';
-import { purgeLocks } from './auth-lock.repository';
 import { purgeCaptchas } from './captcha.repository';
 import { hashPassword, isPasswordRight, sha256Hex } from './credentials';
 import { assertNotLocked, checkPasswordGuarded, lockOf } from './lockout.service';
 import { maskedPhone, normalizePhone } from './phone';
 import { revokeSessionByTokenHash, revokeUserSessions } from './session.repository';
 import { openSession, resolveSignedIn, signInUser, userInfoOf, type Credentials, type SignedIn } from './session.service';
-import { consumeSmsCode } from './sms-code.service';
+import { withSmsCode } from './sms-code.service';
 import { purgeSmsCodes } from './sms-code.repository';
 import { transact } from './transaction';
 import {
@@ -76,10 +74,9 @@ export async function loginWithSmsCode(deps: AuthDeps, request: SmsLoginRequest,
 async function smsLoginOnce(deps: AuthDeps, request: SmsLoginRequest, context: SignInContext, mayRegister: boolean): Promise<TUserInfo> {
   const phone = normalizePhone(request.account);
   const now = nowOf(deps);
-  await assertNotLocked(deps.db, lockOf.phone(phone), now);
+  await assertNotLocked(deps.limits, lockOf.phone(phone), now);
   if (!mayRegister && (await findUserByMobile(deps.db, phone)) === undefined) throw notRegistered();
-  return transact(deps.db, async (trx) => {
-    await consumeSmsCode(trx, { phone, purpose: 'quicklogin', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now);
+  return withSmsCode(deps, { phone, purpose: 'quicklogin', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now, async (trx) => {
     let user = await findUserByMobile(trx, phone);
     if (user === undefined) {
       if (!mayRegister) throw notRegistered();
@@ -110,7 +107,7 @@ export async function loginWithPassword(deps: AuthDeps, request: PasswordLoginRe
   const account = request.account.includes('@') ? request.account.toLowerCase() : normalizePhone(request.account);
   const now = nowOf(deps);
   const user = await findUserByAccount(deps.db, account);
-  const isRight = await checkPasswordGuarded(deps.db, {
+  const isRight = await checkPasswordGuarded(deps.limits, {
     subject: user === undefined ? lockOf.unknownAccount(account) : lockOf.user(user.id),
     ip: context.ip,
     now,
@@ -131,12 +128,11 @@ export interface CodeAndPasswordRequest {
 export async function register(deps: AuthDeps, request: CodeAndPasswordRequest): Promise<void> {
   const phone = normalizePhone(request.account);
   const now = nowOf(deps);
-  await assertNotLocked(deps.db, lockOf.phone(phone), now);
+  await assertNotLocked(deps.limits, lockOf.phone(phone), now);
   if ((await findUserByMobile(deps.db, phone)) !== undefined) throw phoneRegistered();
   const passwordHash = await hashPassword(request.password);
   try {
-    await transact(deps.db, async (trx) => {
-      await consumeSmsCode(trx, { phone, purpose: 'register', code: request.smscode, wrongCode: REGISTER_ERRORS.wrongSmsCode }, now);
+    await withSmsCode(deps, { phone, purpose: 'register', code: request.smscode, wrongCode: REGISTER_ERRORS.wrongSmsCode }, now, async (trx) => {
       await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash, now });
     });
   } catch (error) {
@@ -149,12 +145,11 @@ export async function register(deps: AuthDeps, request: CodeAndPasswordRequest):
 export async function resetPassword(deps: AuthDeps, request: CodeAndPasswordRequest): Promise<void> {
   const phone = normalizePhone(request.account);
   const now = nowOf(deps);
-  await assertNotLocked(deps.db, lockOf.phone(phone), now);
+  await assertNotLocked(deps.limits, lockOf.phone(phone), now);
   const user = await findUserByMobile(deps.db, phone);
   if (user === undefined) throw notRegistered();
   const passwordHash = await hashPassword(request.password);
-  await transact(deps.db, async (trx) => {
-    await consumeSmsCode(trx, { phone, purpose: 'forgetpwd', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now);
+  await withSmsCode(deps, { phone, purpose: 'forgetpwd', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now, async (trx) => {
     await setPasswordHash(trx, user.id, passwordHash, now);
     await revokeUserSessions(trx, user.id, now);
   });
@@ -184,7 +179,7 @@ export async function changePassword(
 ): Promise<TUserInfo> {
   const { user } = await signedIn(deps, credentials);
   const now = nowOf(deps);
-  const isRight = await checkPasswordGuarded(deps.db, {
+  const isRight = await checkPasswordGuarded(deps.limits, {
     subject: lockOf.user(user.id),
     ip: context.ip,
     now,
@@ -218,11 +213,10 @@ export async function bindMobile(deps: AuthDeps, credentials: Credentials, reque
   const now = nowOf(deps);
   const isSocialWithoutMobile = (user.hasWechat || user.hasQq) && user.mobile === null;
   if (!isSocialWithoutMobile) throw ApiError.business(AUTH_ERRORS.alreadyBound, 'not a WeChat/QQ account without a mobile');
-  await assertNotLocked(deps.db, lockOf.phone(phone), now);
+  await assertNotLocked(deps.limits, lockOf.phone(phone), now);
   if ((await findUserByMobile(deps.db, phone)) !== undefined) throw phoneRegistered();
   try {
-    await transact(deps.db, async (trx) => {
-      await consumeSmsCode(trx, { phone, purpose: 'bindmobile', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now);
+    await withSmsCode(deps, { phone, purpose: 'bindmobile', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now, async (trx) => {
       if (!(await setFirstMobile(trx, user.id, phone, now))) throw ApiError.business(AUTH_ERRORS.alreadyBound, 'mobile bound in parallel');
     });
   } catch (error) {
@@ -248,11 +242,9 @@ export async function logout(deps: AuthDeps, usertoken: string | undefined): Pro
   await revokeSessionByTokenHash(deps.db, sha256Hex(usertoken), nowOf(deps));
 }
 
-/** Deletes what the limits no longer count: events older than a day, ended locks and captchas, codes expired a day ago. */
+/** Deletes ended captchas and codes expired a day ago (the limit store purges its own counters). */
 export async function purgeAuthRecords(deps: AuthDeps): Promise<void> {
   const now = nowOf(deps);
-  await purgeEventsBefore(deps.db, now - DAY_SECONDS);
-  await purgeLocks(deps.db, now);
   await purgeCaptchas(deps.db, now);
   await purgeSmsCodes(deps.db, now - DAY_SECONDS);
 }

@@ -2,7 +2,7 @@
 // devices and addresses (the rate limits are per phone, device and address, so every test gets
 // its own), and calls that sign in the ways the clients do.
 import { randomUUID } from 'node:crypto';
-import { productDevice, signFields, type SignableFields, type TUserInfo } from '@xcad/protocol';
+import { productDevice, signFields, VISITOR_COOKIE, type SignableFields, type TUserInfo } from '@xcad/protocol';
 import pino from 'pino';
 import { expect } from 'vitest';
 import { createTestApp, signedCall, type TestApp } from '../../test-app';
@@ -24,7 +24,7 @@ export async function createAuthTestApp(options: { smsProvider?: SmsProvider; pa
 let sequence = 0;
 
 /** A phone, device and address no other test of the file uses (each file has its own database). */
-export function freshClient(): { phone: string; deviceid: string; ip: string } {
+export function freshClient(): Caller & { phone: string } {
   sequence += 1;
   return {
     phone: `1390000${String(sequence).padStart(4, '0')}`,
@@ -36,12 +36,26 @@ export function freshClient(): { phone: string; deviceid: string; ip: string } {
 export interface Caller {
   deviceid: string;
   ip: string;
+  /** The visitor cookie (`name=value`) the API gave this client, which it sends back as a browser does. */
+  visitorCookie?: string;
 }
 
 export type CallResult = Awaited<ReturnType<typeof signedCall>>;
 
-export function call(t: TestApp, path: string, fields: SignableFields, caller: Caller, headers?: Record<string, string>): Promise<CallResult> {
-  return signedCall(t, path, fields, { deviceid: caller.deviceid, ip: caller.ip, ...(headers === undefined ? {} : { headers }) });
+/** The visitor cookie an answer set, as `name=value`. */
+function visitorCookieOf(result: CallResult): string | undefined {
+  const header = result.headers['set-cookie'];
+  const lines = Array.isArray(header) ? header.map(String) : [String(header ?? '')];
+  return lines.find((line) => line.startsWith(`${VISITOR_COOKIE}=`))?.split(';')[0];
+}
+
+/** A signed call from `caller`, which keeps the visitor cookie the answer gives (the other cookies, tests pass themselves). */
+export async function call(t: TestApp, path: string, fields: SignableFields, caller: Caller, headers: Record<string, string> = {}): Promise<CallResult> {
+  const cookie = [caller.visitorCookie, headers['cookie']].filter((part) => part !== undefined).join('; ');
+  const result = await signedCall(t, path, fields, { deviceid: caller.deviceid, ip: caller.ip, headers: { ...headers, ...(cookie === '' ? {} : { cookie }) } });
+  const given = visitorCookieOf(result);
+  if (given !== undefined) caller.visitorCookie = given;
+  return result;
 }
 
 /** The common fields a client signs, for tests that post by hand (bad signature, replay). */

@@ -1,20 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Database, Executor } from '@xcad/db';
 import { ApiError, AUTH_ERRORS, AUTH_LIMITS } from '@xcad/protocol';
-import { countEvents, deleteEvents, deleteEventsById, recordAuthEvents } from './auth-event.repository';
-import { lockedUntil, lockSubject, serializeOn } from './auth-lock.repository';
-import { transact } from './transaction';
+import { limitKey, UNLIMITED, type Charge, type LimitStore } from '../../limits';
 
-// Lock-out after repeated wrong passwords or codes (issue 3): failures are counted per subject
-// over AUTH_LIMITS.failureWindowSeconds; the failuresBeforeLock-th locks the subject for
-// lockSeconds, during which even the right answer is refused with 10062.
-
-/** Event kinds of counted failures. */
-export const FAILURE = {
-  password: 'login-fail',
-  passwordFromIp: 'login-fail-ip',
-  smsCode: 'sms-code-fail',
-} as const;
+// Lock-out after repeated wrong passwords or codes (issue 3), counted in the limit store so every
+// API process sees the same counts (decision 0029): failures are counted per subject over
+// AUTH_LIMITS.failureWindowSeconds; the failuresBeforeLock-th locks the subject for lockSeconds,
+// during which even the right answer is refused with 10062. Times here are epoch seconds.
 
 /**
  * Wrong passwords from one address across accounts before it is locked out of password checks:
@@ -25,34 +15,58 @@ export const PASSWORD_FAILURES_PER_IP_BEFORE_LOCK = 4 * AUTH_LIMITS.failuresBefo
 
 /** Lock subjects. */
 export const lockOf = {
-  phone: (phone: string) => `phone:${phone}`,
-  user: (userId: number) => `user:${userId}`,
+  phone: (phone: string) => limitKey('phone', phone),
+  user: (userId: number) => limitKey('user', userId),
   /** An account no user has: locked like a real one, so the lock does not tell which exist. */
-  unknownAccount: (account: string) => `account:${account}`,
-  passwordsFromIp: (ip: string) => `login-ip:${ip}`,
+  unknownAccount: (account: string) => limitKey('account', account),
+  passwordsFromIp: (ip: string) => limitKey('login-ip', ip),
 };
 
-export function lockedError(until: number, now: number): ApiError {
-  return ApiError.business(AUTH_ERRORS.locked, 'subject locked', { retryafter: Math.max(1, until - now) });
+const FAILURE_WINDOW_MS = AUTH_LIMITS.failureWindowSeconds * 1000;
+const LOCK_MS = AUTH_LIMITS.lockSeconds * 1000;
+
+/** The counter of a subject's lock: it holds a unit while the subject is locked. */
+const lockKey = (subject: string) => limitKey('auth-lock', subject);
+
+/** A check that refuses while `subject` is locked, and takes nothing. */
+function notLocked(subject: string): Charge {
+  return { key: lockKey(subject), cost: 0, limit: 0, windowMs: LOCK_MS };
+}
+
+export function lockedError(retryAfterSeconds: number): ApiError {
+  return ApiError.business(AUTH_ERRORS.locked, 'subject locked', { retryafter: Math.max(1, retryAfterSeconds) });
+}
+
+function lockedFor(retryAfterMs: number): ApiError {
+  return lockedError(Math.ceil(retryAfterMs / 1000));
 }
 
 /** Refuses with 10062 while `subject` is locked. */
-export async function assertNotLocked(db: Executor, subject: string, now: number): Promise<void> {
-  const until = await lockedUntil(db, subject, now);
-  if (until !== undefined) throw lockedError(until, now);
+export async function assertNotLocked(limits: LimitStore, subject: string, now: number): Promise<void> {
+  const checked = await limits.consume([notLocked(subject)], now * 1000);
+  if (!checked.ok) throw lockedFor(checked.retryAfterMs);
 }
 
+/** Locks `subject` for AUTH_LIMITS.lockSeconds (a subject already locked stays as it is). */
+async function lock(limits: LimitStore, subject: string, now: number): Promise<void> {
+  await limits.consume([{ key: lockKey(subject), cost: 1, limit: 1, windowMs: LOCK_MS }], now * 1000);
+}
+
+/** Counters of wrong answers; a right answer resets the subject's. */
+export const FAILURE = {
+  smsCode: (phone: string) => limitKey('sms-code-fail', phone),
+} as const;
+
 /**
- * Counts one failure of `kind` for `subject` and locks `lockSubjectName` when the window holds
- * enough of them. Answers the lock's error when this failure locked, else undefined.
+ * Counts one failure against `failureKey` and locks `subject` when the window holds enough of
+ * them. Answers the lock's error when this failure locked, else undefined.
  */
-export async function countFailure(db: Executor, kind: string, subject: string, lockSubjectName: string, now: number): Promise<ApiError | undefined> {
-  await recordAuthEvents(db, [{ kind, subject }], now);
-  const failures = await countEvents(db, kind, subject, now - AUTH_LIMITS.failureWindowSeconds);
+export async function countFailure(limits: LimitStore, failureKey: string, subject: string, now: number): Promise<ApiError | undefined> {
+  const counted = await limits.consume([{ key: failureKey, cost: 1, limit: UNLIMITED, windowMs: FAILURE_WINDOW_MS }], now * 1000);
+  const failures = counted.ok ? (counted.counts[0] ?? 0) : 0;
   if (failures < AUTH_LIMITS.failuresBeforeLock) return undefined;
-  const until = now + AUTH_LIMITS.lockSeconds;
-  await lockSubject(db, lockSubjectName, until);
-  return lockedError(until, now);
+  await lock(limits, subject, now);
+  return lockedError(AUTH_LIMITS.lockSeconds);
 }
 
 export interface PasswordCheck {
@@ -64,89 +78,46 @@ export interface PasswordCheck {
   isRight: () => Promise<boolean>;
 }
 
-/** Password checks under way (rows deleted when the check ends). */
-const ATTEMPT = {
-  password: 'login-attempt',
-  passwordFromIp: 'login-attempt-ip',
-} as const;
-
-/** A check still marked under way after this long belongs to a process that died; it stops counting. */
-const ATTEMPT_STALE_SECONDS = 60;
-
 function busyError(): ApiError {
   return ApiError.business(AUTH_ERRORS.attemptsInFlight, 'too many password checks in flight', { retryafter: 1 });
 }
 
 /**
- * Runs a password check under the lock-out rules. Failures so far plus the checks under way may
- * not exceed the limits, so parallel guesses cannot slip past the count (a further attempt while
- * they run answers 10064 "retry in a second"); only real failures lock, so a burst of right
+ * Runs a password check under the lock-out rules. One counter per account and one per address
+ * hold the failures so far plus the checks under way: a check takes a unit before it starts, so
+ * parallel guesses cannot slip past the limit (a further attempt while they run answers 10064
+ * "retry in a second"). A right password gives its unit back (and clears the account's
+ * failures), a wrong one leaves it as a failure, so only real failures lock and a burst of right
  * passwords never does. Answers whether the password was right; throws 10062 when the account or
  * the address is locked, or when this failure locks it.
  */
-export async function checkPasswordGuarded(db: Kysely<Database>, check: PasswordCheck): Promise<boolean> {
+export async function checkPasswordGuarded(limits: LimitStore, check: PasswordCheck): Promise<boolean> {
   const { subject, ip, now } = check;
   const ipSubject = lockOf.passwordsFromIp(ip);
-  const since = now - AUTH_LIMITS.failureWindowSeconds;
-  const freshSince = now - ATTEMPT_STALE_SECONDS;
-  const attemptIds = await transact(db, async (trx) => {
-    await serializeOn(trx, [subject, ipSubject]);
-    await assertNotLocked(trx, subject, now);
-    await assertNotLocked(trx, ipSubject, now);
-    const [failures, ipFailures, inFlight, ipInFlight] = await Promise.all([
-      countEvents(trx, FAILURE.password, subject, since),
-      countEvents(trx, FAILURE.passwordFromIp, ip, since),
-      countEvents(trx, ATTEMPT.password, subject, freshSince),
-      countEvents(trx, ATTEMPT.passwordFromIp, ip, freshSince),
-    ]);
-    if (failures + inFlight >= AUTH_LIMITS.failuresBeforeLock) throw busyError();
-    if (ipFailures + ipInFlight >= PASSWORD_FAILURES_PER_IP_BEFORE_LOCK) throw busyError();
-    return recordAuthEvents(
-      trx,
-      [
-        { kind: ATTEMPT.password, subject },
-        { kind: ATTEMPT.passwordFromIp, subject: ip },
-      ],
-      now,
-    );
-  });
+  const attempts: Charge[] = [
+    { key: limitKey('password', subject), cost: 1, limit: AUTH_LIMITS.failuresBeforeLock, windowMs: FAILURE_WINDOW_MS },
+    { key: limitKey('password', ipSubject), cost: 1, limit: PASSWORD_FAILURES_PER_IP_BEFORE_LOCK, windowMs: FAILURE_WINDOW_MS },
+  ];
+  const started = await limits.consume([notLocked(subject), notLocked(ipSubject), ...attempts], now * 1000);
+  if (!started.ok) throw started.key === lockKey(subject) || started.key === lockKey(ipSubject) ? lockedFor(started.retryAfterMs) : busyError();
 
   let isRight: boolean;
   try {
     isRight = await check.isRight();
   } catch (error) {
-    await deleteEventsById(db, attemptIds);
+    await limits.refund(attempts, now * 1000);
     throw error;
   }
+  const [account, address] = attempts as [Charge, Charge];
   if (isRight) {
-    await transact(db, async (trx) => {
-      await deleteEventsById(trx, attemptIds);
-      await deleteEvents(trx, FAILURE.password, subject);
-    });
+    await limits.refund([address], now * 1000);
+    await limits.reset([account.key]);
     return true;
   }
 
-  const locked = await transact(db, async (trx) => {
-    await serializeOn(trx, [subject, ipSubject]);
-    await deleteEventsById(trx, attemptIds);
-    await recordAuthEvents(
-      trx,
-      [
-        { kind: FAILURE.password, subject },
-        { kind: FAILURE.passwordFromIp, subject: ip },
-      ],
-      now,
-    );
-    const [failures, ipFailures] = await Promise.all([
-      countEvents(trx, FAILURE.password, subject, since),
-      countEvents(trx, FAILURE.passwordFromIp, ip, since),
-    ]);
-    const until = now + AUTH_LIMITS.lockSeconds;
-    if (ipFailures >= PASSWORD_FAILURES_PER_IP_BEFORE_LOCK) await lockSubject(trx, ipSubject, until);
-    if (failures < AUTH_LIMITS.failuresBeforeLock) return undefined;
-    await lockSubject(trx, subject, until);
-    return lockedError(until, now);
-  });
-  if (locked !== undefined) throw locked;
-  return false;
+  const [accountCount, addressCount] = await limits.read([account.key, address.key], now * 1000);
+  if ((addressCount?.count ?? 0) >= PASSWORD_FAILURES_PER_IP_BEFORE_LOCK) await lock(limits, ipSubject, now);
+  if ((accountCount?.count ?? 0) < AUTH_LIMITS.failuresBeforeLock) return false;
+  await lock(limits, subject, now);
+  throw lockedError(AUTH_LIMITS.lockSeconds);
 }

@@ -1,8 +1,8 @@
-import type { Executor, SmsPurpose } from '@xcad/db';
+import type { Transaction } from 'kysely';
+import type { Database, Executor, SmsPurpose } from '@xcad/db';
 import { ApiError, AUTH_ERRORS, AUTH_LIMITS, LOGIN_ERRORS, SMS_SEND_ERRORS, VALIDATION_MESSAGES, type CodeGroup } from '@xcad/protocol';
+import { limitKey, retryAfterSecondsOf, UNLIMITED, type Charge } from '../../limits';
 import type { AuthDeps, SignInContext } from './auth.contract';
-import { deleteEvents, deleteEventsById, distinctSubjects, recentEventTimes, recordAuthEvents } from './auth-event.repository';
-import { serializeOn } from './auth-lock.repository';
 import { checkCaptcha } from './captcha.service';
 import { isSameDigest, newSmsCode, smsCodeDigest } from './credentials';
 import { assertNotLocked, countFailure, FAILURE, lockOf } from './lockout.service';
@@ -12,17 +12,9 @@ import { transact } from './transaction';
 import { findUserByMobile } from './user.repository';
 
 // SMS codes (spec §4, §7 smsverify / safsmsverify; issue 3 limits): who may be sent one, when,
-// and the single-use check of a code.
+// and the single-use check of a code. The limits are counters of the limit store (decision 0029).
 
-const HOUR_SECONDS = 3_600;
-
-/** Event kinds the send limits count. */
-const SENT = {
-  toPhone: 'sms-phone',
-  fromIp: 'sms-ip',
-  /** Per device; the subject is the phone, so distinct subjects are the phones it asked codes for. */
-  byDevice: (deviceId: string) => `sms-device:${deviceId}`,
-};
+const HOUR_MS = 3_600_000;
 
 export interface SmsCodeRequest {
   /** As typed; normalised here. */
@@ -45,86 +37,79 @@ async function assertPurposeAllowed(db: Executor, phone: string, purpose: SmsPur
   }
 }
 
-interface Reservation {
-  code: string;
-  codeId: number;
-  eventIds: number[];
+/**
+ * What one send takes: the 60 s resend wait of spec §9 and the hourly caps per phone and per
+ * address; the device's counter of phones goes up only for a phone it has not asked for this hour.
+ */
+function sendCharges(phone: string, ip: string, deviceId: string, isNewPhoneOfDevice: boolean): Charge[] {
+  return [
+    { key: limitKey('sms-wait', phone), cost: 1, limit: 1, windowMs: AUTH_LIMITS.smsResendSeconds * 1000 },
+    { key: limitKey('sms-phone', phone), cost: 1, limit: AUTH_LIMITS.smsPerPhonePerHour, windowMs: HOUR_MS },
+    { key: limitKey('sms-ip', ip), cost: 1, limit: AUTH_LIMITS.smsPerIpPerHour, windowMs: HOUR_MS },
+    { key: limitKey('sms-device-phone', deviceId, phone), cost: 1, limit: UNLIMITED, windowMs: HOUR_MS },
+    { key: limitKey('sms-device-phones', deviceId), cost: isNewPhoneOfDevice ? 1 : 0, limit: UNLIMITED, windowMs: HOUR_MS },
+  ];
 }
 
 /**
  * Sends a code, after these checks in this order: the phone's lock (10062); for registering, the
  * image code (10010 without one, 10008 when wrong); the purpose's rule (19003 / 19002); the 60 s
- * resend wait of spec §9 and the hourly caps per phone and per address (10061 with `retryafter`);
- * an image code when the request looks automated (10010), checked whenever one is given (10008). The code and the counted events are written before the
- * provider is called, so parallel requests see each other; a failed send takes them back.
+ * resend wait and the hourly caps per phone and per address (10061 with `retryafter`); an image
+ * code when the request looks automated (10010), checked whenever one is given (10008). The sends
+ * are counted and the code written before the provider is called, so parallel requests see each
+ * other; a refused or failed send gives its counts back and leaves no code.
  */
 export async function sendSmsCode(deps: AuthDeps, request: SmsCodeRequest, context: SignInContext): Promise<void> {
   const phone = normalizePhone(request.account);
   const purpose = request.verifytype;
   const { deviceId, ip } = context;
   const now = Math.floor(deps.clock() / 1000);
-  const hourAgo = now - HOUR_SECONDS;
+  const nowMs = now * 1000;
 
-  const reservation = await transact<Reservation>(deps.db, async (trx) => {
-    await serializeOn(trx, [lockOf.phone(phone), `sms-ip:${ip}`, `sms-device:${deviceId}`]);
-    await assertNotLocked(trx, lockOf.phone(phone), now);
-    // spec §5: registering always needs an image code. It is checked before the phone's
-    // registration is, so that answer (19003) cannot be probed for free.
-    const isRegistering = purpose === 'register';
-    if (isRegistering) {
-      if (request.imgcode === undefined) throw ApiError.business(SMS_SEND_ERRORS.imageCodeRequired, 'register without a captcha');
-      await checkCaptcha(trx, deviceId, request.imgcode, now);
-    }
-    await assertPurposeAllowed(trx, phone, purpose);
+  await assertNotLocked(deps.limits, lockOf.phone(phone), now);
+  // spec §5: registering always needs an image code. It is checked before the phone's
+  // registration is, so that answer (19003) cannot be probed for free.
+  const isRegistering = purpose === 'register';
+  if (isRegistering) {
+    if (request.imgcode === undefined) throw ApiError.business(SMS_SEND_ERRORS.imageCodeRequired, 'register without a captcha');
+    await checkCaptcha(deps.db, deviceId, request.imgcode, now);
+  }
+  await assertPurposeAllowed(deps.db, phone, purpose);
 
-    const phoneSends = await recentEventTimes(trx, SENT.toPhone, phone, hourAgo, AUTH_LIMITS.smsPerPhonePerHour);
-    const lastSend = phoneSends[0];
-    if (lastSend !== undefined && now - lastSend < AUTH_LIMITS.smsResendSeconds) {
-      throw tooFrequent('resend within the wait', lastSend + AUTH_LIMITS.smsResendSeconds - now);
-    }
-    const oldestCountedPhoneSend = phoneSends[AUTH_LIMITS.smsPerPhonePerHour - 1];
-    if (oldestCountedPhoneSend !== undefined) throw tooFrequent('hourly cap of the phone', oldestCountedPhoneSend + HOUR_SECONDS - now);
-    const ipSends = await recentEventTimes(trx, SENT.fromIp, ip, hourAgo, AUTH_LIMITS.smsPerIpPerHour);
-    const oldestCountedIpSend = ipSends[AUTH_LIMITS.smsPerIpPerHour - 1];
-    if (oldestCountedIpSend !== undefined) throw tooFrequent('hourly cap of the address', oldestCountedIpSend + HOUR_SECONDS - now);
+  const [pair] = await deps.limits.read([limitKey('sms-device-phone', deviceId, phone)], nowMs);
+  const charges = sendCharges(phone, ip, deviceId, (pair?.count ?? 0) === 0);
+  const taken = await deps.limits.consume(charges, nowMs);
+  if (!taken.ok) throw tooFrequent(`limit ${taken.key}`, retryAfterSecondsOf(taken.retryAfterMs));
+  const [, , sendsFromIp = 0, , phonesOfDevice = 0] = taken.counts;
 
+  let reservation: { code: string; codeId: number };
+  try {
     if (request.imgcode === undefined) {
-      const phonesOfDevice = new Set([...(await distinctSubjects(trx, SENT.byDevice(deviceId), hourAgo)), phone]);
-      const looksAutomated =
-        ipSends.length >= AUTH_LIMITS.captchaAfterIpSendsPerHour || phonesOfDevice.size > AUTH_LIMITS.captchaAfterDevicePhonesPerHour;
+      const looksAutomated = sendsFromIp - 1 >= AUTH_LIMITS.captchaAfterIpSendsPerHour || phonesOfDevice > AUTH_LIMITS.captchaAfterDevicePhonesPerHour;
       if (looksAutomated) throw ApiError.business(SMS_SEND_ERRORS.imageCodeRequired, 'captcha demanded of an automated-looking sender');
     } else if (!isRegistering) {
-      await checkCaptcha(trx, deviceId, request.imgcode, now);
+      await checkCaptcha(deps.db, deviceId, request.imgcode, now);
     }
-
     const code = newSmsCode();
-    const codeId = await insertSmsCode(trx, {
+    const codeId = await insertSmsCode(deps.db, {
       phone,
       purpose,
       codeHash: smsCodeDigest(phone, purpose, code),
       createdAt: now,
       expiresAt: now + AUTH_LIMITS.smsCodeTtlSeconds,
     });
-    const eventIds = await recordAuthEvents(
-      trx,
-      [
-        { kind: SENT.toPhone, subject: phone },
-        { kind: SENT.fromIp, subject: ip },
-        { kind: SENT.byDevice(deviceId), subject: phone },
-      ],
-      now,
-    );
-    return { code, codeId, eventIds };
-  });
+    reservation = { code, codeId };
+  } catch (error) {
+    await deps.limits.refund(charges, nowMs);
+    throw error;
+  }
 
   const result = await deps.sms.send({ phone, code: reservation.code, purpose });
   if (result.ok) return;
 
   // Nothing was sent: no usable code may remain, and the attempt must not hold back a retry.
-  await transact(deps.db, async (trx) => {
-    await deleteSmsCode(trx, reservation.codeId);
-    await deleteEventsById(trx, reservation.eventIds);
-  });
+  await deleteSmsCode(deps.db, reservation.codeId);
+  await deps.limits.refund(charges, nowMs);
   deps.log.warn({ provider: deps.sms.name, reason: result.reason, detail: result.detail, purpose }, 'sms code not sent');
   if (result.reason === 'rate-limited') throw tooFrequent('provider rate limit', AUTH_LIMITS.smsResendSeconds);
   if (result.reason === 'invalid-phone') {
@@ -149,23 +134,36 @@ export interface SmsCodeAnswer {
 }
 
 /**
- * Uses up the phone's latest code for `purpose`, inside the caller's transaction so the code is
- * spent only together with what it authorises. No live code answers 19310; a wrong one counts a
- * failure (the failuresBeforeLock-th in the window locks the phone: 10062).
+ * Uses up the phone's latest code for `purpose` in `trx`; false when the code is wrong (the
+ * attempt is recorded on the code). No live code answers 19310.
  */
-export async function consumeSmsCode(trx: Executor, answer: SmsCodeAnswer, now: number): Promise<void> {
-  const { phone, purpose } = answer;
-  await serializeOn(trx, [lockOf.phone(phone)]);
-  await assertNotLocked(trx, lockOf.phone(phone), now);
-  const latest = await latestSmsCode(trx, phone, purpose);
+async function spendSmsCode(trx: Executor, answer: SmsCodeAnswer, now: number): Promise<boolean> {
+  const latest = await latestSmsCode(trx, answer.phone, answer.purpose);
   if (latest === undefined || latest.used_at !== null || latest.expires_at <= now) {
     throw ApiError.business(LOGIN_ERRORS.smsCodeRequired, 'no live sms code');
   }
-  if (!isSameDigest(latest.code_hash, smsCodeDigest(phone, purpose, answer.code))) {
+  if (!isSameDigest(latest.code_hash, smsCodeDigest(answer.phone, answer.purpose, answer.code))) {
     await addSmsCodeAttempt(trx, latest.id);
-    const lock = await countFailure(trx, FAILURE.smsCode, phone, lockOf.phone(phone), now);
-    throw lock ?? ApiError.business(answer.wrongCode, 'wrong sms code');
+    return false;
   }
   if (!(await markSmsCodeUsed(trx, latest.id, now))) throw ApiError.business(LOGIN_ERRORS.smsCodeRequired, 'sms code used in parallel');
-  await deleteEvents(trx, FAILURE.smsCode, phone);
+  return true;
+}
+
+/**
+ * Runs `work` in one transaction with spending the phone's code, so the code is spent only
+ * together with what it authorises. A locked phone is refused first (10062); a wrong code counts
+ * a failure (the failuresBeforeLock-th in the window locks the phone: 10062, else `wrongCode`); a
+ * right one clears the phone's failures.
+ */
+export async function withSmsCode<T>(deps: AuthDeps, answer: SmsCodeAnswer, now: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const { phone } = answer;
+  await assertNotLocked(deps.limits, lockOf.phone(phone), now);
+  const outcome = await transact(deps.db, async (trx) => ((await spendSmsCode(trx, answer, now)) ? { value: await work(trx) } : undefined));
+  if (outcome === undefined) {
+    const locked = await countFailure(deps.limits, FAILURE.smsCode(phone), lockOf.phone(phone), now);
+    throw locked ?? ApiError.business(answer.wrongCode, 'wrong sms code');
+  }
+  await deps.limits.reset([FAILURE.smsCode(phone)]);
+  return outcome.value;
 }

@@ -92,6 +92,11 @@ describe('uploadpar', () => {
     expect(row).toMatchObject({ device_id: caller.deviceid, user_id: null, tier: 'visitor', status: 'uploading', filecount: 1, max_file_bytes: 50 * 1024 * 1024 });
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(String(result.body['tasktoken']));
+    // The visitor gets the HttpOnly cookie that owns the task; only its hash is stored.
+    const cookie = String((result.headers['set-cookie'] as string[] | string | undefined) ?? '');
+    expect(cookie).toMatch(/^xcad_visitor=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=31536000$/);
+    expect(row.visitor_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(caller.visitorCookie?.split('=')[1] ?? 'no cookie');
   });
 
   it('refuses what the tool cannot do, field by field', async () => {
@@ -134,6 +139,38 @@ describe('uploadpar', () => {
     const refused = await uploadpar(t, caller, cad2pdf(['one-more.dwg']));
     expect(refused.body).toEqual({ code: TOO_MANY_TASKS, message: CONVERSION_MESSAGES.tooManyTasks });
     expect((await uploadpar(t, freshClient(), cad2pdf(['other-device.dwg']))).body).toMatchObject({ code: 10000 });
+  });
+
+  it('stops a new device id per request from one address at the free tasks of the address, until the next Beijing day', async () => {
+    const ip = freshClient().ip;
+    for (let index = 0; index < CONVERSION_LIMITS.freeTasksPerAddressPerDay; index += 1) {
+      expect((await uploadpar(t, { ...freshClient(), ip }, cad2pdf([`${index}.dwg`]))).body, `task ${index}`).toMatchObject({ code: 10000 });
+    }
+    const refused = await uploadpar(t, { ...freshClient(), ip }, cad2pdf(['one-more.dwg']));
+    expect(refused.body).toEqual({ code: TOO_MANY_TASKS, message: CONVERSION_MESSAGES.tooManyTasks });
+    // A converter member behind the same address is not held by the visitors' count.
+    const member = { ...freshClient(), ip };
+    const { userinfo } = await signInBySms(t, member);
+    await makeConverterMember(t, userinfo.uid, now() + 86_400);
+    expect((await uploadpar(t, member, { ...cad2pdf(['member.dwg']), usertoken: userinfo.usertoken })).body).toMatchObject({ code: 10000 });
+
+    const untilNextDay = ((Math.floor((now() + 8 * 3600) / 86_400) + 1) * 86_400 - 8 * 3600 - now()) * 1000;
+    t.clock.advance(untilNextDay);
+    try {
+      expect((await uploadpar(t, { ...freshClient(), ip }, cad2pdf(['tomorrow.dwg']))).body).toMatchObject({ code: 10000 });
+    } finally {
+      t.clock.advance(-untilNextDay);
+    }
+  }, 30_000);
+
+  it("counts an ordinary user's tasks against the user too, whatever device they come from", async () => {
+    const owner = freshClient();
+    const { userinfo } = await signInBySms(t, owner);
+    for (let index = 0; index < CONVERSION_LIMITS.visitor.tasksPerDay; index += 1) {
+      await startTask(t, { ...freshClient() }, { ...cad2pdf([`${index}.dwg`]), usertoken: userinfo.usertoken });
+    }
+    const refused = await uploadpar(t, freshClient(), { ...cad2pdf(['one-more.dwg']), usertoken: userinfo.usertoken });
+    expect(refused.body).toEqual({ code: TOO_MANY_TASKS, message: CONVERSION_MESSAGES.tooManyTasks });
   });
 });
 
@@ -310,13 +347,19 @@ describe('uploadfile', () => {
 });
 
 describe('who sees a task', () => {
-  it('shows a task to its device and its user, and to nobody else', async () => {
+  const READERS = ['/api/v4/taskstate', '/api/v4/taskdown', '/api/v4/taskcancel'];
+
+  it('shows a signed-in user\'s task to that user on any device, and nothing of it to one who sends their device id', async () => {
     const owner = freshClient();
     const { userinfo } = await signInBySms(t, owner);
     const task = await startTask(t, owner, { ...cad2pdf(['mine.dxf']), usertoken: userinfo.usertoken });
     const stranger = freshClient();
-    for (const path of ['/api/v4/taskstate', '/api/v4/taskdown', '/api/v4/taskcancel']) {
-      expect((await call(t, path, { tasktag: task.tasktag }, stranger)).body, path).toEqual({ code: TASK_UNKNOWN, message: CONVERSION_MESSAGES.taskUnknown });
+    const withOwnersDevice = { ...freshClient(), deviceid: owner.deviceid };
+    for (const caller of [stranger, withOwnersDevice]) {
+      for (const path of READERS) {
+        expect((await call(t, path, { tasktag: task.tasktag }, caller)).body, path).toEqual({ code: TASK_UNKNOWN, message: CONVERSION_MESSAGES.taskUnknown });
+      }
+      expect((await call(t, '/api/v4/tasklist', {}, caller)).body).toEqual({ code: 10000, message: '', tasks: [], total: 0 });
     }
     // The same user on another device (a usertoken, or the web's session cookie).
     const laptop = freshClient();
@@ -330,7 +373,37 @@ describe('who sees a task', () => {
     expect((await call(t, '/api/v4/tasklist', {}, stranger)).body).toEqual({ code: 10000, message: '', tasks: [], total: 0 });
   });
 
-  it('lists a device\'s tasks newest first, a page at a time', async () => {
+  it("shows a visitor's task to the browser that started it and to its tasktoken, never to its device id", async () => {
+    const visitor = freshClient();
+    const task = await startTask(t, visitor, cad2pdf(['visitor.dxf']));
+    expect(visitor.visitorCookie).toMatch(/^xcad_visitor=[\w-]{43}$/);
+
+    // Another client sending the visitor's device id, or a visitor cookie of its own making, sees nothing.
+    const thief = { ...freshClient(), deviceid: visitor.deviceid };
+    const forger = { ...freshClient(), deviceid: visitor.deviceid, visitorCookie: `xcad_visitor=${'A'.repeat(43)}` };
+    for (const caller of [thief, forger]) {
+      for (const path of READERS) expect((await call(t, path, { tasktag: task.tasktag }, caller)).body, path).toMatchObject({ code: TASK_UNKNOWN });
+      expect((await call(t, '/api/v4/tasklist', {}, caller)).body).toMatchObject({ tasks: [], total: 0 });
+      expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, tasktoken: 'x'.repeat(43) }, caller)).body).toMatchObject({ code: TASK_UNKNOWN });
+    }
+    const qr = (cookie?: string) => t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}&deviceid=${visitor.deviceid}`, headers: cookie === undefined ? {} : { cookie } });
+    expect((await qr()).statusCode).toBe(404);
+    expect((await qr(forger.visitorCookie)).statusCode).toBe(404);
+
+    // The browser that started it (its visitor cookie) reads, lists and sees its QR.
+    expect(await state(visitor, task)).toMatchObject({ code: 20000, tasktag: task.tasktag });
+    const list = (await call(t, '/api/v4/tasklist', {}, visitor)).body;
+    expect((list['tasks'] as Array<{ tasktag: string }>).map((entry) => entry.tasktag)).toEqual([task.tasktag]);
+    expect((await qr(visitor.visitorCookie)).statusCode).toBe(200);
+
+    // A client without cookies (the desktop software) reads it with the tasktoken uploadpar gave it.
+    const desktop = freshClient();
+    expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, ifshowtxt: 1, tasktoken: task.tasktoken }, desktop)).body).toMatchObject({ code: 20000 });
+    expect((await call(t, '/api/v4/taskcancel', { tasktag: task.tasktag, tasktoken: task.tasktoken }, desktop)).body).toMatchObject({ code: 10000, status: 'cancelled' });
+    expect((await call(t, '/api/v4/tasklist', {}, desktop)).body).toMatchObject({ tasks: [], total: 0 });
+  });
+
+  it('lists a visitor\'s tasks newest first, a page at a time', async () => {
     const caller = freshClient();
     const first = await startTask(t, caller, cad2pdf(['1.dxf']));
     t.clock.advance(1000);
@@ -415,7 +488,7 @@ describe('results', () => {
   it('shows a phone QR that leads to the share page, which downloads the result', async () => {
     const caller = freshClient();
     const task = await doneTask(caller, 'plan.pdf');
-    const qr = await t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}&deviceid=${caller.deviceid}` });
+    const qr = await t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}`, headers: { cookie: caller.visitorCookie ?? '' } });
     expect(qr.statusCode).toBe(200);
     expect(qr.headers['content-type']).toBe('image/png');
     expect(qr.rawPayload.subarray(1, 4).toString()).toBe('PNG');
@@ -434,7 +507,7 @@ describe('results', () => {
     expect(download.rawPayload.equals(tinyPdf())).toBe(true);
 
     expect((await t.app.inject({ method: 'GET', url: `/api/file/share/${task.tasktag}?code=${code.slice(0, -1)}${code.endsWith('x') ? 'y' : 'x'}` })).json()).toMatchObject({ code: TASK_UNKNOWN });
-    expect((await t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}&deviceid=someone-else` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}` })).statusCode).toBe(404);
 
     // Before it is done the share page shows the state and no link.
     const pending = await startTask(t, caller, cad2pdf(['later.dxf']));

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '@xcad/db';
 import type { Kysely } from 'kysely';
 import type { Env } from '../../env';
+import type { LimitStore } from '../../limits';
 import type { StreamingStorage } from '../../storage';
 import type { ConversionJobs } from './conversion.jobs';
 
@@ -15,6 +16,8 @@ export interface ConversionDeps {
   clock: () => number;
   /** The conversion jobs: a complete upload is enqueued, a cancelled task cancelled. */
   jobs: ConversionJobs;
+  /** Where the day's quotas are counted (decision 0029). */
+  limits: LimitStore;
 }
 
 export const nowSeconds = (deps: Pick<ConversionDeps, 'clock'>): number => Math.floor(deps.clock() / 1000);

@@ -5,10 +5,14 @@ import { CONVERTER_PRODUCT_ID } from '@xcad/protocol';
 // conversion_chunk). State changes are conditional updates that report whether they happened, so
 // two requests racing (the last two chunks of a file, a cancel during an upload) change a row once.
 
-/** Who may see a task: its device, or its user. */
+/** Who asks about a task (decision 0029): a task is theirs by its user, its visitor cookie or its tasktoken. */
 export interface Viewer {
-  deviceId: string;
+  /** The signed-in user. */
   userId: number | null;
+  /** SHA-256 hex of the browser's visitor cookie, when it sent one. */
+  visitorHash: string | null;
+  /** SHA-256 hex of the tasktoken the caller gave, when it gave one. */
+  tokenHash: string | null;
 }
 
 export async function isConverterMember(db: Executor, userId: number, now: number): Promise<boolean> {
@@ -22,19 +26,12 @@ export async function isConverterMember(db: Executor, userId: number, now: numbe
   return row !== undefined;
 }
 
-/** Tasks started at or after `since` by the device, or by the user when one is given. */
-export async function countTasksSince(db: Executor, owner: { deviceId: string } | { userId: number }, since: number): Promise<number> {
-  let query = db.selectFrom('conversion_task').select((eb) => eb.fn.countAll<number | string>().as('count')).where('created_at', '>=', since);
-  query = 'userId' in owner ? query.where('user_id', '=', owner.userId) : query.where('device_id', '=', owner.deviceId);
-  const row = await query.executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
-
 export interface NewTask {
   tasktag: string;
   token_hash: string;
   device_id: string;
   user_id: number | null;
+  visitor_hash: string | null;
   tier: ConversionTaskRow['tier'];
   tasktype: string;
   output_ext: string;
@@ -165,12 +162,19 @@ export async function moveTask(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** A page of the tasks a device or user may see, newest first, while their files are kept. */
-export async function visibleTasks(db: Executor, viewer: Viewer, limit: number, offset: number): Promise<{ tasks: ConversionTaskRow[]; total: number }> {
+/** A page of the tasks of a user and of a visitor cookie, newest first, while their files are kept. */
+export async function ownedTasks(
+  db: Executor,
+  owner: { userId: number | null; visitorHash: string | null },
+  limit: number,
+  offset: number,
+): Promise<{ tasks: ConversionTaskRow[]; total: number }> {
+  const { userId, visitorHash } = owner;
+  if (userId === null && visitorHash === null) return { tasks: [], total: 0 };
   const base = db
     .selectFrom('conversion_task')
     .where('purged_at', 'is', null)
-    .where((eb) => (viewer.userId === null ? eb('device_id', '=', viewer.deviceId) : eb.or([eb('device_id', '=', viewer.deviceId), eb('user_id', '=', viewer.userId)])));
+    .where((eb) => eb.or([...(userId === null ? [] : [eb('user_id', '=', userId)]), ...(visitorHash === null ? [] : [eb('visitor_hash', '=', visitorHash)])]));
   const [tasks, count] = await Promise.all([
     base.selectAll().orderBy('created_at', 'desc').orderBy('tasktag').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirst(),

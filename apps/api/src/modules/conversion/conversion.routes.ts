@@ -11,18 +11,33 @@ import {
   ZTaskStateRequest,
   ZUploadFileQuery,
   ZUploadParRequest,
+  VISITOR_COOKIE,
+  VISITOR_COOKIE_MAX_AGE_SECONDS,
 } from '@xcad/protocol';
 import { z } from 'zod';
 import { readFields } from '../../plugins/fields';
 import { sendStored } from '../../storage';
-import { credentialsOf, sessionTokenOf } from '../auth/session-cookie';
+import { cookieOf, credentialsOf, setCookie } from '../auth/session-cookie';
 import { resolveSignedIn } from '../auth/session.service';
 import { UploadAbortedError, discardBody, type ChunkBody } from './chunk-body';
 import { receiveChunk } from './conversion-upload';
 import { SWEEP_INTERVAL_MS, sweepConversions } from './conversion-sweep';
 import { nowSeconds, type ConversionDeps } from './conversion.deps';
 import type { Viewer } from './conversion.repository';
-import { cancelTask, createTask, listTasks, shareUrlOf, shareView, signedResult, taskDownload, taskState, visibleTask } from './conversion.service';
+import {
+  cancelTask,
+  createTask,
+  listTasks,
+  newVisitorSecret,
+  shareUrlOf,
+  shareView,
+  signedResult,
+  taskDownload,
+  taskState,
+  tokenHashOf,
+  visibleTask,
+  visitorHashOf,
+} from './conversion.service';
 import { FILE_UPLOAD_MESSAGES, FileUploadError, ZCreateUploadRequest, ZFileUploadQuery, createFileUpload, fileTokenUser, receiveFileChunk } from './file-upload.service';
 import { qrPng } from './qr-png';
 
@@ -45,22 +60,42 @@ function deviceIdOf(body: unknown): string {
   return ZCommonFields.pick({ deviceid: true }).parse(body).deviceid;
 }
 
+interface CallerFields {
+  usertoken?: string | undefined;
+  account?: string | undefined;
+  tasktoken?: string | undefined;
+}
+
 /**
- * The caller as a viewer of tasks: the device, and the user when a usertoken (body or cookie) is
- * given. `strict` (uploadpar) refuses a dead token rather than quietly starting a visitor's task;
- * reading calls fall back to the device alone.
+ * The signed-in user of a usertoken (body or session cookie), or null. `strict` (uploadpar)
+ * refuses a dead token rather than quietly starting a visitor's task; reading calls go on as a
+ * visitor.
  */
-async function viewerOf(deps: ConversionDeps, request: FastifyRequest, fields: { usertoken?: string | undefined; account?: string | undefined }, strict: boolean): Promise<Viewer> {
-  const deviceId = deviceIdOf(request.body);
+async function userIdOf(deps: ConversionDeps, request: FastifyRequest, fields: CallerFields, strict: boolean): Promise<number | null> {
   const credentials = credentialsOf(request, fields);
-  if (credentials.usertoken === undefined || credentials.usertoken === '') return { deviceId, userId: null };
+  if (credentials.usertoken === undefined || credentials.usertoken === '') return null;
   try {
-    const { user } = await resolveSignedIn(deps.db, credentials, nowSeconds(deps));
-    return { deviceId, userId: user.id };
+    return (await resolveSignedIn(deps.db, credentials, nowSeconds(deps))).user.id;
   } catch (error) {
-    if (!strict && error instanceof ApiError) return { deviceId, userId: null };
+    if (!strict && error instanceof ApiError) return null;
     throw error;
   }
+}
+
+/** The visitor cookie's secret, if the request carries one of the form the API gives (256 bits, base64url). */
+function visitorSecretOf(request: FastifyRequest): string | undefined {
+  const secret = cookieOf(request, VISITOR_COOKIE);
+  return secret !== undefined && /^[\w-]{43}$/.test(secret) ? secret : undefined;
+}
+
+/** The caller as a reader of tasks: its user, its visitor cookie and the tasktoken it gave (decision 0029). */
+async function viewerOf(deps: ConversionDeps, request: FastifyRequest, fields: CallerFields): Promise<Viewer> {
+  const visitorSecret = visitorSecretOf(request);
+  return {
+    userId: await userIdOf(deps, request, fields, false),
+    visitorHash: visitorSecret === undefined ? null : visitorHashOf(visitorSecret),
+    tokenHash: fields.tasktoken === undefined ? null : tokenHashOf(fields.tasktoken),
+  };
 }
 
 /** The raw body of a chunk route: the request stream the content-type parser handed through. */
@@ -72,7 +107,7 @@ function chunkBodyOf(request: FastifyRequest): ChunkBody | undefined {
 }
 
 const ZResultQuery = z.object({ expires: z.coerce.number().int().positive(), sig: z.string().min(1).max(128) });
-const ZQrQuery = z.object({ tasktag: z.string().min(1).max(64), deviceid: z.string().max(64).optional() });
+const ZQrQuery = z.object({ tasktag: z.string().min(1).max(64) });
 const ZShareQuery = z.object({ code: z.string().min(1).max(64) });
 const ZTagParams = z.object({ tasktag: z.string().min(1).max(64) });
 
@@ -93,41 +128,45 @@ function sendAborted(reply: FastifyReply, code: number, message: string): Fastif
 }
 
 export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = async (app, { deps }) => {
-  app.post('/api/v4/uploadpar', async (request) => {
+  app.post('/api/v4/uploadpar', async (request, reply) => {
     const fields = fieldsOf(ZUploadParRequest, request.body);
-    const caller = await viewerOf(deps, request, fields, true);
-    return { code: SUCCESS_CODE, message: '', ...(await createTask(deps, fields, caller)) };
+    const userId = await userIdOf(deps, request, fields, true);
+    // A visitor's task belongs to this browser's visitor cookie: given with its first task, renewed with each.
+    let visitorSecret: string | null = null;
+    if (userId === null) {
+      visitorSecret = visitorSecretOf(request) ?? newVisitorSecret();
+      setCookie(reply, request, VISITOR_COOKIE, visitorSecret, VISITOR_COOKIE_MAX_AGE_SECONDS);
+    }
+    const creator = { deviceId: deviceIdOf(request.body), ip: request.ip, userId, visitorHash: visitorSecret === null ? null : visitorHashOf(visitorSecret) };
+    return { code: SUCCESS_CODE, message: '', ...(await createTask(deps, fields, creator)) };
   });
 
   app.post('/api/v4/taskstate', async (request) => {
     const fields = fieldsOf(ZTaskStateRequest, request.body);
-    return taskState(deps, fields.tasktag, await viewerOf(deps, request, fields, false), fields.ifshowtxt !== 0);
+    return taskState(deps, fields.tasktag, await viewerOf(deps, request, fields), fields.ifshowtxt !== 0);
   });
 
   app.post('/api/v4/taskdown', async (request) => {
     const fields = fieldsOf(ZTaskDownRequest, request.body);
-    return { code: SUCCESS_CODE, message: '', ...(await taskDownload(deps, fields.tasktag, await viewerOf(deps, request, fields, false))) };
+    return { code: SUCCESS_CODE, message: '', ...(await taskDownload(deps, fields.tasktag, await viewerOf(deps, request, fields))) };
   });
 
   app.post('/api/v4/taskcancel', async (request) => {
     const fields = fieldsOf(ZTaskCancelRequest, request.body);
-    return { code: SUCCESS_CODE, message: '', status: await cancelTask(deps, fields.tasktag, await viewerOf(deps, request, fields, false)) };
+    return { code: SUCCESS_CODE, message: '', status: await cancelTask(deps, fields.tasktag, await viewerOf(deps, request, fields)) };
   });
 
   app.post('/api/v4/tasklist', async (request) => {
     const fields = fieldsOf(ZTaskListRequest, request.body);
-    return { code: SUCCESS_CODE, message: '', ...(await listTasks(deps, await viewerOf(deps, request, fields, false), fields.page, fields.pagesize)) };
+    return { code: SUCCESS_CODE, message: '', ...(await listTasks(deps, await viewerOf(deps, request, fields), fields.page, fields.pagesize)) };
   });
 
-  // The tool pages show the phone QR as <img src>: a GET the browser sends with the session
-  // cookie, so it cannot be signed; the device id and the unguessable tasktag stand in.
+  // The tool pages show the phone QR as <img src>: a GET the browser sends with its cookies, so it
+  // cannot be signed; the session or visitor cookie shows whose task it is.
   app.get('/api/v4/sitetaskdownqrcode', { config: { signed: false } }, async (request, reply) => {
     const query = fieldsOf(ZQrQuery, request.query);
-    const token = sessionTokenOf(request);
-    let userId: number | null = null;
-    if (token !== undefined) userId = (await resolveSignedIn(deps.db, { usertoken: token }, nowSeconds(deps)).catch(() => undefined))?.user.id ?? null;
     try {
-      const task = await visibleTask(deps, query.tasktag, { deviceId: query.deviceid ?? '', userId });
+      const task = await visibleTask(deps, query.tasktag, await viewerOf(deps, request, {}));
       if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'qr of a purged task');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -17,6 +17,7 @@ import {
 } from '@xcad/protocol';
 import type { ConversionFileRow, ConversionTaskRow, ConversionTier } from '@xcad/db';
 import type { z } from 'zod';
+import { limitKey, type Charge } from '../../limits';
 import type { StoredObject } from '../../storage';
 import {
   beijingDayStart,
@@ -34,20 +35,19 @@ import {
 import { nowSeconds, type ConversionDeps } from './conversion.deps';
 import {
   chunksOf,
-  countTasksSince,
   deleteChunkRows,
   filesOf,
   insertTask,
   isConverterMember,
   moveTask,
+  ownedTasks,
   taskByTag,
-  visibleTasks,
   type ChunkRecord,
   type Viewer,
 } from './conversion.repository';
 
 // Issue 7, the upload side of online conversion: starting a task (uploadpar), what a task looks
-// like to its device or user (taskstate, tasklist), its download (taskdown, the signed result
+// like to its owner (taskstate, tasklist), its download (taskdown, the signed result
 // URL, the phone QR's share page) and cancel. Chunks arrive in conversion-upload.ts; the jobs
 // (conversion.jobs.ts) convert.
 
@@ -73,8 +73,42 @@ export function tokenHashOf(tasktoken: string): string {
   return sha256Hex(tasktoken);
 }
 
+/** The stored form of a visitor cookie's secret. */
+export function visitorHashOf(secret: string): string {
+  return sha256Hex(secret);
+}
+
+/** A new visitor cookie's secret: 256 random bits. */
+export function newVisitorSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Who starts a task. */
+export interface Creator {
+  deviceId: string;
+  /** The client address (behind trusted proxies, the one they saw). */
+  ip: string;
+  userId: number | null;
+  /** A visitor's task is theirs by this (the visitor cookie's hash); null for a signed-in user. */
+  visitorHash: string | null;
+}
+
+/**
+ * The day's quota a new task takes (decision 0029): a member's from their user; a visitor's or an
+ * ordinary user's from the device, the client address and the user, so neither a new device id
+ * per request nor a new address per device slips past it. Every counter ends with the Beijing day.
+ */
+function quotaCharges(tier: ConversionTier, creator: Creator, nowMs: number, dayStart: number): Charge[] {
+  const windowMs = (dayStart + 86_400) * 1000 - nowMs;
+  const charge = (limit: number, ...subject: Array<string | number>): Charge => ({ key: limitKey('conversion', tier, ...subject, dayStart), cost: 1, limit, windowMs });
+  const perDay = CONVERSION_LIMITS[tier].tasksPerDay;
+  const byUser = creator.userId === null ? [] : [charge(perDay, 'user', creator.userId)];
+  if (tier === 'member') return byUser;
+  return [charge(perDay, 'device', creator.deviceId), charge(CONVERSION_LIMITS.freeTasksPerAddressPerDay, 'address', creator.ip), ...byUser];
+}
+
 /** uploadpar: checks the request against the tool and the caller's tier, then creates the task. */
-export async function createTask(deps: ConversionDeps, fields: UploadParFields, caller: Viewer): Promise<{ tasktag: string; tasktoken: string; timestamp: number }> {
+export async function createTask(deps: ConversionDeps, fields: UploadParFields, creator: Creator): Promise<{ tasktag: string; tasktoken: string; timestamp: number }> {
   const tool = TASK_TOOLS[fields.tasktype];
   if (!tool.outputs.includes(fields.outputfileextension)) {
     throw invalidField('outputfileextension', CONVERSION_MESSAGES.outputExtension, `${fields.tasktype} cannot make ${fields.outputfileextension}`);
@@ -87,52 +121,62 @@ export async function createTask(deps: ConversionDeps, fields: UploadParFields, 
   if (names === null) throw invalidField('filename', CONVERSION_MESSAGES.fileName, `filename does not name ${fields.filecount} files`);
 
   const now = nowSeconds(deps);
-  const tier: ConversionTier = caller.userId !== null && (await isConverterMember(deps.db, caller.userId, now)) ? 'member' : 'visitor';
+  const tier: ConversionTier = creator.userId !== null && (await isConverterMember(deps.db, creator.userId, now)) ? 'member' : 'visitor';
   const limits = CONVERSION_LIMITS[tier];
   if (names.length > limits.maxFiles) throw invalidField('filecount', CONVERSION_MESSAGES.tooManyFiles(limits.maxFiles), `${names.length} files for a ${tier}`);
-  const owner = tier === 'member' && caller.userId !== null ? { userId: caller.userId } : { deviceId: caller.deviceId };
-  if ((await countTasksSince(deps.db, owner, beijingDayStart(now))) >= limits.tasksPerDay) {
-    throw ApiError.business(CONVERSION_ERRORS.tooManyTasks, `${tier} reached ${limits.tasksPerDay} tasks today`);
-  }
+  const nowMs = deps.clock();
+  const quota = quotaCharges(tier, creator, nowMs, beijingDayStart(now));
+  const taken = await deps.limits.consume(quota, nowMs);
+  if (!taken.ok) throw ApiError.business(CONVERSION_ERRORS.tooManyTasks, `${tier} quota of the day reached: ${taken.key}`);
 
   const tasktag = randomBytes(16).toString('base64url');
   const tasktoken = randomBytes(32).toString('base64url');
   const expiresAt = now + Math.round(deps.env.CONVERSION_RETENTION_HOURS * 3600);
-  await deps.db.transaction().execute((trx) =>
-    insertTask(
-      trx,
-      {
-        tasktag,
-        token_hash: tokenHashOf(tasktoken),
-        device_id: caller.deviceId,
-        user_id: caller.userId,
-        tier,
-        tasktype: fields.tasktype,
-        output_ext: fields.outputfileextension,
-        file_version: fields.tasktype === 'cad2ver' ? (fields.fileversion ?? null) : null,
-        options: JSON.stringify(fields.parainfo),
-        filecount: names.length,
-        max_file_bytes: maxFileBytesOf(tier, fields.limitsize),
-        created_at: now,
-        upload_deadline: Math.min(expiresAt, now + CONVERSION_LIMITS.uploadTimeoutSeconds),
-        expires_at: expiresAt,
-      },
-      names,
-    ),
-  );
+  try {
+    await deps.db.transaction().execute((trx) =>
+      insertTask(
+        trx,
+        {
+          tasktag,
+          token_hash: tokenHashOf(tasktoken),
+          device_id: creator.deviceId,
+          user_id: creator.userId,
+          visitor_hash: creator.userId === null ? creator.visitorHash : null,
+          tier,
+          tasktype: fields.tasktype,
+          output_ext: fields.outputfileextension,
+          file_version: fields.tasktype === 'cad2ver' ? (fields.fileversion ?? null) : null,
+          options: JSON.stringify(fields.parainfo),
+          filecount: names.length,
+          max_file_bytes: maxFileBytesOf(tier, fields.limitsize),
+          created_at: now,
+          upload_deadline: Math.min(expiresAt, now + CONVERSION_LIMITS.uploadTimeoutSeconds),
+          expires_at: expiresAt,
+        },
+        names,
+      ),
+    );
+  } catch (error) {
+    // A task that was not created takes nothing from the day's quota.
+    await deps.limits.refund(quota, nowMs);
+    throw error;
+  }
   return { tasktag, tasktoken, timestamp: now };
 }
 
 // --- What a task looks like ------------------------------------------------------------------
 
+/** A task is its user's, its visitor cookie's and its tasktoken holder's; the device id proves nothing (decision 0029). */
 export function isVisibleTo(task: ConversionTaskRow, viewer: Viewer): boolean {
-  return task.device_id === viewer.deviceId || (viewer.userId !== null && task.user_id === viewer.userId);
+  if (viewer.userId !== null && task.user_id === viewer.userId) return true;
+  if (viewer.visitorHash !== null && task.visitor_hash !== null && isSameText(viewer.visitorHash, task.visitor_hash)) return true;
+  return viewer.tokenHash !== null && isSameText(viewer.tokenHash, task.token_hash);
 }
 
 /** The task if `viewer` may see it; anyone else learns nothing, not even that it exists. */
 export async function visibleTask(deps: ConversionDeps, tasktag: string, viewer: Viewer): Promise<ConversionTaskRow> {
   const task = await taskByTag(deps.db, tasktag);
-  if (task === undefined || !isVisibleTo(task, viewer)) throw ApiError.business(CONVERSION_ERRORS.taskUnknown, task === undefined ? 'unknown tasktag' : 'task of another device or user');
+  if (task === undefined || !isVisibleTo(task, viewer)) throw ApiError.business(CONVERSION_ERRORS.taskUnknown, task === undefined ? 'unknown tasktag' : 'task of someone else');
   return task;
 }
 
@@ -194,7 +238,7 @@ export async function taskState(deps: ConversionDeps, tasktag: string, viewer: V
 }
 
 export async function listTasks(deps: ConversionDeps, viewer: Viewer, page: number, pagesize: number): Promise<{ tasks: TTaskDetails[]; total: number }> {
-  const { tasks, total } = await visibleTasks(deps.db, viewer, pagesize, (page - 1) * pagesize);
+  const { tasks, total } = await ownedTasks(deps.db, viewer, pagesize, (page - 1) * pagesize);
   return { tasks: await detailsOf(deps, tasks, true), total };
 }
 

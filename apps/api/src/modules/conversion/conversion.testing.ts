@@ -10,6 +10,7 @@ import { CONVERTER_PRODUCT_ID, type SignableFields } from '@xcad/protocol';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../app';
+import { DatabaseLimitStore } from '../../limits';
 import { loggerOptions } from '../../logger';
 import { call, createAuthTestApp, type AuthTestApp, type Caller, type CallResult } from '../auth/auth.testing';
 import type { ConversionDeps } from './conversion.deps';
@@ -65,7 +66,7 @@ export interface ConversionTestApp extends AuthTestApp {
 export async function createConversionTestApp(): Promise<ConversionTestApp> {
   const jobs = new RecordingJobs();
   const base = await createAuthTestApp({ conversionJobs: jobs });
-  const depsOf = (app: FastifyInstance): ConversionDeps => ({ db: base.database.db, env: base.env, storage: base.storage, log: app.log, clock: base.clock.now, jobs });
+  const depsOf = (app: FastifyInstance): ConversionDeps => ({ db: base.database.db, env: base.env, storage: base.storage, log: app.log, clock: base.clock.now, jobs, limits: new DatabaseLimitStore(base.database.db) });
   const t: ConversionTestApp = {
     ...base,
     jobs,

@@ -7,9 +7,10 @@ import { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
 import type { ConversionTaskRow, Database } from '@xcad/db';
 import type { Storage } from '../../../storage';
+import { TEST_REDIS_URL } from '../../../test-app';
 import { redisConnection, type ConversionJobData } from './bullmq-config';
 
-export const TEST_REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+export { TEST_REDIS_URL };
 
 /** A queue name no other test run uses. */
 export function testQueueName(purpose: string): string {
