@@ -204,7 +204,7 @@ async function conversionRound(dir: string, concurrency: number): Promise<{ seco
         await sendChunks(api.origin, task, 0, copy, bytes.length);
         for (;;) {
           // taskstate answers 20000 while the task runs, which the client reports as a refusal.
-          const code = await client.call(endpoints.taskstate, { tasktag: task.tasktag, ifshowtxt: 0 }).then(
+          const code = await client.call(endpoints.taskstate, { tasktag: task.tasktag, tasktoken: task.tasktoken, ifshowtxt: 0 }).then(
             (state) => state.code,
             (error: unknown) => (error instanceof ApiClientError ? error.code : 0),
           );

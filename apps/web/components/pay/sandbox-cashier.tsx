@@ -1,28 +1,29 @@
 'use client';
 
-import { SUCCESS_CODE, endpoints, formatYuan, type TOrderDetails } from '@xcad/protocol';
+import { SUCCESS_CODE, ZSandboxOrder, formatYuan, type TSandboxOrder } from '@xcad/protocol';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { LogoMark } from '@/components/site/logo';
 import { CheckIcon } from '@/components/ui/icons';
-import { apiClient } from '@/lib/api/client';
-import { refusalOf } from '@/lib/auth/login-flow';
 import styles from './sandbox.module.css';
 
 // /pay/sandbox/{orderno} (issue 4): the sandbox provider's cashier, opened on a phone by scanning
-// the QR of an order. It shows the order and pays or closes it through the dev routes, which go
-// down the same notification path as a real provider's notice. The dev routes are plain JSON
-// (unsigned) and answer 404 unless the sandbox provider is in use.
+// the QR of an order. It stands in for a payment app: it reads the order as the provider knows it
+// (payorderstatedetails tells a phone without the buyer's session only the state, decision 0029)
+// and pays or closes it through the dev routes, which go down the same notification path as a
+// real provider's notice. The dev routes are plain JSON (unsigned) and answer 404 unless the
+// sandbox provider is in use.
 
+const ORDER_PATH = '/api/dev/pay/order';
 const CONFIRM_PATH = '/api/dev/pay/confirm';
 const CANCEL_PATH = '/api/dev/pay/cancel';
 
 type Problem = { readonly kind: 'unsupported' | 'network' | 'failed' } | { readonly kind: 'server'; readonly message: string };
 
-type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly order: TOrderDetails } | { readonly state: 'error'; readonly problem: Problem };
+type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly order: TSandboxOrder } | { readonly state: 'error'; readonly problem: Problem };
 
-/** What a dev route answered: null for a 404 (no sandbox here), else its code and message. */
-async function postDev(path: string, orderno: string): Promise<{ code: number; message: string } | null> {
+/** What a dev route answered: null for a 404 (no sandbox here), else its code, message and the order. */
+async function postDev(path: string, orderno: string): Promise<{ code: number; message: string; order: TSandboxOrder | null } | null> {
   const response = await fetch(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -33,15 +34,18 @@ async function postDev(path: string, orderno: string): Promise<{ code: number; m
   if (typeof answer !== 'object' || answer === null || !('code' in answer) || typeof answer.code !== 'number') {
     throw new Error(`unexpected answer from ${path}`);
   }
-  return { code: answer.code, message: 'message' in answer && typeof answer.message === 'string' ? answer.message : '' };
+  const order = ZSandboxOrder.safeParse(answer);
+  return { code: answer.code, message: 'message' in answer && typeof answer.message === 'string' ? answer.message : '', order: order.success ? order.data : null };
 }
 
 async function readOrder(orderno: string): Promise<Load> {
   try {
-    const client = await apiClient();
-    return { state: 'loaded', order: await client.call(endpoints.payorderstatedetails, { orderno }) };
-  } catch (error) {
-    return { state: 'error', problem: { kind: 'server', message: refusalOf(error).message } };
+    const answer = await postDev(ORDER_PATH, orderno);
+    if (answer === null) return { state: 'error', problem: { kind: 'unsupported' } };
+    if (answer.code !== SUCCESS_CODE || answer.order === null) return { state: 'error', problem: answer.message ? { kind: 'server', message: answer.message } : { kind: 'failed' } };
+    return { state: 'loaded', order: answer.order };
+  } catch {
+    return { state: 'error', problem: { kind: 'network' } };
   }
 }
 

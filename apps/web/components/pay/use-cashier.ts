@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { ApiClientError, PAY_LIMITS, endpoints, type TOrderCreated, type TPayType, type TUserInfo } from '@xcad/protocol';
+import { ApiClientError, AUTH_ERRORS, PAY_LIMITS, endpoints, isOrderDetails, type TOrderCreated, type TPayType, type TUserInfo } from '@xcad/protocol';
 import { useSession } from '@/components/auth/session-provider';
 import { apiClient } from '@/lib/api/client';
 import { refusalOf } from '@/lib/auth/login-flow';
@@ -96,8 +96,10 @@ export function useCashier(purchase: CashierPurchase, paytype: TPayType): Cashie
       isInFlight = true;
       try {
         const client = await apiClient();
-        const details = await client.call(endpoints.payorderstatedetails, { orderno: current, account, usertoken });
-        if (!isStopped) dispatch({ type: 'polled', details, nowSeconds: client.nowSeconds() });
+        const answer = await client.call(endpoints.payorderstatedetails, { orderno: current, account, usertoken });
+        // Only the buyer gets the details; a state alone means the server no longer takes this session.
+        if (!isStopped && isOrderDetails(answer)) dispatch({ type: 'polled', details: answer, nowSeconds: client.nowSeconds() });
+        else if (!isStopped) dispatch({ type: 'pollFailed', orderno: current, message: AUTH_ERRORS.notSignedIn.message, isFinal: true });
       } catch (error) {
         const refusal = refusalOf(error);
         const isFinal = error instanceof ApiClientError && isFinalPollRefusal(refusal.code);

@@ -2,24 +2,11 @@
 
 import { HEADERS, UPLOAD, X_PRODUCT, endpoints, type TTaskDetails } from '@xcad/protocol';
 import { apiClient } from '@/lib/api/client';
-import { readOrCreateDeviceId } from '@/lib/device-id';
 import type { SignedFields } from '@/lib/tools/upload';
 import { xhrTransport } from '@/lib/tools/xhr-transport';
 
 // The browser side of the online tools' calls: the signed client, the slice transport, the
 // download link and the phone QR (issue 7).
-
-function safeLocalStorage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
-export function deviceId(): string {
-  return readOrCreateDeviceId(safeLocalStorage(), () => crypto.randomUUID());
-}
 
 /** Slices go to the same origin as every call (decision 0003), with the product headers. */
 export function uploadDeps() {
@@ -29,9 +16,9 @@ export function uploadDeps() {
   };
 }
 
-/** The phone QR of a task: an image the API draws, leading to /share.html. */
+/** The phone QR of a task: an image the API draws, leading to /share.html (the browser's cookies show whose task it is). */
 export function qrSrcOf(tasktag: string): string {
-  return `/api/v4/sitetaskdownqrcode?${new URLSearchParams({ tasktag, deviceid: deviceId() }).toString()}`;
+  return `/api/v4/sitetaskdownqrcode?${new URLSearchParams({ tasktag }).toString()}`;
 }
 
 /** Asks for a fresh signed link to the result and follows it (the browser downloads the file); resolves with its name. */

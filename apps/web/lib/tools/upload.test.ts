@@ -357,7 +357,8 @@ describe('cancelling', () => {
     expect(final.error).toBeNull();
     expect(final.files.map((file) => file.stage)).toEqual(['cancelled', 'cancelled']);
     expect(api.slices.length).toBeLessThan(3);
-    expect(api.calls.find((call) => call.path === '/api/v4/taskcancel')?.body).toMatchObject({ tasktag: TASKTAG });
+    // The task's own token proves it is this page's (decision 0029).
+    expect(api.calls.find((call) => call.path === '/api/v4/taskcancel')?.body).toMatchObject({ tasktag: TASKTAG, tasktoken: 'tok' });
   });
 
   it('stops waiting for the result and cancels the task', async () => {
@@ -374,6 +375,7 @@ describe('cancelling', () => {
     const final = await run.finished;
     expect(final.phase).toBe('cancelled');
     expect(api.calls.filter((call) => call.path === '/api/v4/taskstate')).toHaveLength(3);
+    for (const call of api.calls.filter((candidate) => candidate.path === '/api/v4/taskstate')) expect(call.body).toMatchObject({ tasktag: TASKTAG, tasktoken: 'tok' });
     expect(api.calls.at(-1)?.path).toBe('/api/v4/taskcancel');
   });
 });

@@ -196,11 +196,12 @@ export function chunkCountOf(size: number, chunkBytes: number): number {
 
 /**
  * taskstate: the client rejects every answer but 10000, yet 20000 (still working) and 18000/19026
- * (failed) carry the task's details as well: those are read like a success.
+ * (failed) carry the task's details as well: those are read like a success. The tasktoken proves
+ * the task is this page's even where the browser keeps no cookie (decision 0029).
  */
-export async function askTaskState(client: Pick<ApiClient, 'call'>, tasktag: string, signed: SignedFields, signal?: AbortSignal): Promise<TTaskDetails> {
+export async function askTaskState(client: Pick<ApiClient, 'call'>, task: { tasktag: string; tasktoken: string }, signed: SignedFields, signal?: AbortSignal): Promise<TTaskDetails> {
   try {
-    return await client.call(endpoints.taskstate, { ...signed, tasktag, ifshowtxt: 1 }, signal === undefined ? {} : { signal });
+    return await client.call(endpoints.taskstate, { ...signed, ...task, ifshowtxt: 1 }, signal === undefined ? {} : { signal });
   } catch (error) {
     if (error instanceof ApiClientError) {
       const state = taskStateOf(error.code);
@@ -283,6 +284,8 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
   const pollIntervalMs = deps.pollIntervalMs ?? TIMINGS.taskPollIntervalMs;
   const retryDelays = deps.retryDelaysMs ?? CHUNK_RETRY_DELAYS_MS;
   let snapshot = initialSnapshot(job.files);
+  /** The task once uploadpar created it: its tag and the token that proves it is this page's. */
+  let started: { tasktag: string; tasktoken: string } | null = null;
 
   const publish = (next: RunSnapshot) => {
     snapshot = next;
@@ -350,13 +353,13 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
   }
 
   /** Asks taskstate until the task ends; sends the missing slices once if the server lacks some. */
-  async function waitForResult(query: URLSearchParams, tasktag: string, isComplete: boolean) {
+  async function waitForResult(query: URLSearchParams, task: { tasktag: string; tasktoken: string }, isComplete: boolean) {
     let failures = 0;
     let hasResent = isComplete;
     for (;;) {
       let details: TTaskDetails;
       try {
-        details = await askTaskState(deps.client, tasktag, job.signed, signal);
+        details = await askTaskState(deps.client, task, job.signed, signal);
         failures = 0;
       } catch (error) {
         if (signal.aborted || isFinalRefusal(error) || failures + 1 >= POLL_FAILURE_LIMIT) throw error;
@@ -382,16 +385,15 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
   }
 
   async function cancelled(): Promise<RunSnapshot> {
-    const { tasktag } = snapshot;
     publish({
       ...snapshot,
       phase: 'cancelled',
       error: null,
       files: snapshot.files.map((file) => (file.stage === 'done' ? file : { ...file, stage: 'cancelled' })),
     });
-    if (tasktag !== null) {
+    if (started !== null) {
       // Best effort: a task left behind is deleted with the others after the retention period.
-      await deps.client.call(endpoints.taskcancel, { ...job.signed, tasktag }).catch(() => undefined);
+      await deps.client.call(endpoints.taskcancel, { ...job.signed, ...started }).catch(() => undefined);
     }
     return snapshot;
   }
@@ -400,11 +402,12 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
     try {
       publish({ ...snapshot, phase: 'starting' });
       const task = await createTask();
+      started = { tasktag: task.tasktag, tasktoken: task.tasktoken };
       const query = new URLSearchParams({ tasktag: task.tasktag, timestamp: String(task.timestamp), tasktoken: task.tasktoken });
       publish({ ...snapshot, phase: 'uploading', tasktag: task.tasktag });
       const isComplete = await uploadAll(query);
       publish({ ...snapshot, phase: 'converting' });
-      await waitForResult(query, task.tasktag, isComplete);
+      await waitForResult(query, started, isComplete);
       return snapshot;
     } catch (error) {
       if (signal.aborted) return cancelled();

@@ -219,10 +219,32 @@ export const ZOrderDetails = z.object({
 });
 export type TOrderDetails = z.infer<typeof ZOrderDetails>;
 
-/** payorderstatedetails: polled by the cashier. Anyone holding the order number may ask. */
+/**
+ * What payorderstatedetails tells anyone but the order's buyer (decision 0029): the state a
+ * cashier waits on, nothing that tells who bought what or how the payment went.
+ */
+export const ZOrderPublicState = ZOrderDetails.pick({ orderno: true, state: true });
+export type TOrderPublicState = z.infer<typeof ZOrderPublicState>;
+
+/** The buyer's answer carries the order's details (`items` among them); anyone else's only the state. */
+export function isOrderDetails(answer: TOrderDetails | TOrderPublicState): answer is TOrderDetails {
+  return 'items' in answer;
+}
+
+/**
+ * payorderstatedetails: polled by the cashier. Anyone holding the order number may ask; the buyer
+ * (signed in, by usertoken or session cookie) gets the order's details, anyone else its state.
+ */
 export const ZPayOrderStateRequest = ZSignedIn.extend({ orderno: ZPayOrderNo });
-export const ZPayOrderStateResponse = successOf({ ...ZOrderDetails.shape });
+export const ZPayOrderStateResponse = z.union([successOf({ ...ZOrderDetails.shape }), successOf({ ...ZOrderPublicState.shape })]);
 export type TPayOrderStateResponse = z.infer<typeof ZPayOrderStateResponse>;
+
+/**
+ * The sandbox cashier's view of an order (its dev routes, only while the sandbox provider is in
+ * use): what a payment app shows the payer before they confirm.
+ */
+export const ZSandboxOrder = ZOrderDetails.pick({ orderno: true, state: true, amount: true, paytype: true, subject: true });
+export type TSandboxOrder = z.infer<typeof ZSandboxOrder>;
 
 /** payorderlist (ours): the signed-in user's orders, newest first. */
 export const ZPayOrderListRequest = ZSignedIn.extend({

@@ -13,7 +13,7 @@ import {
 import type { Database, NewAnalyticsEvent } from '@xcad/db';
 import type { Env } from '../../env';
 import { limitKey, retryAfterSecondsOf, type Charge, type LimitStore } from '../../limits';
-import { resolveSignedIn } from '../auth/session.service';
+import { signedInUserIdOrNull } from '../auth/session.service';
 import {
   createDayPartitions,
   deleteEventsBefore,
@@ -118,14 +118,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const countReject = (reason: RejectReason | 'rate_limited', count = 1) => pendingRejects.set(reason, (pendingRejects.get(reason) ?? 0) + count);
 
   /** The signed-in user of the token, or null (none, expired, revoked, disabled). */
-  async function userIdOf(usertoken: string | undefined): Promise<number | null> {
-    if (usertoken === undefined || usertoken === '') return null;
-    try {
-      return (await resolveSignedIn(db, { usertoken }, Math.floor(clock() / 1000))).user.id;
-    } catch (error) {
-      if (error instanceof ApiError) return null;
-      throw error;
-    }
+  function userIdOf(usertoken: string | undefined): Promise<number | null> {
+    return signedInUserIdOrNull(db, { usertoken }, Math.floor(clock() / 1000));
   }
 
   /** Inserts the rows; on PostgreSQL a day without a partition gets one and the insert runs again. */

@@ -98,3 +98,14 @@ export async function resolveSignedIn(db: Executor, credentials: Credentials, no
   if (user.status === 'disabled') throw ApiError.business(LOGIN_ERRORS.accountAbnormal, 'disabled account');
   return { user, tokens: tokensOf(usertoken) };
 }
+
+/** The signed-in user's id, or null for no, a dead or a disabled session (calls anyone may make). */
+export async function signedInUserIdOrNull(db: Executor, credentials: Credentials, now: number): Promise<number | null> {
+  if (credentials.usertoken === undefined || credentials.usertoken === '') return null;
+  try {
+    return (await resolveSignedIn(db, credentials, now)).user.id;
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}

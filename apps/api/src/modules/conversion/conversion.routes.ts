@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { readFields } from '../../plugins/fields';
 import { sendStored } from '../../storage';
 import { cookieOf, credentialsOf, setCookie } from '../auth/session-cookie';
-import { resolveSignedIn } from '../auth/session.service';
+import { resolveSignedIn, signedInUserIdOrNull } from '../auth/session.service';
 import { UploadAbortedError, discardBody, type ChunkBody } from './chunk-body';
 import { receiveChunk } from './conversion-upload';
 import { SWEEP_INTERVAL_MS, sweepConversions } from './conversion-sweep';
@@ -67,19 +67,13 @@ interface CallerFields {
 }
 
 /**
- * The signed-in user of a usertoken (body or session cookie), or null. `strict` (uploadpar)
- * refuses a dead token rather than quietly starting a visitor's task; reading calls go on as a
- * visitor.
+ * uploadpar's user: a dead usertoken is refused rather than quietly starting a visitor's task
+ * (reading calls go on as a visitor: signedInUserIdOrNull).
  */
-async function userIdOf(deps: ConversionDeps, request: FastifyRequest, fields: CallerFields, strict: boolean): Promise<number | null> {
+async function creatorUserIdOf(deps: ConversionDeps, request: FastifyRequest, fields: CallerFields): Promise<number | null> {
   const credentials = credentialsOf(request, fields);
   if (credentials.usertoken === undefined || credentials.usertoken === '') return null;
-  try {
-    return (await resolveSignedIn(deps.db, credentials, nowSeconds(deps))).user.id;
-  } catch (error) {
-    if (!strict && error instanceof ApiError) return null;
-    throw error;
-  }
+  return (await resolveSignedIn(deps.db, credentials, nowSeconds(deps))).user.id;
 }
 
 /** The visitor cookie's secret, if the request carries one of the form the API gives (256 bits, base64url). */
@@ -92,7 +86,7 @@ function visitorSecretOf(request: FastifyRequest): string | undefined {
 async function viewerOf(deps: ConversionDeps, request: FastifyRequest, fields: CallerFields): Promise<Viewer> {
   const visitorSecret = visitorSecretOf(request);
   return {
-    userId: await userIdOf(deps, request, fields, false),
+    userId: await signedInUserIdOrNull(deps.db, credentialsOf(request, fields), nowSeconds(deps)),
     visitorHash: visitorSecret === undefined ? null : visitorHashOf(visitorSecret),
     tokenHash: fields.tasktoken === undefined ? null : tokenHashOf(fields.tasktoken),
   };
@@ -130,7 +124,7 @@ function sendAborted(reply: FastifyReply, code: number, message: string): Fastif
 export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = async (app, { deps }) => {
   app.post('/api/v4/uploadpar', async (request, reply) => {
     const fields = fieldsOf(ZUploadParRequest, request.body);
-    const userId = await userIdOf(deps, request, fields, true);
+    const userId = await creatorUserIdOf(deps, request, fields);
     // A visitor's task belongs to this browser's visitor cookie: given with its first task, renewed with each.
     let visitorSecret: string | null = null;
     if (userId === null) {

@@ -79,8 +79,10 @@ function expectGrantedBetween(expiry: number | undefined, before: number, after:
   expect(expiry).toBeLessThanOrEqual(addMonths(after, months));
 }
 
-async function stateOf(orderno: string, caller: Caller) {
-  return (await call(t, '/api/v4/payorderstatedetails', { orderno }, caller)).body;
+/** payorderstatedetails as its buyer asks it (signed in), or as anyone else holding the number. */
+async function stateOf(orderno: string, caller: Caller | Member) {
+  const credentials = 'user' in caller ? signed(caller) : {};
+  return (await call(t, '/api/v4/payorderstatedetails', { orderno, ...credentials }, caller)).body;
 }
 
 describe('the catalogue', () => {
@@ -250,6 +252,34 @@ describe('paying', () => {
     const { orderno } = await placed(who, 211, 532);
     const cancelled = await t.app.inject({ method: 'POST', url: '/api/dev/pay/cancel', payload: { orderno } });
     expect(cancelled.json()).toMatchObject({ code: 10000, state: 'closed' });
+  });
+
+  it('tells anyone but the buyer only the state: no amount, items, subject or transaction id', async () => {
+    const buyer = await member();
+    const { orderno } = await placed(buyer, 211, 304);
+    await confirm(orderno);
+    const details = await stateOf(orderno, buyer);
+    expect(details).toMatchObject({ code: 10000, state: 'paid', amount: 68, transactionid: `SANDBOX${orderno.slice(2)}`, items: [{ realId: 304 }] });
+    // The buyer's browser asks with its session cookie alone just the same.
+    const byCookie = await call(t, '/api/v4/payorderstatedetails', { orderno }, buyer, { cookie: `xcad_session=${buyer.user.usertoken}` });
+    expect(byCookie.body).toEqual(details);
+
+    const visitor = freshClient();
+    const withBuyersDevice = { ...freshClient(), deviceid: buyer.deviceid };
+    const otherMember = await member();
+    for (const stranger of [visitor, withBuyersDevice, otherMember]) {
+      expect(await stateOf(orderno, stranger)).toEqual({ code: 10000, message: '', orderno, state: 'paid' });
+    }
+    // A dead session is a stranger too.
+    expect((await call(t, '/api/v4/payorderstatedetails', { orderno, usertoken: 'not-a-session' }, visitor)).body).toEqual({ code: 10000, message: '', orderno, state: 'paid' });
+  });
+
+  it("shows the sandbox cashier (a phone that scanned the QR) what a payment app shows the payer", async () => {
+    const buyer = await member();
+    const { orderno } = await placed(buyer, 211, 304);
+    const shown = await t.app.inject({ method: 'POST', url: '/api/dev/pay/order', payload: { orderno } });
+    expect(shown.json()).toEqual({ code: 10000, message: '', orderno, state: 'unpaid', amount: 68, paytype: 'wxpay', subject: '迅捷CAD编辑器 12个月会员' });
+    expect((await confirm(orderno)).json()).toEqual({ code: 10000, message: '', orderno, state: 'paid', amount: 68, paytype: 'wxpay', subject: '迅捷CAD编辑器 12个月会员' });
   });
 
   it('answers unknown and malformed order numbers clearly', async () => {

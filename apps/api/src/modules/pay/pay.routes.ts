@@ -17,11 +17,11 @@ import type { PayProviderName } from '@xcad/db';
 import { z } from 'zod';
 import { readFields } from '../../plugins/fields';
 import { credentialsOf } from '../auth/session-cookie';
-import { resolveSignedIn } from '../auth/session.service';
+import { resolveSignedIn, signedInUserIdOrNull } from '../auth/session.service';
 import { applyForInvoice, userInvoices } from './invoice.service';
 import type { IncomingNotice, NoticeReply, PayProvider } from './pay.provider';
 import { membershipOf, orderByNo } from './pay.repository';
-import { cancelOrder, handleNotice, orderMerged, orderPackage, orderState, payCatalogue, userOrders, type PayDeps } from './pay.service';
+import { cancelOrder, handleNotice, orderMerged, orderPackage, orderState, payCatalogue, sandboxOrder, userOrders, type PayDeps } from './pay.service';
 import type { SandboxPayProvider } from './sandbox.provider';
 
 // Issue 4: the signed calls of memberships, orders and invoices (POST /api/v4/..., spec §7), the
@@ -78,10 +78,10 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, { dep
     return { code: SUCCESS_CODE, message: '', ...created };
   });
 
-  // The cashier's poll; the order number is the key (the sandbox cashier on a phone has no session).
+  // The cashier's poll: anyone holding the order number learns its state, its buyer the details.
   app.post('/api/v4/payorderstatedetails', async (request) => {
     const fields = fieldsOf(ZPayOrderStateRequest, request.body);
-    return { code: SUCCESS_CODE, message: '', ...(await orderState(deps, fields.orderno)) };
+    return { code: SUCCESS_CODE, message: '', ...(await orderState(deps, fields.orderno, await signedInUserIdOrNull(deps.db, credentialsOf(request, fields), seconds(deps)))) };
   });
 
   app.post('/api/v4/payorderlist', async (request) => {
@@ -126,12 +126,18 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, { dep
     const notice = sandbox.signNotice({ orderno, transactionId: `SANDBOX${orderno.slice(2)}`, amountFen: order.amount_fen, paidAt: seconds(deps) });
     const answer = await handleNotice(deps, sandbox, notice);
     if (answer.status !== 200) throw new Error(`sandbox notice for ${orderno} was not recorded`);
-    return { code: SUCCESS_CODE, message: '', ...(await orderState(deps, orderno)) };
+    return { code: SUCCESS_CODE, message: '', ...(await sandboxOrder(deps, orderno)) };
   });
 
   app.post('/api/dev/pay/cancel', async (request) => {
     const { orderno } = fieldsOf(ZDevOrder, request.body);
     await cancelOrder(deps, orderno);
-    return { code: SUCCESS_CODE, message: '', ...(await orderState(deps, orderno)) };
+    return { code: SUCCESS_CODE, message: '', ...(await sandboxOrder(deps, orderno)) };
+  });
+
+  // The sandbox cashier page (a phone that scanned the QR, no session): the order as a payment app shows it.
+  app.post('/api/dev/pay/order', async (request) => {
+    const { orderno } = fieldsOf(ZDevOrder, request.body);
+    return { code: SUCCESS_CODE, message: '', ...(await sandboxOrder(deps, orderno)) };
   });
 };

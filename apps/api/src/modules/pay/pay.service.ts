@@ -6,9 +6,11 @@ import {
   yuanOfFen,
   type TOrderCreated,
   type TOrderDetails,
+  type TOrderPublicState,
   type TPayCatalogueResponse,
   type TPayType,
   type TPayPackage,
+  type TSandboxOrder,
 } from '@xcad/protocol';
 import type { Database, PayOrderRow, PayProviderName } from '@xcad/db';
 import type { FastifyBaseLogger } from 'fastify';
@@ -291,17 +293,32 @@ async function detailsOf(deps: PayDeps, orders: readonly PayOrderRow[]): Promise
   }));
 }
 
-/** payorderstatedetails: the cashier's poll. Asking about an unpaid order also reconciles it. */
-export async function orderState(deps: PayDeps, orderno: string): Promise<TOrderDetails> {
-  let order = await orderByNo(deps.db, orderno);
+/** The order, reconciled with its provider first while it is unpaid (at most every 5 s per order). */
+async function currentOrder(deps: PayDeps, orderno: string): Promise<PayOrderRow> {
+  const order = await orderByNo(deps.db, orderno);
   if (order === undefined) throw ApiError.business(PAY_ERRORS.orderUnknown, `unknown order ${orderno}`);
-  if (order.state === 'unpaid') {
-    await reconcile(deps, order);
-    order = (await orderByNo(deps.db, orderno)) ?? order;
-  }
+  if (order.state !== 'unpaid') return order;
+  await reconcile(deps, order);
+  return (await orderByNo(deps.db, orderno)) ?? order;
+}
+
+/**
+ * payorderstatedetails: the cashier's poll. Its buyer (`viewerId`) gets the order's details;
+ * anyone else holding the number only its state, which is all a cashier waits on (decision 0029).
+ * Asking about an unpaid order also reconciles it.
+ */
+export async function orderState(deps: PayDeps, orderno: string, viewerId: number | null): Promise<TOrderDetails | TOrderPublicState> {
+  const order = await currentOrder(deps, orderno);
+  if (order.user_id !== viewerId) return { orderno: order.orderno, state: stateOf(order, seconds(deps)) };
   const [details] = await detailsOf(deps, [order]);
   if (details === undefined) throw ApiError.business(PAY_ERRORS.orderUnknown, `order ${orderno} vanished`);
   return details;
+}
+
+/** The sandbox cashier's view: what a payment app shows the payer of the order it was handed. */
+export async function sandboxOrder(deps: PayDeps, orderno: string): Promise<TSandboxOrder> {
+  const order = await currentOrder(deps, orderno);
+  return { orderno: order.orderno, state: stateOf(order, seconds(deps)), amount: yuanOfFen(order.amount_fen), paytype: order.paytype, subject: order.subject };
 }
 
 export async function userOrders(deps: PayDeps, userId: number, query: { page: number; pagesize: number; state?: TOrderDetails['state'] | undefined }) {
