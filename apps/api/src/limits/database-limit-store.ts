@@ -3,10 +3,10 @@ import type { Database } from '@xcad/db';
 import { assertDistinctKeys, type Charge, type Consumed, type CounterState, type LimitStore } from './limit-store';
 
 // The limit store in the main database (table limit_counter), for deployments without Redis: every
-// API process on the database shares the counts. A charge is one upsert that adds its units (or
-// opens a new window) and answers the count; the charges of a request run in one transaction in
-// key order, rolled back when one goes over, so a request takes all or nothing and two requests
-// never wait on each other's rows in opposite orders (PostgreSQL locks the row an upsert touches).
+// API process on the database shares the counts. A request's charges are one upsert that adds
+// their units (or opens new windows) and answers the counts, in a transaction rolled back when one
+// goes over, so a request takes all or nothing. Rows are written in key order, so two requests
+// never wait on each other's rows in opposite orders (PostgreSQL locks the rows an upsert touches).
 
 class Refused extends Error {
   constructor(
@@ -21,20 +21,25 @@ function bigint(value: number) {
   return sql<number>`cast(${value} as bigint)`;
 }
 
-async function addUnits(trx: Transaction<Database>, charge: Charge, now: number): Promise<CounterState> {
+/**
+ * Adds each charge's units in one upsert (a counter whose window ended starts a new one) and
+ * answers the counts after it, by key. Rows are written in the charges' order: callers sort them.
+ */
+async function addUnits(trx: Transaction<Database>, charges: readonly Charge[], now: number): Promise<Map<string, CounterState>> {
+  if (charges.length === 0) return new Map();
   const isEnded = sql<boolean>`limit_counter.window_end <= ${bigint(now)}`;
-  const row = await trx
+  const rows = await trx
     .insertInto('limit_counter')
-    .values({ key: charge.key, count: charge.cost, window_end: now + charge.windowMs })
+    .values(charges.map((charge) => ({ key: charge.key, count: charge.cost, window_end: now + charge.windowMs })))
     .onConflict((conflict) =>
       conflict.column('key').doUpdateSet({
-        count: sql<number>`case when ${isEnded} then ${bigint(charge.cost)} else limit_counter.count + ${bigint(charge.cost)} end`,
-        window_end: sql<number>`case when ${isEnded} then ${bigint(now + charge.windowMs)} else limit_counter.window_end end`,
+        count: sql<number>`case when ${isEnded} then excluded.count else limit_counter.count + excluded.count end`,
+        window_end: sql<number>`case when ${isEnded} then excluded.window_end else limit_counter.window_end end`,
       }),
     )
-    .returning(['count', 'window_end'])
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), windowEnd: Number(row.window_end) };
+    .returning(['key', 'count', 'window_end'])
+    .execute();
+  return new Map(rows.map((row) => [row.key, { count: Number(row.count), windowEnd: Number(row.window_end) }]));
 }
 
 async function statesOf(db: Kysely<Database> | Transaction<Database>, keys: readonly string[], now: number): Promise<CounterState[]> {
@@ -53,17 +58,22 @@ export class DatabaseLimitStore implements LimitStore {
 
   async consume(charges: readonly Charge[], now: number): Promise<Consumed> {
     assertDistinctKeys(charges);
-    const order = charges.map((_, index) => index).sort((left, right) => (charges[left]!.key < charges[right]!.key ? -1 : 1));
+    const sorted = [...charges].sort((left, right) => (left.key < right.key ? -1 : 1));
     try {
       const counts = await this.db.transaction().execute(async (trx) => {
-        const after = new Array<number>(charges.length).fill(0);
-        for (const index of order) {
-          const charge = charges[index]!;
-          const state = charge.cost === 0 ? (await statesOf(trx, [charge.key], now))[0]! : await addUnits(trx, charge, now);
+        const checked = sorted.filter((charge) => charge.cost === 0);
+        const states = await addUnits(
+          trx,
+          sorted.filter((charge) => charge.cost > 0),
+          now,
+        );
+        for (const [index, state] of (await statesOf(trx, checked.map((charge) => charge.key), now)).entries()) states.set(checked[index]!.key, state);
+        // The first charge (in the caller's order) that went over is the one the refusal names.
+        return charges.map((charge) => {
+          const state = states.get(charge.key) ?? { count: 0, windowEnd: 0 };
           if (state.count > charge.limit) throw new Refused(charge.key, state.windowEnd > now ? state.windowEnd - now : charge.windowMs);
-          after[index] = state.count;
-        }
-        return after;
+          return state.count;
+        });
       });
       return { ok: true, counts };
     } catch (error) {

@@ -140,38 +140,6 @@ describe('uploadpar', () => {
     expect(refused.body).toEqual({ code: TOO_MANY_TASKS, message: CONVERSION_MESSAGES.tooManyTasks });
     expect((await uploadpar(t, freshClient(), cad2pdf(['other-device.dwg']))).body).toMatchObject({ code: 10000 });
   });
-
-  it('stops a new device id per request from one address at the free tasks of the address, until the next Beijing day', async () => {
-    const ip = freshClient().ip;
-    for (let index = 0; index < CONVERSION_LIMITS.freeTasksPerAddressPerDay; index += 1) {
-      expect((await uploadpar(t, { ...freshClient(), ip }, cad2pdf([`${index}.dwg`]))).body, `task ${index}`).toMatchObject({ code: 10000 });
-    }
-    const refused = await uploadpar(t, { ...freshClient(), ip }, cad2pdf(['one-more.dwg']));
-    expect(refused.body).toEqual({ code: TOO_MANY_TASKS, message: CONVERSION_MESSAGES.tooManyTasks });
-    // A converter member behind the same address is not held by the visitors' count.
-    const member = { ...freshClient(), ip };
-    const { userinfo } = await signInBySms(t, member);
-    await makeConverterMember(t, userinfo.uid, now() + 86_400);
-    expect((await uploadpar(t, member, { ...cad2pdf(['member.dwg']), usertoken: userinfo.usertoken })).body).toMatchObject({ code: 10000 });
-
-    const untilNextDay = ((Math.floor((now() + 8 * 3600) / 86_400) + 1) * 86_400 - 8 * 3600 - now()) * 1000;
-    t.clock.advance(untilNextDay);
-    try {
-      expect((await uploadpar(t, { ...freshClient(), ip }, cad2pdf(['tomorrow.dwg']))).body).toMatchObject({ code: 10000 });
-    } finally {
-      t.clock.advance(-untilNextDay);
-    }
-  }, 30_000);
-
-  it("counts an ordinary user's tasks against the user too, whatever device they come from", async () => {
-    const owner = freshClient();
-    const { userinfo } = await signInBySms(t, owner);
-    for (let index = 0; index < CONVERSION_LIMITS.visitor.tasksPerDay; index += 1) {
-      await startTask(t, { ...freshClient() }, { ...cad2pdf([`${index}.dwg`]), usertoken: userinfo.usertoken });
-    }
-    const refused = await uploadpar(t, freshClient(), { ...cad2pdf(['one-more.dwg']), usertoken: userinfo.usertoken });
-    expect(refused.body).toEqual({ code: TOO_MANY_TASKS, message: CONVERSION_MESSAGES.tooManyTasks });
-  });
 });
 
 describe('uploadfile', () => {
