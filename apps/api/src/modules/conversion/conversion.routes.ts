@@ -4,6 +4,8 @@ import {
   ApiError,
   CONVERSION_ERRORS,
   SUCCESS_CODE,
+  VISITOR_COOKIE,
+  VISITOR_COOKIE_MAX_AGE_SECONDS,
   ZCommonFields,
   ZTaskCancelRequest,
   ZTaskDownRequest,
@@ -11,8 +13,6 @@ import {
   ZTaskStateRequest,
   ZUploadFileQuery,
   ZUploadParRequest,
-  VISITOR_COOKIE,
-  VISITOR_COOKIE_MAX_AGE_SECONDS,
 } from '@xcad/protocol';
 import { z } from 'zod';
 import { readFields } from '../../plugins/fields';
@@ -27,6 +27,7 @@ import type { Viewer } from './conversion.repository';
 import {
   cancelTask,
   createTask,
+  isVisitorSecret,
   listTasks,
   newVisitorSecret,
   shareUrlOf,
@@ -79,7 +80,7 @@ async function creatorUserIdOf(deps: ConversionDeps, request: FastifyRequest, fi
 /** The visitor cookie's secret, if the request carries one of the form the API gives (256 bits, base64url). */
 function visitorSecretOf(request: FastifyRequest): string | undefined {
   const secret = cookieOf(request, VISITOR_COOKIE);
-  return secret !== undefined && /^[\w-]{43}$/.test(secret) ? secret : undefined;
+  return secret !== undefined && isVisitorSecret(secret) ? secret : undefined;
 }
 
 /** The caller as a reader of tasks: its user, its visitor cookie and the tasktoken it gave (decision 0029). */

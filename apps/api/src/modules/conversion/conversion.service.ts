@@ -83,6 +83,11 @@ export function newVisitorSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** Whether a cookie's value has the form of the secrets newVisitorSecret gives (anything else is ignored). */
+export function isVisitorSecret(value: string): boolean {
+  return /^[\w-]{43}$/.test(value);
+}
+
 /** Who starts a task. */
 export interface Creator {
   deviceId: string;
