@@ -8,7 +8,7 @@ import { productDevice, signFields, type SignableFields } from '@xcad/protocol';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { buildApp } from './app';
+import { buildApp, type BuildAppOptions } from './app';
 import { loadEnv, type Env } from './env';
 import { loggerOptions } from './logger';
 import type { ConversionJobs } from './modules/conversion/conversion.jobs';
@@ -39,6 +39,7 @@ export interface TestAppOptions {
   smsProvider?: SmsProvider;
   payProviders?: ConfiguredPayProviders;
   conversionJobs?: ConversionJobs;
+  onRoute?: BuildAppOptions['onRoute'];
 }
 
 export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -54,7 +55,7 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
     },
   });
   const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
-  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs });
+  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs, onRoute: options.onRoute });
   return {
     app,
     database,
