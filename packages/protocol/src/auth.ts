@@ -150,7 +150,7 @@ export const ZEmptyResponse = successOf({});
 
 export const ZSetPwdRequest = ZSignedIn.extend({ password: ZPassword });
 export const ZChangePwdRequest = ZSignedIn.extend({
-  oldpassword: z.string({ error: '请输入原密码' }).min(1, { error: '请输入原密码' }).max(20, { error: '原密码错误' }).refine(isCleanLine, { error: '原密码错误' }),
+  oldpassword: z.string({ error: '请输入原密码' }).min(1, { error: '请输入原密码' }).max(20, { error: '原密码错误' }),
   password: ZPassword,
 });
 /** The password changed: every session was revoked and this one replaced (new tokens). */
