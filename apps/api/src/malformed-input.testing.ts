@@ -113,6 +113,8 @@ export const HOSTILE_VALUES: ReadonlyArray<readonly [string, Value]> = [
 ];
 
 export const SHARP_COUNT = 8;
+/** The sharp values also tried inside the objects a field carries (an analytics event's fields). */
+const NESTED_SHARP_COUNT = 3;
 
 /** Path segments put into a route's parameters (already percent-encoded as they travel). */
 export const HOSTILE_SEGMENTS: readonly string[] = [
@@ -265,15 +267,22 @@ function fieldProbes(route: SweptRoute, context: SweepContext): Probe[] {
   const probes: Probe[] = [];
   const probe = (label: string, fields: Record<string, unknown>, shape: Shape, encoding: 'json' | 'form' = 'json') =>
     probes.push({ label: `${label}${shape.isSignedIn ? ' (signed in)' : ''}${encoding === 'form' ? ' as a form' : ''}`, request: fieldsRequest(shape, fields, {}, encoding) });
-  // Half signed in, half not: each value meets both the visitor's and the member's code paths.
+  // The sharp values go down the signed-in path (most routes stop a visitor before their
+  // repository); the others alternate, so each meets both the visitor's and the member's code.
   let sequence = 0;
   const nextShape = (): Shape => ({ route, context, isSignedIn: (sequence += 1) % 2 === 0 });
-  const oneField = (name: string, label: string, value: Value) => {
-    const shape = nextShape();
-    probe(`${name} = ${label}`, { ...baselineOf(shape, names), [name]: value }, shape);
-  };
-  for (const name of names) for (const [label, value] of HOSTILE_VALUES.slice(0, SHARP_COUNT)) oneField(name, label, value);
-  HOSTILE_VALUES.slice(SHARP_COUNT).forEach(([label, value], index) => oneField(names[index % names.length]!, label, value));
+  const oneField = (name: string, label: string, value: Value, shape: Shape) => probe(`${name} = ${label}`, { ...baselineOf(shape, names), [name]: value }, shape);
+  for (const name of names) for (const [label, value] of HOSTILE_VALUES.slice(0, SHARP_COUNT)) oneField(name, label, value, { route, context, isSignedIn: true });
+  HOSTILE_VALUES.slice(SHARP_COUNT).forEach(([label, value], index) => oneField(names[index % names.length]!, label, value, nextShape()));
+  // Inside a list of objects (the example of `events`): each of the object's fields in turn.
+  for (const name of names) {
+    const example = context.examples[name];
+    const item: unknown = Array.isArray(example) ? example[0] : undefined;
+    if (typeof item !== 'object' || item === null) continue;
+    for (const key of Object.keys(item)) {
+      for (const [label, value] of HOSTILE_VALUES.slice(0, NESTED_SHARP_COUNT)) oneField(name, `[{${key}: ${label}}]`, [{ ...item, [key]: value }] as Value, { route, context, isSignedIn: true });
+    }
+  }
   // Every field at once, for what only a combination reaches (a value too long for one request
   // only in one field at a time); the sharp texts also as a form body.
   const everyName = [...new Set([...names, ...GENERIC_FIELDS])];
