@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '@xcad/db';
 import type { Env } from './env';
@@ -31,6 +31,7 @@ import { softwareRoutes } from './modules/software/software.routes';
 import { timeRoutes } from './modules/time/time.routes';
 import { registerDatasign } from './plugins/datasign';
 import { registerErrorHandling } from './plugins/errors';
+import { registerInputGuard } from './plugins/input-guard';
 import { storageFromEnv, type StreamingStorage } from './storage';
 import { storageRoutes } from './storage/storage.routes';
 
@@ -49,10 +50,12 @@ export interface BuildAppOptions {
   conversionJobs?: ConversionJobs;
   /** Payment providers to use instead of those WXPAY_PROVIDER / ALIPAY_PROVIDER name (tests). */
   payProviders?: ConfiguredPayProviders;
+  /** Sees every route as it is registered (the malformed-input sweep enumerates them this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The API, with every route registered but not listening; callers may add routes before use. */
-export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders, conversionJobs }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders, conversionJobs, onRoute }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger ?? createLogger(env),
     logController: new AccessLogController(),
@@ -61,6 +64,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
     trustProxy: env.TRUST_PROXY,
     bodyLimit: env.BODY_LIMIT_BYTES,
   });
+  if (onRoute !== undefined) app.addHook('onRoute', onRoute);
 
   // Bodies are JSON or form-encoded (spec §7); anything else is refused as malformed.
   app.removeContentTypeParser('text/plain');
@@ -72,6 +76,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   });
 
   registerErrorHandling(app);
+  registerInputGuard(app);
   registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
 
   // Issue 21: one store for every quota and rate limit, shared by the API processes (decision 0029).

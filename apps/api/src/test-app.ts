@@ -9,7 +9,7 @@ import { createDatabase } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { buildApp } from './app';
+import { buildApp, type BuildAppOptions } from './app';
 import { loadEnv, type Env } from './env';
 import { loggerOptions } from './logger';
 import type { ConversionJobs } from './modules/conversion/conversion.jobs';
@@ -43,6 +43,7 @@ export interface TestAppOptions {
   smsProvider?: SmsProvider;
   payProviders?: ConfiguredPayProviders;
   conversionJobs?: ConversionJobs;
+  onRoute?: BuildAppOptions['onRoute'];
 }
 
 /** A logger whose lines land, parsed, in `logs`. */
@@ -63,7 +64,7 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
   const database = await createTestDatabase();
   const logs: Array<Record<string, unknown>> = [];
   const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
-  const app = await buildApp({ env, db: database.db, logger: capturingLogger(env, logs), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs });
+  const app = await buildApp({ env, db: database.db, logger: capturingLogger(env, logs), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs, onRoute: options.onRoute });
   return {
     app,
     database,

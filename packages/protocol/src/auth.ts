@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAPTCHA_DEFAULTS, FORM_LIMITS } from './constants';
 import { successOf } from './envelope';
+import { isCleanLine, zLine } from './input';
 import { PASSWORD_FORM_ERROR, PASSWORD_FORM_MESSAGES, SMS_FORM_ERROR, SMS_FORM_MESSAGES, type CodeGroup } from './errors';
 import { VALIDATION_MESSAGES, ZAccount, ZImageCode, ZLoginPassword, ZPassword, ZPhone, ZSmsCode } from './validation';
 
@@ -47,9 +48,9 @@ const ZFlag = z
 
 /** What signed-in calls carry: the account (username or mobile) and the session's usertoken. */
 export const ZSignedIn = z.object({
-  account: z.string().max(64).optional(),
+  account: zLine(64).optional(),
   /** Optional only because the web's SSR calls authenticate with the HttpOnly cookie instead. */
-  usertoken: z.string().max(128).optional(),
+  usertoken: zLine(128).optional(),
 });
 
 export const SMS_VERIFY_TYPES = ['quicklogin', 'register', 'forgetpwd', 'bindmobile'] as const;
@@ -77,7 +78,7 @@ export const ZRequiredImageCode = z
 export const LOGIN_PROVIDERS = ['wechat', 'qq'] as const;
 
 export const ZWechatGuidRequest = z.object({
-  seriesid: z.string().max(64).optional(),
+  seriesid: zLine(64).optional(),
   /** Ours: 'qq' opens a popup sign-in that completes through the same logintag and wechatstate. */
   provider: z.enum(LOGIN_PROVIDERS).default('wechat'),
 });
@@ -95,7 +96,7 @@ export const ZWechatGuidResponse = successOf({
 });
 
 export const ZWechatStateRequest = z.object({
-  logintag: z.string({ error: '登录标识无效' }).min(8, { error: '登录标识无效' }).max(64, { error: '登录标识无效' }),
+  logintag: z.string({ error: '登录标识无效' }).min(8, { error: '登录标识无效' }).max(64, { error: '登录标识无效' }).refine(isCleanLine, { error: '登录标识无效' }),
   showvip: ZFlag.optional(),
 });
 export const ZWechatStateResponse = successOf({ userinfo: ZUserInfo });
@@ -192,9 +193,9 @@ export const ZLogoutRequest = ZSignedIn;
 
 /** Ours: /weixin-login-callback hands WeChat's `code` and `state` to the server to finish a QR login. */
 export const ZWechatCallbackRequest = z.object({
-  logintag: z.string().min(8).max(64),
-  code: z.string().min(1).max(512),
-  state: z.string().min(1).max(128),
+  logintag: zLine(64).min(8),
+  code: zLine(512).min(1),
+  state: zLine(128).min(1),
 });
 
 export type TWechatGuidResponse = z.infer<typeof ZWechatGuidResponse>;

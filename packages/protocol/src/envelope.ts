@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { INT32_MAX } from './input-rules';
+import { zLine } from './input';
 
 // Every product API answer (`/api/v4/*`) is one flat JSON object: `code`, `message`, then the
 // endpoint's own fields at the top level (spec §7 reads `logintag`, `userinfo`, `utctime`,
@@ -47,15 +49,16 @@ const numericString = z.union([z.number(), z.string().regex(/^-?\d+$/)]).transfo
  * not mistaken for a replay; older clients without it still work.
  */
 export const ZCommonFields = z.object({
-  deviceid: z.string().min(1).max(64),
+  deviceid: zLine(64).min(1),
   timestamp: numericString.pipe(z.number().int().positive()),
-  softname: z.string().max(64).optional(),
-  softversion: z.string().max(32).optional(),
-  productid: z.union([z.number().int(), z.string().regex(/^\d+$/)]).optional(),
-  devicetype: z.string().max(32).optional(),
-  language: z.string().max(16).optional(),
-  deviceos: z.string().max(64).optional(),
-  nonce: z.string().max(64).optional(),
+  softname: zLine(64).optional(),
+  softversion: zLine(32).optional(),
+  // Kept as it came (it is signed as sent); a product id fits an `integer` column.
+  productid: z.union([z.number().int().min(0).max(INT32_MAX), z.string().regex(/^\d{1,10}$/).refine((text) => Number(text) <= INT32_MAX)]).optional(),
+  devicetype: zLine(32).optional(),
+  language: zLine(16).optional(),
+  deviceos: zLine(64).optional(),
+  nonce: zLine(64).optional(),
   datasign: z.string().regex(/^[0-9a-fA-F]{32}$/),
 });
 export type TCommonFields = z.infer<typeof ZCommonFields>;

@@ -8,6 +8,7 @@ export * from './membership';
 export * from './client';
 export * from './mirror';
 export * from './text';
+export * from './input';
 export * from './search-cache';
 export * from './auth';
 export * from './desktop';

@@ -29,8 +29,9 @@ export const PHONE_PATTERN = /^(?:\d{1,3}-)?1[3-9]\d{9}$/;
 export const SMS_CODE_PATTERN = /^\d{4}$/;
 export const IMAGE_CODE_PATTERN = /^[\w/]{4}$/;
 export const PASSWORD_PATTERN = /^[A-Za-z0-9]{6,20}$/;
-// "E-mail-shaped": something@something.tld without spaces; deliverability is the mailer's concern.
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+// "E-mail-shaped": something@something.tld without spaces or control characters; deliverability
+// is the mailer's concern.
+export const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@.\p{Cc}]+(?:\.[^\s@.\p{Cc}]+)+$/u;
 
 /** Keeps the first `max` code points, so a pasted emoji or CJK text is never split in half. */
 function cut(text: string, max: number): string {

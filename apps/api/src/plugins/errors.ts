@@ -37,6 +37,11 @@ const WP_NO_ROUTE = {
 
 const WP_PATH = /^\/wp-json(?:[/?]|$)/;
 
+/** Whether `url` belongs to the WordPress-compatible content API, which answers in WordPress's shape. */
+export function isWordPressPath(url: string): boolean {
+  return WP_PATH.test(url);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     // A refusal a service chose (business codes answer with HTTP 200, decision 0004).
@@ -54,7 +59,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (WP_PATH.test(request.url)) return reply.code(404).send(WP_NO_ROUTE);
+    if (isWordPressPath(request.url)) return reply.code(404).send(WP_NO_ROUTE);
     return sendProtocolError(reply, 'notFound');
   });
 }

@@ -16,7 +16,7 @@ import {
   type SoftwareVersion,
 } from './context';
 import { CONSENT_STORAGE_KEY, clearConsent, hasOptOutSignal, readConsent, writeConsent, type ConsentChoice } from './privacy';
-import { createTracker, type PostOutcome, type Tracker } from './tracker';
+import { createTracker, outcomeOfStatus, type PostOutcome, type Tracker } from './tracker';
 
 // The tracker bound to the browser (issue 11): one per page, configured by
 // components/analytics/analytics-root.tsx with what the server knows about the deployment.
@@ -149,10 +149,9 @@ async function post(body: string, isDebug: boolean): Promise<PostOutcome> {
       signal: AbortSignal.timeout(POST_TIMEOUT_MS),
     });
     if (isDebug) console.info('[analytics] sent', response.status, await response.clone().text().catch(() => ''));
-    if (response.ok) return 'sent';
-    return response.status === 408 || response.status === 429 || response.status >= 500 ? 'retry' : 'refused';
+    return outcomeOfStatus(response.status);
   } catch {
-    return 'retry';
+    return 'deferred';
   }
 }
 

@@ -1,3 +1,4 @@
+import { toCleanLine } from '@xcad/protocol/input-rules';
 import { ANALYTICS_LIMITS } from '@xcad/protocol/site/analytics-limits';
 import type { TAnalyticsEvent, TAnalyticsEventRecord } from '@xcad/protocol/site/analytics';
 
@@ -34,14 +35,18 @@ export function clipText(value: string, max: number): string {
   return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
-/** The event with every text field within its limit; fields left undefined are dropped. */
+/**
+ * The event with every text field within its limit and free of what the collector refuses
+ * (control characters, half surrogate pairs: a page title may hold them); fields left undefined
+ * are dropped.
+ */
 export function clipEvent<E extends TAnalyticsEventRecord>(event: E): E {
   const limits = TEXT_LIMITS[event.event];
   const clipped: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event)) {
     if (value === undefined) continue;
     const max = limits[key];
-    clipped[key] = typeof value === 'string' && max !== undefined ? clipText(value, max) : value;
+    clipped[key] = typeof value === 'string' && max !== undefined ? clipText(toCleanLine(value), max) : value;
   }
   return clipped as E;
 }

@@ -1,6 +1,6 @@
 import { ANALYTICS_LIMITS, ZAnalyticsBatch, ZAnalyticsEvent, type TAnalyticsCommon, type TAnalyticsEventRecord } from '@xcad/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_MS, QUEUE_STORAGE_KEY, RETRY_DELAYS_MS, createTracker, type PostOutcome, type TrackerDeps } from './tracker';
+import { LEASE_MS, MAX_FAILED_SENDS, QUEUE_STORAGE_KEY, RETRY_DELAYS_MS, createTracker, outcomeOfStatus, type PostOutcome, type TrackerDeps } from './tracker';
 
 // Issue 11: the tracker's batching, retries, offline storage, cap and privacy switch, driven by a
 // fake clock, fake timers, a fake collector and a storage shared like the browser's local storage.
@@ -32,6 +32,8 @@ class World {
   posts: TAnalyticsEventRecord[][] = [];
   beacons: TAnalyticsEventRecord[][] = [];
   answers: PostOutcome[] = [];
+  /** The collector's HTTP status for a batch, when the test plays one that judges what it gets. */
+  statusFor: ((events: TAnalyticsEventRecord[]) => number) | null = null;
   isOnline = true;
   isAllowed = true;
   beaconRefuses = false;
@@ -71,6 +73,7 @@ class World {
         const parsed = ZAnalyticsBatch.parse(JSON.parse(body));
         this.posts.push(parsed.events as TAnalyticsEventRecord[]);
         if (this.holdPosts) return new Promise((resolve) => (this.held = resolve));
+        if (this.statusFor) return Promise.resolve(outcomeOfStatus(this.statusFor(parsed.events as TAnalyticsEventRecord[])));
         return Promise.resolve(this.answers.shift() ?? 'sent');
       },
       beacon: (body) => {
@@ -148,7 +151,7 @@ describe('batching', () => {
 
 describe('retries and offline', () => {
   it('keeps a batch the collector could not take and sends it again after a pause', async () => {
-    world.answers = ['retry'];
+    world.answers = ['deferred'];
     const tracker = createTracker(world.deps());
     tracker.track(view('a'));
     await world.advance(ANALYTICS_LIMITS.flushMs);
@@ -163,7 +166,7 @@ describe('retries and offline', () => {
   });
 
   it('backs off further after each failed send', async () => {
-    world.answers = ['retry', 'retry', 'retry'];
+    world.answers = ['deferred', 'failed', 'deferred'];
     const tracker = createTracker(world.deps());
     tracker.track(view('a'));
     await world.advance(ANALYTICS_LIMITS.flushMs);
@@ -182,6 +185,58 @@ describe('retries and offline', () => {
     await world.advance(RETRY_DELAYS_MS.at(-1)!);
     expect(world.posts).toHaveLength(1);
     expect(world.storage.queued()).toEqual([]);
+  });
+
+  it('reads the collector’s status: content refused for good, server errors and busy answers retried', () => {
+    expect([200, 204].map(outcomeOfStatus)).toEqual(['sent', 'sent']);
+    expect([400, 401, 404, 413].map(outcomeOfStatus)).toEqual(['refused', 'refused', 'refused', 'refused']);
+    expect([408, 429].map(outcomeOfStatus)).toEqual(['deferred', 'deferred']);
+    expect([500, 502, 503].map(outcomeOfStatus)).toEqual(['failed', 'failed', 'failed']);
+  });
+
+  it('drops a batch the collector refuses for its content (400), keeping none of it', async () => {
+    world.statusFor = () => 400;
+    const tracker = createTracker(world.deps());
+    tracker.track(view('a'));
+    tracker.track(view('b'));
+    await world.advance(ANALYTICS_LIMITS.flushMs + RETRY_DELAYS_MS.at(-1)! * 3);
+    expect(world.posts).toHaveLength(1);
+    expect(tracker.pending()).toBe(0);
+  });
+
+  it('sends the rest of a batch the server keeps failing on (500), and drops the one event it cannot take', async () => {
+    world.statusFor = (events) => (events.some((event) => (event as { title?: string }).title === 'poison') ? 500 : 200);
+    const tracker = createTracker(world.deps());
+    for (let index = 0; index < ANALYTICS_LIMITS.batchSize; index += 1) tracker.track(view(index === 7 ? 'poison' : `p${index}`));
+    await settle();
+    await world.advance(RETRY_DELAYS_MS.at(-1)! * (MAX_FAILED_SENDS + 2));
+    const delivered = world.posts.filter((batch) => !batch.some((event) => (event as { title?: string }).title === 'poison'));
+    expect(delivered.flat().map((event) => (event as { title?: string }).title).sort()).toEqual(
+      Array.from({ length: ANALYTICS_LIMITS.batchSize }, (_, index) => `p${index}`).filter((title) => title !== 'p7').sort(),
+    );
+    expect(world.posts.filter((batch) => batch.some((event) => (event as { title?: string }).title === 'poison'))).toHaveLength(MAX_FAILED_SENDS);
+    expect(tracker.pending()).toBe(0);
+  });
+
+  it('gives up on a server that fails every send instead of retrying forever', async () => {
+    world.statusFor = () => 500;
+    const tracker = createTracker(world.deps());
+    tracker.track(view('a'));
+    await world.advance(RETRY_DELAYS_MS.at(-1)! * (MAX_FAILED_SENDS + 2));
+    expect(world.posts).toHaveLength(MAX_FAILED_SENDS);
+    expect(tracker.pending()).toBe(0);
+    await world.advance(RETRY_DELAYS_MS.at(-1)! * 10);
+    expect(world.posts).toHaveLength(MAX_FAILED_SENDS);
+  });
+
+  it('never drops events for a network failure or a busy collector (429): they go once it answers', async () => {
+    world.answers = Array.from({ length: MAX_FAILED_SENDS * 2 }, () => 'deferred' as const);
+    const tracker = createTracker(world.deps());
+    tracker.track(view('a'));
+    await world.advance(RETRY_DELAYS_MS.at(-1)! * (MAX_FAILED_SENDS * 2 + 2));
+    expect(world.posts).toHaveLength(MAX_FAILED_SENDS * 2 + 1);
+    expect(world.posts.at(-1)![0]).toMatchObject({ title: 'a' });
+    expect(tracker.pending()).toBe(0);
   });
 
   it('stores events while offline and sends them when the browser is back online', async () => {

@@ -8,9 +8,26 @@ import { TRACKER_LIMITS, clipEvent } from './fields';
 // sent with a beacon when the page is hidden, kept while offline or refused for a while and sent
 // again when the browser is back online or on the next page load. Nothing here throws into the
 // page or waits on the network before returning. lib/analytics/browser.ts binds it to the window.
+//
+// Issue 21: a batch is retried only while it may still succeed, and never forever. The collector
+// refusing its content (4xx) drops it at once. A network failure, a time-out or "too many" (408,
+// 429) says nothing of the content: the batch waits and goes again, bounded by the queue's age
+// and size limits. A server error (5xx) may be the server's or the content's: the events go again
+// in ever smaller batches (a half each time), so one event the server cannot take is soon sent
+// alone, and an event whose sends failed MAX_FAILED_SENDS times is dropped.
 
-/** How a POST of a batch ended: stored, worth trying again later, or refused for good. */
-export type PostOutcome = 'sent' | 'retry' | 'refused';
+/**
+ * How a POST of a batch ended: stored; refused for its content (dropped); failed on the server
+ * (retried in smaller batches, a few times); or not taken at all (retried, not counted).
+ */
+export type PostOutcome = 'sent' | 'refused' | 'failed' | 'deferred';
+
+/** The outcome an HTTP status of the collector means. */
+export function outcomeOfStatus(status: number): PostOutcome {
+  if (status >= 200 && status < 300) return 'sent';
+  if (status === 408 || status === 429) return 'deferred';
+  return status >= 500 ? 'failed' : 'refused';
+}
 
 export interface TrackerLimits {
   readonly batchSize: number;
@@ -58,10 +75,14 @@ export interface Tracker {
 
 export const QUEUE_STORAGE_KEY = 'xcad_analytics_queue';
 
-/** An event waiting to be sent. `lease`: until when a send under way (in any tab) holds it. */
+/**
+ * An event waiting to be sent. `lease`: until when a send under way (in any tab) holds it;
+ * `failures`: sends of it that ended in a server error (absent in queues stored before it existed).
+ */
 interface QueuedEvent {
   readonly id: string;
   readonly lease: number;
+  readonly failures?: number;
   readonly event: TAnalyticsEventRecord;
 }
 
@@ -71,13 +92,18 @@ export const LEASE_MS = 30_000;
 export const RETRY_DELAYS_MS: readonly number[] = [5_000, 15_000, 60_000, 300_000];
 /** Events this close to the collector's age limit are dropped rather than sent to be refused. */
 const AGE_MARGIN_MS = 3_600_000;
+/** Sends ending in a server error after which an event is dropped (the last of them alone). */
+export const MAX_FAILED_SENDS = 6;
+
+const failuresOf = (item: QueuedEvent) => item.failures ?? 0;
 
 function isQueuedEvent(value: unknown): value is QueuedEvent {
   if (typeof value !== 'object' || value === null) return false;
-  const { id, lease, event } = value as Record<string, unknown>;
+  const { id, lease, failures, event } = value as Record<string, unknown>;
   return (
     typeof id === 'string' &&
     typeof lease === 'number' &&
+    (failures === undefined || typeof failures === 'number') &&
     typeof event === 'object' &&
     event !== null &&
     typeof (event as Record<string, unknown>).event === 'string' &&
@@ -125,7 +151,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
   let cancelBatchTimer: (() => void) | null = null;
   let cancelRetryTimer: (() => void) | null = null;
   let retryAt = 0;
-  let failures = 0;
+  let unsentInARow = 0;
   let isSending = false;
 
   const debug = (message: string, detail?: unknown) => {
@@ -145,9 +171,15 @@ export function createTracker(deps: TrackerDeps): Tracker {
 
   const isFree = (item: QueuedEvent, now: number) => item.lease <= now;
 
-  /** The first free events that fit one request (count and body size). */
+  /**
+   * The first free events that fit one request (count and body size). Events after a failed
+   * send go in a batch halved for each failure of the first of them.
+   */
   function takeBatch(items: readonly QueuedEvent[], now: number, count: number): { batch: QueuedEvent[]; body: string } | null {
-    let batch = items.filter((item) => isFree(item, now)).slice(0, count);
+    const free = items.filter((item) => isFree(item, now));
+    const first = free[0];
+    const size = first === undefined ? 0 : Math.max(1, Math.ceil(count / 2 ** failuresOf(first)));
+    let batch = free.slice(0, size);
     while (batch.length > 0) {
       const body = JSON.stringify({ events: batch.map((item) => item.event) });
       if (batch.length === 1 || byteLength(body) <= limits.maxBodyBytes) return { batch, body };
@@ -158,6 +190,14 @@ export function createTracker(deps: TrackerDeps): Tracker {
 
   function withLease(ids: ReadonlySet<string>, lease: number): void {
     store.save(store.load().map((item) => (ids.has(item.id) ? { ...item, lease } : item)));
+  }
+
+  /** After a server error: the batch's events count one more failure; those at the limit go. */
+  function withFailure(ids: ReadonlySet<string>): void {
+    const items = store.load().map((item) => (ids.has(item.id) ? { ...item, lease: 0, failures: failuresOf(item) + 1 } : item));
+    const kept = items.filter((item) => failuresOf(item) < MAX_FAILED_SENDS);
+    if (kept.length < items.length) debug(`${items.length - kept.length} event(s) the collector failed on ${MAX_FAILED_SENDS} times; dropped`);
+    store.save(kept);
   }
 
   function without(ids: ReadonlySet<string>): void {
@@ -174,7 +214,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
 
   function scheduleRetry(): void {
     cancelRetryTimer?.();
-    const delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[0]!;
+    const delay = RETRY_DELAYS_MS[Math.min(unsentInARow, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[0]!;
     retryAt = deps.now() + delay;
     cancelRetryTimer = deps.setTimer(() => {
       cancelRetryTimer = null;
@@ -183,23 +223,24 @@ export function createTracker(deps: TrackerDeps): Tracker {
   }
 
   function afterPost(ids: ReadonlySet<string>, outcome: PostOutcome): void {
-    if (outcome === 'retry') {
-      withLease(ids, 0);
-      failures += 1;
-      debug(`send failed, ${ids.size} event(s) kept for a retry`);
+    if (outcome === 'failed' || outcome === 'deferred') {
+      if (outcome === 'failed') withFailure(ids);
+      else withLease(ids, 0);
+      unsentInARow += 1;
+      debug(`send ${outcome}, ${ids.size} event(s) kept for a retry`);
       scheduleRetry();
       return;
     }
     without(ids);
     if (outcome === 'refused') debug(`the collector refused a batch of ${ids.size}; dropped`);
-    failures = 0;
+    unsentInARow = 0;
     retryAt = 0;
   }
 
   async function send(batch: readonly QueuedEvent[], body: string): Promise<PostOutcome> {
     const ids = new Set(batch.map((item) => item.id));
     withLease(ids, deps.now() + LEASE_MS);
-    const outcome = await deps.post(body).catch((): PostOutcome => 'retry');
+    const outcome = await deps.post(body).catch((): PostOutcome => 'deferred');
     afterPost(ids, outcome);
     return outcome;
   }
@@ -220,7 +261,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       } finally {
         isSending = false;
       }
-      if (outcome === 'retry') return;
+      if (outcome === 'failed' || outcome === 'deferred') return;
       // A backlog (from offline, or an earlier page) goes out batch after batch; a few stragglers wait for the timer.
       const later = deps.now();
       const waiting = loadQueue(later).filter((item) => isFree(item, later)).length;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ANALYTICS_PLATFORMS } from '../constants';
+import { zLine, zText } from '../input';
 import { ANALYTICS_LIMITS } from './analytics-limits';
 
 // Issue 11: the analytics event catalogue. Spec §3 names the software info (name, version online
@@ -24,25 +25,24 @@ export const FILE_IO = ['upload', 'download', 'open', 'save', 'share'] as const;
 
 export { ANALYTICS_LIMITS } from './analytics-limits';
 
-const text = (max: number) => z.string().max(max);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** The fields every event carries (software info, device, page, time). */
 export const ZAnalyticsCommon = z.object({
   /** Software name: 'web' for the site, 'desktop' for the desktop shell. */
-  software_name: text(64).min(1),
+  software_name: zLine(64).min(1),
   software_version: z.enum(ANALYTICS_SOFTWARE_VERSIONS),
-  channel: text(64),
+  channel: zLine(64),
   platform: z.enum(ANALYTICS_PLATFORMS),
   /** Generated unique id of this install / browser profile (kept in local storage). */
-  uid: text(64).min(1),
-  device_id: text(64).min(1),
+  uid: zLine(64).min(1),
+  device_id: zLine(64).min(1),
   /** Path of the page, without query or hash: '/tools/cad2pdf'. */
-  page: text(512).startsWith('/'),
+  page: zLine(512).startsWith('/'),
   /** Client time, ms since the epoch. */
   time: count,
-  locale: text(16).optional(),
-  referrer: text(512).optional(),
+  locale: zLine(16).optional(),
+  referrer: zLine(512).optional(),
 });
 export type TAnalyticsCommon = z.infer<typeof ZAnalyticsCommon>;
 
@@ -50,23 +50,23 @@ const event = <E extends TAnalyticsEvent, S extends z.ZodRawShape>(name: E, shap
   ZAnalyticsCommon.extend({ event: z.literal(name), ...shape }).strict();
 
 export const ZClickEvent = event('click', {
-  title: text(128).optional(),
-  module: text(64).min(1),
-  tab_name: text(64).optional(),
-  click_type: text(32).optional(),
-  name: text(128).min(1),
-  action_name: text(64).optional(),
-  ab_tag: text(64).optional(),
+  title: zLine(128).optional(),
+  module: zLine(64).min(1),
+  tab_name: zLine(64).optional(),
+  click_type: zLine(32).optional(),
+  name: zLine(128).min(1),
+  action_name: zLine(64).optional(),
+  ab_tag: zLine(64).optional(),
 });
 
 export const ZTaskEvent = event('task', {
-  title: text(128).optional(),
-  action_name: text(64).optional(),
+  title: zLine(128).optional(),
+  action_name: zLine(64).optional(),
   /** The tool: cad2pdf, cad2jpg, cad2ver, pdf2cad. */
-  name: text(64).min(1),
-  extension: text(16),
+  name: zLine(64).min(1),
+  extension: zLine(16),
   result: z.enum(EVENT_RESULTS),
-  reason: text(256).optional(),
+  reason: zText(256).optional(),
   elapsed_ms: count,
   size: count,
 });
@@ -74,53 +74,53 @@ export const ZTaskEvent = event('task', {
 export const ZFileEvent = event('file', {
   duration: count.optional(),
   size: count,
-  extension: text(16),
+  extension: zLine(16),
   result: z.enum(EVENT_RESULTS),
-  reason: text(256).optional(),
+  reason: zText(256).optional(),
   io: z.enum(FILE_IO),
-  title: text(128).optional(),
-  name: text(128).min(1),
-  action_name: text(64).optional(),
+  title: zLine(128).optional(),
+  name: zLine(128).min(1),
+  action_name: zLine(64).optional(),
 });
 
 export const ZViewEvent = event('view', {
-  title: text(256).optional(),
-  name: text(128).optional(),
-  action_name: text(64).optional(),
+  title: zLine(256).optional(),
+  name: zLine(128).optional(),
+  action_name: zLine(64).optional(),
 });
 
 export const ZCheckoutEvent = event('checkout', {
-  action_name: text(64).optional(),
-  title: text(128).optional(),
+  action_name: zLine(64).optional(),
+  title: zLine(128).optional(),
   /** The product, e.g. 'editor'. */
-  name: text(128).min(1),
+  name: zLine(128).min(1),
   /** The package chosen. */
-  sub_item: text(128).optional(),
+  sub_item: zLine(128).optional(),
 });
 
 const payment = {
-  sku: text(64).min(1),
+  sku: zLine(64).min(1),
   payment_type: z.enum(['wechat', 'alipay']),
-  transaction_id: text(64).optional(),
+  transaction_id: zLine(64).optional(),
   currency: z.literal('CNY'),
   /** Yuan, as in the order. */
   value: z.number().min(0).max(1_000_000),
-  coupon: text(64).optional(),
-  item_id: text(64).min(1),
-  item_name: text(128).min(1),
+  coupon: zLine(64).optional(),
+  item_id: zLine(64).min(1),
+  item_name: zLine(128).min(1),
   item_price: z.number().min(0).max(1_000_000),
   item_quantity: z.number().int().min(1).max(1000),
 };
 export const ZAddPaymentInfoEvent = event('add_payment_info', payment);
 /** purchase: transaction_id (the order number) is required. */
-export const ZPurchaseEvent = event('purchase', { ...payment, transaction_id: text(64).min(1) });
+export const ZPurchaseEvent = event('purchase', { ...payment, transaction_id: zLine(64).min(1) });
 
 export const ZLoginEvent = event('login', {
   method: z.enum(LOGIN_METHODS),
   /** What identified the user (masked phone, account name); never a password or code. */
-  login_id: text(64).optional(),
+  login_id: zLine(64).optional(),
   result: z.enum(['success', 'fail']),
-  reason: text(256).optional(),
+  reason: zText(256).optional(),
 });
 
 export const ZActivationEvent = event('activation', {});

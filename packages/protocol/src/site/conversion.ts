@@ -4,6 +4,7 @@ import { UPLOAD } from '../constants';
 import { defineEndpoint, type Endpoint } from '../endpoint';
 import { successOf } from '../envelope';
 import type { CodeGroup } from '../errors';
+import { zLine } from '../input';
 
 // Issue 7: online conversion. The spec (§7, §8, §9) names uploadpar, uploadfile, taskstate,
 // taskdown and sitetaskdownqrcode with some of their fields, the chunk size (50 MB), limitsize
@@ -120,7 +121,7 @@ export const CONVERSION_ERRORS = {
 export const ZConversionOptions = z
   .object({
     /** A layout by name; absent: model space (or the drawing's current layout for PDF). */
-    layout: z.string().max(255).optional(),
+    layout: zLine(255).optional(),
     /** Every layout: one PDF page (or one image) each. */
     allLayouts: z.boolean().optional(),
     paper: z.enum(['fit', 'A0', 'A1', 'A2', 'A3', 'A4']).optional(),
@@ -182,11 +183,14 @@ export function fileNamesOf(filename: string, filecount: number): string[] | nul
 // ---------------------------------------------------------------------------------------------
 // Calls
 
+/** A task's tag as every call names it (the server makes them: 22 base64url characters). */
+const ZTaskTag = zLine(64).min(1);
+
 /** spec §7 uploadpar (signed): creates the task. */
 export const ZUploadParRequest = ZSignedIn.extend({
   filename: z.string({ error: CONVERSION_MESSAGES.fileName }).min(1, { error: CONVERSION_MESSAGES.fileName }).max(20_000),
   filecount: z.coerce.number({ error: CONVERSION_MESSAGES.fileCount }).int().min(1, { error: CONVERSION_MESSAGES.fileCount }).max(50),
-  machineid: z.string().max(128).optional(),
+  machineid: zLine(128).optional(),
   tasktype: z.enum(TASK_TYPES, { error: CONVERSION_MESSAGES.taskType }),
   /** KB, as the spec's clients send it (51200); the server applies the smaller of it and the tier's. */
   limitsize: z.coerce.number().int().min(1).max(10_000_000).optional(),
@@ -200,9 +204,9 @@ export type TUploadParResponse = z.infer<typeof ZUploadParResponse>;
 
 /** spec §7 uploadfile's query (the body is the chunk's raw bytes; not signed: the tasktoken is the key). */
 export const ZUploadFileQuery = z.object({
-  tasktag: z.string().min(1).max(64),
+  tasktag: ZTaskTag,
   timestamp: z.coerce.number().int(),
-  tasktoken: z.string().min(1).max(128),
+  tasktoken: zLine(128).min(1),
   fileindex: z.coerce.number().int().min(0).max(49),
   chunks: z.coerce.number().int().min(1).max(10_000),
   chunk: z.coerce.number().int().min(0).max(9_999),
@@ -259,23 +263,23 @@ export type TTaskDetails = z.infer<typeof ZTaskDetails>;
  * started it, or whoever holds its `tasktoken` (uploadpar's answer), which clients without
  * cookies send beside the spec's fields. Never the device id: clients choose it.
  */
-const ZTaskToken = z.string().min(1).max(128).optional();
+const ZTaskToken = zLine(128).min(1).optional();
 
 /**
  * spec §7 taskstate (signed). Answers `code` 10000 when done, 20000 while uploading, queued or
  * converting, 18000 when failed or cancelled (spec §8 codes), with the details either way.
  */
-export const ZTaskStateRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), ifshowtxt: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
+export const ZTaskStateRequest = ZSignedIn.extend({ tasktag: ZTaskTag, ifshowtxt: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
 export const ZTaskStateResponse = z.looseObject({ code: z.number().int(), message: z.string(), ...ZTaskDetails.shape });
 export type TTaskStateResponse = z.infer<typeof ZTaskStateResponse>;
 
 /** spec §7 taskdown (signed): a signed, expiring URL of the result (a zip for several files). */
-export const ZTaskDownRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), downtype: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
+export const ZTaskDownRequest = ZSignedIn.extend({ tasktag: ZTaskTag, downtype: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
 export const ZTaskDownResponse = successOf({ downurl: z.string(), filename: z.string(), expiretime: z.number().int() });
 export type TTaskDownResponse = z.infer<typeof ZTaskDownResponse>;
 
 /** taskcancel (ours, signed): stops a task at any point; its files are deleted. */
-export const ZTaskCancelRequest = ZSignedIn.extend({ tasktag: z.string().min(1).max(64), tasktoken: ZTaskToken });
+export const ZTaskCancelRequest = ZSignedIn.extend({ tasktag: ZTaskTag, tasktoken: ZTaskToken });
 export const ZTaskCancelResponse = successOf({ status: z.enum(TASK_STATES) });
 
 /**

@@ -3,6 +3,7 @@ import { ZSignedIn } from '../auth';
 import { defineEndpoint, type Endpoint } from '../endpoint';
 import { successOf } from '../envelope';
 import type { CodeGroup } from '../errors';
+import { INT32_MAX } from '../input';
 
 // Issue 5: the video course of /video.html (spec §3 "Course lesson": title, lecturer, description,
 // duration; 20 lessons). The lessons themselves are public JSON (`GET /api/site/course`); the two
@@ -81,11 +82,12 @@ export type TCourseResponse = z.infer<typeof ZCourseResponse>;
 // ---------------------------------------------------------------------------------------------
 // Signed calls
 
-// Form bodies carry numbers as text; JSON bodies as numbers. Either must be a whole number.
+// Form bodies carry numbers as text; JSON bodies as numbers. Either must be a whole number that
+// fits the `integer` column a position is kept in.
 function wholeNumber(message: string) {
   return z
     .union([z.number({ error: message }), z.string({ error: message }).regex(/^\d{1,9}$/, { error: message }).transform(Number)], { error: message })
-    .pipe(z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(Number.MAX_SAFE_INTEGER, { error: message }));
+    .pipe(z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(INT32_MAX, { error: message }));
 }
 
 const ZCompleted = z

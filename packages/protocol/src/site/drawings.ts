@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Endpoint } from '../endpoint';
 import { PROTOCOL_ERRORS } from '../envelope';
+import { INPUT_MESSAGES, isCleanLine } from '../input';
 
 // Issue 5: the drawing library (CAD图库, /dwglist and /dwgItem/{id}). Its reads are unsigned public
 // GETs under /api/site/drawings (the answers below); downloads of member drawings need membership
@@ -106,8 +107,9 @@ export function parseDrawingListQuery(raw: Readonly<Record<string, unknown>>): D
   const accessText = texts['access'] || undefined;
   const access = DRAWING_ACCESS.find((candidate) => candidate === accessText);
   if (accessText !== undefined && access === undefined) return { ok: false, message: DRAWING_MESSAGES.invalidAccess };
-  // NUL is never a search character (PostgreSQL refuses it); whitespace runs become one space.
-  const q = (texts['q'] ?? '').replace(/\0/g, '').replace(/\s+/g, ' ').trim();
+  // Whitespace runs become one space; any other control character is no search text.
+  const q = (texts['q'] ?? '').replace(/\s+/g, ' ').trim();
+  if (!isCleanLine(q)) return { ok: false, message: INPUT_MESSAGES.characters };
   if (Array.from(q).length > DRAWING_LIST_LIMITS.queryMaxLength) return { ok: false, message: DRAWING_MESSAGES.queryTooLong };
   const page = integerParam(texts['page'], DRAWING_LIST_LIMITS.pageMax, 1);
   if (page === undefined) return { ok: false, message: DRAWING_MESSAGES.invalidPage };

@@ -3,6 +3,7 @@ import { ZSignedIn, ZVipEntry } from '../auth';
 import { defineEndpoint, type Endpoint } from '../endpoint';
 import { successOf } from '../envelope';
 import type { CodeGroup } from '../errors';
+import { INPUT_MESSAGES, isCleanLine, zId } from '../input';
 import { EMAIL_PATTERN } from '../validation';
 
 // Issue 4: memberships and purchase. The spec (§3, §7, §9) names memrole, memorder, paymerge and
@@ -141,7 +142,7 @@ export type TPayCatalogueResponse = z.infer<typeof ZPayCatalogueResponse>;
 // ---------------------------------------------------------------------------------------------
 // memrole (spec §7): one product's membership
 
-export const ZMemRoleRequest = ZSignedIn.extend({ productid: z.coerce.number().int() });
+export const ZMemRoleRequest = ZSignedIn.extend({ productid: zId() });
 export const ZMemRoleResponse = successOf({
   userinfo: z.looseObject({ nowtime: z.number().int(), vip: z.array(ZVipEntry) }),
 });
@@ -151,11 +152,11 @@ export type TMemRoleResponse = z.infer<typeof ZMemRoleResponse>;
 // Orders
 
 const ZPayTypeField = z.enum(PAY_TYPES, { error: PAY_MESSAGES.payType });
-const ZRealId = z.coerce.number({ error: PAY_MESSAGES.packageUnknown }).int({ error: PAY_MESSAGES.packageUnknown }).positive({ error: PAY_MESSAGES.packageUnknown });
+const ZRealId = zId(PAY_MESSAGES.packageUnknown);
 
 /** memorder: one package of one product. The amount is the server's; a client cannot name one. */
 export const ZMemOrderRequest = ZSignedIn.extend({
-  productid: z.coerce.number({ error: PAY_MESSAGES.packageUnknown }).int(),
+  productid: zId(PAY_MESSAGES.packageUnknown),
   /** The package's realId. */
   packageid: ZRealId,
   paytype: ZPayTypeField,
@@ -289,7 +290,8 @@ export const ZInvoiceApplyRequest = ZSignedIn.extend({
     .string({ error: INVOICE_MESSAGES.titleEmpty })
     .trim()
     .min(1, { error: INVOICE_MESSAGES.titleEmpty })
-    .max(100, { error: INVOICE_MESSAGES.titleTooLong }),
+    .max(100, { error: INVOICE_MESSAGES.titleTooLong })
+    .refine(isCleanLine, { error: INPUT_MESSAGES.characters }),
   taxno: z
     .string()
     .optional()
@@ -300,9 +302,9 @@ export const ZInvoiceApplyRequest = ZSignedIn.extend({
     .min(1, { error: INVOICE_MESSAGES.emailEmpty })
     .max(100, { error: INVOICE_MESSAGES.emailInvalid })
     .regex(EMAIL_PATTERN, { error: INVOICE_MESSAGES.emailInvalid }),
-  address: optionalText(z.string().max(100, { error: INVOICE_MESSAGES.addressTooLong })),
+  address: optionalText(z.string().max(100, { error: INVOICE_MESSAGES.addressTooLong }).refine(isCleanLine, { error: INPUT_MESSAGES.characters })),
   phone: optionalText(z.string().regex(INVOICE_PHONE_PATTERN, { error: INVOICE_MESSAGES.phoneInvalid })),
-  bank: optionalText(z.string().max(50, { error: INVOICE_MESSAGES.bankTooLong })),
+  bank: optionalText(z.string().max(50, { error: INVOICE_MESSAGES.bankTooLong }).refine(isCleanLine, { error: INPUT_MESSAGES.characters })),
   bankaccount: optionalText(z.string().regex(/^\d{8,30}$/, { error: INVOICE_MESSAGES.bankAccountInvalid })),
 }).superRefine((value, context) => {
   if (value.titletype === 'company') {

@@ -30,11 +30,6 @@ export function integerOf(raw: Raw): number | undefined {
   return clampInteger(Number(text));
 }
 
-// PostgreSQL refuses NUL in text parameters; no honest query contains one.
-function cleanText(text: string): string {
-  return text.replaceAll('\u0000', '');
-}
-
 export class WpParams {
   private readonly values = new Map<string, Raw>();
   private readonly problems = new Map<string, ParamProblem>();
@@ -90,7 +85,7 @@ export class WpParams {
       else if (typeof part === 'string') items.push(...part.split(LIST_SEPARATOR));
       else return this.fail(name, 'rest_invalid_type', `${name} is not of type array.`);
     }
-    return items.map((item) => cleanText(item).trim()).filter((item) => item !== '');
+    return items.map((item) => item.trim()).filter((item) => item !== '');
   }
 
   integerList(name: string): number[] | undefined {
@@ -114,7 +109,7 @@ export class WpParams {
     const raw = this.values.get(name);
     if (typeof raw === 'number') return String(raw);
     if (typeof raw !== 'string') return this.fail(name, 'rest_invalid_type', `${name} is not of type string.`);
-    return cleanText(raw);
+    return raw;
   }
 
   oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {

@@ -344,8 +344,10 @@ describe('Alipay notices', () => {
 
   it('answers success once handled and failure to be asked again', () => {
     const provider = providerWith(answering('{}'));
-    expect(provider.noticeReply(true)).toEqual({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'success' });
-    expect(provider.noticeReply(false)).toEqual({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'failure' });
+    expect(provider.noticeReply('handled')).toEqual({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'success' });
+    for (const outcome of ['invalid', 'failed'] as const) {
+      expect(provider.noticeReply(outcome)).toEqual({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'failure' });
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import {
   stringFieldOf,
   yuanOf,
 } from './pay-adapter';
-import type { FetchLike, IncomingNotice, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type { FetchLike, IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
 // Alipay face-to-face payment (当面付): precreate gives the QR's content, the buyer scans it in
 // the Alipay app. Called through the open platform gateway as documented, with RSA2
@@ -364,8 +364,8 @@ export class AlipayProvider implements PayProvider {
     return typeof paid === 'string' ? { kind: 'invalid', detail: paid } : { kind: 'paid', notice: paid };
   }
 
-  noticeReply(handled: boolean): NoticeReply {
+  noticeReply(outcome: NoticeOutcome): NoticeReply {
     // Alipay stops only on the exact text "success"; anything else is sent again later.
-    return { status: 200, contentType: 'text/plain; charset=utf-8', body: handled ? 'success' : 'failure' };
+    return { status: 200, contentType: 'text/plain; charset=utf-8', body: outcome === 'handled' ? 'success' : 'failure' };
   }
 }

@@ -220,7 +220,7 @@ describe('paying', () => {
       headers: genuine.headers as Record<string, string>,
       payload: genuine.rawBody.replace('6800', '1'),
     });
-    expect(forged.statusCode).toBe(500);
+    expect(forged.statusCode).toBe(400);
     const cheap = sandbox.signNotice({ orderno, transactionId: 'TX-CHEAP', amountFen: 1, paidAt: now() });
     await t.app.inject({ method: 'POST', url: '/api/pay/notify/sandbox', headers: cheap.headers as Record<string, string>, payload: cheap.rawBody });
     expect(await stateOf(orderno, who)).toMatchObject({ state: 'unpaid' });

@@ -56,6 +56,13 @@ export type NoticeReading =
   | { kind: 'ignored'; detail: string }
   | { kind: 'invalid'; detail: string };
 
+/**
+ * What became of a notice: recorded (or already was, or nothing to record); refused as not the
+ * provider's (a bad signature, not a notice at all: a 4xx, as it is the sender's fault); or not
+ * recorded for a fault of ours (a 5xx or the provider's own "failed", so it sends it again).
+ */
+export type NoticeOutcome = 'handled' | 'invalid' | 'failed';
+
 /** The HTTP answer the provider expects back. */
 export interface NoticeReply {
   status: number;
@@ -73,8 +80,8 @@ export interface PayProvider {
   closePayment(orderno: string): Promise<void>;
   /** Verifies and reads a notice. Never throws. */
   readNotice(notice: IncomingNotice): Promise<NoticeReading>;
-  /** The answer to a notice: `handled` true once it is recorded (or was already), false to make the provider retry. */
-  noticeReply(handled: boolean): NoticeReply;
+  /** The answer to a notice (NoticeOutcome). */
+  noticeReply(outcome: NoticeOutcome): NoticeReply;
 }
 
 /** Which provider serves which pay type. */

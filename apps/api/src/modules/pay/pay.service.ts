@@ -225,15 +225,15 @@ export async function handleNotice(deps: PayDeps, provider: PayProvider, incomin
   const reading = await provider.readNotice(incoming);
   if (reading.kind === 'invalid') {
     deps.log.warn({ provider: provider.name, detail: reading.detail }, 'payment notice refused');
-    return provider.noticeReply(false);
+    return provider.noticeReply('invalid');
   }
-  if (reading.kind === 'ignored') return provider.noticeReply(true);
+  if (reading.kind === 'ignored') return provider.noticeReply('handled');
   try {
     await settlePayment(deps, provider.name, reading.notice);
-    return provider.noticeReply(true);
+    return provider.noticeReply('handled');
   } catch (error) {
     deps.log.error({ err: error, provider: provider.name, orderno: reading.notice.orderno }, 'payment notice could not be recorded');
-    return provider.noticeReply(false);
+    return provider.noticeReply('failed');
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sandboxCashierPath } from '@xcad/protocol';
-import type { IncomingNotice, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
 // The sandbox (issue 4's default provider): it behaves like the real ones from the site's point
 // of view. Placing an order gives a URL to encode in the QR, the local cashier page
@@ -67,10 +67,9 @@ export class SandboxPayProvider implements PayProvider {
     });
   }
 
-  noticeReply(handled: boolean): NoticeReply {
-    return handled
-      ? { status: 200, contentType: 'application/json', body: '{"code":"SUCCESS"}' }
-      : { status: 500, contentType: 'application/json', body: '{"code":"FAIL"}' };
+  noticeReply(outcome: NoticeOutcome): NoticeReply {
+    if (outcome === 'handled') return { status: 200, contentType: 'application/json', body: '{"code":"SUCCESS"}' };
+    return { status: outcome === 'invalid' ? 400 : 500, contentType: 'application/json', body: '{"code":"FAIL"}' };
   }
 
   #sign(rawBody: string): string {

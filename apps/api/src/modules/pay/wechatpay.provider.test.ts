@@ -382,12 +382,14 @@ describe('WeChat Pay notices', () => {
     expect(decryptResource('short', { ciphertext, nonce: '0123456789ab', associatedData: 'transaction' })).toBeUndefined();
   });
 
-  it('answers 204 once handled and a 500 FAIL to be asked again', () => {
+  it('answers 204 once handled, a 400 FAIL to a notice not its own and a 500 FAIL to be asked again', () => {
     const provider = providerWith(answering(200, '{}'));
-    expect(provider.noticeReply(true)).toMatchObject({ status: 204, body: '' });
-    const retry = provider.noticeReply(false);
-    expect(retry.status).toBe(500);
-    expect(retry.contentType).toMatch(/^application\/json/);
-    expect(JSON.parse(retry.body)).toEqual({ code: 'FAIL', message: '失败' });
+    expect(provider.noticeReply('handled')).toMatchObject({ status: 204, body: '' });
+    for (const [outcome, status] of [['invalid', 400], ['failed', 500]] as const) {
+      const retry = provider.noticeReply(outcome);
+      expect(retry.status).toBe(status);
+      expect(retry.contentType).toMatch(/^application\/json/);
+      expect(JSON.parse(retry.body)).toEqual({ code: 'FAIL', message: '失败' });
+    }
   });
 });

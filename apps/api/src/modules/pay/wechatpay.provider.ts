@@ -1,6 +1,6 @@
 import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { beijingDateTime, callVendor, fieldOf, PAY_HTTP_TIMEOUT_MS, parseJson, parseRfc3339, stringFieldOf, type VendorReply } from './pay-adapter';
-import type { FetchLike, IncomingNotice, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type { FetchLike, IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
 // WeChat Pay APIv3, Native payment (the buyer scans a QR on the cashier page), called directly
 // as the API documents it so no SDK is needed. Requests carry a SHA256withRSA signature by the
@@ -290,9 +290,9 @@ export class WechatPayProvider implements PayProvider {
     return typeof paid === 'string' ? { kind: 'invalid', detail: paid } : { kind: 'paid', notice: paid };
   }
 
-  noticeReply(handled: boolean): NoticeReply {
-    // 204 tells WeChat Pay to stop; anything else makes it send the notice again later.
-    if (handled) return { status: 204, contentType: 'text/plain; charset=utf-8', body: '' };
-    return { status: 500, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'FAIL', message: '失败' }) };
+  noticeReply(outcome: NoticeOutcome): NoticeReply {
+    // 204 tells WeChat Pay to stop; a 4XX or 5XX with code FAIL makes it send the notice again later.
+    if (outcome === 'handled') return { status: 204, contentType: 'text/plain; charset=utf-8', body: '' };
+    return { status: outcome === 'invalid' ? 400 : 500, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'FAIL', message: '失败' }) };
   }
 }
