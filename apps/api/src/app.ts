@@ -30,6 +30,7 @@ import { softwareRoutes } from './modules/software/software.routes';
 import { timeRoutes } from './modules/time/time.routes';
 import { registerDatasign } from './plugins/datasign';
 import { registerErrorHandling } from './plugins/errors';
+import { registerUnreadBodyDrain } from './plugins/unread-body';
 import { storageFromEnv, type StreamingStorage } from './storage';
 import { storageRoutes } from './storage/storage.routes';
 
@@ -71,6 +72,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   });
 
   registerErrorHandling(app);
+  registerUnreadBodyDrain(app);
   registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
 
   await app.register(healthRoutes, { db, machineId: env.MACHINE_ID });
