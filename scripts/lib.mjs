@@ -35,10 +35,23 @@ export function run(command, args, options = {}) {
   }
 }
 
-/** Loads `.env` at the repository root, if there is one, without overriding the real environment. */
+/**
+ * Loads the settings file into `process.env` without overriding the real environment:
+ * `XCAD_ENV_FILE` when set (relative to the repository root; it must exist), else `.env` at the
+ * repository root if there is one. Every command of the README reads its settings this way:
+ * `npm start` and `npm test` here, the other npm scripts through `scripts/load-env.mjs`. A file
+ * that cannot be read ends the command with one line.
+ */
 export function loadDotEnv() {
-  const file = path.join(root, '.env');
-  if (existsSync(file)) process.loadEnvFile(file);
+  const chosen = process.env.XCAD_ENV_FILE;
+  const file = chosen ? path.resolve(root, chosen) : path.join(root, '.env');
+  if (!chosen && !existsSync(file)) return;
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    console.error(`[xcad] cannot read the settings file ${file}: ${error.code ?? error.message}`);
+    process.exit(1);
+  }
 }
 
 /**
