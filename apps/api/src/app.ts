@@ -29,6 +29,7 @@ import { smsOutboxRoutes } from './modules/sms/sms.routes';
 import { softwareRoutes } from './modules/software/software.routes';
 import { timeRoutes } from './modules/time/time.routes';
 import { registerDatasign } from './plugins/datasign';
+import { devDoorsAtStart, registerDevDoorsGuard } from './plugins/dev-doors';
 import { registerErrorHandling } from './plugins/errors';
 import { registerUnreadBodyDrain } from './plugins/unread-body';
 import { storageFromEnv, type StreamingStorage } from './storage';
@@ -73,6 +74,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
 
   registerErrorHandling(app);
   registerUnreadBodyDrain(app);
+  registerDevDoorsGuard(app, { isOverridden: devDoorsAtStart(env).kind === 'overridden' });
   registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
 
   await app.register(healthRoutes, { db, machineId: env.MACHINE_ID });
