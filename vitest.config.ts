@@ -35,6 +35,17 @@ export default defineConfig({
         },
       },
       {
+        // Issue 21: the production recipe (deploy/): its own test hosts, nginx, PostgreSQL, Redis and
+        // s3rver; root only. It serves the browser tests' build, which it may wait for or make.
+        test: {
+          name: 'deploy',
+          include: ['deploy/**/*.test.ts'],
+          exclude: ignore,
+          testTimeout: 240_000,
+          hookTimeout: 900_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['e2e/tests/**/*.spec.ts'],
