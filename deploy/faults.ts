@@ -16,8 +16,8 @@ const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 /** Drawings that take a worker a while (a DWG through LibreDWG, a large DXF), so a kill lands mid-job. */
 export const CONVERSION_FIXTURES = ['acs_sample_AC1015.dwg', 'mlcad_block-color.dxf', 'ezdxf_hatches_1.dxf'] as const;
 
-export function fixture(name: string): Uint8Array {
-  return readFileSync(path.join(FIXTURES, name));
+export function fixture(name: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(readFileSync(path.join(FIXTURES, name)));
 }
 
 /** Events in each of the load's analytics batches. */

@@ -190,8 +190,11 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
 
     // What the API and worker hosts share: `npm run api` / `npm run worker` read it as their .env.
     const databaseUrl = `postgres://postgres@${data}:${POSTGRES_PORT}/postgres`;
-    const apiSettings = withEmbeddedDefaults({
+    // The product secret the web build carries (the development one unless this machine sets its own).
+    const signSecret = withEmbeddedDefaults({ PRODUCT_SIGN_SECRET: process.env['PRODUCT_SIGN_SECRET'] })['PRODUCT_SIGN_SECRET'] ?? '';
+    const apiSettings: Record<string, string> = {
       NODE_ENV: 'production',
+      PRODUCT_SIGN_SECRET: signSecret,
       LOG_LEVEL: 'info',
       API_HOST: '0.0.0.0',
       DATABASE_URL: databaseUrl,
@@ -209,7 +212,7 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
       // Only nginx may say who the visitor is.
       TRUST_PROXY: hostOf('front'),
       ...options.settings,
-    }) as Record<string, string>;
+    };
     const apiFile = path.join(workDir, 'api.env');
     writeSettings(apiFile, apiSettings);
 
@@ -247,21 +250,23 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
     const nginx = start('nginx', 'front', ['nginx', '-p', nginxDir, '-c', path.join(nginxDir, 'nginx.conf'), '-g', 'daemon off;'], {});
     await waitForHttp(`${origin}/health`, 30_000, nginx.child);
 
-    const webSettings = withEmbeddedDefaults({
+    const webSettings: Record<string, string> = {
       NODE_ENV: 'production',
+      PRODUCT_SIGN_SECRET: signSecret,
       LOG_LEVEL: 'info',
       WEB_HOST: '0.0.0.0',
       API_ORIGIN: origin,
       SITE_URL: origin,
       NEXT_TELEMETRY_DISABLED: '1',
       ...(options.webBuild ?? { NEXT_DIST_DIR: '.next' }),
-    }) as Record<string, string>;
+    };
     const webFile = path.join(workDir, 'web.env');
     writeSettings(webFile, webSettings);
     say('checking the web build (next build when the sources changed)');
     const build = `import(${JSON.stringify(path.join(root, 'scripts', 'lib.mjs'))}).then((lib) => lib.ensureWebBuild(process.env))`;
-    await runToEnd([process.execPath, '--import', LOAD_ENV, '-e', build], {
-      env: { ...process.env, XCAD_ENV_FILE: webFile, API_ORIGIN: `http://${hostOf('api')}:${API_PORTS[0]}` },
+    // Built here (its pages prerendered from an API host directly), with the web tier's settings.
+    await runToEnd([process.execPath, '-e', build], {
+      env: { ...process.env, ...webSettings, API_ORIGIN: `http://${hostOf('api')}:${API_PORTS[0]}` },
       logFile: path.join(logDir, 'build.log'),
     });
     const webs = WEB_PORTS.map((port, index) =>
@@ -273,7 +278,7 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
 
     return {
       origin,
-      signSecret: apiSettings['PRODUCT_SIGN_SECRET'] ?? '',
+      signSecret,
       network,
       processes,
       databaseUrl,

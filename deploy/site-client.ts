@@ -64,7 +64,7 @@ export async function membershipOf(member: Member, productid: number): Promise<n
 }
 
 /** Sends a chunk; a chunk cut off by a dying API (502, reset) is sent again, as the tool pages' uploads resume. */
-async function sendChunk(origin: string, query: URLSearchParams, bytes: Uint8Array, isLast: boolean): Promise<void> {
+async function sendChunk(origin: string, query: URLSearchParams, bytes: Uint8Array<ArrayBuffer>, isLast: boolean): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       const response = await fetch(`${origin}/api/v4/uploadfile?${query.toString()}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes });
@@ -79,7 +79,7 @@ async function sendChunk(origin: string, query: URLSearchParams, bytes: Uint8Arr
 }
 
 /** Uploads a drawing for conversion to PDF; resolves its tasktag once the last chunk has queued the job. */
-export async function startConversion(recipe: Recipe, member: Member, name: string, bytes: Uint8Array): Promise<string> {
+export async function startConversion(recipe: Recipe, member: Member, name: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const task = await member.client.call(endpoints.uploadpar, { ...signedIn(member), filename: name, filecount: 1, tasktype: 'cad2pdf', outputfileextension: 'pdf' });
   const query = new URLSearchParams({ tasktag: task.tasktag, timestamp: String(task.timestamp), tasktoken: task.tasktoken, fileindex: '0', chunks: '1', chunk: '0' });
   await sendChunk(recipe.origin, query, bytes, true);
