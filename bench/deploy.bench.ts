@@ -62,7 +62,10 @@ export async function runDeployBench(): Promise<boolean> {
       console.log(`\n${name}: ${CONNECTIONS} connections through nginx for ${SECONDS} s...`);
       const run = await loadRun(recipe, member, { durationMs: SECONDS * 1000, connections: CONNECTIONS, devicePrefix, withKills });
       const t0 = run.records[0]?.startedAt ?? 0;
-      for (const kill of run.kills) console.log(`  killed ${kill.name} (pid ${kill.pid}) at ${((kill.at - t0) / 1000).toFixed(1)} s, gone ${kill.goneAt - kill.at} ms later`);
+      for (const kill of run.kills) {
+        const inFlight = run.records.filter((record) => isFailure(record) && record.startedAt <= kill.goneAt && kill.at <= record.endedAt).length;
+        console.log(`  killed ${kill.name} (pid ${kill.pid}) at ${((kill.at - t0) / 1000).toFixed(1)} s, gone ${kill.goneAt - kill.at} ms later; ${inFlight} failed request(s) in flight on it`);
+      }
       const left = await unfinished(member, run.tasktags, 120_000);
       const accepted = acceptedEvents(run.records.filter((record) => record.target === 'analytics batch' && !isFailure(record)).map((record) => record.answer));
       figures.push({ name, run, accepted, stored: await storedEvents(recipe, devicePrefix), unfinished: left });

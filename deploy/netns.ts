@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -9,10 +10,8 @@ import path from 'node:path';
 // parallel runs never share one.
 
 const RESERVATIONS = '/run/xcad-test-networks';
-const NAMESPACE = /^xcad-(\d+)-\d+-[a-z]+$/;
-const BRIDGE = /^xb-([0-9a-z]+)-\d+$/;
-
-let networksMade = 0;
+const NAMESPACE = /^xcad-(\d+)-[0-9a-f]+-[a-z]+$/;
+const BRIDGE = /^xb-([0-9a-z]+)-[0-9a-f]+$/;
 
 export interface TestHost {
   /** The network namespace's name. */
@@ -119,9 +118,10 @@ function reserveSubnet(): { prefix: string; release(): void } {
  */
 export function createTestNetwork<Tier extends string>(tiers: readonly Tier[]): TestNetwork<Tier> {
   sweepStaleNetworks();
-  networksMade += 1;
-  const tag = `${process.pid}-${networksMade}`;
-  const bridge = `xb-${process.pid.toString(36)}-${networksMade}`;
+  // Interface names have at most 15 characters: the owner's pid in base 36 and a random tag fit.
+  const tag = randomBytes(2).toString('hex');
+  const owner = process.pid.toString(36);
+  const bridge = `xb-${owner}-${tag}`;
   const reservation = reserveSubnet();
   const created: string[] = [];
   const destroy = (): void => {
@@ -141,8 +141,8 @@ export function createTestNetwork<Tier extends string>(tiers: readonly Tier[]): 
     ip(['link', 'set', bridge, 'up']);
     const hosts = {} as Record<Tier, TestHost>;
     tiers.forEach((tier, index) => {
-      const namespace = `xcad-${tag}-${tier}`;
-      const outside = `xv-${process.pid.toString(36)}-${networksMade}-${index}`;
+      const namespace = `xcad-${process.pid}-${tag}-${tier}`;
+      const outside = `xv-${owner}-${tag}${index}`;
       const address = `${reservation.prefix}.${index + 2}`;
       ip(['netns', 'add', namespace]);
       created.push(namespace);

@@ -155,8 +155,10 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
   }
 
   const stop = async (): Promise<void> => {
-    // Front to back, so that nothing is still sending to a tier that is gone.
-    for (const tier of TIERS) await Promise.all(processes.filter((entry) => entry.tier === tier).map((entry) => stopChild(entry.child, 10_000)));
+    // The data tier last: the others close their database and Redis connections as they stop.
+    const isData = (entry: RecipeProcess) => entry.tier === 'data';
+    await Promise.all(processes.filter((entry) => !isData(entry)).map((entry) => stopChild(entry.child, 10_000)));
+    await Promise.all(processes.filter(isData).map((entry) => stopChild(entry.child, 10_000)));
     network.destroy();
     if (isOwnWorkDir) rmSync(workDir, { recursive: true, force: true });
   };
