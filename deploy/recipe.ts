@@ -132,7 +132,25 @@ server.run().then(() => console.info('s3rver ready'));
 process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
 `;
 
+/** What the recipe cannot run without, said plainly instead of as the first command's failure. */
+function checkPrerequisites(): void {
+  if (process.getuid?.() !== 0) throw new Error('the production recipe needs root: it makes network namespaces and runs PostgreSQL as its own user');
+  for (const [program, hint] of [
+    ['nginx', 'apt-get install nginx (.ci/run does)'],
+    ['redis-server', 'apt-get install redis-server'],
+    ['setpriv', 'apt-get install util-linux'],
+  ] as const) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
+    } catch {
+      throw new Error(`the production recipe needs ${program}: ${hint}`);
+    }
+  }
+  postgresBin();
+}
+
 export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> {
+  checkPrerequisites();
   const say = options.say ?? (() => undefined);
   const isOwnWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? mkdtempSync(path.join(tmpdir(), 'xcad-recipe-'));
