@@ -14,7 +14,7 @@ export default defineConfig({
         resolve: { alias: { '@': fileURLToPath(new URL('./apps/web', import.meta.url)) } },
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/web/lib/**/*.test.ts', 'apps/web/server/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/web/lib/**/*.test.ts', 'apps/web/server/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: [...ignore, ...dbTests],
         },
       },
@@ -32,6 +32,17 @@ export default defineConfig({
           include: dbTests,
           exclude: ignore,
           env: { TEST_DB_ENGINE: 'postgres' },
+        },
+      },
+      {
+        // Issue 21: the production recipe (deploy/): its own test hosts, nginx, PostgreSQL, Redis and
+        // s3rver; root only. It serves the browser tests' build, which it may wait for or make.
+        test: {
+          name: 'deploy',
+          include: ['deploy/**/*.test.ts'],
+          exclude: ignore,
+          testTimeout: 240_000,
+          hookTimeout: 900_000,
         },
       },
       {

@@ -7,7 +7,8 @@ export function withEmbeddedDefaults(env: NodeJS.ProcessEnv, options?: { warn?: 
 export function log(message: string): void;
 export function run(command: string, args: string[], options?: object): void;
 export function loadDotEnv(): void;
-export function ensureInstalled(): void;
+export function installNeededIn(dir: string): string | undefined;
+export function ensureInstalled(dir?: string): boolean;
 export function webSourceHash(): string;
 export function ensureWebBuild(env?: NodeJS.ProcessEnv): void;
 export function migrateAndSeed(env?: NodeJS.ProcessEnv): void;

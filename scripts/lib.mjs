@@ -35,23 +35,59 @@ export function run(command, args, options = {}) {
   }
 }
 
-/** Loads `.env` at the repository root, if there is one, without overriding the real environment. */
+/**
+ * Loads the settings file into `process.env` without overriding the real environment:
+ * `XCAD_ENV_FILE` when set (relative to the repository root; it must exist), else `.env` at the
+ * repository root if there is one. Every command of the README reads its settings this way:
+ * `npm start` and `npm test` here, the other npm scripts through `scripts/load-env.mjs`. A file
+ * that cannot be read ends the command with one line.
+ */
 export function loadDotEnv() {
-  const file = path.join(root, '.env');
-  if (existsSync(file)) process.loadEnvFile(file);
+  const chosen = process.env.XCAD_ENV_FILE;
+  const file = chosen ? path.resolve(root, chosen) : path.join(root, '.env');
+  if (!chosen && !existsSync(file)) return;
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    console.error(`[xcad] cannot read the settings file ${file}: ${error.code ?? error.message}`);
+    process.exit(1);
+  }
 }
 
 /**
- * Installs dependencies when `node_modules` is missing or older than the lockfile, so that
- * `npm start` and `npm test` work on a fresh clone with nothing installed by hand.
+ * Why the dependencies of the project in `dir` must be installed, or undefined when its
+ * `node_modules` holds what the lockfile locks. Checked: the install marker is there and not older
+ * than the lockfile, and every package the lockfile lists (but those optional, e.g. another
+ * platform's binaries) has its package.json on disk, so an install that was cut short or skipped
+ * devDependencies (NODE_ENV=production) is seen, whatever the marker says.
  */
-export function ensureInstalled() {
-  const marker = path.join(root, 'node_modules', '.package-lock.json');
-  const lock = path.join(root, 'package-lock.json');
-  const isFresh = existsSync(marker) && (!existsSync(lock) || statSync(marker).mtimeMs >= statSync(lock).mtimeMs);
-  if (isFresh) return;
-  log('installing dependencies (npm ci)...');
-  run(npm, existsSync(lock) ? ['ci', '--no-fund', '--no-audit'] : ['install', '--no-fund', '--no-audit']);
+export function installNeededIn(dir) {
+  const marker = path.join(dir, 'node_modules', '.package-lock.json');
+  const lock = path.join(dir, 'package-lock.json');
+  if (!existsSync(marker)) return 'node_modules is missing';
+  if (!existsSync(lock)) return undefined;
+  if (statSync(marker).mtimeMs < statSync(lock).mtimeMs) return 'package-lock.json changed since the last install';
+  const { packages = {} } = JSON.parse(readFileSync(lock, 'utf8'));
+  for (const [location, entry] of Object.entries(packages)) {
+    if (location === '' || entry.optional) continue;
+    if (!existsSync(path.join(dir, location, 'package.json'))) return `${location} is missing`;
+  }
+  return undefined;
+}
+
+/**
+ * Installs the dependencies of the project in `dir` (default: this repository) when
+ * `installNeededIn` finds a reason, so that `npm start` and `npm test` work on a fresh clone with
+ * nothing installed by hand and heal a broken install. devDependencies are always installed
+ * (tsx runs the servers, Next builds the site), whatever NODE_ENV says. Returns whether it ran npm.
+ */
+export function ensureInstalled(dir = root) {
+  const reason = installNeededIn(dir);
+  if (reason === undefined) return false;
+  const lock = existsSync(path.join(dir, 'package-lock.json'));
+  log(`installing dependencies (npm ${lock ? 'ci' : 'install'}: ${reason})...`);
+  run(npm, [lock ? 'ci' : 'install', '--include=dev', '--no-fund', '--no-audit'], { cwd: dir });
+  return true;
 }
 
 function hashTree(hash, dir) {

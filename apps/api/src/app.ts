@@ -30,8 +30,10 @@ import { smsOutboxRoutes } from './modules/sms/sms.routes';
 import { softwareRoutes } from './modules/software/software.routes';
 import { timeRoutes } from './modules/time/time.routes';
 import { registerDatasign } from './plugins/datasign';
+import { devDoorsAtStart, registerDevDoorsGuard } from './plugins/dev-doors';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerUnreadBodyDrain } from './plugins/unread-body';
 import { storageFromEnv, type StreamingStorage } from './storage';
 import { storageRoutes } from './storage/storage.routes';
 
@@ -77,6 +79,8 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
 
   registerErrorHandling(app);
   registerInputGuard(app);
+  registerUnreadBodyDrain(app);
+  registerDevDoorsGuard(app, { isOverridden: devDoorsAtStart(env).kind === 'overridden' });
   registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
 
   // Issue 21: one store for every quota and rate limit, shared by the API processes (decision 0029).

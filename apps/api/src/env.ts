@@ -58,6 +58,11 @@ const ZEnv = z.object({
   TENCENT_SMS_REGION: z.string().min(1).default('ap-guangzhou'),
   // The public origin of the site (redirect URIs and QR links point here), e.g. https://www.example.com.
   PUBLIC_ORIGIN: z.url({ error: 'must be an absolute URL' }).default('http://127.0.0.1:3000'),
+  // The web's canonical origin: with PUBLIC_ORIGIN, what tells a public deployment from a local
+  // trial (issue 21, decision 0026). A public one refuses the development providers unless
+  // UNSAFE_DEV_PROVIDERS_AT names that very origin (a test host).
+  SITE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  UNSAFE_DEV_PROVIDERS_AT: z.url({ protocol: /^https?$/, error: 'must be the http:// or https:// origin of the deployment' }).optional(),
   // dev: /scanlogin/{logintag} confirms a QR login; open-platform: WeChat website QR login.
   WECHAT_PROVIDER: z.enum(WECHAT_PROVIDERS).default('dev'),
   WECHAT_APP_ID: z.string().min(1).optional(),

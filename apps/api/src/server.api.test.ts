@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,5 +75,46 @@ describe('the API server process', () => {
     expect(started.output()).toContain('API_PORT');
     expect(started.output()).toContain('PRODUCT_SIGN_SECRET');
     expect(started.output()).not.toContain('listening');
+  });
+});
+
+/** GET `path` from `url` over a socket, with the Host and X-Forwarded-* headers a proxy would send. */
+function getWithHeaders(url: string, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(new URL(path, url), { headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+  });
+}
+
+describe('the API server process at a public origin (issue 21 finding 1)', () => {
+  const PUBLIC = { NODE_ENV: 'production', PRODUCT_SIGN_SECRET: 'a-production-secret', SITE_URL: 'https://www.xunjiecad.com', PUBLIC_ORIGIN: 'https://www.xunjiecad.com' };
+
+  it('refuses to start with the development providers, naming each and the override', { timeout: 30_000 }, async () => {
+    started = startServer(PUBLIC);
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain(
+      '[api] refusing to start: development providers at the public origin https://www.xunjiecad.com: SMS_PROVIDER=console, WECHAT_PROVIDER=dev, QQ_PROVIDER=dev, WXPAY_PROVIDER=sandbox, ALIPAY_PROVIDER=sandbox;',
+    );
+    expect(started.output()).toContain('UNSAFE_DEV_PROVIDERS_AT=https://www.xunjiecad.com');
+    expect(started.output()).not.toContain('listening');
+  });
+
+  it('starts with the override naming its origin, says so loudly, and keeps /api/dev/* to this host', { timeout: 30_000 }, async () => {
+    database = await createTestDatabase({ migrate: false });
+    const location = database.engine === 'postgres' ? { DATABASE_URL: database.location } : { SQLITE_PATH: database.location };
+    started = startServer({ ...PUBLIC, ...location, UNSAFE_DEV_PROVIDERS_AT: 'https://www.xunjiecad.com', LOG_LEVEL: 'warn' });
+    const url = await listeningUrl(started);
+    expect(started.output()).toContain('[api] WARNING: UNSAFE_DEV_PROVIDERS_AT=https://www.xunjiecad.com: development providers at a public origin');
+
+    const outbox = '/api/dev/sms-outbox?account=13800138000';
+    const host = new URL(url).host;
+    expect(await getWithHeaders(url, outbox, { host })).toBe(200);
+    expect(started.output()).toContain('development route used at a public deployment');
+    // What nginx at the public origin sends for a visitor: its address, the public host name.
+    expect(await getWithHeaders(url, outbox, { host, 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'www.xunjiecad.com' })).toBe(404);
+    expect(await getWithHeaders(url, outbox, { host: 'www.xunjiecad.com' })).toBe(404);
   });
 });

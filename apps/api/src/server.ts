@@ -4,6 +4,7 @@ import { createDatabase, migrateToLatest, type DatabaseHandle } from '@xcad/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { EnvError, loadEnv, type Env } from './env';
+import { devDoorsAtStart } from './plugins/dev-doors';
 
 const FORCED_EXIT_MS = 10_000;
 
@@ -19,6 +20,11 @@ try {
   fail(error instanceof EnvError ? error.message : String(error));
 }
 
+// Issue 21: the development providers serve a local trial, not a public site (decision 0026).
+const devDoors = devDoorsAtStart(env);
+if (devDoors.kind === 'refused') fail(`refusing to start: ${devDoors.message}`);
+if (devDoors.kind === 'overridden') console.warn(`[api] WARNING: ${devDoors.message}`);
+
 let database: DatabaseHandle | undefined;
 let app: FastifyInstance;
 try {
@@ -31,6 +37,8 @@ try {
   fail(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 const opened = database;
+
+if (devDoors.kind === 'overridden') app.log.warn({ origin: env.UNSAFE_DEV_PROVIDERS_AT }, devDoors.message);
 
 const address = app.server.address();
 const port = typeof address === 'object' && address !== null ? address.port : env.API_PORT;

@@ -3,9 +3,7 @@
 // and converts the jobs of the Redis queue, CONVERSION_CONCURRENCY at a time. Start as many as the
 // machines allow; on SIGTERM or SIGINT it takes no new job, lets running conversions finish (or
 // hands them back to the queue after a grace period), closes the database and exits.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { createDatabase, repositoryRoot, type DatabaseHandle } from '@xcad/db';
+import { createDatabase, type DatabaseHandle } from '@xcad/db';
 import { EnvError, loadEnv, type Env } from './env';
 import { createLogger } from './logger';
 import { BullmqConversionWorker } from './modules/conversion/bullmq/bullmq-worker';
@@ -18,10 +16,6 @@ function fail(message: string): never {
   console.error(`[worker] ${message}`);
   process.exit(1);
 }
-
-// Like `npm start`, the repository's .env fills in what the real environment leaves unset.
-const dotEnv = path.join(repositoryRoot, '.env');
-if (existsSync(dotEnv)) process.loadEnvFile(dotEnv);
 
 let env: Env;
 try {

@@ -33,6 +33,9 @@ function forwardHeaders(req: IncomingMessage): http.OutgoingHttpHeaders {
   return headers;
 }
 
+/** How long the rest of a body the API no longer reads may keep arriving after its answer. */
+const LINGER_MS = 30_000;
+
 function answerBadGateway(res: ServerResponse): void {
   if (res.headersSent) {
     res.destroy();
@@ -54,6 +57,7 @@ export function createFrontServer({ apiOrigin, handleNext, onProxyError }: Front
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
   function proxy(req: IncomingMessage, res: ServerResponse): void {
+    let isAnswered = false;
     const outgoing = http.request(
       {
         protocol: upstream.protocol,
@@ -65,15 +69,35 @@ export function createFrontServer({ apiOrigin, handleNext, onProxyError }: Front
         agent,
       },
       (answer) => {
+        isAnswered = true;
         const headers: http.OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) {
           if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
         }
         res.writeHead(answer.statusCode ?? 502, headers);
+        // An API that dies mid-answer: the client must see a cut answer, not a complete one.
+        answer.on('error', () => res.destroy());
+        answer.on('end', () => {
+          if (!req.complete) dropRestOfBody();
+        });
         answer.pipe(res);
       },
     );
+    // Issue 21 finding 8: the API answered (a 413) before the whole body came. Node's client sends
+    // nothing more once the answer is complete, so the body is no longer forwarded: the rest is
+    // read and dropped (for at most LINGER_MS), or the client, still sending, never reads the answer.
+    function dropRestOfBody(): void {
+      req.unpipe(outgoing);
+      outgoing.destroy();
+      const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+      timer.unref();
+      req.once('end', () => clearTimeout(timer));
+      req.once('close', () => clearTimeout(timer));
+      req.resume();
+    }
     outgoing.on('error', (error) => {
+      // After an answer, a failed write only means the API stopped reading the body.
+      if (isAnswered) return;
       onProxyError?.(error, req);
       answerBadGateway(res);
     });
