@@ -28,6 +28,7 @@ import { DeviceTransformer } from './device';
 import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
+import { systemFontsEnabled } from '../text/node-fonts';
 import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
@@ -168,15 +169,46 @@ function glyphPath(font: GlyphPaths, glyph: number): InstanceType<typeof Path2D>
   return path;
 }
 
-/** The glyphs of a text in a font, or null when the font lacks one of its characters. */
-function glyphsOf(outlines: GlyphOutlines, text: string): number[] | null {
-  const glyphs: number[] = [];
+/** A glyph and the font it comes from. */
+interface PlacedGlyph {
+  font: GlyphPaths;
+  glyph: number;
+}
+
+/**
+ * The glyphs of a text from the first of `fonts` that has each character; null when a character
+ * is in none of them and installed fonts may have it (the canvas then sets the text). With
+ * installed fonts hidden ($CAD_SYSTEM_FONTS=0) such a character takes the first font's empty
+ * glyph, as it would in the PDF.
+ */
+function glyphsOf(fonts: readonly GlyphPaths[], text: string): PlacedGlyph[] | null {
+  const glyphs: PlacedGlyph[] = [];
   for (const ch of text) {
-    const g = outlines.glyphOf(ch.codePointAt(0) as number);
-    if (!g) return null;
-    glyphs.push(g);
+    const cp = ch.codePointAt(0) as number;
+    let placed: PlacedGlyph | null = null;
+    for (const font of fonts) {
+      const glyph = font.outlines.glyphOf(cp);
+      if (glyph) {
+        placed = { font, glyph };
+        break;
+      }
+    }
+    if (!placed) {
+      const first = fonts[0];
+      if (!first || systemFontsEnabled()) return null;
+      placed = { font: first, glyph: 0 };
+    }
+    glyphs.push(placed);
   }
   return glyphs;
+}
+
+/** The outline fonts a text is drawn from: its own font's, then the CJK fallback's (for what it lacks). */
+function outlineChain(ref: FontRef | undefined): GlyphPaths[] {
+  const own = outlinesOf(ref);
+  const fallback = cjkFont(/serif|song|ming/i.test(ref?.family ?? ''));
+  const cjk = fallback ? outlinesOf({ requested: '', family: fallback.family, file: fallback.file, ...(fallback.face ? { face: fallback.face } : {}), substituted: true }) : null;
+  return [own, cjk].filter((f, i, all): f is GlyphPaths => f !== null && all.indexOf(f) === i);
 }
 
 // ---- drawing ------------------------------------------------------------------------------------
@@ -313,10 +345,9 @@ class CanvasSink implements Sink {
     const [a, b, c, d, e, f] = frame.matrix;
     if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
     const ctx = this.ctx;
-    const outlines = needsCjk(text) ? null : outlinesOf(font);
-    const glyphs = outlines ? glyphsOf(outlines.outlines, text) : null;
-    if (outlines && glyphs) {
-      this.glyphText(outlines, glyphs, frame, style);
+    const glyphs = glyphsOf(outlineChain(font), text);
+    if (glyphs) {
+      this.glyphText(glyphs, frame, style);
       return;
     }
     const { style: fontStyle, families } = cssFont(font, needsCjk(text));
@@ -340,13 +371,12 @@ class CanvasSink implements Sink {
     ctx.fillText(text, 0, 0);
   }
 
-  /** Text as its glyphs' outlines, set at the font's advances and stretched to the frame's width. */
-  private glyphText(font: GlyphPaths, glyphs: number[], frame: NonNullable<ReturnType<typeof textFrame>>, style: Style): void {
-    const { outlines } = font;
-    const scale = frame.fontSize / outlines.unitsPerEm;
+  /** Text as its glyphs' outlines, set at the fonts' advances and stretched to the frame's width. */
+  private glyphText(glyphs: readonly PlacedGlyph[], frame: NonNullable<ReturnType<typeof textFrame>>, style: Style): void {
+    // Advances in em (the fonts may have different units per em).
     let natural = 0;
-    for (const g of glyphs) natural += outlines.advanceOf(g);
-    natural *= scale;
+    for (const g of glyphs) natural += g.font.outlines.advanceOf(g.glyph) / g.font.outlines.unitsPerEm;
+    natural *= frame.fontSize;
     let stretch = 1;
     if (frame.width > 0 && natural > 0) {
       stretch = frame.width / natural;
@@ -354,16 +384,18 @@ class CanvasSink implements Sink {
     }
     const fill = this.css(style.color);
     if (fill !== this.fillCss) this.ctx.fillStyle = this.fillCss = fill;
-    // Each glyph's path (font units) drawn through text space → device, at its pen position.
+    // Each glyph's path (font units) drawn through text space → device, at its pen position (em).
     const [a, b, c, d, e, f] = frame.matrix;
-    const xa = a * stretch * scale, xb = b * stretch * scale, yc = c * scale, yd = d * scale;
     const ctx = this.ctx;
     this.transformed = true;
     let x = 0;
-    for (const g of glyphs) {
-      ctx.setTransform(xa, xb, yc, yd, e + xa * x, f + xb * x);
-      ctx.fill(glyphPath(font, g), 'nonzero');
-      x += outlines.advanceOf(g);
+    for (const { font, glyph } of glyphs) {
+      const scale = frame.fontSize / font.outlines.unitsPerEm;
+      const xa = a * stretch * scale, xb = b * stretch * scale, yc = c * scale, yd = d * scale;
+      const px = x * frame.fontSize * stretch;
+      ctx.setTransform(xa, xb, yc, yd, e + a * px, f + b * px);
+      ctx.fill(glyphPath(font, glyph), 'nonzero');
+      x += font.outlines.advanceOf(glyph) / font.outlines.unitsPerEm;
     }
   }
 
