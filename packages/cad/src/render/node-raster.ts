@@ -28,6 +28,7 @@ import { DeviceTransformer } from './device';
 import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
+import { isCjk } from '../text/cjk';
 import { systemFontsEnabled } from '../text/node-fonts';
 import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
@@ -175,40 +176,41 @@ interface PlacedGlyph {
   glyph: number;
 }
 
+/** The outlines of the CJK fallback font (serif for a Song/Ming run), or null when it has none. */
+function cjkOutlines(ref: FontRef | undefined): GlyphPaths | null {
+  const f = cjkFont(/serif|song|ming/i.test(ref?.family ?? ''));
+  return f ? outlinesOf({ requested: '', family: f.family, file: f.file, ...(f.face ? { face: f.face } : {}), substituted: true }) : null;
+}
+
 /**
- * The glyphs of a text from the first of `fonts` that has each character; null when a character
- * is in none of them and installed fonts may have it (the canvas then sets the text). With
- * installed fonts hidden ($CAD_SYSTEM_FONTS=0) such a character takes the first font's empty
- * glyph, as it would in the PDF.
+ * The glyphs of a text from its font's outlines and, for what that font lacks (or CJK text of a
+ * font without outlines), the CJK fallback's; null when the canvas must set the text: a font
+ * without outlines (CFF, a family name), or a character in neither font while installed fonts
+ * may have it. With installed fonts hidden ($CAD_SYSTEM_FONTS=0) such a character takes the
+ * empty glyph, as it does in the PDF.
  */
-function glyphsOf(fonts: readonly GlyphPaths[], text: string): PlacedGlyph[] | null {
+function glyphsOf(ref: FontRef | undefined, text: string): PlacedGlyph[] | null {
+  const own = outlinesOf(ref);
+  let fallback: GlyphPaths | null | undefined;
   const glyphs: PlacedGlyph[] = [];
   for (const ch of text) {
     const cp = ch.codePointAt(0) as number;
-    let placed: PlacedGlyph | null = null;
-    for (const font of fonts) {
-      const glyph = font.outlines.glyphOf(cp);
-      if (glyph) {
-        placed = { font, glyph };
-        break;
-      }
+    const mine = own?.outlines.glyphOf(cp) ?? 0;
+    if (mine && own) {
+      glyphs.push({ font: own, glyph: mine });
+      continue;
     }
-    if (!placed) {
-      const first = fonts[0];
+    if (!own && !isCjk(cp)) return null;
+    fallback ??= cjkOutlines(ref);
+    const theirs = fallback?.outlines.glyphOf(cp) ?? 0;
+    if (theirs && fallback) glyphs.push({ font: fallback, glyph: theirs });
+    else {
+      const first = own ?? fallback;
       if (!first || systemFontsEnabled()) return null;
-      placed = { font: first, glyph: 0 };
+      glyphs.push({ font: first, glyph: 0 });
     }
-    glyphs.push(placed);
   }
   return glyphs;
-}
-
-/** The outline fonts a text is drawn from: its own font's, then the CJK fallback's (for what it lacks). */
-function outlineChain(ref: FontRef | undefined): GlyphPaths[] {
-  const own = outlinesOf(ref);
-  const fallback = cjkFont(/serif|song|ming/i.test(ref?.family ?? ''));
-  const cjk = fallback ? outlinesOf({ requested: '', family: fallback.family, file: fallback.file, ...(fallback.face ? { face: fallback.face } : {}), substituted: true }) : null;
-  return [own, cjk].filter((f, i, all): f is GlyphPaths => f !== null && all.indexOf(f) === i);
 }
 
 // ---- drawing ------------------------------------------------------------------------------------
@@ -345,7 +347,7 @@ class CanvasSink implements Sink {
     const [a, b, c, d, e, f] = frame.matrix;
     if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
     const ctx = this.ctx;
-    const glyphs = glyphsOf(outlineChain(font), text);
+    const glyphs = glyphsOf(font, text);
     if (glyphs) {
       this.glyphText(glyphs, frame, style);
       return;

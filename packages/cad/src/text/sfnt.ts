@@ -18,7 +18,8 @@ export interface SfntFace {
   advance(codePoint: number): number | undefined;
 }
 
-class Reader {
+/** Big-endian reads over font bytes. */
+export class Reader {
   private view: DataView;
   constructor(readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -40,7 +41,8 @@ class Reader {
   }
 }
 
-function tables(r: Reader, offset: number): Map<string, { offset: number; length: number }> {
+/** The table directory of the face whose header is at `offset`: tag → where the table is. */
+export function tables(r: Reader, offset: number): Map<string, { offset: number; length: number }> {
   const n = r.u16(offset + 4);
   const map = new Map<string, { offset: number; length: number }>();
   for (let i = 0; i < n; i++) {
@@ -74,7 +76,7 @@ function readNames(r: Reader, off: number): Map<number, string> {
 }
 
 /** cmap subtable → code point lookup (formats 4 and 12). */
-function readCmap(r: Reader, off: number): (cp: number) => number {
+export function readCmap(r: Reader, off: number): (cp: number) => number {
   const n = r.u16(off + 2);
   let best = -1, bestScore = -1, bestFormat = 0;
   for (let i = 0; i < n; i++) {
