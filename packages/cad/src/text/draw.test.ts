@@ -313,4 +313,16 @@ describe('fonts in the display list', () => {
     expect(substituted).toEqual(['txt.shx', 'gbcbig.shx']);
     expect(missing).toEqual([]);
   });
+
+  it('a big font not found keeps its square cells: Chinese advances height x width factor, the em box on the cell', () => {
+    // hztxt.shx / gbcbig.shx characters are as wide as the text is high (at width factor 1).
+    const { list } = buildText({ styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'hztxt.shx' }], entities: text('设计说明', { height: 3.5, widthFactor: 0.7, x: 10, y: 20 }) }, defaultFontProvider());
+    const [t] = texts(list);
+    expect(t?.text).toBe('设计说明');
+    // Four cells of 3.5 x 0.7 = 2.45.
+    expect(at(t!, t!.width, 0)[0] - at(t!, 0, 0)[0]).toBeCloseTo(4 * 2.45, 6);
+    // The em is the text height, its box (0.12 em under the baseline) raised onto the cell.
+    expect(t?.size).toBeCloseTo(3.5, 9);
+    expect(at(t!, 0, 0)).toEqual([expect.closeTo(10, 9), expect.closeTo(20 + 0.12 * 3.5, 9)]);
+  });
 });
