@@ -46,3 +46,42 @@ export type ServedCjkFace = keyof typeof SERVED_CJK_FACES;
  * carry it, so browsers never keep a subset of an older font under an immutable URL.
  */
 export const SHIPPED_FONT_VERSION = 'noto-sc-0.4.3';
+
+// ---- the viewer's font subsets (apps/api cad-fonts routes) ----------------------------------------
+
+/** Where the API serves subsets of the served faces: `${CAD_FONTS_PATH}/{sans|serif}.woff?v=&c=`. */
+export const CAD_FONTS_PATH = '/api/site/cad-fonts';
+/** Characters one subset may hold (a URL stays under ~6 KB); a drawing with more asks for several. */
+export const MAX_SUBSET_CODE_POINTS = 800;
+
+/** Sorted, distinct code points as base-36 gaps from the previous one (the first from 0), joined by '.'. */
+export function encodeCodePoints(codePoints: readonly number[]): string {
+  let prev = 0;
+  return codePoints.map((cp) => {
+    const s = (cp - prev).toString(36);
+    prev = cp;
+    return s;
+  }).join('.');
+}
+
+/** The code points of `encodeCodePoints`; null unless strictly increasing, within Unicode and at most MAX_SUBSET_CODE_POINTS. */
+export function decodeCodePoints(text: string): number[] | null {
+  if (!/^[0-9a-z]{1,6}(\.[0-9a-z]{1,6})*$/.test(text)) return null;
+  const parts = text.split('.');
+  if (parts.length > MAX_SUBSET_CODE_POINTS) return null;
+  const out: number[] = [];
+  let prev = 0;
+  for (const [i, p] of parts.entries()) {
+    const gap = Number.parseInt(p, 36);
+    if (i > 0 && gap < 1) return null;
+    prev += gap;
+    if (prev > 0x10ffff) return null;
+    out.push(prev);
+  }
+  return out;
+}
+
+/** The URL of a subset of a served face with these code points (sorted, distinct, at most MAX_SUBSET_CODE_POINTS). */
+export function cadFontUrl(face: ServedCjkFace, codePoints: readonly number[]): string {
+  return `${CAD_FONTS_PATH}/${face}.woff?v=${SHIPPED_FONT_VERSION}&c=${encodeCodePoints(codePoints)}`;
+}
