@@ -11,14 +11,17 @@
  *
  * Fonts: text in a TrueType font (outlines in a 'glyf' table: Liberation, DejaVu, most fonts a
  * drawing names) whose every character the font has is drawn as the glyphs' outlines, read here
- * (text/sfnt.ts), filled like any path. The canvas' own text is the fallback: it would read the
- * names of every installed font on its first text (~0.1 s a run, as long as a small drawing's whole
- * conversion). For the fallback, an installed TrueType/OpenType font a FontRef names is used by its family name and style
- * (the canvas finds installed fonts by name); a font elsewhere (a drawing's font folder) is
- * registered by path once per process, when a text first uses it (a face of a collection is cut
- * out first and cached as a file: the canvas loads only the first face of a .ttc). Noto Sans CJK
- * SC backs up every text with CJK characters so Chinese never shows as boxes; it is not touched
- * for a drawing without them.
+ * (text/sfnt.ts), filled like any path. The canvas' own text is the fallback, and sets CJK text:
+ * Skia's glyph cache draws a CJK glyph (a hundred curves) several times faster than a path fill,
+ * and a drawing's Chinese is mostly the same few hundred characters. Its first text or font
+ * registered makes it read the names of every installed font (~0.1 s, once per process: the
+ * resident engine and the conversion workers pay it once). For the fallback, an installed
+ * TrueType/OpenType font a FontRef names is used by its family name and style (the canvas finds
+ * installed fonts by name); any other file (a drawing's font folder, the fonts the engine ships)
+ * is registered by path once per process, when a text first uses it (a face of a collection is
+ * cut out first and cached as a file: the canvas loads only the first face of a .ttc). The CJK
+ * fallback (text/node-fonts.ts: installed, else the shipped Noto Sans SC) backs up every text with
+ * CJK characters so Chinese never shows as boxes; it is not touched for a drawing without them.
  *
  * PNG: encoded by node-png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
  */
@@ -28,8 +31,6 @@ import { DeviceTransformer } from './device';
 import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
-import { isCjk } from '../text/cjk';
-import { systemFontsEnabled } from '../text/node-fonts';
 import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
@@ -170,45 +171,13 @@ function glyphPath(font: GlyphPaths, glyph: number): InstanceType<typeof Path2D>
   return path;
 }
 
-/** A glyph and the font it comes from. */
-interface PlacedGlyph {
-  font: GlyphPaths;
-  glyph: number;
-}
-
-/** The outlines of the CJK fallback font (serif for a Song/Ming run), or null when it has none. */
-function cjkOutlines(ref: FontRef | undefined): GlyphPaths | null {
-  const f = cjkFont(/serif|song|ming/i.test(ref?.family ?? ''));
-  return f ? outlinesOf({ requested: '', family: f.family, file: f.file, ...(f.face ? { face: f.face } : {}), substituted: true }) : null;
-}
-
-/**
- * The glyphs of a text from its font's outlines and, for what that font lacks (or CJK text of a
- * font without outlines), the CJK fallback's; null when the canvas must set the text: a font
- * without outlines (CFF, a family name), or a character in neither font while installed fonts
- * may have it. With installed fonts hidden ($CAD_SYSTEM_FONTS=0) such a character takes the
- * empty glyph, as it does in the PDF.
- */
-function glyphsOf(ref: FontRef | undefined, text: string): PlacedGlyph[] | null {
-  const own = outlinesOf(ref);
-  let fallback: GlyphPaths | null | undefined;
-  const glyphs: PlacedGlyph[] = [];
+/** The glyphs of a text in a font, or null when the font lacks one of its characters. */
+function glyphsOf(outlines: GlyphOutlines, text: string): number[] | null {
+  const glyphs: number[] = [];
   for (const ch of text) {
-    const cp = ch.codePointAt(0) as number;
-    const mine = own?.outlines.glyphOf(cp) ?? 0;
-    if (mine && own) {
-      glyphs.push({ font: own, glyph: mine });
-      continue;
-    }
-    if (!own && !isCjk(cp)) return null;
-    fallback ??= cjkOutlines(ref);
-    const theirs = fallback?.outlines.glyphOf(cp) ?? 0;
-    if (theirs && fallback) glyphs.push({ font: fallback, glyph: theirs });
-    else {
-      const first = own ?? fallback;
-      if (!first || systemFontsEnabled()) return null;
-      glyphs.push({ font: first, glyph: 0 });
-    }
+    const g = outlines.glyphOf(ch.codePointAt(0) as number);
+    if (!g) return null;
+    glyphs.push(g);
   }
   return glyphs;
 }
@@ -347,9 +316,10 @@ class CanvasSink implements Sink {
     const [a, b, c, d, e, f] = frame.matrix;
     if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
     const ctx = this.ctx;
-    const glyphs = glyphsOf(font, text);
-    if (glyphs) {
-      this.glyphText(glyphs, frame, style);
+    const outlines = needsCjk(text) ? null : outlinesOf(font);
+    const glyphs = outlines ? glyphsOf(outlines.outlines, text) : null;
+    if (outlines && glyphs) {
+      this.glyphText(outlines, glyphs, frame, style);
       return;
     }
     const { style: fontStyle, families } = cssFont(font, needsCjk(text));
@@ -373,12 +343,13 @@ class CanvasSink implements Sink {
     ctx.fillText(text, 0, 0);
   }
 
-  /** Text as its glyphs' outlines, set at the fonts' advances and stretched to the frame's width. */
-  private glyphText(glyphs: readonly PlacedGlyph[], frame: NonNullable<ReturnType<typeof textFrame>>, style: Style): void {
-    // Advances in em (the fonts may have different units per em).
+  /** Text as its glyphs' outlines, set at the font's advances and stretched to the frame's width. */
+  private glyphText(font: GlyphPaths, glyphs: number[], frame: NonNullable<ReturnType<typeof textFrame>>, style: Style): void {
+    const { outlines } = font;
+    const scale = frame.fontSize / outlines.unitsPerEm;
     let natural = 0;
-    for (const g of glyphs) natural += g.font.outlines.advanceOf(g.glyph) / g.font.outlines.unitsPerEm;
-    natural *= frame.fontSize;
+    for (const g of glyphs) natural += outlines.advanceOf(g);
+    natural *= scale;
     let stretch = 1;
     if (frame.width > 0 && natural > 0) {
       stretch = frame.width / natural;
@@ -386,18 +357,16 @@ class CanvasSink implements Sink {
     }
     const fill = this.css(style.color);
     if (fill !== this.fillCss) this.ctx.fillStyle = this.fillCss = fill;
-    // Each glyph's path (font units) drawn through text space → device, at its pen position (em).
+    // Each glyph's path (font units) drawn through text space → device, at its pen position.
     const [a, b, c, d, e, f] = frame.matrix;
+    const xa = a * stretch * scale, xb = b * stretch * scale, yc = c * scale, yd = d * scale;
     const ctx = this.ctx;
     this.transformed = true;
     let x = 0;
-    for (const { font, glyph } of glyphs) {
-      const scale = frame.fontSize / font.outlines.unitsPerEm;
-      const xa = a * stretch * scale, xb = b * stretch * scale, yc = c * scale, yd = d * scale;
-      const px = x * frame.fontSize * stretch;
-      ctx.setTransform(xa, xb, yc, yd, e + a * px, f + b * px);
-      ctx.fill(glyphPath(font, glyph), 'nonzero');
-      x += font.outlines.advanceOf(glyph) / font.outlines.unitsPerEm;
+    for (const g of glyphs) {
+      ctx.setTransform(xa, xb, yc, yd, e + xa * x, f + xb * x);
+      ctx.fill(glyphPath(font, g), 'nonzero');
+      x += outlines.advanceOf(g);
     }
   }
 
