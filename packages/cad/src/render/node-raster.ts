@@ -31,6 +31,7 @@ import { DeviceTransformer } from './device';
 import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
+import { shippedFontFile } from '../text/node-fonts';
 import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
@@ -128,6 +129,15 @@ function cssFont(ref: FontRef | undefined, cjk: boolean): CssFont {
     cssCache.set(ref, entry);
   }
   return css;
+}
+
+const shippedCjk = new Set<string>();
+
+/** The shipped CJK faces (10-15 MB each): drawn by the canvas, never read whole here. */
+function isShippedCjk(file: string | undefined): boolean {
+  if (!file) return false;
+  if (!shippedCjk.size) for (const key of ['cjkSans', 'cjkSerif'] as const) shippedCjk.add(shippedFontFile(key) ?? '');
+  return shippedCjk.has(file);
 }
 
 /** A font's glyph outlines, each glyph made into a canvas path (in font units, y down) on first use. */
@@ -316,7 +326,9 @@ class CanvasSink implements Sink {
     const [a, b, c, d, e, f] = frame.matrix;
     if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
     const ctx = this.ctx;
-    const outlines = needsCjk(text) ? null : outlinesOf(font);
+    // CJK text, and the digits and Latin letters of a run in a shipped CJK face (dimensions in a
+    // 宋体 style), go to the canvas: its glyph cache beats filling the outlines.
+    const outlines = needsCjk(text) || isShippedCjk(font?.file) ? null : outlinesOf(font);
     const glyphs = outlines ? glyphsOf(outlines.outlines, text) : null;
     if (outlines && glyphs) {
       this.glyphText(outlines, glyphs, frame, style);
