@@ -22,11 +22,18 @@
 //     and the F1 measured the fonts rather than the rendering. The timing stays that of the plain
 //     `python3 -m ezdxf draw` (the fonts cost ezdxf time too: it would not be the command the
 //     speed target names).
+//  4. Issue 22: the Chinese drawings with the CJK font the engine ships (Noto Sans SC/Serif SC,
+//     npm) against the installed Noto Sans CJK (today's system font: $BENCH_CJK_FONT, else
+//     fonts-noto-cjk's file), installed fonts otherwise hidden in both (CAD_SYSTEM_FONTS=0), so
+//     only the CJK font differs: warm (one process, the two taking turns conversion by
+//     conversion, 7 pairs per file; the median of the pairs' ratios, so load drifting on a busy
+//     machine cancels out; target: shipped <= 1.2 x system) and cold (CAD_SERVER=0, a process per
+//     command: the font's start-up cost, paid once per process).
 // Peer outputs and timings are cached under bench/results/cad/ keyed by the file's hash
 // (`--fresh` recomputes them; `--ours-only` never runs a peer, using only cached peer results).
 // Runs everything one at a time: the machine has two cores.
 // Usage: npm run bench:cad [-- --fresh] [--ours-only] [--only NAME] [--no-large] [--no-dwg] [--no-warm]
-//        [--no-cold] [--no-quality] [--peers-only] [--quality-only]
+//        [--no-cold] [--no-quality] [--no-cjk] [--cjk-only] [--peers-only] [--quality-only]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -352,10 +359,105 @@ async function warmTimes(files: string[]): Promise<{ pdf: number; png: number; b
   return { pdf: median(all.map((x) => x.pdf)), png: median(all.map((x) => x.png)), byFile, failed };
 }
 
+/** The Chinese drawings of the corpus (section 4). */
+const CJK_DRAWINGS = ['dxf/gen_zh_r2000_gbk.dxf', 'dxf/gen_zh_r2018_utf8.dxf', 'dxf/mlcad_block-color.dxf', 'dxf/ldwg_2013_gh109_1_zh_tarch.dxf', 'dwg/ldwg_2013_gh109_1_zh_tarch.dwg', 'dwg/lc_tarch_t1.dwg'];
+const TARGET_CJK_RATIO = 1.2;
+const CJK_ROUNDS = 7;
+
+/** Section 4: the shipped CJK font against the installed one. True when met (or not measurable here). */
+async function cjkFontBench(): Promise<boolean> {
+  const systemFont = process.env.BENCH_CJK_FONT ?? '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+  const files = CJK_DRAWINGS.filter((f) => existsSync(path.join(CORPUS, f)));
+  if (!existsSync(systemFont) || !files.length) {
+    console.log(`\nShipped CJK font vs the system's: no ${existsSync(systemFont) ? 'Chinese corpus drawing' : `Noto Sans CJK at ${systemFont} (set BENCH_CJK_FONT)`}: not measured.`);
+    return true;
+  }
+  const configs = { shipped: { CAD_SYSTEM_FONTS: '0', XCAD_CJK_FONT: '' }, system: { CAD_SYSTEM_FONTS: '0', XCAD_CJK_FONT: systemFont } } as const;
+  const { convertDrawing } = await import('../packages/cad/src/convert');
+  const withEnv = async <T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> => {
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    try {
+      return await f();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  };
+  type Config = keyof typeof configs;
+  const times = new Map<string, number[]>();
+  const key = (file: string, config: Config, format: string): string => `${file}|${config}|${format}`;
+  // The two configurations take turns conversion by conversion (pairs, the first of a pair
+  // alternating), after one untimed conversion each: on a busy machine the ratio within a pair
+  // cancels the load that drifts from second to second.
+  const ratios = new Map<string, number[]>();
+  for (const file of files) {
+    const bytes = readFileSync(path.join(CORPUS, file));
+    for (const format of ['pdf', 'png'] as const) {
+      const once = (config: Config): Promise<number> =>
+        withEnv(configs[config], async () => {
+          const t = performance.now();
+          await convertDrawing(bytes, { format, name: file });
+          return performance.now() - t;
+        });
+      await once('shipped');
+      await once('system');
+      for (let round = 0; round < CJK_ROUNDS; round++) {
+        const pair: Partial<Record<Config, number>> = {};
+        for (const config of (round % 2 ? ['system', 'shipped'] : ['shipped', 'system']) as Config[]) pair[config] = await once(config);
+        for (const config of ['shipped', 'system'] as Config[]) times.set(key(file, config, format), [...(times.get(key(file, config, format)) ?? []), pair[config] as number]);
+        ratios.set(`${file}|${format}`, [...(ratios.get(`${file}|${format}`) ?? []), (pair.shipped as number) / (pair.system as number)]);
+      }
+    }
+  }
+  const f3 = (seconds: number): string => (Number.isFinite(seconds) ? seconds.toFixed(3) : '-');
+  const at = (file: string, config: Config, format: string): number => median(times.get(key(file, config, format)) ?? []) / 1000;
+  const ratioAt = (file: string, format: string): number => median(ratios.get(`${file}|${format}`) ?? []);
+  console.log(`\nShipped CJK font (Noto Sans SC / Serif SC, npm) vs the installed one (${path.basename(systemFont)}), installed Latin fonts hidden in both`);
+  console.log(`warm: one process, convertDrawing per file, the two fonts taking turns (${CJK_ROUNDS} pairs after an untimed conversion each); ratio: median of the pairs' shipped/system`);
+  console.log('| Chinese drawing | shipped PDF s | system PDF s | PDF ratio | shipped PNG s | system PNG s | PNG ratio |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const file of files)
+    console.log(
+      `| ${file} | ${f3(at(file, 'shipped', 'pdf'))} | ${f3(at(file, 'system', 'pdf'))} | ${f3(ratioAt(file, 'pdf'))} | ${f3(at(file, 'shipped', 'png'))} | ${f3(at(file, 'system', 'png'))} | ${f3(ratioAt(file, 'png'))} |`,
+    );
+  const med = (config: Config, format: string): number => median(files.map((f) => at(f, config, format)));
+  const ratio = (format: string): number => median(files.map((f) => ratioAt(f, format)));
+  const pdfRatio = ratio('pdf'), pngRatio = ratio('png');
+  console.log(`| median | ${f3(med('shipped', 'pdf'))} | ${f3(med('system', 'pdf'))} | ${f3(pdfRatio)} | ${f3(med('shipped', 'png'))} | ${f3(med('system', 'png'))} | ${f3(pngRatio)} |`);
+  const isMet = pdfRatio <= TARGET_CJK_RATIO && pngRatio <= TARGET_CJK_RATIO;
+  console.log(`shipped / system, warm (median over the drawings): PDF ${pdfRatio.toFixed(3)}, PNG ${pngRatio.toFixed(3)} (target <= ${TARGET_CJK_RATIO}): ${isMet ? 'met' : 'NOT met'}`);
+  if (!flag('no-cold')) {
+    // Cold: a process per command, which reads and parses its font once.
+    const cold = new Map<string, number[]>();
+    for (const file of files) {
+      for (const format of ['pdf', 'png'] as const) {
+        for (const config of ['shipped', 'system'] as Config[]) {
+          const { cmd, argv, env } = cadArgv(['convert', path.join(CORPUS, file), path.join(RESULTS, 'ours', `cjk-${config}.${format}`)], true);
+          const r = await run(cmd, argv, OURS_TIMEOUT_MS, { ...env, ...configs[config] });
+          cold.set(`${config}|${format}`, [...(cold.get(`${config}|${format}`) ?? []), r.status === 'ok' ? r.ms / 1000 : NaN]);
+        }
+      }
+    }
+    const c = (config: Config, format: string): number => median(cold.get(`${config}|${format}`) ?? []);
+    console.log(
+      `cold (CAD_SERVER=0, a process per file), median: PDF shipped ${f3(c('shipped', 'pdf'))} s, system ${f3(c('system', 'pdf'))} s; PNG shipped ${f3(c('shipped', 'png'))} s, system ${f3(c('system', 'png'))} s`,
+    );
+    console.log(`the font's start-up cost in a process (cold minus warm, median): shipped PDF ${f3(c('shipped', 'pdf') - med('shipped', 'pdf'))} s, PNG ${f3(c('shipped', 'png') - med('shipped', 'png'))} s`);
+  }
+  return isMet;
+}
+
 export async function runCadBench(): Promise<boolean> {
   if (!existsSync(path.join(CORPUS, 'dxf'))) {
     console.log(`No corpus at ${CORPUS}: nothing to measure (set CAD_CORPUS).`);
     return true;
+  }
+  if (flag('cjk-only')) {
+    mkdirSync(path.join(RESULTS, 'ours'), { recursive: true });
+    return cjkFontBench();
   }
   const timingOurs = !peersOnly && !qualityOnly;
   if (!peersOnly) await tally.begin();
@@ -531,7 +633,8 @@ export async function runCadBench(): Promise<boolean> {
   }
 
   if (oursFailed.length) console.log(`\nours FAILED (crash or timeout) on: ${oursFailed.map((r) => `${r.name} (${r.pdf.error ?? r.png.error ?? ''})`).join('; ')}`);
-  const isMet = isEzMet && isLcMet && isLargeMet && isF1Met;
+  const isCjkMet = flag('no-cjk') || peersOnly || qualityOnly ? true : await cjkFontBench();
+  const isMet = isEzMet && isLcMet && isLargeMet && isF1Met && isCjkMet;
   console.log(`\nCAD targets: ${isMet ? 'met' : 'NOT met'}`);
   if (!peersOnly) await stopEngine();
   return isMet;

@@ -14,6 +14,7 @@ import { contentRoutes } from './modules/content/content.routes';
 import { createBullmqJobs } from './modules/conversion/bullmq/bullmq-jobs';
 import type { ConversionJobs } from './modules/conversion/conversion.jobs';
 import { conversionRoutes } from './modules/conversion/conversion.routes';
+import { cadFontsRoutes } from './modules/cad-fonts/cad-fonts.routes';
 import { createLocalJobs } from './modules/conversion/jobs/local-queue';
 import { courseRoutes } from './modules/course/course.routes';
 import { drawingsRoutes } from './modules/drawings/drawings.routes';
@@ -127,6 +128,9 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs, limits } });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
+
+  // Issue 22: subsets of the CAD engine's shipped CJK fonts, for the viewer.
+  await app.register(cadFontsRoutes);
 
   // Issue 11: the analytics collector, the operator's report, and the events' housekeeping.
   await app.register(analyticsRoutes, { deps: { db, env, log: app.log, clock, limits } });

@@ -2,23 +2,31 @@
 /**
  * Generates packages/cad/src/text/metrics-table.ts: advance widths (1/1000 em) of ASCII, Latin-1
  * and a few symbols CAD drawings use, plus cap height, ascent and descent, read with fontkit from
- * the font files the back ends draw with (Debian: fonts-dejavu, fonts-liberation, fonts-noto-cjk).
+ * the font files the back ends draw with (Debian: fonts-dejavu, fonts-liberation, fonts-noto-cjk;
+ * the shipped Noto Sans SC / Noto Serif SC from their npm packages, text/shipped.ts).
  *
- *   node packages/cad/scripts/gen-font-metrics.mjs [out.ts]
+ *   node packages/cad/scripts/gen-font-metrics.mjs [out.ts] [--cjk-dir DIR]
  *
- * A font file that is not installed is left out of the table (the provider then estimates).
+ * --cjk-dir: where NotoSansCJK-*.ttc are when fonts-noto-cjk is not installed (the files of
+ * `apt-get download fonts-noto-cjk`, extracted). A font file that is not found is left out of
+ * the table (the provider then estimates).
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as fontkit from 'fontkit';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = process.argv[2] ?? join(here, '../src/text/metrics-table.ts');
+const args = process.argv.slice(2);
+const cjkAt = args.indexOf('--cjk-dir');
+const cjkDir = cjkAt >= 0 ? args.splice(cjkAt, 2)[1] : undefined;
+const out = args[0] ?? join(here, '../src/text/metrics-table.ts');
+const shipped = (path) => createRequire(import.meta.url).resolve(path);
 
 const DEJAVU = '/usr/share/fonts/truetype/dejavu';
 const LIB = '/usr/share/fonts/truetype/liberation';
-const NOTO = '/usr/share/fonts/opentype/noto';
+const NOTO = cjkDir ?? '/usr/share/fonts/opentype/noto';
 const NOTO_TTF = '/usr/share/fonts/truetype/noto';
 
 /** [table key, file, postscript name inside a collection] */
@@ -36,6 +44,9 @@ const FONTS = [
   ['Noto Sans Bold', `${NOTO_TTF}/NotoSans-Bold.ttf`],
   ['Noto Sans CJK SC', `${NOTO}/NotoSansCJK-Regular.ttc`, 'NotoSansCJKsc-Regular'],
   ['Noto Sans CJK SC Bold', `${NOTO}/NotoSansCJK-Bold.ttc`, 'NotoSansCJKsc-Bold'],
+  ['Noto Serif CJK SC', `${NOTO}/NotoSerifCJK-Regular.ttc`, 'NotoSerifCJKsc-Regular'],
+  ['Noto Sans SC', shipped('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'), 'NotoSansSC-Regular'],
+  ['Noto Serif SC', shipped('@expo-google-fonts/noto-serif-sc/400Regular/NotoSerifSC_400Regular.ttf'), 'NotoSerifSC-Regular'],
 ];
 
 // ASCII, Latin-1, then symbols: ⌀ ∅ Greek, Cyrillic, punctuation, maths, arrows, °-like marks.

@@ -194,6 +194,9 @@ export function layoutFileName(out: string, layout: string): string {
   return `${out.slice(0, out.length - ext.length)}-${safe}${ext}`;
 }
 
+/** Characters as they look and as code points: '한 (U+D55C), 국 (U+AD6D)'. */
+const codePoints = (chars: readonly string[]): string => chars.map((c) => `${c} (U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')})`).join(', ');
+
 const kb = (n: number): string => (n < 10_240 ? `${n} bytes` : n < 10_485_760 ? `${Math.round(n / 1024)} KB` : `${(n / 1_048_576).toFixed(1)} MB`);
 
 async function convertCommand(args: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
@@ -251,6 +254,7 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
     out.write(`wrote ${path} (${what}; ${kb(o.data.length)})\n`);
   }
   if (result.missingFonts.length) err.write(`cad: note: fonts not found, substituted: ${result.missingFonts.join(', ')}\n`);
+  if (result.missingCharacters.length) err.write(`cad: note: no font has these characters: ${codePoints(result.missingCharacters)}\n`);
   return 0;
 }
 
@@ -375,6 +379,8 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
     entityCounts,
     blocks: Object.values(drawing.blocks).filter((b) => !b.name.startsWith('*')).length,
     missingFonts: build.missingFonts,
+    substitutedFonts: build.substitutedFonts,
+    missingCharacters: build.missingCharacters,
     warnings: [...warnings, ...build.warnings.map((w) => w.message)],
   };
   out.write(`${JSON.stringify(info, null, 2)}\n`);

@@ -42,7 +42,10 @@ export interface ConvertResult {
   format: DrawingFormat;
   /** Reader and builder warnings, one line each. */
   warnings: string[];
+  /** Fonts not found whose substitute looks different (BuildResult.missingFonts). */
   missingFonts: string[];
+  /** Characters no available font has. */
+  missingCharacters: string[];
   /** Entity types drawn, over the scenes rendered (a raster with no ink while this is non-zero is a bug). */
   drawn: Record<string, number>;
 }
@@ -211,6 +214,7 @@ export interface PreparedConversion {
   scenes: Scene[];
   warnings: string[];
   missingFonts: string[];
+  missingCharacters: string[];
   /** Entity types drawn in the chosen scenes' build. */
   drawn: Record<string, number>;
 }
@@ -227,6 +231,7 @@ export async function prepareConversion(bytes: Uint8Array, options: Omit<Convert
     scenes: build.scenes,
     warnings: [...opened.warnings, ...build.warnings.map((w) => w.message)],
     missingFonts: build.missingFonts,
+    missingCharacters: build.missingCharacters,
     drawn: build.counts.drawn,
   };
 }
@@ -242,5 +247,6 @@ export async function convertDrawing(bytes: Uint8Array, options: ConvertOptions)
   const prepared = await prepareConversion(bytes, options);
   await warm;
   const outputs = await renderChosen(prepared.scenes, options);
-  return { outputs, format: prepared.format, warnings: prepared.warnings, missingFonts: prepared.missingFonts, drawn: prepared.drawn };
+  const { format, warnings, missingFonts, missingCharacters, drawn } = prepared;
+  return { outputs, format, warnings, missingFonts, missingCharacters, drawn };
 }

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { controlFile, debArchitecture, debVersion, desktopEntry, launcherScript } from './deb';
-import { RUNTIME_WORKSPACES, runtimePackages } from './stage-site';
+import { keptFiles, RUNTIME_WORKSPACES, runtimePackages } from './stage-site';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'xcad-bundle-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -53,6 +53,23 @@ describe('runtimePackages', () => {
   it('says which package is missing', () => {
     const root = repository({ pino: '10' });
     expect(() => runtimePackages(root)).toThrow(/pino \(needed by apps\/api\) is not installed/);
+  });
+});
+
+describe("the CAD engine's font packages", () => {
+  it('take only the fonts the engine draws with and their licences, not every weight', () => {
+    const modules = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../../node_modules');
+    for (const pkg of ['@expo-google-fonts/noto-sans-sc', '@expo-google-fonts/noto-serif-sc', 'dejavu-fonts-ttf']) {
+      const kept = keptFiles(pkg) ?? [];
+      for (const file of kept) expect(existsSync(path.join(modules, pkg, file)), `${pkg}/${file}`).toBe(true);
+      const bytes = kept.reduce((n, file) => n + statSync(path.join(modules, pkg, file)).size, 0);
+      // One or two weights of 10-15 MB (or DejaVu's three files), never the whole package.
+      expect(bytes, pkg).toBeLessThan(16 << 20);
+      expect(kept.some((f) => /LICENSE/.test(f))).toBe(true);
+    }
+    expect(keptFiles('@expo-google-fonts/noto-sans-sc')).toContain('400Regular/NotoSansSC_400Regular.ttf');
+    expect(keptFiles('@expo-google-fonts/noto-sans-sc')).not.toContain('700Bold/NotoSansSC_700Bold.ttf');
+    expect(keptFiles('fastify')).toBeNull();
   });
 });
 

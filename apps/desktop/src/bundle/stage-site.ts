@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { SHIPPED_FONTS, SHIPPED_FONT_NOTICES } from '@xcad/cad/text/shipped';
 
 // A copy of what the installed desktop app runs: the root scripts, the content, the workspaces'
 // sources without their tests, the web app's production build (as apps/web/.next, without
@@ -41,7 +42,19 @@ export class StageError extends Error {
   override readonly name = 'StageError';
 }
 
+/**
+ * The files the app takes of a package it uses only in part, null for a whole package: the CAD
+ * engine's font packages carry every weight (57-69 MB), the engine draws with one or two files
+ * of each (decision 0025); their licence and notice files go along.
+ */
+export function keptFiles(packageName: string): string[] | null {
+  const notices = SHIPPED_FONT_NOTICES[packageName];
+  if (!notices) return null;
+  return [...notices, ...Object.values(SHIPPED_FONTS).filter((f) => f.pkg === packageName).map((f) => f.file)];
+}
+
 interface Manifest {
+  name?: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -150,7 +163,10 @@ export function stageSite(options: StageOptions): StageReport {
 
   const packages = runtimePackages(root);
   for (const dir of packages) {
-    stager.tree(dir, path.join(out, path.relative(root, dir)), (name, full) => name === 'node_modules' && path.dirname(full) === dir);
+    const target = path.join(out, path.relative(root, dir));
+    const kept = keptFiles(readManifest(dir).name ?? '');
+    if (kept) for (const file of kept) stager.file(path.join(dir, file), path.join(target, file));
+    else stager.tree(dir, target, (name, full) => name === 'node_modules' && path.dirname(full) === dir);
   }
   return { files: stager.files, bytes: stager.bytes, packages: packages.map((dir) => path.relative(root, dir)) };
 }

@@ -1,5 +1,6 @@
 import { BACKGROUNDS, SURROUNDS, type BackgroundName } from './colors';
 import { insideRing } from './clips';
+import { loadCjkFonts } from './cjk-fonts';
 import { buildGlyphs, type GlyphSet } from './glyphs';
 import { angleAt, distance, polygonArea, type MeasureMode, type Point } from './measure';
 import { drawOverlay, planOverlay } from './overlay';
@@ -76,6 +77,10 @@ export class ViewerController {
   private drawing: PackedDrawing | null = null;
   private glyphs: GlyphSet | null = null;
   private prepared: { glyphs: GlyphSet; ms: number } | null = null;
+  /** The CJK faces the texts sent ahead need, while they load (cjk-fonts.ts). */
+  private fontsLoading: Promise<void> | null = null;
+  /** Counts atlases asked for: a drawing replaced meanwhile is not shown when its fonts arrive. */
+  private glyphToken = 0;
   private sceneIndex = 0;
   private views = new Map<number, View>();
   private fitScales = new Map<number, number>();
@@ -174,14 +179,44 @@ export class ViewerController {
 
   // ---- the drawing -----------------------------------------------------------------------------
 
-  /** Shows a drawing: glyph atlas, GPU upload, the first scene fitted; the first frame is timed from `chosenAt`. */
-  /** Draws the glyph atlas from the texts the worker sent ahead, while it still packs the geometry. */
+  /**
+   * Draws the glyph atlas from the texts the worker sent ahead, while it still packs the geometry;
+   * the shipped CJK faces the texts need are fetched first (cjk-fonts.ts).
+   */
   prepareGlyphs(lists: ListTexts[]): void {
-    const t0 = performance.now();
-    this.prepared = { glyphs: buildGlyphs(lists, canvasOf), ms: performance.now() - t0 };
+    const token = ++this.glyphToken;
+    this.prepared = null;
+    const build = (): void => {
+      if (token !== this.glyphToken) return;
+      const t0 = performance.now();
+      this.prepared = { glyphs: buildGlyphs(lists, canvasOf), ms: performance.now() - t0 };
+    };
+    const fonts = loadCjkFonts(lists);
+    this.fontsLoading = fonts;
+    if (fonts) void fonts.then(build);
+    else build();
   }
 
+  /**
+   * Shows a drawing: glyph atlas, GPU upload, the first scene fitted; the first frame is timed
+   * from `chosenAt`. Waits for the CJK faces its texts need, if any are still loading.
+   */
   setDrawing(drawing: PackedDrawing, chosenAt: number): void {
+    const token = ++this.glyphToken;
+    const waiting = this.fontsLoading;
+    this.fontsLoading = null;
+    const fonts = waiting ?? loadCjkFonts(drawing.lists);
+    if (!fonts) return this.show(drawing, chosenAt);
+    // The atlas drawn ahead was dropped by the token: it is drawn again with the faces loaded.
+    const prepared = this.prepared;
+    void fonts.then(() => {
+      if (token !== this.glyphToken) return;
+      this.prepared = prepared;
+      this.show(drawing, chosenAt);
+    });
+  }
+
+  private show(drawing: PackedDrawing, chosenAt: number): void {
     const t0 = performance.now();
     const prepared = this.prepared;
     this.prepared = null;

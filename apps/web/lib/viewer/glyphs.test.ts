@@ -77,7 +77,10 @@ describe('glyph atlas and quads', () => {
   });
 
   it('sets CJK characters in a CJK font whatever the drawing asked for', () => {
-    expect(cssFamilies('DejaVu Sans', true)).toMatch(/Noto Sans CJK SC/);
+    // The face the engine ships first (loaded by cjk-fonts.ts), then installed CJK fonts.
+    expect(cssFamilies('DejaVu Sans', true)).toMatch(/^"Xcad Noto Sans SC", "Noto Sans CJK SC"/);
+    expect(cssFamilies('Noto Serif SC', true)).toMatch(/^"Xcad Noto Serif SC", /);
+    expect(cssFamilies('Noto Sans SC', false)).toMatch(/^"Xcad Noto Sans SC", /);
     expect(cssFamilies('Liberation Serif', false)).toMatch(/^"Liberation Serif", .*serif$/);
     const drawn: string[] = [];
     const set = buildGlyphs([listWithText('图纸A', 25, [1, 0, 0, 1, 0, 0])], fakeCanvas(drawn));

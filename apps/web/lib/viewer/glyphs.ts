@@ -1,11 +1,13 @@
 import { isCjk } from '@xcad/cad/text/cjk';
+import { SERVED_FAMILIES, servedFaceOf } from './cjk-fonts';
 import { Floats } from './floats';
 import type { Box, ListTexts, PackedFont } from './types';
 
 // Text on the GPU: every character the drawing uses is drawn once with Canvas 2D into an atlas
 // (pages of 56 px cells), and each character of each text becomes one textured quad placed by the
-// text's matrix. CJK characters take a CJK font whatever font the drawing asked for, so Chinese
-// never shows as boxes. Advances come from the browser's font, scaled so every line keeps the
+// text's matrix. CJK characters take the CJK face the engine ships (cjk-fonts.ts loads the
+// drawing's characters of it before the atlas is drawn), so Chinese never shows as boxes and
+// looks as in the exports; installed CJK fonts are the fallback. Advances come from the browser's font, scaled so every line keeps the
 // width the engine measured: centred and right-aligned text stays where the drawing put it.
 // Text that is large on screen is drawn crisp by the 2D overlay instead (overlay.ts).
 
@@ -28,7 +30,7 @@ const MAX_PAGE_HEIGHT = 2048;
 const PER_PAGE = PER_ROW * Math.floor(MAX_PAGE_HEIGHT / CELL);
 const GLYPHS_PER_BUCKET = 4096;
 
-const CJK_FAMILIES = '"Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "WenQuanYi Micro Hei", sans-serif';
+const INSTALLED_CJK = '"Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "WenQuanYi Micro Hei", sans-serif';
 const FALLBACKS: Readonly<Record<string, string>> = {
   sans: '"DejaVu Sans", "Liberation Sans", Arial, "Helvetica Neue", sans-serif',
   serif: '"Liberation Serif", "Times New Roman", "DejaVu Serif", serif',
@@ -38,9 +40,9 @@ const FALLBACKS: Readonly<Record<string, string>> = {
 /** Han, kana, hangul, CJK punctuation and full-width forms: the engine's own font split. */
 export const isCjkCode = isCjk;
 
-/** The CSS font family list for an engine font family, and for a CJK character. */
+/** The CSS font family list for an engine font family, and for a CJK character in it (the served face of its style first). */
 export function cssFamilies(family: string, cjk: boolean): string {
-  if (cjk || /CJK|Han Sans|YaHei|SimSun|SimHei|PingFang/i.test(family)) return CJK_FAMILIES;
+  if (cjk || /CJK|Noto (Sans|Serif) SC|Han Sans|YaHei|SimSun|SimHei|PingFang/i.test(family)) return `"${SERVED_FAMILIES[servedFaceOf(family)]}", ${INSTALLED_CJK}`;
   const kind = /mono|courier/i.test(family) ? 'mono' : /serif|times|roman/i.test(family) && !/sans/i.test(family) ? 'serif' : 'sans';
   const quoted = `"${family.replace(/["\\]/g, '')}"`;
   return `${quoted}, ${FALLBACKS[kind]}`;
@@ -206,7 +208,7 @@ class Atlas {
 export function buildGlyphs(lists: readonly ListTexts[], create: CanvasFactory): GlyphSet {
   const atlas = new Atlas(create);
   const css = lists.map((l) => l.fonts.map((f: PackedFont) => cssFamilies(f.family, false)));
-  const cjkCss = cssFamilies('', true);
+  const cjkCss = lists.map((l) => l.fonts.map((f: PackedFont) => cssFamilies(f.family, true)));
   // First pass: cells (and advances) for every character; second pass: quads once the atlas is drawn.
   const perList = lists.map((list, li) => {
     const t = list.texts;
@@ -215,6 +217,7 @@ export function buildGlyphs(lists: readonly ListTexts[], create: CanvasFactory):
     for (let k = 0; k < t.count; k++) {
       const text = t.chars.slice(t.offsets[k] as number, t.offsets[k + 1] as number);
       const family = css[li]?.[t.fonts[k] as number] ?? cssFamilies('DejaVu Sans', false);
+      const cjkFamily = cjkCss[li]?.[t.fonts[k] as number] ?? cssFamilies('', true);
       const cells: Placed[] = [];
       let em = 0;
       for (const ch of text) {
@@ -226,7 +229,7 @@ export function buildGlyphs(lists: readonly ListTexts[], create: CanvasFactory):
           cells.push({ cell: null, advance });
           continue;
         }
-        const cell = atlas.cell(ch, isCjkCode(cp) ? cjkCss : family);
+        const cell = atlas.cell(ch, isCjkCode(cp) ? cjkFamily : family);
         em += cell.advance;
         cells.push({ cell, advance: cell.advance });
       }

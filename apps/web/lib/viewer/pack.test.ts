@@ -147,11 +147,20 @@ describe('packing display lists for the GPU', () => {
 
   it('reports missing fonts and objects it cannot draw', () => {
     const { result, warnings } = packed(handMadeDxf());
+    // The drawing's own text is in txt.shx, drawn in the usual sans stand-in: no notice for it.
+    expect(noticesOf(result, warnings).missingFonts).toEqual([]);
     const notices = noticesOf(
-      { ...result, counts: { drawn: result.counts.drawn, skipped: { ACAD_PROXY_ENTITY: 3 } }, warnings: [...result.warnings, { code: 'xref', subject: 'site.dwg', message: 'x' }, { code: 'limit', subject: 'points', message: 'y' }] },
+      {
+        ...result,
+        missingFonts: ['fancy.shx'],
+        missingCharacters: ['한'],
+        counts: { drawn: result.counts.drawn, skipped: { ACAD_PROXY_ENTITY: 3 } },
+        warnings: [...result.warnings, { code: 'xref', subject: 'site.dwg', message: 'x' }, { code: 'limit', subject: 'points', message: 'y' }],
+      },
       warnings,
     );
-    expect(notices.missingFonts).toEqual(['txt.shx']);
+    expect(notices.missingFonts).toEqual(['fancy.shx']);
+    expect(notices.missingCharacters).toEqual(['한']);
     expect(notices.unsupported).toEqual([{ type: 'ACAD_PROXY_ENTITY', count: 3 }]);
     expect(notices.xrefs).toEqual(['site.dwg']);
     expect(notices.truncated).toBe(true);

@@ -395,6 +395,7 @@ export function noticesOf(result: BuildResult, readerWarnings: readonly string[]
   }
   return {
     missingFonts: [...result.missingFonts],
+    missingCharacters: [...result.missingCharacters],
     unsupported: [...unsupported.entries()].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count),
     xrefs,
     truncated,

@@ -415,7 +415,7 @@ export class Renderer {
         { name: 'Model', isModel: true, tabOrder: 0, list: 0, viewports: [], bounds: box },
         { name: 'Layout', isModel: false, tabOrder: 1, list: 0, viewports: [{ clip, matrix: [1, 0, 0, 1, 0, 0], list: 0, frozenLayers: [] }], bounds: box },
       ],
-      notices: { missingFonts: [], unsupported: [], xrefs: [], truncated: false, other: [] },
+      notices: { missingFonts: [], missingCharacters: [], unsupported: [], xrefs: [], truncated: false, other: [] },
       timings: { read: 0, parse: 0, build: 0, pack: 0 },
       bytes: 0,
     };

@@ -155,8 +155,10 @@ export interface PackedScene {
 }
 
 export interface DrawingNotices {
-  /** Fonts asked for and not found (shown in a substitute). */
+  /** Fonts asked for and not found whose substitute looks different (the usual stand-ins are not listed). */
   missingFonts: string[];
+  /** Characters no font has (the exports lack them too). */
+  missingCharacters: string[];
   /** Object types not drawn, with how many. */
   unsupported: { type: string; count: number }[];
   /** External references that are not attached. */

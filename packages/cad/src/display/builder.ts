@@ -703,6 +703,8 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     scenes,
     warnings: [...b.warningMap.values()],
     missingFonts: b.fonts.missing(),
+    substitutedFonts: b.fonts.substitutions(),
+    missingCharacters: b.fonts.missingCharacters(),
     counts: { drawn: b.drawn, skipped: b.skipped },
   };
 }

@@ -449,7 +449,9 @@ describe('proxy graphics: drawing', () => {
     expect(rec.texts.map((t) => t.text).join('')).toBe('轴号A1M0921');
     const first = rec.texts[0];
     expect(first?.style).toMatchObject({ layer: 'WINDOW', aci: 2 });
-    expect(first?.matrix[4]).toBeCloseTo(5, 9);
+    // The drawing's STANDARD style is an SHX font: its Chinese stands in for a big font, raised
+    // 0.12 em onto the big font's cell (fonts.ts), i.e. to the left of a baseline along +y.
+    expect(first?.matrix[4]).toBeCloseTo(5 - 0.12 * 2.5, 9);
     expect(first?.matrix[5]).toBeCloseTo(5, 9);
     // Baseline along +y: the text-space x axis maps to (0, 1).
     expect(first?.matrix[0]).toBeCloseTo(0, 9);

@@ -1,3 +1,4 @@
+import type { Substitution } from '../text/fonts';
 /**
  * The display list: what every back end (PDF, PNG/JPG, SVG, the browser viewer) draws. It is built
  * once from a `Drawing` by `buildScenes` and holds only resolved, world-space geometry:
@@ -173,8 +174,12 @@ export interface BuildWarning {
 export interface BuildResult {
   scenes: Scene[];
   warnings: BuildWarning[];
-  /** Fonts asked for and not found (each once). */
+  /** Fonts asked for and not found whose substitute looks different (each once): the notices name these. */
   missingFonts: string[];
+  /** Every font asked for and not found, with what stands in for it (text/fonts.ts). */
+  substitutedFonts: Substitution[];
+  /** Characters no available font has (each once). */
+  missingCharacters: string[];
   /** Entity types drawn / skipped, by DXF name. */
   counts: { drawn: Record<string, number>; skipped: Record<string, number> };
 }

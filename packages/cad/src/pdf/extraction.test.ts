@@ -8,9 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity, EntityOf, HatchEdge, Vec3 } from '../model';
 import { bezierAt, clipFill, clipStroke, intersectRegions, type ConvexPolygon } from './clip';
-import type { Pt, Subpath } from './graphics';
+import { CJK_CAP_RATIO, type Pt, type Subpath } from './graphics';
 import { MM_PER_PT, PAGE_GAP_MM, pdfToDrawing, type PdfToDrawingResult } from './index';
-import { CJK_FAMILY, CJK_FONT, darkPlotFixture, PAGE, pdfBytes } from './test-helpers';
+import { CJK_FONT, darkPlotFixture, PAGE, pdfBytes } from './test-helpers';
 import { encodeOpaquePng } from '../render/node-png';
 
 const K = MM_PER_PT;
@@ -148,11 +148,9 @@ describe('text under transforms', () => {
       doc.font('Helvetica').fontSize(10).fillColor('#000000').text('Up 1', 0, 0, { lineBreak: false });
       doc.restore();
       doc.font('Helvetica').fontSize(10).text('Flat', 200, 250, { lineBreak: false });
-      if (CJK_FONT) {
-        doc.save().translate(300, 100).scale(2);
-        doc.font(CJK_FONT, CJK_FAMILY).fontSize(8).text('中文', 0, 0, { lineBreak: false });
-        doc.restore();
-      }
+      doc.save().translate(300, 100).scale(2);
+      doc.font(CJK_FONT).fontSize(8).text('中文', 0, 0, { lineBreak: false });
+      doc.restore();
     });
     const texts = of(r.drawing.modelSpace, 'TEXT');
     const up = texts.find((t) => t.text === 'Up 1');
@@ -165,9 +163,8 @@ describe('text under transforms', () => {
     near(flat?.insertion, mm(200, 250 + 0.718 * 10), 0.01);
     expect(flat?.rotation).toBeCloseTo(0, 6);
     expect(flat?.height).toBeCloseTo(10 * K * 0.72, 6);
-    if (!CJK_FONT) return;
     const zh = texts.find((t) => t.text === '中文');
-    expect(zh?.height).toBeCloseTo(8 * 2 * K * 0.9, 6);
+    expect(zh?.height).toBeCloseTo(8 * 2 * K * CJK_CAP_RATIO, 6);
     expect(zh?.rotation).toBeCloseTo(0, 6);
     expect(zh?.insertion[0]).toBeCloseTo(300 * K, 3);
   });

@@ -235,11 +235,12 @@ const PATTERN_GREY = 0x808080;
 
 /**
  * CAD text height is the height of a capital, PDF font size the em: capitals are about 0.72 em in
- * Latin fonts, and Chinese, Japanese and Korean characters about 0.9 em (the ratios our renderer
- * sizes TEXT by, so a height survives a round trip through PDF).
+ * Latin fonts; Chinese, Japanese and Korean characters fill a square cell as high as the text
+ * (an SHX big font's, which our renderer sets at an em of the text height: text/fonts.ts), so a
+ * height survives a round trip through PDF.
  */
 export const LATIN_CAP_RATIO = 0.72;
-export const CJK_CAP_RATIO = 0.9;
+export const CJK_CAP_RATIO = 1;
 const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 const capRatio = (text: string): number => (CJK.test(text) ? CJK_CAP_RATIO : LATIN_CAP_RATIO);
 

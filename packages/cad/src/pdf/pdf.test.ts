@@ -5,10 +5,10 @@ import { convertDrawing, CadConvertError } from '../convert';
 import { CadReadError } from '../errors';
 import { entitiesDxf } from '../dxf/test-helpers';
 import { nearestAci } from '../display/color';
-import { OP, replayPage, type Affine, type StrokeMark } from './graphics';
+import { CJK_CAP_RATIO, OP, replayPage, type Affine, type StrokeMark } from './graphics';
 import { MM_PER_PT, PAGE_GAP_MM, pdfToDrawing, RASTER_ONLY_MESSAGE, type PdfToDrawingResult } from './index';
 import { parsePageRange } from './pages';
-import { CJK_FONT, mainFixture, PAGE, pdfBytes, rasterFixture } from './test-helpers';
+import { mainFixture, PAGE, pdfBytes, rasterFixture } from './test-helpers';
 
 const K = MM_PER_PT;
 /** pdfkit's y-down point -> model mm on page 1. */
@@ -154,10 +154,9 @@ describe('a pdfkit PDF with known geometry', () => {
     expect(hello?.rotation).toBeCloseTo(0, 4);
     expect(hello?.style).toBe('Helvetica');
     expect(r.drawing.textStyles.Helvetica?.font).toBe('arial.ttf');
-    if (!CJK_FONT) return;
     const rotated = texts.find((t) => t.text === '旋转文字');
     expect(rotated?.rotation).toBeCloseTo(30, 3);
-    expect(rotated?.height).toBeCloseTo(20 * K * 0.9, 4);
+    expect(rotated?.height).toBeCloseTo(20 * K * CJK_CAP_RATIO, 4);
     expect(rotated?.layer).toBe('PDF_0_0_0');
     expect(r.drawing.layers.PDF_0_0_0?.color).toEqual({ aci: 7 });
     // The baseline start lies below the rotation origin, square to the text direction.

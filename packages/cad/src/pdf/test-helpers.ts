@@ -1,11 +1,10 @@
 /** PDFs with known geometry, written with pdfkit for the PDF -> drawing tests. */
-import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { encodeOpaquePng } from '../render/node-png';
+import { shippedFontFile } from '../text/node-fonts';
 
-/** A CJK font pdfkit can embed (Debian fonts-noto-cjk), or null when it is not installed. */
-export const CJK_FONT = ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc'].find((f) => existsSync(f)) ?? null;
-export const CJK_FAMILY = CJK_FONT?.includes('Sans') ? 'NotoSansCJKsc-Regular' : 'NotoSerifCJKsc-Regular';
+/** A CJK font pdfkit embeds: the shipped Noto Sans SC (npm ci installs it). */
+export const CJK_FONT = shippedFontFile('cjkSans') as string;
 
 export async function pdfBytes(size: [number, number], draw: (doc: PDFKit.PDFDocument) => void, extra: PDFKit.PDFDocumentOptions = {}): Promise<Uint8Array> {
   const doc = new PDFDocument({ size, margin: 0, compress: false, autoFirstPage: true, ...extra });
@@ -32,11 +31,9 @@ export function mainFixture(onePage = false): Promise<Uint8Array> {
     doc.save().moveTo(200, 250).bezierCurveTo(250, 200, 300, 300, 350, 250).lineWidth(0.5).strokeColor('#00ff00').stroke().restore();
     doc.save().rect(300, 150, 60, 60).rect(315, 165, 30, 30).fillColor('#ff8040').fill('even-odd').restore();
     doc.font('Helvetica').fontSize(12).fillColor('#000000').text('Hello PDF', 20, 20, { lineBreak: false });
-    if (CJK_FONT) {
-      doc.save().rotate(-30, { origin: [250, 120] });
-      doc.font(CJK_FONT, CJK_FAMILY).fontSize(20).fillColor('#000000').text('旋转文字', 250, 120, { lineBreak: false });
-      doc.restore();
-    }
+    doc.save().rotate(-30, { origin: [250, 120] });
+    doc.font(CJK_FONT).fontSize(20).fillColor('#000000').text('旋转文字', 250, 120, { lineBreak: false });
+    doc.restore();
     if (onePage) return;
     doc.addPage({ size: PAGE, margin: 0 });
     doc.save().rect(50, 50, 100, 100).lineWidth(2).strokeColor('#000000').stroke().restore();

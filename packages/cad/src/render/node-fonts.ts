@@ -3,50 +3,21 @@
  * font collection (.ttc) by name, and one face cut out of a collection as a standalone font (the
  * canvas only loads the first face of a collection).
  *
- * The CJK fallback is Noto Sans CJK (Debian `fonts-noto-cjk`), found at the usual paths or at
- * `$XCAD_CJK_FONT`; its Simplified Chinese face is used.
+ * The CJK fallback is text/node-fonts.ts's: `$XCAD_CJK_FONT`, an installed CJK font, else the
+ * shipped Noto Sans SC / Noto Serif SC.
  *
  * Start-up cost counts (the `cad` command runs once per file): a font file is opened only when a
  * text primitive uses it, and only its table directory and name table are read to find its faces.
  * A face cut out of a collection is written once to a cache folder
  * (`node_modules/.cache/cad-fonts/` of this package, or `$CAD_FONT_CACHE`), keyed by the
  * collection's path, modification time and size, so that later runs load it by path instead of
- * reading the 19 MB Noto Sans CJK collection.
+ * reading a 19 MB CJK collection.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
 import type { FontRef } from '../display/types';
-import { cacheKey, fontCacheDir } from '../text/node-fonts';
-
-const CJK_CANDIDATES = [
-  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
-  '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
-  '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc',
-  '/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf',
-  '/usr/share/fonts/noto-cjk/NotoSansCJKsc-Regular.otf',
-  '/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc',
-  '/System/Library/Fonts/PingFang.ttc',
-];
-/** The face of the CJK collection used for Chinese. */
-export const CJK_FACE = 'NotoSansCJKsc-Regular';
-export const CJK_FAMILY = 'Noto Sans CJK SC';
-
-let cjkPath: string | null | undefined;
-
-/** The Noto Sans CJK file, or null when none is installed. */
-export function cjkFontFile(): string | null {
-  if (cjkPath !== undefined) return cjkPath;
-  const env = process.env['XCAD_CJK_FONT'];
-  cjkPath = null;
-  for (const f of [env, ...CJK_CANDIDATES]) {
-    if (f && existsSync(f)) {
-      cjkPath = f;
-      break;
-    }
-  }
-  return cjkPath;
-}
+import { cacheKey, cjkFallbackFont, fontCacheDir } from '../text/node-fonts';
 
 const usable = new Map<string, boolean>();
 
@@ -377,11 +348,10 @@ export function needsCjk(text: string): boolean {
   return HAN_OR_WIDE.test(text);
 }
 
-/** The CJK fallback font, or null when none is installed (looked up on first use). */
-export function cjkFont(): FontFile | null {
-  const file = cjkFontFile();
-  if (!file) return null;
-  return resolveFile(file, CJK_FACE) ?? null;
+/** The CJK fallback font (sans, or serif for Song/Ming text), or null when there is none at all. */
+export function cjkFont(serif = false): FontFile | null {
+  const found = cjkFallbackFont(serif);
+  return (found && resolveFile(found.file, found.face)) ?? null;
 }
 
 function resolveFile(file: string, want: string | undefined): FontFile | undefined {
@@ -398,6 +368,5 @@ function resolveFile(file: string, want: string | undefined): FontFile | undefin
 /** The font file a FontRef points at (TrueType/OpenType only), with its face resolved. */
 export function refFont(ref: FontRef | undefined): FontFile | undefined {
   if (!ref || !isOutlineFontFile(ref.file)) return undefined;
-  const isCjkCollection = ref.file === cjkFontFile();
-  return resolveFile(ref.file, ref.face ?? (isCjkCollection ? CJK_FACE : undefined));
+  return resolveFile(ref.file, ref.face);
 }

@@ -6,9 +6,10 @@
  * text back, Chinese included) and the gradients.
  *
  * Text: WinAnsi text in substituted fonts is set in Helvetica (a standard font: nothing embedded);
- * a real TrueType/OpenType file named by the FontRef is embedded; CJK and anything else falls back
- * to Noto Sans CJK SC. Each string is stretched horizontally to the width the builder measured,
- * so alignment survives font substitution.
+ * the TrueType/OpenType file the FontRef names (the drawing's own font, or the substitute the
+ * provider found: installed, else shipped) is embedded as a subset; what it cannot show falls
+ * back to the CJK font (text/node-fonts.ts). Each string is stretched horizontally to the width
+ * the builder measured, so alignment survives font substitution.
  */
 import { statSync } from 'node:fs';
 import { createDeflate } from 'node:zlib';
@@ -366,18 +367,21 @@ class PdfSink implements Sink {
     let choice: FontFile | 'Helvetica' | null = null;
     if (ansi && (!own || ref?.substituted)) choice = 'Helvetica';
     else {
-      // The CJK font is looked up only for text its own font cannot show.
-      const ownFont = own && !(cjkText && own.file !== cjkFont()?.file) ? this.loadable(own) : null;
+      const ownFont = this.loadable(own);
       if (own && ownFont && (ansi || covers(ownFont.internal, text))) choice = own;
       else {
-        const cjk = cjkFont();
-        if (cjk && this.loadable(cjk)) choice = cjk;
+        // The CJK fallback (installed or shipped, text/node-fonts.ts), looked up only for text the
+        // font of its run cannot show: in the serif face for a Song/Ming run.
+        const cjk = cjkFont(/serif|song|ming/i.test(ref?.family ?? ''));
+        const fallback = this.loadable(cjk);
+        if (cjk && fallback && covers(fallback.internal, text)) choice = cjk;
         else if (own && ownFont) choice = own;
+        else if (cjk && fallback) choice = cjk;
         else if (ansi) choice = 'Helvetica';
       }
     }
     if (!choice) {
-      // No font installed for these characters: keep what Helvetica can show.
+      // No font at all for these characters (not even the shipped ones): keep what Helvetica can show.
       return { font: this.useFont('Helvetica'), text: Array.from(text, (ch) => (isWinAnsi(ch) ? ch : '?')).join('') };
     }
     // Coverage of 'other' text depends on the string: only cache the answers that do not.

@@ -11,14 +11,17 @@
  *
  * Fonts: text in a TrueType font (outlines in a 'glyf' table: Liberation, DejaVu, most fonts a
  * drawing names) whose every character the font has is drawn as the glyphs' outlines, read here
- * (text/sfnt.ts), filled like any path. The canvas' own text is the fallback: it would read the
- * names of every installed font on its first text (~0.1 s a run, as long as a small drawing's whole
- * conversion). For the fallback, an installed TrueType/OpenType font a FontRef names is used by its family name and style
- * (the canvas finds installed fonts by name); a font elsewhere (a drawing's font folder) is
- * registered by path once per process, when a text first uses it (a face of a collection is cut
- * out first and cached as a file: the canvas loads only the first face of a .ttc). Noto Sans CJK
- * SC backs up every text with CJK characters so Chinese never shows as boxes; it is not touched
- * for a drawing without them.
+ * (text/sfnt.ts), filled like any path. The canvas' own text is the fallback, and sets CJK text:
+ * Skia's glyph cache draws a CJK glyph (a hundred curves) several times faster than a path fill,
+ * and a drawing's Chinese is mostly the same few hundred characters. Its first text or font
+ * registered makes it read the names of every installed font (~0.1 s, once per process: the
+ * resident engine and the conversion workers pay it once). For the fallback, an installed
+ * TrueType/OpenType font a FontRef names is used by its family name and style (the canvas finds
+ * installed fonts by name); any other file (a drawing's font folder, the fonts the engine ships)
+ * is registered by path once per process, when a text first uses it (a face of a collection is
+ * cut out first and cached as a file: the canvas loads only the first face of a .ttc). The CJK
+ * fallback (text/node-fonts.ts: installed, else the shipped Noto Sans SC) backs up every text with
+ * CJK characters so Chinese never shows as boxes; it is not touched for a drawing without them.
  *
  * PNG: encoded by node-png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
  */
@@ -28,6 +31,7 @@ import { DeviceTransformer } from './device';
 import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
+import { shippedFontFile } from '../text/node-fonts';
 import { encodeOpaquePng } from './node-png';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
@@ -125,6 +129,15 @@ function cssFont(ref: FontRef | undefined, cjk: boolean): CssFont {
     cssCache.set(ref, entry);
   }
   return css;
+}
+
+const shippedCjk = new Set<string>();
+
+/** The shipped CJK faces (10-15 MB each): drawn by the canvas, never read whole here. */
+function isShippedCjk(file: string | undefined): boolean {
+  if (!file) return false;
+  if (!shippedCjk.size) for (const key of ['cjkSans', 'cjkSerif'] as const) shippedCjk.add(shippedFontFile(key) ?? '');
+  return shippedCjk.has(file);
 }
 
 /** A font's glyph outlines, each glyph made into a canvas path (in font units, y down) on first use. */
@@ -313,7 +326,9 @@ class CanvasSink implements Sink {
     const [a, b, c, d, e, f] = frame.matrix;
     if (Math.abs(e) > LIMIT || Math.abs(f) > LIMIT) return;
     const ctx = this.ctx;
-    const outlines = needsCjk(text) ? null : outlinesOf(font);
+    // CJK text, and the digits and Latin letters of a run in a shipped CJK face (dimensions in a
+    // 宋体 style), go to the canvas: its glyph cache beats filling the outlines.
+    const outlines = needsCjk(text) || isShippedCjk(font?.file) ? null : outlinesOf(font);
     const glyphs = outlines ? glyphsOf(outlines.outlines, text) : null;
     if (outlines && glyphs) {
       this.glyphText(outlines, glyphs, frame, style);

@@ -8,7 +8,7 @@ import { buildScenes } from '../display/builder';
 import { readDxf } from '../dxf/index';
 import { entitiesDxf } from '../dxf/test-helpers';
 import { renderScenes } from './index';
-import { cjkFontFile } from './node-fonts';
+import { shippedFontFile } from '../text/node-fonts';
 import { CJK_FONT, LATIN_FONT, STYLES, layoutScene, list, modelScene, sampleScene, stroke, text } from './test-scenes';
 
 const dir = mkdtempSync(join(tmpdir(), 'xcad-pdf-'));
@@ -85,14 +85,16 @@ describe('PDF', () => {
     expect(mm(Number(word?.[2]))).toBeLessThan(baseline - 8 * s * 0.6);
   });
 
-  it('embeds the Noto CJK face a FontRef names by file (collection face by family name)', async () => {
-    const file = cjkFontFile();
-    expect(file, 'Noto Sans CJK is needed (fonts-noto-cjk)').toBeTruthy();
-    const named = { ...CJK_FONT, file: file as string, face: 'Noto Sans CJK SC', substituted: false };
+  it('embeds a subset of the CJK font a FontRef names by file (the shipped Noto Sans SC)', async () => {
+    const file = shippedFontFile('cjkSans');
+    expect(file, 'the shipped font comes with npm ci').toBeTruthy();
+    const named = { ...CJK_FONT, file: file as string, substituted: false };
     const scene = modelScene(list([text(0, '图纸 Drawing 标题', 0, 0, 5, 0), stroke(0, [0, -5, 60, -5])], STYLES, [named]));
     const pdf = await renderScenes([scene], { format: 'pdf' });
     expect(pdftotext(pdf)).toContain('图纸 Drawing 标题');
-    expect(latin1(pdf)).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansCJKsc-Regular/);
+    expect(latin1(pdf)).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansSC-Regular/);
+    // A subset: a few glyphs of a 10 MB font.
+    expect(pdf.length).toBeLessThan(30_000);
   });
 
   it('reuses a parsed font across documents without carrying one document into the next', async () => {

@@ -18,7 +18,7 @@ type Group = [number, string | number];
 
 const ROUNDS = 2;
 
-/** Style name, font file, big font: one for each substitute the engine sets text in (text/fonts.ts: DejaVu Sans, Liberation Sans regular and bold, Liberation Serif, DejaVu Sans Mono, Liberation Mono, Noto Sans CJK). */
+/** Style name, font file, big font: one for each substitute the engine sets text in (text/fonts.ts: DejaVu Sans, Liberation Sans regular and bold, Liberation Serif, DejaVu Sans Mono, Liberation Mono, Noto Sans SC and Noto Serif SC). */
 const STYLES: [string, string, string][] = [
   ['STANDARD', 'txt.shx', 'gbcbig.shx'],
   ['ARIAL', 'arial.ttf', ''],

@@ -302,13 +302,27 @@ describe('MTEXT', () => {
 
 describe('fonts in the display list', () => {
   it('Chinese text comes out in the CJK font, Latin in the substitute, each as its own run', () => {
-    const { list, missing } = buildText({ styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'gbcbig.shx' }], entities: text('AB中文', { height: 1 }) }, defaultFontProvider());
+    const { list, missing, substituted } = buildText({ styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'gbcbig.shx' }], entities: text('AB中文', { height: 1 }) }, defaultFontProvider());
     const ts = texts(list);
     expect(ts.map((t) => t.text)).toEqual(['AB', '中文']);
-    expect(list.fonts[ts[1]!.font]?.family).toBe('Noto Sans CJK SC');
+    expect(list.fonts[ts[1]!.font]?.family).toBe('Noto Sans SC');
     expect(list.fonts[ts[0]!.font]?.family).not.toMatch(/CJK/);
     // The CJK run continues where the Latin one ends.
     expect(at(ts[1]!, 0, 0)[0]).toBeCloseTo(at(ts[0]!, ts[0]!.width, 0)[0], 9);
-    expect(missing).toEqual(['txt.shx', 'gbcbig.shx']);
+    // Both stand-ins are the usual ones: substituted, but no notice.
+    expect(substituted).toEqual(['txt.shx', 'gbcbig.shx']);
+    expect(missing).toEqual([]);
+  });
+
+  it('a big font not found keeps its square cells: Chinese advances height x width factor, the em box on the cell', () => {
+    // hztxt.shx / gbcbig.shx characters are as wide as the text is high (at width factor 1).
+    const { list } = buildText({ styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'hztxt.shx' }], entities: text('设计说明', { height: 3.5, widthFactor: 0.7, x: 10, y: 20 }) }, defaultFontProvider());
+    const [t] = texts(list);
+    expect(t?.text).toBe('设计说明');
+    // Four cells of 3.5 x 0.7 = 2.45.
+    expect(at(t!, t!.width, 0)[0] - at(t!, 0, 0)[0]).toBeCloseTo(4 * 2.45, 6);
+    // The em is the text height, its box (0.12 em under the baseline) raised onto the cell.
+    expect(t?.size).toBeCloseTo(3.5, 9);
+    expect(at(t!, 0, 0)).toEqual([expect.closeTo(10, 9), expect.closeTo(20 + 0.12 * 3.5, 9)]);
   });
 });

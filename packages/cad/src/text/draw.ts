@@ -94,16 +94,19 @@ function emitShaped(ctx: DrawContext, styleIndex: number, base: Affine2D, x: num
       }
       continue;
     }
+    // A CJK face standing in for a big font sits on the big font's cell (fonts.ts: rise).
+    const lift = (run.font.rise ?? 0) * run.size;
+    const ry = y + lift;
     if (s.tracking !== 1) {
       for (const ch of run.text) {
         const w = run.font.measure(ch) * run.size;
-        if (ch.trim()) ctx.text({ style: styleIndex, text: ch, matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen, y]), size: run.size, width: w }, run.font.ref);
+        if (ch.trim()) ctx.text({ style: styleIndex, text: ch, matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen + t * lift, ry]), size: run.size, width: w }, run.font.ref);
         pen += w * s.widthFactor * s.tracking;
       }
       continue;
     }
     const text = stripControl(run.text);
-    if (text.trim()) ctx.text({ style: styleIndex, text, matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen, y]), size: run.size, width: run.width / s.widthFactor }, run.font.ref);
+    if (text.trim()) ctx.text({ style: styleIndex, text, matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen + t * lift, ry]), size: run.size, width: run.width / s.widthFactor }, run.font.ref);
     pen += run.width;
   }
 }

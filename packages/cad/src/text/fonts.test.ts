@@ -18,11 +18,15 @@ function memoryHost(files: Record<string, Uint8Array>): FontHost {
 }
 
 describe('font resolution', () => {
-  it('CJK text resolves to Noto Sans CJK; Latin text of an SHX style to a sans substitute', () => {
+  it('CJK text resolves to the shipped CJK faces (宋体 to the serif one); Latin text of an SHX style to a sans substitute', () => {
     const p = defaultFontProvider();
-    expect(p.resolve(style('txt.shx', 'gbcbig.shx'), '建筑设计').ref.family).toBe('Noto Sans CJK SC');
+    expect(p.resolve(style('txt.shx', 'gbcbig.shx'), '建筑设计').ref.family).toBe('Noto Sans SC');
     expect(p.resolve(style('txt.shx'), 'ABC').ref.family).toBe('DejaVu Sans');
-    expect(p.resolve(style('simsun.ttc'), 'abc').ref.family).toBe('Noto Sans CJK SC');
+    expect(p.resolve(style('simsun.ttc'), 'abc').ref.family).toBe('Noto Serif SC');
+    expect(p.resolve(style('', '', '仿宋_GB2312'), '说明').ref.family).toBe('Noto Serif SC');
+    expect(p.resolve(style('', '', '黑体'), '说明').ref.family).toBe('Noto Sans SC');
+    // Big fonts are strokes of even width: their Chinese is closest to the sans face, whatever they are called.
+    expect(p.resolve(style('txt.shx', 'hzfs.shx'), '说明').ref.family).toBe('Noto Sans SC');
     expect(hasCjk('图层 0')).toBe(true);
   });
 
@@ -31,7 +35,7 @@ describe('font resolution', () => {
     const runs = fontRuns(p, style('arial.ttf', '', 'Arial'), 'Room 客厅 12');
     expect(runs.map((r) => [r.text, r.font.ref.family])).toEqual([
       ['Room ', 'Liberation Sans'],
-      ['客厅 ', 'Noto Sans CJK SC'],
+      ['客厅 ', 'Noto Sans SC'],
       ['12', 'Liberation Sans'],
     ]);
     // The fallback CJK font is set at the em size of the Latin font.
@@ -46,14 +50,35 @@ describe('font resolution', () => {
     expect(p.resolve(style('romans'), 'x').ref.requested).toBe('romans.shx');
   });
 
-  it('every font not found is reported once', () => {
+  it('every font not found is reported once; only substitutes that look different are notices', () => {
     const p = defaultFontProvider();
     for (let i = 0; i < 3; i++) {
       p.resolve(style('simplex.shx', 'gbcbig.shx'), 'a中');
       fontRuns(p, style('SIMPLEX.SHX', 'GBCBIG.SHX'), 'b文');
       p.resolve(style('arial.ttf', '', 'Arial'), 'x');
+      p.resolve(style('simsun.ttc'), '宋体字');
+      p.resolve(style('', '', '楷体_GB2312'), '楷体字');
+      p.resolve(style('fancy.shx'), 'x');
+      p.resolve(style('OpenSansCondensed-Light.ttf'), 'x');
     }
-    expect(p.missing()).toEqual(['simplex.shx', 'gbcbig.shx', 'arial.ttf']);
+    expect(p.substitutions()).toEqual([
+      { requested: 'simplex.shx', family: 'DejaVu Sans', alike: true },
+      { requested: 'gbcbig.shx', family: 'Noto Sans SC', alike: true },
+      { requested: 'arial.ttf', family: 'Liberation Sans', alike: true },
+      { requested: 'simsun.ttc', family: 'Noto Serif SC', alike: true },
+      { requested: '楷体_GB2312', family: 'Noto Serif SC', alike: false },
+      { requested: 'fancy.shx', family: 'DejaVu Sans', alike: false },
+      { requested: 'OpenSansCondensed-Light.ttf', family: 'DejaVu Sans', alike: false },
+    ]);
+    expect(p.missing()).toEqual(['楷体_GB2312', 'fancy.shx', 'OpenSansCondensed-Light.ttf']);
+  });
+
+  it('reports each character no font has, once', () => {
+    const p = defaultFontProvider();
+    // Hangul: the shipped Chinese faces do not have it (no Korean font installed here).
+    fontRuns(p, style('txt.shx', 'gbcbig.shx'), '한국 中文 ABC');
+    fontRuns(p, style('', '', 'Arial'), '한 x');
+    expect(p.missingCharacters()).toEqual(['한', '국']);
   });
 
   it('measure() follows the real advance widths of the font drawn (generated table)', () => {
@@ -90,7 +115,7 @@ describe('font resolution', () => {
     // I advances 2/6, L 6/6 of the height.
     expect(runs[0]!.font.measure('IL')).toBeCloseTo(8 / 6, 9);
     expect(runs[1]!.font.glyph?.('中')?.strokes.length).toBe(2);
-    expect(p.missing()).toEqual([]);
+    expect(p.substitutions()).toEqual([]);
     // A character neither SHX font has goes to TrueType.
     const mixed = fontRuns(p, style('test.shx', 'testbig.shx'), 'IZ文');
     expect(mixed.map((r) => [r.text, !!r.font.glyph])).toEqual([

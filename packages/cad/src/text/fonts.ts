@@ -16,6 +16,7 @@ import { isCjk } from './cjk';
 import type { FontRef } from '../display/types';
 import { FONT_METRICS, METRIC_CODES, type FontMetricsEntry } from './metrics-table';
 import { readSfnt, type SfntFace } from './sfnt';
+import { SHIPPED_FONTS } from './shipped';
 import { loadShx, type ShxFont, type ShxGlyph } from './shx';
 
 export type { ShxGlyph } from './shx';
@@ -34,6 +35,23 @@ export interface ResolvedFont {
   glyph?(ch: string): ShxGlyph | undefined;
   /** False when the font has no glyph for `ch` (the run then takes a fallback font). */
   covers?(ch: string): boolean;
+  /**
+   * How far the baseline is raised, in em: a CJK face set in place of an SHX big font puts its
+   * ideographic em box (0.12 em below the baseline to 0.88 above) on the big font's square cell.
+   */
+  rise?: number;
+}
+
+/** A font asked for and not found, and whether its substitute looks like it. */
+export interface Substitution {
+  requested: string;
+  /** The family drawn instead. */
+  family: string;
+  /**
+   * True when the substitute is the usual stand-in for this kind of font and looks alike (a big
+   * font drawn in the CJK face, Arial in its metric twin, 宋体 in the Song face): no notice.
+   */
+  alike: boolean;
 }
 
 /** MTEXT font overrides (\f and \F codes). */
@@ -56,8 +74,12 @@ export interface FontRun {
 export interface FontProvider {
   /** The font to set `text` in for a text style (undefined style = STANDARD). */
   resolve(style: TextStyle | undefined, text: string): ResolvedFont;
-  /** Fonts asked for and not found, each once. */
+  /** Fonts asked for and not found whose substitute looks different (the notices name these), each once. */
   missing(): string[];
+  /** Every font asked for and not found, each once, with what stands in for it. */
+  substitutions(): Substitution[];
+  /** Characters no available font has (drawn as the fallback font's empty glyph), each once. */
+  missingCharacters(): string[];
   /**
    * `text` split into runs of one font each: CJK characters go to a font that has them, characters
    * the style's font lacks to a fallback. Providers without it are used through `resolve` alone.
@@ -71,7 +93,7 @@ export interface FontHost {
   findFile(name: string): string | undefined;
   /** An installed TrueType/OpenType font by family name. */
   findFamily?(family: string, bold: boolean, italic: boolean): { file: string; face?: string } | undefined;
-  /** The installed file of a built-in substitute ('DejaVu Sans', 'Noto Sans CJK SC', ... with ' Bold'). */
+  /** The file of a built-in substitute ('DejaVu Sans', 'Noto Sans SC', 'Noto Serif CJK JP', ... with ' Bold'): installed, else shipped. */
   substitute?(key: string, italic: boolean): { file: string; face?: string } | undefined;
   /** The bytes of a file returned by the functions above. */
   read(file: string): Uint8Array | undefined;
@@ -139,24 +161,35 @@ interface Substitute {
 }
 
 const SANS: Substitute = { key: 'DejaVu Sans', family: 'DejaVu Sans' };
-const CJK: Substitute = { key: 'Noto Sans CJK SC', family: 'Noto Sans CJK SC' };
-// One table serves the faces of the collection (the same advance widths).
-const CJK_JP: Substitute = { key: 'Noto Sans CJK SC', family: 'Noto Sans CJK JP' };
-const CJK_KR: Substitute = { key: 'Noto Sans CJK SC', family: 'Noto Sans CJK KR' };
-const CJK_TC: Substitute = { key: 'Noto Sans CJK SC', family: 'Noto Sans CJK TC' };
-const CJK_FAMILIES = new Set([CJK.family, CJK_JP.family, CJK_KR.family, CJK_TC.family]);
 
-/** The CJK face for a request: by the font's name (MS Gothic → JP, MingLiU → TC, ...), else by the text (kana → JP, hangul → KR). */
-function cjkFace(names: string, text: string): Substitute {
-  if (/gothic|mincho|meiryo|yu (gothic|mincho)|hiragino|extfont|jis|japan|kanji/i.test(names)) return CJK_JP;
-  if (/batang|gulim|dotum|malgun|gungsuh|whg|kor|hangul/i.test(names)) return CJK_KR;
-  if (/mingliu|msjh|chineset|big5|uming|ukai|kaiu|jhenghei/i.test(names)) return CJK_TC;
+// The CJK faces: the shipped Noto Sans SC / Noto Serif SC (text/shipped.ts) unless an installed
+// font is found for the family (node-fonts.ts); one metrics table serves a script's faces (the
+// same advance widths).
+const CJK_SANS: Substitute = { key: SHIPPED_FONTS.cjkSans.family, family: SHIPPED_FONTS.cjkSans.family };
+const CJK_SERIF: Substitute = { key: SHIPPED_FONTS.cjkSerif.family, family: SHIPPED_FONTS.cjkSerif.family };
+const CJK_FACES: Record<'SC' | 'TC' | 'JP' | 'KR', [Substitute, Substitute]> = {
+  SC: [CJK_SANS, CJK_SERIF],
+  TC: [{ key: CJK_SANS.key, family: 'Noto Sans CJK TC' }, { key: CJK_SERIF.key, family: 'Noto Serif CJK TC' }],
+  JP: [{ key: CJK_SANS.key, family: 'Noto Sans CJK JP' }, { key: CJK_SERIF.key, family: 'Noto Serif CJK JP' }],
+  KR: [{ key: CJK_SANS.key, family: 'Noto Sans CJK KR' }, { key: CJK_SERIF.key, family: 'Noto Serif CJK KR' }],
+};
+const CJK_SUBSTITUTES = new Set(Object.values(CJK_FACES).flat());
+
+/** Song, Ming, Mincho, FangSong, Kai and Li fonts: set in the serif CJK face. */
+const SERIF_CJK = /^n?sim(sun|fang|kai|li)|song|kaiti|^kai|stkaiti|stliti|mincho|batang|gungsuh|mingliu|uming|ukai|kaiu|serif cjk|han serif|^fs_|^fzfs|宋|仿|楷|隶|明朝/i;
+
+/** The CJK face for a request: by the font's name (MS Gothic → JP, MingLiU → TC, SimSun → serif, ...), else by the text (kana → JP, hangul → KR). */
+function cjkFace(names: string, text: string, serif: boolean): Substitute {
+  const pick = (lang: 'SC' | 'TC' | 'JP' | 'KR'): Substitute => CJK_FACES[lang][serif ? 1 : 0];
+  if (/gothic|mincho|meiryo|yu (gothic|mincho)|hiragino|extfont|jis|japan|kanji/i.test(names)) return pick('JP');
+  if (/batang|gulim|dotum|malgun|gungsuh|whg|kor|hangul/i.test(names)) return pick('KR');
+  if (/mingliu|msjh|chineset|big5|uming|ukai|kaiu|jhenghei/i.test(names)) return pick('TC');
   for (const ch of text) {
     const cp = ch.codePointAt(0) as number;
-    if ((cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0xff66 && cp <= 0xff9f)) return CJK_JP;
-    if ((cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f)) return CJK_KR;
+    if ((cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0xff66 && cp <= 0xff9f)) return pick('JP');
+    if ((cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f)) return pick('KR');
   }
-  return CJK;
+  return pick('SC');
 }
 // Liberation Sans/Serif have the advance widths of Arial/Times New Roman per em: set them at the
 // em size those fonts would have (their cap heights), so lines measure as in the original.
@@ -165,22 +198,48 @@ const TIMES: Substitute = { key: 'Liberation Serif', family: 'Liberation Serif',
 const COURIER: Substitute = { key: 'Liberation Mono', family: 'Liberation Mono' };
 const MONO: Substitute = { key: 'DejaVu Sans Mono', family: 'DejaVu Sans Mono' };
 
-/** Ideograph-height convention for CJK set in place of an SHX big font: the glyphs fill the text height. */
-const CJK_FOR_SHX_CAP = 0.9;
+/**
+ * A CJK face set in place of an SHX big font: the big font's characters are square cells as tall
+ * as the text height (advance = height x width factor), so the em is the text height and the
+ * ideographic em box (Noto: 0.12 em below the baseline) is raised onto the cell.
+ */
+const CJK_FOR_SHX_CAP = 1;
+const CJK_FOR_SHX_RISE = 0.12;
 
-const CJK_TTF = /^n?sim(sun|hei|kai|fang|li|you|sun-extb)|song|hei(ti)?\b|^hei|kaiti|fangsong|mingliu|pmingliu|yahei|msyh|msjh|ms p?gothic|ms p?mincho|meiryo|batang|gulim|dotum|malgun|gungsuh|stxihei|stsong|stkaiti|stfangsong|dengxian|noto (sans|serif) cjk|source han|hiragino|pingfang|yu (gothic|mincho)|uming|ukai|wenquanyi|wqy|droid sans fallback|[\u3400-\u9fff\uac00-\ud7af]/i;
+const CJK_TTF = /^n?sim(sun|hei|kai|fang|li|you|sun-extb)|song|hei(ti)?\b|^hei|kaiti|fangsong|mingliu|pmingliu|yahei|msyh|msjh|ms p?gothic|ms p?mincho|meiryo|batang|gulim|dotum|malgun|gungsuh|stxihei|stsong|stkaiti|stfangsong|dengxian|noto (sans|serif) (cjk|sc|tc|jp|kr)|source han|hiragino|pingfang|yu (gothic|mincho)|uming|ukai|wenquanyi|wqy|droid sans fallback|[\u3400-\u9fff\uac00-\ud7af]/i;
 const SERIF_TTF = /times|roman|serif|georgia|garamond|cambria|bookman|palatino|century(?! gothic)|book antiqua|constantia/i;
 const COURIER_TTF = /courier|^cour(bd|bi|i)?(\.|$)/i;
 const MONO_TTF = /mono|consola|lucida console|lucida sans typewriter|fixedsys|terminal/i;
 const ARIAL_TTF = /arial|helvetica|tahoma|verdana|calibri|segoe|microsoft sans|ms sans|trebuchet|candara|corbel|franklin|gill|futura|swis|isocp|isoct|romans/i;
 
 function substituteFor(name: string): Substitute {
-  if (CJK_TTF.test(name)) return cjkFace(name, '');
+  if (CJK_TTF.test(name)) return cjkFace(name, '', SERIF_CJK.test(name));
   if (COURIER_TTF.test(name)) return COURIER;
   if (MONO_TTF.test(name)) return MONO;
   if (SERIF_TTF.test(name)) return TIMES;
   if (ARIAL_TTF.test(name)) return ARIAL;
   return SANS;
+}
+
+// ---- which substitutes look like the font asked for -------------------------------------------
+
+/** SHX text fonts that a plain sans stands in for without a notice (AutoCAD's, the GB ones, TArch's). */
+const COMMON_SHX = /^(txt|txt1|simplex|romans|romand|romanc|romant|complex|italic|isocp[23]?|isoct[23]?|isocpeur|isocteur|gbenor|gbeitc|tssdeng2?|monotxt)(\.shx)?$/i;
+/** TrueType fonts and their look-alike substitute families. */
+const ALIKE_TTF: [RegExp, (family: string) => boolean][] = [
+  [/^(arial|helvetica)/i, (f) => f === ARIAL.family],
+  [/^(times|times new roman)$|^times(bd|bi|i)?$/i, (f) => f === TIMES.family],
+  [/^(courier|courier new|cour(bd|bi|i)?)$/i, (f) => f === COURIER.family],
+  [/^(simhei|黑体|heiti|stheiti|stxihei|microsoft yahei|msyh(bd|l)?|微软雅黑|dengxian|等线|noto sans (cjk|sc)|source han sans|思源黑体|pingfang|wenquanyi|wqy)/i, (f) => f === CJK_SANS.family],
+  [/^(n?simsun|宋体|新宋体|songti|stsong|noto serif (cjk|sc)|source han serif|思源宋体)/i, (f) => f === CJK_SERIF.family],
+];
+
+/** Whether a missing font's substitute looks like it: the README's "Fonts" section lists these pairs. */
+function looksAlike(requested: string, sub: Substitute, bigFont: boolean): boolean {
+  if (bigFont) return true;
+  const stem = requested.replace(/\.(shx|ttf|ttc|otf|otc)$/i, '').trim();
+  if (/\.shx$/i.test(requested)) return COMMON_SHX.test(stem) && sub === SANS;
+  return ALIKE_TTF.some(([name, family]) => name.test(stem) && family(sub.family));
 }
 
 function baseName(path: string): string {
@@ -266,7 +325,8 @@ class RequestCache {
 }
 
 function withFace(entry: { base: Omit<Request, 'cjk'>; faces: Map<Substitute, Request> }, text: string): Request {
-  const face = cjkFace(`${entry.base.name} ${entry.base.bigFont}`, text);
+  // SHX fonts are strokes of even width: their Chinese is closest to the sans face.
+  const face = cjkFace(`${entry.base.name} ${entry.base.bigFont}`, text, entry.base.kind !== 'shx' && SERIF_CJK.test(entry.base.name));
   let r = entry.faces.get(face);
   if (!r) {
     r = { ...entry.base, cjk: face };
@@ -483,9 +543,19 @@ function shxBigFont(ref: FontRef, font: ShxFont, encoding: string): ResolvedFont
 
 // ---- the provider -----------------------------------------------------------------------------
 
+/** The metrics-table entry of a font file (by file name), if the table has one. */
+function metricsOfFile(file: string): FontMetricsEntry | undefined {
+  const name = baseName(file).toLowerCase();
+  for (const m of Object.values(FONT_METRICS)) if (m.file.toLowerCase() === name) return m;
+  return undefined;
+}
+
 class CoreFontProvider implements FontProvider {
-  private missingNames = new Map<string, string>();
+  private substituted = new Map<string, Substitution>();
+  private missingChars = new Set<string>();
   private resolved = new Map<string, ResolvedFont>();
+  /** The resolved CJK substitutes: text in one of them needs no other CJK font. */
+  private cjkSubstitutes = new WeakSet<ResolvedFont>();
   private shxCache = new Map<string, ShxFont | null>();
   private sfntCache = new Map<string, SfntFace[]>();
   private requests = new RequestCache();
@@ -493,12 +563,21 @@ class CoreFontProvider implements FontProvider {
   constructor(private options: FontProviderOptions) {}
 
   missing(): string[] {
-    return [...this.missingNames.values()];
+    return [...this.substituted.values()].filter((s) => !s.alike).map((s) => s.requested);
   }
 
-  private reportMissing(name: string): void {
+  substitutions(): Substitution[] {
+    return [...this.substituted.values()];
+  }
+
+  missingCharacters(): string[] {
+    return [...this.missingChars];
+  }
+
+  /** A font not found, and what stands in for it (the first substitute counts: the one most of its text takes). */
+  private reportMissing(name: string, sub: Substitute, bigFont = false): void {
     const key = name.toLowerCase();
-    if (name && !this.missingNames.has(key)) this.missingNames.set(key, name);
+    if (name && !this.substituted.has(key)) this.substituted.set(key, { requested: name, family: sub.family, alike: looksAlike(name, sub, bigFont) });
   }
 
   private loadShxFile(name: string): ShxFont | null {
@@ -530,30 +609,36 @@ class CoreFontProvider implements FontProvider {
     return faces;
   }
 
-  /** A built-in substitute font, with the file the host has for it. */
-  private substitute(sub: Substitute, requested: string, bold: boolean, italic: boolean, capHeightArg?: number): ResolvedFont {
+  /**
+   * A built-in substitute font, with the file the host has for it (installed or shipped), measured
+   * from the metrics table when it has the file, else from the file itself.
+   */
+  private substitute(sub: Substitute, requested: string, bold: boolean, italic: boolean, capHeightArg?: number, rise?: number): ResolvedFont {
     const capHeight = capHeightArg ?? sub.capHeight;
-    const key = `sub|${sub.family}|${bold}|${italic}|${requested}|${capHeight ?? ''}`;
+    const key = `sub|${sub.family}|${bold}|${italic}|${requested}|${capHeight ?? ''}|${rise ?? ''}`;
     let f = this.resolved.get(key);
     if (f) return f;
-    const tableKey = bold && FONT_METRICS[`${sub.key} Bold`] ? `${sub.key} Bold` : sub.key;
-    const metrics = FONT_METRICS[tableKey] ?? FONT_METRICS[sub.key];
     const found = this.options.host?.substitute?.(bold ? `${sub.family} Bold` : sub.family, italic);
-    const ref: FontRef = { requested, family: sub.family, substituted: true };
+    const tableKey = bold && FONT_METRICS[`${sub.key} Bold`] ? `${sub.key} Bold` : sub.key;
+    const metrics = found ? metricsOfFile(found.file) : (FONT_METRICS[tableKey] ?? FONT_METRICS[sub.key]);
+    const ref: FontRef = { requested, family: found?.face ?? metrics?.family ?? sub.family, substituted: true };
     if (found) {
       ref.file = found.file;
       if (found.face) ref.face = found.face;
     }
     f = tableFont(ref, metrics, capHeight);
-    if (found && metrics && baseName(found.file).toLowerCase() !== metrics.file.toLowerCase()) {
-      // Another font stands in for the table's: measure the file itself.
+    if (found && !metrics) {
+      // A font the table does not know stands in: measure the file itself.
       const faces = this.faces(found.file);
       const face = faces.find((x) => x.family === found.face) ?? faces[0];
       if (face) {
+        if (!found.face) ref.family = face.family;
         const real = sfntFont(ref, face);
         f = capHeight === undefined ? real : { ...real, capHeight };
       }
     }
+    if (rise) f = { ...f, rise };
+    if (CJK_SUBSTITUTES.has(sub)) this.cjkSubstitutes.add(f);
     this.resolved.set(key, f);
     return f;
   }
@@ -593,7 +678,7 @@ class CoreFontProvider implements FontProvider {
         }
         return f;
       }
-      this.reportMissing(req.name);
+      this.reportMissing(req.name, SANS);
       return this.substitute(SANS, req.name, req.bold, req.italic);
     }
     if (req.kind === 'ttf') {
@@ -605,14 +690,19 @@ class CoreFontProvider implements FontProvider {
       const byFamily = host?.findFamily?.(fam, req.bold, req.italic);
       const g = byFamily ? this.realTtf(byFamily.file, byFamily.face, req.name, req.bold) : undefined;
       if (g) return g;
-      this.reportMissing(req.name);
-      return this.substitute(substituteFor(req.name), req.name, req.bold, req.italic);
+      return this.substituteMissing(req);
     }
     const byFamily = host?.findFamily?.(req.name, req.bold, req.italic);
     const g = byFamily ? this.realTtf(byFamily.file, byFamily.face, req.name, req.bold) : undefined;
     if (g) return g;
-    this.reportMissing(req.name);
-    return this.substitute(substituteFor(req.name), req.name, req.bold, req.italic);
+    return this.substituteMissing(req);
+  }
+
+  /** A TrueType font or family not found: its substitute, reported. */
+  private substituteMissing(req: Request): ResolvedFont {
+    const sub = substituteFor(req.name);
+    this.reportMissing(req.name, sub);
+    return this.substitute(sub, req.name, req.bold, req.italic);
   }
 
   /** The font for CJK text of a request. */
@@ -630,14 +720,14 @@ class CoreFontProvider implements FontProvider {
             this.resolved.set(key, f);
           }
           if (f.covers?.(sample) !== false) return f;
-        } else this.reportMissing(req.bigFont);
+        } else this.reportMissing(req.bigFont, req.cjk, true);
       }
       // A unifont SHX with CJK glyphs of its own.
       if (latin.glyph && latin.covers?.(sample)) return latin;
-      return this.substitute(req.cjk, req.bigFont || req.name, req.bold, req.italic, CJK_FOR_SHX_CAP);
+      return this.substitute(req.cjk, req.bigFont || req.name, req.bold, req.italic, CJK_FOR_SHX_CAP, CJK_FOR_SHX_RISE);
     }
     if (latin.covers?.(sample) && !latin.ref.substituted) return latin;
-    if (latin.ref.substituted && CJK_FAMILIES.has(latin.ref.family)) return latin;
+    if (this.cjkSubstitutes.has(latin)) return latin;
     // A Latin TrueType font: CJK from the fallback font at the same em size.
     return this.substitute(req.cjk, req.name, req.bold, req.italic, latin.capHeight);
   }
@@ -645,7 +735,10 @@ class CoreFontProvider implements FontProvider {
   /** A font for a character the run's font lacks. */
   private fallbackFor(req: Request, ch: string): ResolvedFont {
     const cp = ch.codePointAt(0) as number;
-    if (isCjk(cp)) return this.substitute(req.cjk, req.name, req.bold, req.italic, req.kind === 'shx' ? CJK_FOR_SHX_CAP : this.latinFont(req).capHeight);
+    if (isCjk(cp)) {
+      if (req.kind === 'shx') return this.substitute(req.cjk, req.bigFont || req.name, req.bold, req.italic, CJK_FOR_SHX_CAP, CJK_FOR_SHX_RISE);
+      return this.substitute(req.cjk, req.name, req.bold, req.italic, this.latinFont(req).capHeight);
+    }
     const sans = this.substitute(SANS, req.name, req.bold, req.italic);
     if (sans.covers?.(ch) !== false) return sans;
     return this.substitute(req.cjk, req.name, req.bold, req.italic);
@@ -672,6 +765,7 @@ class CoreFontProvider implements FontProvider {
         const alt = this.fallbackFor(req, ch);
         if (alt.covers?.(ch) !== false) font = alt;
       }
+      if (font.covers?.(ch) === false) this.missingChars.add(ch);
       if (cur && cur.font === font) cur.text += ch;
       else {
         cur = { text: pendingNeutral + ch, font };

@@ -12,9 +12,11 @@
 import { type Dirent, closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createFontProvider, type FontHost, type FontProvider } from './fonts';
 import { sfntFamilies } from './sfnt';
+import { SHIPPED_FONTS, type ShippedFontKey } from './shipped';
 
 export interface NodeFontOptions {
   /** Folders searched first (SHX and TrueType fonts named by drawings). $CAD_FONT_DIR is added. */
@@ -38,32 +40,109 @@ const SYSTEM_DIRS = [
 
 const FONT_EXT = /\.(shx|ttf|ttc|otf|otc)$/i;
 
-/** Installed files for the built-in substitutes, first found wins: [file, face in a collection]. */
-const SUBSTITUTES: Record<string, { regular: [string, string?][]; italic?: [string, string?][] }> = {
-  'DejaVu Sans': { regular: [['DejaVuSans.ttf'], ['LiberationSans-Regular.ttf'], ['NotoSans-Regular.ttf'], ['Arial.ttf']], italic: [['DejaVuSans-Oblique.ttf']] },
-  'DejaVu Sans Bold': { regular: [['DejaVuSans-Bold.ttf'], ['LiberationSans-Bold.ttf'], ['NotoSans-Bold.ttf']], italic: [['DejaVuSans-BoldOblique.ttf']] },
-  'DejaVu Sans Mono': { regular: [['DejaVuSansMono.ttf'], ['LiberationMono-Regular.ttf']], italic: [['DejaVuSansMono-Oblique.ttf']] },
-  'Liberation Sans': { regular: [['LiberationSans-Regular.ttf'], ['DejaVuSans.ttf']], italic: [['LiberationSans-Italic.ttf']] },
-  'Liberation Sans Bold': { regular: [['LiberationSans-Bold.ttf'], ['DejaVuSans-Bold.ttf']], italic: [['LiberationSans-BoldItalic.ttf']] },
-  'Liberation Serif': { regular: [['LiberationSerif-Regular.ttf'], ['DejaVuSerif.ttf']], italic: [['LiberationSerif-Italic.ttf']] },
-  'Liberation Serif Bold': { regular: [['LiberationSerif-Bold.ttf'], ['DejaVuSerif-Bold.ttf']], italic: [['LiberationSerif-BoldItalic.ttf']] },
-  'Liberation Mono': { regular: [['LiberationMono-Regular.ttf'], ['DejaVuSansMono.ttf']], italic: [['LiberationMono-Italic.ttf']] },
+/** Installed fonts are used unless $CAD_SYSTEM_FONTS is 0 (tests, and hosts that want the same output everywhere). */
+export function systemFontsEnabled(): boolean {
+  return process.env['CAD_SYSTEM_FONTS'] !== '0';
+}
+
+// ---- shipped fonts ------------------------------------------------------------------------------
+
+const requireHere = createRequire(import.meta.url);
+const shippedPaths = new Map<ShippedFontKey, string | null>();
+
+/** The file of a font the engine ships (an npm dependency), or null when it is not installed. */
+export function shippedFontFile(key: ShippedFontKey): string | null {
+  let path = shippedPaths.get(key);
+  if (path === undefined) {
+    const f = SHIPPED_FONTS[key];
+    try {
+      path = requireHere.resolve(`${f.pkg}/${f.file}`);
+    } catch {
+      path = null;
+    }
+    shippedPaths.set(key, path);
+  }
+  return path;
+}
+
+// ---- substitutes --------------------------------------------------------------------------------
+
+/** An installed file for a substitute: its name in a font folder and the face in a collection. */
+type Candidate = [string, string?];
+
+interface SubstituteSpec {
+  regular: Candidate[];
+  italic?: Candidate[];
+  /** The shipped font that stands in when no installed file is found. */
+  shipped: ShippedFontKey;
+  /** CJK faces: $XCAD_CJK_FONT comes first and any installed CJK font of the script and style before the shipped one. */
+  cjk?: { lang: CjkLang; serif: boolean };
+}
+
+type CjkLang = 'SC' | 'TC' | 'JP' | 'KR';
+
+/** Installed files for the built-in substitutes, first found wins, then the shipped font. */
+const SUBSTITUTES: Record<string, SubstituteSpec> = {
+  'DejaVu Sans': { regular: [['DejaVuSans.ttf'], ['LiberationSans-Regular.ttf'], ['NotoSans-Regular.ttf'], ['Arial.ttf']], italic: [['DejaVuSans-Oblique.ttf']], shipped: 'sans' },
+  'DejaVu Sans Bold': { regular: [['DejaVuSans-Bold.ttf'], ['LiberationSans-Bold.ttf'], ['NotoSans-Bold.ttf']], italic: [['DejaVuSans-BoldOblique.ttf']], shipped: 'sansBold' },
+  'DejaVu Sans Mono': { regular: [['DejaVuSansMono.ttf'], ['LiberationMono-Regular.ttf']], italic: [['DejaVuSansMono-Oblique.ttf']], shipped: 'mono' },
+  'Liberation Sans': { regular: [['LiberationSans-Regular.ttf'], ['DejaVuSans.ttf']], italic: [['LiberationSans-Italic.ttf']], shipped: 'sans' },
+  'Liberation Sans Bold': { regular: [['LiberationSans-Bold.ttf'], ['DejaVuSans-Bold.ttf']], italic: [['LiberationSans-BoldItalic.ttf']], shipped: 'sansBold' },
+  'Liberation Serif': { regular: [['LiberationSerif-Regular.ttf'], ['DejaVuSerif.ttf']], italic: [['LiberationSerif-Italic.ttf']], shipped: 'sans' },
+  'Liberation Serif Bold': { regular: [['LiberationSerif-Bold.ttf'], ['DejaVuSerif-Bold.ttf']], italic: [['LiberationSerif-BoldItalic.ttf']], shipped: 'sansBold' },
+  'Liberation Mono': { regular: [['LiberationMono-Regular.ttf'], ['DejaVuSansMono.ttf']], italic: [['LiberationMono-Italic.ttf']], shipped: 'mono' },
   ...cjkSubstitutes(),
 };
 
-/** Noto Sans CJK faces (SC, TC, JP, KR): the collection, single-face OTFs, other CJK fonts as a last resort. */
-function cjkSubstitutes(): Record<string, { regular: [string, string?][] }> {
-  const out: Record<string, { regular: [string, string?][] }> = {};
-  const others: [string, string?][] = [['wqy-microhei.ttc', 'WenQuanYi Micro Hei'], ['wqy-zenhei.ttc', 'WenQuanYi Zen Hei'], ['DroidSansFallbackFull.ttf']];
-  for (const lang of ['SC', 'TC', 'JP', 'KR']) {
-    const face = `Noto Sans CJK ${lang}`;
-    const sc: [string, string?][] = lang === 'SC' ? [] : [['NotoSansCJK-Regular.ttc', 'Noto Sans CJK SC'], ['NotoSansCJKsc-Regular.otf']];
-    out[face] = {
-      regular: [['NotoSansCJK-Regular.ttc', face], [`NotoSansCJK${lang.toLowerCase()}-Regular.otf`], [`NotoSans${lang}-Regular.otf`], [`SourceHanSans${lang}-Regular.otf`], ...sc, ...others],
-    };
-    out[`${face} Bold`] = { regular: [['NotoSansCJK-Bold.ttc', face], [`NotoSansCJK${lang.toLowerCase()}-Bold.otf`], ...(out[face]?.regular ?? [])] };
+/**
+ * The CJK faces (fonts.ts names them: 'Noto Sans SC', 'Noto Sans CJK JP', 'Noto Serif SC', ...):
+ * Noto CJK collections and single-face files, Source Han, the common Linux CJK fonts; a bold
+ * request tries the bold files first.
+ */
+function cjkSubstitutes(): Record<string, SubstituteSpec> {
+  const out: Record<string, SubstituteSpec> = {};
+  for (const serif of [false, true]) {
+    const kind = serif ? 'Serif' : 'Sans';
+    const others: Candidate[] = serif ? [['uming.ttc', 'AR PL UMing CN'], ['simsun.ttc', 'SimSun']] : [['wqy-microhei.ttc', 'WenQuanYi Micro Hei'], ['wqy-zenhei.ttc', 'WenQuanYi Zen Hei'], ['DroidSansFallbackFull.ttf']];
+    for (const lang of ['SC', 'TC', 'JP', 'KR'] as const) {
+      const face = `Noto ${kind} CJK ${lang}`;
+      const sc: Candidate[] = lang === 'SC' ? [] : [[`Noto${kind}CJK-Regular.ttc`, `Noto ${kind} CJK SC`], [`Noto${kind}CJKsc-Regular.otf`]];
+      const regular: Candidate[] = [[`Noto${kind}CJK-Regular.ttc`, face], [`Noto${kind}CJK${lang.toLowerCase()}-Regular.otf`], [`Noto${kind}${lang}-Regular.otf`], [`SourceHan${kind}${lang}-Regular.otf`], ...sc, ...others];
+      const shipped = serif ? 'cjkSerif' : 'cjkSans';
+      const spec = { shipped, cjk: { lang, serif } } as const;
+      // SC, the face drawings mostly need, answers to the shipped font's own family name too.
+      const names = lang === 'SC' ? [face, SHIPPED_FONTS[shipped].family] : [face];
+      for (const name of names) {
+        out[name] = { regular, ...spec };
+        out[`${name} Bold`] = { regular: [[`Noto${kind}CJK-Bold.ttc`, face], [`Noto${kind}CJK${lang.toLowerCase()}-Bold.otf`], ...regular], ...spec };
+      }
+    }
   }
   return out;
+}
+
+/** Code page bits of OS/2 ulCodePageRange1 by script: GB2312, Big5, JIS, Korean Wansung. */
+const CODE_PAGE_BIT: Record<CjkLang, number> = { SC: 1 << 18, TC: 1 << 20, JP: 1 << 17, KR: 1 << 19 };
+const ANY_CJK_PAGES = CODE_PAGE_BIT.SC | CODE_PAGE_BIT.TC | CODE_PAGE_BIT.JP | CODE_PAGE_BIT.KR;
+/** Family names of Song/Ming/Mincho (serif) CJK fonts. */
+const SERIF_CJK_FAMILY = /serif|song|ming|mincho|batang|fangsong|kai|宋|明|仿|楷/i;
+
+/** An installed font with CJK code pages for a script and style (any name): the best by script, then style. */
+function anyInstalledCjk(faces: readonly IndexedFace[], lang: CjkLang, serif: boolean): { file: string; face?: string } | undefined {
+  let best: IndexedFace | undefined;
+  let bestScore = 0;
+  for (const f of faces) {
+    const pages = f.codePages ?? 0;
+    if (!(pages & ANY_CJK_PAGES) || /bold|light|thin|black|heavy|medium/i.test(f.subfamily)) continue;
+    const score = (pages & CODE_PAGE_BIT[lang] ? 4 : 1) + (SERIF_CJK_FAMILY.test(f.family) === serif ? 2 : 0);
+    if (score > bestScore) {
+      bestScore = score;
+      best = f;
+    }
+  }
+  // A font of the other style only when the script matches: the shipped face of the right style is better than a poor match.
+  if (!best || bestScore < 6) return undefined;
+  return best.collection ? { file: best.file, face: best.family } : { file: best.file };
 }
 
 // ---- the cache folder ---------------------------------------------------------------------------
@@ -110,6 +189,14 @@ function writeJson(file: string | null, value: unknown): void {
     // No cache this time.
   }
 }
+
+const isFile = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
 
 const mtimeOf = (path: string): number | null => {
   try {
@@ -211,7 +298,18 @@ interface FaceName {
   family: string;
   subfamily: string;
   postscriptName: string;
+  /** OS/2 ulCodePageRange1: which legacy code pages (GB2312, Big5...) the face covers. */
+  codePages?: number;
 }
+
+/** A face of an indexed font file. */
+interface IndexedFace extends FaceName {
+  file: string;
+  collection: boolean;
+}
+
+/** Version of faces.json (2: with the code pages). */
+const FACES_VERSION = 2;
 
 interface FacesCache {
   v: number;
@@ -237,19 +335,19 @@ function readFaceNames(file: string): FaceName[] {
       const buf = new Uint8Array(Math.max(0, Math.min(length, 16 << 20)));
       readSync(fd, buf, 0, buf.length, offset);
       return buf;
-    }).map(({ family, subfamily, postscriptName }) => ({ family, subfamily, postscriptName }));
+    }).map(({ family, subfamily, postscriptName, codePages }) => ({ family, subfamily, postscriptName, codePages }));
   } finally {
     closeSync(fd);
   }
 }
 
 /** The family names of every TrueType/OpenType file in `files`, reusing the names cached for unchanged files. */
-function familyNames(files: string[]): { family: string; subfamily: string; postscriptName: string; file: string; collection: boolean }[] {
+function familyNames(files: string[]): IndexedFace[] {
   const cacheFile = facesCacheFile();
   const raw = readJson(cacheFile) as FacesCache | null;
-  const cache: FacesCache = raw && raw.v === INDEX_VERSION && typeof raw.files === 'object' && raw.files !== null ? raw : { v: INDEX_VERSION, files: {} };
+  const cache: FacesCache = raw && raw.v === FACES_VERSION && typeof raw.files === 'object' && raw.files !== null ? raw : { v: FACES_VERSION, files: {} };
   let changed = false;
-  const out: { family: string; subfamily: string; postscriptName: string; file: string; collection: boolean }[] = [];
+  const out: IndexedFace[] = [];
   for (const file of files) {
     let st: { size: number; mtimeMs: number };
     try {
@@ -279,13 +377,14 @@ function envDirs(): string[] {
   return v ? v.split(process.platform === 'win32' ? ';' : ':').filter((d) => d.length > 0) : [];
 }
 
-/** The Node font provider: configured folders, $CAD_FONT_DIR, system fonts; substitutes and CJK fallback. */
-export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
+/** The Node font host: configured folders, $CAD_FONT_DIR, system fonts (unless hidden), the shipped fonts. */
+export function nodeFontHost(options: NodeFontOptions = {}): FontHost {
   const userDirs = [...(options.fontDirs ?? []), ...envDirs()].filter((d, i, a) => a.indexOf(d) === i);
+  const useSystem = options.systemFonts ?? systemFontsEnabled();
   let user: Map<string, string> | null = null;
   let system: Map<string, string> | null = null;
   const userFiles = (): Map<string, string> => (user ??= scanDirs(userDirs));
-  const systemFiles = (): Map<string, string> => (system ??= options.systemFonts !== false ? scanDirs(SYSTEM_DIRS) : new Map());
+  const systemFiles = (): Map<string, string> => (system ??= useSystem ? scanDirs(SYSTEM_DIRS) : new Map());
   const byName = (name: string): string | undefined => {
     const key = basename(name.replace(/\\/g, '/')).toLowerCase();
     const candidates = /\.[a-z0-9]+$/i.test(key) ? [key] : [`${key}.shx`, `${key}.ttf`, `${key}.ttc`, `${key}.otf`];
@@ -296,8 +395,8 @@ export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
     return undefined;
   };
 
-  let families: { family: string; subfamily: string; postscriptName: string; file: string; collection: boolean }[] | null = null;
-  const familyIndex = (): NonNullable<typeof families> => {
+  let families: IndexedFace[] | null = null;
+  const familyIndex = (): IndexedFace[] => {
     if (families) return families;
     const files: string[] = [];
     for (const map of [userFiles(), systemFiles()]) for (const file of map.values()) if (!/\.shx$/i.test(file)) files.push(file);
@@ -306,14 +405,14 @@ export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
   };
 
   const readCache = new Map<string, Uint8Array | undefined>();
-  const host: FontHost = {
+  return {
     findFile: byName,
     findFamily(family, bold, italic) {
       const want = family.toLowerCase().replace(/\s+/g, ' ').trim();
       if (!want) return undefined;
       const faces = familyIndex().filter((f) => f.family.toLowerCase() === want || f.postscriptName.toLowerCase() === want.replace(/ /g, ''));
       if (!faces.length) return undefined;
-      const score = (f: (typeof faces)[number]): number => {
+      const score = (f: IndexedFace): number => {
         const sub = f.subfamily.toLowerCase();
         let s = 0;
         if (/bold/.test(sub) === bold) s += 2;
@@ -327,6 +426,12 @@ export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
     substitute(key, italic) {
       const spec = SUBSTITUTES[key];
       if (!spec) return undefined;
+      // The order of README "Fonts": $XCAD_CJK_FONT, installed fonts by name, any installed CJK font, the shipped font.
+      const cjkFile = spec.cjk ? process.env['XCAD_CJK_FONT'] : undefined;
+      if (spec.cjk && cjkFile && isFile(cjkFile)) {
+        // A collection: the face of the script and style by Noto CJK's names, else its first.
+        return /\.(ttc|otc)$/i.test(cjkFile) ? { file: cjkFile, face: `Noto ${spec.cjk.serif ? 'Serif' : 'Sans'} CJK ${spec.cjk.lang}` } : { file: cjkFile };
+      }
       const lists = italic && spec.italic ? [spec.italic, spec.regular] : [spec.regular];
       for (const list of lists) {
         for (const [file, face] of list) {
@@ -334,7 +439,10 @@ export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
           if (path) return face ? { file: path, face } : { file: path };
         }
       }
-      return undefined;
+      const any = spec.cjk ? anyInstalledCjk(familyIndex(), spec.cjk.lang, spec.cjk.serif) : undefined;
+      if (any) return any;
+      const shipped = shippedFontFile(spec.shipped);
+      return shipped ? { file: shipped } : undefined;
     },
     read(file) {
       if (readCache.has(file)) return readCache.get(file);
@@ -349,5 +457,25 @@ export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
       return bytes;
     },
   };
-  return createFontProvider({ host, ...(options.bigFontEncoding ? { bigFontEncoding: options.bigFontEncoding } : {}) });
+}
+
+/** The Node font provider: configured folders, $CAD_FONT_DIR, system fonts; substitutes and CJK fallback. */
+export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
+  return createFontProvider({ host: nodeFontHost(options), ...(options.bigFontEncoding ? { bigFontEncoding: options.bigFontEncoding } : {}) });
+}
+
+const cjkFallbacks = new Map<string, { file: string; face?: string } | null>();
+
+/**
+ * The CJK font the back ends fall back to for text their font cannot show (sans or serif), by the
+ * same order as the provider's substitutes; looked up once per process and setting.
+ */
+export function cjkFallbackFont(serif: boolean): { file: string; face?: string } | null {
+  const key = `${serif}|${systemFontsEnabled()}|${process.env['XCAD_CJK_FONT'] ?? ''}|${process.env['CAD_FONT_DIR'] ?? ''}`;
+  let found = cjkFallbacks.get(key);
+  if (found === undefined) {
+    found = nodeFontHost({ fontDirs: [] }).substitute?.(serif ? SHIPPED_FONTS.cjkSerif.family : SHIPPED_FONTS.cjkSans.family, false) ?? null;
+    cjkFallbacks.set(key, found);
+  }
+  return found;
 }

@@ -18,7 +18,8 @@ export interface SfntFace {
   advance(codePoint: number): number | undefined;
 }
 
-class Reader {
+/** Big-endian reads over font bytes. */
+export class Reader {
   private view: DataView;
   constructor(readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -40,7 +41,8 @@ class Reader {
   }
 }
 
-function tables(r: Reader, offset: number): Map<string, { offset: number; length: number }> {
+/** The table directory of the face whose header is at `offset`: tag → where the table is. */
+export function tables(r: Reader, offset: number): Map<string, { offset: number; length: number }> {
   const n = r.u16(offset + 4);
   const map = new Map<string, { offset: number; length: number }>();
   for (let i = 0; i < n; i++) {
@@ -74,7 +76,7 @@ function readNames(r: Reader, off: number): Map<number, string> {
 }
 
 /** cmap subtable → code point lookup (formats 4 and 12). */
-function readCmap(r: Reader, off: number): (cp: number) => number {
+export function readCmap(r: Reader, off: number): (cp: number) => number {
   const n = r.u16(off + 2);
   let best = -1, bestScore = -1, bestFormat = 0;
   for (let i = 0; i < n; i++) {
@@ -201,7 +203,7 @@ export function readSfnt(bytes: Uint8Array): SfntFace[] {
  * Family names of the faces of a font file from its first bytes and name tables, for font
  * discovery without reading whole files: `read(offset, length)` returns bytes of the file.
  */
-export function sfntFamilies(read: (offset: number, length: number) => Uint8Array): { family: string; subfamily: string; postscriptName: string; index: number }[] {
+export function sfntFamilies(read: (offset: number, length: number) => Uint8Array): { family: string; subfamily: string; postscriptName: string; index: number; codePages: number }[] {
   try {
     const head = new Reader(read(0, 12 + 4 * 64));
     const offsets: number[] = [];
@@ -209,7 +211,7 @@ export function sfntFamilies(read: (offset: number, length: number) => Uint8Arra
       const n = Math.min(head.u32(8), 64);
       for (let i = 0; i < n; i++) offsets.push(head.u32(12 + i * 4));
     } else offsets.push(0);
-    const out: { family: string; subfamily: string; postscriptName: string; index: number }[] = [];
+    const out: { family: string; subfamily: string; postscriptName: string; index: number; codePages: number }[] = [];
     offsets.forEach((o, index) => {
       const dirHead = new Reader(read(o, 12));
       const n = dirHead.u16(4);
@@ -218,7 +220,11 @@ export function sfntFamilies(read: (offset: number, length: number) => Uint8Arra
       const name = t.get('name');
       if (!name) return;
       const names = readNames(new Reader(read(name.offset, name.length)), 0);
-      out.push({ family: names.get(16) ?? names.get(1) ?? '', subfamily: names.get(17) ?? names.get(2) ?? '', postscriptName: names.get(6) ?? '', index });
+      // OS/2 version 1 and later: ulCodePageRange1 at byte 78.
+      const os2 = t.get('OS/2');
+      const os2Head = os2 && os2.length >= 82 ? new Reader(read(os2.offset, 82)) : null;
+      const codePages = os2Head && os2Head.bytes.length >= 82 && os2Head.u16(0) >= 1 ? os2Head.u32(78) : 0;
+      out.push({ family: names.get(16) ?? names.get(1) ?? '', subfamily: names.get(17) ?? names.get(2) ?? '', postscriptName: names.get(6) ?? '', index, codePages });
     });
     return out;
   } catch {

@@ -6,6 +6,7 @@ import { buildScenes } from '../display/builder';
 import type { DisplayList, TextPrimitive } from '../display/types';
 import type { Drawing } from '../model';
 import type { FontProvider } from './fonts';
+import { sfntTables } from './subset';
 
 type G = [number, string | number][];
 
@@ -40,11 +41,11 @@ export function textDrawing(d: Parameters<typeof textDxf>[0]): Drawing {
   return readDxf(textDxf(d)).drawing;
 }
 
-export function buildText(d: Parameters<typeof textDxf>[0], fonts?: FontProvider): { list: DisplayList; missing: string[] } {
+export function buildText(d: Parameters<typeof textDxf>[0], fonts?: FontProvider): { list: DisplayList; missing: string[]; substituted: string[] } {
   const r = buildScenes(textDrawing(d), { layouts: 'model', ...(fonts ? { fonts } : {}) });
   const list = r.scenes[0]?.list;
   if (!list) throw new Error('no model scene');
-  return { list, missing: r.missingFonts };
+  return { list, missing: r.missingFonts, substituted: r.substitutedFonts.map((s) => s.requested) };
 }
 
 export function texts(list: DisplayList): TextPrimitive[] {
@@ -89,4 +90,42 @@ export function text(value: string, opts: { x?: number; y?: number; height?: num
   if (opts.valign) g.push([73, opts.valign]);
   g.push(...(opts.extra ?? []));
   return g;
+}
+
+/** A font collection (.ttc) of single-face fonts, each face with its own copy of its tables. */
+export function fontCollection(fonts: readonly Uint8Array[]): Uint8Array {
+  const faces = fonts.map((f) => [...sfntTables(f)].sort(([a], [b]) => (a < b ? -1 : 1)));
+  let at = 12 + 4 * faces.length;
+  const dirAt = faces.map((tables) => {
+    const o = at;
+    at += 12 + 16 * tables.length;
+    return o;
+  });
+  const tableAt = faces.map((tables) =>
+    tables.map(([, data]) => {
+      const o = at;
+      at += (data.length + 3) & ~3;
+      return o;
+    }),
+  );
+  const out = new Uint8Array(at);
+  const view = new DataView(out.buffer);
+  out.set([0x74, 0x74, 0x63, 0x66], 0); // 'ttcf'
+  view.setUint32(4, 0x00010000);
+  view.setUint32(8, faces.length);
+  faces.forEach((tables, i) => {
+    const d = dirAt[i] as number;
+    view.setUint32(12 + 4 * i, d);
+    view.setUint32(d, 0x00010000);
+    view.setUint16(d + 4, tables.length);
+    tables.forEach(([tag, data], k) => {
+      const r = d + 12 + 16 * k;
+      for (let c = 0; c < 4; c++) out[r + c] = tag.charCodeAt(c);
+      const o = (tableAt[i] as number[])[k] as number;
+      view.setUint32(r + 8, o);
+      view.setUint32(r + 12, data.length);
+      out.set(data, o);
+    });
+  });
+  return out;
 }
