@@ -39,6 +39,7 @@ export interface TestAppOptions {
   smsProvider?: SmsProvider;
   payProviders?: ConfiguredPayProviders;
   conversionJobs?: ConversionJobs;
+  conversionMinChunkBytes?: number;
 }
 
 export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -54,7 +55,7 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
     },
   });
   const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
-  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs });
+  const app = await buildApp({ env, db: database.db, logger: pino(loggerOptions(env), sink), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs, conversionMinChunkBytes: options.conversionMinChunkBytes });
   return {
     app,
     database,

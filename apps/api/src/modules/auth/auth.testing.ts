@@ -5,17 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { productDevice, signFields, type SignableFields, type TUserInfo } from '@xcad/protocol';
 import pino from 'pino';
 import { expect } from 'vitest';
-import { createTestApp, signedCall, type TestApp } from '../../test-app';
-import type { ConversionJobs } from '../conversion/conversion.jobs';
-import type { ConfiguredPayProviders } from '../pay/pay.factory';
+import { createTestApp, signedCall, type TestApp, type TestAppOptions } from '../../test-app';
 import { ConsoleSmsProvider } from '../sms/console.provider';
-import type { SmsProvider } from '../sms/sms.provider';
 
 export interface AuthTestApp extends TestApp {
   outbox: ConsoleSmsProvider;
 }
 
-export async function createAuthTestApp(options: { smsProvider?: SmsProvider; payProviders?: ConfiguredPayProviders; conversionJobs?: ConversionJobs } = {}): Promise<AuthTestApp> {
+export async function createAuthTestApp(options: TestAppOptions = {}): Promise<AuthTestApp> {
   const outbox = new ConsoleSmsProvider({ logger: pino({ level: 'silent' }) });
   const t = await createTestApp({}, { ...options, smsProvider: options.smsProvider ?? outbox });
   return { ...t, outbox };

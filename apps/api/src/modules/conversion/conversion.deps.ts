@@ -15,6 +15,11 @@ export interface ConversionDeps {
   clock: () => number;
   /** The conversion jobs: a complete upload is enqueued, a cancelled task cancelled. */
   jobs: ConversionJobs;
+  /**
+   * The smallest chunk of uploadfile but a file's last: spec §9's 50 MB (CONVERSION_LIMITS.chunkBytes),
+   * which is also the largest, so a file has at most a handful of chunks to keep track of.
+   */
+  minChunkBytes: number;
 }
 
 export const nowSeconds = (deps: Pick<ConversionDeps, 'clock'>): number => Math.floor(deps.clock() / 1000);
