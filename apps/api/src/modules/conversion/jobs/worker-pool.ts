@@ -153,6 +153,8 @@ class ConversionProcess {
   /** Ends the process and everything it started; `why` is what a waiting caller gets, at once. Resolves once it has exited. */
   kill(why: Failed): Promise<void> {
     this.end(why);
+    // An idle process is unref'd: its exit must still be waited for (close() at the end of a script).
+    this.hold(true);
     this.killGroup();
     return this.exited;
   }
