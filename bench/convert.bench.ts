@@ -16,7 +16,10 @@
 //     process + writeDxf) against the parse.
 // Peer results (pstoedit's time, LibreDWG's parse time) are cached under bench/results/convert/ by
 // file hash (`--fresh` recomputes them). Runs everything one at a time: the machine has two cores.
-// Usage: npm run bench:convert [-- --fresh] [--only NAME] [--no-pdf] [--no-dwg] [--no-warm]
+//  3. The conversion service's pool (issue 21): each conversion as the API's workers run it, in a
+//     process of their pool, against the same conversion warm in this process (PDFs to DXF, DXFs
+//     under 1 MB to PDF): what running each conversion apart costs (not a target).
+// Usage: npm run bench:convert [-- --fresh] [--only NAME] [--no-pdf] [--no-dwg] [--no-warm] [--no-pool]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -348,6 +351,66 @@ async function dwgBench(): Promise<boolean> {
   return isMet;
 }
 
+// ---- 3. The conversion service's pool ------------------------------------------------------------------
+
+/**
+ * Issue 21: the conversion workers run each file in a process of their own (a warm pool, a memory
+ * watchdog, IPC). Per file, the same conversion through ConversionWorkerPool as the API and `npm
+ * run worker` run it, against the warm in-process time in this process: PDF -> DXF 2018 on the
+ * corpus PDFs, DXF -> PDF on the corpus DXFs under 1 MB. Not a target: what the isolation costs.
+ */
+async function poolBench(): Promise<void> {
+  const { ConversionWorkerPool } = await import('../apps/api/src/modules/conversion/jobs/worker-pool');
+  const [{ pdfToDrawing }, { writeDxf }, { convertDrawing }] = await Promise.all([
+    import('../packages/cad/src/pdf/index'),
+    import('../packages/cad/src/dxf-writer/writer'),
+    import('../packages/cad/src/convert'),
+  ]);
+  const jobs = [
+    ...corpusFiles('pdf', /\.pdf$/i).map((name) => ({ name, file: path.join(CORPUS, 'pdf', name), pdf: true })),
+    ...corpusFiles('dxf', /\.dxf$/i)
+      .filter((name) => statSync(path.join(CORPUS, 'dxf', name)).size < 1 << 20)
+      .map((name) => ({ name, file: path.join(CORPUS, 'dxf', name), pdf: false })),
+  ];
+  if (!jobs.length) return;
+  const pool = new ConversionWorkerPool({ memoryMb: 1536, timeoutMs: TIMEOUT_MS, idleProcesses: 1 });
+  const inPool = async (job: (typeof jobs)[number]): Promise<number> => {
+    const input = new Uint8Array(readFileSync(job.file));
+    const t = performance.now();
+    await pool.convert(job.pdf ? { input, options: { format: 'pdf' }, cad: { format: 'dxf', version: '2018', fromPdf: true } } : { input, options: { format: 'pdf', name: job.name } });
+    return performance.now() - t;
+  };
+  const inProcess = async (job: (typeof jobs)[number]): Promise<number> => {
+    const input = new Uint8Array(readFileSync(job.file));
+    const t = performance.now();
+    try {
+      if (job.pdf) writeDxf((await pdfToDrawing(input)).drawing, { version: '2018' });
+      else await convertDrawing(input, { format: 'pdf', name: job.name });
+    } catch (e) {
+      if (!['CadReadError', 'CadConvertError', 'CadLimitError'].includes((e as Error).name)) throw e;
+    }
+    return performance.now() - t;
+  };
+  try {
+    // Untimed: the pool's process loads the engine, this process warms the same code.
+    await inPool(jobs[0] as (typeof jobs)[number]);
+    await inProcess(jobs[0] as (typeof jobs)[number]);
+    const rows: { name: string; pool: number; warm: number }[] = [];
+    for (const job of jobs) rows.push({ name: job.name, pool: await inPool(job), warm: await inProcess(job) });
+    console.log(`
+The conversion pool (a process per conversion, kept warm): ${jobs.length} corpus files (PDF -> DXF, DXF < 1 MB -> PDF), one at a time`);
+    console.log('| file | pool s | in-process warm s | pool/warm |');
+    console.log('|---|---:|---:|---:|');
+    for (const r of rows) console.log(`| ${r.name} | ${s3(r.pool)} | ${s3(r.warm)} | ${r3(r.pool / r.warm)} |`);
+    const total = (pick: (r: (typeof rows)[number]) => number): number => rows.reduce((t, r) => t + pick(r), 0);
+    console.log(
+      `pool: median per file ${s3(median(rows.map((r) => r.pool)))} s against ${s3(median(rows.map((r) => r.warm)))} s in-process; median of pool/warm per file ${r3(median(rows.map((r) => r.pool / r.warm)))}, totals ${s3(total((r) => r.pool))} s against ${s3(total((r) => r.warm))} s (not a target: what running each conversion apart costs)`,
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
 export async function runConvertBench(): Promise<boolean> {
   if (!existsSync(CORPUS)) {
     console.log(`No corpus at ${CORPUS}: nothing to measure (set CAD_CORPUS).`);
@@ -356,6 +419,7 @@ export async function runConvertBench(): Promise<boolean> {
   for (const d of ['peers', 'ours', 'pstoedit']) mkdirSync(path.join(RESULTS, d), { recursive: true });
   const pdfMet = flag('no-pdf') ? true : await pdfBench();
   const dwgMet = flag('no-dwg') ? true : await dwgBench();
+  if (!flag('no-pool')) await poolBench();
   const isMet = pdfMet && dwgMet;
   console.log(`\nconversion targets: ${isMet ? 'met' : 'NOT met'}`);
   return isMet;

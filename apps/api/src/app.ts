@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '@xcad/db';
+import { CONVERSION_LIMITS } from '@xcad/protocol';
 import type { Env } from './env';
 import { LIMIT_PURGE_INTERVAL_MS, limitStoreFromEnv } from './limits';
 import { AccessLogController, createLogger, requestIdOf } from './logger';
@@ -51,6 +52,8 @@ export interface BuildAppOptions {
   storage?: StreamingStorage;
   /** The conversion jobs to use instead of the local database queue (tests of the upload side). */
   conversionJobs?: ConversionJobs;
+  /** The smallest uploadfile chunk but the last instead of spec §9's 50 MB (tests of the upload's mechanics send small files in several chunks). */
+  conversionMinChunkBytes?: number;
   /** Payment providers to use instead of those WXPAY_PROVIDER / ALIPAY_PROVIDER name (tests). */
   payProviders?: ConfiguredPayProviders;
   /** Sees every route as it is registered (the malformed-input sweep enumerates them this way). */
@@ -58,7 +61,7 @@ export interface BuildAppOptions {
 }
 
 /** The API, with every route registered but not listening; callers may add routes before use. */
-export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders, conversionJobs, onRoute }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders, conversionJobs, onRoute, conversionMinChunkBytes = CONVERSION_LIMITS.chunkBytes }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger ?? createLogger(env),
     logController: new AccessLogController(),
@@ -125,7 +128,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   // Issue 7: online conversion. The local queue runs in this process once it is ready and lets
   // running conversions finish (or hands them back) when it closes.
   const jobs = conversionJobs ?? (env.CONVERSION_QUEUE === 'bullmq' ? createBullmqJobs({ env, log: app.log }) : createLocalJobs({ db, storage, log: app.log, clock, env }));
-  await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs, limits } });
+  await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs, limits, minChunkBytes: conversionMinChunkBytes } });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
 

@@ -118,12 +118,13 @@ const ZEnv = z.object({
   /** Alipay's public key (not the app's): PEM text, a path or bare base64. */
   ALIPAY_PUBLIC_KEY: z.string().min(1).optional(),
   ALIPAY_GATEWAY: z.url({ error: 'must be an absolute URL' }).default('https://openapi.alipay.com/gateway.do'),
-  // Issue 7: the conversion jobs (local: a database-backed queue run by the API process in worker
-  // threads). Conversions at once, the time and heap one conversion may take, and how long
-  // uploads and results are kept.
+  // Issue 7: the conversion jobs (local: a database-backed queue run by the API process).
+  // Conversions at once, the time and the resident memory one conversion may take (issue 21: its
+  // process and the processes it starts, capped by a watchdog; also its V8 heap limit; a loaded
+  // engine alone holds about 100 MB), and how long uploads and results are kept.
   CONVERSION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   CONVERSION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
-  CONVERSION_MEMORY_MB: z.coerce.number().int().min(128).max(16_384).default(1536),
+  CONVERSION_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(1536),
   CONVERSION_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(24),
   // Issue 7: who carries the conversion jobs. local: the database queue above, run by the API
   // process; bullmq: a Redis queue (BullMQ), run by `npm run worker` processes. The queue's name

@@ -44,6 +44,7 @@ export interface TestAppOptions {
   payProviders?: ConfiguredPayProviders;
   conversionJobs?: ConversionJobs;
   onRoute?: BuildAppOptions['onRoute'];
+  conversionMinChunkBytes?: number;
 }
 
 /** A logger whose lines land, parsed, in `logs`. */
@@ -64,7 +65,7 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
   const database = await createTestDatabase();
   const logs: Array<Record<string, unknown>> = [];
   const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
-  const app = await buildApp({ env, db: database.db, logger: capturingLogger(env, logs), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs, onRoute: options.onRoute });
+  const app = await buildApp({ env, db: database.db, logger: capturingLogger(env, logs), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs, onRoute: options.onRoute, conversionMinChunkBytes: options.conversionMinChunkBytes });
   return {
     app,
     database,

@@ -413,7 +413,7 @@ export async function main(args: string[], out: NodeJS.WritableStream = process.
     if (e instanceof UsageError) return fail(2, e.message);
     if (e instanceof InputError) return fail(1, e.message);
     const name = e instanceof Error ? e.name : '';
-    if (name === 'CadReadError' || name === 'CadConvertError') return fail(1, (e as Error).message);
+    if (name === 'CadReadError' || name === 'CadConvertError' || name === 'CadLimitError') return fail(1, (e as Error).message);
     if (process.env.CAD_DEBUG) err.write(`${e instanceof Error ? e.stack : String(e)}\n`);
     return fail(1, `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} (set CAD_DEBUG=1 for details)`);
   }

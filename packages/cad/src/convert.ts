@@ -6,6 +6,7 @@ import type { Drawing, Layout } from './model';
 import type { BuildResult, Scene } from './display/types';
 import { buildScenes } from './display/builder';
 import { CadReadError } from './errors';
+import { checkOutputBytes } from './limits';
 import { openDrawing, type DrawingFormat } from './open';
 import type { FontProvider } from './text/fonts';
 import type { OutputFormat, PaperName, RenderOptions } from './render/options';
@@ -109,7 +110,8 @@ function nothingToDraw(drawing: Drawing, build: BuildResult, name: string | unde
 }
 
 /** Picks the scenes to draw; throws when there is nothing to draw. */
-function chooseScenes(drawing: Drawing, fonts: FontProvider, options: Pick<ConvertOptions, 'layout' | 'allLayouts' | 'name'>): BuildResult {
+function chooseScenes(drawing: Drawing, fonts: FontProvider, options: Pick<ConvertOptions, 'layout' | 'allLayouts' | 'name' | 'limits'>): BuildResult {
+  const limits = options.limits;
   if (options.layout !== undefined) {
     const wanted = options.layout.toLowerCase();
     const layout = drawing.layouts.find((l) => l.name.toLowerCase() === wanted || (l.isModel && wanted === 'model'));
@@ -117,32 +119,32 @@ function chooseScenes(drawing: Drawing, fonts: FontProvider, options: Pick<Conve
       throw new CadConvertError('unknown-layout', `no layout named '${options.layout}' (layouts: ${layoutNames(drawing).join(', ')})`);
     const model: Layout = { name: 'Model', tabOrder: 0, blockName: '*Model_Space', isModel: true, viewports: [] };
     const chosen = layout ?? model;
-    const build = buildScenes(drawing, { layouts: chosen.isModel ? 'model' : [chosen.name], fonts });
+    const build = buildScenes(drawing, { layouts: chosen.isModel ? 'model' : [chosen.name], fonts, limits });
     const scenes = build.scenes.filter(hasInk);
     if (!scenes.length) throw nothingToDraw(drawing, build, options.name, chosen);
     return { ...build, scenes };
   }
   if (options.allLayouts) {
-    const build = buildScenes(drawing, { layouts: 'all', fonts });
+    const build = buildScenes(drawing, { layouts: 'all', fonts, limits });
     const scenes = build.scenes.filter(hasInk);
     if (!scenes.length) throw nothingToDraw(drawing, build, options.name);
     return { ...build, scenes };
   }
   // Default: the model; when it draws nothing, the first paper-space layout that does. Only the
   // scene drawn is built (one layout at a time), not every layout of the drawing.
-  const model = buildScenes(drawing, { layouts: 'model', fonts });
+  const model = buildScenes(drawing, { layouts: 'model', fonts, limits });
   const first = model.scenes.find(hasInk);
   if (first) return { ...model, scenes: [first] };
   const papers = drawing.layouts.filter((l) => !l.isModel);
   if (!papers.length) throw nothingToDraw(drawing, model, options.name);
   for (const paper of papers) {
     if (!paperCount(paper) && !paper.viewports.some((v) => v.id !== 1 && v.on)) continue;
-    const one = buildScenes(drawing, { layouts: [paper.name], fonts });
+    const one = buildScenes(drawing, { layouts: [paper.name], fonts, limits });
     const layout = one.scenes.find((s) => !s.isModel && hasInk(s));
     if (layout) return { ...one, scenes: [layout] };
   }
   // Nothing anywhere: every layout built, for the reason given.
-  throw nothingToDraw(drawing, buildScenes(drawing, { layouts: 'all', fonts }), options.name);
+  throw nothingToDraw(drawing, buildScenes(drawing, { layouts: 'all', fonts, limits }), options.name);
 }
 
 /** The back-end options among a conversion's options. */
@@ -199,11 +201,11 @@ function warmUpWhileReading(format: OutputFormat): Promise<void> {
 export async function renderChosen(scenes: Scene[], options: ConvertOptions): Promise<ConvertOutput[]> {
   const choices = renderChoices(options);
   if (options.format === 'pdf') {
-    const data = await render(scenes, { format: 'pdf', ...choices });
+    const data = checkOutputBytes(await render(scenes, { format: 'pdf', ...choices }), options.limits);
     return [{ name: scenes.length === 1 ? scenes[0]?.name : undefined, layouts: scenes.map((s) => s.name), data }];
   }
   const outputs: ConvertOutput[] = [];
-  for (const scene of scenes) outputs.push({ name: scene.name, layouts: [scene.name], data: await render([scene], { format: options.format, ...choices }) });
+  for (const scene of scenes) outputs.push({ name: scene.name, layouts: [scene.name], data: checkOutputBytes(await render([scene], { format: options.format, ...choices }), options.limits) });
   return outputs;
 }
 

@@ -441,7 +441,7 @@ export function ViewerApp() {
                 max: failure.max !== undefined ? formatBytes(failure.max) : '',
               })}
             </p>
-            {['too-large', 'memory', 'no-webgl', 'no-vertex-textures', 'unsupported'].includes(failure.kind) && (
+            {['too-large', 'too-complex', 'memory', 'no-webgl', 'no-vertex-textures', 'unsupported'].includes(failure.kind) && (
               <div className={styles.alternatives}>
                 <span>{t('error.alternatives')}</span>
                 <Link href={href(DESKTOP_PATH)} data-testid="viewer-desktop-link">

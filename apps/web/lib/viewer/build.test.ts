@@ -1,3 +1,4 @@
+import { minsertBombDxf, nestedMinsertDxf } from '@xcad/cad/hostile.testing';
 import { describe, expect, it } from 'vitest';
 import { classifyError, handleBuildRequest } from './build';
 import { handMadeDxf } from './test-drawings';
@@ -46,6 +47,11 @@ describe('the build worker', () => {
     expect(damaged?.kind === 'done' || (damaged?.kind === 'error' && damaged.error === 'corrupt')).toBe(true);
     const empty = (await run('')).messages.at(-1);
     expect(empty).toMatchObject({ kind: 'error', error: 'empty' });
+  });
+
+  it('refuses a drawing whose blocks expand into millions of objects, as too complex (issue 21)', { timeout: 30_000 }, async () => {
+    expect((await run(minsertBombDxf(10_000, 1_000))).messages.at(-1)).toMatchObject({ kind: 'error', error: 'too-complex' });
+    expect((await run(nestedMinsertDxf(4, 100))).messages.at(-1)).toMatchObject({ kind: 'error', error: 'too-complex' });
   });
 
   it('classifies memory failures apart from damaged files', () => {

@@ -1,4 +1,5 @@
 import { buildScenes } from '@xcad/cad/display/builder';
+import { ENGINE_LIMITS } from '@xcad/cad/limits';
 import { readDxf } from '@xcad/cad/dxf/reader';
 import type { Drawing } from '@xcad/cad/model';
 import type { DwgHandoff } from '@xcad/cad-dwg/browser';
@@ -27,12 +28,14 @@ export async function readBlob(file: Blob, progress: (fraction: number) => void)
   return bytes;
 }
 
-/** A failure as the page tells it: the engine's reasons, memory, or anything else (a damaged file). */
+/** A failure as the page tells it: the engine's reasons and budgets, memory, or anything else (a damaged file). */
 export function classifyError(error: unknown): { error: LoadErrorKind; message: string } {
   const e = error as { name?: string; reason?: string; message?: string } | null;
   const message = String(e?.message ?? error).split('\n')[0] ?? '';
   // Checked first: the DWG reader reports a WebAssembly memory it could not get as a decoder that could not start.
   if (/out of memory|could not allocate|allocation failed/i.test(message)) return { error: 'memory', message };
+  // Issue 21: the engine's entities budget (a MINSERT of millions of copies, blocks nested to explode).
+  if (e?.name === 'CadLimitError') return { error: 'too-complex', message };
   if (e?.name === 'CadReadError' || e?.name === 'DwgReadError') {
     const reason = e.reason;
     if (reason === 'empty') return { error: 'empty', message };
@@ -56,7 +59,11 @@ export function drawingToPacked(
 ): { drawing: PackedDrawing; transfer: ArrayBuffer[] } {
   progress('building', 0);
   const t0 = performance.now();
-  const result = buildScenes(drawing, { includeHiddenLayers: true, plot: false, maxPoints });
+  // The device's points budget shows part of a drawing too large for it. Entities (each copy of a
+  // block counting) are refused past half as many, at most the engine's own budget: more than the
+  // device could show, and the time a MINSERT of millions of copies would take.
+  const limits = { points: maxPoints, entities: Math.min(ENGINE_LIMITS.entities, Math.ceil(maxPoints / 2)) };
+  const result = buildScenes(drawing, { includeHiddenLayers: true, plot: false, limits, pointLimit: 'truncate' });
   const t1 = performance.now();
   progress('packing', 0);
   const { lists, scenes } = packScenes(result.scenes, onTexts);

@@ -5,6 +5,8 @@
  * leaders, tables, images) are drawn by their handlers through the DrawContext.
  */
 import type { Drawing, Entity, EntityBase, Layout, Linetype, Vec3, ViewportEntity } from '../model';
+import { CadLimitError } from '../errors';
+import { limitsOf, type EngineLimits } from '../limits';
 import { defaultFontProvider, type FontProvider } from '../text/fonts';
 import { aciColor } from './color';
 import type { DashPattern, DrawContext, EntityHandler, FillOptions, StrokeOptions } from './context';
@@ -39,8 +41,14 @@ export interface BuildOptions {
    */
   plot?: boolean;
   fonts?: FontProvider;
-  /** Stop adding primitives after this many points (protects a worker from hostile files). Default 50 million. */
-  maxPoints?: number;
+  /** The entities and points budgets (limits.ts); the defaults protect every caller from hostile files. */
+  limits?: Partial<Pick<EngineLimits, 'entities' | 'points'>>;
+  /**
+   * What reaching the points budget does: 'refuse' (default) stops the build with a CadLimitError;
+   * 'truncate' keeps what was drawn and warns (code 'limit'): the viewer shows part of a drawing
+   * too large for the device. The entities budget always refuses: it bounds the time spent.
+   */
+  pointLimit?: 'refuse' | 'truncate';
 }
 
 const MAX_DEPTH = 24;
@@ -78,7 +86,9 @@ class Builder implements DrawContext {
   private baseTolerance: number;
   private ltFactor = 1;
   private points = 0;
-  private maxPoints: number;
+  private readonly maxPoints: number;
+  private entities = 0;
+  private readonly maxEntities: number;
   private xlines: { style: number; base: [number, number]; dir: [number, number]; ray: boolean }[] = [];
   readonly warningMap = new Map<string, BuildWarning>();
   readonly drawn: Record<string, number> = {};
@@ -90,7 +100,9 @@ class Builder implements DrawContext {
     private options: BuildOptions,
   ) {
     this.fonts = options.fonts ?? defaultFontProvider();
-    this.maxPoints = options.maxPoints ?? 50_000_000;
+    const limits = limitsOf(options.limits);
+    this.maxPoints = limits.points;
+    this.maxEntities = limits.entities;
     for (const layer of Object.values(drawing.layers)) this.addLayer(layer.name);
     for (const lt of Object.values(drawing.linetypes)) this.linetypes.set(lt.name.toUpperCase(), lt);
     for (const name of Object.keys(drawing.blocks)) this.blocksByName.set(name.toUpperCase(), name);
@@ -225,11 +237,16 @@ class Builder implements DrawContext {
 
   private budget(n: number): boolean {
     this.points += n;
-    if (this.points > this.maxPoints) {
-      this.warn({ code: 'limit', subject: 'points', message: `Stopped drawing after ${this.maxPoints} points` });
-      return false;
-    }
-    return true;
+    if (this.points <= this.maxPoints) return true;
+    if (this.options.pointLimit !== 'truncate') throw new CadLimitError('points', this.maxPoints, `the drawing needs more than ${this.maxPoints} points to draw`);
+    this.warn({ code: 'limit', subject: 'points', message: `Stopped drawing after ${this.maxPoints} points` });
+    return false;
+  }
+
+  /** One more entity drawn or block reference expanded: a MINSERT grid or nested blocks stop here. */
+  private countEntity(): void {
+    if (++this.entities > this.maxEntities)
+      throw new CadLimitError('entities', this.maxEntities, `the drawing has more than ${this.maxEntities} entities once its blocks are expanded`);
   }
 
   stroke(style: number, m: Mat, xy: ArrayLike<number>, closed: boolean, options?: StrokeOptions): void {
@@ -355,6 +372,7 @@ class Builder implements DrawContext {
 
   drawEntity(e: Entity): void {
     if (!e.visible) return;
+    this.countEntity();
     const layer = this.addLayer(this.effectiveLayer(e));
     if (!this.options.includeHiddenLayers) {
       if (layer.frozen) return;
@@ -399,6 +417,7 @@ class Builder implements DrawContext {
       }
       this.count(e.type);
     } catch (err) {
+      if (err instanceof CadLimitError) throw err;
       // One malformed entity must not lose the drawing.
       this.skipped[e.type] = (this.skipped[e.type] ?? 0) + 1;
       this.warn({ code: 'unsupported-entity', subject: e.type, message: `A ${e.type} entity could not be drawn: ${(err as Error).message}` });
@@ -425,6 +444,7 @@ class Builder implements DrawContext {
     const scale: Mat = [sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz || 1, 0];
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
+        if (c || r) this.countEntity();
         const cell = c || r ? multiply(base, translation(c * e.columnSpacing, r * e.rowSpacing)) : base;
         const m = multiply(cell, scale);
         const ring = e.clip ? this.clipRing(e, m) : null;

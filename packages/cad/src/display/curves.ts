@@ -536,9 +536,16 @@ export function fitPointCurve(fit: Vec3[], segmentsPerSpan: number, closed: bool
   return out;
 }
 
+/**
+ * The highest spline degree drawn. De Boor's algorithm costs degree² per point, so a hostile degree
+ * (1,000 in a 60 KB file took a minute) is refused; CAD programs write degree 3, rarely up to 10.
+ */
+export const MAX_SPLINE_DEGREE = 11;
+
 function drawSpline(e: EntityOf<'SPLINE'>, ctx: DrawContext): void {
-  const style = ctx.style(e);
   const ctrl = e.controlPoints;
+  if (Math.min(e.degree, ctrl.length - 1) > MAX_SPLINE_DEGREE) throw new Error(`its degree ${e.degree} is over ${MAX_SPLINE_DEGREE}, the highest drawn`);
+  const style = ctx.style(e);
   const dashes = ctx.dashes(e);
   // Segments per knot span from the control polygon's length against the tolerance.
   let len = 0;

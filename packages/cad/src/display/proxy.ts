@@ -15,6 +15,7 @@
  * there (what came before is kept); every count is bounded by the bytes left, so damaged data can
  * neither throw out of `drawProxyGraphics` nor loop.
  */
+import { CadLimitError } from '../errors';
 import type { Color, Drawing, Entity, EntityBase, LwPolylineEntity, LwVertex, TextEntity, UnknownEntity, Vec3 } from '../model';
 import { drawText } from '../text/draw';
 import type { DashPattern, DrawContext, FillOptions, StrokeOptions } from './context';
@@ -840,7 +841,8 @@ class ProxyPainter {
       if (size < 8 || pos + size > end) break;
       try {
         this.command(type, u8, dv, pos + 8, pos + size);
-      } catch {
+      } catch (err) {
+        if (err instanceof CadLimitError) throw err;
         // A command that cannot be drawn is skipped; the rest still is.
       }
       pos += size;
@@ -987,7 +989,8 @@ export function drawProxyGraphics(e: UnknownEntity, ctx: DrawContext): boolean {
   const painter = new ProxyPainter(e, ctx);
   try {
     painter.run(bytes);
-  } catch {
+  } catch (err) {
+    if (err instanceof CadLimitError) throw err;
     // Never lose the drawing over damaged graphics: keep what was drawn.
   }
   return painter.drawn > 0;

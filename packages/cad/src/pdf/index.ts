@@ -9,10 +9,12 @@
 import type * as PdfjsApi from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Color, Drawing, Entity, Header } from '../model';
 import { emptyDrawing, finishDrawing } from '../drawing';
-import { CadReadError } from '../errors';
+import { CadLimitError, CadReadError } from '../errors';
+import { limitsOf, type EngineLimits } from '../limits';
 import { multiply, rectRegion, replayPage, type Affine, type FontInfo, type Mark, type PageMarks } from './graphics';
 import { colorOf, isDark, markEntities, Tables, takeBackground } from './entities';
 import { parsePageRange } from './pages';
+import { checkPdfStreams } from './streams';
 
 export interface PdfToDrawingOptions {
   /** Pages to convert, 1-based: '1-3,5'. Default: all. */
@@ -21,6 +23,8 @@ export interface PdfToDrawingOptions {
   curves?: 'spline' | 'polyline';
   /** One layer per colour (default), or per PDF layer (optional content group) when the file has them. */
   layers?: 'color' | 'pdf';
+  /** The budgets (limits.ts): pages, inflated bytes, entities made, pixels of an image read. */
+  limits?: Partial<EngineLimits>;
 }
 
 export interface PdfToDrawingResult {
@@ -96,9 +100,10 @@ function loadPdfjs(): Promise<typeof PdfjsApi> {
   return pdfjsLoaded;
 }
 
-async function openPdf(bytes: Uint8Array): Promise<PdfDoc> {
+async function openPdf(bytes: Uint8Array, limits: EngineLimits): Promise<PdfDoc> {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
   if (!head.includes('%PDF-')) throw new CadReadError('corrupt', '文件不是PDF格式，无法转换');
+  await checkPdfStreams(bytes, limits.pdfDecodedBytes);
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
     // pdf.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact.
@@ -107,6 +112,8 @@ async function openPdf(bytes: Uint8Array): Promise<PdfDoc> {
     ...pdfjsAssets(),
     cMapPacked: true,
     isEvalSupported: false,
+    // Images are not converted (only counted): a larger one is dropped rather than decoded.
+    maxImageSize: limits.pixels,
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: 0,
@@ -183,7 +190,8 @@ function pageNotes(p: number, marks: PageMarks, entities: number, background: { 
 
 /** Converts the chosen pages of a PDF to a drawing in millimetres. */
 export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptions = {}): Promise<PdfToDrawingResult> {
-  const doc = await openPdf(bytes);
+  const limits = limitsOf(options.limits);
+  const doc = await openPdf(bytes, limits);
   try {
     const pageCount = doc.numPages;
     const pages = parsePageRange(options.pages, pageCount);
@@ -191,6 +199,7 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
       const { CadConvertError } = await import('../convert');
       throw new CadConvertError('bad-option', pages);
     }
+    if (pages.length > limits.pdfPages) throw new CadLimitError('pdfPages', limits.pdfPages, `${pages.length} pages to convert, over the limit of ${limits.pdfPages}: choose a page range`);
     const notes: string[] = [];
     let groups: Record<string, { name?: string | null; visible?: boolean }> = {};
     if (options.layers === 'pdf') {
@@ -245,6 +254,7 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
         continue;
       }
       for (const e of entities) drawing.modelSpace.push(e);
+      if (drawing.modelSpace.length > limits.entities) throw new CadLimitError('entities', limits.entities, `the pages converted make more than ${limits.entities} entities`);
       if (placed) notes.push(`page ${p} placed to the right of the previous page (x from ${offsetX.toFixed(1)} mm, ${PAGE_GAP_MM} mm apart)`);
       placed++;
       offsetX += w + PAGE_GAP_MM;

@@ -14,7 +14,7 @@ import type { RenderOptions } from './options';
 import { renderSvg } from './svg';
 
 export type { OutputFormat, RenderOptions } from './options';
-export { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS } from './options';
+export { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH } from './options';
 export type { PaperName, Orientation, ColorMode, Background, Page, PageOptions, Affine } from './paper';
 export { PAPER_SIZES, scenePage, displayColor, displayRgb, layoutSheet } from './paper';
 

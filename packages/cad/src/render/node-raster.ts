@@ -33,7 +33,9 @@ import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
 import { shippedFontFile } from '../text/node-fonts';
 import { encodeOpaquePng } from './node-png';
-import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_PIXELS, RASTER_MAX_SIDE, type RenderOptions } from './options';
+import { CadLimitError } from '../errors';
+import { limitsOf } from '../limits';
+import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_SIDE, type RenderOptions } from './options';
 import {
   gradientSpan,
   DEFAULT_LINEWEIGHT_MM,
@@ -472,9 +474,12 @@ export function warmUpRaster(): void {
 export async function renderRaster(scene: Scene | undefined, options: RenderOptions): Promise<Uint8Array> {
   const r = rasterLayout(scene, options);
   const mp = (r.width * r.height) / 1e6;
-  if (r.width * r.height > RASTER_MAX_PIXELS || r.width > RASTER_MAX_SIDE || r.height > RASTER_MAX_SIDE) {
-    throw new Error(
-      `The image would be ${r.width}×${r.height} px (${mp.toFixed(0)} megapixels); the limit is ${RASTER_MAX_PIXELS / 1e6} megapixels and ${RASTER_MAX_SIDE} px a side: use a smaller width or dpi`,
+  const maxPixels = limitsOf(options.limits).pixels;
+  if (r.width * r.height > maxPixels || r.width > RASTER_MAX_SIDE || r.height > RASTER_MAX_SIDE) {
+    throw new CadLimitError(
+      'pixels',
+      maxPixels,
+      `the image would be ${r.width}×${r.height} px (${mp.toFixed(0)} megapixels); the limit is ${maxPixels / 1e6} megapixels and ${RASTER_MAX_SIDE} px a side: use a smaller width or dpi`,
     );
   }
   const canvas = createCanvas(r.width, r.height);

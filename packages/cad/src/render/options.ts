@@ -1,4 +1,5 @@
 /** Options of the output back ends (browser-safe; `index.ts` re-exports them). */
+import type { EngineLimits } from '../limits';
 import type { Background, ColorMode, Orientation, PaperName } from './paper';
 
 export type OutputFormat = 'pdf' | 'png' | 'jpg' | 'svg';
@@ -24,12 +25,12 @@ export interface RenderOptions {
   lineweights?: boolean;
   /** PDF: compress the content streams (default true; tests turn it off to read the operators). */
   compress?: boolean;
+  /** The conversion's budgets (limits.ts); the raster back end checks `pixels`. */
+  limits?: Partial<EngineLimits>;
 }
 
 /** PNG/JPG without width or dpi: model space this many pixels wide, layouts at RASTER_DEFAULT_DPI. */
 export const RASTER_DEFAULT_WIDTH = 2000;
 export const RASTER_DEFAULT_DPI = 150;
-/** The largest raster image, in pixels (width × height). */
-export const RASTER_MAX_PIXELS = 100_000_000;
 /** The largest raster side, in pixels. */
 export const RASTER_MAX_SIDE = 32_767;

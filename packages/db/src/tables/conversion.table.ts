@@ -93,13 +93,38 @@ export interface ConversionJobTable {
   updated_at: number;
 }
 
+/** An upload of the second upload client (spec §7 create-upload; migration 2026-11-29T1000_file-upload). */
+export interface FileUploadTable {
+  /** Unguessable id (128 random bits, base64url): the `code` of /api/file/upload. */
+  code: string;
+  user_id: number;
+  name: string;
+  size: number;
+  chunksize: number;
+  chunks: number;
+  /** Distinct chunks stored so far (a row of file_upload_chunk each). */
+  received: Generated<number>;
+  created_at: number;
+  expires_at: number;
+  completed_at: number | null;
+}
+
+/** A chunk of a file upload that is stored: a retried chunk finds its row and is not counted again. */
+export interface FileUploadChunkTable {
+  code: string;
+  chunknum: number;
+}
+
 export interface ConversionTables {
   conversion_task: ConversionTaskTable;
   conversion_file: ConversionFileTable;
   conversion_chunk: ConversionChunkTable;
   conversion_job: ConversionJobTable;
+  file_upload: FileUploadTable;
+  file_upload_chunk: FileUploadChunkTable;
 }
 
 export type ConversionTaskRow = Selectable<ConversionTaskTable>;
 export type ConversionFileRow = Selectable<ConversionFileTable>;
 export type ConversionJobRow = Selectable<ConversionJobTable>;
+export type FileUploadRow = Selectable<FileUploadTable>;

@@ -97,6 +97,8 @@ export const CONVERSION_MESSAGES = {
   taskUnknown: '转换任务不存在或已过期',
   tokenInvalid: '上传凭证无效，请重新上传',
   chunkInvalid: '上传分片无效，请重新上传',
+  /** spec §9: 50 MB chunks; only a file's last chunk may be smaller. */
+  chunkSize: (chunkMb: number) => `除最后一个分片外，每个分片须为${chunkMb}MB，请重新上传`,
   notDone: '文件还在转换中，请稍后下载',
   expired: '转换结果已过期删除，请重新转换',
   cancelled: '转换已取消',

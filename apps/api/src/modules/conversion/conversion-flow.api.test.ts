@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, freshClient, type AuthTestApp, type Caller } from '../auth/auth.testing';
-import { fixture } from './conversion.testing';
+import { fixture, TEST_MIN_CHUNK_BYTES } from './conversion.testing';
 
 // Issue 7 end to end inside the API, with the real local queue and worker threads: a visitor
 // uploads a corpus DXF and a DWG in chunks, the task converts, taskdown's signed URL downloads the
@@ -9,7 +9,7 @@ import { fixture } from './conversion.testing';
 let t: AuthTestApp;
 
 beforeAll(async () => {
-  t = await createAuthTestApp();
+  t = await createAuthTestApp({ conversionMinChunkBytes: TEST_MIN_CHUNK_BYTES });
   await t.app.ready();
 });
 
@@ -50,7 +50,7 @@ describe('a conversion, uploaded, converted and downloaded', () => {
     expect(par.body).toMatchObject({ code: 10000 });
     const task = { tasktag: String(par.body['tasktag']), tasktoken: String(par.body['tasktoken']) };
 
-    expect(await upload(caller, task, 0, fixture('ezdxf_wipeout_door.dxf'), 4096)).toMatchObject({ code: 11000 });
+    expect(await upload(caller, task, 0, fixture('ezdxf_wipeout_door.dxf'), TEST_MIN_CHUNK_BYTES)).toMatchObject({ code: 11000 });
     expect(await upload(caller, task, 1, fixture('acs_sample_AC1015.dwg'), 64 * 1024)).toMatchObject({ code: 10000 });
 
     const done = await waitForEnd(caller, task.tasktag);
@@ -75,8 +75,8 @@ describe('a conversion, uploaded, converted and downloaded', () => {
     const caller = freshClient();
     const par = await call(t, '/api/v4/uploadpar', { filename: 'broken.dwg', filecount: 1, tasktype: 'cad2jpg', outputfileextension: 'png' }, caller);
     const task = { tasktag: String(par.body['tasktag']), tasktoken: String(par.body['tasktoken']) };
-    const broken = fixture('acs_sample_AC1015.dwg').subarray(0, 3000);
-    expect(await upload(caller, task, 0, broken, 1024)).toMatchObject({ code: 10000 });
+    const broken = fixture('acs_sample_AC1015.dwg').subarray(0, 3 * TEST_MIN_CHUNK_BYTES - 100);
+    expect(await upload(caller, task, 0, broken, TEST_MIN_CHUNK_BYTES)).toMatchObject({ code: 10000 });
     const end = await waitForEnd(caller, task.tasktag);
     expect(end).toMatchObject({ code: 18000, status: 'failed' });
     expect(String(end['reason'])).toContain('文件已损坏');

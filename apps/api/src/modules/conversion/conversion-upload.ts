@@ -40,6 +40,8 @@ import { deleteTaskFiles, tokenHashOf } from './conversion.service';
 // first chunk of a file is checked for the tool's file type, every chunk against the file's size
 // limit; either failing ends the task and deletes what it stored. A file whose chunks are all in
 // is assembled into one stored input; when every file is, the task is queued for conversion.
+// Every chunk but a file's last has at least spec §9's 50 MB (issue 21), so a file has a handful
+// of chunks and looking at its chunk rows per request costs the same whatever the chunk.
 //
 // Assembly without a copy (a store with in-place writes: local disk): every chunk but the last
 // has the file's fixed chunk size S, so chunk k is written straight into the file's assembly
@@ -71,6 +73,11 @@ function isRightToken(task: ConversionTaskRow, tasktoken: string): boolean {
 
 function chunkInvalid(logMessage: string): ApiError {
   return ApiError.business(CONVERSION_ERRORS.chunkInvalid, logMessage);
+}
+
+/** spec §9: a chunk other than a file's last smaller than the chunk size (50 MB). */
+function chunkTooSmall(deps: ConversionDeps, logMessage: string): ApiError {
+  return new ApiError({ code: CONVERSION_ERRORS.chunkInvalid.codes[0], userMessage: CONVERSION_MESSAGES.chunkSize(megabytesOf(deps.minChunkBytes)), logMessage });
 }
 
 /** Ends an upload that broke a rule: the task and file fail with `message`, its files are deleted. */
@@ -254,6 +261,9 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
   }
   if (query.fileindex >= Number(task.filecount)) throw chunkInvalid(`fileindex ${query.fileindex} of ${task.filecount} files`);
   if (query.chunk >= query.chunks) throw chunkInvalid(`chunk ${query.chunk} of ${query.chunks}`);
+  // Every chunk but the last has at least minChunkBytes: a file of the largest size has this many at most.
+  const maxChunks = Math.ceil(Number(task.max_file_bytes) / deps.minChunkBytes);
+  if (query.chunks > maxChunks) throw chunkTooSmall(deps, `${query.chunks} chunks, at most ${maxChunks}`);
   if (body.declaredBytes !== undefined && body.declaredBytes > CONVERSION_LIMITS.chunkBytes) throw chunkInvalid(`chunk of ${body.declaredBytes} bytes`);
 
   await claimChunkCount(deps.db, task.tasktag, query.fileindex, query.chunks);
@@ -268,6 +278,10 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
   const assembly = assemblyKeyOf(task.tasktag, query.fileindex);
   const writer = inPlaceWriterOf(deps.storage);
   const isLast = query.chunk === query.chunks - 1;
+  if (!isLast && body.declaredBytes !== undefined && body.declaredBytes < deps.minChunkBytes) {
+    discardBody(body);
+    throw chunkTooSmall(deps, `chunk of ${body.declaredBytes} bytes`);
+  }
   const earlier = await keptChunks(deps, task, query, writer, assembly);
   const chunkSize = writer === undefined ? undefined : chunkSizeOf(earlier, query.chunks);
   if (chunkSize !== undefined && body.declaredBytes !== undefined && !fitsChunkSize(body.declaredBytes, chunkSize, isLast)) {
@@ -322,6 +336,10 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
     return chunkInvalid(logMessage);
   };
   if (size === 0) throw await refuse('empty chunk');
+  if (!isLast && size < deps.minChunkBytes) {
+    if (inPlace === undefined) await deps.storage.delete(key);
+    throw chunkTooSmall(deps, `chunk of ${size} bytes`);
+  }
   if (chunkSize !== undefined && !fitsChunkSize(size, chunkSize, isLast)) throw await refuse(`chunk of ${size} bytes, the file's chunks have ${chunkSize}`);
 
   // A cancel (or a failure of another file) may have ended the task while this chunk streamed in.

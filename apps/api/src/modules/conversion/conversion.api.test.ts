@@ -556,3 +556,30 @@ describe('retention', () => {
     expect(gone.json()).toEqual({ code: EXPIRED, message: CONVERSION_MESSAGES.expired });
   });
 });
+
+// Issue 21, finding 7: spec §9's 50 MB chunks bound from below, on the app as production builds it.
+describe('chunks of the spec size', () => {
+  let spec: ConversionTestApp;
+
+  beforeAll(async () => {
+    spec = await createConversionTestApp({ specChunks: true });
+  });
+
+  afterAll(async () => {
+    await spec.close();
+  });
+
+  it('refuses a chunk under 50 MB but the last, and more chunks than the largest file has', async () => {
+    const caller = freshClient();
+    const task = await startTask(spec, caller, cad2pdf(['small-chunks.dwg']));
+    const refused = { code: CHUNK_INVALID, message: '除最后一个分片外，每个分片须为50MB，请重新上传' };
+    // Chunk 0 of 3 with its length announced, and streamed without one.
+    expect((await sendChunk(spec, task, { fileindex: 0, chunks: 3, chunk: 0 }, DWG.subarray(0, 500 * KB))).body).toEqual(refused);
+    expect((await sendChunk(spec, task, { fileindex: 0, chunks: 3, chunk: 0 }, DWG.subarray(0, 500 * KB), { streamed: true })).body).toEqual(refused);
+    // A visitor's file (50 MB at most) has one chunk: 1,000 declared is refused before any byte is read.
+    expect((await sendChunk(spec, task, { fileindex: 0, chunks: 1000, chunk: 999 }, DWG.subarray(0, KB))).body).toEqual(refused);
+    expect(await spec.storage.list(`conversion/${task.tasktag}/`)).toEqual([]);
+    // The last chunk may be smaller: a file of one chunk completes the task.
+    expect((await sendChunk(spec, task, { fileindex: 0, chunks: 1, chunk: 0 }, DWG)).body).toMatchObject({ code: 10000, received: 1, filesdone: 1 });
+  });
+});

@@ -18,6 +18,11 @@ export interface ConversionDeps {
   jobs: ConversionJobs;
   /** Where the day's quotas are counted (decision 0029). */
   limits: LimitStore;
+  /**
+   * The smallest chunk of uploadfile but a file's last: spec §9's 50 MB (CONVERSION_LIMITS.chunkBytes),
+   * which is also the largest, so a file has at most a handful of chunks to keep track of.
+   */
+  minChunkBytes: number;
 }
 
 export const nowSeconds = (deps: Pick<ConversionDeps, 'clock'>): number => Math.floor(deps.clock() / 1000);

@@ -1,6 +1,6 @@
 // Issue 7: the seam between the upload side and the conversion jobs. The upload side enqueues a
 // task once every chunk is in and cancels it on request; the jobs side claims queued tasks, runs
-// the conversion of each file in a worker thread (time- and memory-limited), writes the outputs
+// the conversion of each file in a process of its own (time- and memory-limited), writes the outputs
 // and moves the task on. `local` (default) keeps the queue in the database and runs it in the API
 // process; a Redis-backed provider (BullMQ, `npm run worker`) will implement the same interface.
 

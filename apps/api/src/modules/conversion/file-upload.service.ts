@@ -1,31 +1,36 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CONVERSION_LIMITS, CONVERSION_MESSAGES, UPLOAD, fileNamesOf } from '@xcad/protocol';
+import type { FileUploadRow } from '@xcad/db';
 import { z } from 'zod';
 import { StorageLimitError } from '../../storage';
 import { megabytesOf } from './conversion-rules';
 import { nowSeconds, type ConversionDeps } from './conversion.deps';
 import { fileTokenSession, isConverterMember } from './conversion.repository';
+import { completeFileUpload, deleteFileChunkRows, deleteFileUpload, expiredFileUploads, findFileUpload, insertFileUpload, recordFileChunk } from './file-upload.repository';
 import { chunkSource, discardBody, type ChunkBody } from './chunk-body';
 
 // Issue 7, spec §7 "second upload client": POST /api/file/create-upload {name, size, chunksize}
 // and POST /api/file/upload?code&chunknum with the session's file-service token in X-Auth-Token,
-// 2 MB chunks, answers {code: 0, data} or {code, message}. Its state needs no table: each upload
-// is a folder in storage with a JSON manifest, its chunks (each an object, so a retry replaces one
-// and any order works) and, once whole, the file itself, owned by the signed-in user. The
-// conversion retention applies: the sweep deletes an upload's folder when its time is up.
+// 2 MB chunks (spec §9; only the last may be smaller), answers {code: 0, data} or {code, message}.
+// An upload is a row (file_upload) counting its chunks; each chunk is an object in storage (so a
+// retry replaces one and any order works) recorded once in file_upload_chunk, and once all are in
+// the whole file is stored, owned by the signed-in user. A chunk costs the same whatever its
+// number (issue 21: listing the chunk folder per chunk made an upload quadratic). The conversion
+// retention applies: the sweep deletes an upload's folder and row when its time is up.
 
 const PREFIX = 'file-uploads/';
 const folderOf = (code: string) => `${PREFIX}${code}/`;
-const manifestKeyOf = (code: string) => `${folderOf(code)}manifest.json`;
 const chunksFolderOf = (code: string) => `${folderOf(code)}chunks/`;
 const chunkKeyOf = (code: string, chunknum: number) => `${chunksFolderOf(code)}${chunknum}`;
 /** Where a complete upload's file is stored. */
 export const fileKeyOf = (code: string): string => `${folderOf(code)}file`;
+const SWEEP_BATCH = 100;
 
 export const FILE_UPLOAD_MESSAGES = {
   invalid: '上传参数错误',
   notSignedIn: '登录已失效，请重新登录',
   unknown: '上传任务不存在或已过期',
+  chunkSize: `分片大小须为${UPLOAD.fileChunkBytes / 1024 / 1024}MB，只有最后一个分片可以更小`,
 } as const;
 
 /** A refusal of this client: its HTTP status doubles as its non-zero `code`. */
@@ -39,19 +44,6 @@ export class FileUploadError extends Error {
     super(logMessage);
   }
 }
-
-const ZManifest = z.object({
-  code: z.string(),
-  userId: z.number().int(),
-  name: z.string(),
-  size: z.number().int(),
-  chunksize: z.number().int(),
-  chunks: z.number().int(),
-  createdAt: z.number().int(),
-  expiresAt: z.number().int(),
-  completedAt: z.number().int().nullable(),
-});
-type Manifest = z.infer<typeof ZManifest>;
 
 export const ZCreateUploadRequest = z.object({
   name: z.string().min(1).max(1000),
@@ -86,103 +78,135 @@ export async function fileTokenUser(deps: ConversionDeps, token: string | undefi
   return session.user_id;
 }
 
-function dataOf(manifest: Manifest, received: number): FileUploadData {
+/** An upload as this client's answers give it. */
+interface Upload {
+  code: string;
+  userId: number;
+  name: string;
+  size: number;
+  chunksize: number;
+  chunks: number;
+  received: number;
+  createdAt: number;
+  expiresAt: number;
+  completedAt: number | null;
+}
+
+/** The row with its numbers as numbers (PostgreSQL gives bigint columns as strings). */
+function uploadOf(row: FileUploadRow): Upload {
   return {
-    code: manifest.code,
-    name: manifest.name,
-    size: manifest.size,
-    chunksize: manifest.chunksize,
-    chunks: manifest.chunks,
-    received,
-    complete: manifest.completedAt !== null,
-    expiretime: manifest.expiresAt,
+    code: row.code,
+    userId: Number(row.user_id),
+    name: row.name,
+    size: Number(row.size),
+    chunksize: row.chunksize,
+    chunks: row.chunks,
+    received: row.received,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    completedAt: row.completed_at === null ? null : Number(row.completed_at),
   };
 }
 
-async function writeManifest(deps: ConversionDeps, manifest: Manifest): Promise<void> {
-  await deps.storage.put(manifestKeyOf(manifest.code), Buffer.from(JSON.stringify(manifest)));
+function dataOf(upload: Upload, received: number): FileUploadData {
+  return {
+    code: upload.code,
+    name: upload.name,
+    size: upload.size,
+    chunksize: upload.chunksize,
+    chunks: upload.chunks,
+    received,
+    complete: upload.completedAt !== null,
+    expiretime: upload.expiresAt,
+  };
 }
 
-async function readManifest(deps: ConversionDeps, code: string): Promise<Manifest | undefined> {
-  const bytes = await deps.storage.read(manifestKeyOf(code));
-  if (bytes === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const parsed = ZManifest.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+/**
+ * Spec §9: chunks of 2 MB; only the last may be smaller, so a smaller chunk size is taken only
+ * for a file of one chunk (a million 1-byte chunks would each cost a request and a row).
+ */
+function isChunkSizeAllowed(size: number, chunksize: number): boolean {
+  return chunksize >= UPLOAD.fileChunkBytes || size <= chunksize;
 }
 
 /** create-upload: a new upload of `size` bytes in chunks of `chunksize`, within the user's tier. */
 export async function createFileUpload(deps: ConversionDeps, userId: number, fields: z.output<typeof ZCreateUploadRequest>): Promise<FileUploadData> {
   const [name] = fileNamesOf(fields.name, 1) ?? [];
   if (name === undefined) throw new FileUploadError(400, CONVERSION_MESSAGES.fileName, 'unusable file name');
+  if (!isChunkSizeAllowed(fields.size, fields.chunksize)) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.chunkSize, `chunks of ${fields.chunksize} bytes for ${fields.size}`);
   const now = nowSeconds(deps);
   const tier = (await isConverterMember(deps.db, userId, now)) ? 'member' : 'visitor';
   const maxBytes = CONVERSION_LIMITS[tier].maxFileBytes;
   if (fields.size > maxBytes) throw new FileUploadError(413, CONVERSION_MESSAGES.tooLarge(megabytesOf(maxBytes)), `${fields.size} bytes for a ${tier}`);
-  const manifest: Manifest = {
+  const upload: Upload = {
     code: randomBytes(16).toString('base64url'),
     userId,
     name,
     size: fields.size,
     chunksize: fields.chunksize,
     chunks: Math.ceil(fields.size / fields.chunksize),
+    received: 0,
     createdAt: now,
     expiresAt: now + Math.round(deps.env.CONVERSION_RETENTION_HOURS * 3600),
     completedAt: null,
   };
-  await writeManifest(deps, manifest);
-  return dataOf(manifest, 0);
+  await insertFileUpload(deps.db, {
+    code: upload.code,
+    user_id: userId,
+    name,
+    size: upload.size,
+    chunksize: upload.chunksize,
+    chunks: upload.chunks,
+    created_at: upload.createdAt,
+    expires_at: upload.expiresAt,
+  });
+  return dataOf(upload, 0);
 }
 
 /** The bytes chunk `chunknum` must have: `chunksize`, the last one the rest. */
-function expectedBytesOf(manifest: Manifest, chunknum: number): number {
-  return chunknum < manifest.chunks - 1 ? manifest.chunksize : manifest.size - manifest.chunksize * (manifest.chunks - 1);
-}
-
-async function storedChunks(deps: ConversionDeps, code: string): Promise<number> {
-  return (await deps.storage.list(chunksFolderOf(code))).length;
+function expectedBytesOf(upload: Upload, chunknum: number): number {
+  return chunknum < upload.chunks - 1 ? upload.chunksize : upload.size - upload.chunksize * (upload.chunks - 1);
 }
 
 /** Joins the chunks into the file once all are in; a second request racing here finds it done. */
-async function completeIfWhole(deps: ConversionDeps, manifest: Manifest): Promise<Manifest> {
-  if ((await storedChunks(deps, manifest.code)) < manifest.chunks) return manifest;
-  const keys = Array.from({ length: manifest.chunks }, (_, chunknum) => chunkKeyOf(manifest.code, chunknum));
+async function complete(deps: ConversionDeps, upload: Upload): Promise<Upload> {
+  const keys = Array.from({ length: upload.chunks }, (_, chunknum) => chunkKeyOf(upload.code, chunknum));
   try {
-    await deps.storage.compose(fileKeyOf(manifest.code), keys);
+    await deps.storage.compose(fileKeyOf(upload.code), keys);
   } catch (error) {
-    const current = await readManifest(deps, manifest.code);
-    if (current?.completedAt !== null && current !== undefined) return current;
+    const current = await findFileUpload(deps.db, upload.code);
+    if (current !== undefined && current.completed_at !== null) return uploadOf(current);
     throw error;
   }
-  const complete = { ...manifest, completedAt: nowSeconds(deps) };
-  await writeManifest(deps, complete);
-  await deps.storage.deletePrefix(chunksFolderOf(manifest.code));
-  deps.log.info({ upload: manifest.code, userId: manifest.userId, bytes: manifest.size, chunks: manifest.chunks, durationMs: (complete.completedAt - manifest.createdAt) * 1000 }, 'file upload finished');
-  return complete;
+  const completedAt = nowSeconds(deps);
+  if (!(await completeFileUpload(deps.db, upload.code, completedAt))) {
+    const current = await findFileUpload(deps.db, upload.code);
+    return current === undefined ? upload : uploadOf(current);
+  }
+  await deps.storage.deletePrefix(chunksFolderOf(upload.code));
+  await deleteFileChunkRows(deps.db, upload.code);
+  deps.log.info({ upload: upload.code, userId: upload.userId, bytes: upload.size, chunks: upload.chunks, durationMs: (completedAt - upload.createdAt) * 1000 }, 'file upload finished');
+  return { ...upload, received: upload.chunks, completedAt };
 }
 
 /** upload: stores one chunk (exactly its expected length), and the whole file once all are in. */
 export async function receiveFileChunk(deps: ConversionDeps, userId: number, query: z.output<typeof ZFileUploadQuery>, body: ChunkBody): Promise<FileUploadData> {
-  const manifest = await readManifest(deps, query.code);
-  if (manifest === undefined || manifest.userId !== userId || manifest.expiresAt <= nowSeconds(deps)) {
-    throw new FileUploadError(404, FILE_UPLOAD_MESSAGES.unknown, manifest === undefined ? 'unknown upload code' : 'upload of another user or expired');
+  const row = await findFileUpload(deps.db, query.code);
+  const upload = row === undefined ? undefined : uploadOf(row);
+  if (upload === undefined || upload.userId !== userId || upload.expiresAt <= nowSeconds(deps)) {
+    throw new FileUploadError(404, FILE_UPLOAD_MESSAGES.unknown, upload === undefined ? 'unknown upload code' : 'upload of another user or expired');
   }
-  if (manifest.completedAt !== null) {
+  if (upload.completedAt !== null) {
     discardBody(body);
-    return dataOf(manifest, manifest.chunks);
+    return dataOf(upload, upload.chunks);
   }
-  if (query.chunknum >= manifest.chunks) throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk ${query.chunknum} of ${manifest.chunks}`);
-  const expected = expectedBytesOf(manifest, query.chunknum);
+  if (query.chunknum >= upload.chunks) throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk ${query.chunknum} of ${upload.chunks}`);
+  const expected = expectedBytesOf(upload, query.chunknum);
   if (body.declaredBytes !== undefined && body.declaredBytes !== expected) {
     discardBody(body);
     throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk of ${body.declaredBytes} bytes, expected ${expected}`);
   }
-  const key = chunkKeyOf(manifest.code, query.chunknum);
+  const key = chunkKeyOf(upload.code, query.chunknum);
   try {
     // A chunk is whole or absent: a short one is refused below, a long one here.
     const stored = await deps.storage.putStream(key, chunkSource(body).stream, { maxBytes: expected });
@@ -195,22 +219,23 @@ export async function receiveFileChunk(deps: ConversionDeps, userId: number, que
     if (error instanceof StorageLimitError) throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk longer than ${expected} bytes`);
     throw error;
   }
-  const current = await completeIfWhole(deps, manifest);
-  return dataOf(current, current.completedAt === null ? await storedChunks(deps, manifest.code) : current.chunks);
+  const received = await recordFileChunk(deps.db, upload.code, query.chunknum);
+  if (received < upload.chunks) return dataOf(upload, received);
+  const current = await complete(deps, upload);
+  return dataOf(current, current.completedAt === null ? received : current.chunks);
 }
 
 /** Deletes uploads of this client whose retention ended; resolves with how many. */
 export async function sweepFileUploads(deps: ConversionDeps): Promise<number> {
   const now = nowSeconds(deps);
-  const manifests = (await deps.storage.list(PREFIX)).filter((key) => key.endsWith('/manifest.json'));
   let deleted = 0;
-  for (const key of manifests) {
-    const code = key.slice(PREFIX.length, -'/manifest.json'.length);
-    if (code.includes('/')) continue;
-    const manifest = await readManifest(deps, code);
-    if (manifest !== undefined && manifest.expiresAt > now) continue;
-    await deps.storage.deletePrefix(folderOf(code));
-    deleted += 1;
+  for (;;) {
+    const codes = await expiredFileUploads(deps.db, now, SWEEP_BATCH);
+    for (const code of codes) {
+      await deps.storage.deletePrefix(folderOf(code));
+      await deleteFileUpload(deps.db, code);
+      deleted += 1;
+    }
+    if (codes.length < SWEEP_BATCH) return deleted;
   }
-  return deleted;
 }

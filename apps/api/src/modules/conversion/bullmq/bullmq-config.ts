@@ -45,7 +45,7 @@ export function conversionJobOptions(tasktag: string, priority: number, firstBac
 
 /**
  * How a worker holds its jobs. The lock is renewed every half lockDuration while the process
- * lives (conversions run in threads, the event loop stays free), so it bounds only how long the
+ * lives (conversions run in processes of their own, the event loop stays free), so it bounds only how long the
  * job of a killed worker waits: its conversion time limit, capped; the stalled-job check that
  * hands such a job on runs twice as often. A job is handed on after a stall up to MAX_ATTEMPTS
  * times; the attempt after the last is given up by runTask before BullMQ would fail it unseen.

@@ -16,7 +16,7 @@ import { BullmqConversionWorker, type BullmqWorkerDeps } from './bullmq-worker';
 import { attemptLines, createQueuedTask, inspectQueue, taskRow, TEST_REDIS_URL, testQueueName, waitFor, type LogLine } from './bullmq.testing';
 
 // Issue 7, the `bullmq` provider on the real Redis and the real database (SQLite and PostgreSQL),
-// with the worker in this process and a test worker thread that misbehaves on command
+// with the worker in this process and a test conversion process that misbehaves on command
 // (jobs/worker.testing.ts): priorities, one run per tasktag, retries with back-off, giving up,
 // drawings that are not retried, cancels and a worker stopping mid-job. The worker processes of
 // `npm run worker` are tested in bullmq-processes.api.test.ts.
@@ -62,7 +62,7 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((started) => started.worker.stop()));
 });
 
-/** A worker on the test queue running the misbehaving thread, started unless `start` is false. */
+/** A worker on the test queue running the misbehaving conversion process, started unless `start` is false. */
 async function worker(options: Partial<Omit<BullmqWorkerDeps, 'env'>> = {}, start = true): Promise<Started> {
   const logs: LogLine[] = [];
   const sink = new Writable({
@@ -104,7 +104,7 @@ async function bullmqJob(tasktag: string) {
 /** The job once BullMQ has it completed or failed (a moment after its task ended). */
 const settled = (tasktag: string) => waitFor(() => bullmqJob(tasktag), (found) => found.state === 'completed' || found.state === 'failed', 10_000);
 
-describe('the bullmq provider', () => {
+describe('the bullmq provider', { timeout: 30_000 }, () => {
   it("runs members' tasks first, then the others in order, each once; enqueueing a tasktag again changes nothing", async () => {
     const first = await task('first.dxf', 'ECHO');
     const second = await task('second.dxf', 'ECHO');
@@ -126,7 +126,7 @@ describe('the bullmq provider', () => {
     expect(await jobOf(member)).toMatchObject({ status: 'done', priority: 10, attempts: 1 });
   });
 
-  it('retries a conversion whose thread crashed after a back-off, and converts it', async () => {
+  it('retries a conversion whose process crashed after a back-off, and converts it', async () => {
     const marker = path.join(scratch, 'crashed-once');
     const tasktag = await task('a.dxf', `CRASH-ONCE:${marker}`);
     const { logs } = await worker();

@@ -13,8 +13,8 @@ import { conversionWorkerTiming, redisConnection, type ConversionJobData } from 
 import { holdJob } from './bullmq.repository';
 
 // Issue 7, the `bullmq` provider's worker (`npm run worker`, apps/api/src/worker.ts): a BullMQ
-// Worker whose jobs run exactly as the local queue runs them (runTask, conversions in worker
-// threads under CONVERSION_TIMEOUT_SECONDS and CONVERSION_MEMORY_MB). What BullMQ should do next
+// Worker whose jobs run exactly as the local queue runs them (runTask, conversions in processes
+// of their own under CONVERSION_TIMEOUT_SECONDS and CONVERSION_MEMORY_MB). What BullMQ should do next
 // follows from how the attempt ended:
 // - the task ended (done, or failed because of the drawing): the job completes, or fails with an
 //   UnrecoverableError, never retried;
@@ -68,7 +68,7 @@ export class BullmqConversionWorker {
     this.pool = new ConversionWorkerPool({
       memoryMb: env.CONVERSION_MEMORY_MB,
       timeoutMs: env.CONVERSION_TIMEOUT_SECONDS * 1000,
-      idleThreads: env.CONVERSION_CONCURRENCY,
+      idleProcesses: env.CONVERSION_CONCURRENCY,
       ...(deps.workerEntry === undefined ? {} : { entry: deps.workerEntry }),
     });
     this.lockSeconds = env.CONVERSION_TIMEOUT_SECONDS + LOCK_MARGIN_SECONDS;

@@ -1,5 +1,6 @@
 import { CadConvertError, convertDrawing } from '@xcad/cad/convert';
-import { CadReadError } from '@xcad/cad/errors';
+import { CadLimitError, CadReadError, type LimitName } from '@xcad/cad/errors';
+import { checkOutputBytes } from '@xcad/cad/limits';
 import { convertToDxf } from '@xcad/cad/dxf-writer/convert';
 import { writeDxf } from '@xcad/cad/dxf-writer/writer';
 import { convertToDwg } from '@xcad/cad/dwg-writer/convert';
@@ -8,12 +9,13 @@ import type { Drawing } from '@xcad/cad/model';
 import { pdfToDrawing } from '@xcad/cad/pdf/index';
 import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest, type CadTarget } from './worker-protocol';
 
-// Issue 7: the entry of a conversion worker thread (started through worker-boot.mjs). It converts
-// with packages/cad and sorts what went wrong into the drawing's faults; the thread's time and
-// heap limits are the runner's business.
+// Issues 7 and 21: the entry of a conversion process (started through worker-boot.mjs). It converts
+// with packages/cad, whose budgets stop a hostile drawing early, and sorts what went wrong into the
+// drawing's faults; the process's time and memory limits are the runner's business.
 
-function failureOf(error: unknown, elapsedMs: number, readerLimitMs: number | undefined): { failure: ConversionFailure; detail: string } {
+function failureOf(error: unknown, elapsedMs: number, readerLimitMs: number | undefined): { failure: ConversionFailure; detail: string; limit?: LimitName } {
   const detail = error instanceof Error ? error.message : String(error);
+  if (error instanceof CadLimitError) return { failure: 'limit', detail, limit: error.limit };
   if (error instanceof CadReadError) {
     // The DWG reader is stopped at the job's time limit and then reports a read failure: the
     // drawing took too long, it is not necessarily damaged.
@@ -34,12 +36,12 @@ async function writeCadOf(input: Uint8Array, name: string | undefined, target: C
   if (target.fromPdf) {
     const { drawing, notes } = await pdfToDrawing(input, target.pages === undefined ? {} : { pages: target.pages });
     const written = writeCad(drawing, target);
-    return { data: written.bytes, notes: notes.length + written.notes.length };
+    return { data: checkOutputBytes(written.bytes), notes: notes.length + written.notes.length };
   }
   const inputName = name ?? 'drawing.dwg';
   const converted =
     target.format === 'dwg' ? await convertToDwg(input, inputName, { version: target.version }) : await convertToDxf(input, inputName, { version: target.version });
-  return { data: converted.bytes, notes: converted.notes.length };
+  return { data: checkOutputBytes(converted.bytes), notes: converted.notes.length };
 }
 
 async function convert(request: ConversionRequest): Promise<ConversionOutcome> {

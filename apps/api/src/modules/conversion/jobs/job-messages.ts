@@ -1,8 +1,29 @@
+import type { LimitName } from '@xcad/cad/errors';
+import { ENGINE_LIMITS } from '@xcad/cad/limits';
 import { CONVERSION_MESSAGES } from '@xcad/protocol';
 
 // Issue 7: why a file or a task failed, as the tool pages show it (conversion_file.reason,
-// conversion_task.reason). Written for the person who uploaded the drawing: what went wrong and,
-// where there is one, what to do about it.
+// conversion_task.reason; taskstate answers 18000 with it, spec §8). Written for the person who
+// uploaded the drawing: what went wrong and, where there is one, what to do about it.
+
+/** A count as Chinese writes it: 3000000 -> 300万, 100000000 -> 1亿. */
+function countText(count: number): string {
+  if (count >= 1e8 && count % 1e8 === 0) return `${count / 1e8}亿`;
+  if (count >= 1e4 && count % 1e4 === 0) return `${count / 1e4}万`;
+  return String(count);
+}
+
+const megabytes = (bytes: number): number => Math.round(bytes / (1024 * 1024));
+
+/** Issue 21: an engine budget (packages/cad limits.ts) the drawing went over. */
+const LIMIT_MESSAGES: Record<LimitName, string> = {
+  entities: `图纸过于复杂：块参照展开后超过${countText(ENGINE_LIMITS.entities)}个图形，无法转换`,
+  points: `图纸过于复杂：图形超过${countText(ENGINE_LIMITS.points)}个点，无法转换`,
+  pdfPages: `PDF页数过多：一次最多转换${ENGINE_LIMITS.pdfPages}页，请在转换选项中填写页码范围`,
+  pdfDecodedBytes: `PDF内容解压后超过${megabytes(ENGINE_LIMITS.pdfDecodedBytes)}MB，无法转换`,
+  outputBytes: `转换结果超过${megabytes(ENGINE_LIMITS.outputBytes)}MB，无法转换`,
+  pixels: `输出图片超过${countText(ENGINE_LIMITS.pixels)}像素，请减小图片宽度或DPI`,
+};
 
 export const JOB_MESSAGES = {
   unreadable: '文件已损坏或不是有效的DWG/DXF文件',
@@ -12,6 +33,7 @@ export const JOB_MESSAGES = {
   internal: '这张图纸暂时无法转换，请检查图纸后重试或联系客服',
   timeout: '图纸过于复杂，转换超时',
   memory: '图纸过大，超出转换内存限制',
+  limit: (limit: LimitName) => LIMIT_MESSAGES[limit],
   /** A tool or output the engine does not run; refused, never faked. */
   unsupported: '该转换暂未开放，敬请期待',
   /** A DWG version the writer does not write yet (DXF takes every version). */

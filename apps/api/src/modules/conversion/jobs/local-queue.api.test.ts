@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { convertDrawing } from '@xcad/cad/convert';
 import { readDxf } from '@xcad/cad/dxf/index';
 import { readDwg } from '@xcad/cad/dwg-client';
+import { flateBombPdf, minsertBombDxf } from '@xcad/cad/hostile.testing';
 import { LocalDiskStorage } from '../../../storage';
 import type { ConversionJobs } from '../conversion.jobs';
 import { JOB_MESSAGES } from './job-messages';
@@ -19,9 +20,9 @@ import { createLocalJobs, type LocalJobsDeps } from './local-queue';
 import { readStoredZip } from './zip';
 
 // Issue 7: the local conversion queue on the real database (SQLite and PostgreSQL) and real
-// storage: corpus drawings converted in worker threads, and every way a job can go wrong: a bad
-// drawing, a thread that crashes, hangs or runs out of heap, a runner that died holding a lock,
-// two runners on one database, cancels and shutdowns.
+// storage: corpus drawings converted in conversion processes, and every way a job can go wrong: a
+// bad drawing, a hostile one (issue 21), a process that crashes, hangs or runs out of memory, a
+// runner that died holding a lock, two runners on one database, cancels and shutdowns.
 
 const FIXTURES = new URL('../../../../../../packages/cad/test-fixtures/', import.meta.url);
 const fixture = (name: string): Buffer => readFileSync(new URL(name, FIXTURES));
@@ -301,11 +302,30 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1 });
   });
 
-  it('a conversion that exhausts CONVERSION_MEMORY_MB fails as too large', async () => {
-    const { jobs } = runner({ workerEntry: MISBEHAVING, env: { CONVERSION_MEMORY_MB: 64 } });
-    const tasktag = await createTask([{ name: '巨型.dxf', bytes: text('HOG') }]);
+  it('a conversion whose resident memory passes CONVERSION_MEMORY_MB fails as too large', async () => {
+    const { jobs } = runner({ workerEntry: MISBEHAVING, env: { CONVERSION_MEMORY_MB: 256 } });
+    // Memory outside the JavaScript heap, as pdf.js's inflated streams take it.
+    const tasktag = await createTask([{ name: '巨型.dxf', bytes: text('BALLOON:2000') }]);
     await jobs.enqueue(tasktag, 0);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: '图纸过大，超出转换内存限制' });
+    expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+});
+
+describe('hostile drawings (issue 21)', { timeout: 60_000 }, () => {
+  it('a 200-byte DXF with a MINSERT of 10^7 copies fails on the engine budget, with the reason in Chinese', async () => {
+    const { jobs } = runner({ env: { CONVERSION_MEMORY_MB: 1536 } });
+    const tasktag = await createTask([{ name: '阵列.dxf', bytes: Buffer.from(minsertBombDxf(10_000, 1_000)) }]);
+    await jobs.enqueue(tasktag, 0);
+    expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: '图纸过于复杂：块参照展开后超过300万个图形，无法转换' });
+    expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('a PDF whose content inflates to 1 GiB fails before pdf.js reads it, with the reason in Chinese', async () => {
+    const { jobs } = runner({ env: { CONVERSION_MEMORY_MB: 1536 } });
+    const tasktag = await createTask([{ name: '炸弹.pdf', bytes: Buffer.from(flateBombPdf(2 ** 30)) }], { tasktype: 'pdf2cad', output_ext: 'dxf' });
+    await jobs.enqueue(tasktag, 0);
+    expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: 'PDF内容解压后超过256MB，无法转换' });
   });
 });
 
@@ -317,7 +337,7 @@ describe('crashes and retries', { timeout: 60_000 }, () => {
     offsetMs += (5 * 2 ** attempts + 1) * 1000;
   }
 
-  it('a thread that crashes is retried after a back-off, and the retry converts', async () => {
+  it('a conversion process that crashes is retried after a back-off, and the retry converts', async () => {
     const { jobs, logs } = runner({ workerEntry: MISBEHAVING });
     const marker = path.join(scratch, `crash-once-${randomBytes(4).toString('hex')}`);
     const tasktag = await createTask([{ name: 'a.dxf', bytes: text(`CRASH-ONCE:${marker}`) }]);
@@ -329,7 +349,7 @@ describe('crashes and retries', { timeout: 60_000 }, () => {
     expect(attemptLines(logs, tasktag).map((line) => line['result'])).toEqual(['retry', 'done']);
   });
 
-  it('a thread that keeps crashing is given up after three attempts', async () => {
+  it('a conversion process that keeps crashing is given up after three attempts', async () => {
     const { jobs, logs } = runner({ workerEntry: MISBEHAVING });
     const tasktag = await createTask([{ name: 'a.dxf', bytes: text('CRASH') }]);
     await jobs.enqueue(tasktag, 0);

@@ -11,7 +11,7 @@ import { giveUp, MAX_ATTEMPTS, runTask, type RunContext, type RunOutcome, type S
 import { ConversionWorkerPool } from './worker-pool';
 
 // Issue 7, the `local` jobs provider: the queue is the conversion_job table, run by the API
-// process itself with CONVERSION_CONCURRENCY worker threads. Several API processes may share one
+// process itself, CONVERSION_CONCURRENCY conversion processes at a time. Several API processes may share one
 // database: a job is claimed by one atomic update, held under a lock that expires, and taken
 // again by any runner when its holder died. Idle runners poll; an enqueue in this process wakes
 // its runner at once.
@@ -88,7 +88,7 @@ class LocalConversionJobs implements ConversionJobs {
     return new ConversionWorkerPool({
       memoryMb: this.deps.env.CONVERSION_MEMORY_MB,
       timeoutMs: this.deps.env.CONVERSION_TIMEOUT_SECONDS * 1000,
-      idleThreads: this.deps.env.CONVERSION_CONCURRENCY,
+      idleProcesses: this.deps.env.CONVERSION_CONCURRENCY,
       ...(this.deps.workerEntry === undefined ? {} : { entry: this.deps.workerEntry }),
     });
   }

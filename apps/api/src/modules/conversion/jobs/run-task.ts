@@ -20,14 +20,15 @@ import {
   type TaskEnding,
 } from './jobs.repository';
 import type { Converter } from './worker-pool';
-import type { ConversionFailure, ConvertedOutput } from './worker-protocol';
+import type { ConversionOutcome, ConvertedOutput } from './worker-protocol';
 import { readStoredZip, zipStore, type ZipEntry } from './zip';
 
-// Issue 7: one attempt at a claimed job: the task's files converted one after the other in worker
-// threads, each output stored and recorded as it is done (a retried job resumes after the files
-// already converted or refused), then the task's result (one file, or a zip of several) and its
-// end. What the drawing is to blame for is recorded on its file and never retried; a thread that
-// died, or storage or the database failing, makes the attempt end as `retry`.
+// Issue 7: one attempt at a claimed job: the task's files converted one after the other, each in
+// a conversion process (issue 21), each output stored and recorded as it is done (a retried job
+// resumes after the files already converted or refused), then the task's result (one file, or a
+// zip of several) and its end. What the drawing is to blame for is recorded on its file and never
+// retried; a conversion process that died, or storage or the database failing, makes the attempt
+// end as `retry`.
 
 /** Attempts before a job is given up ('转换服务繁忙，请稍后重试'). */
 export const MAX_ATTEMPTS = 3;
@@ -78,9 +79,9 @@ function describe(error: unknown): string {
 }
 
 /** The user's reason for a conversion the drawing is to blame for. */
-function reasonOf(failure: ConversionFailure, plan: Extract<ConversionPlan, { ok: true }>): string {
+function reasonOf(outcome: Extract<ConversionOutcome, { ok: false }>, plan: Extract<ConversionPlan, { ok: true }>): string {
   const isPdf = plan.cad?.fromPdf === true;
-  switch (failure) {
+  switch (outcome.failure) {
     case 'empty':
       return isPdf ? JOB_MESSAGES.rasterPdf : JOB_MESSAGES.empty;
     case 'unknown-layout':
@@ -93,6 +94,8 @@ function reasonOf(failure: ConversionFailure, plan: Extract<ConversionPlan, { ok
       return JOB_MESSAGES.timeout;
     case 'memory':
       return JOB_MESSAGES.memory;
+    case 'limit':
+      return outcome.limit === undefined ? JOB_MESSAGES.internal : JOB_MESSAGES.limit(outcome.limit);
     default:
       return isPdf ? JOB_MESSAGES.unreadablePdf : JOB_MESSAGES.unreadable;
   }
@@ -168,7 +171,7 @@ async function convertFile(ctx: RunContext, task: ConversionTaskRow, plan: Conve
       logAttempt(stopped.kind, outcome.detail);
       return stopped;
     }
-    return await refuse(reasonOf(outcome.failure, plan), `${outcome.failure}: ${outcome.detail}`);
+    return await refuse(reasonOf(outcome, plan), `${outcome.failure}: ${outcome.detail}`);
   } catch (error) {
     // Storage or the database failed: nothing is wrong with the drawing.
     logAttempt('retry', describe(error));

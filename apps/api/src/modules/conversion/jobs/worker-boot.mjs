@@ -1,9 +1,9 @@
-// Issue 7: the first module of a conversion worker thread. The API runs its TypeScript through
-// tsx, but a worker thread does not inherit the parent's module loader (neither from `--import
-// tsx` nor under Vitest), so this plain module registers tsx in the thread and then loads the
-// entry the runner named (conversion-worker.ts, or a test's misbehaving worker).
-import { workerData } from 'node:worker_threads';
+// Issues 7 and 21: the first module of a conversion process. The API runs its TypeScript through
+// tsx, but the pool starts a conversion process with only its own flags (its heap limit), neither
+// the parent's `--import tsx` nor Vitest's loader: this plain module registers tsx and then loads
+// the entry the runner named on the command line (conversion-worker.ts, or a test's misbehaving
+// worker).
 import { register } from 'tsx/esm/api';
 
 register();
-await import(workerData.entry);
+await import(process.argv[2]);

@@ -3,12 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { flateBombPdf, nestedMinsertDxf } from '@xcad/cad/hostile.testing';
 import { ConversionWorkerPool } from './worker-pool';
 import type { ConversionOutcome, WorkerConvertOptions } from './worker-protocol';
 
-// Issue 7: conversions in worker threads with the real engine (packages/cad, its native canvas,
-// its fonts and its DWG reader process), and the limits that keep a hostile drawing from taking
-// the API down: time, heap, crashes, and cancelling.
+// Issues 7 and 21: conversions in processes of their own with the real engine (packages/cad, its
+// native canvas, its fonts and its DWG reader process), and the limits that keep a hostile drawing
+// from taking the API down: time, heap, resident memory (the process and what it started),
+// crashes, and cancelling; a hostile drawing stopped by the engine's budgets, and its memory
+// given back with its process.
 
 const FIXTURES = new URL('../../../../../../packages/cad/test-fixtures/', import.meta.url);
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(name, FIXTURES)));
@@ -17,7 +20,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'xcad-pool-'));
 
 const pools: ConversionWorkerPool[] = [];
 function pool(options: Partial<ConstructorParameters<typeof ConversionWorkerPool>[0]> = {}): ConversionWorkerPool {
-  const created = new ConversionWorkerPool({ memoryMb: 512, timeoutMs: 60_000, idleThreads: 1, ...options });
+  const created = new ConversionWorkerPool({ memoryMb: 512, timeoutMs: 60_000, idleProcesses: 1, ...options });
   pools.push(created);
   return created;
 }
@@ -59,13 +62,32 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-/** This process's child processes (zombies included) as `ps` lists them. */
-function childProcesses(): string[] {
+/** Processes as `ps` lists them (zombies included): pid, process group, state and command line. */
+function processes(filter: string[]): Array<{ pid: number; pgid: number; stat: string; args: string }> {
   try {
-    return execFileSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    return execFileSync('ps', ['-o', 'pid=,pgid=,stat=,args=', ...filter], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [pid = '', pgid = '', stat = '', ...args] = line.trim().split(/\s+/);
+        return { pid: Number(pid), pgid: Number(pgid), stat, args: args.join(' ') };
+      });
   } catch {
     return []; // ps exits 1 when there is none
   }
+}
+
+/** This process's child processes. */
+const childProcesses = () => processes(['--ppid', String(process.pid)]);
+/** The live (not zombie) members of a process group: a conversion process and what it started. */
+const liveInGroup = (pgid: number) => processes(['-e']).filter((p) => p.pgid === pgid && !p.stat.startsWith('Z'));
+/** The conversion processes of this test process's pools. */
+const conversionProcesses = () => childProcesses().filter((p) => p.args.includes('worker-boot.mjs'));
+
+/** Resident memory of a process in MB, from /proc. */
+function residentMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
 async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -77,7 +99,7 @@ async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> 
 }
 
 describe('the real engine in worker threads', { timeout: 60_000 }, () => {
-  const engine = pool({ idleThreads: 1 });
+  const engine = pool({ idleProcesses: 1 });
   const convert = (name: string, options: WorkerConvertOptions) => engine.convert({ input: fixture(name), options: { name, ...options } });
 
   it('converts a DXF to an A3 landscape PDF of one page', async () => {
@@ -114,7 +136,7 @@ describe('the real engine in worker threads', { timeout: 60_000 }, () => {
     for (const png of outputsOf(outcome)) expect(pngSize(png).width).toBe(400);
   });
 
-  it('refuses what is not a drawing, an empty one, an unknown layout; the thread stays usable', async () => {
+  it('refuses what is not a drawing, an empty one, an unknown layout; the process stays usable', async () => {
     expect(await engine.convert({ input: text('这不是图纸'), options: { format: 'pdf' } })).toMatchObject({ ok: false, failure: 'unreadable' });
     expect(await engine.convert({ input: text('  0\nSECTION\n  2\nENTITIES\n  0\nENDSEC\n  0\nEOF\n'), options: { format: 'pdf' } })).toMatchObject({
       ok: false,
@@ -124,39 +146,85 @@ describe('the real engine in worker threads', { timeout: 60_000 }, () => {
     expect(outputsOf(await convert('skydxf_splines.dxf', { format: 'pdf' }))).toHaveLength(1);
   });
 
-  it('stops a conversion that takes longer than the limit, DWG reader included (killed and reaped)', async () => {
+  it('stops a conversion that takes longer than the limit, DWG reader included', async () => {
     const strict = pool({ timeoutMs: 150 });
     // Loaded first, so that the limit falls on the conversion and not on loading the engine.
     expect(await strict.convert({ input: text('not a drawing'), options: { format: 'pdf' } })).toMatchObject({ failure: 'unreadable' });
     const outcome = strict.convert({ input: fixture('acs_sample_AC1015.dwg'), options: { format: 'pdf', dwgTimeoutMs: 60_000 } });
-    await waitFor(() => childProcesses().some((line) => line.includes('cad-dwg')), 5_000);
+    // The DWG reader runs in the process group of one of this process's conversion processes.
+    let group = 0;
+    await waitFor(() => {
+      const ours = new Set(conversionProcesses().map((p) => p.pid));
+      group = processes(['-e']).find((p) => p.args.includes('cad-dwg') && ours.has(p.pgid) && !p.stat.startsWith('Z'))?.pgid ?? 0;
+      return group > 0;
+    }, 5_000);
     expect(await outcome).toMatchObject({ ok: false, failure: 'timeout' });
-    await waitFor(() => !childProcesses().some((line) => line.includes('cad-dwg') || line.includes('defunct')), 5_000);
+    // The conversion process and its DWG reader are gone, the conversion process reaped.
+    await waitFor(() => liveInGroup(group).length === 0 && !childProcesses().some((p) => p.pid === group), 5_000);
   });
 });
 
-describe('threads that misbehave', { timeout: 30_000 }, () => {
-  const bad = pool({ entry: MISBEHAVING, timeoutMs: 1_500, memoryMb: 64 });
+describe('the budgets of a hostile drawing, in a process of its own', { timeout: 60_000 }, () => {
+  const hostile = pool({ idleProcesses: 1, memoryMb: 1536 });
+
+  it('fails a PDF whose content inflates to 1 GiB with its reason; its process is replaced and this one holds none of it', async () => {
+    const others = new Set(conversionProcesses().map((p) => p.pid));
+    expect(outputsOf(await hostile.convert({ input: fixture('ezdxf_hatches_1.dxf'), options: { format: 'pdf' } }))).toHaveLength(1);
+    const warm = conversionProcesses().find((p) => !others.has(p.pid));
+    expect(warm).toBeDefined();
+    const baseline = residentMb(process.pid);
+    const outcome = await hostile.convert({ input: flateBombPdf(2 ** 30), options: { format: 'pdf' }, cad: { format: 'dxf', version: '2018', fromPdf: true } });
+    expect(outcome).toMatchObject({ ok: false, failure: 'limit', limit: 'pdfDecodedBytes' });
+    expect(residentMb(process.pid)).toBeLessThan(baseline + 100);
+    await waitFor(() => liveInGroup(warm?.pid ?? 0).length === 0);
+    // A fresh process takes the next drawing.
+    expect(outputsOf(await hostile.convert({ input: fixture('ezdxf_hatches_1.dxf'), options: { format: 'png', width: 200 } }))).toHaveLength(1);
+  });
+
+  it('fails nested MINSERTs (10^16 copies in 500 bytes) on the entities budget', async () => {
+    expect(await hostile.convert({ input: nestedMinsertDxf(4, 100), options: { format: 'png' } })).toMatchObject({ ok: false, failure: 'limit', limit: 'entities' });
+  });
+
+  it('refuses an image over 100 megapixels on the pixels budget', async () => {
+    expect(await hostile.convert({ input: fixture('ezdxf_hatches_1.dxf'), options: { format: 'png', dpi: 2400 } })).toMatchObject({ ok: false, failure: 'limit', limit: 'pixels' });
+  });
+});
+
+describe('conversion processes that misbehave', { timeout: 30_000 }, () => {
+  const bad = pool({ entry: MISBEHAVING, timeoutMs: 1_500, memoryMb: 192 });
   const run = (command: string, signal?: AbortSignal) => bad.convert({ input: text(command), options: { format: 'pdf' } }, signal);
 
-  it('a thread that exits or throws is reported as crashed, and the next conversion gets a new thread', async () => {
+  it('a process that exits or throws is reported as crashed, and the next conversion gets a new process', async () => {
     expect(await run('CRASH')).toMatchObject({ ok: false, failure: 'crashed' });
     expect(await run('THROW')).toMatchObject({ ok: false, failure: 'crashed' });
     expect(outputsOf(await run('ECHO'))).toEqual([text('ECHO')]);
   });
 
-  it('a thread stuck in a loop is terminated at the time limit', async () => {
+  it('a process stuck in a loop is killed at the time limit', async () => {
     const started = Date.now();
     expect(await run('HANG')).toMatchObject({ ok: false, failure: 'timeout' });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(outputsOf(await run('ECHO:10'))).toHaveLength(1);
   });
 
-  it('a thread that exhausts its heap is reported as out of memory', async () => {
+  it('a process that exhausts its heap is reported as out of memory', async () => {
     expect(await run('HOG')).toMatchObject({ ok: false, failure: 'memory' });
   });
 
-  it('cancelling terminates the thread and kills the processes it started', async () => {
+  it('a process whose resident memory outside the heap passes the cap is killed as out of memory', async () => {
+    const capped = pool({ entry: MISBEHAVING, timeoutMs: 20_000, memoryMb: 200 });
+    const outcome = await capped.convert({ input: text('BALLOON:1000'), options: { format: 'pdf' } });
+    expect(outcome).toMatchObject({ ok: false, failure: 'memory' });
+    expect(outcome.ok ? '' : outcome.detail).toMatch(/resident memory, over its 200 MB/);
+  });
+
+  it('the memory of the processes a conversion starts counts, and they are killed with it', async () => {
+    const capped = pool({ entry: MISBEHAVING, timeoutMs: 20_000, memoryMb: 200 });
+    expect(await capped.convert({ input: text('SPAWN-BALLOON:1000'), options: { format: 'pdf' } })).toMatchObject({ ok: false, failure: 'memory' });
+    await waitFor(() => !processes(['-e']).some((p) => p.args.includes('Buffer.alloc(1 << 20, 1)') && !p.stat.startsWith('Z')), 5_000);
+  });
+
+  it('cancelling kills the process and the processes it started', async () => {
     const pidFile = path.join(scratch, 'child.pid');
     const controller = new AbortController();
     const outcome = run(`SPAWN:${pidFile}`, controller.signal);

@@ -1,72 +1,114 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { ConversionOutcome, ConversionRequest, FromWorker, ToWorker } from './worker-protocol';
-import { ownBuffer } from './worker-protocol';
 
-// Issue 7: conversions in worker threads, each limited in heap (resourceLimits) and time (the
-// thread is terminated when a conversion takes too long, or when its task is cancelled). A thread
-// that converted successfully is kept warm for the next file (loading the engine costs a few
-// hundred milliseconds); one that failed in any way other than a refusal is replaced.
+// Issues 7 and 21 (decision 0027): each conversion runs in a process of its own, capped in time
+// and in resident memory. V8's heap limit (`--max-old-space-size`) bounds only the JavaScript heap;
+// pdf.js's inflated streams, the canvas and fonts live outside it. So a watchdog reads the resident
+// memory of the process and of the processes it started (the DWG reader) from /proc while it
+// converts, and kills them all, as one process group, the moment they pass the cap; the time limit
+// kills them the same way. A process that converted successfully and stayed small is kept warm for
+// the next file (starting one and loading the engine costs a few hundred milliseconds); any other
+// is replaced, so the memory a conversion took is given back to the system with its process, and
+// the process that runs the pool never holds it.
 
 export interface Converter {
-  /** Converts in a thread; never rejects: every way it can end is an outcome. */
+  /** Converts in a process of its own; never rejects: every way it can end is an outcome. */
   convert(request: ConversionRequest, signal?: AbortSignal): Promise<ConversionOutcome>;
 }
 
 export interface WorkerPoolOptions {
-  /** Old-generation heap of each thread (CONVERSION_MEMORY_MB). */
+  /** Resident memory of a conversion and the processes it starts, and its heap (CONVERSION_MEMORY_MB). */
   memoryMb: number;
-  /** Time one conversion may take once its thread has it (CONVERSION_TIMEOUT_SECONDS). */
+  /** Time one conversion may take once its process has it (CONVERSION_TIMEOUT_SECONDS). */
   timeoutMs: number;
-  /** Threads kept warm between conversions (the runner's concurrency). */
-  idleThreads: number;
-  /** The worker's entry module: conversion-worker.ts; tests name a misbehaving one. */
+  /** Processes kept warm between conversions (the runner's concurrency). */
+  idleProcesses: number;
+  /** The conversion process's entry module: conversion-worker.ts; tests name a misbehaving one. */
   entry?: URL;
-  /** A thread is replaced after this many conversions, whatever the engine's native side holds on to. */
+  /** A process is replaced after this many conversions, whatever it holds on to. */
   recycleAfter?: number;
-  /** How long a new thread may take to load the engine. */
+  /** A process whose resident memory is above this after a conversion is replaced. */
+  recycleMb?: number;
+  /** How long a new process may take to load the engine. */
   bootTimeoutMs?: number;
+  /** How often the watchdog reads a converting process's memory. */
+  sampleMs?: number;
 }
 
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+const BOOT = fileURLToPath(new URL('./worker-boot.mjs', import.meta.url));
 export const CONVERSION_WORKER = new URL('./conversion-worker.ts', import.meta.url);
-const OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
-/** How long a thread about to be terminated may take to kill and reap its child processes. */
-const ABANDON_MS = 1_000;
+const MB = 1024 * 1024;
+const PAGE_BYTES = 4096;
+/** A warm process above this is replaced: an engine that has converted a few drawings holds 200-300 MB. */
+const RECYCLE_MB = 512;
+const SAMPLE_MS = 50;
+/** The last bytes of a process's stderr, kept to tell a heap exhausted from another crash. */
+const STDERR_TAIL = 4096;
 
 type Failed = Extract<ConversionOutcome, { ok: false }>;
+/** Failures that end early and leave nothing behind: the process that refused the file stays warm. */
+const REFUSALS: ReadonlySet<Failed['failure']> = new Set(['unreadable', 'empty', 'unknown-layout', 'bad-option']);
 const failed = (failure: Failed['failure'], detail: string): Failed => ({ ok: false, failure, detail });
 
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+/** Resident bytes of a process (/proc/PID/statm), 0 once it is gone or where there is no /proc. */
+function residentBytes(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * PAGE_BYTES;
+  } catch {
+    return 0;
+  }
 }
 
-/** One worker thread and the processes it started. */
-class ConversionThread {
-  private readonly worker: Worker;
-  private readonly children = new Set<number>();
+/** One conversion process and the processes it started. */
+class ConversionProcess {
+  private readonly child: ChildProcess;
+  private readonly descendants = new Set<number>();
+  private stderrTail = '';
   private booted = false;
   private onReady: ((outcome: Failed | undefined) => void) | undefined;
   private onResult: { id: number; settle: (outcome: ConversionOutcome) => void } | undefined;
-  private onAbandoned: (() => void) | undefined;
-  private exited = false;
-  private terminating: Promise<void> | undefined;
-  /** Why the thread is gone, once it is. */
+  private readonly exited: Promise<void>;
+  /** Why the process is gone, once it is (or is being killed). */
   ended: Failed | undefined;
   conversions = 0;
 
-  constructor(entry: URL, memoryMb: number) {
-    this.worker = new Worker(BOOT, { workerData: { entry: entry.href }, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
-    this.worker.on('message', (message: FromWorker) => this.receive(message));
-    this.worker.on('error', (error) =>
-      this.end(errorCode(error) === OUT_OF_MEMORY ? failed('memory', error.message) : failed('crashed', `the worker failed: ${error.message}`)),
-    );
-    this.worker.on('exit', (code) => {
-      this.exited = true;
-      this.onAbandoned?.();
-      this.end(failed('crashed', `the worker exited with code ${code}`));
-      // Nothing can reap them now; at least they stop.
-      this.killChildren();
+  constructor(
+    entry: URL,
+    private readonly memoryMb: number,
+  ) {
+    // A group of its own, so that one signal ends it and whatever it started.
+    this.child = fork(BOOT, [entry.href], {
+      execArgv: [`--max-old-space-size=${memoryMb}`],
+      serialization: 'advanced',
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+    });
+    this.child.on('message', (message: FromWorker) => this.receive(message));
+    // A failed send (the process died meanwhile) is reported by its exit.
+    this.child.on('error', () => undefined);
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        const lastLine = this.stderrTail.trim().split('\n').pop()?.slice(0, 200) ?? '';
+        this.end(
+          /heap out of memory|allocation failed/i.test(this.stderrTail)
+            ? failed('memory', 'the conversion exhausted its heap')
+            : failed('crashed', `the conversion process exited (${signal ?? `code ${code}`})${lastLine ? `: ${lastLine}` : ''}`),
+        );
+        this.killGroup();
+        resolve();
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   private receive(message: FromWorker): void {
@@ -74,16 +116,14 @@ class ConversionThread {
       this.booted = true;
       this.onReady?.(undefined);
     } else if (message.type === 'child') {
-      if (message.running) this.children.add(message.pid);
-      else this.children.delete(message.pid);
-    } else if (message.type === 'abandoned') {
-      this.onAbandoned?.();
+      if (message.running) this.descendants.add(message.pid);
+      else this.descendants.delete(message.pid);
     } else if (this.onResult?.id === message.id) {
       this.onResult.settle(message.outcome);
     }
   }
 
-  /** Records why the thread is gone and tells whoever waits on it. */
+  /** Records why the process is gone and tells whoever waits on it. */
   private end(why: Failed): void {
     if (this.ended !== undefined) return;
     this.ended = why;
@@ -91,40 +131,32 @@ class ConversionThread {
     this.onResult?.settle(why);
   }
 
-  private killChildren(): void {
-    for (const pid of this.children) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+  private killGroup(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
     }
-    this.children.clear();
   }
 
-  /**
-   * Ends the thread and the processes it started (the DWG reader it may be waiting on); `why` is
-   * what a waiting caller gets, at once. The thread kills and reaps its children first when it can
-   * (a thread busy in a loop cannot: they are killed from here, and stay unreaped).
-   */
+  /** Resident memory of the process and the processes it started. */
+  residentBytes(): number {
+    const pid = this.child.pid;
+    if (pid === undefined) return 0;
+    let total = residentBytes(pid);
+    for (const descendant of this.descendants) total += residentBytes(descendant);
+    return total;
+  }
+
+  /** Ends the process and everything it started; `why` is what a waiting caller gets, at once. Resolves once it has exited. */
   kill(why: Failed): Promise<void> {
     this.end(why);
-    this.terminating ??= (async () => {
-      if (!this.exited && this.children.size > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ABANDON_MS);
-          this.onAbandoned = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          const message: ToWorker = { type: 'abandon' };
-          this.worker.postMessage(message);
-        });
-      }
-      this.killChildren();
-      await this.worker.terminate();
-    })();
-    return this.terminating;
+    // An idle process is unref'd: its exit must still be waited for (close() at the end of a script).
+    this.hold(true);
+    this.killGroup();
+    return this.exited;
   }
 
   /** Resolves once the engine is loaded, or with why it could not be. */
@@ -132,7 +164,7 @@ class ConversionThread {
     if (this.ended !== undefined) return Promise.resolve(this.ended);
     if (this.booted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => void this.kill(failed('crashed', `the worker did not start within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => void this.kill(failed('crashed', `the conversion process did not start within ${timeoutMs} ms`)), timeoutMs);
       this.onReady = (outcome) => {
         clearTimeout(timer);
         this.onReady = undefined;
@@ -141,73 +173,101 @@ class ConversionThread {
     });
   }
 
-  /** One conversion, ended by its result, the time limit or the thread's death. */
-  run(id: number, request: ConversionRequest, timeoutMs: number): Promise<ConversionOutcome> {
+  /** One conversion, ended by its result, the time limit, the memory cap or the process's death. */
+  run(id: number, request: ConversionRequest, timeoutMs: number, sampleMs: number): Promise<ConversionOutcome> {
     if (this.ended !== undefined) return Promise.resolve(this.ended);
+    const capBytes = this.memoryMb * MB;
     return new Promise((resolve) => {
       const timer = setTimeout(() => void this.kill(failed('timeout', `the conversion took longer than ${timeoutMs} ms`)), timeoutMs);
+      const watchdog = setInterval(() => {
+        const resident = this.residentBytes();
+        if (resident > capBytes) void this.kill(failed('memory', `the conversion reached ${Math.round(resident / MB)} MB of resident memory, over its ${this.memoryMb} MB`));
+      }, sampleMs);
       this.onResult = {
         id,
         settle: (outcome) => {
           clearTimeout(timer);
+          clearInterval(watchdog);
           this.onResult = undefined;
           resolve(outcome);
         },
       };
-      const input = ownBuffer(request.input);
-      const message: ToWorker = { type: 'convert', id, request: { ...request, input } };
-      this.worker.postMessage(message, [input.buffer as ArrayBuffer]);
+      const message: ToWorker = { type: 'convert', id, request };
+      this.child.send(message);
     });
   }
 
-  /** An idle thread does not keep the process alive. */
+  /** An idle process does not keep the pool's process alive. */
   hold(busy: boolean): void {
-    if (busy) this.worker.ref();
-    else this.worker.unref();
+    const handles = [this.child, this.child.channel, this.child.stderr as Socket | null];
+    for (const handle of handles) {
+      if (busy) handle?.ref();
+      else handle?.unref();
+    }
   }
 }
 
 export class ConversionWorkerPool implements Converter {
-  private readonly idle: ConversionThread[] = [];
-  private readonly busy = new Set<ConversionThread>();
+  private readonly idle: ConversionProcess[] = [];
+  private readonly busy = new Set<ConversionProcess>();
   private nextId = 1;
   private closed = false;
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
+  private start(): ConversionProcess {
+    return new ConversionProcess(this.options.entry ?? CONVERSION_WORKER, this.options.memoryMb);
+  }
+
   async convert(request: ConversionRequest, signal?: AbortSignal): Promise<ConversionOutcome> {
     if (this.closed) return failed('aborted', 'the worker pool is closed');
     if (signal?.aborted) return failed('aborted', String(signal.reason));
-    const thread = this.idle.pop() ?? new ConversionThread(this.options.entry ?? CONVERSION_WORKER, this.options.memoryMb);
-    thread.hold(true);
-    this.busy.add(thread);
-    const onAbort = (): void => void thread.kill(failed('aborted', String(signal?.reason)));
+    const worker = this.idle.pop() ?? this.start();
+    worker.hold(true);
+    this.busy.add(worker);
+    const onAbort = (): void => void worker.kill(failed('aborted', String(signal?.reason)));
     signal?.addEventListener('abort', onAbort, { once: true });
+    let outcome: ConversionOutcome = failed('aborted', 'not run');
     try {
-      const notReady = await thread.whenReady(this.options.bootTimeoutMs ?? 60_000);
-      // A thread that cannot load the engine says nothing about the drawing.
-      if (notReady !== undefined) return notReady.failure === 'aborted' ? notReady : failed('crashed', notReady.detail);
-      thread.conversions += 1;
-      return await thread.run(this.nextId++, request, this.options.timeoutMs);
+      const notReady = await worker.whenReady(this.options.bootTimeoutMs ?? 60_000);
+      // A process that cannot load the engine says nothing about the drawing.
+      if (notReady !== undefined) return (outcome = notReady.failure === 'aborted' ? notReady : failed('crashed', notReady.detail));
+      worker.conversions += 1;
+      return (outcome = await worker.run(this.nextId++, request, this.options.timeoutMs, this.options.sampleMs ?? SAMPLE_MS));
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.busy.delete(thread);
-      this.release(thread);
+      this.busy.delete(worker);
+      this.release(worker, outcome);
     }
   }
 
-  private release(thread: ConversionThread): void {
-    const keep = thread.ended === undefined && !this.closed && thread.conversions < (this.options.recycleAfter ?? 50) && this.idle.length < this.options.idleThreads;
-    if (!keep) return void thread.kill(failed('aborted', 'released'));
-    thread.hold(false);
-    this.idle.push(thread);
+  /**
+   * Keeps a process that converted (or refused a file that is not a drawing it can read) and stayed
+   * small; any other is ended and, while the pool runs, replaced by a fresh one.
+   */
+  private release(worker: ConversionProcess, outcome: ConversionOutcome): void {
+    const isWanted = !this.closed && this.idle.length < this.options.idleProcesses;
+    const isClean = outcome.ok || REFUSALS.has(outcome.failure);
+    const isFit = isClean && worker.ended === undefined && worker.conversions < (this.options.recycleAfter ?? 50) && worker.residentBytes() <= (this.options.recycleMb ?? RECYCLE_MB) * MB;
+    if (isWanted && isFit) {
+      worker.hold(false);
+      this.idle.push(worker);
+      return;
+    }
+    void worker.kill(failed('aborted', 'released'));
+    // The next file should not wait for the engine to load.
+    if (isWanted && worker.conversions > 0) {
+      const fresh = this.start();
+      fresh.hold(false);
+      this.idle.push(fresh);
+    }
   }
 
-  /** Terminates every thread; conversions under way end as aborted. */
+  /** Ends every process; conversions under way end as aborted. */
   async close(): Promise<void> {
     this.closed = true;
-    const threads = [...this.idle, ...this.busy];
+    const workers = [...this.idle, ...this.busy];
     this.idle.length = 0;
-    await Promise.all(threads.map((thread) => thread.kill(failed('aborted', 'the worker pool is closing'))));
+    await Promise.all(workers.map((worker) => worker.kill(failed('aborted', 'the worker pool is closing'))));
   }
 }

@@ -1,16 +1,16 @@
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
-import { parentPort } from 'node:worker_threads';
 import type { ConvertOptions } from '@xcad/cad/convert';
 import type { DxfVersion } from '@xcad/cad/dxf-writer/writer';
 import type { DwgVersion } from '@xcad/cad/dwg-writer/constants';
+import type { LimitName } from '@xcad/cad/errors';
 
-// Issue 7: what the job runner and a conversion worker thread say to each other, and the worker
-// side of it. A worker loads the engine, says `ready`, then converts one request at a time; the
-// runner enforces the time limit and terminates the thread when it is exceeded or the task is
-// cancelled.
+// Issues 7 and 21: what the job runner and a conversion process say to each other over its IPC
+// channel, and the process's side of it. A conversion process loads the engine, says `ready`, then
+// converts one request at a time; the runner enforces the time and memory limits and kills the
+// process (and the processes it started) when one is exceeded or the task is cancelled.
 
-/** The engine's options as they cross the thread boundary (a font provider does not). */
+/** The engine's options as they cross the process boundary (a font provider does not). */
 export type WorkerConvertOptions = Omit<ConvertOptions, 'fonts'>;
 
 /** cad2ver and pdf2cad: a DXF or DWG of this version, from a drawing or (fromPdf) from a PDF's vectors. */
@@ -21,7 +21,6 @@ export type CadTarget = ({ format: 'dxf'; version: DxfVersion } | { format: 'dwg
 };
 
 export interface ConversionRequest {
-  /** The drawing; transferred, not copied. */
   input: Uint8Array;
   options: WorkerConvertOptions;
   /** Set for DXF or DWG output: the engine's drawing options are then unused. */
@@ -36,96 +35,59 @@ export interface ConvertedOutput {
 
 /**
  * Why a conversion produced nothing. The drawing's fault, not retried: unreadable, empty,
- * unknown-layout, bad-option, internal (the engine threw on it), timeout, memory. Not the
- * drawing's: crashed (the thread died; the job is retried) and aborted (cancelled or stopping).
+ * unknown-layout, bad-option, internal (the engine threw on it), limit (one of the engine's
+ * budgets, named by `limit`), timeout, memory (the process's resident memory or heap). Not the
+ * drawing's: crashed (the process died; the job is retried) and aborted (cancelled or stopping).
  */
-export type ConversionFailure = 'unreadable' | 'empty' | 'unknown-layout' | 'bad-option' | 'internal' | 'timeout' | 'memory' | 'crashed' | 'aborted';
+export type ConversionFailure = 'unreadable' | 'empty' | 'unknown-layout' | 'bad-option' | 'internal' | 'limit' | 'timeout' | 'memory' | 'crashed' | 'aborted';
 
 export type ConversionOutcome =
   | { readonly ok: true; readonly outputs: readonly ConvertedOutput[]; readonly warnings: number }
-  | { readonly ok: false; readonly failure: ConversionFailure; readonly detail: string };
+  | { readonly ok: false; readonly failure: ConversionFailure; readonly detail: string; readonly limit?: LimitName };
 
-export type ToWorker =
-  | { readonly type: 'convert'; readonly id: number; readonly request: ConversionRequest }
-  /** The thread is about to be terminated: kill (and reap) the processes it started, then say `abandoned`. */
-  | { readonly type: 'abandon' };
+export type ToWorker = { readonly type: 'convert'; readonly id: number; readonly request: ConversionRequest };
 
 export type FromWorker =
   | { readonly type: 'ready' }
-  /** A process the engine started (the DWG reader): the runner kills it with the thread. */
+  /** A process the engine started (the DWG reader): its memory counts towards the conversion's. */
   | { readonly type: 'child'; readonly pid: number; readonly running: boolean }
-  | { readonly type: 'result'; readonly id: number; readonly outcome: ConversionOutcome }
-  | { readonly type: 'abandoned' };
+  | { readonly type: 'result'; readonly id: number; readonly outcome: ConversionOutcome };
 
-/** A view that owns its whole buffer, so that transferring it neither fails nor moves a shared pool. */
-export function ownBuffer(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
-}
-
-function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
-  parentPort?.postMessage(message, transfer);
+function post(message: FromWorker): void {
+  process.send?.(message);
 }
 
 /**
- * The engine reads DWG files in a child process, which would outlive a terminated thread (a
- * thread's handles are closed, its children neither killed nor reaped). Every process started in
- * this thread is reported, so that the runner can kill it if the thread cannot, and kept, so that
- * the thread can kill and reap it before it is terminated.
+ * The engine reads DWG files in a child process. Every process started here is reported, so
+ * that the runner counts its memory with this process's (they are killed together, as one
+ * process group).
  */
-function trackChildProcesses(): Set<ChildProcess> {
-  const children = new Set<ChildProcess>();
+function reportChildProcesses(): void {
   const spawn = childProcess.spawn;
   const tracked = ((...args: Parameters<typeof spawn>): ChildProcess => {
     const child = spawn(...args);
     const pid = child.pid;
     if (pid !== undefined) {
-      children.add(child);
       post({ type: 'child', pid, running: true });
-      child.once('exit', () => {
-        children.delete(child);
-        post({ type: 'child', pid, running: false });
-      });
+      child.once('exit', () => post({ type: 'child', pid, running: false }));
     }
     return child;
   }) as typeof spawn;
   childProcess.spawn = tracked;
   // The engine imports `spawn` by name: refresh the ES module bindings of node:child_process.
   syncBuiltinESMExports();
-  return children;
 }
 
-/** Kills the children and waits until each has exited (and so been reaped). */
-async function killChildren(children: Set<ChildProcess>): Promise<void> {
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
-}
-
-/** The worker side: answers each `convert` message with `convert`'s outcome, outputs transferred. */
+/** The conversion process's side: answers each `convert` message with `convert`'s outcome. */
 export function serveConversions(convert: (request: ConversionRequest) => Promise<ConversionOutcome>): void {
-  const port = parentPort;
-  if (port === null) throw new Error('serveConversions runs in a worker thread');
-  const children = trackChildProcesses();
-  port.on('message', (message: ToWorker) => {
-    if (message.type === 'abandon') {
-      void killChildren(children).then(() => post({ type: 'abandoned' }));
-      return;
-    }
+  if (process.send === undefined) throw new Error('serveConversions runs in a process started with an IPC channel');
+  reportChildProcesses();
+  // The runner went away (it exited or was killed): nobody is waiting for what this would convert.
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (message: ToWorker) => {
     void convert(message.request)
       .catch((error: unknown): ConversionOutcome => ({ ok: false, failure: 'internal', detail: error instanceof Error ? error.message : String(error) }))
-      .then((outcome) => {
-        if (!outcome.ok) return post({ type: 'result', id: message.id, outcome });
-        const outputs = outcome.outputs.map((output) => ({ layout: output.layout, data: ownBuffer(output.data) }));
-        const transfer = [...new Set(outputs.map((output) => output.data.buffer as ArrayBuffer))];
-        post({ type: 'result', id: message.id, outcome: { ...outcome, outputs } }, transfer);
-      });
+      .then((outcome) => post({ type: 'result', id: message.id, outcome }));
   });
   post({ type: 'ready' });
 }

@@ -2,16 +2,19 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { serveConversions, type ConversionOutcome, type ConversionRequest } from './worker-protocol';
 
-// Test-only worker entry (LocalJobsDeps.workerEntry / WorkerPoolOptions.entry): it speaks the real
-// protocol but misbehaves as the test's input tells it to, so that the runner's handling of
-// crashes, hangs, exhausted heaps and cancels is tested without relying on a hostile drawing.
-//   ECHO[:ms]           the input back as the output (after ms milliseconds)
-//   CRASH               the thread exits
-//   CRASH-ONCE:<file>   the thread exits unless <file> exists (it creates it): the retry succeeds
-//   THROW               an uncaught exception in the thread
-//   HANG                a busy loop that never yields
-//   HOG                 allocates until the heap limit is hit
-//   SPAWN:<file>        starts a long child process, writes its pid to <file>, never answers
+// Test-only conversion process entry (LocalJobsDeps.workerEntry / WorkerPoolOptions.entry): it
+// speaks the real protocol but misbehaves as the test's input tells it to, so that the runner's
+// handling of crashes, hangs, exhausted heaps and memory, and cancels is tested without relying on
+// a hostile drawing.
+//   ECHO[:ms]            the input back as the output (after ms milliseconds)
+//   CRASH                the process exits
+//   CRASH-ONCE:<file>    the process exits unless <file> exists (it creates it): the retry succeeds
+//   THROW                an uncaught exception in the process
+//   HANG                 a busy loop that never yields
+//   HOG                  allocates until the heap limit is hit
+//   BALLOON:<mb>         fills <mb> MB outside the heap (buffers, as pdf.js's inflated streams are), never answers
+//   SPAWN:<file>         starts a long child process, writes its pid to <file>, never answers
+//   SPAWN-BALLOON:<mb>   starts a child process that fills <mb> MB, never answers
 // Anything else is refused as unreadable.
 
 const decoder = new TextDecoder();
@@ -51,9 +54,19 @@ async function misbehave(request: ConversionRequest): Promise<ConversionOutcome>
       const hoard: number[][] = [];
       for (;;) hoard.push(Array.from({ length: 100_000 }, (_, index) => index));
     }
+    case 'BALLOON': {
+      const hoard: Buffer[] = [];
+      for (let mb = 0; mb < Number(argument); mb++) hoard.push(Buffer.alloc(1 << 20, 1));
+      return new Promise<never>(() => void hoard);
+    }
     case 'SPAWN': {
       const child = spawn('sleep', ['120'], { stdio: 'ignore' });
       writeFileSync(argument.trim(), String(child.pid));
+      return new Promise<never>(() => undefined);
+    }
+    case 'SPAWN-BALLOON': {
+      const fill = `const hoard = []; for (let mb = 0; mb < ${Number(argument)}; mb++) hoard.push(Buffer.alloc(1 << 20, 1)); setInterval(() => hoard.length, 1000);`;
+      spawn(process.execPath, ['-e', fill], { stdio: 'ignore' });
       return new Promise<never>(() => undefined);
     }
   }
