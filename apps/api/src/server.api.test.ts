@@ -112,7 +112,8 @@ describe('the API server process at a public origin (issue 21 finding 1)', () =>
     const outbox = '/api/dev/sms-outbox?account=13800138000';
     const host = new URL(url).host;
     expect(await getWithHeaders(url, outbox, { host })).toBe(200);
-    expect(started.output()).toContain('development route used at a public deployment');
+    // The warning is written by the logger after the answer leaves: wait for it to reach the output.
+    await expect.poll(() => started.output(), { timeout: 5_000 }).toContain('development route used at a public deployment');
     // What nginx at the public origin sends for a visitor: its address, the public host name.
     expect(await getWithHeaders(url, outbox, { host, 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'www.xunjiecad.com' })).toBe(404);
     expect(await getWithHeaders(url, outbox, { host: 'www.xunjiecad.com' })).toBe(404);
