@@ -105,15 +105,16 @@ describe('the API server process at a public origin (issue 21 finding 1)', () =>
   it('starts with the override naming its origin, says so loudly, and keeps /api/dev/* to this host', { timeout: 30_000 }, async () => {
     database = await createTestDatabase({ migrate: false });
     const location = database.engine === 'postgres' ? { DATABASE_URL: database.location } : { SQLITE_PATH: database.location };
-    started = startServer({ ...PUBLIC, ...location, UNSAFE_DEV_PROVIDERS_AT: 'https://www.xunjiecad.com', LOG_LEVEL: 'warn' });
-    const url = await listeningUrl(started);
+    const server = startServer({ ...PUBLIC, ...location, UNSAFE_DEV_PROVIDERS_AT: 'https://www.xunjiecad.com', LOG_LEVEL: 'warn' });
+    started = server;
+    const url = await listeningUrl(server);
     expect(started.output()).toContain('[api] WARNING: UNSAFE_DEV_PROVIDERS_AT=https://www.xunjiecad.com: development providers at a public origin');
 
     const outbox = '/api/dev/sms-outbox?account=13800138000';
     const host = new URL(url).host;
     expect(await getWithHeaders(url, outbox, { host })).toBe(200);
     // The warning is written by the logger after the answer leaves: wait for it to reach the output.
-    await expect.poll(() => started.output(), { timeout: 5_000 }).toContain('development route used at a public deployment');
+    await expect.poll(() => server.output(), { timeout: 5_000 }).toContain('development route used at a public deployment');
     // What nginx at the public origin sends for a visitor: its address, the public host name.
     expect(await getWithHeaders(url, outbox, { host, 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'www.xunjiecad.com' })).toBe(404);
     expect(await getWithHeaders(url, outbox, { host: 'www.xunjiecad.com' })).toBe(404);
