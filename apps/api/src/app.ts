@@ -35,6 +35,7 @@ import { registerDatasign } from './plugins/datasign';
 import { devDoorsAtStart, registerDevDoorsGuard } from './plugins/dev-doors';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerSessions } from './plugins/session';
 import { registerUnreadBodyDrain } from './plugins/unread-body';
 import { storageFromEnv, type StreamingStorage } from './storage';
 import { storageRoutes } from './storage/storage.routes';
@@ -86,8 +87,9 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   registerUnreadBodyDrain(app);
   registerDevDoorsGuard(app, { isOverridden: devDoorsAtStart(env).kind === 'overridden' });
   registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
+  await registerSessions(app, { db, clock });
 
-  // Issue 21: one store for every quota and rate limit, shared by the API processes (decision 0029).
+  // One store for every quota and rate limit, shared by the API processes (decision 0029).
   const limits = limitStoreFromEnv(env, db, app.log);
   const purgeLimits = (): void => {
     limits.purge(clock()).catch((error: unknown) => app.log.warn({ err: error }, 'purging ended limit windows failed'));
@@ -105,7 +107,7 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   await app.register(storageRoutes, { storage });
 
   const sms = smsProvider ?? createSmsProvider(env, app.log);
-  // Issue 3: the dev outbox exists only while codes are not really sent.
+  // Decision 0010: the dev outbox exists only while codes are not really sent.
   if (sms instanceof ConsoleSmsProvider) await app.register(smsOutboxRoutes, { outbox: sms });
 
   const authDeps: AuthDeps = { db, env, sms, log: app.log, clock, limits };
@@ -117,25 +119,25 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
   // WeChat and QQ sign-ins complete through the auth module's accounts.
   await app.register(oauthRoutes, { deps: authDeps, accounts: createAccounts(authDeps) });
 
-  // Issue 5: the site's own features beside the content API.
+  // Decision 0012: the site's own features beside the content API.
   const siteDeps: SiteDeps = { db, env, storage, log: app.log, clock };
   for (const routes of [drawingsRoutes, courseRoutes, softwareRoutes, feedbackRoutes]) await app.register(routes, { deps: siteDeps });
 
-  // Issue 4: memberships, orders, payments and invoices.
+  // Decision 0018: memberships, orders, payments and invoices.
   const pay = payProviders ?? createPayProviders(env, app.log);
   await app.register(payRoutes, { deps: { db, env, log: app.log, clock, providers: pay.providers }, sandbox: pay.sandbox });
 
-  // Issue 7: online conversion. The local queue runs in this process once it is ready and lets
+  // Decision 0019: online conversion. The local queue runs in this process once it is ready and lets
   // running conversions finish (or hands them back) when it closes.
   const jobs = conversionJobs ?? (env.CONVERSION_QUEUE === 'bullmq' ? createBullmqJobs({ env, log: app.log }) : createLocalJobs({ db, storage, log: app.log, clock, env }));
   await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs, limits, minChunkBytes: conversionMinChunkBytes } });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
 
-  // Issue 22: subsets of the CAD engine's shipped CJK fonts, for the viewer.
+  // Decision 0025: subsets of the CAD engine's shipped CJK fonts, for the viewer.
   await app.register(cadFontsRoutes);
 
-  // Issue 11: the analytics collector, the operator's report, and the events' housekeeping.
+  // Decision 0022: the analytics collector, the operator's report, and the events' housekeeping.
   await app.register(analyticsRoutes, { deps: { db, env, log: app.log, clock, limits } });
   return app;
 }

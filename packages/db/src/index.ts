@@ -1,5 +1,6 @@
 export * from './database';
 export type * from './database.types';
+export * from './errors';
 export * from './executor';
 export * from './migrate';
 export * from './seeds';

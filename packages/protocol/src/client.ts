@@ -20,6 +20,8 @@ export { defineEndpoint, type Endpoint } from './endpoint';
 export const endpoints = {
   getutctime: defineEndpoint({
     path: '/api/v4/getutctime',
+    methods: ['GET', 'POST'],
+    signed: false,
     request: z.object({}),
     response: ZGetUtcTimeResponse,
   }),
@@ -40,13 +42,13 @@ export const endpoints = {
   memprofile: defineEndpoint({ path: '/api/v4/memprofile', request: auth.ZMemProfileRequest, response: auth.ZMemProfileResponse }),
   wechatcallback: defineEndpoint({ path: '/api/v4/wechatcallback', request: auth.ZWechatCallbackRequest, response: auth.ZEmptyResponse }),
   logout: defineEndpoint({ path: '/api/v4/logout', request: auth.ZLogoutRequest, response: auth.ZEmptyResponse }),
-  // Issue 5: the site's own signed calls, each feature's in packages/protocol/src/site/.
+  // Decision 0012: the site's own signed calls, each feature's in packages/protocol/src/site/.
   ...drawingsEndpoints,
   ...courseEndpoints,
   ...feedbackEndpoints,
-  // Issue 4: memberships, orders and invoices.
+  // Decision 0018: memberships, orders and invoices.
   ...payEndpoints,
-  // Issue 7: online conversion.
+  // Decision 0019: online conversion.
   ...conversionEndpoints,
 };
 

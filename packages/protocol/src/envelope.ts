@@ -8,7 +8,7 @@ import { zLine } from './input';
 // as the vendor's existing clients expect; failures of the transport contract itself (below) also
 // carry an HTTP 4xx status so proxies and logs see them. See docs/decisions/0004.
 
-export const SUCCESS_CODE = 10000;
+export const SUCCESS_CODE = 10000 as const;
 export const SUCCESS_MESSAGE = '成功';
 
 /**
@@ -36,8 +36,12 @@ export type TEnvelope = z.infer<typeof ZEnvelope>;
 
 /** Successful answer of `schema`'s shape: envelope fields plus the endpoint's own. */
 export function successOf<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.looseObject({ code: z.literal(SUCCESS_CODE), message: z.string().default(''), ...shape });
+  // extend (not a spread) so that a shape's own `message` (imgverify's captcha) replaces the envelope's in the types too.
+  return z.looseObject({ code: z.literal(SUCCESS_CODE), message: z.string().default('') }).extend(shape);
 }
+
+/** An answer's own fields: `T` without the envelope's `code` and `message` (and the loose index signature). */
+export type EnvelopeData<T> = { [K in keyof T as string extends K ? never : K extends 'code' | 'message' ? never : K]: T[K] };
 
 // Form-encoded bodies carry every value as a string; JSON bodies may carry numbers.
 const numericString = z.union([z.number(), z.string().regex(/^-?\d+$/)]).transform((v) => Number(v));

@@ -11,10 +11,11 @@ import { CreateBucketCommand, GetObjectCommand, UploadPartCommand, type UploadPa
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { S3Storage, StoredObjectMissingError, canCopyAsParts } from './s3-storage';
-import { InvalidStorageKeyError, LocalDiskStorage, StorageLimitError, storageFromEnv, type Storage } from './storage';
+import { InvalidStorageKeyError, LocalDiskStorage, StorageLimitError, type Storage } from './storage';
+import { storageFromEnv } from './storage.factory';
 import { storageRoutes } from './storage.routes';
 
-// The s3 storage provider (issue 7) against a real S3-compatible server, s3rver, started here on
+// The s3 storage provider (decision 0019) against a real S3-compatible server, s3rver, started here on
 // a free port over a temporary directory: the same behaviours storage.test.ts asks of local disk,
 // plus what only a bucket has (multipart uploads, part copies, paged listings). s3rver has neither
 // UploadPartCopy (501 NotImplemented) nor AbortMultipartUpload (405): the first is what the

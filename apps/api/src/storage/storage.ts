@@ -4,10 +4,8 @@ import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, truncate, w
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { repositoryRoot } from '@xcad/db';
-import { s3StorageFromEnv } from './s3-storage';
 
-// Stored files (issue 5 "Images live in storage"; later the conversion tasks' files): content
+// Stored files (decision 0012; later the conversion tasks' files): content
 // images, daily-picture and library drawings, course videos, feedback screenshots. One interface;
 // the embedded default keeps them on local disk under STORAGE_DIR. A deployment at scale points
 // STORAGE_DIR at shared storage (NFS/JuiceFS mount) or adds an S3-compatible implementation of
@@ -50,7 +48,7 @@ export interface Storage {
 }
 
 /**
- * A storage that also takes objects as streams and works on folders (issue 7: conversion uploads
+ * A storage that also takes objects as streams and works on folders (decision 0019: conversion uploads
  * of up to 200 MB arrive in 50 MB chunks and must never be held in memory). Every real store
  * implements it; `Storage` alone is what the content importers and their tests' fakes need.
  */
@@ -322,7 +320,7 @@ export class LocalDiskStorage implements StreamingStorage {
   }
 }
 
-/** What `storageFromEnv` reads: the API's whole Env fits; the content importer passes only STORAGE_DIR. */
+/** What `storageFromEnv` (storage.factory.ts) reads: the API's whole Env fits; the content importer passes only STORAGE_DIR. */
 export interface StorageEnv {
   STORAGE_DIR: string;
   STORAGE_PROVIDER?: 'local' | 's3';
@@ -333,10 +331,4 @@ export interface StorageEnv {
   S3_SECRET_ACCESS_KEY?: string | undefined;
   S3_FORCE_PATH_STYLE?: boolean | undefined;
   S3_PREFIX?: string | undefined;
-}
-
-/** The storage STORAGE_PROVIDER names: `s3` a bucket (S3_*), else local disk under STORAGE_DIR (relative to the repository root). */
-export function storageFromEnv(env: StorageEnv): StreamingStorage {
-  if (env.STORAGE_PROVIDER === 's3') return s3StorageFromEnv(env);
-  return new LocalDiskStorage(path.resolve(repositoryRoot, env.STORAGE_DIR));
 }

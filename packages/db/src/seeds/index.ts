@@ -1,13 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.types';
-import type { Executor } from '../executor';
 import { payCatalogueSeed } from './pay-catalogue';
+import type { Seed } from './seed';
 
-export interface Seed {
-  name: string;
-  /** Must be idempotent: insert what is missing, never overwrite what an operator changed. */
-  run(db: Executor): Promise<void>;
-}
+export type { Seed } from './seed';
 
 /** Every seed, in the order they run; the issues that bring content, products and the like append theirs. */
 export const seeds: Seed[] = [payCatalogueSeed];

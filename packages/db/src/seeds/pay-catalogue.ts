@@ -1,8 +1,8 @@
 import type { Executor } from '../executor';
 import type { PayChannel, PayPack } from '../tables/pay.table';
-import type { Seed } from './index';
+import type { Seed } from './seed';
 
-// Issue 4: the catalogue the buy pages sell. The editor's three packages and realIds are spec
+// Decision 0018: the catalogue the buy pages sell. The editor's three packages and realIds are spec
 // §9's (88 / 305, 68 / 304, 48 / 532); the rest and the bundles (FACTS: editor + a year of the
 // converter 128, editor + the converter for life 156) are ours. Prices in fen.
 

@@ -6,7 +6,7 @@ import { successOf } from '../envelope';
 import type { CodeGroup } from '../errors';
 import { zLine } from '../input';
 
-// Issue 7: online conversion. The spec (§7, §8, §9) names uploadpar, uploadfile, taskstate,
+// Decision 0019: online conversion. The spec (§7, §8, §9) names uploadpar, uploadfile, taskstate,
 // taskdown and sitetaskdownqrcode with some of their fields, the chunk size (50 MB), limitsize
 // (51200, in KB), isshare 0, downtype 2, the 2 s poll and the codes 11000 (continue), 10000/19000
 // (done) and 18000/19026 (failed). Everything else here is ours (decision 0019): the task and
@@ -28,7 +28,7 @@ export const CAD_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013', '201
 export type TCadVersion = (typeof CAD_VERSIONS)[number];
 
 /**
- * The versions a DWG is written in (issue 8's DWG writer; DXF takes every version). Kept equal to
+ * The versions a DWG is written in (decision 0023's DWG writer; DXF takes every version). Kept equal to
  * the engine's `DWG_WRITE_VERSIONS` by an API test; the tool page offers only these for DWG.
  */
 export const DWG_OUTPUT_VERSIONS: readonly TCadVersion[] = ['2000', '2004', '2007', '2010', '2013', '2018'];
@@ -203,6 +203,15 @@ export const ZUploadParRequest = ZSignedIn.extend({
 });
 export const ZUploadParResponse = successOf({ tasktag: z.string(), tasktoken: z.string(), timestamp: z.number().int() });
 export type TUploadParResponse = z.infer<typeof ZUploadParResponse>;
+
+/**
+ * The two /api/v4 conversion routes outside the endpoint registry: uploadfile takes a chunk's raw
+ * bytes (not a signed body) and sitetaskdownqrcode is a GET the tool pages use as an <img src>.
+ */
+export const CONVERSION_PATHS = {
+  uploadfile: '/api/v4/uploadfile',
+  sitetaskdownqrcode: '/api/v4/sitetaskdownqrcode',
+} as const;
 
 /** spec §7 uploadfile's query (the body is the chunk's raw bytes; not signed: the tasktoken is the key). */
 export const ZUploadFileQuery = z.object({

@@ -1,9 +1,8 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { ANALYTICS_ERRORS, ANALYTICS_LIMITS, ApiError, ZAnalyticsBatch, ZAnalyticsReportQuery } from '@xcad/protocol';
-import { sessionTokenOf } from '../auth/session-cookie';
 import { analyticsRefusal, createAnalytics, type AnalyticsDeps } from './analytics.service';
 
-// Analytics (issue 11). Unsigned routes (not under /api/v4): the tracker posts from pages and the
+// Analytics (decision 0022). Unsigned routes (not under /api/v4): the tracker posts from pages and the
 // desktop shell, and the report pages read with the session cookie. Answers are plain JSON, not
 // the product API's {code, message, ...} envelope; refusals are {code, message} with the HTTP
 // status below (the codes and messages: ANALYTICS_ERRORS in @xcad/protocol).
@@ -54,7 +53,7 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
     const batch = ZAnalyticsBatch.safeParse(request.body);
     if (!batch.success) throw analyticsRefusal('malformed', `analytics body is not a batch: ${batch.error.issues.map((issue) => issue.path.join('.') || issue.code).join(',')}`);
     try {
-      const result = await analytics.collect(batch.data.events, { ip: request.ip, usertoken: sessionTokenOf(request) });
+      const result = await analytics.collect(batch.data.events, { ip: request.ip, usertoken: request.usertoken });
       return reply.header('cache-control', NO_STORE).send(result);
     } catch (error) {
       // A 429 also says when to come back in the standard header.
@@ -64,7 +63,7 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
   });
 
   app.get('/api/analytics/report', async (request, reply) => {
-    const usertoken = sessionTokenOf(request);
+    const usertoken = request.usertoken;
     const query = ZAnalyticsReportQuery.safeParse(request.query);
     // Who asks is checked before what they ask: a signed-out caller learns nothing from the range.
     const range = query.success ? query.data : { from: '', to: '' };
@@ -73,6 +72,6 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
   });
 
   app.get('/api/analytics/me', async (request, reply) => {
-    return reply.header('cache-control', NO_STORE).send(await analytics.access(sessionTokenOf(request)));
+    return reply.header('cache-control', NO_STORE).send(await analytics.access(request.usertoken));
   });
 };

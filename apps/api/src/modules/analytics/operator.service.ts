@@ -1,12 +1,12 @@
 import { PASSWORD_PATTERN, PHONE_PATTERN } from '@xcad/protocol';
 import type { Kysely } from 'kysely';
-import type { Database } from '@xcad/db';
+import { isUniqueViolation, type Database } from '@xcad/db';
+import { ensurePhoneUser } from '../auth/accounts.service';
 import { hashPassword } from '../auth/credentials';
-import { maskedPhone, normalizePhone } from '../auth/phone';
-import { findUserByMobile, insertUser, isUniqueViolation, setFirstPasswordHash } from '../auth/user.repository';
+import { normalizePhone } from '../auth/phone';
 import { insertOperator } from './analytics.repository';
 
-// Operators (issue 11): the users who may read the analytics reports. The first is made from the
+// Operators (decision 0022): the users who may read the analytics reports. The first is made from the
 // command line (operator.cli.ts); a phone without an account becomes a user the same way an SMS
 // sign-up makes one, with a password hashed as the accounts hash theirs.
 
@@ -44,26 +44,9 @@ export async function createOperator(db: Kysely<Database>, request: OperatorRequ
   const passwordHash = request.password === undefined ? null : await hashPassword(request.password);
   const attempt = () =>
     db.transaction().execute(async (trx) => {
-      const existing = await findUserByMobile(trx, phone);
-      let userId: number;
-      let passwordSet = false;
-      if (existing === undefined) {
-        userId = await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash, now });
-        passwordSet = passwordHash !== null;
-      } else {
-        userId = existing.id;
-        if (passwordHash !== null) passwordSet = await setFirstPasswordHash(trx, userId, passwordHash, now);
-      }
-      const isNewOperator = await insertOperator(trx, userId, now);
-      return {
-        userId,
-        phone,
-        isNewUser: existing === undefined,
-        isNewOperator,
-        passwordSet,
-        passwordKept: passwordHash !== null && !passwordSet,
-        isDisabled: existing?.status === 'disabled',
-      };
+      const user = await ensurePhoneUser(trx, phone, passwordHash, now);
+      const isNewOperator = await insertOperator(trx, user.userId, now);
+      return { ...user, phone, isNewOperator, passwordKept: passwordHash !== null && !user.passwordSet };
     });
   try {
     return await attempt();

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { IdentityProvider } from '@xcad/db';
+import { isUniqueViolation, type Executor, type IdentityProvider } from '@xcad/db';
 import type { Accounts, AuthDeps, IdentityProfile } from './auth.contract';
+import { maskedPhone } from './phone';
 import { signInUser } from './session.service';
 import { transact } from './transaction';
-import { findUserById, insertIdentity, insertUser, isUniqueViolation, userIdOfIdentity, userIdOfUnionid, userStatus, usernameExists } from './user.repository';
+import { findUserById, findUserByMobile, insertIdentity, insertUser, setFirstPasswordHash, userIdOfIdentity, userIdOfUnionid, userStatus, usernameExists } from './user.repository';
 
-// The `Accounts` the oauth module completes WeChat and QQ sign-ins through (auth.contract.ts).
+// The `Accounts` the oauth module completes WeChat and QQ sign-ins through (auth.contract.ts), and
+// the phone user the analytics module makes an operator of.
 
 const USERNAME_PREFIX: Record<IdentityProvider, string> = { wechat: 'wx_', qq: 'qq_' };
 const USERNAME_ATTEMPTS = 5;
@@ -65,4 +67,27 @@ export function createAccounts(deps: AuthDeps): Accounts {
       return signInUser(deps.db, user, context, showvip, now);
     },
   };
+}
+
+export interface PhoneUser {
+  userId: number;
+  isNewUser: boolean;
+  /** The given password became the user's. */
+  passwordSet: boolean;
+  isDisabled: boolean;
+}
+
+/**
+ * The user of a normalised mobile `phone`, made the way an SMS sign-up makes one when there is
+ * none. `passwordHash` (hashPassword, before the caller's transaction) is set only on a user
+ * without a password: an existing one is never replaced.
+ */
+export async function ensurePhoneUser(trx: Executor, phone: string, passwordHash: string | null, now: number): Promise<PhoneUser> {
+  const existing = await findUserByMobile(trx, phone);
+  if (existing === undefined) {
+    const userId = await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash, now });
+    return { userId, isNewUser: true, passwordSet: passwordHash !== null, isDisabled: false };
+  }
+  const passwordSet = passwordHash !== null && (await setFirstPasswordHash(trx, existing.id, passwordHash, now));
+  return { userId: existing.id, isNewUser: false, passwordSet, isDisabled: existing.status === 'disabled' };
 }

@@ -1,25 +1,7 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import {
-  AUTH_ERRORS,
-  SUCCESS_CODE,
-  ZBindAccountRequest,
-  ZChangeNickRequest,
-  ZChangePwdRequest,
-  ZCommonFields,
-  ZImgVerifyRequest,
-  ZLoginQuickRequest,
-  ZLoginRequest,
-  ZLogoutRequest,
-  ZMemProfileRequest,
-  ZSafForgetPwdRequest,
-  ZSafLoginQuickRequest,
-  ZSafRegisterRequest,
-  ZSafSmsVerifyRequest,
-  ZSetPwdRequest,
-  ZSmsVerifyRequest,
-} from '@xcad/protocol';
-import type { z } from 'zod';
-import { readFields } from '../../plugins/fields';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoints, SUCCESS_CODE } from '@xcad/protocol';
+import { route, type RouteCall } from '../../plugins/route';
+import { clearSessionCookie, setSessionCookie } from '../../plugins/session';
 import type { AuthDeps, SignInContext } from './auth.contract';
 import {
   bindMobile,
@@ -35,11 +17,11 @@ import {
   setFirstPassword,
 } from './auth.service';
 import { newCaptcha } from './captcha.service';
-import { clearSessionCookie, credentialsOf, setSessionCookie } from './session-cookie';
 import { sendSmsCode } from './sms-code.service';
 
-// spec §7 sign-in calls (issue 3). Every /api/v4 route is signed (plugins/datasign.ts); each
-// handler parses its fields with the protocol schema, calls one service function and answers.
+// spec §7 sign-in calls. Every /api/v4 route is signed (plugins/datasign.ts) and declared with
+// plugins/route.ts: it reads its fields with the protocol schema, calls one service function and
+// answers.
 
 export interface AuthRoutesOptions {
   deps: AuthDeps;
@@ -47,14 +29,8 @@ export interface AuthRoutesOptions {
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
-const ZDeviceOf = ZCommonFields.pick({ deviceid: true });
-
-function fieldsOf<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  return readFields(schema, body, AUTH_ERRORS.invalidField);
-}
-
-function contextOf(request: FastifyRequest): SignInContext {
-  return { deviceId: ZDeviceOf.parse(request.body).deviceid, ip: request.ip };
+function contextOf(call: Pick<RouteCall<typeof endpoints.login, 'none'>, 'deviceId' | 'request'>): SignInContext {
+  return { deviceId: call.deviceId, ip: call.request.ip };
 }
 
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { deps }) => {
@@ -65,91 +41,122 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
 
-  app.post('/api/v4/imgverify', async (request) => {
-    const fields = fieldsOf(ZImgVerifyRequest, request.body);
-    const image = await newCaptcha(deps, {
-      deviceId: contextOf(request).deviceId,
-      width: fields.width,
-      height: fields.height,
-      fontSize: fields.fontsize,
-      length: fields.length,
-    });
-    return { code: SUCCESS_CODE, message: image };
+  route(app, endpoints.imgverify, {
+    auth: 'none',
+    handler: async (call) => {
+      const { fields } = call;
+      const image = await newCaptcha(deps, {
+        deviceId: call.deviceId,
+        width: fields.width,
+        height: fields.height,
+        fontSize: fields.fontsize,
+        length: fields.length,
+      });
+      return { code: SUCCESS_CODE, message: image };
+    },
   });
 
-  for (const [path, schema] of [
-    ['/api/v4/smsverify', ZSmsVerifyRequest],
-    ['/api/v4/safsmsverify', ZSafSmsVerifyRequest],
-  ] as const) {
-    app.post(path, async (request) => {
-      await sendSmsCode(deps, fieldsOf(schema, request.body), contextOf(request));
-      return { code: SUCCESS_CODE, message: '' };
+  for (const endpoint of [endpoints.smsverify, endpoints.safsmsverify]) {
+    route(app, endpoint, {
+      auth: 'none',
+      handler: async (call) => {
+        await sendSmsCode(deps, call.fields, contextOf(call));
+        return { code: SUCCESS_CODE, message: '' };
+      },
     });
   }
 
-  app.post('/api/v4/loginquick', async (request, reply) => {
-    const userinfo = await loginWithSmsCode(deps, fieldsOf(ZLoginQuickRequest, request.body), contextOf(request), true);
-    setSessionCookie(reply, request, userinfo.usertoken);
-    return { code: SUCCESS_CODE, message: '', userinfo };
+  route(app, endpoints.loginquick, {
+    auth: 'none',
+    handler: async (call) => {
+      const userinfo = await loginWithSmsCode(deps, call.fields, contextOf(call), true);
+      setSessionCookie(call.reply, call.request, userinfo.usertoken);
+      return { code: SUCCESS_CODE, message: '', userinfo };
+    },
   });
 
-  app.post('/api/v4/safloginquick', async (request, reply) => {
-    const userinfo = await loginWithSmsCode(deps, fieldsOf(ZSafLoginQuickRequest, request.body), contextOf(request), false);
-    setSessionCookie(reply, request, userinfo.usertoken);
-    return { code: SUCCESS_CODE, message: '', userinfo };
+  route(app, endpoints.safloginquick, {
+    auth: 'none',
+    handler: async (call) => {
+      const userinfo = await loginWithSmsCode(deps, call.fields, contextOf(call), false);
+      setSessionCookie(call.reply, call.request, userinfo.usertoken);
+      return { code: SUCCESS_CODE, message: '', userinfo };
+    },
   });
 
-  app.post('/api/v4/login', async (request, reply) => {
-    const userinfo = await loginWithPassword(deps, fieldsOf(ZLoginRequest, request.body), contextOf(request));
-    setSessionCookie(reply, request, userinfo.usertoken);
-    return { code: SUCCESS_CODE, message: '', userinfo };
+  route(app, endpoints.login, {
+    auth: 'none',
+    handler: async (call) => {
+      const userinfo = await loginWithPassword(deps, call.fields, contextOf(call));
+      setSessionCookie(call.reply, call.request, userinfo.usertoken);
+      return { code: SUCCESS_CODE, message: '', userinfo };
+    },
   });
 
-  app.post('/api/v4/safregister', async (request) => {
-    await register(deps, fieldsOf(ZSafRegisterRequest, request.body));
-    return { code: SUCCESS_CODE, message: '' };
+  route(app, endpoints.safregister, {
+    auth: 'none',
+    handler: async ({ fields }) => {
+      await register(deps, fields);
+      return { code: SUCCESS_CODE, message: '' };
+    },
   });
 
-  app.post('/api/v4/safforgetpwd', async (request) => {
-    await resetPassword(deps, fieldsOf(ZSafForgetPwdRequest, request.body));
-    return { code: SUCCESS_CODE, message: '' };
+  route(app, endpoints.safforgetpwd, {
+    auth: 'none',
+    handler: async ({ fields }) => {
+      await resetPassword(deps, fields);
+      return { code: SUCCESS_CODE, message: '' };
+    },
   });
 
-  app.post('/api/v4/setpwd', async (request) => {
-    const fields = fieldsOf(ZSetPwdRequest, request.body);
-    await setFirstPassword(deps, credentialsOf(request, fields), fields.password);
-    return { code: SUCCESS_CODE, message: '' };
+  route(app, endpoints.setpwd, {
+    auth: 'required',
+    handler: async ({ fields, session }) => {
+      await setFirstPassword(deps, session, fields.password);
+      return { code: SUCCESS_CODE, message: '' };
+    },
   });
 
-  app.post('/api/v4/changepwd', async (request, reply) => {
-    const fields = fieldsOf(ZChangePwdRequest, request.body);
-    const userinfo = await changePassword(deps, credentialsOf(request, fields), fields, contextOf(request));
-    setSessionCookie(reply, request, userinfo.usertoken);
-    return { code: SUCCESS_CODE, message: '', userinfo };
+  route(app, endpoints.changepwd, {
+    auth: 'required',
+    handler: async (call) => {
+      const userinfo = await changePassword(deps, call.session, call.fields, contextOf(call));
+      setSessionCookie(call.reply, call.request, userinfo.usertoken);
+      return { code: SUCCESS_CODE, message: '', userinfo };
+    },
   });
 
-  app.post('/api/v4/changenick', async (request) => {
-    const fields = fieldsOf(ZChangeNickRequest, request.body);
-    const userinfo = await changeNickname(deps, credentialsOf(request, fields), fields.nickname);
-    return { code: SUCCESS_CODE, message: '', userinfo };
+  route(app, endpoints.changenick, {
+    auth: 'required',
+    handler: async ({ fields, session }) => {
+      const userinfo = await changeNickname(deps, session, fields.nickname);
+      return { code: SUCCESS_CODE, message: '', userinfo };
+    },
   });
 
-  app.post('/api/v4/bindaccount', async (request) => {
-    const fields = fieldsOf(ZBindAccountRequest, request.body);
-    const userinfo = await bindMobile(deps, credentialsOf(request, fields), fields);
-    return { code: SUCCESS_CODE, message: '', userinfo };
+  route(app, endpoints.bindaccount, {
+    auth: 'required',
+    handler: async ({ fields, session }) => {
+      const userinfo = await bindMobile(deps, session, fields);
+      return { code: SUCCESS_CODE, message: '', userinfo };
+    },
   });
 
-  app.post('/api/v4/memprofile', async (request) => {
-    const fields = fieldsOf(ZMemProfileRequest, request.body);
-    const userinfo = await memberProfile(deps, credentialsOf(request, fields), fields.showvip ?? false);
-    return { code: SUCCESS_CODE, message: '', userinfo };
+  route(app, endpoints.memprofile, {
+    auth: 'required',
+    handler: async ({ fields, session }) => {
+      const userinfo = await memberProfile(deps, session, fields.showvip ?? false);
+      return { code: SUCCESS_CODE, message: '', userinfo };
+    },
   });
 
-  app.post('/api/v4/logout', async (request, reply) => {
-    const fields = fieldsOf(ZLogoutRequest, request.body);
-    await logout(deps, credentialsOf(request, fields).usertoken);
-    clearSessionCookie(reply, request);
-    return { code: SUCCESS_CODE, message: '' };
+  // Any token, or none, signs out: the session is ended, not checked.
+  route(app, endpoints.logout, {
+    auth: 'none',
+    handler: async (call) => {
+      await logout(deps, call.usertoken);
+      clearSessionCookie(call.reply, call.request);
+      return { code: SUCCESS_CODE, message: '' };
+    },
   });
 };

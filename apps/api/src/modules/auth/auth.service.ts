@@ -7,13 +7,14 @@ import {
   type TMemProfileResponse,
   type TUserInfo,
 } from '@xcad/protocol';
+import { isUniqueViolation } from '@xcad/db';
 import type { AuthDeps, SignInContext } from './auth.contract';
 import { purgeCaptchas } from './captcha.repository';
 import { hashPassword, isPasswordRight, sha256Hex } from './credentials';
 import { assertNotLocked, checkPasswordGuarded, lockOf } from './lockout.service';
 import { maskedPhone, normalizePhone } from './phone';
 import { revokeSessionByTokenHash, revokeUserSessions } from './session.repository';
-import { openSession, resolveSignedIn, signInUser, userInfoOf, type Credentials, type SignedIn } from './session.service';
+import { openSession, signInUser, userInfoOf, type SignedIn } from './session.service';
 import { withSmsCode } from './sms-code.service';
 import { purgeSmsCodes } from './sms-code.repository';
 import { transact } from './transaction';
@@ -22,7 +23,6 @@ import {
   findUserById,
   findUserByMobile,
   insertUser,
-  isUniqueViolation,
   setFirstMobile,
   setFirstPasswordHash,
   setNickname,
@@ -30,7 +30,7 @@ import {
   type UserRecord,
 } from './user.repository';
 
-// The sign-in and account actions of issue 3, one function each; routes parse and answer,
+// The sign-in and account actions of decision 0010, one function each; routes parse and answer,
 // these hold the rules.
 
 const DAY_SECONDS = 86_400;
@@ -155,13 +155,8 @@ export async function resetPassword(deps: AuthDeps, request: CodeAndPasswordRequ
   });
 }
 
-async function signedIn(deps: AuthDeps, credentials: Credentials): Promise<SignedIn> {
-  return resolveSignedIn(deps.db, credentials, nowOf(deps));
-}
-
 /** spec §7 setpwd: the first password of a user who signed up by SMS (ispwd 0); else 12003. */
-export async function setFirstPassword(deps: AuthDeps, credentials: Credentials, password: string): Promise<void> {
-  const { user } = await signedIn(deps, credentials);
+export async function setFirstPassword(deps: AuthDeps, { user }: SignedIn, password: string): Promise<void> {
   if (user.password_hash !== null) throw ApiError.business(AUTH_ERRORS.passwordAlreadySet, 'password already set');
   const isSet = await setFirstPasswordHash(deps.db, user.id, await hashPassword(password), nowOf(deps));
   if (!isSet) throw ApiError.business(AUTH_ERRORS.passwordAlreadySet, 'password set in parallel');
@@ -173,11 +168,10 @@ export async function setFirstPassword(deps: AuthDeps, credentials: Credentials,
  */
 export async function changePassword(
   deps: AuthDeps,
-  credentials: Credentials,
+  { user }: SignedIn,
   request: { oldpassword: string; password: string },
   context: SignInContext,
 ): Promise<TUserInfo> {
-  const { user } = await signedIn(deps, credentials);
   const now = nowOf(deps);
   const isRight = await checkPasswordGuarded(deps.limits, {
     subject: lockOf.user(user.id),
@@ -196,8 +190,7 @@ export async function changePassword(
 }
 
 /** spec §7 changenick. */
-export async function changeNickname(deps: AuthDeps, credentials: Credentials, nickname: string): Promise<TUserInfo> {
-  const { user, tokens } = await signedIn(deps, credentials);
+export async function changeNickname(deps: AuthDeps, { user, tokens }: SignedIn, nickname: string): Promise<TUserInfo> {
   const now = nowOf(deps);
   await setNickname(deps.db, user.id, nickname, now);
   return userInfoOf(deps.db, { ...user, nickname }, tokens, false, now);
@@ -207,8 +200,7 @@ export async function changeNickname(deps: AuthDeps, credentials: Credentials, n
  * spec §7 bindaccount: a WeChat/QQ user without a mobile (logintype '1', else 19008) binds a
  * mobile proven by a 'bindmobile' code; a mobile of another user answers 19003.
  */
-export async function bindMobile(deps: AuthDeps, credentials: Credentials, request: { mobile: string; smscode: string }): Promise<TUserInfo> {
-  const { user, tokens } = await signedIn(deps, credentials);
+export async function bindMobile(deps: AuthDeps, { user, tokens }: SignedIn, request: { mobile: string; smscode: string }): Promise<TUserInfo> {
   const phone = normalizePhone(request.mobile);
   const now = nowOf(deps);
   const isSocialWithoutMobile = (user.hasWechat || user.hasQq) && user.mobile === null;
@@ -229,9 +221,8 @@ export async function bindMobile(deps: AuthDeps, credentials: Credentials, reque
 export type MemberProfile = TMemProfileResponse['userinfo'];
 
 /** spec §7 memprofile: userinfo with the registration time and the linked sign-in methods. */
-export async function memberProfile(deps: AuthDeps, credentials: Credentials, showvip: boolean): Promise<MemberProfile> {
+export async function memberProfile(deps: AuthDeps, { user, tokens }: SignedIn, showvip: boolean): Promise<MemberProfile> {
   const now = nowOf(deps);
-  const { user, tokens } = await resolveSignedIn(deps.db, credentials, now);
   const info = await userInfoOf(deps.db, user, tokens, showvip, now);
   return { ...info, regtime: user.created_at, bindwechat: user.hasWechat, bindqq: user.hasQq };
 }

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { sendProtocolError } from '../../plugins/errors';
 
 // The image captcha's counterpart of the dev SMS outbox: while codes are not really sent (the
 // console SMS provider), the answers of the captchas drawn are readable at
@@ -31,15 +33,12 @@ export class CaptchaOutbox {
   }
 }
 
-const query = {
-  type: 'object',
-  properties: { deviceid: { type: 'string', minLength: 1, maxLength: 64 } },
-  required: ['deviceid'],
-} as const;
+const ZOutboxQuery = z.object({ deviceid: z.string().min(1).max(64) });
 
 export const captchaOutboxRoutes: FastifyPluginAsync<{ outbox: CaptchaOutbox }> = async (app, { outbox }) => {
-  app.get<{ Querystring: { deviceid: string } }>('/api/dev/captcha-outbox', {
-    schema: { querystring: query },
-    handler: async (request) => ({ captchas: outbox.entriesFor(request.query.deviceid) }),
+  app.get('/api/dev/captcha-outbox', async (request, reply) => {
+    const query = ZOutboxQuery.safeParse(request.query);
+    if (!query.success) return sendProtocolError(reply, 'malformed');
+    return { captchas: outbox.entriesFor(query.data.deviceid) };
   });
 };

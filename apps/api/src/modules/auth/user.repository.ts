@@ -177,9 +177,3 @@ export async function insertIdentity(db: Executor, identity: NewIdentity): Promi
     .values({ user_id: identity.userId, provider: identity.provider, openid: identity.openid, unionid: identity.unionid, created_at: identity.now })
     .execute();
 }
-
-/** True for a unique-constraint violation on either engine (a parallel request won the race). */
-export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
-  return error.code === '23505' || error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}

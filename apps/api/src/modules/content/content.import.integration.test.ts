@@ -5,7 +5,8 @@ import { repositoryRoot } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTENT_FOLDERS, ContentImportError, importContent, shanghaiDateToEpoch, tagSlug } from './content.import';
+import { CONTENT_FOLDERS, ContentImportError, importContent, tagSlug } from './content.import';
+import { shanghaiDateToEpoch } from '../../lib/dates';
 
 const TAXONOMY = `categories:
   - slug: help

@@ -4,11 +4,11 @@ import {
   parseContentFile,
   parseTaxonomy,
   renderMarkdown,
-  shanghaiDateToEpoch,
   tagSlug,
   type ContentDocument,
   type ContentProblem,
 } from './content.import';
+import { shanghaiDateToEpoch } from '../../lib/dates';
 
 const CATEGORIES = new Set(['help', 'installation', 'basics']);
 const EXCERPT = '从官网下载迅捷CAD编辑器安装包，按步骤完成安装、选择安装目录并首次启动，附安装后的基本检查方法。';
@@ -38,16 +38,6 @@ function problems(input: ReturnType<typeof file>): ContentProblem[] {
   if (!Array.isArray(result)) throw new Error('the file was accepted');
   return result;
 }
-
-describe('shanghaiDateToEpoch', () => {
-  it('places a calendar date at 09:00 in Shanghai (01:00 UTC)', () => {
-    expect(new Date(shanghaiDateToEpoch('2026-03-02') * 1000).toISOString()).toBe('2026-03-02T01:00:00.000Z');
-  });
-
-  it('refuses a day that does not exist', () => {
-    expect(() => shanghaiDateToEpoch('2026-02-30')).toThrow(/calendar date/);
-  });
-});
 
 describe('tagSlug', () => {
   it('is stable, ASCII and different for different names', () => {

@@ -7,6 +7,7 @@ import { Marked, type Token } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { isCalendarDate, shanghaiDateToEpoch } from '../../lib/dates';
 import {
   deletePosts,
   findForeignPosts,
@@ -114,25 +115,6 @@ export interface ContentImportSummary {
 }
 
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/**
- * A calendar date in Asia/Shanghai (YYYY-MM-DD) as epoch seconds at 09:00 local time. Shanghai
- * has been UTC+8 all year since 1991, so the offset is fixed.
- */
-export function shanghaiDateToEpoch(date: string): number {
-  const [year, month, day] = date.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined || !isCalendarDate(date)) {
-    throw new Error(`not a calendar date: ${date}`);
-  }
-  return Date.UTC(year, month - 1, day, 9 - 8) / 1000;
-}
 
 /** Tag slugs must be ASCII and stable; a hash of the (Chinese) name is both, without a pinyin table. */
 export function tagSlug(name: string): string {

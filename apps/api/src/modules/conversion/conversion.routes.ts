@@ -3,26 +3,23 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiError,
   CONVERSION_ERRORS,
+  CONVERSION_PATHS,
+  endpoints,
   SUCCESS_CODE,
   VISITOR_COOKIE,
   VISITOR_COOKIE_MAX_AGE_SECONDS,
-  ZCommonFields,
-  ZTaskCancelRequest,
-  ZTaskDownRequest,
-  ZTaskListRequest,
-  ZTaskStateRequest,
   ZUploadFileQuery,
-  ZUploadParRequest,
 } from '@xcad/protocol';
 import { z } from 'zod';
 import { readFields } from '../../plugins/fields';
+import { route, sessionOf } from '../../plugins/route';
+import { cookieOf, setCookie } from '../../plugins/session';
 import { sendStored } from '../../storage';
-import { cookieOf, credentialsOf, setCookie } from '../auth/session-cookie';
-import { resolveSignedIn, signedInUserIdOrNull } from '../auth/session.service';
+import type { SignedIn } from '../auth/session.service';
 import { UploadAbortedError, discardBody, type ChunkBody } from './chunk-body';
 import { receiveChunk } from './conversion-upload';
 import { SWEEP_INTERVAL_MS, sweepConversions } from './conversion-sweep';
-import { nowSeconds, type ConversionDeps } from './conversion.deps';
+import type { ConversionDeps } from './conversion.deps';
 import type { Viewer } from './conversion.repository';
 import {
   cancelTask,
@@ -42,7 +39,7 @@ import {
 import { FILE_UPLOAD_MESSAGES, FileUploadError, ZCreateUploadRequest, ZFileUploadQuery, createFileUpload, fileTokenUser, receiveFileChunk } from './file-upload.service';
 import { qrPng } from './qr-png';
 
-// Issue 7, online conversion (spec §7 "Upload (conversion)"): the signed calls uploadpar,
+// Decision 0019, online conversion (spec §7 "Upload (conversion)"): the signed calls uploadpar,
 // taskstate, taskdown, taskcancel and tasklist; uploadfile (unsigned: the tasktoken is its key;
 // raw chunk bytes streamed to storage); the phone QR (GET, an <img>) and its share page's call;
 // the signed result link; the second upload client (/api/file/create-upload, /api/file/upload,
@@ -52,31 +49,6 @@ export interface ConversionRoutesOptions {
   deps: ConversionDeps;
 }
 
-function fieldsOf<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  return readFields(schema, body, CONVERSION_ERRORS.invalidField);
-}
-
-/** The signed body's device id (datasign has checked the common fields already). */
-function deviceIdOf(body: unknown): string {
-  return ZCommonFields.pick({ deviceid: true }).parse(body).deviceid;
-}
-
-interface CallerFields {
-  usertoken?: string | undefined;
-  account?: string | undefined;
-  tasktoken?: string | undefined;
-}
-
-/**
- * uploadpar's user: a dead usertoken is refused rather than quietly starting a visitor's task
- * (reading calls go on as a visitor: signedInUserIdOrNull).
- */
-async function creatorUserIdOf(deps: ConversionDeps, request: FastifyRequest, fields: CallerFields): Promise<number | null> {
-  const credentials = credentialsOf(request, fields);
-  if (credentials.usertoken === undefined || credentials.usertoken === '') return null;
-  return (await resolveSignedIn(deps.db, credentials, nowSeconds(deps))).user.id;
-}
-
 /** The visitor cookie's secret, if the request carries one of the form the API gives (256 bits, base64url). */
 function visitorSecretOf(request: FastifyRequest): string | undefined {
   const secret = cookieOf(request, VISITOR_COOKIE);
@@ -84,12 +56,12 @@ function visitorSecretOf(request: FastifyRequest): string | undefined {
 }
 
 /** The caller as a reader of tasks: its user, its visitor cookie and the tasktoken it gave (decision 0029). */
-async function viewerOf(deps: ConversionDeps, request: FastifyRequest, fields: CallerFields): Promise<Viewer> {
+function viewerOf(request: FastifyRequest, session: SignedIn | null, tasktoken: string | undefined): Viewer {
   const visitorSecret = visitorSecretOf(request);
   return {
-    userId: await signedInUserIdOrNull(deps.db, credentialsOf(request, fields), nowSeconds(deps)),
+    userId: session === null ? null : session.user.id,
     visitorHash: visitorSecret === undefined ? null : visitorHashOf(visitorSecret),
-    tokenHash: fields.tasktoken === undefined ? null : tokenHashOf(fields.tasktoken),
+    tokenHash: tasktoken === undefined ? null : tokenHashOf(tasktoken),
   };
 }
 
@@ -123,45 +95,49 @@ function sendAborted(reply: FastifyReply, code: number, message: string): Fastif
 }
 
 export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = async (app, { deps }) => {
-  app.post('/api/v4/uploadpar', async (request, reply) => {
-    const fields = fieldsOf(ZUploadParRequest, request.body);
-    const userId = await creatorUserIdOf(deps, request, fields);
-    // A visitor's task belongs to this browser's visitor cookie: given with its first task, renewed with each.
-    let visitorSecret: string | null = null;
-    if (userId === null) {
-      visitorSecret = visitorSecretOf(request) ?? newVisitorSecret();
-      setCookie(reply, request, VISITOR_COOKIE, visitorSecret, VISITOR_COOKIE_MAX_AGE_SECONDS);
-    }
-    const creator = { deviceId: deviceIdOf(request.body), ip: request.ip, userId, visitorHash: visitorSecret === null ? null : visitorHashOf(visitorSecret) };
-    return { code: SUCCESS_CODE, message: '', ...(await createTask(deps, fields, creator)) };
+  // A dead usertoken is refused rather than quietly starting a visitor's task (the reading calls
+  // below go on as a visitor).
+  route(app, endpoints.uploadpar, {
+    auth: 'if-given',
+    handler: async ({ fields, session, deviceId, request, reply }) => {
+      const userId = session === null ? null : session.user.id;
+      // A visitor's task belongs to this browser's visitor cookie: given with its first task, renewed with each.
+      let visitorSecret: string | null = null;
+      if (userId === null) {
+        visitorSecret = visitorSecretOf(request) ?? newVisitorSecret();
+        setCookie(reply, request, VISITOR_COOKIE, visitorSecret, VISITOR_COOKIE_MAX_AGE_SECONDS);
+      }
+      const creator = { deviceId, ip: request.ip, userId, visitorHash: visitorSecret === null ? null : visitorHashOf(visitorSecret) };
+      return { code: SUCCESS_CODE, message: '', ...(await createTask(deps, fields, creator)) };
+    },
   });
 
-  app.post('/api/v4/taskstate', async (request) => {
-    const fields = fieldsOf(ZTaskStateRequest, request.body);
-    return taskState(deps, fields.tasktag, await viewerOf(deps, request, fields), fields.ifshowtxt !== 0);
+  route(app, endpoints.taskstate, {
+    auth: 'optional',
+    handler: async ({ fields, session, request }) => taskState(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken), fields.ifshowtxt !== 0),
   });
 
-  app.post('/api/v4/taskdown', async (request) => {
-    const fields = fieldsOf(ZTaskDownRequest, request.body);
-    return { code: SUCCESS_CODE, message: '', ...(await taskDownload(deps, fields.tasktag, await viewerOf(deps, request, fields))) };
+  route(app, endpoints.taskdown, {
+    auth: 'optional',
+    handler: async ({ fields, session, request }) => ({ code: SUCCESS_CODE, message: '', ...(await taskDownload(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken))) }),
   });
 
-  app.post('/api/v4/taskcancel', async (request) => {
-    const fields = fieldsOf(ZTaskCancelRequest, request.body);
-    return { code: SUCCESS_CODE, message: '', status: await cancelTask(deps, fields.tasktag, await viewerOf(deps, request, fields)) };
+  route(app, endpoints.taskcancel, {
+    auth: 'optional',
+    handler: async ({ fields, session, request }) => ({ code: SUCCESS_CODE, message: '', status: await cancelTask(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken)) }),
   });
 
-  app.post('/api/v4/tasklist', async (request) => {
-    const fields = fieldsOf(ZTaskListRequest, request.body);
-    return { code: SUCCESS_CODE, message: '', ...(await listTasks(deps, await viewerOf(deps, request, fields), fields.page, fields.pagesize)) };
+  route(app, endpoints.tasklist, {
+    auth: 'optional',
+    handler: async ({ fields, session, request }) => ({ code: SUCCESS_CODE, message: '', ...(await listTasks(deps, viewerOf(request, session, undefined), fields.page, fields.pagesize)) }),
   });
 
   // The tool pages show the phone QR as <img src>: a GET the browser sends with its cookies, so it
   // cannot be signed; the session or visitor cookie shows whose task it is.
-  app.get('/api/v4/sitetaskdownqrcode', { config: { signed: false } }, async (request, reply) => {
-    const query = fieldsOf(ZQrQuery, request.query);
+  app.get(CONVERSION_PATHS.sitetaskdownqrcode, { config: { signed: false } }, async (request, reply) => {
+    const query = readFields(ZQrQuery, request.query);
     try {
-      const task = await visibleTask(deps, query.tasktag, await viewerOf(deps, request, {}));
+      const task = await visibleTask(deps, query.tasktag, viewerOf(request, await sessionOf(app, 'optional', request.usertoken), undefined));
       if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'qr of a purged task');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -173,14 +149,14 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
 
   // /share.html on a phone: the share code in the QR's link is the key.
   app.get('/api/file/share/:tasktag', async (request) => {
-    const { tasktag } = fieldsOf(ZTagParams, request.params);
-    const { code } = fieldsOf(ZShareQuery, request.query);
+    const { tasktag } = readFields(ZTagParams, request.params);
+    const { code } = readFields(ZShareQuery, request.query);
     return { code: SUCCESS_CODE, message: '', ...(await shareView(deps, tasktag, code)) };
   });
 
   // taskdown's link: signed and expiring, so it works in a plain <a href> or on another device.
   app.get('/api/file/result/:tasktag', async (request, reply) => {
-    const { tasktag } = fieldsOf(ZTagParams, request.params);
+    const { tasktag } = readFields(ZTagParams, request.params);
     const query = ZResultQuery.safeParse(request.query);
     const found = query.success ? await signedResult(deps, tasktag, query.data.expires, query.data.sig) : 'forbidden';
     if (found === 'forbidden' || found === 'linkExpired') {
@@ -209,10 +185,10 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-    raw.post('/api/v4/uploadfile', { config: { signed: false } }, async (request, reply) => {
+    raw.post(CONVERSION_PATHS.uploadfile, { config: { signed: false } }, async (request, reply) => {
       const body = chunkBodyOf(request);
       try {
-        const query = fieldsOf(ZUploadFileQuery, request.query);
+        const query = readFields(ZUploadFileQuery, request.query);
         if (body === undefined) throw ApiError.business(CONVERSION_ERRORS.chunkInvalid, 'chunk without a body');
         return await receiveChunk(deps, query, body);
       } catch (error) {

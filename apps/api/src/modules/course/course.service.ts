@@ -11,11 +11,11 @@ import {
   type TLessonProgress,
 } from '@xcad/protocol';
 import type { StoredObject } from '../../storage';
-import { resolveSignedIn, type Credentials } from '../auth/session.service';
+import { resolveSignedIn, type SignedIn } from '../auth/session.service';
 import type { SiteDeps } from '../site-deps';
 import { findCourse, findLesson, listLessons, listProgress, membershipExpiryOf, upsertProgress, type ProgressRow } from './course.repository';
 
-// The rules of the video course (issue 5): who may watch which lesson, and each signed-in user's
+// The rules of the video course (decision 0012): who may watch which lesson, and each signed-in user's
 // progress. Free lessons are anyone's; member lessons need a tutorials membership (product 297)
 // that has not expired. A user saves progress only in lessons they may watch.
 
@@ -105,9 +105,8 @@ export interface CourseProgress {
 }
 
 /** spec §7-style signed call: the user's progress in every lesson and whether they may watch member lessons. */
-export async function courseProgressOf(deps: SiteDeps, credentials: Credentials): Promise<CourseProgress> {
+export async function courseProgressOf(deps: SiteDeps, { user }: SignedIn): Promise<CourseProgress> {
   const now = nowOf(deps);
-  const { user } = await resolveSignedIn(deps.db, credentials, now);
   const [expiry, rows] = await Promise.all([tutorialsExpiryOf(deps, user.id), listProgress(deps.db, user.id)]);
   return { ismember: expiry > now, memberexpire: expiry, progress: rows.map(progressOf) };
 }
@@ -119,9 +118,8 @@ export interface SaveProgressFields {
 }
 
 /** Saves where the user stopped in a lesson they may watch; a completed lesson stays completed. */
-export async function saveCourseProgress(deps: SiteDeps, credentials: Credentials, fields: SaveProgressFields): Promise<TLessonProgress> {
+export async function saveCourseProgress(deps: SiteDeps, { user }: SignedIn, fields: SaveProgressFields): Promise<TLessonProgress> {
   const now = nowOf(deps);
-  const { user } = await resolveSignedIn(deps.db, credentials, now);
   const lesson = await findLesson(deps.db, fields.lessonid);
   if (lesson === undefined) throw ApiError.business(COURSE_ERRORS.lessonNotFound, `progress for unknown lesson ${fields.lessonid}`);
   if (lesson.is_free !== 1 && (await tutorialsExpiryOf(deps, user.id)) <= now) {

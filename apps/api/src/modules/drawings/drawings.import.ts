@@ -6,8 +6,8 @@ import { CATEGORY_SLUG_PATTERN, DRAWING_FORMATS } from '@xcad/protocol';
 import type { Kysely } from 'kysely';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { shanghaiDateToEpoch } from '../../lib/dates';
 import type { Storage } from '../../storage';
-import { shanghaiDateToEpoch } from '../content/content.import';
 import type { SiteImporter } from '../site-deps';
 import {
   deleteCategories,
@@ -22,7 +22,7 @@ import {
   type AuthoredDrawing,
 } from './drawings.repository';
 
-// The drawing library's importer (issue 5): content/drawings/library.yml lists the categories and
+// The drawing library's importer (decision 0012): content/drawings/library.yml lists the categories and
 // the drawings; each drawing's file lies under content/files/drawings/ (free, public) or
 // content/private/drawings/ (members of product 203 only), its preview under
 // content/images/drawings/. Everything is read and checked first; then the files are made sure to

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DRAWING_MESSAGES, DRAWINGS_API_PREFIX, parseDrawingListQuery } from '@xcad/protocol';
 import { sendStored } from '../../storage';
-import { sessionTokenOf } from '../auth/session-cookie';
 import type { SiteRoutesOptions } from '../site-deps';
 import { createDrawingsService, drawingError } from './drawings.service';
 
-// The drawing library (issue 5, /dwglist and /dwgItem/{id}): unsigned routes under /api/site/drawings.
+// The drawing library (decision 0012, /dwglist and /dwgItem/{id}): unsigned routes under /api/site/drawings.
 //   GET  /api/site/drawings?category=&format=&access=free|member&q=&page=&per_page=   the list
 //   GET  /api/site/drawings/{id}                                                      detail + related
 //   GET  /api/site/drawings/{id}/file   (and HEAD)   the file: free to anyone, member drawings to
@@ -38,7 +37,7 @@ export const drawingsRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app,
 
   app.get<{ Params: { id: string } }>(`${DRAWINGS_API_PREFIX}/:id/file`, async (request, reply) => {
     const id = idOf(request);
-    const download = await drawings.download(id, sessionTokenOf(request));
+    const download = await drawings.download(id, request.usertoken);
     // Member files must never sit in a shared cache, nor be replayed from the browser's.
     const cacheControl = download.isMemberOnly ? 'private, no-store' : 'public, max-age=86400';
     // A download is a whole file asked for: not a HEAD, a revalidation that may end in 304, nor

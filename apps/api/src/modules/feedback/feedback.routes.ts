@@ -1,34 +1,18 @@
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import {
-  FEEDBACK_BODY_LIMIT_BYTES,
-  FEEDBACK_ERRORS,
-  FEEDBACK_MESSAGES,
-  SUCCESS_CODE,
-  ZComplaintSubmitRequest,
-  ZFeedbackSubmitRequest,
-} from '@xcad/protocol';
-import type { z } from 'zod';
-import { readFields } from '../../plugins/fields';
-import { sessionTokenOf } from '../auth/session-cookie';
+import { endpoints, FEEDBACK_BODY_LIMIT_BYTES, FEEDBACK_ERRORS, FEEDBACK_MESSAGES, SUCCESS_CODE } from '@xcad/protocol';
+import { route } from '../../plugins/route';
+import type { SignedIn } from '../auth/session.service';
 import type { SiteRoutesOptions } from '../site-deps';
 import { submitComplaint, submitFeedback, type SubmissionContext } from './feedback.service';
 
-// Feedback and complaint forms (issue 5): `POST /api/v4/feedbacksubmit` and
-// `POST /api/v4/complaintsubmit`, signed (spec §7, plugins/datasign.ts), answering
-// `{code: 10000, ticketno}`. Screenshots travel base64-encoded in the signed JSON body, so these
-// two routes accept a larger body than the API's default (FEEDBACK_BODY_LIMIT_BYTES).
+// Feedback and complaint forms: `POST /api/v4/feedbacksubmit` and `POST /api/v4/complaintsubmit`,
+// signed (spec §7, plugins/datasign.ts), answering `{code: 10000, ticketno}`. Screenshots travel
+// base64-encoded in the signed JSON body, so these two routes accept a larger body than the API's
+// default (FEEDBACK_BODY_LIMIT_BYTES).
 
-function fieldsOf<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  return readFields(schema, body, FEEDBACK_ERRORS.invalidField);
-}
-
-function contextOf(request: FastifyRequest, usertoken: string | undefined): SubmissionContext {
-  return {
-    ip: request.ip,
-    userAgent: request.headers['user-agent'] ?? '',
-    // The web's own pages may rely on the session cookie instead of a usertoken in the body.
-    usertoken: usertoken === undefined || usertoken === '' ? sessionTokenOf(request) : usertoken,
-  };
+function contextOf({ request, session }: { request: FastifyRequest; session: SignedIn | null }): SubmissionContext {
+  // An expired session does not stop a submission: it is then a visitor's.
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? '', userId: session === null ? null : session.user.id };
 }
 
 export const feedbackRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app, { deps }) => {
@@ -40,17 +24,15 @@ export const feedbackRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app,
     return reply.code(413).send({ code: FEEDBACK_ERRORS.invalidField.codes[0], message: FEEDBACK_MESSAGES.screenshotsTooLarge, field: 'screenshots' });
   });
 
-  const options = { bodyLimit: FEEDBACK_BODY_LIMIT_BYTES };
-
-  app.post('/api/v4/feedbacksubmit', options, async (request) => {
-    const fields = fieldsOf(ZFeedbackSubmitRequest, request.body);
-    const ticketno = await submitFeedback(deps, fields, contextOf(request, fields.usertoken));
-    return { code: SUCCESS_CODE, message: '', ticketno };
+  route(app, endpoints.feedbacksubmit, {
+    auth: 'optional',
+    bodyLimit: FEEDBACK_BODY_LIMIT_BYTES,
+    handler: async (call) => ({ code: SUCCESS_CODE, message: '', ticketno: await submitFeedback(deps, call.fields, contextOf(call)) }),
   });
 
-  app.post('/api/v4/complaintsubmit', options, async (request) => {
-    const fields = fieldsOf(ZComplaintSubmitRequest, request.body);
-    const ticketno = await submitComplaint(deps, fields, contextOf(request, fields.usertoken));
-    return { code: SUCCESS_CODE, message: '', ticketno };
+  route(app, endpoints.complaintsubmit, {
+    auth: 'optional',
+    bodyLimit: FEEDBACK_BODY_LIMIT_BYTES,
+    handler: async (call) => ({ code: SUCCESS_CODE, message: '', ticketno: await submitComplaint(deps, call.fields, contextOf(call)) }),
   });
 };

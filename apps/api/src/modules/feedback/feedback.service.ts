@@ -14,11 +14,10 @@ import {
   type TFeedbackSubmission,
 } from '@xcad/protocol';
 import type { Executor, NewFeedbackScreenshot } from '@xcad/db';
-import { resolveSignedIn } from '../auth/session.service';
 import type { SiteDeps } from '../site-deps';
 import { hasRecentContent, insertSubmission, isTicketTaken, recentFromAddress, serializeSubmissions } from './feedback.repository';
 
-// Feedback and complaints (issue 5): the caps (per address per hour, the same text within ten
+// Feedback and complaints (decision 0013): the caps (per address per hour, the same text within ten
 // minutes), the screenshots (decoded, checked by their bytes, stored privately) and the row.
 // Files are written before the row that references them and removed again if the row is not
 // written, so a submission is either whole or absent.
@@ -32,8 +31,8 @@ const BEIJING_OFFSET_MS = 8 * 3_600_000;
 export interface SubmissionContext {
   ip: string;
   userAgent: string;
-  /** The body's usertoken, else the session cookie's; links the submission to its user. */
-  usertoken: string | undefined;
+  /** The caller's signed-in user (the body's usertoken, else the session cookie's), if any. */
+  userId: number | null;
 }
 
 /** What both forms reduce to before they are checked and stored. */
@@ -93,19 +92,6 @@ function decodeScreenshots(screenshots: readonly string[]): DecodedScreenshot[] 
   });
 }
 
-/** The signed-in user of the token, or null: an expired session does not stop a submission. */
-async function userIdOf(deps: SiteDeps, usertoken: string | undefined, now: number): Promise<number | null> {
-  if (usertoken === undefined || usertoken === '') return null;
-  try {
-    const { user } = await resolveSignedIn(deps.db, { usertoken }, now);
-    return user.id;
-  } catch (error) {
-    if (error instanceof ApiError) return null;
-    throw error;
-  }
-}
-
-/** Refuses a sixth submission from one address within an hour (answer with `retryafter` seconds). */
 async function checkAddressCap(db: Executor, ip: string, now: number): Promise<void> {
   const recent = await recentFromAddress(db, ip, now - HOUR_SECONDS + 1);
   if (recent.count < FEEDBACK_LIMITS.submissionsPerIpPerHour) return;
@@ -128,7 +114,7 @@ async function submit(deps: SiteDeps, submission: Submission, context: Submissio
   // The schema accepted the contact, so it has a type.
   const contactType = contactTypeOf(submission.contact) as TContactType;
   const screenshots = decodeScreenshots(submission.screenshots);
-  const userId = await userIdOf(deps, context.usertoken, now);
+  const { userId } = context;
   const ticketNo = await newTicketNo(deps, submission.kind);
 
   const stored: string[] = [];

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { SUCCESS_CODE, SUCCESS_MESSAGE, ZNickname, ZWechatStateRequest } from '@xcad/protocol';
+import { readFields } from '../../plugins/fields';
 import { DEV_DEFAULT_NICKNAMES, devCodeOf, devOpenidOf, QQ_DEV_AUTHORIZE_PATH, type QqDevProvider } from './dev.provider';
 import { qqDevAuthorizePage, qqDevBadRequestPage } from './oauth.pages';
-import { fieldsOf, sendPage } from './oauth.route-helpers';
+import { sendPage } from './oauth.route-helpers';
 import { confirmDevWechat, markScanned, type OAuthContext } from './oauth.service';
 
 // The dev providers' helper routes (WECHAT_PROVIDER=dev, QQ_PROVIDER=dev only). Outside /api/v4,
@@ -22,12 +23,12 @@ export const ZDevWechatConfirmRequest = z.object({
 /** `POST /api/dev/wechat/scan` and `/confirm`: what the phone does on /scanlogin/{logintag}. */
 export const wechatDevRoutes: FastifyPluginAsync<{ context: OAuthContext }> = async (app, { context }) => {
   app.post('/api/dev/wechat/scan', async (request) => {
-    await markScanned(context, fieldsOf(ZDevWechatScanRequest, request.body).logintag);
+    await markScanned(context, readFields(ZDevWechatScanRequest, request.body ?? {}).logintag);
     return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE };
   });
 
   app.post('/api/dev/wechat/confirm', async (request) => {
-    await confirmDevWechat(context, fieldsOf(ZDevWechatConfirmRequest, request.body));
+    await confirmDevWechat(context, readFields(ZDevWechatConfirmRequest, request.body ?? {}));
     return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE };
   });
 };

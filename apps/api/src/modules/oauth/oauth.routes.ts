@@ -1,13 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { LOGIN_ERRORS, SUCCESS_CODE, SUCCESS_MESSAGE, ZWechatCallbackRequest, ZWechatGuidRequest, ZWechatStateRequest } from '@xcad/protocol';
+import { endpoints, LOGIN_ERRORS, SUCCESS_CODE, SUCCESS_MESSAGE, ZWechatStateRequest } from '@xcad/protocol';
+import { route } from '../../plugins/route';
+import { setSessionCookie } from '../../plugins/session';
 import type { Accounts, AuthDeps } from '../auth/auth.contract';
-import { setSessionCookie } from '../auth/session-cookie';
 import { QqDevProvider } from './dev.provider';
 import { qqDevRoutes, wechatDevRoutes } from './oauth-dev.routes';
 import { createQqProvider, createWechatProvider } from './oauth.factory';
 import { loginExpiredPage, qqAbnormalAccountPage, qqCancelledPage, qqFailedPage, qqSignedInPage } from './oauth.pages';
-import { deviceIdOf, fieldsOf, sendPage } from './oauth.route-helpers';
+import { sendPage } from './oauth.route-helpers';
 import {
   completeQqCallback,
   completeWechatCallback,
@@ -32,7 +33,7 @@ const ZQqCallbackQuery = z.object({
 });
 
 /**
- * WeChat QR and QQ popup sign-in (issue 3): the signed `wechatguid`, `wechatstate` and
+ * WeChat QR and QQ popup sign-in (spec §7 wechatguid/wechatstate): the signed `wechatguid`, `wechatstate` and
  * `wechatcallback` under /api/v4, the QQ popup's unsigned start and callback pages, and the dev
  * providers' helper routes when those providers are selected.
  */
@@ -46,26 +47,33 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRoutesOptions> = async (app, {
     qq: createQqProvider(deps.env),
   };
 
-  app.post('/api/v4/wechatguid', async (request) => {
-    const fields = fieldsOf(ZWechatGuidRequest, request.body);
-    const started = await startLogin(context, { provider: fields.provider, deviceId: deviceIdOf(request.body) });
-    return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE, ...started };
+  route(app, endpoints.wechatguid, {
+    auth: 'none',
+    handler: async ({ fields, deviceId }) => {
+      const started = await startLogin(context, { provider: fields.provider, deviceId });
+      return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE, ...started };
+    },
   });
 
-  app.post('/api/v4/wechatstate', async (request, reply) => {
-    const fields = fieldsOf(ZWechatStateRequest, request.body);
-    const userinfo = await pollLogin(context, {
-      logintag: fields.logintag,
-      showvip: fields.showvip ?? false,
-      context: { deviceId: deviceIdOf(request.body), ip: request.ip },
-    });
-    setSessionCookie(reply, request, userinfo.usertoken);
-    return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE, userinfo };
+  route(app, endpoints.wechatstate, {
+    auth: 'none',
+    handler: async ({ fields, deviceId, request, reply }) => {
+      const userinfo = await pollLogin(context, {
+        logintag: fields.logintag,
+        showvip: fields.showvip ?? false,
+        context: { deviceId, ip: request.ip },
+      });
+      setSessionCookie(reply, request, userinfo.usertoken);
+      return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE, userinfo };
+    },
   });
 
-  app.post('/api/v4/wechatcallback', async (request) => {
-    await completeWechatCallback(context, fieldsOf(ZWechatCallbackRequest, request.body));
-    return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE };
+  route(app, endpoints.wechatcallback, {
+    auth: 'none',
+    handler: async ({ fields }) => {
+      await completeWechatCallback(context, fields);
+      return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE };
+    },
   });
 
   app.get(QQ_START_PATH, async (request, reply) => {
@@ -93,7 +101,7 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRoutesOptions> = async (app, {
     }
   });
 
-  // Issue 3: the dev providers' helpers exist only while those providers are selected.
+  // The dev providers' helpers exist only while those providers are selected (decision 0026).
   if (context.wechat.name === 'dev') await app.register(wechatDevRoutes, { context });
   if (context.qq instanceof QqDevProvider) await app.register(qqDevRoutes, { context, qq: context.qq });
 };

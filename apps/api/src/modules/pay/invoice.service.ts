@@ -1,9 +1,9 @@
 import { ApiError, PAY_ERRORS, yuanOfFen, type TInvoice, type TInvoiceApplication } from '@xcad/protocol';
-import { isUniqueViolation } from '../auth/user.repository';
+import { isUniqueViolation } from '@xcad/db';
 import type { PayDeps } from './pay.service';
 import { insertInvoice, invoicesOf, orderByNo, type InvoiceWithOrder } from './pay.repository';
 
-// Issue 4: invoice applications. One per paid order of the applicant; `submitted` until the
+// Decision 0018: invoice applications. One per paid order of the applicant; `submitted` until the
 // operator issues it (`npm run invoice:issue -- ORDERNO`, invoice.cli.ts).
 
 function invoiceOf(row: InvoiceWithOrder): TInvoice {

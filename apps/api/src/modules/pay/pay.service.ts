@@ -4,6 +4,7 @@ import {
   PAY_LIMITS,
   PAY_MESSAGES,
   yuanOfFen,
+  type EnvelopeData,
   type TOrderCreated,
   type TOrderDetails,
   type TOrderPublicState,
@@ -12,13 +13,13 @@ import {
   type TPayPackage,
   type TSandboxOrder,
 } from '@xcad/protocol';
-import type { Database, PayOrderRow, PayProviderName } from '@xcad/db';
+import { isUniqueViolation, type Database, type PayOrderRow, type PayProviderName } from '@xcad/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Env } from '../../env';
-import { isUniqueViolation } from '../auth/user.repository';
 import { cutUtf8, extendedExpiry, newOrderNo, orderSubject } from './order-rules';
 import type { IncomingNotice, PaidNotice, PayProvider, PayProviders } from './pay.provider';
+import type { SandboxPayProvider } from './sandbox.provider';
 import {
   activeBundles,
   activePackages,
@@ -29,6 +30,7 @@ import {
   invoicesOf,
   lockedExpiry,
   markPaid,
+  membershipOf,
   orderByNo,
   orderItemsOf,
   ordersOfUser,
@@ -40,7 +42,7 @@ import {
   type PackageWithProduct,
 } from './pay.repository';
 
-// Issue 4: the catalogue, orders and the one path every payment takes to become a membership.
+// Decision 0018: the catalogue, orders and the one path every payment takes to become a membership.
 // Amounts are computed here from the database only; the client names packages, never prices.
 // A payment is granted by `settlePayment`, whichever way it arrives (a provider's notice, the
 // sandbox cashier, the order query when a notice is late or lost), and exactly once per order.
@@ -71,7 +73,7 @@ function packageOf(row: PackageWithProduct): TPayPackage {
   };
 }
 
-export async function payCatalogue(deps: PayDeps): Promise<Omit<TPayCatalogueResponse, 'code' | 'message'>> {
+export async function payCatalogue(deps: PayDeps): Promise<EnvelopeData<TPayCatalogueResponse>> {
   const [products, packages, bundles] = await Promise.all([activeProducts(deps.db), activePackages(deps.db), activeBundles(deps.db)]);
   return {
     products: products.map((product) => ({
@@ -107,7 +109,7 @@ function notifyUrlOf(deps: PayDeps, provider: PayProviderName): string {
 }
 
 /** memorder: one package, which must belong to the product named. */
-export async function orderPackage(deps: PayDeps, context: OrderContext, productId: number, realId: number): Promise<Omit<TOrderCreated, 'code' | 'message'>> {
+export async function orderPackage(deps: PayDeps, context: OrderContext, productId: number, realId: number): Promise<EnvelopeData<TOrderCreated>> {
   const [pack] = await packagesByRealId(deps.db, [realId]);
   if (pack === undefined) throw ApiError.business(PAY_ERRORS.packageUnknown, `unknown package ${realId}`);
   if (pack.product_id !== productId) {
@@ -117,7 +119,7 @@ export async function orderPackage(deps: PayDeps, context: OrderContext, product
 }
 
 /** paymerge: several packages of different products; a bundle's price when they make one exactly. */
-export async function orderMerged(deps: PayDeps, context: OrderContext, realIds: readonly number[]): Promise<Omit<TOrderCreated, 'code' | 'message'>> {
+export async function orderMerged(deps: PayDeps, context: OrderContext, realIds: readonly number[]): Promise<EnvelopeData<TOrderCreated>> {
   const unique = [...new Set(realIds)].sort((a, b) => a - b);
   const packs = await packagesByRealId(deps.db, unique);
   if (packs.length !== unique.length) throw ApiError.business(PAY_ERRORS.packageUnknown, `unknown package among ${unique.join(',')}`);
@@ -135,7 +137,7 @@ async function placeOrder(
   context: OrderContext,
   packs: readonly PackageWithProduct[],
   bundle: { real_id: number; name: string; price_fen: number } | null,
-): Promise<Omit<TOrderCreated, 'code' | 'message'>> {
+): Promise<EnvelopeData<TOrderCreated>> {
   const now = seconds(deps);
   const provider = providerFor(deps, context.paytype);
   const amountFen = bundle?.price_fen ?? packs.reduce((sum, pack) => sum + pack.price_fen, 0);
@@ -316,6 +318,22 @@ export async function orderState(deps: PayDeps, orderno: string, viewerId: numbe
 }
 
 /** The sandbox cashier's view: what a payment app shows the payer of the order it was handed. */
+/** spec §7 memrole: one product's membership of the user, as userinfo's `vip[]` (empty without one). */
+export async function memberRole(deps: PayDeps, userId: number, productId: number): Promise<{ nowtime: number; vip: { productid: number; auth_value: number }[] }> {
+  const expiry = await membershipOf(deps.db, userId, productId);
+  return { nowtime: seconds(deps), vip: expiry === undefined ? [] : [{ productid: productId, auth_value: expiry }] };
+}
+
+/** The sandbox cashier's 确认支付: the same notice path as a real provider's, signed by the sandbox. */
+export async function confirmSandboxOrder(deps: PayDeps, sandbox: SandboxPayProvider, orderno: string): Promise<TSandboxOrder> {
+  const order = await orderByNo(deps.db, orderno);
+  if (order === undefined || order.provider !== sandbox.name) throw ApiError.business(PAY_ERRORS.orderUnknown, `sandbox confirm of unknown order ${orderno}`);
+  const notice = sandbox.signNotice({ orderno, transactionId: `SANDBOX${orderno.slice(2)}`, amountFen: order.amount_fen, paidAt: seconds(deps) });
+  const answer = await handleNotice(deps, sandbox, notice);
+  if (answer.status !== 200) throw new Error(`sandbox notice for ${orderno} was not recorded`);
+  return sandboxOrder(deps, orderno);
+}
+
 export async function sandboxOrder(deps: PayDeps, orderno: string): Promise<TSandboxOrder> {
   const order = await currentOrder(deps, orderno);
   return { orderno: order.orderno, state: stateOf(order, seconds(deps)), amount: yuanOfFen(order.amount_fen), paytype: order.paytype, subject: order.subject };

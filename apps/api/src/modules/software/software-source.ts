@@ -3,9 +3,10 @@ import type { SoftwarePlatform } from '@xcad/db';
 import { PRODUCT, PRODUCT_IDS } from '@xcad/protocol';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { isCalendarDate } from '../../lib/dates';
 import { PLATFORMS, platformOrder, platformRuleOf } from './software-platforms';
 
-// The release data of the download pages (issue 5), authored as one YAML file per page under
+// The release data of the download pages (decision 0012), authored as one YAML file per page under
 // content/software/<route name>.yml (format: content/software/README.md). This module reads and
 // checks files; nothing here touches the database.
 
@@ -85,13 +86,6 @@ export const KEY_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const VERSION_PATTERN = /^\d{1,4}(?:\.\d{1,4}){1,3}$/;
 const FILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/;
 const MAX_SIZE_BYTES = 8 * 1024 ** 3;
-
-function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /** Compares dotted versions numerically: 4.10 is newer than 4.9, and 5.0 equals 5.0.0. */
 export function compareVersions(a: string, b: string): number {
