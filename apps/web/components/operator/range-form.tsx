@@ -2,7 +2,7 @@ import { getTranslations } from 'next-intl/server';
 import Link from '@/components/ui/link';
 import { lastDays, type ReadRange } from '@/lib/analytics/report-range';
 import type { Locale } from '@/lib/i18n/locales';
-import { ANALYTICS_REPORT_MAX_DAYS } from '@xcad/protocol/site/analytics';
+import { ANALYTICS_REPORT_MAX_DAYS } from '@xcad/protocol/analytics';
 import styles from './operator.module.css';
 
 // The report's date range (issue 11): a plain GET form, so it works before (and without) the

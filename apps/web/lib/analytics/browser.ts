@@ -1,6 +1,6 @@
 'use client';
 
-import type { TAnalyticsCommon, TAnalyticsEventInput } from '@xcad/protocol/site/analytics';
+import type { TAnalyticsCommon, TAnalyticsEventInput } from '@xcad/protocol/analytics';
 import { readOrCreateDeviceId } from '@/lib/device-id';
 import {
   desktopChannelOf,

@@ -1,4 +1,4 @@
-import type { TAnalyticsEventInput } from '@xcad/protocol/site/analytics';
+import type { TAnalyticsEventInput } from '@xcad/protocol/analytics';
 
 // Menu and button clicks (spec §3 click: module, tab name, name), declared in the markup rather
 // than wired per handler: a region carries `data-track-module` (header, footer, side bar, ...),

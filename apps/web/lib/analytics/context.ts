@@ -1,5 +1,5 @@
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from '@xcad/protocol/constants';
-import type { ANALYTICS_SOFTWARE_VERSIONS } from '@xcad/protocol/site/analytics';
+import type { ANALYTICS_SOFTWARE_VERSIONS } from '@xcad/protocol/analytics';
 import type { KeyValueStorage } from '@/lib/device-id';
 
 // The common fields of every analytics event (spec §3 "Software info"): which software and

@@ -1,6 +1,6 @@
 import { toCleanLine } from '@xcad/protocol/input-rules';
-import { ANALYTICS_LIMITS } from '@xcad/protocol/site/analytics-limits';
-import type { TAnalyticsEvent, TAnalyticsEventRecord } from '@xcad/protocol/site/analytics';
+import { ANALYTICS_LIMITS } from '@xcad/protocol/analytics-limits';
+import type { TAnalyticsEvent, TAnalyticsEventRecord } from '@xcad/protocol/analytics';
 
 // What the tracker needs of the catalogue (packages/protocol/src/site/analytics.ts) as plain
 // numbers: the batch and storage limits (from the catalogue's zod-free limits module), and the

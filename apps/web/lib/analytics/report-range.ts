@@ -1,4 +1,4 @@
-import { ANALYTICS_REPORT_MAX_DAYS } from '@xcad/protocol/site/analytics';
+import { ANALYTICS_REPORT_MAX_DAYS } from '@xcad/protocol/analytics';
 
 // The date range of the operator report pages (issue 11): Beijing calendar days as the collector
 // counts them, `from` and `to` both included, the last 7 days unless the address asks otherwise.

@@ -1,4 +1,4 @@
-import type { TAnalyticsCommon, TAnalyticsEventInput, TAnalyticsEventRecord } from '@xcad/protocol/site/analytics';
+import type { TAnalyticsCommon, TAnalyticsEventInput, TAnalyticsEventRecord } from '@xcad/protocol/analytics';
 import type { KeyValueStorage } from '@/lib/device-id';
 import { TRACKER_LIMITS, clipEvent } from './fields';
 
