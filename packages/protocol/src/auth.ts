@@ -5,7 +5,7 @@ import { isCleanLine, zLine } from './input';
 import { PASSWORD_FORM_ERROR, PASSWORD_FORM_MESSAGES, SMS_FORM_ERROR, SMS_FORM_MESSAGES, type CodeGroup } from './errors';
 import { VALIDATION_MESSAGES, ZAccount, ZImageCode, ZLoginPassword, ZPassword, ZPhone, ZSmsCode } from './validation';
 
-// Accounts and sign-in (issue 3): the request and response schemas of every auth endpoint, the
+// Accounts and sign-in (decision 0010): the request and response schemas of every auth endpoint, the
 // codes the spec does not give, and the limits the server enforces. The web forms and the API
 // validate with these same schemas (spec §5 messages come from validation.ts).
 
@@ -63,17 +63,10 @@ function optionalText<T extends z.ZodType>(schema: T) {
 }
 
 const PHONE_EMPTY = SMS_FORM_MESSAGES[SMS_FORM_ERROR.emptyPhone];
-const IMAGE_CODE_EMPTY = SMS_FORM_MESSAGES[SMS_FORM_ERROR.emptyImageCode];
 const ACCOUNT_EMPTY = PASSWORD_FORM_MESSAGES[PASSWORD_FORM_ERROR.emptyPhone];
 
 /** spec §5: an empty phone has its own message; a filled one must be a valid phone. */
 export const ZRequiredPhone = z.string({ error: PHONE_EMPTY }).min(1, { error: PHONE_EMPTY, abort: true }).pipe(ZPhone);
-
-/** spec §5: register needs a 4-character image code; an empty one has its own message. */
-export const ZRequiredImageCode = z
-  .string({ error: IMAGE_CODE_EMPTY })
-  .min(1, { error: IMAGE_CODE_EMPTY, abort: true })
-  .pipe(ZImageCode);
 
 export const LOGIN_PROVIDERS = ['wechat', 'qq'] as const;
 
@@ -225,7 +218,7 @@ export const AUTH_ERRORS = {
   providerFailed: { codes: [19009], message: '第三方登录失败，请重试' },
 } as const satisfies Record<string, CodeGroup>;
 
-/** Limits the server enforces on sign-in (issue 3); the 60 s resend wait is spec §9's. */
+/** Limits the server enforces on sign-in (decision 0010); the 60 s resend wait is spec §9's. */
 export const AUTH_LIMITS = {
   smsResendSeconds: 60,
   smsCodeTtlSeconds: 300,

@@ -29,7 +29,7 @@ import {
   type DrawingFilter,
 } from './drawings.repository';
 
-// The drawing library's rules (issue 5): listing with filters and search, the detail with related
+// The drawing library's rules (decision 0012): listing with filters and search, the detail with related
 // drawings, and who may download what: free drawings anyone, member drawings only a signed-in user
 // whose membership of product 203 has not expired (spec §4, §6).
 
@@ -162,5 +162,3 @@ export function createDrawingsService(deps: SiteDeps) {
     },
   };
 }
-
-export type DrawingsService = ReturnType<typeof createDrawingsService>;
