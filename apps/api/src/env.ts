@@ -44,7 +44,7 @@ const ZEnv = z.object({
   // X-Forwarded-For and slip past the per-IP sign-in limits (decision 0010).
   TRUST_PROXY: trustProxy.default(['loopback']),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
-  // Issue 3 "Providers behind interfaces": console keeps codes in a dev outbox.
+  // Decision 0010: console keeps codes in a dev outbox.
   SMS_PROVIDER: z.enum(SMS_PROVIDERS).default('console'),
   ALIYUN_SMS_ACCESS_KEY_ID: z.string().min(1).optional(),
   ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
@@ -59,7 +59,7 @@ const ZEnv = z.object({
   // The public origin of the site (redirect URIs and QR links point here), e.g. https://www.example.com.
   PUBLIC_ORIGIN: z.url({ error: 'must be an absolute URL' }).default('http://127.0.0.1:3000'),
   // The web's canonical origin: with PUBLIC_ORIGIN, what tells a public deployment from a local
-  // trial (issue 21, decision 0026). A public one refuses the development providers unless
+  // trial (decisions 0026 and 0027). A public one refuses the development providers unless
   // UNSAFE_DEV_PROVIDERS_AT names that very origin (a test host).
   SITE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   UNSAFE_DEV_PROVIDERS_AT: z.url({ protocol: /^https?$/, error: 'must be the http:// or https:// origin of the deployment' }).optional(),
@@ -71,10 +71,10 @@ const ZEnv = z.object({
   QQ_PROVIDER: z.enum(QQ_PROVIDERS).default('dev'),
   QQ_APP_ID: z.string().min(1).optional(),
   QQ_APP_KEY: z.string().min(1).optional(),
-  // Issue 5: where stored files live (content images and drawings, course videos, feedback
+  // Decision 0012: where stored files live (content images and drawings, course videos, feedback
   // screenshots); a relative path is taken from the repository root.
   STORAGE_DIR: z.string().min(1).default('data/storage'),
-  // Issue 7: local keeps stored files under STORAGE_DIR; s3 puts them in a bucket of any
+  // Decision 0019: local keeps stored files under STORAGE_DIR; s3 puts them in a bucket of any
   // S3-compatible store (AWS S3, MinIO, OSS, COS), for more than one API host. S3_ENDPOINT for
   // anything but AWS; path-style addressing (bucket in the path) defaults on when it is set.
   STORAGE_PROVIDER: z.enum(STORAGE_PROVIDERS).default('local'),
@@ -94,9 +94,9 @@ const ZEnv = z.object({
       error: "must name a folder of the bucket ('xcad' or 'sites/xcad')",
     })
     .optional(),
-  // Issue 5: where the download pages' buttons send installers (the vendor's CDN); file names are appended.
+  // Decision 0012: where the download pages' buttons send installers (the vendor's CDN); file names are appended.
   SOFTWARE_DOWNLOAD_BASE_URL: z.url({ error: 'must be an absolute URL' }).default('https://download.xunjiecad.com/soft/'),
-  // Issue 4: who takes WeChat Pay and Alipay orders. sandbox: the QR leads to the local cashier
+  // Decision 0018: who takes WeChat Pay and Alipay orders. sandbox: the QR leads to the local cashier
   // /pay/sandbox/{orderno} (also POST /api/dev/pay/confirm); wechatpay / alipay: the real ones.
   WXPAY_PROVIDER: z.enum(WXPAY_PROVIDERS).default('sandbox'),
   ALIPAY_PROVIDER: z.enum(ALIPAY_PROVIDERS).default('sandbox'),
@@ -118,27 +118,27 @@ const ZEnv = z.object({
   /** Alipay's public key (not the app's): PEM text, a path or bare base64. */
   ALIPAY_PUBLIC_KEY: z.string().min(1).optional(),
   ALIPAY_GATEWAY: z.url({ error: 'must be an absolute URL' }).default('https://openapi.alipay.com/gateway.do'),
-  // Issue 7: the conversion jobs (local: a database-backed queue run by the API process).
-  // Conversions at once, the time and the resident memory one conversion may take (issue 21: its
+  // Decision 0019: the conversion jobs (local: a database-backed queue run by the API process).
+  // Conversions at once, the time and the resident memory one conversion may take (decision 0027: its
   // process and the processes it starts, capped by a watchdog; also its V8 heap limit; a loaded
   // engine alone holds about 100 MB), and how long uploads and results are kept.
   CONVERSION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   CONVERSION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
   CONVERSION_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(1536),
   CONVERSION_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(24),
-  // Issue 7: who carries the conversion jobs. local: the database queue above, run by the API
+  // Decision 0019: who carries the conversion jobs. local: the database queue above, run by the API
   // process; bullmq: a Redis queue (BullMQ), run by `npm run worker` processes. The queue's name
   // lets several sites (or test runs) share one Redis; BullMQ refuses ':' in it.
   CONVERSION_QUEUE: z.enum(['local', 'bullmq']).default('local'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).default('redis://127.0.0.1:6379'),
   CONVERSION_QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'letters, digits, _ . - only' }).default('xcad-conversion'),
-  // Issue 11: analytics events are kept this many days besides today (at least the 7 days an
+  // Decision 0022: analytics events are kept this many days besides today (at least the 7 days an
   // event may be late), and the collector takes this many events a minute per client address and
   // per device id (at least one full batch of 50) before it answers 429.
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(7).max(3660).default(400),
   ANALYTICS_RATE_PER_MINUTE: z.coerce.number().int().min(50).max(10_000_000).default(600),
   ANALYTICS_DEVICE_RATE_PER_MINUTE: z.coerce.number().int().min(50).max(10_000_000).default(120),
-  // Issue 21 (decision 0029): where the quotas and rate limits are counted, so that every API
+  // Decision 0029: where the quotas and rate limits are counted, so that every API
   // process sees the same counts. redis: in REDIS_URL's Redis (the default with the bullmq queue,
   // which needs that Redis anyway); database: in the main database (the default otherwise).
   RATE_LIMIT_STORE: z.enum(LIMIT_STORES).optional(),
@@ -158,7 +158,7 @@ const OAUTH_REQUIRED: ReadonlyArray<{ variable: 'WECHAT_PROVIDER' | 'QQ_PROVIDER
   { variable: 'QQ_PROVIDER', value: 'qq-connect', needs: ['QQ_APP_ID', 'QQ_APP_KEY'] },
 ];
 
-// The credentials each real payment provider cannot take money without (issue 4).
+// The credentials each real payment provider cannot take money without (decision 0018).
 const PAY_REQUIRED: ReadonlyArray<{ variable: 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
   {
     variable: 'WXPAY_PROVIDER',
@@ -168,7 +168,7 @@ const PAY_REQUIRED: ReadonlyArray<{ variable: 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDE
   { variable: 'ALIPAY_PROVIDER', value: 'alipay', needs: ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] },
 ];
 
-// What the s3 storage provider cannot reach its bucket without (issue 7).
+// What the s3 storage provider cannot reach its bucket without (decision 0019).
 const STORAGE_REQUIRED: ReadonlyArray<{ variable: 'STORAGE_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
   { variable: 'STORAGE_PROVIDER', value: 's3', needs: ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
 ];

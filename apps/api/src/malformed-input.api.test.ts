@@ -7,7 +7,7 @@ import { openSession } from './modules/auth/session.service';
 import { insertUser } from './modules/auth/user.repository';
 import { createTestApp, signedCall } from './test-app';
 
-// Issue 21 "the malformed-input sweep": every route the app registers (seen as it is registered,
+// Decision 0028: every route the app registers (seen as it is registered,
 // so a route added later is swept too) gets a few hundred hostile requests: each field of the
 // route in turn replaced by a hostile value (wrong types, NUL and controls, lone surrogates, huge,
 // negative and 32/64-bit-overflowing numbers, long texts, arrays, objects, traversal, ...), signed
@@ -15,7 +15,7 @@ import { createTestApp, signedCall } from './test-app';
 // wrong content types; odd methods and query strings. No answer may be a 5xx or show a stack
 // frame or the database's words, a product API answer keeps its envelope, and the process must
 // serve normally afterwards. Runs on SQLite and on PostgreSQL (the `sqlite` and `postgres`
-// projects), where NUL and integer overflow bite. Replaces issue 3's sign-in-only sweep.
+// projects), where NUL and integer overflow bite. Replaces decision 0010's sign-in-only sweep.
 
 const routes: SweptRoute[] = [];
 const t = await createTestApp(

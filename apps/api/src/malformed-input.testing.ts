@@ -1,4 +1,4 @@
-// The malformed-input sweep's inputs (issue 21): what a hostile or broken client may send to any
+// The malformed-input sweep's inputs (decision 0028): what a hostile or broken client may send to any
 // route, as whole requests. malformed-input.api.test.ts throws them at every route the app
 // registers; nothing here knows a route by name, so a route added later is swept the same way.
 import { createHash, randomUUID } from 'node:crypto';

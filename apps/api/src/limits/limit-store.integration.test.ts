@@ -7,7 +7,7 @@ import { limitKey, UNLIMITED, type Charge, type LimitStore } from './limit-store
 import { removeLimitKeys, testLimitPrefix } from './limits.testing';
 import { RedisLimitStore } from './redis-limit-store';
 
-// Issue 21 (decision 0029): both limit stores against the real thing (the database of the engine
+// Decision 0029: both limit stores against the real thing (the database of the engine
 // under test, this machine's Redis), each as two instances over one store, as two API processes
 // see it.
 

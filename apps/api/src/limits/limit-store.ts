@@ -1,4 +1,4 @@
-// Quotas and rate limits (issue 21, decision 0029): one mechanism for the conversion quota, the
+// Quotas and rate limits (decision 0029): one mechanism for the conversion quota, the
 // analytics collector and the sign-in and SMS limits, kept where every API process sees the same
 // counts (Redis when the deployment has one, else the database).
 //

@@ -5,7 +5,7 @@ import { freshDevice, postEvents, trackerEvent } from '../modules/analytics/anal
 import { createSecondTestApp, createTestApp, type TestApp } from '../test-app';
 import { removeLimitKeys, testLimitPrefix } from './limits.testing';
 
-// Issue 21 (decision 0029): two API processes behind one load balancer share every limit, with
+// Decision 0029: two API processes behind one load balancer share every limit, with
 // the limit store in the database and in Redis: the analytics collector's budget (kept in each
 // process's memory before), the conversion quota of an address, the SMS resend wait and the
 // password lock-out. A client that alternates between the two gets what one process would give.

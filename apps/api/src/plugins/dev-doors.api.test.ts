@@ -2,7 +2,7 @@ import { PROTOCOL_ERRORS } from '@xcad/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 
-// Issue 21 finding 1: with the development providers (the defaults) anyone could read a phone's
+// Decision 0026: with the development providers (the defaults) anyone could read a phone's
 // SMS code at /api/dev/sms-outbox, sign in as any WeChat openid at /api/dev/wechat/confirm and mark
 // any order paid at /api/dev/pay/confirm. Every /api/dev/* route now answers only requests made on
 // the API's host itself; from or through a public origin it is an unknown route.
@@ -29,7 +29,7 @@ const DEV_CALLS = [
   { method: 'POST', url: '/api/dev/pay/cancel', payload: { orderno: 'XC2026120112000012345678' } },
 ] as const;
 
-describe('/api/dev/* (issue 21 finding 1)', () => {
+describe('/api/dev/* (decision 0026)', () => {
   it('answers requests made on this host as before', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/dev/sms-outbox?account=13800138000', remoteAddress: '127.0.0.1', headers: { host: '127.0.0.1:3001' } });
     expect(response.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../env';
 import { devDoorsAtStart, isLoopbackAddress, isLoopbackHost } from './dev-doors';
 
-// Issue 21 finding 1: whether the API may start with the development providers (decision 0026).
+// Decision 0026: whether the API may start with the development providers.
 
 const REAL_PROVIDERS = {
   SMS_PROVIDER: 'aliyun',

@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Env } from '../env';
 
-// Issue 21 finding 1 (decision 0026): the development providers (SMS codes in an outbox, the dev
+// Decision 0026: the development providers (SMS codes in an outbox, the dev
 // WeChat and QQ sign-ins, the sandbox cashier) hand out sign-ins and paid orders to whoever asks.
 // They serve a local trial only: a deployment at a public origin refuses to start with one of
 // them unless the operator names that origin in UNSAFE_DEV_PROVIDERS_AT, and every /api/dev/* route

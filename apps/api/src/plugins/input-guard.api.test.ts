@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postEvents, trackerEvent } from '../modules/analytics/analytics.testing';
 import { call, createAuthTestApp, freshClient, signedBody, signInBySms, type AuthTestApp, type CallResult } from '../modules/auth/auth.testing';
 
-// Issue 21 finding 6: on PostgreSQL a NUL in `deviceid`, `tasktag` or an analytics event's `page`
+// Decision 0028: on PostgreSQL a NUL in `deviceid`, `tasktag` or an analytics event's `page`
 // answered 500 (invalid byte sequence for encoding "UTF8": 0x00), and so did integers past 32 bits
 // in `productid`, `packageid` and `packageids` (out of range for type integer). Each now answers
 // the contract's refusal on every engine, and nothing is stored. The malformed-input sweep

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFrontServer } from '../../../web/server/front-server';
 import { createTestApp, type TestApp } from '../test-app';
 
-// Issue 21 finding 8: a body over the API's limit sent through the web front server (the site's
+// Decision 0026: a body over the API's limit sent through the web front server (the site's
 // :3000) came back as 502 or a connection reset, while the API alone answered 413. Both servers
 // here are the real ones, over real sockets.
 
@@ -45,7 +45,7 @@ function streamed(bytes: number): ReadableStream<Uint8Array> {
   });
 }
 
-describe('a body over the limit, through the web front server (issue 21 finding 8)', () => {
+describe('a body over the limit, through the web front server (decision 0026)', () => {
   it('answers the API’s 413 envelope, whatever the size, and the site keeps serving', async () => {
     for (const size of [2 * MiB, 8 * MiB, 30 * MiB, 2 * MiB, 8 * MiB]) {
       const response = await fetch(`${site}/api/v4/login`, { method: 'POST', body: jsonOf(size), headers: { 'content-type': 'application/json' } });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-// Issue 21 finding 8: a body refused before it was read (over the limit, an unknown content
+// Decision 0026: a body refused before it was read (over the limit, an unknown content
 // type) made Fastify answer with `Connection: close` and close the socket while the client was
 // still sending. Closing a socket with unread data sends a TCP reset, and a proxy in front (the
 // web front server, nginx) lost the 413 it was relaying and answered 502 or reset its own client.

@@ -28,7 +28,7 @@ import {
   type StreamingStorage,
 } from './storage';
 
-// The `s3` storage provider (issue 7, decision 0012): the same objects in a bucket of any
+// The `s3` storage provider (decisions 0012 and 0019): the same objects in a bucket of any
 // S3-compatible store (AWS S3, MinIO, Aliyun OSS, Tencent COS), for deployments with more than one
 // API host. Behaves like LocalDiskStorage as far as callers can tell: the same keys, the same
 // errors, nothing half-written ever visible.

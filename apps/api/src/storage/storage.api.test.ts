@@ -6,7 +6,7 @@ import { syncContentAssets } from '../modules/content/content-assets';
 import { createTestApp, type TestApp } from '../test-app';
 
 // Content files as the site serves them: what the importer copies from content/ into storage and
-// what /content/ answers for it (issue 5 "Images live in storage").
+// what /content/ answers for it (decision 0012).
 
 let t: TestApp;
 let contentDir: string;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { sendStored } from './send-stored';
 import { isValidStorageKey, type Storage } from './storage';
 
-// Public content files (issue 5): `GET|HEAD /content/<path>` serves storage key `content/<path>`,
+// Public content files (decision 0012): `GET|HEAD /content/<path>` serves storage key `content/<path>`,
 // which the content importer fills from the repository's content/images, content/files and
 // content/media. Gated files (member drawings, paid lessons) are NOT under content/ and are served
 // by their own modules after a permission check.

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidStorageKeyError, LocalDiskStorage, StorageLimitError, inPlaceWriterOf } from './storage';
 
-// The streaming side of local storage (issue 7): objects written from streams, bounded, joined
+// The streaming side of local storage (decision 0019): objects written from streams, bounded, joined
 // from parts, and folders listed and deleted, without ever leaving a half-written object behind.
 
 let storage: LocalDiskStorage;

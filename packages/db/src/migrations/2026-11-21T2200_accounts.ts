@@ -1,7 +1,7 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Accounts and sign-in (issue 3): users, their WeChat/QQ identities, sessions (hashed tokens),
+// Accounts and sign-in (decision 0010): users, their WeChat/QQ identities, sessions (hashed tokens),
 // SMS codes, image captchas, the event log the rate limits count, locks, QR/popup login sessions,
 // and the per-product membership expiries `vip[]` is read from.
 

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Content (issue 5): posts (articles, tutorials, daily pictures, pages) in the WordPress shape the
+// Content (decision 0012): posts (articles, tutorials, daily pictures, pages) in the WordPress shape the
 // content API answers with, their categories and tags, and per-post metadata. Authored as Markdown
 // under content/ and imported idempotently (source_path + source_hash).
 

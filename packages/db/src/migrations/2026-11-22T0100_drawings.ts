@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 5: the drawing library (/dwglist, /dwgItem/{id}). Authored in content/drawings/library.yml
+// Decision 0012: the drawing library (/dwglist, /dwgItem/{id}). Authored in content/drawings/library.yml
 // and imported idempotently (source_hash); the files themselves live in storage (file_key).
 
 export async function up(db: Kysely<unknown>): Promise<void> {

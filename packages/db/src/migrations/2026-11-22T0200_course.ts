@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 5: the video course lessons and each user's progress. Lessons are authored in
+// Decision 0012: the video course lessons and each user's progress. Lessons are authored in
 // content/course/lessons.yml and imported idempotently (source_hash); flags are integers 0/1 so
 // SQLite and PostgreSQL read them alike.
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 5: software releases of the download pages and their download counters. Products, their
+// Decision 0012: software releases of the download pages and their download counters. Products, their
 // releases and files are authored under content/software/ and replaced by the importer; the
 // counters live in their own table so that no import ever resets them.
 

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 5: feedback and complaint submissions (/意见反馈.html, /jianyi.html, /complaint.html) and
+// Decision 0012: feedback and complaint submissions (/意见反馈.html, /jianyi.html, /complaint.html) and
 // their screenshots. The files live in storage under private/feedback/<ticket_no>/ (never
 // public); the rows reference them by storage key.
 

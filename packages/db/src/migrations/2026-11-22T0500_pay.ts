@@ -1,7 +1,7 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 4, memberships and purchase: the catalogue (products, packages, bundles), orders with
+// Decision 0018, memberships and purchase: the catalogue (products, packages, bundles), orders with
 // their items, every payment notice received, and invoices. Money is in fen (integers), epochs in
 // seconds. Booleans are integers 0/1 (SQLite has none).
 

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 7, online conversion: tasks, their files, the chunks received (idempotent, resumable
+// Decision 0019, online conversion: tasks, their files, the chunks received (idempotent, resumable
 // uploads), and the job queue of the local provider. Epochs in seconds, sizes in bytes.
 
 type Table = CreateTableBuilder<string, never>;

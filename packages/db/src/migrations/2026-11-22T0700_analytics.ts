@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type CreateTableBuilder, type Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 11, analytics: the events the collector accepts, and who may read the reports.
+// Decision 0022, analytics: the events the collector accepts, and who may read the reports.
 //
 // On PostgreSQL `analytics_events` is partitioned by Beijing calendar day (`day`, 'YYYY-MM-DD'):
 // the retention sweep drops a whole day at once instead of deleting row by row, and a report

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 21 (decision 0029): one counter table for every quota and rate limit of the database
+// Decision 0029: one counter table for every quota and rate limit of the database
 // limit store (conversion quota, analytics collector, sign-in and SMS limits), which replaces the
 // sign-in limits' own event and lock tables; and the visitor secret that owns a visitor's
 // conversion task in place of the client-chosen device id.

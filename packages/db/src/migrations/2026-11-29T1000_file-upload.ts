@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen in time: never edit after release, add a new migration instead.
-// Issue 21: the second upload client's uploads (spec §7 create-upload / upload) move from a JSON
+// Decision 0027: the second upload client's uploads (spec §7 create-upload / upload) move from a JSON
 // manifest in storage to the database, so that a chunk is counted by one conditional insert and
 // one increment instead of a listing of the chunk folder that grew with every chunk.
 

@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-// Issue 11: analytics (migration 2026-11-22T0700_analytics). Unlike the other tables, times here
+// Decision 0022: analytics (migration 2026-11-22T0700_analytics). Unlike the other tables, times here
 // are epoch milliseconds: the events' own clock (`time`) is in milliseconds.
 
 /**

@@ -1,6 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
 
-// Issue 7: online conversion (migration 2026-11-22T0600_conversion). Epochs in seconds, sizes in
+// Decision 0019: online conversion (migration 2026-11-22T0600_conversion). Epochs in seconds, sizes in
 // bytes. Who writes what: the upload side (conversion.service) creates tasks, files and chunks and
 // moves a task from `uploading` to `queued`; the job runner moves it on (`processing`, `done`,
 // `failed`) and writes the files' outputs; cancel and the retention sweep may end it at any time.

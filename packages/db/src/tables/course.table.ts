@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-// Issue 5: the tables of the video course lessons and each user's progress (migration 2026-11-22T0200_course).
+// Decision 0012: the tables of the video course lessons and each user's progress (migration 2026-11-22T0200_course).
 // Epochs are seconds; flags are 0/1.
 
 export interface CourseTable {

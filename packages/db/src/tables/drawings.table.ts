@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-// Issue 5: the tables of the drawing library (/dwglist, /dwgItem/{id}) (migration 2026-11-22T0100_drawings).
+// Decision 0012: the tables of the drawing library (/dwglist, /dwgItem/{id}) (migration 2026-11-22T0100_drawings).
 // Epochs are seconds.
 
 export interface DrawingCategoryTable {

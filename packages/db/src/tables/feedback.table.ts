@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-// Issue 5: the tables of feedback and complaint submissions (migration 2026-11-22T0400_feedback).
+// Decision 0012: the tables of feedback and complaint submissions (migration 2026-11-22T0400_feedback).
 // Epochs are seconds.
 
 export type FeedbackKind = 'feedback' | 'complaint';

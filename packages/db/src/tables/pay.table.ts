@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-// Issue 4: memberships and purchase (migration 2026-11-22T0500_pay). Money in fen, epochs in
+// Decision 0018: memberships and purchase (migration 2026-11-22T0500_pay). Money in fen, epochs in
 // seconds, booleans 0/1.
 
 export type PayPack = 'month' | 'quarter' | 'year' | 'lifetime';

@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-// Issue 5: the tables of software releases of the download pages and their download counters
+// Decision 0012: the tables of software releases of the download pages and their download counters
 // (migration 2026-11-22T0300_software). Dates are calendar days 'YYYY-MM-DD' (Asia/Shanghai);
 // epochs are seconds.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_EVENTS, ANALYTICS_LIMITS, ZAnalyticsBatch, ZAnalyticsEvent, ZAnalyticsReport, type TAnalyticsEventRecord } from './analytics';
 
-// Issue 11: the event catalogue of spec §3, shared by the tracker, the collector and the reports.
+// Decision 0022: the event catalogue of spec §3, shared by the tracker, the collector and the reports.
 
 const common = {
   software_name: 'web',

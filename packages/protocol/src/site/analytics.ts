@@ -3,7 +3,7 @@ import { ANALYTICS_PLATFORMS } from '../constants';
 import { zLine, zText } from '../input';
 import { ANALYTICS_LIMITS } from './analytics-limits';
 
-// Issue 11: the analytics event catalogue. Spec §3 names the software info (name, version online
+// Decision 0022: the analytics event catalogue. Spec §3 names the software info (name, version online
 // or test by host, channel, platform, generated unique id) and each event with its own fields; §1
 // and §7 name visitor analytics and a third-party statistics script. The field names are ours,
 // snake_case as the event names themselves (add_payment_info, transaction_id) are. One schema set

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONVERSION_MESSAGES, ZUploadParRequest, fileNamesOf, sharePath } from './conversion';
 
-// The rules the tool pages and the API share (issue 7).
+// The rules the tool pages and the API share (decision 0019).
 
 const base = { filename: 'plan.dwg', filecount: 1, tasktype: 'cad2pdf', outputfileextension: 'pdf' };
 

@@ -5,7 +5,7 @@ import { successOf } from '../envelope';
 import type { CodeGroup } from '../errors';
 import { INT32_MAX } from '../input';
 
-// Issue 5: the video course of /video.html (spec §3 "Course lesson": title, lecturer, description,
+// Decision 0012: the video course of /video.html (spec §3 "Course lesson": title, lecturer, description,
 // duration; 20 lessons). The lessons themselves are public JSON (`GET /api/site/course`); the two
 // signed calls read and save a signed-in user's progress. One set of shapes and messages for the
 // web and the API. Field names of the signed calls follow spec §7's style (lower case, no

@@ -3,7 +3,7 @@ import type { Endpoint } from '../endpoint';
 import { PROTOCOL_ERRORS } from '../envelope';
 import { INPUT_MESSAGES, isCleanLine } from '../input';
 
-// Issue 5: the drawing library (CAD图库, /dwglist and /dwgItem/{id}). Its reads are unsigned public
+// Decision 0012: the drawing library (CAD图库, /dwglist and /dwgItem/{id}). Its reads are unsigned public
 // GETs under /api/site/drawings (the answers below); downloads of member drawings need membership
 // of product 203 (spec §6), checked on the session cookie. Shapes, limits and messages are shared
 // by the web and the API. There are no signed calls: whether a visitor may download is answered

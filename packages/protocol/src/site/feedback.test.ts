@@ -23,7 +23,7 @@ import {
   validateScreenshotFiles,
 } from './feedback';
 
-// The rules the feedback and complaint forms and the API share (issue 5).
+// The rules the feedback and complaint forms and the API share (decision 0013).
 
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13];
 const JPEG_HEAD = [0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1];

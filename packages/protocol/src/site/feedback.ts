@@ -5,7 +5,7 @@ import { successOf } from '../envelope';
 import type { CodeGroup } from '../errors';
 import { EMAIL_PATTERN, PHONE_PATTERN, VALIDATION_MESSAGES } from '../validation';
 
-// Issue 5: the feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) forms. One set
+// Decision 0013: the feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) forms. One set
 // of rules and messages for the web form and the API: the form checks with these schemas on blur
 // and on submit, the server parses the signed body with the very same ones, so a refusal names
 // the same field with the same words either side. The spec (§2) only names the pages; every rule

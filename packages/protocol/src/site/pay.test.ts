@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVOICE_MESSAGES, PAY_MESSAGES, ZInvoiceApplyRequest, ZPayMergeRequest, formatYuan, yuanOfFen } from './pay';
 
-// The rules the invoice form and the API share (issue 4), and the money helpers.
+// The rules the invoice form and the API share (decision 0018), and the money helpers.
 
 const company = { orderno: 'XC2026112214000012345678', titletype: 'company', title: '苏州示例机械制造有限公司', taxno: '91320500 mA1x2y3z4k', email: 'cw@example.cn' };
 

@@ -6,7 +6,7 @@ import type { CodeGroup } from '../errors';
 import { INPUT_MESSAGES, isCleanLine, zId } from '../input';
 import { EMAIL_PATTERN } from '../validation';
 
-// Issue 4: memberships and purchase. The spec (§3, §7, §9) names memrole, memorder, paymerge and
+// Decision 0018: memberships and purchase. The spec (§3, §7, §9) names memrole, memorder, paymerge and
 // payorderstatedetails and the pay package's fields (id, realId, name, price, priceOri, paypack);
 // it shows neither their payloads nor the catalogue, order list and invoice calls, so those
 // shapes, codes and messages are ours (decision 0018). One set of schemas serves the web's forms

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '@xcad/db';
 import { addDays } from './analytics-rules';
 
-// The storage housekeeping of analytics_events (issue 11). PostgreSQL: one partition per Beijing
+// The storage housekeeping of analytics_events (decision 0022). PostgreSQL: one partition per Beijing
 // day, named analytics_events_pYYYYMMDD, created ahead of time and on demand, dropped whole when
 // older than the retention. SQLite: one table, old days deleted in slices.
 

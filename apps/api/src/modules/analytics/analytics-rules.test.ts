@@ -2,7 +2,7 @@ import { ANALYTICS_LIMITS } from '@xcad/protocol';
 import { describe, expect, it } from 'vitest';
 import { addDays, beijingDayOf, checkEvent, checkReportRange, daysFrom, deviceCountsOf, isCalendarDay, rowOf } from './analytics-rules';
 
-// Issue 11: Beijing days, the collector's per-event checks, and the stored row.
+// Decision 0022: Beijing days, the collector's per-event checks, and the stored row.
 
 const NOW = Date.parse('2026-11-22T04:00:00Z');
 

@@ -1,7 +1,7 @@
 import { ANALYTICS_LIMITS, ANALYTICS_REPORT_MAX_DAYS, ZAnalyticsEvent, type TAnalyticsEventRecord } from '@xcad/protocol';
 import type { NewAnalyticsEvent } from '@xcad/db';
 
-// The pure rules of analytics (issue 11): Beijing calendar days, the checks an event passes before
+// The pure rules of analytics (decision 0022): Beijing calendar days, the checks an event passes before
 // it is stored, and the row it becomes.
 
 // Beijing time has no daylight saving: a day is always the UTC day of the time plus 8 hours.

@@ -6,7 +6,7 @@ import { partitionDays } from './analytics-partitions.repository';
 import { createAnalytics } from './analytics.service';
 import { beijingDay, beijingTime, DAY_MS, freshDevice, postEvents, trackerEvent } from './analytics.testing';
 
-// Issue 11: where the events live over time, on SQLite and PostgreSQL. On PostgreSQL each Beijing
+// Decision 0022: where the events live over time, on SQLite and PostgreSQL. On PostgreSQL each Beijing
 // day is a partition: the days ahead exist from start-up, a day without one gets it when an event
 // arrives, and the retention sweep drops whole days. On SQLite the same events land in one table
 // and the sweep deletes the old days' rows. This file moves its app's clock, so it has its own.

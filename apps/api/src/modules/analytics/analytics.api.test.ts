@@ -5,7 +5,7 @@ import { createAuthTestApp, freshClient, signInBySms, type AuthTestApp } from '.
 import { beijingDay, beijingTime, databaseConfigOf, DAY_MS, freshDevice, getAs, postBody, postEvents, trackerEvent } from './analytics.testing';
 import { runOperatorCreate } from './operator.cli';
 
-// Issue 11 on the real app and database (SQLite and PostgreSQL): the collector (counts, time
+// Decision 0022 on the real app and database (SQLite and PostgreSQL): the collector (counts, time
 // window, sendBeacon's text/plain, hostile input, the user from the session, rate limits) and the
 // operator's report (who may read it, and its figures after a known set of events).
 //

@@ -35,7 +35,7 @@ import {
   topPages,
 } from './analytics.repository';
 
-// Analytics (issue 11): the collector, the operator's report, and the housekeeping of the stored
+// Analytics (decision 0022): the collector, the operator's report, and the housekeeping of the stored
 // events (partitions ahead of time on PostgreSQL, the retention sweep).
 //
 // Writes: each request's accepted events go to the database in one multi-row insert before the

@@ -8,7 +8,7 @@ import { hashPassword, isPasswordRight } from '../auth/credentials';
 import { insertUser } from '../auth/user.repository';
 import { runOperatorCreate } from './operator.cli';
 
-// Issue 11: `npm run operator:create -- --phone ... [--password ...]` against a real database
+// Decision 0022: `npm run operator:create -- --phone ... [--password ...]` against a real database
 // (SQLite and PostgreSQL): creates or promotes, idempotent, clear messages and exit codes.
 
 let database: TestDatabaseHandle;

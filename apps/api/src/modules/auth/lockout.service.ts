@@ -1,7 +1,7 @@
 import { ApiError, AUTH_ERRORS, AUTH_LIMITS } from '@xcad/protocol';
 import { limitKey, UNLIMITED, type Charge, type LimitStore } from '../../limits';
 
-// Lock-out after repeated wrong passwords or codes (issue 3), counted in the limit store so every
+// Lock-out after repeated wrong passwords or codes (decision 0010), counted in the limit store so every
 // API process sees the same counts (decision 0029): failures are counted per subject over
 // AUTH_LIMITS.failureWindowSeconds; the failuresBeforeLock-th locks the subject for lockSeconds,
 // during which even the right answer is refused with 10062. Times here are epoch seconds.

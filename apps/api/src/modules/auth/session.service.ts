@@ -6,7 +6,7 @@ import { normalizePhone } from './phone';
 import { findSessionByTokenHash, insertSession } from './session.repository';
 import { findUserById, membershipsOf, type UserRecord } from './user.repository';
 
-// Sessions (issue 3): random tokens stored only as SHA-256, expiring after sessionTtlSeconds,
+// Sessions (decision 0010): random tokens stored only as SHA-256, expiring after sessionTtlSeconds,
 // revoked on logout and password change; and spec §3 userinfo built from a user and a session.
 
 export interface SessionTokens {

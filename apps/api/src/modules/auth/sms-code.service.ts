@@ -11,7 +11,7 @@ import { deleteSmsCode, insertSmsCode, latestSmsCode, markSmsCodeUsed, addSmsCod
 import { transact } from './transaction';
 import { findUserByMobile } from './user.repository';
 
-// SMS codes (spec §4, §7 smsverify / safsmsverify; issue 3 limits): who may be sent one, when,
+// SMS codes (spec §4, §7 smsverify / safsmsverify; decision 0010 limits): who may be sent one, when,
 // and the single-use check of a code. The limits are counters of the limit store (decision 0029).
 
 const HOUR_MS = 3_600_000;

@@ -3,7 +3,7 @@ import { cadFontUrl, MAX_SUBSET_CODE_POINTS } from '@xcad/cad/text/shipped';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app';
 
-// Issue 22: the viewer's CJK glyphs come from the CAD engine's shipped fonts, in subsets of the
+// Decision 0025: the viewer's CJK glyphs come from the CAD engine's shipped fonts, in subsets of the
 // characters a drawing has.
 
 /** fontkit (pdfkit's font engine, no type declarations) reads the WOFF back. */

@@ -3,7 +3,7 @@ import { CAD_FONTS_PATH } from '@xcad/cad/text/shipped';
 import { sendProtocolError } from '../../plugins/errors';
 import { CadFontError, createCadFontsService } from './cad-fonts.service';
 
-// Issue 22: GET /api/site/cad-fonts/{sans|serif}.woff?v=VERSION&c=CODES — a WOFF subset of a
+// Decision 0025: GET /api/site/cad-fonts/{sans|serif}.woff?v=VERSION&c=CODES — a WOFF subset of a
 // font the CAD engine ships, with the characters `c` lists (text/shipped.ts encodes them). The
 // URL names its content, so the answer is cached for a year by browsers and proxies.
 

@@ -4,7 +4,7 @@ import { shippedFontFile } from '@xcad/cad/text/node-fonts';
 import { SERVED_CJK_FACES, SHIPPED_FONT_VERSION, decodeCodePoints, type ServedCjkFace } from '@xcad/cad/text/shipped';
 import { subsetTrueType, toWoff } from '@xcad/cad/text/subset';
 
-// Issue 22 (decision 0025): the viewer draws CJK text from the fonts the CAD engine ships, so the
+// Decision 0025: the viewer draws CJK text from the fonts the CAD engine ships, so the
 // screen and every export agree. It asks for the characters a drawing has; this answers a WOFF
 // subset of the shipped face with just those glyphs (a few hundred KB at most for a drawing with
 // a few hundred distinct characters, where the whole face is 10-15 MB).

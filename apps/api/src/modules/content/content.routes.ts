@@ -6,7 +6,7 @@ import { WpError, invalidPostId, invalidTerm } from './wp-error';
 import { WpParams } from './wp-params';
 import { parseItemShaping, parsePostsQuery, parseTermsQuery, readCustomPage, readRequiredId } from './wp-queries';
 
-// The WordPress-compatible content API (issue 5, spec §7 "Blog backend", decision 0011). Unsigned,
+// The WordPress-compatible content API (decision 0011, spec §7 "Blog backend", decision 0011). Unsigned,
 // outside /api/v4. Routes do HTTP only: read parameters, call the service, set WordPress's headers.
 
 export interface ContentRoutesOptions {

@@ -35,7 +35,7 @@ import {
 } from './wp-present';
 import type { CustomPage, PostsQuery, ResponseShaping, TermsQuery } from './wp-queries';
 
-// The content API's rules (issue 5, spec §3 and §7, decision 0011): WordPress collections and
+// The content API's rules (decision 0011, spec §3 and §7, decision 0011): WordPress collections and
 // items, and the custom routes of the site's blog backend.
 
 export interface ContentDeps {

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test-app';
 import { syncContentAssets } from './content-assets';
 import { importContent } from './content.import';
 
-// Issue 5: the 每日一图 content of the repository (content/dailypics, its drawings and previews)
+// Decision 0011: the 每日一图 content of the repository (content/dailypics, its drawings and previews)
 // imported for real and read back through the content API as the site's pages read it.
 
 const CONTENT_DIR = fileURLToPath(new URL('../../../../../content/', import.meta.url));

@@ -3,7 +3,7 @@ import type { ContentPostType, ContentTaxonomy, Database, Executor } from '@xcad
 
 // Reads of published content for the content API, and its view and download counters. Lists are
 // paginated in SQL and term counts are one GROUP BY, so nothing scales with the whole table in
-// memory (issue 5 "Performance").
+// memory (decision 0011).
 
 export interface PostRow {
   id: number;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app';
 import { addPost, addTerm } from './content.testing';
 
-// issue 5 "Content API": /wp-json/wp/v2/posts as WordPress 6 answers it (FACTS.md "WordPress REST API").
+// decision 0011: /wp-json/wp/v2/posts as WordPress 6 answers it (FACTS.md "WordPress REST API").
 
 let t: TestApp;
 const ids = { help: 0, installation: 0, drawing: 0, tagInstall: 0, tagWindows: 0, tagLayout: 0 };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app';
 import { addPost, addTerm } from './content.testing';
 
-// issue 5: /wp-json/wp/v2/categories, /tags and /pages, and HTML sanitised on output.
+// decision 0011: /wp-json/wp/v2/categories, /tags and /pages, and HTML sanitised on output.
 
 let t: TestApp;
 const ids = { help: 0, installation: 0, tagCad: 0, tagDraftOnly: 0, tagUnused: 0, tagPicture: 0 };

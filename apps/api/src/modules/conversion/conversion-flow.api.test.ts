@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, freshClient, type AuthTestApp, type Caller } from '../auth/auth.testing';
 import { fixture, TEST_MIN_CHUNK_BYTES } from './conversion.testing';
 
-// Issue 7 end to end inside the API, with the real local queue and worker threads: a visitor
+// Decision 0019 end to end inside the API, with the real local queue and worker threads: a visitor
 // uploads a corpus DXF and a DWG in chunks, the task converts, taskdown's signed URL downloads the
 // result, and a drawing that is not one fails with its reason.
 

@@ -7,7 +7,7 @@ import { call, freshClient } from '../auth/auth.testing';
 import { assemblyKeyOf } from './conversion-upload';
 import { chunksOf, createConversionTestApp, fixture, sendChunk, startTask, type ConversionTestApp, type StartedTask } from './conversion.testing';
 
-// Issue 7 benchmark fix on the real app and database: on local disk the chunks of a file are
+// Decision 0019 benchmark fix on the real app and database: on local disk the chunks of a file are
 // written straight into one assembly object at chunk * chunk size, so a finished file is moved to
 // its input rather than copied. What a client sees must not change: any order, retries, a restart
 // mid-file, cancel; a chunk that breaks the fixed chunk size is refused.

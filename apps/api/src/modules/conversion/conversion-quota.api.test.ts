@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshClient, signInBySms } from '../auth/auth.testing';
 import { createConversionTestApp, makeConverterMember, startTask, uploadpar, type ConversionTestApp } from './conversion.testing';
 
-// Issue 21, finding 5 (decision 0029): the day's free conversions are counted per device, per
+// Decision 0029: the day's free conversions are counted per device, per
 // client address and per user, so neither a new device id per request nor a new device per task
 // gets past them. Its own app and database: the hundred tasks it starts stay out of the other
 // files' sweeps.

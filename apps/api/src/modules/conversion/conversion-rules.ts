@@ -10,7 +10,7 @@ import {
 } from '@xcad/protocol';
 import type { ConversionTier } from '@xcad/db';
 
-// The rules of conversion uploads that need no database (issue 7): what a file is by its first
+// The rules of conversion uploads that need no database (decision 0019): what a file is by its first
 // bytes, the tiers' limits, the day a task counts against, what taskstate tells the user, and the
 // keyed signatures of download links and share codes. Pure, so each is tested on its own.
 

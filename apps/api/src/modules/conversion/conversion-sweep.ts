@@ -4,7 +4,7 @@ import { abandonedUploads, markPurged, moveTask, tasksToPurge } from './conversi
 import { deleteTaskFiles } from './conversion.service';
 import { sweepFileUploads } from './file-upload.service';
 
-// Issue 7 retention: uploads and results are deleted CONVERSION_RETENTION_HOURS after a task was
+// Decision 0019 retention: uploads and results are deleted CONVERSION_RETENTION_HOURS after a task was
 // created (the tool pages say so), and an upload not finished by its deadline is given up. Run
 // every SWEEP_INTERVAL_MS by the routes plugin; idempotent, so several API processes may run it.
 

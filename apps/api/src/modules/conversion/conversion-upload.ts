@@ -34,13 +34,13 @@ import {
 } from './conversion.repository';
 import { deleteTaskFiles, tokenHashOf } from './conversion.service';
 
-// Issue 7, spec §7 uploadfile: one chunk of one file per request, its raw bytes streamed to
+// Decision 0019, spec §7 uploadfile: one chunk of one file per request, its raw bytes streamed to
 // storage (never held in memory). Chunks may come in any order and again (a retry replaces the
 // chunk); each is a row plus a stored object, so an upload continues after a server restart. The
 // first chunk of a file is checked for the tool's file type, every chunk against the file's size
 // limit; either failing ends the task and deletes what it stored. A file whose chunks are all in
 // is assembled into one stored input; when every file is, the task is queued for conversion.
-// Every chunk but a file's last has at least spec §9's 50 MB (issue 21), so a file has a handful
+// Every chunk but a file's last has at least spec §9's 50 MB (decision 0027), so a file has a handful
 // of chunks and looking at its chunk rows per request costs the same whatever the chunk.
 //
 // Assembly without a copy (a store with in-place writes: local disk): every chunk but the last

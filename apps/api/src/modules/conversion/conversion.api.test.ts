@@ -32,7 +32,7 @@ import {
 import { qrPng } from './qr-png';
 import { shareUrlOf } from './conversion.service';
 
-// Issue 7 on the real app and database (SQLite and PostgreSQL): the upload protocol of spec §7
+// Decision 0019 on the real app and database (SQLite and PostgreSQL): the upload protocol of spec §7
 // with corpus drawings, chunk by chunk (retried, out of order, across a restart), the checks that
 // end an upload (size, type by content, deadline), who may see a task, cancel, the signed download
 // link, the phone QR and its share page, and retention.
@@ -557,7 +557,7 @@ describe('retention', () => {
   });
 });
 
-// Issue 21, finding 7: spec §9's 50 MB chunks bound from below, on the app as production builds it.
+// Decision 0027: spec §9's 50 MB chunks bound from below, on the app as production builds it.
 describe('chunks of the spec size', () => {
   let spec: ConversionTestApp;
 

@@ -6,7 +6,7 @@ import type { LimitStore } from '../../limits';
 import type { StreamingStorage } from '../../storage';
 import type { ConversionJobs } from './conversion.jobs';
 
-/** What the upload side of conversions is built from (issue 7). */
+/** What the upload side of conversions is built from (decision 0019). */
 export interface ConversionDeps {
   db: Kysely<Database>;
   env: Env;

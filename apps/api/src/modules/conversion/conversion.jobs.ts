@@ -1,4 +1,4 @@
-// Issue 7: the seam between the upload side and the conversion jobs. The upload side enqueues a
+// Decision 0019: the seam between the upload side and the conversion jobs. The upload side enqueues a
 // task once every chunk is in and cancels it on request; the jobs side claims queued tasks, runs
 // the conversion of each file in a process of its own (time- and memory-limited), writes the outputs
 // and moves the task on. `local` (default) keeps the queue in the database and runs it in the API

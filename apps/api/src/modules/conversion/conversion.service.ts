@@ -46,7 +46,7 @@ import {
   type Viewer,
 } from './conversion.repository';
 
-// Issue 7, the upload side of online conversion: starting a task (uploadpar), what a task looks
+// Decision 0019, the upload side of online conversion: starting a task (uploadpar), what a task looks
 // like to its owner (taskstate, tasklist), its download (taskdown, the signed result
 // URL, the phone QR's share page) and cancel. Chunks arrive in conversion-upload.ts; the jobs
 // (conversion.jobs.ts) convert.

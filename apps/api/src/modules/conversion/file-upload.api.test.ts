@@ -5,9 +5,9 @@ import { sweepConversions } from './conversion-sweep';
 import { chunksOf, createConversionTestApp, fixture, makeConverterMember, type ConversionTestApp } from './conversion.testing';
 import { fileKeyOf } from './file-upload.service';
 
-// Issue 7, spec §7 "second upload client": create-upload and upload with the session's
+// Decision 0019, spec §7 "second upload client": create-upload and upload with the session's
 // file-service token (X-Auth-Token), 2 MB chunks, answers {code: 0, data}; chunks retried and out
-// of order; the whole file stored for its user; retention. Issue 21: chunks smaller than the
+// of order; the whole file stored for its user; retention. Decision 0027: chunks smaller than the
 // spec's 2 MB are refused (but for a file of one chunk), and a chunk's bookkeeping costs the same
 // whatever its number.
 

@@ -9,13 +9,13 @@ import { fileTokenSession, isConverterMember } from './conversion.repository';
 import { completeFileUpload, deleteFileChunkRows, deleteFileUpload, expiredFileUploads, findFileUpload, insertFileUpload, recordFileChunk } from './file-upload.repository';
 import { chunkSource, discardBody, type ChunkBody } from './chunk-body';
 
-// Issue 7, spec §7 "second upload client": POST /api/file/create-upload {name, size, chunksize}
+// Decision 0019, spec §7 "second upload client": POST /api/file/create-upload {name, size, chunksize}
 // and POST /api/file/upload?code&chunknum with the session's file-service token in X-Auth-Token,
 // 2 MB chunks (spec §9; only the last may be smaller), answers {code: 0, data} or {code, message}.
 // An upload is a row (file_upload) counting its chunks; each chunk is an object in storage (so a
 // retry replaces one and any order works) recorded once in file_upload_chunk, and once all are in
 // the whole file is stored, owned by the signed-in user. A chunk costs the same whatever its
-// number (issue 21: listing the chunk folder per chunk made an upload quadratic). The conversion
+// number (decision 0027: listing the chunk folder per chunk made an upload quadratic). The conversion
 // retention applies: the sweep deletes an upload's folder and row when its time is up.
 
 const PREFIX = 'file-uploads/';

@@ -7,7 +7,7 @@ import { createTestApp, signedCall, type TestApp } from '../../test-app';
 import { importCourse } from './course.import';
 import { signedInUser } from './course.testing';
 
-// Issue 5: the video course over the repository's own content/course: the public lesson list, the
+// Decision 0012: the video course over the repository's own content/course: the public lesson list, the
 // clips (Range for seeking; member clips only for tutorials members) and the progress calls.
 
 const CONTENT = path.join(repositoryRoot, 'content');

@@ -9,7 +9,7 @@ import { upsertProgress } from './course.repository';
 import { signedInUser, STUB_DESCRIPTION_LINES, writeClip, writeCourse } from './course.testing';
 import { mp4DurationSeconds } from './mp4-duration';
 
-// Issue 5: content/course/lessons.yml and the clips beside it -> course and course_lesson, checked
+// Decision 0012: content/course/lessons.yml and the clips beside it -> course and course_lesson, checked
 // first, one transaction, idempotent; progress survives re-imports and goes with a deleted lesson.
 
 const NOW = 1_800_000_000;

@@ -1,7 +1,7 @@
 import type { CourseLesson, Executor, NewCourseLesson } from '@xcad/db';
 import { sql } from 'kysely';
 
-// All SQL of the video course (issue 5): the course and its lessons, each user's progress, and
+// All SQL of the video course (decision 0012): the course and its lessons, each user's progress, and
 // the one read of another domain's table it needs, the tutorials membership's expiry.
 
 export interface CourseRow {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test-app';
 import { importDrawings } from './drawings.import';
 import { drawingBytes, entry, temporaryContentDir, visitorCookie, writeLibrary } from './drawings.testing';
 
-// Issue 5: /api/site/drawings — the list with filters and search, the detail, and the download
+// Decision 0012: /api/site/drawings — the list with filters and search, the detail, and the download
 // rules (free to anyone; member drawings only to members of product 203).
 
 let t: TestApp;

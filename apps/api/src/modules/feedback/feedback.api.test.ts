@@ -7,7 +7,7 @@ import { createTestApp, signedCall, type TestApp } from '../../test-app';
 import { createAuthTestApp, freshClient, signInBySms, signedBody, type AuthTestApp } from '../auth/auth.testing';
 import { solidPng } from '../../lib/png';
 
-// Issue 5: POST /api/v4/feedbacksubmit and /api/v4/complaintsubmit, on the real app and database.
+// Decision 0013: POST /api/v4/feedbacksubmit and /api/v4/complaintsubmit, on the real app and database.
 
 const INVALID_FIELD = 10020;
 const TOO_FREQUENT = 16001;

@@ -1,6 +1,6 @@
 import type { IdentityProfile } from '../auth/auth.contract';
 
-// WeChat and QQ sign-in behind one interface each (issue 3 "Providers behind interfaces"); the
+// WeChat and QQ sign-in behind one interface each (decision 0010); the
 // implementation is chosen by WECHAT_PROVIDER / QQ_PROVIDER (oauth.factory.ts).
 
 export interface AuthorizeRequest {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { PAY_LIMITS } from '@xcad/protocol';
 
-// The arithmetic of orders and memberships (issue 4), pure so every rule is tested on its own:
+// The arithmetic of orders and memberships (decision 0018), pure so every rule is tested on its own:
 // order numbers, how a payment extends a membership, and what an order is called.
 
 const BEIJING_OFFSET_SECONDS = 8 * 3_600;

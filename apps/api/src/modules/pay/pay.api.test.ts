@@ -7,7 +7,7 @@ import { markInvoiceIssued } from './pay.repository';
 import type { PaidNotice, PaymentState } from './pay.provider';
 import { SandboxPayProvider } from './sandbox.provider';
 
-// Issue 4 on the real app and database (SQLite and PostgreSQL): the catalogue, memrole, orders,
+// Decision 0018 on the real app and database (SQLite and PostgreSQL): the catalogue, memrole, orders,
 // the sandbox cashier's notices, the order query when a notice is lost, and invoices.
 
 const INVALID_FIELD = 10020;

@@ -6,7 +6,7 @@ import type { PayProviders } from './pay.provider';
 import { SandboxPayProvider } from './sandbox.provider';
 import { WechatPayProvider } from './wechatpay.provider';
 
-// Issue 4: which provider takes each pay type, from WXPAY_PROVIDER and ALIPAY_PROVIDER (env.ts
+// Decision 0018: which provider takes each pay type, from WXPAY_PROVIDER and ALIPAY_PROVIDER (env.ts
 // checks that a real one has its credentials). The sandbox stands in for whichever is not real.
 
 export interface ConfiguredPayProviders {

@@ -12,7 +12,7 @@ import type {
   PayProviderName,
 } from '@xcad/db';
 
-// Issue 4: the queries of the catalogue, orders, notices, memberships and invoices.
+// Decision 0018: the queries of the catalogue, orders, notices, memberships and invoices.
 
 export interface PackageWithProduct extends PayPackageRow {
   product_name: string;

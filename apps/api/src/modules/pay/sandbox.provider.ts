@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sandboxCashierPath } from '@xcad/protocol';
 import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
-// The sandbox (issue 4's default provider): it behaves like the real ones from the site's point
+// The sandbox (decision 0018's default provider): it behaves like the real ones from the site's point
 // of view. Placing an order gives a URL to encode in the QR, the local cashier page
 // /pay/sandbox/{orderno}; paying there (or POST /api/dev/pay/confirm) produces a signed notice that
 // goes through the same notice path as WeChat Pay's and Alipay's: verified, then granted once.

@@ -1,4 +1,4 @@
-// The SMS layer behind one interface, so sign-in code never knows which provider sends (issue 3
+// The SMS layer behind one interface, so sign-in code never knows which provider sends (decision 0010
 // "Providers behind interfaces"); the provider is chosen by SMS_PROVIDER (sms.factory.ts).
 
 export type SmsProviderName = 'console' | 'aliyun' | 'tencent';

@@ -1,6 +1,6 @@
 import type { SoftwarePlatform } from '@xcad/db';
 
-// The platforms a download page offers (issue 5). Desktop installers are files under
+// The platforms a download page offers (decision 0012). Desktop installers are files under
 // SOFTWARE_DOWNLOAD_BASE_URL; iOS apps come from the App Store, so that platform is a store page.
 
 export interface PlatformRule {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSoftwareFiles, compareVersions, parseSoftwareFile, SoftwareImportError, type SoftwareDocument, type SoftwareProblem } from './software-source';
 
-// Issue 5: the rules of content/software/*.yml (content/software/README.md).
+// Decision 0012: the rules of content/software/*.yml (content/software/README.md).
 
 const GOOD = `name: 迅捷CAD看图
 tagline: 只看图、不改图时的轻量选择，测量、批注、打印一应俱全。

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app';
 import { importSoftware } from './software.import';
 
-// Issue 5: the download pages' data and the counting download URL, over the repository's own
+// Decision 0012: the download pages' data and the counting download URL, over the repository's own
 // content/software files.
 
 const BASE_URL = 'https://cdn.example.cn/soft/';

@@ -1,7 +1,7 @@
 import type { Database, Executor, NewSoftwareProduct, SoftwareFile, SoftwarePlatform, SoftwareProduct, SoftwareRelease } from '@xcad/db';
 import type { Kysely } from 'kysely';
 
-// All SQL of the download pages (issue 5): the importer's writes, the page's reads and the
+// All SQL of the download pages (decision 0012): the importer's writes, the page's reads and the
 // download counter. Callers that need a transaction pass it in.
 
 export interface ProductRows {

@@ -5,7 +5,7 @@ import { PLATFORMS } from './software-platforms';
 import { createSoftwareService, SOFTWARE_API_PREFIX, SOFTWARE_MESSAGES, unknownProductError } from './software.service';
 import { KEY_PATTERN } from './software-source';
 
-// The download pages' data and counter (issue 5): unsigned GETs under /api/site/software.
+// The download pages' data and counter (decision 0012): unsigned GETs under /api/site/software.
 //   GET /api/site/software/{key}                              product, current release, files, requirements, change log, count
 //   GET /api/site/software/{key}/download?platform=windows|…  counts, then 302 to the installer or store
 // HEAD of the download URL answers the same redirect without counting.

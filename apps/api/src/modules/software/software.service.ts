@@ -6,7 +6,7 @@ import { isPlatform, platformOrder } from './software-platforms';
 import { countDownload, findFile, findProduct } from './software.repository';
 import type { ReleaseNotes, SoftwareFeature, SoftwareRequirement } from './software-source';
 
-// The download pages' data and counter (issue 5). A download is counted by the API's own URL,
+// The download pages' data and counter (decision 0012). A download is counted by the API's own URL,
 // which then redirects to the installer (SOFTWARE_DOWNLOAD_BASE_URL + file name) or the store.
 
 /** A client's downloads of one product count once per this many seconds (a reload, a double click). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bullmqPriority, conversionJobOptions, conversionWorkerTiming } from './bullmq-config';
 
-// Issue 7: the policy the API and the worker processes share for BullMQ jobs.
+// Decision 0019: the policy the API and the worker processes share for BullMQ jobs.
 
 describe('bullmqPriority', () => {
   it("puts members' tasks (10) before visitors' (0): BullMQ runs the lower number first", () => {

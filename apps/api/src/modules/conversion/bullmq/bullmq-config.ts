@@ -2,7 +2,7 @@ import type { ConnectionOptions, JobsOptions, WorkerOptions } from 'bullmq';
 import { backoffSeconds } from '../jobs/local-queue';
 import { MAX_ATTEMPTS } from '../jobs/run-task';
 
-// Issue 7, the `bullmq` jobs provider: what the API side (which adds jobs) and the worker
+// Decision 0019, the `bullmq` jobs provider: what the API side (which adds jobs) and the worker
 // processes (which run them) must agree on. Pure, so that both read the same policy.
 
 /** The one kind of job on the queue; its id is the tasktag. */

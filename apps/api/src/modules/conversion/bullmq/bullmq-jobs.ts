@@ -4,7 +4,7 @@ import type { Env } from '../../../env';
 import type { ConversionJobs } from '../conversion.jobs';
 import { CONVERSION_JOB, conversionJobOptions, redisConnection, type ConversionJobData } from './bullmq-config';
 
-// Issue 7, the `bullmq` jobs provider as the API sees it (CONVERSION_QUEUE=bullmq): jobs go to a
+// Decision 0019, the `bullmq` jobs provider as the API sees it (CONVERSION_QUEUE=bullmq): jobs go to a
 // Redis queue and `npm run worker` processes convert them (bullmq-worker.ts); the API converts
 // nothing itself. The tasks, files and outputs are the same rows and stored objects as with the
 // local queue.

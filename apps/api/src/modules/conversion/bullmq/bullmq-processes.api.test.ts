@@ -11,7 +11,7 @@ import type { ConversionJobData } from './bullmq-config';
 import { createBullmqJobs } from './bullmq-jobs';
 import { attemptLines, createQueuedTask, inspectQueue, taskRow, TEST_REDIS_URL, testQueueName, waitFor, type LogLine } from './bullmq.testing';
 
-// Issue 7, CONVERSION_QUEUE=bullmq as deployed: the API (buildApp with the bullmq provider) takes
+// Decision 0019, CONVERSION_QUEUE=bullmq as deployed: the API (buildApp with the bullmq provider) takes
 // uploads and enqueues, and two `npm run worker` processes on the same database, storage and
 // Redis queue convert: a corpus DXF to a PDF that downloads, several tasks shared out and each
 // converted once, a drawing that cannot be read failed once, and a worker killed (SIGKILL) in the

@@ -15,7 +15,7 @@ import { createBullmqJobs } from './bullmq-jobs';
 import { BullmqConversionWorker, type BullmqWorkerDeps } from './bullmq-worker';
 import { attemptLines, createQueuedTask, inspectQueue, taskRow, TEST_REDIS_URL, testQueueName, waitFor, type LogLine } from './bullmq.testing';
 
-// Issue 7, the `bullmq` provider on the real Redis and the real database (SQLite and PostgreSQL),
+// Decision 0019, the `bullmq` provider on the real Redis and the real database (SQLite and PostgreSQL),
 // with the worker in this process and a test conversion process that misbehaves on command
 // (jobs/worker.testing.ts): priorities, one run per tasktag, retries with back-off, giving up,
 // drawings that are not retried, cancels and a worker stopping mid-job. The worker processes of

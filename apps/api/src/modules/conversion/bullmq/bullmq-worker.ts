@@ -12,7 +12,7 @@ import { ConversionWorkerPool } from '../jobs/worker-pool';
 import { conversionWorkerTiming, redisConnection, type ConversionJobData } from './bullmq-config';
 import { holdJob } from './bullmq.repository';
 
-// Issue 7, the `bullmq` provider's worker (`npm run worker`, apps/api/src/worker.ts): a BullMQ
+// Decision 0019, the `bullmq` provider's worker (`npm run worker`, apps/api/src/worker.ts): a BullMQ
 // Worker whose jobs run exactly as the local queue runs them (runTask, conversions in processes
 // of their own under CONVERSION_TIMEOUT_SECONDS and CONVERSION_MEMORY_MB). What BullMQ should do next
 // follows from how the attempt ended:

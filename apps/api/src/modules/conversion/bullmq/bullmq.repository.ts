@@ -1,6 +1,6 @@
 import type { ConversionJobRow, Executor } from '@xcad/db';
 
-// Issue 7, the `bullmq` provider's SQL. Redis decides which worker runs a job; the task's
+// Decision 0019, the `bullmq` provider's SQL. Redis decides which worker runs a job; the task's
 // conversion_job row still records who holds it, because runTask extends that hold between files
 // and stops ('lost') once another runner has taken the task over. So a worker that merely stalled
 // (its BullMQ lock expired and the job went to another worker) cannot write over the new holder.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptsInput, expectedInputs, layoutImageName, outputNameOf, planConversion, stemOf, uniqueNames } from './conversion-plan';
 import { JOB_MESSAGES } from './job-messages';
 
-// Issue 7: what a task asks of the engine, and the names of what it produces.
+// Decision 0019: what a task asks of the engine, and the names of what it produces.
 
 const task = (tasktype: string, output_ext: string, options: unknown = {}) => ({ tasktype, output_ext, options: typeof options === 'string' ? options : JSON.stringify(options) });
 

@@ -5,7 +5,7 @@ import { DXF_VERSIONS, type DxfVersion } from '@xcad/cad/dxf-writer/writer';
 import type { DwgVersion } from '@xcad/cad/dwg-writer/constants';
 import type { CadTarget, WorkerConvertOptions } from './worker-protocol';
 
-// Issue 7: what a task asks of the CAD engine (its tool, output and `parainfo` options), and the
+// Decision 0019: what a task asks of the CAD engine (its tool, output and `parainfo` options), and the
 // names and storage keys of what it produces. Pure: decided once per task, before any file is read.
 
 export type RasterOrPdf = 'pdf' | 'png' | 'jpg';

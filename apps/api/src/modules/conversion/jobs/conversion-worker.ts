@@ -9,7 +9,7 @@ import type { Drawing } from '@xcad/cad/model';
 import { pdfToDrawing } from '@xcad/cad/pdf/index';
 import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest, type CadTarget } from './worker-protocol';
 
-// Issues 7 and 21: the entry of a conversion process (started through worker-boot.mjs). It converts
+// Decisions 0019 and 0027: the entry of a conversion process (started through worker-boot.mjs). It converts
 // with packages/cad, whose budgets stop a hostile drawing early, and sorts what went wrong into the
 // drawing's faults; the process's time and memory limits are the runner's business.
 

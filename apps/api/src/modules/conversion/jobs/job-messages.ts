@@ -2,7 +2,7 @@ import type { LimitName } from '@xcad/cad/errors';
 import { ENGINE_LIMITS } from '@xcad/cad/limits';
 import { CONVERSION_MESSAGES } from '@xcad/protocol';
 
-// Issue 7: why a file or a task failed, as the tool pages show it (conversion_file.reason,
+// Decision 0019: why a file or a task failed, as the tool pages show it (conversion_file.reason,
 // conversion_task.reason; taskstate answers 18000 with it, spec §8). Written for the person who
 // uploaded the drawing: what went wrong and, where there is one, what to do about it.
 
@@ -15,7 +15,7 @@ function countText(count: number): string {
 
 const megabytes = (bytes: number): number => Math.round(bytes / (1024 * 1024));
 
-/** Issue 21: an engine budget (packages/cad limits.ts) the drawing went over. */
+/** Decision 0027: an engine budget (packages/cad limits.ts) the drawing went over. */
 const LIMIT_MESSAGES: Record<LimitName, string> = {
   entities: `图纸过于复杂：块参照展开后超过${countText(ENGINE_LIMITS.entities)}个图形，无法转换`,
   points: `图纸过于复杂：图形超过${countText(ENGINE_LIMITS.points)}个点，无法转换`,

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type ExpressionBuilder } from 'kysely';
 import type { ConversionFileRow, ConversionJobRow, ConversionTaskRow, ConversionTaskStatus, Database, Executor } from '@xcad/db';
 
-// Issue 7: all SQL of the local job runner: the queue (conversion_job) and what the runner writes
+// Decision 0019: all SQL of the local job runner: the queue (conversion_job) and what the runner writes
 // of tasks and files (status, progress, outputs, result). Epochs in seconds. Writes to a task are
 // conditional on it still being 'processing', so a cancel or the retention sweep that ended it
 // meanwhile is never overwritten.

@@ -19,9 +19,9 @@ import { claimJob } from './jobs.repository';
 import { createLocalJobs, type LocalJobsDeps } from './local-queue';
 import { readStoredZip } from './zip';
 
-// Issue 7: the local conversion queue on the real database (SQLite and PostgreSQL) and real
+// Decision 0019: the local conversion queue on the real database (SQLite and PostgreSQL) and real
 // storage: corpus drawings converted in conversion processes, and every way a job can go wrong: a
-// bad drawing, a hostile one (issue 21), a process that crashes, hangs or runs out of memory, a
+// bad drawing, a hostile one (decision 0027), a process that crashes, hangs or runs out of memory, a
 // runner that died holding a lock, two runners on one database, cancels and shutdowns.
 
 const FIXTURES = new URL('../../../../../../packages/cad/test-fixtures/', import.meta.url);
@@ -312,7 +312,7 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
   });
 });
 
-describe('hostile drawings (issue 21)', { timeout: 60_000 }, () => {
+describe('hostile drawings (decision 0027)', { timeout: 60_000 }, () => {
   it('a 200-byte DXF with a MINSERT of 10^7 copies fails on the engine budget, with the reason in Chinese', async () => {
     const { jobs } = runner({ env: { CONVERSION_MEMORY_MB: 1536 } });
     const tasktag = await createTask([{ name: '阵列.dxf', bytes: Buffer.from(minsertBombDxf(10_000, 1_000)) }]);

@@ -10,7 +10,7 @@ import { claimJob, dropQueuedJob, finishJob, insertJob, requeueJob, requeueTask 
 import { giveUp, MAX_ATTEMPTS, runTask, type RunContext, type RunOutcome, type StopReason } from './run-task';
 import { ConversionWorkerPool } from './worker-pool';
 
-// Issue 7, the `local` jobs provider: the queue is the conversion_job table, run by the API
+// Decision 0019, the `local` jobs provider: the queue is the conversion_job table, run by the API
 // process itself, CONVERSION_CONCURRENCY conversion processes at a time. Several API processes may share one
 // database: a job is claimed by one atomic update, held under a lock that expires, and taken
 // again by any runner when its holder died. Idle runners poll; an enqueue in this process wakes

@@ -23,8 +23,8 @@ import type { Converter } from './worker-pool';
 import type { ConversionOutcome, ConvertedOutput } from './worker-protocol';
 import { readStoredZip, zipStore, type ZipEntry } from './zip';
 
-// Issue 7: one attempt at a claimed job: the task's files converted one after the other, each in
-// a conversion process (issue 21), each output stored and recorded as it is done (a retried job
+// Decision 0019: one attempt at a claimed job: the task's files converted one after the other, each in
+// a conversion process (decision 0027), each output stored and recorded as it is done (a retried job
 // resumes after the files already converted or refused), then the task's result (one file, or a
 // zip of several) and its end. What the drawing is to blame for is recorded on its file and never
 // retried; a conversion process that died, or storage or the database failing, makes the attempt

@@ -7,7 +7,7 @@ import { flateBombPdf, nestedMinsertDxf } from '@xcad/cad/hostile.testing';
 import { ConversionWorkerPool } from './worker-pool';
 import type { ConversionOutcome, WorkerConvertOptions } from './worker-protocol';
 
-// Issues 7 and 21: conversions in processes of their own with the real engine (packages/cad, its
+// Decisions 0019 and 0027: conversions in processes of their own with the real engine (packages/cad, its
 // native canvas, its fonts and its DWG reader process), and the limits that keep a hostile drawing
 // from taking the API down: time, heap, resident memory (the process and what it started),
 // crashes, and cancelling; a hostile drawing stopped by the engine's budgets, and its memory

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ConversionOutcome, ConversionRequest, FromWorker, ToWorker } from './worker-protocol';
 
-// Issues 7 and 21 (decision 0027): each conversion runs in a process of its own, capped in time
+// Decisions 0019 and 0027: each conversion runs in a process of its own, capped in time
 // and in resident memory. V8's heap limit (`--max-old-space-size`) bounds only the JavaScript heap;
 // pdf.js's inflated streams, the canvas and fonts live outside it. So a watchdog reads the resident
 // memory of the process and of the processes it started (the DWG reader) from /proc while it

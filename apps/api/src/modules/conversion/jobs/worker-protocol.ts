@@ -5,7 +5,7 @@ import type { DxfVersion } from '@xcad/cad/dxf-writer/writer';
 import type { DwgVersion } from '@xcad/cad/dwg-writer/constants';
 import type { LimitName } from '@xcad/cad/errors';
 
-// Issues 7 and 21: what the job runner and a conversion process say to each other over its IPC
+// Decisions 0019 and 0027: what the job runner and a conversion process say to each other over its IPC
 // channel, and the process's side of it. A conversion process loads the engine, says `ready`, then
 // converts one request at a time; the runner enforces the time and memory limits and kills the
 // process (and the processes it started) when one is exceeded or the task is cancelled.

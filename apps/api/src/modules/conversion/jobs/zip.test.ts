@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readStoredZip, zipStore, ZipReadError } from './zip';
 
-// Issue 7: the zip of several converted files, checked against the format (APPNOTE 4.3) with an
+// Decision 0019: the zip of several converted files, checked against the format (APPNOTE 4.3) with an
 // independent CRC, and by Info-ZIP's unzip (Debian package unzip) itself.
 
 /** CRC-32 bit by bit (no table), to check the writer's. */

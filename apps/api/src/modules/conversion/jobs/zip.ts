@@ -1,6 +1,6 @@
 import { crc32 } from '../../../lib/png';
 
-// Issue 7: several converted files are downloaded as one zip. PDFs, PNGs and JPGs are compressed
+// Decision 0019: several converted files are downloaded as one zip. PDFs, PNGs and JPGs are compressed
 // already, so the entries are stored as they are (method 0): no compressor needed, and the zip is
 // written in one pass. Names are UTF-8 (flag bit 11), which Windows Explorer, macOS and unzip read
 // correctly for Chinese file names. No Zip64: a task's outputs stay far below 4 GiB.
