@@ -7,16 +7,16 @@ export { DEV_SIGN_SECRET };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
-export const WECHAT_PROVIDERS = ['dev', 'open-platform'] as const;
-export const QQ_PROVIDERS = ['dev', 'qq-connect'] as const;
-export const WXPAY_PROVIDERS = ['sandbox', 'wechatpay'] as const;
-export const ALIPAY_PROVIDERS = ['sandbox', 'alipay'] as const;
-export const STORAGE_PROVIDERS = ['local', 's3'] as const;
-export const LIMIT_STORES = ['redis', 'database'] as const;
+const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
+const WECHAT_PROVIDERS = ['dev', 'open-platform'] as const;
+const QQ_PROVIDERS = ['dev', 'qq-connect'] as const;
+const WXPAY_PROVIDERS = ['sandbox', 'wechatpay'] as const;
+const ALIPAY_PROVIDERS = ['sandbox', 'alipay'] as const;
+const STORAGE_PROVIDERS = ['local', 's3'] as const;
+const LIMIT_STORES = ['redis', 'database'] as const;
 
 /** `true`/`false`, or a comma list of trusted proxy addresses or CIDRs. */
-export type TrustProxy = boolean | string[];
+type TrustProxy = boolean | string[];
 
 const trustProxy = z
   .string()

@@ -8,7 +8,6 @@ import { RedisLimitStore } from './redis-limit-store';
 
 export * from './limit-store';
 export { DatabaseLimitStore } from './database-limit-store';
-export { RedisLimitStore } from './redis-limit-store';
 
 /** The limit store RATE_LIMIT_STORE names (decision 0029). */
 export function limitStoreFromEnv(env: Pick<Env, 'RATE_LIMIT_STORE' | 'REDIS_URL' | 'RATE_LIMIT_PREFIX'>, db: Kysely<Database>, log: FastifyBaseLogger): LimitStore {

@@ -9,7 +9,7 @@ import type { Env } from '../env';
 // answers only requests made on the API's host itself (loopback address, loopback host name),
 // never one that came from or through a public origin, override or not.
 
-export const DEV_ROUTE_PREFIX = '/api/dev/';
+const DEV_ROUTE_PREFIX = '/api/dev/';
 
 type DevDoorsEnv = Pick<Env, 'SMS_PROVIDER' | 'WECHAT_PROVIDER' | 'QQ_PROVIDER' | 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDER' | 'SITE_URL' | 'PUBLIC_ORIGIN' | 'UNSAFE_DEV_PROVIDERS_AT'>;
 
@@ -31,7 +31,7 @@ export function isLoopbackAddress(address: string): boolean {
 }
 
 /** The development providers the environment selects, as `VARIABLE=value`. */
-export function developmentProvidersOf(env: DevDoorsEnv): string[] {
+function developmentProvidersOf(env: DevDoorsEnv): string[] {
   const chosen = [
     env.SMS_PROVIDER === 'console' && 'SMS_PROVIDER=console',
     env.WECHAT_PROVIDER === 'dev' && 'WECHAT_PROVIDER=dev',
@@ -43,7 +43,7 @@ export function developmentProvidersOf(env: DevDoorsEnv): string[] {
 }
 
 /** The origins of SITE_URL and PUBLIC_ORIGIN that are not loopback ones: where the site is public. */
-export function publicOriginsOf(env: DevDoorsEnv): string[] {
+function publicOriginsOf(env: DevDoorsEnv): string[] {
   const origins = [env.SITE_URL, env.PUBLIC_ORIGIN].filter((url) => url !== undefined).map((url) => new URL(url));
   return [...new Set(origins.filter((url) => !isLoopbackHost(url.hostname)).map((url) => url.origin))];
 }
@@ -81,7 +81,7 @@ export function devDoorsAtStart(env: DevDoorsEnv): DevDoorsAtStart {
 }
 
 /** Whether a request was made on this host: from a loopback address, to a loopback host name. */
-export function isLocalRequest(request: Pick<FastifyRequest, 'ip' | 'hostname'>): boolean {
+function isLocalRequest(request: Pick<FastifyRequest, 'ip' | 'hostname'>): boolean {
   return isLoopbackAddress(request.ip) && isLoopbackHost(request.hostname);
 }
 

@@ -2,7 +2,7 @@ import { ApiError, PROTOCOL_ERRORS } from '@xcad/protocol';
 import { z } from 'zod';
 
 /** What a broken field answers in every module (decision 0010). */
-export const INVALID_FIELD_CODE = 10020;
+const INVALID_FIELD_CODE = 10020;
 
 // Rules without a spec message of their own still answer in Chinese.
 const zhCN = z.locales.zhCN();

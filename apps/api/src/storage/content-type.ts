@@ -17,7 +17,7 @@ const TYPES: Readonly<Record<string, string>> = {
   txt: 'text/plain; charset=utf-8',
 };
 
-export const OPAQUE_TYPE = 'application/octet-stream';
+const OPAQUE_TYPE = 'application/octet-stream';
 
 export function contentTypeOf(key: string): string {
   const dot = key.lastIndexOf('.');

@@ -84,7 +84,7 @@ function checkedPrefix(prefix: string): string {
 }
 
 /** '', or a folder of the bucket ending in '/'. */
-export function normalizedPrefix(prefix: string | undefined): string {
+function normalizedPrefix(prefix: string | undefined): string {
   const trimmed = (prefix ?? '').replace(/^\/+|\/+$/g, '');
   if (trimmed === '') return '';
   if (!isValidStorageKey(trimmed)) throw new InvalidStorageKeyError(`invalid S3 key prefix: ${JSON.stringify(prefix)}`);

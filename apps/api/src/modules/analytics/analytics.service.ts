@@ -56,13 +56,13 @@ export interface AnalyticsDeps {
 }
 
 /** Where a batch came from. */
-export interface Arrival {
+interface Arrival {
   ip: string;
   /** The session cookie's usertoken, if any: who was signed in (never taken from the body). */
   usertoken: string | undefined;
 }
 
-export interface HousekeepingResult {
+interface HousekeepingResult {
   /** Days whose partition was created (PostgreSQL). */
   created: string[];
   /** Days whose partition was dropped (PostgreSQL). */

@@ -11,7 +11,7 @@ import { limitKey, UNLIMITED, type Charge, type LimitStore } from '../../limits'
  * credential stuffing tries few passwords on many accounts, which the per-account count misses.
  * Ours, set well above what one office behind a shared address mistypes in 15 minutes.
  */
-export const PASSWORD_FAILURES_PER_IP_BEFORE_LOCK = 4 * AUTH_LIMITS.failuresBeforeLock;
+const PASSWORD_FAILURES_PER_IP_BEFORE_LOCK = 4 * AUTH_LIMITS.failuresBeforeLock;
 
 /** Lock subjects. */
 export const lockOf = {
@@ -33,7 +33,7 @@ function notLocked(subject: string): Charge {
   return { key: lockKey(subject), cost: 0, limit: 0, windowMs: LOCK_MS };
 }
 
-export function lockedError(retryAfterSeconds: number): ApiError {
+function lockedError(retryAfterSeconds: number): ApiError {
   return ApiError.business(AUTH_ERRORS.locked, 'subject locked', { retryafter: Math.max(1, retryAfterSeconds) });
 }
 

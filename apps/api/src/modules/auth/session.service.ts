@@ -15,7 +15,7 @@ export interface SessionTokens {
   token: string;
 }
 
-export function tokensOf(usertoken: string): SessionTokens {
+function tokensOf(usertoken: string): SessionTokens {
   return { usertoken, token: fileTokenOf(usertoken) };
 }
 

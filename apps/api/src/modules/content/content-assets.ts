@@ -9,7 +9,7 @@ import { PUBLIC_CONTENT_PREFIX } from '../../storage/storage.routes';
 // are stored under `private/`, never served by /content/.
 
 /** Folders of content/ that hold files rather than Markdown, and the storage prefix each goes to. */
-export const ASSET_FOLDERS: Readonly<Record<string, string>> = {
+const ASSET_FOLDERS: Readonly<Record<string, string>> = {
   images: `${PUBLIC_CONTENT_PREFIX}images/`,
   files: `${PUBLIC_CONTENT_PREFIX}files/`,
   media: `${PUBLIC_CONTENT_PREFIX}media/`,

@@ -6,7 +6,7 @@ import type { PostOrderBy, TermOrderBy } from './published-content.repository';
 // The query parameters of each content route, read as WordPress 6 reads them (FACTS.md
 // "WordPress REST API"; the custom routes of spec §7 follow the same rules, decision 0011).
 
-export const MAX_PER_PAGE = 100;
+const MAX_PER_PAGE = 100;
 const PER_PAGE = { minimum: 1, maximum: MAX_PER_PAGE } as const;
 const ORDERS = ['asc', 'desc'] as const;
 const POST_ORDER_BY = ['date', 'id', 'include', 'title', 'slug', 'modified'] as const;
@@ -29,7 +29,7 @@ function shapingOf(params: WpParams): ResponseShaping {
 }
 
 /** The parameters every WordPress collection route reads the same way. */
-export interface CollectionQuery {
+interface CollectionQuery {
   page: number;
   perPage: number;
   offset?: number;

@@ -172,7 +172,7 @@ export async function createTask(deps: ConversionDeps, fields: UploadParFields, 
 // --- What a task looks like ------------------------------------------------------------------
 
 /** A task is its user's, its visitor cookie's and its tasktoken holder's; the device id proves nothing (decision 0029). */
-export function isVisibleTo(task: ConversionTaskRow, viewer: Viewer): boolean {
+function isVisibleTo(task: ConversionTaskRow, viewer: Viewer): boolean {
   if (viewer.userId !== null && task.user_id === viewer.userId) return true;
   if (viewer.visitorHash !== null && task.visitor_hash !== null && isSameText(viewer.visitorHash, task.visitor_hash)) return true;
   return viewer.tokenHash !== null && isSameText(viewer.tokenHash, task.token_hash);

@@ -28,7 +28,7 @@ import { mp4DurationSeconds } from './mp4-duration';
 // content/media/course/ (public: /content/media/course/...), member lessons' in
 // content/private/course/ (stored under private/, served only after the membership check).
 
-export const COURSE_FILE = 'course/lessons.yml';
+const COURSE_FILE = 'course/lessons.yml';
 const SOURCE = `content/${COURSE_FILE}`;
 const PUBLIC_FOLDER = 'media/course';
 const PRIVATE_FOLDER = 'private/course';
@@ -82,12 +82,12 @@ const ZLessonsFile = z.strictObject({
     .min(1, 'must list at least one lesson'),
 });
 
-export interface CourseLessonDocument extends NewCourseLesson {
+interface CourseLessonDocument extends NewCourseLesson {
   /** Path of the clip under content/, for messages. */
   clipPath: string;
 }
 
-export interface CourseSource {
+interface CourseSource {
   course: CourseRow;
   lessons: CourseLessonDocument[];
 }
@@ -121,7 +121,7 @@ export function joinLines(value: string): string {
 }
 
 /** Reads and checks content/course/; undefined when there is no lessons.yml. */
-export async function readCourseSource(contentDir: string): Promise<CourseSource | undefined> {
+async function readCourseSource(contentDir: string): Promise<CourseSource | undefined> {
   const yamlBytes = await readOptional(path.join(contentDir, COURSE_FILE));
   if (yamlBytes === undefined) return undefined;
   let raw: unknown;
@@ -244,7 +244,7 @@ export async function importCourse(db: Kysely<Database>, contentDir: string, now
   });
 }
 
-export function formatCourseSummary(summary: CourseImportSummary): string | undefined {
+function formatCourseSummary(summary: CourseImportSummary): string | undefined {
   if (summary.written === 0 && summary.deleted === 0 && !summary.courseWritten) return undefined;
   return `${summary.lessons} lesson(s): ${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted${summary.courseWritten ? '; course details written' : ''}`;
 }

@@ -106,7 +106,7 @@ const ZLibrary = z.strictObject({
 type LibraryEntry = z.output<typeof ZLibrary>['drawings'][number];
 
 /** One checked drawing, ready to be written. */
-export interface CheckedDrawing {
+interface CheckedDrawing {
   row: AuthoredDrawing;
   /** The authored path of the file (relative to content/), and its bytes. */
   filePath: string;
@@ -247,7 +247,7 @@ export interface DrawingImportSummary {
 }
 
 /** Makes sure storage holds every drawing's file as authored (the CLI's asset sync usually did). */
-export async function storeDrawingFiles(storage: Storage, drawings: readonly CheckedDrawing[]): Promise<number> {
+async function storeDrawingFiles(storage: Storage, drawings: readonly CheckedDrawing[]): Promise<number> {
   let stored = 0;
   for (const drawing of drawings) {
     const current = await storage.stat(drawing.row.file_key);
@@ -262,7 +262,7 @@ export async function storeDrawingFiles(storage: Storage, drawings: readonly Che
 }
 
 /** Writes a checked library in `db` (a transaction the caller owns). */
-export async function writeDrawingLibrary(db: Executor, library: DrawingLibrary): Promise<Omit<DrawingImportSummary, 'filesStored'>> {
+async function writeDrawingLibrary(db: Executor, library: DrawingLibrary): Promise<Omit<DrawingImportSummary, 'filesStored'>> {
   const existing = new Map((await listImportedDrawings(db)).map((row) => [Number(row.id), row]));
   const wanted = new Set(library.drawings.map((drawing) => drawing.row.id));
   const removed = [...existing.keys()].filter((id) => !wanted.has(id));
@@ -310,7 +310,7 @@ export async function importDrawings(db: Kysely<Database>, contentDir: string, s
   return { ...written, filesStored };
 }
 
-export function formatDrawingSummary(summary: DrawingImportSummary): string | undefined {
+function formatDrawingSummary(summary: DrawingImportSummary): string | undefined {
   const isChanged = summary.written > 0 || summary.deleted > 0 || summary.categoriesWritten > 0 || summary.filesStored > 0;
   if (!isChanged) return undefined;
   const categories = summary.categoriesWritten > 0 ? `, ${summary.categoriesWritten} categories written` : '';

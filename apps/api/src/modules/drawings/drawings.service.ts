@@ -43,7 +43,7 @@ export function drawingError(kind: DrawingErrorKind, userMessage: string, logMes
 const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
 
 /** Epoch seconds as the Beijing calendar day, YYYY-MM-DD. */
-export function shanghaiDay(epochSeconds: number): string {
+function shanghaiDay(epochSeconds: number): string {
   return new Date(epochSeconds * 1000 + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
 }
 

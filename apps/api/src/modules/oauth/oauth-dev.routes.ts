@@ -12,9 +12,9 @@ import { confirmDevWechat, markScanned, type OAuthContext } from './oauth.servic
 
 const ZLogintag = ZWechatStateRequest.shape.logintag;
 
-export const ZDevWechatScanRequest = z.object({ logintag: ZLogintag });
+const ZDevWechatScanRequest = z.object({ logintag: ZLogintag });
 
-export const ZDevWechatConfirmRequest = z.object({
+const ZDevWechatConfirmRequest = z.object({
   logintag: ZLogintag,
   openid: z.string({ error: 'openid无效' }).regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'openid无效' }),
   nickname: ZNickname,

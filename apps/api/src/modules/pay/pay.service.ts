@@ -194,7 +194,7 @@ export type SettleOutcome = 'granted' | 'duplicate' | 'amount-mismatch' | 'unkno
  * one of any number of concurrent notices can do that), each item extends its product's expiry,
  * and the notice is recorded. A notice for an order already paid changes nothing.
  */
-export async function settlePayment(deps: PayDeps, provider: PayProviderName, notice: PaidNotice): Promise<SettleOutcome> {
+async function settlePayment(deps: PayDeps, provider: PayProviderName, notice: PaidNotice): Promise<SettleOutcome> {
   const now = seconds(deps);
   const outcome = await deps.db.transaction().execute(async (trx): Promise<SettleOutcome> => {
     const order = await orderByNo(trx, notice.orderno);

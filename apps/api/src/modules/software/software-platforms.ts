@@ -12,7 +12,7 @@ export interface PlatformRule {
 }
 
 /** In the order a page lists them. */
-export const PLATFORM_RULES: readonly PlatformRule[] = [
+const PLATFORM_RULES: readonly PlatformRule[] = [
   { platform: 'windows', extensions: ['.exe', '.msi'], storeOrigin: null },
   { platform: 'windows32', extensions: ['.exe', '.msi'], storeOrigin: null },
   { platform: 'mac', extensions: ['.dmg', '.pkg'], storeOrigin: null },

@@ -11,7 +11,7 @@ import { PLATFORMS, platformOrder, platformRuleOf } from './software-platforms';
 // checks files; nothing here touches the database.
 
 export const SOFTWARE_FOLDER = 'software';
-export const SOFTWARE_SOURCE_PREFIX = `content/${SOFTWARE_FOLDER}/`;
+const SOFTWARE_SOURCE_PREFIX = `content/${SOFTWARE_FOLDER}/`;
 
 export interface SoftwareProblem {
   /** `content/software/<key>.yml` */
@@ -44,7 +44,7 @@ export interface SoftwareRequirement {
   recommended: string | null;
 }
 
-export interface SoftwareFileEntry {
+interface SoftwareFileEntry {
   platform: SoftwarePlatform;
   /** Appended to SOFTWARE_DOWNLOAD_BASE_URL. */
   fileName: string | null;
@@ -59,7 +59,7 @@ export interface ReleaseNotes {
   fixed: string[];
 }
 
-export interface SoftwareReleaseEntry {
+interface SoftwareReleaseEntry {
   version: string;
   /** YYYY-MM-DD */
   releasedOn: string;

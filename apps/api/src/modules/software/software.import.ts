@@ -90,7 +90,7 @@ export async function importSoftware(db: Kysely<Database>, contentDir: string): 
   });
 }
 
-export function formatSoftwareSummary(summary: SoftwareImportSummary): string {
+function formatSoftwareSummary(summary: SoftwareImportSummary): string {
   return `${summary.written} product(s) written, ${summary.unchanged} unchanged, ${summary.removed} removed`;
 }
 

@@ -10,11 +10,11 @@ import type { ReleaseNotes, SoftwareFeature, SoftwareRequirement } from './softw
 // which then redirects to the installer (SOFTWARE_DOWNLOAD_BASE_URL + file name) or the store.
 
 /** A client's downloads of one product count once per this many seconds (a reload, a double click). */
-export const DOWNLOAD_COUNT_WINDOW_SECONDS = 60;
+const DOWNLOAD_COUNT_WINDOW_SECONDS = 60;
 
 export const SOFTWARE_API_PREFIX = '/api/site/software';
 
-export interface SoftwareFileView {
+interface SoftwareFileView {
   platform: SoftwarePlatform;
   /** null for a store page. */
   fileName: string | null;
@@ -24,12 +24,12 @@ export interface SoftwareFileView {
   url: string;
 }
 
-export interface SoftwareReleaseView extends ReleaseNotes {
+interface SoftwareReleaseView extends ReleaseNotes {
   version: string;
   releasedAt: string;
 }
 
-export interface SoftwareView {
+interface SoftwareView {
   key: string;
   name: string;
   productId: number | null;
@@ -48,7 +48,7 @@ export interface SoftwareView {
   buyPath: string | null;
 }
 
-export interface DownloadRequest {
+interface DownloadRequest {
   key: string;
   /** As the client sent it: anything but a platform the product offers is not found. */
   platform: string;
@@ -64,12 +64,12 @@ export interface SoftwareService {
   download(request: DownloadRequest): Promise<string>;
 }
 
-export function countingUrl(key: string, platform: SoftwarePlatform): string {
+function countingUrl(key: string, platform: SoftwarePlatform): string {
   return `${SOFTWARE_API_PREFIX}/${encodeURIComponent(key)}/download?platform=${platform}`;
 }
 
 /** The installer's address: the base URL (with or without a final slash) and the file name. */
-export function installerUrl(baseUrl: string, fileName: string): string {
+function installerUrl(baseUrl: string, fileName: string): string {
   return `${baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`}${encodeURIComponent(fileName)}`;
 }
 

@@ -8,7 +8,7 @@ import type { CadTarget, WorkerConvertOptions } from './worker-protocol';
 // Decision 0019: what a task asks of the CAD engine (its tool, output and `parainfo` options), and the
 // names and storage keys of what it produces. Pure: decided once per task, before any file is read.
 
-export type RasterOrPdf = 'pdf' | 'png' | 'jpg';
+type RasterOrPdf = 'pdf' | 'png' | 'jpg';
 
 export type ConversionPlan =
   | {

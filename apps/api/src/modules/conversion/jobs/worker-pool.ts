@@ -39,7 +39,7 @@ export interface WorkerPoolOptions {
 }
 
 const BOOT = fileURLToPath(new URL('./worker-boot.mjs', import.meta.url));
-export const CONVERSION_WORKER = new URL('./conversion-worker.ts', import.meta.url);
+const CONVERSION_WORKER = new URL('./conversion-worker.ts', import.meta.url);
 const MB = 1024 * 1024;
 const PAGE_BYTES = 4096;
 /** A warm process above this is replaced: an engine that has converted a few drawings holds 200-300 MB. */
