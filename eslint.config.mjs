@@ -48,6 +48,22 @@ export default tseslint.config(
     },
   },
   {
+    // Modules meet through their services (decision 0030): another module's repositories, routes
+    // and importers are its own business.
+    files: ['apps/api/src/modules/*/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.testing.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../*/**/*.repository', '../*/**/*.routes', '../*/**/*.import', '!../../**'], message: "Use the other module's service (decision 0030)." }] }],
+    },
+  },
+  {
+    files: ['apps/api/src/modules/*/*/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.testing.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../../*/**/*.repository', '../../*/**/*.routes', '../../*/**/*.import', '!../../../**'], message: "Use the other module's service (decision 0030)." }] }],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.spec.ts', 'e2e/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
