@@ -138,6 +138,9 @@ export function downloadKeyOf(secret: string): Buffer {
   return createHmac('sha256', secret).update('conversion-download').digest();
 }
 
+/** Where taskdown's signed, expiring result link points: `RESULT_PATH_PREFIX + tasktag + ?expires=..&sig=..`. */
+export const RESULT_PATH_PREFIX = '/api/file/result/';
+
 /** The `sig` of `/api/file/result/{tasktag}?expires=..`. */
 export function downloadSignatureOf(key: Buffer, tasktag: string, expires: number): string {
   return createHmac('sha256', key).update(`result:${tasktag}:${expires}`).digest('base64url');

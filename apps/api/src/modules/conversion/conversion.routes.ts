@@ -19,6 +19,7 @@ import type { SignedIn } from '../auth/session.service';
 import { UploadAbortedError, discardBody, type ChunkBody } from './chunk-body';
 import { receiveChunk } from './conversion-upload';
 import { SWEEP_INTERVAL_MS, sweepConversions } from './conversion-sweep';
+import { RESULT_PATH_PREFIX } from './conversion-rules';
 import type { ConversionDeps } from './conversion.deps';
 import type { Viewer } from './conversion.repository';
 import {
@@ -155,7 +156,7 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
   });
 
   // taskdown's link: signed and expiring, so it works in a plain <a href> or on another device.
-  app.get('/api/file/result/:tasktag', async (request, reply) => {
+  app.get(`${RESULT_PATH_PREFIX}:tasktag`, async (request, reply) => {
     const { tasktag } = readFields(ZTagParams, request.params);
     const query = ZResultQuery.safeParse(request.query);
     const found = query.success ? await signedResult(deps, tasktag, query.data.expires, query.data.sig) : 'forbidden';

@@ -25,6 +25,7 @@ import {
   downloadSignatureOf,
   isSameText,
   maxFileBytesOf,
+  RESULT_PATH_PREFIX,
   shareCodeOf,
   stateCodeOf,
   statusDetailOf,
@@ -262,7 +263,7 @@ async function storedResultOf(deps: ConversionDeps, task: ConversionTaskRow): Pr
 function downloadLinkOf(deps: ConversionDeps, task: ConversionTaskRow): { downurl: string; expiretime: number } {
   const expires = Math.min(nowSeconds(deps) + CONVERSION_LIMITS.downloadUrlTtlSeconds, Number(task.expires_at));
   const sig = downloadSignatureOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), task.tasktag, expires);
-  return { downurl: `/api/file/result/${encodeURIComponent(task.tasktag)}?expires=${expires}&sig=${sig}`, expiretime: expires };
+  return { downurl: `${RESULT_PATH_PREFIX}${encodeURIComponent(task.tasktag)}?expires=${expires}&sig=${sig}`, expiretime: expires };
 }
 
 /** taskdown: the link, the file name it downloads as, and until when the link works. */

@@ -10,6 +10,7 @@ export interface HealthRoutesOptions {
 
 const PRODUCT_HEADER = /^\d{1,10}$/;
 const DB_PING_TIMEOUT_MS = 1000;
+const HEALTH_PATH = '/health';
 
 const healthResponse = {
   type: 'object',
@@ -34,7 +35,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
 
   app.route({
     method: 'HEAD',
-    url: '/health',
+    url: HEALTH_PATH,
     schema: { response: { 200: { type: 'null' } } },
     handler: async (request, reply) => {
       setHealthHeaders(request, reply);
@@ -43,7 +44,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
   });
 
   app.get(
-    '/health',
+    HEALTH_PATH,
     { exposeHeadRoute: false, schema: { response: { 200: healthResponse } } },
     async (request, reply) => {
       setHealthHeaders(request, reply);

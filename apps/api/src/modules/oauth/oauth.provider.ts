@@ -42,8 +42,10 @@ export interface QqProvider extends OAuthProvider {
 export const OAUTH_HTTP_TIMEOUT_MS = 5_000;
 
 /** Where QQ sends the popup back; registered as the app's callback at QQ Connect. */
+export const QQ_CALLBACK_PATH = '/api/oauth/qq/callback';
+
 export function qqCallbackUrl(publicOrigin: string): string {
-  return new URL('/api/oauth/qq/callback', publicOrigin).toString();
+  return new URL(QQ_CALLBACK_PATH, publicOrigin).toString();
 }
 
 const NICKNAME_MAX_CODE_POINTS = 20;

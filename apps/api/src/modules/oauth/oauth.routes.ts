@@ -7,6 +7,7 @@ import type { Accounts, AuthDeps } from '../auth/auth.contract';
 import { QqDevProvider } from './dev.provider';
 import { qqDevRoutes, wechatDevRoutes } from './oauth-dev.routes';
 import { createQqProvider, createWechatProvider } from './oauth.factory';
+import { QQ_CALLBACK_PATH } from './oauth.provider';
 import { loginExpiredPage, qqAbnormalAccountPage, qqCancelledPage, qqFailedPage, qqSignedInPage } from './oauth.pages';
 import { sendPage } from './oauth.route-helpers';
 import {
@@ -83,7 +84,7 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRoutesOptions> = async (app, {
     return reply.header('cache-control', 'no-store').redirect(authorizeUrl, 302);
   });
 
-  app.get('/api/oauth/qq/callback', async (request, reply) => {
+  app.get(QQ_CALLBACK_PATH, async (request, reply) => {
     const query = ZQqCallbackQuery.safeParse(request.query);
     const outcome = await completeQqCallback(context, query.success ? query.data : {});
     switch (outcome.kind) {

@@ -11,6 +11,7 @@ import {
   confirmSandboxOrder,
   handleNotice,
   memberRole,
+  noticePathOf,
   orderMerged,
   orderPackage,
   orderState,
@@ -92,7 +93,7 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, { dep
     notices.removeAllContentTypeParsers();
     notices.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
     for (const provider of providers.values()) {
-      notices.post(`/api/pay/notify/${provider.name}`, async (request, reply) => {
+      notices.post(noticePathOf(provider.name), async (request, reply) => {
         const incoming: IncomingNotice = { headers: request.headers, rawBody: typeof request.body === 'string' ? request.body : '' };
         return send(reply, await handleNotice(deps, provider, incoming));
       });

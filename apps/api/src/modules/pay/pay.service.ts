@@ -104,8 +104,13 @@ function providerFor(deps: PayDeps, paytype: TPayType): PayProvider {
   return deps.providers[paytype];
 }
 
+/** Where a provider posts its notices (unsigned; verified by the provider's own signature). */
+export function noticePathOf(provider: PayProviderName): string {
+  return `/api/pay/notify/${provider}`;
+}
+
 function notifyUrlOf(deps: PayDeps, provider: PayProviderName): string {
-  return new URL(`/api/pay/notify/${provider}`, deps.env.PUBLIC_ORIGIN).toString();
+  return new URL(noticePathOf(provider), deps.env.PUBLIC_ORIGIN).toString();
 }
 
 /** memorder: one package, which must belong to the product named. */
