@@ -59,7 +59,7 @@ const ZEnv = z.object({
   // The public origin of the site (redirect URIs and QR links point here), e.g. https://www.example.com.
   PUBLIC_ORIGIN: z.url({ error: 'must be an absolute URL' }).default('http://127.0.0.1:3000'),
   // The web's canonical origin: with PUBLIC_ORIGIN, what tells a public deployment from a local
-  // trial (decisions 0026 and 0027). A public one refuses the development providers unless
+  // trial (decision 0026). A public one refuses the development providers unless
   // UNSAFE_DEV_PROVIDERS_AT names that very origin (a test host).
   SITE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   UNSAFE_DEV_PROVIDERS_AT: z.url({ protocol: /^https?$/, error: 'must be the http:// or https:// origin of the deployment' }).optional(),

@@ -1,4 +1,4 @@
-// Decision 0027: the rules every text and integer a client sends obeys, whatever the field, so nothing
+// Decision 0028: the rules every text and integer a client sends obeys, whatever the field, so nothing
 // unchecked reaches the database (PostgreSQL answers a NUL in text, or an integer beyond its
 // column's type, with an error) and nothing the site shows or stores carries invisible controls
 // or half a character. Zod-free, so the analytics tracker every page loads can follow them too

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAcceptableString, MAX_INPUT_DEPTH } from '@xcad/protocol';
 import { isWordPressPath, sendProtocolError } from './errors';
 
-// Decision 0027: one guard in front of every route. No string of a request (query, path parameters,
+// Decision 0028: one guard in front of every route. No string of a request (query, path parameters,
 // body, keys included) may hold NUL (PostgreSQL refuses it in text, so it would reach a
 // repository as a 500) or half a surrogate pair (not a character: encoding it fails or changes
 // it), and no body may nest deeper than MAX_INPUT_DEPTH (signing and logging walk it
