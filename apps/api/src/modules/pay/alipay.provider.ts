@@ -1,16 +1,9 @@
+import type { FetchLike } from '@xcad/protocol';
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { TextDecoder } from 'node:util';
-import {
-  beijingDateTime,
-  callVendor,
-  fenOf,
-  PAY_HTTP_TIMEOUT_MS,
-  parseBeijingDateTime,
-  parseJson,
-  stringFieldOf,
-  yuanOf,
-} from './pay-adapter';
-import type { FetchLike, IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import { callVendor, parseJson, stringFieldOf, VENDOR_HTTP_TIMEOUT_MS } from '../../lib/vendor-http';
+import { beijingDateTime, fenOf, parseBeijingDateTime, yuanOf } from './pay-adapter';
+import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
 // Alipay face-to-face payment (当面付): precreate gives the QR's content, the buyer scans it in
 // the Alipay app. Called through the open platform gateway as documented, with RSA2
@@ -221,7 +214,7 @@ export class AlipayProvider implements PayProvider {
     this.#alipayKey = createPublicKey(config.alipayPublicKeyPem);
     this.fetchImpl = deps.fetch ?? fetch;
     this.now = deps.now ?? (() => new Date());
-    this.timeoutMs = deps.timeoutMs ?? PAY_HTTP_TIMEOUT_MS;
+    this.timeoutMs = deps.timeoutMs ?? VENDOR_HTTP_TIMEOUT_MS;
   }
 
   #nowSeconds(): number {

@@ -1,6 +1,8 @@
+import type { FetchLike } from '@xcad/protocol';
 import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
-import { beijingDateTime, callVendor, fieldOf, PAY_HTTP_TIMEOUT_MS, parseJson, parseRfc3339, stringFieldOf, type VendorReply } from './pay-adapter';
-import type { FetchLike, IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import { callVendor, fieldOf, parseJson, stringFieldOf, VENDOR_HTTP_TIMEOUT_MS, type VendorReply } from '../../lib/vendor-http';
+import { beijingDateTime, parseRfc3339 } from './pay-adapter';
+import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
 // WeChat Pay APIv3, Native payment (the buyer scans a QR on the cashier page), called directly
 // as the API documents it so no SDK is needed. Requests carry a SHA256withRSA signature by the
@@ -133,7 +135,7 @@ export class WechatPayProvider implements PayProvider {
     this.fetchImpl = deps.fetch ?? fetch;
     this.now = deps.now ?? (() => new Date());
     this.nonce = deps.nonce ?? (() => randomBytes(16).toString('hex').toUpperCase());
-    this.timeoutMs = deps.timeoutMs ?? PAY_HTTP_TIMEOUT_MS;
+    this.timeoutMs = deps.timeoutMs ?? VENDOR_HTTP_TIMEOUT_MS;
   }
 
   /** The Authorization header of a request. */
