@@ -5,7 +5,8 @@ import { repositoryRoot } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTENT_FOLDERS, ContentImportError, importContent, shanghaiDateToEpoch, tagSlug } from './content.import';
+import { CONTENT_FOLDERS, importContent, shanghaiDateToEpoch, tagSlug } from './content.import';
+import { ImportError } from '../../lib/import-error';
 
 const TAXONOMY = `categories:
   - slug: help
@@ -84,12 +85,12 @@ async function snapshot() {
   };
 }
 
-async function importFailure(): Promise<ContentImportError> {
+async function importFailure(): Promise<ImportError> {
   const error = await importContent(database.db, contentDir).then(
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!(error instanceof ContentImportError)) throw new Error(`expected a ContentImportError, got ${String(error)}`);
+  if (!(error instanceof ImportError)) throw new Error(`expected a ImportError, got ${String(error)}`);
   return error;
 }
 

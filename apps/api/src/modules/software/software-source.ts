@@ -4,6 +4,7 @@ import { PRODUCT, PRODUCT_IDS } from '@xcad/protocol';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { PLATFORMS, platformOrder, platformRuleOf } from './software-platforms';
+import { ImportError, type ImportProblem } from '../../lib/import-error';
 
 // The release data of the download pages (issue 5), authored as one YAML file per page under
 // content/software/<route name>.yml (format: content/software/README.md). This module reads and
@@ -11,26 +12,6 @@ import { PLATFORMS, platformOrder, platformRuleOf } from './software-platforms';
 
 export const SOFTWARE_FOLDER = 'software';
 export const SOFTWARE_SOURCE_PREFIX = `content/${SOFTWARE_FOLDER}/`;
-
-export interface SoftwareProblem {
-  /** `content/software/<key>.yml` */
-  file: string;
-  /** Dotted path of the field, or `file`. */
-  field: string;
-  message: string;
-}
-
-/** The import refused the files: nothing of the run was written. */
-export class SoftwareImportError extends Error {
-  readonly problems: readonly SoftwareProblem[];
-
-  constructor(problems: readonly SoftwareProblem[]) {
-    const lines = problems.map((problem) => `  ${problem.file}: ${problem.field}: ${problem.message}`);
-    super(`software import failed (${problems.length} problem(s)), nothing was written:\n${lines.join('\n')}`);
-    this.name = 'SoftwareImportError';
-    this.problems = problems;
-  }
-}
 
 export interface SoftwareFeature {
   title: string;
@@ -159,7 +140,7 @@ const ZProductFile = z.strictObject({
 
 type ProductFile = z.output<typeof ZProductFile>;
 
-function zodProblems(file: string, error: z.ZodError): SoftwareProblem[] {
+function zodProblems(file: string, error: z.ZodError): ImportProblem[] {
   return error.issues.map((issue) => ({
     file,
     field: issue.path.length > 0 ? issue.path.join('.') : 'file',
@@ -168,8 +149,8 @@ function zodProblems(file: string, error: z.ZodError): SoftwareProblem[] {
 }
 
 /** Rules across fields: known platforms with the right kind of file, releases newest first, spec §9. */
-function crossProblems(file: string, key: string, data: ProductFile): SoftwareProblem[] {
-  const problems: SoftwareProblem[] = [];
+function crossProblems(file: string, key: string, data: ProductFile): ImportProblem[] {
+  const problems: ImportProblem[] = [];
   const at = (field: string, message: string) => problems.push({ file, field, message });
   for (const [platform, entry] of Object.entries(data.platforms)) {
     const field = `platforms.${platform}`;
@@ -235,7 +216,7 @@ function toDocument(key: string, sourcePath: string, sourceHash: string, data: P
 }
 
 /** Checks one file (`<key>.yml`); answers the document, or every problem found in it. */
-export function parseSoftwareFile(fileName: string, bytes: Uint8Array): SoftwareDocument | SoftwareProblem[] {
+export function parseSoftwareFile(fileName: string, bytes: Uint8Array): SoftwareDocument | ImportProblem[] {
   const sourcePath = `${SOFTWARE_SOURCE_PREFIX}${fileName}`;
   const key = fileName.replace(/\.yml$/, '');
   let text: string;
@@ -260,9 +241,9 @@ export function parseSoftwareFile(fileName: string, bytes: Uint8Array): Software
   return toDocument(key, sourcePath, sourceHash, result.data);
 }
 
-/** Checks every file together; throws SoftwareImportError listing all problems of all files. */
+/** Checks every file together; throws ImportError listing all problems of all files. */
 export function checkSoftwareFiles(files: ReadonlyArray<{ name: string; bytes: Uint8Array }>): SoftwareDocument[] {
-  const problems: SoftwareProblem[] = [];
+  const problems: ImportProblem[] = [];
   const documents: SoftwareDocument[] = [];
   for (const file of files) {
     const parsed = parseSoftwareFile(file.name, file.bytes);
@@ -279,6 +260,6 @@ export function checkSoftwareFiles(files: ReadonlyArray<{ name: string; bytes: U
       else problems.push({ file: document.sourcePath, field: `platforms.${entry.platform}`, message: `${name} is already the file of ${owner}` });
     }
   }
-  if (problems.length > 0) throw new SoftwareImportError(problems);
+  if (problems.length > 0) throw new ImportError('software', problems);
   return documents.sort((a, b) => a.key.localeCompare(b.key));
 }
