@@ -5,8 +5,9 @@ import { repositoryRoot } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTENT_FOLDERS, importContent, shanghaiDateToEpoch, tagSlug } from './content.import';
+import { CONTENT_FOLDERS, importContent, tagSlug } from './content.import';
 import { ImportError } from '../../lib/import-error';
+import { shanghaiDateToEpoch } from '../../lib/source-dates';
 
 const TAXONOMY = `categories:
   - slug: help

@@ -3,11 +3,11 @@ import {
   parseContentFile,
   parseTaxonomy,
   renderMarkdown,
-  shanghaiDateToEpoch,
   tagSlug,
   type ContentDocument,
 } from './content.import';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { shanghaiDateToEpoch } from '../../lib/source-dates';
 
 const CATEGORIES = new Set(['help', 'installation', 'basics']);
 const EXCERPT = '从官网下载迅捷CAD编辑器安装包，按步骤完成安装、选择安装目录并首次启动，附安装后的基本检查方法。';

@@ -25,6 +25,7 @@ import { PAGE_BREAK, sanitizeArticlePage } from './content.sanitize';
 import { SEO_META_KEYS } from './wp-present';
 import { escapeHtml } from '../../lib/html';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { shanghaiDateToEpoch, ZSourceDate } from '../../lib/source-dates';
 
 // The content importer (issue 5, decision 0011): the Markdown files under content/ become posts,
 // idempotently. The format is content/README.md; everything is read and checked before anything is
@@ -96,34 +97,10 @@ export interface ContentImportSummary {
 
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/**
- * A calendar date in Asia/Shanghai (YYYY-MM-DD) as epoch seconds at 09:00 local time. Shanghai
- * has been UTC+8 all year since 1991, so the offset is fixed.
- */
-export function shanghaiDateToEpoch(date: string): number {
-  const [year, month, day] = date.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined || !isCalendarDate(date)) {
-    throw new Error(`not a calendar date: ${date}`);
-  }
-  return Date.UTC(year, month - 1, day, 9 - 8) / 1000;
-}
-
 /** Tag slugs must be ASCII and stable; a hash of the (Chinese) name is both, without a pinyin table. */
 export function tagSlug(name: string): string {
   return `t-${createHash('sha1').update(name, 'utf8').digest('hex').slice(0, 10)}`;
 }
-
-const ZDate = z
-  .string({ error: 'must be a date written YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine(isCalendarDate, 'is not a calendar date');
 
 const ZPlainText = z.string().trim().min(1, 'must not be empty');
 
@@ -144,8 +121,8 @@ const ZFrontMatter = z.strictObject({
   id: z.number({ error: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').max(Number.MAX_SAFE_INTEGER),
   title: ZPlainText,
   slug: z.string().regex(SLUG_PATTERN, 'must be lower-case ASCII words joined by - (e.g. install-cad-editor)'),
-  date: ZDate,
-  modified: ZDate.optional(),
+  date: ZSourceDate,
+  modified: ZSourceDate.optional(),
   author: ZPlainText.optional(),
   categories: z.array(z.string()).optional(),
   // A tag such as 2024 comes out of YAML as a number; it is still a tag name.

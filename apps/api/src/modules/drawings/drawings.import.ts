@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { Storage } from '../../storage';
-import { shanghaiDateToEpoch } from '../content/content.import';
 import type { SiteImporter } from '../site-deps';
 import {
   deleteCategories,
@@ -22,6 +21,7 @@ import {
   type AuthoredDrawing,
 } from './drawings.repository';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { shanghaiDateToEpoch, ZSourceDate } from '../../lib/source-dates';
 
 // The drawing library's importer (issue 5): content/drawings/library.yml lists the categories and
 // the drawings; each drawing's file lies under content/files/drawings/ (free, public) or
@@ -40,17 +40,6 @@ const MEMBER_FOLDER = 'private/drawings/';
 const PREVIEW_FOLDER = 'images/drawings/';
 const PREVIEW_EXTENSIONS = /\.(?:webp|jpe?g|png)$/;
 
-const ZDate = z
-  .string({ error: 'must be a date written YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine((value) => {
-    try {
-      shanghaiDateToEpoch(value);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'is not a calendar date');
 const ZText = z.string({ error: 'must be text' }).trim().min(1, 'must not be empty');
 const ZSlug = z.string({ error: 'must be text' }).max(80, 'is too long').regex(CATEGORY_SLUG_PATTERN, 'must be lower-case ASCII words joined by -');
 const ZRelativePath = z
@@ -81,7 +70,7 @@ const ZLibrary = z.strictObject({
       file: ZRelativePath,
       preview: ZRelativePath,
       member_only: z.boolean({ error: 'must be true or false' }),
-      date: ZDate,
+      date: ZSourceDate,
       credit: ZText.max(300, 'must be at most 300 characters'),
     }),
   ),

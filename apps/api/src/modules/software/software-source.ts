@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { PLATFORMS, platformOrder, platformRuleOf } from './software-platforms';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { ZSourceDate } from '../../lib/source-dates';
 
 // The release data of the download pages (issue 5), authored as one YAML file per page under
 // content/software/<route name>.yml (format: content/software/README.md). This module reads and
@@ -67,13 +68,6 @@ const VERSION_PATTERN = /^\d{1,4}(?:\.\d{1,4}){1,3}$/;
 const FILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/;
 const MAX_SIZE_BYTES = 8 * 1024 ** 3;
 
-function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 /** Compares dotted versions numerically: 4.10 is newer than 4.9, and 5.0 equals 5.0.0. */
 export function compareVersions(a: string, b: string): number {
   const left = a.split('.').map(Number);
@@ -86,11 +80,6 @@ export function compareVersions(a: string, b: string): number {
 }
 
 const ZText = (max: number) => z.string({ error: 'must be text' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-
-const ZDate = z
-  .string({ error: 'must be a date written YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine(isCalendarDate, 'is not a calendar date');
 
 // YAML reads 5.0 as the number 5: a version must be quoted to keep what the author wrote.
 const ZVersion = z
@@ -131,7 +120,7 @@ const ZProductFile = z.strictObject({
   releases: z
     .array(
       z
-        .strictObject({ version: ZVersion, date: ZDate, added: ZNoteList, improved: ZNoteList, fixed: ZNoteList })
+        .strictObject({ version: ZVersion, date: ZSourceDate, added: ZNoteList, improved: ZNoteList, fixed: ZNoteList })
         .refine((release) => (release.added?.length ?? 0) + (release.improved?.length ?? 0) + (release.fixed?.length ?? 0) > 0, 'needs at least one item in added, improved or fixed'),
     )
     .min(1, 'must list the current release')
