@@ -27,7 +27,7 @@ import { escapeHtml } from '../../lib/html';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
 import { shanghaiDateToEpoch, ZSourceDate } from '../../lib/source-dates';
 
-// The content importer (issue 5, decision 0011): the Markdown files under content/ become posts,
+// The content importer (decision 0011): the Markdown files under content/ become posts,
 // idempotently. The format is content/README.md; everything is read and checked before anything is
 // written, and one transaction writes the whole run, so a bad file leaves the database as it was.
 

@@ -10,7 +10,7 @@ import { signedInUser, STUB_DESCRIPTION_LINES, writeClip, writeCourse } from './
 import { mp4DurationSeconds } from './mp4-duration';
 import { ImportError } from '../../lib/import-error';
 
-// Issue 5: content/course/lessons.yml and the clips beside it -> course and course_lesson, checked
+// Decision 0012: content/course/lessons.yml and the clips beside it -> course and course_lesson, checked
 // first, one transaction, idempotent; progress survives re-imports and goes with a deleted lesson.
 
 const NOW = 1_800_000_000;

@@ -22,7 +22,7 @@ import {
 import { mp4DurationSeconds } from './mp4-duration';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
 
-// The importer of the video course (issue 5): content/course/lessons.yml becomes the course and
+// The importer of the video course (decision 0012): content/course/lessons.yml becomes the course and
 // its lessons. Every lesson is checked first (fields, its clip in the right folder, the clip's
 // real duration, its poster); then one transaction writes what changed. A lesson whose fields and
 // files are unchanged (same SHA-256) is not written again. Free lessons' clips live in

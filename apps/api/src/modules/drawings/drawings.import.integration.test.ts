@@ -9,7 +9,7 @@ import { incrementDownloads } from './drawings.repository';
 import { drawingBytes, entry, temporaryContentDir, writeLibrary, type EntrySeed } from './drawings.testing';
 import { ImportError } from '../../lib/import-error';
 
-// Issue 5: content/drawings/library.yml -> drawing_category + drawing, files into storage; every
+// Decision 0012: content/drawings/library.yml -> drawing_category + drawing, files into storage; every
 // entry checked before anything is written, one transaction, idempotent, counters kept.
 
 let database: TestDatabaseHandle;

@@ -23,7 +23,7 @@ import {
 import { ImportError, type ImportProblem } from '../../lib/import-error';
 import { shanghaiDateToEpoch, ZSourceDate } from '../../lib/source-dates';
 
-// The drawing library's importer (issue 5): content/drawings/library.yml lists the categories and
+// The drawing library's importer (decision 0012): content/drawings/library.yml lists the categories and
 // the drawings; each drawing's file lies under content/files/drawings/ (free, public) or
 // content/private/drawings/ (members of product 203 only), its preview under
 // content/images/drawings/. Everything is read and checked first; then the files are made sure to

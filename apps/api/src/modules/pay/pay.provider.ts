@@ -1,6 +1,6 @@
 import type { PayProviderName, PayType } from '@xcad/db';
 
-// The payment layer behind one interface (issue 4), so ordering and granting never know who takes
+// The payment layer behind one interface (decision 0018), so ordering and granting never know who takes
 // the money. WeChat Pay (APIv3 Native) takes `wxpay` orders and Alipay (face-to-face precreate)
 // `alipay` ones; the sandbox stands in for either while they are not configured
 // (WXPAY_PROVIDER / ALIPAY_PROVIDER, pay.factory.ts). Amounts are fen, times epoch seconds.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSoftwareFiles, compareVersions, parseSoftwareFile, type SoftwareDocument } from './software-source';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
 
-// Issue 5: the rules of content/software/*.yml (content/software/README.md).
+// The rules of content/software/*.yml (content/software/README.md).
 
 const GOOD = `name: 迅捷CAD看图
 tagline: 只看图、不改图时的轻量选择，测量、批注、打印一应俱全。

@@ -7,7 +7,7 @@ import { PLATFORMS, platformOrder, platformRuleOf } from './software-platforms';
 import { ImportError, type ImportProblem } from '../../lib/import-error';
 import { ZSourceDate } from '../../lib/source-dates';
 
-// The release data of the download pages (issue 5), authored as one YAML file per page under
+// The release data of the download pages (spec §2, decision 0012), authored as one YAML file per page under
 // content/software/<route name>.yml (format: content/software/README.md). This module reads and
 // checks files; nothing here touches the database.
 

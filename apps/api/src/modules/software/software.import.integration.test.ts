@@ -9,7 +9,7 @@ import { importSoftware, softwareImporter } from './software.import';
 import { countDownload } from './software.repository';
 import { ImportError } from '../../lib/import-error';
 
-// Issue 5: content/software/*.yml -> the download pages' tables, checked first, one transaction,
+// content/software/*.yml -> the download pages' tables, checked first, one transaction,
 // idempotent, counters never reset.
 
 let database: TestDatabaseHandle;

@@ -7,7 +7,7 @@ import { deleteProducts, insertProduct, listProductHashes, type ProductRows } fr
 import { checkSoftwareFiles, SOFTWARE_FOLDER, type SoftwareDocument } from './software-source';
 import { ImportError } from '../../lib/import-error';
 
-// The importer of the download pages' release data (issue 5): content/software/*.yml become
+// The importer of the download pages' release data (spec §2, decision 0012): content/software/*.yml become
 // software_product, software_release and software_file rows. Every file is checked before anything
 // is written; one transaction writes the run; an unchanged file (same SHA-256) is not written
 // again; download counters (software_download) are never reset.
