@@ -23,7 +23,7 @@ const ARTICLE_OPTIONS: sanitizeHtml.IOptions = {
     td: ['colspan', 'rowspan', 'align'],
     ol: ['start'],
   },
-  allowedClasses: { code: [/^language-[\w+-]+$/] },
+  allowedClasses: { code: ['language-*'] },
   allowedSchemes: ['http', 'https'],
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
