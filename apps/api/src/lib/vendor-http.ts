@@ -109,13 +109,10 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Reads `record[key]` when `record` is an object, so odd or hostile input never throws. */
-export function fieldOf(record: unknown, key: string): unknown {
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
-  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
-}
-
-export function stringFieldOf(record: unknown, key: string): string | undefined {
-  const value = fieldOf(record, key);
-  return typeof value === 'string' ? value : undefined;
+/**
+ * A JSON text already in hand (an answer whose signature was checked, a decrypted notice) read
+ * with a lenient schema (`vendorObject`); text that is not JSON reads as an empty object.
+ */
+export function vendorJsonOf<T>(text: string, schema: z.ZodType<T>): T {
+  return schema.parse(parseJson(text));
 }
