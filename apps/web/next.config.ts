@@ -9,7 +9,7 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
   transpilePackages: ['@xcad/protocol', '@xcad/cad', '@xcad/cad-dwg'],
   // The viewer's DWG worker bundles LibreDWG's Emscripten glue, which imports Node's `module`
-  // only when it runs under Node: the browser gets an empty module in its place (issue 9).
+  // only when it runs under Node: the browser gets an empty module in its place (decision 0021).
   turbopack: { resolveAlias: { module: { browser: './lib/viewer/empty-module.ts' } } },
   poweredByHeader: false,
   // Next.js would hash every HTML response on every request to compute an ETag; pages are cached

@@ -102,9 +102,9 @@ export const ROUTES: readonly RouteDef[] = [
     folder: '/dailypics/[id]/[page]',
   }),
   page('scanlogin-logintag', '/scanlogin/{logintag}', { params: { logintag: SLUG }, layout: 'compati', folder: '/scanlogin/[logintag]' }),
-  // Issue 4: the sandbox cashier an order's QR leads to (protocol ORDER_NO_PATTERN: XC + 22 digits).
+  // Decision 0018: the sandbox cashier an order's QR leads to (protocol ORDER_NO_PATTERN: XC + 22 digits).
   page('pay-sandbox-orderno', '/pay/sandbox/{orderno}', { params: { orderno: /^XC\d{22}$/ }, layout: 'compati', folder: '/pay/sandbox/[orderno]' }),
-  // Issue 11: the analytics reports, for operator accounts only (npm run operator:create).
+  // Decision 0022: the analytics reports, for operator accounts only (npm run operator:create).
   page('operator-analytics', '/operator/analytics', { layout: 'operator', isIndexed: false }),
 ];
 

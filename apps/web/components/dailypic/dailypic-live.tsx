@@ -7,7 +7,7 @@ import { wpUrl } from '@/components/desktop/wp-url';
 import { DownloadIcon } from '@/components/ui/icons';
 import styles from './dailypic.module.css';
 
-// The live counters of a daily picture's page (issue 5: views counted once per visit, downloads
+// The live counters of a daily picture's page (decision 0012: views counted once per visit, downloads
 // counted). The server renders the numbers it had (pages are cached for minutes); on arrival the
 // browser counts the visit once per tab session, or else reads the current numbers, and a
 // download click counts the download and shows the new total at once.

@@ -61,7 +61,7 @@ export async function DailypicView({ locale, picture, hot }: { locale: Locale; p
     getTranslations({ locale, namespace: 'pages' }),
   ]);
   const href = (path: string) => localizePath(path, locale);
-  // The drawing opens in the online viewer by link when the post has a file (issue 9).
+  // The drawing opens in the online viewer by link when the post has a file (decision 0021).
   const viewerLink = picture.file !== '' ? viewerHref(href(VIEWER_PATH), picture.file, downloadNameOf(picture.file)) : href(VIEWER_PATH);
   const ratingLabel = picture.rating > 0 ? t('ratingLabel', { rating: picture.rating }) : t('notRated');
   return (

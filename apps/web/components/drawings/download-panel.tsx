@@ -11,7 +11,7 @@ import { track } from '@/lib/analytics/browser';
 import { downloadEvent } from '@/lib/analytics/events';
 import styles from './drawings.module.css';
 
-// The download of a drawing (issue 5). A free drawing is a plain link to the file. A member
+// The download of a drawing (decision 0012). A free drawing is a plain link to the file. A member
 // drawing asks the file URL itself (HEAD, with the session cookie) whether this visitor may have
 // it, so a stale local membership never decides: 200 starts the download, 401 opens the login
 // modal, 403 shows the prompt to buy the drawing library membership (product 203).

@@ -12,7 +12,7 @@ import { DownloadPanel } from './download-panel';
 import { DrawingViewCounter } from './drawing-view-counter';
 import styles from './drawings.module.css';
 
-// spec §2 `/dwgItem/{id}` (issue 5): a drawing's large preview, facts, tags, description, the
+// spec §2 `/dwgItem/{id}` (decision 0012): a drawing's large preview, facts, tags, description, the
 // download (free, or for drawing library members), and other drawings of its category.
 
 const LIST_PATH = '/dwglist';

@@ -36,7 +36,7 @@ import {
 import type { FieldErrors, FormField, FormValues, FormVariant, TextField } from '@/lib/feedback/feedback-form';
 import styles from './feedback.module.css';
 
-// The feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) form (issue 5):
+// The feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) form (decision 0013):
 // labelled fields, each checked on blur and on submit with the API's own rules and messages,
 // screenshots checked by their bytes before they are sent, then a thank-you with the ticket number.
 

@@ -5,7 +5,7 @@ import type { Locale } from '@/lib/i18n/locales';
 import { DailyChart } from './daily-chart';
 import styles from './operator.module.css';
 
-// The operator report of issue 11, from GET /api/analytics/report: totals, daily visitors and
+// The operator report (decision 0022), from GET /api/analytics/report: totals, daily visitors and
 // page views (chart and table), top pages, sign-ins by method, conversion tasks by tool and the
 // purchase funnel with revenue. Server-rendered; every figure carries a test id for the e2e test.
 

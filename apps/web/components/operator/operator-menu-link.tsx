@@ -5,7 +5,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import Link from '@/components/ui/link';
 
-// The way to the analytics reports for operators (issue 11): an entry of the header's user
+// The way to the analytics reports for operators (decision 0022): an entry of the header's user
 // drop-down, shown once GET /api/analytics/me says this account is an operator. It is asked the
 // first time the drop-down opens, and the answer is kept for the tab's session and that token.
 

@@ -21,7 +21,7 @@ import type { Signed } from './invoice-form';
 import { InvoiceList } from './invoice-list';
 import styles from './invoice.module.css';
 
-// /invoice.html (issue 4): a public page whose content needs the account. Visitors get a sign-in
+// /invoice.html (decision 0018): a public page whose content needs the account. Visitors get a sign-in
 // prompt (the login modal opens by itself on desktop); a signed-in user gets their paid orders
 // without an invoice to choose from, the form, and the invoices applied for so far.
 

@@ -25,7 +25,7 @@ import type { InvoiceField, InvoiceFieldErrors, InvoiceFormValues } from '@/lib/
 import { formatBeijingDate, formatBeijingTime } from '@/lib/orders/orders';
 import styles from './invoice.module.css';
 
-// The invoice application (issue 4): an order of the user's paid ones, the title, the tax id for a
+// The invoice application (decision 0018): an order of the user's paid ones, the title, the tax id for a
 // company, the e-mail, and the special VAT details folded under 'more'. Each field is checked on
 // blur and on submit with ZInvoiceApplyRequest, the schema the API parses the application with.
 

@@ -7,7 +7,7 @@ import { LogoMark } from '@/components/site/logo';
 import { CheckIcon } from '@/components/ui/icons';
 import styles from './sandbox.module.css';
 
-// /pay/sandbox/{orderno} (issue 4): the sandbox provider's cashier, opened on a phone by scanning
+// /pay/sandbox/{orderno} (decision 0018): the sandbox provider's cashier, opened on a phone by scanning
 // the QR of an order. It stands in for a payment app: it reads the order as the provider knows it
 // (payorderstatedetails tells a phone without the buyer's session only the state, decision 0029)
 // and pays or closes it through the dev routes, which go down the same notification path as a

@@ -29,7 +29,7 @@ import { canBindMobile, maskMobile } from '@/lib/auth/account-view';
 import { isSessionRefused } from '@/lib/auth/session-refused';
 import styles from './personal-base.module.css';
 
-// /personal-base.html (issue 3): nickname, password (set or change) and binding a mobile to a
+// /personal-base.html (decision 0010): nickname, password (set or change) and binding a mobile to a
 // WeChat/QQ account. Calls authenticate with the session cookie the page was rendered with;
 // every answer that carries the user updates the session, so the header follows at once.
 

@@ -15,7 +15,7 @@ import { formatBytes } from '@/lib/tools/format';
 import { isShareFinal, readShareAnswer, shareApiPath, shareParamsOf, type ShareView } from '@/lib/tools/share';
 import styles from './share.module.css';
 
-// /share.html (spec §2, issue 7): what a phone shows after scanning a task's QR. It asks about
+// /share.html (spec §2, decision 0019): what a phone shows after scanning a task's QR. It asks about
 // the task every 2 s until it has ended; once done, a big download button. The signed link of a
 // finished task expires after a while, so it is asked for again every few minutes.
 

@@ -18,7 +18,7 @@ import {
 import { CONSENT_STORAGE_KEY, clearConsent, hasOptOutSignal, readConsent, writeConsent, type ConsentChoice } from './privacy';
 import { createTracker, outcomeOfStatus, type PostOutcome, type Tracker } from './tracker';
 
-// The tracker bound to the browser (issue 11): one per page, configured by
+// The tracker bound to the browser (decision 0022): one per page, configured by
 // components/analytics/analytics-root.tsx with what the server knows about the deployment.
 // Flows call `track()`; events from before the configuration (child effects run first) wait in
 // a small buffer with their own time and page. Every entry point swallows its errors.
@@ -31,7 +31,7 @@ const POST_TIMEOUT_MS = 15_000;
 const KEEPALIVE_MAX_BYTES = 60_000;
 const EARLY_BUFFER_MAX = 100;
 
-/** What the desktop shell calls for its own events (issue 11: activation and start-up). */
+/** What the desktop shell calls for its own events (decision 0022: activation and start-up). */
 export interface AnalyticsBridge {
   track(input: TAnalyticsEventInput): void;
   trackLifecycle(kind: 'activation' | 'startup'): void;

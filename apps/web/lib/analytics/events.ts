@@ -3,7 +3,7 @@ import type { CashierPurchase } from '@/lib/pay/cashier';
 import type { RunSnapshot } from '@/lib/tools/upload';
 import { maskLoginId } from './context';
 
-// The events of the site's flows (spec §3, issue 11), built from what the flows already hold:
+// The events of the site's flows (spec §3, decision 0022), built from what the flows already hold:
 // a sign-in's method and answer, the cashier's purchase and order, a conversion's files and last
 // snapshot. Pure, so each mapping is tested on its own (events.test.ts).
 

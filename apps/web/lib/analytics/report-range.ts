@@ -1,6 +1,6 @@
 import { ANALYTICS_REPORT_MAX_DAYS } from '@xcad/protocol/site/analytics';
 
-// The date range of the operator report pages (issue 11): Beijing calendar days as the collector
+// The date range of the operator report pages (decision 0022): Beijing calendar days as the collector
 // counts them, `from` and `to` both included, the last 7 days unless the address asks otherwise.
 
 export const DEFAULT_REPORT_DAYS = 7;

@@ -1,7 +1,7 @@
 import { ApiClientError, PAY_ERRORS, ZInvoiceApplyRequest } from '@xcad/protocol';
 import type { TInvoiceApplication, TInvoiceTitleType } from '@xcad/protocol';
 
-// The invoice application form's rules in the browser (issue 4). Every check runs the request
+// The invoice application form's rules in the browser (decision 0018). Every check runs the request
 // schema the API parses the application with, so the message shown on blur is the one the server
 // would answer; the server's refusals are mapped back onto the field they name.
 

@@ -2,7 +2,7 @@ import { PRODUCT_IDS } from '@xcad/protocol';
 import type { ProductId, TPayPackage, TPayProduct } from '@xcad/protocol';
 import type { ProductMembershipRow } from '@/lib/auth/account-view';
 
-// /personal-openvip.html (issue 4): which product the page opens on and what buying does to the
+// /personal-openvip.html (decision 0018): which product the page opens on and what buying does to the
 // membership it already has. Pure, so it is tested here.
 
 /** The editor: the product most people come to buy. */

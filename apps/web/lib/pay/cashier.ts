@@ -1,6 +1,6 @@
 import { PAY_ERRORS, sandboxCashierPath, type TOrderCreated, type TOrderDetails, type TPayType } from '@xcad/protocol';
 
-// The cashier modal's states (issue 4): a visitor signs in first (buying signs you in), then the
+// The cashier modal's states (decision 0018): a visitor signs in first (buying signs you in), then the
 // order is placed, its QR shown and its state polled until it is paid, closed or runs out of time.
 // Pure, so the browser hook only performs the calls and the timers this decides on.
 

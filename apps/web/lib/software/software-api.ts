@@ -5,7 +5,7 @@ import { htmlToText } from '../content/latest-guides';
 import { wpGet } from '../content/wp-fetch';
 import { softwareOf, type Software } from './software';
 
-// Server-side reads of the download pages (issue 5): the product from the API's
+// Server-side reads of the download pages (decision 0012): the product from the API's
 // `/api/site/software/{key}`, the titles of its help articles from the content API.
 
 /**

@@ -1,4 +1,4 @@
-// The download pages' data as `GET /api/site/software/{key}` answers it (issue 5), read
+// The download pages' data as `GET /api/site/software/{key}` answers it (decision 0012), read
 // defensively: a field of the wrong shape is dropped rather than trusted. Pure, so it is tested
 // without a server; fetching lives in ./software-api.ts.
 

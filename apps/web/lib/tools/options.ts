@@ -1,6 +1,6 @@
 import { TASK_TOOLS, cadVersionsFor, ZConversionOptions, type TCadVersion, type TConversionOptions, type TOutputExtension, type TTaskType } from '@xcad/protocol';
 
-// The options each tool offers (issue 7) and how they travel: the output in `outputfileextension`,
+// The options each tool offers (decision 0019) and how they travel: the output in `outputfileextension`,
 // the target version of cad2ver in `fileversion`, everything else as JSON in `parainfo`
 // (protocol ZConversionOptions). Choices are fixed lists, so only the PDF page range is typed.
 

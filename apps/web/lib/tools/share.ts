@@ -1,6 +1,6 @@
 import type { TTaskFile, TTaskStatus } from '@xcad/protocol';
 
-// /share.html (spec §2, issue 7): the phone page a task's QR leads to. It reads the task through
+// /share.html (spec §2, decision 0019): the phone page a task's QR leads to. It reads the task through
 // `GET /api/file/share/{tasktag}?code=..` (the share code is the key: no signing, no session) and
 // asks again every 2 s until the task ends. Read by hand with type-only imports: a phone opening a
 // link from a QR should not download the protocol's schema library first.

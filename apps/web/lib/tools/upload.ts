@@ -14,7 +14,7 @@ import {
 } from '@xcad/protocol';
 import type { TaskParams } from './options';
 
-// The upload helper of the online tools (spec §1, §4 "Upload task", issue 7), free of any UI
+// The upload helper of the online tools (spec §1, §4 "Upload task", decision 0019), free of any UI
 // framework: uploadpar creates the task, each file goes up in 50 MB slices (Blob.slice, so a
 // file is never read into memory as a whole), a failed slice is sent again after a pause (the
 // server takes a slice twice without harm), then taskstate is asked every 2 s until the task is

@@ -34,7 +34,7 @@ export function classifyError(error: unknown): { error: LoadErrorKind; message: 
   const message = String(e?.message ?? error).split('\n')[0] ?? '';
   // Checked first: the DWG reader reports a WebAssembly memory it could not get as a decoder that could not start.
   if (/out of memory|could not allocate|allocation failed/i.test(message)) return { error: 'memory', message };
-  // Issue 21: the engine's entities budget (a MINSERT of millions of copies, blocks nested to explode).
+  // Decision 0027: the engine's entities budget (a MINSERT of millions of copies, blocks nested to explode).
   if (e?.name === 'CadLimitError') return { error: 'too-complex', message };
   if (e?.name === 'CadReadError' || e?.name === 'DwgReadError') {
     const reason = e.reason;

@@ -1,4 +1,4 @@
-// Colours on screen (issue 9: correct colours on a dark or a light background). Style colours
+// Colours on screen (decision 0021: correct colours on a dark or a light background). Style colours
 // come from the engine as 0xRRGGBB or -1 (ACI 7, the foreground colour): white on a dark
 // background, black on a light one. A colour too close to the background to be seen (a white
 // line on white, a dark blue on black) is drawn in the foreground colour, as CAD programs do.

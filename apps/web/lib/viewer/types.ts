@@ -1,7 +1,7 @@
 /**
  * What the viewer's workers hand the page: the display lists of @xcad/cad (decision 0017) packed
  * into GPU-ready typed arrays, so a 20-30 MB drawing crosses from the worker to the page as a few
- * transferable buffers instead of millions of JS objects (issue 9).
+ * transferable buffers instead of millions of JS objects (decision 0021).
  *
  * Coordinates are float32 relative to an origin held in float64: each list is cut into spatial
  * buckets with an origin of their own, so a drawing far from (0, 0) keeps sub-pixel precision

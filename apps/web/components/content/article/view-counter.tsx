@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { wpUrl } from '@/components/desktop/wp-url';
 
-// Issue 5: an article's views are counted once per visit (per tab session). The request runs
+// Decision 0011: an article's views are counted once per visit (per tab session). The request runs
 // after the page is shown and its failure is ignored: a view count never blocks reading.
 const VIEWED_KEY_PREFIX = 'xcad:viewed:';
 
