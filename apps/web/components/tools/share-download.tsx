@@ -12,7 +12,7 @@ import { track } from '@/lib/analytics/browser';
 import { downloadEvent } from '@/lib/analytics/events';
 import { formatBeijingTime } from '@/lib/orders/orders';
 import { formatBytes } from '@/lib/tools/format';
-import { isShareFinal, readShareAnswer, shareApiPath, shareParamsOf, type ShareView } from '@/lib/tools/share';
+import { askShare, isShareFinal, shareParamsOf, type ShareView } from '@/lib/tools/share';
 import styles from './share.module.css';
 
 // /share.html (spec §2, decision 0019): what a phone shows after scanning a task's QR. It asks about
@@ -52,13 +52,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
     let isCurrent = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = async () => {
-      let answer: ReturnType<typeof readShareAnswer>;
-      try {
-        const response = await fetch(shareApiPath(tasktag, code), { headers: { Accept: 'application/json' }, cache: 'no-store' });
-        answer = readShareAnswer(await response.json().catch(() => undefined));
-      } catch {
-        answer = { kind: 'unreadable' };
-      }
+      const answer = await askShare(tasktag, code);
       if (!isCurrent) return;
       if (answer.kind === 'refused') {
         setShown(answer);

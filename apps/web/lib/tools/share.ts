@@ -92,3 +92,13 @@ export function shareParamsOf(search: Pick<URLSearchParams, 'get'>): { tasktag: 
   const code = search.get('code')?.trim() ?? '';
   return tasktag === '' || code === '' ? null : { tasktag, code };
 }
+
+/** Asks the API about the shared task once; a network failure or an unreadable body is 'unreadable'. */
+export async function askShare(tasktag: string, code: string): Promise<ShareAnswer> {
+  try {
+    const response = await fetch(shareApiPath(tasktag, code), { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    return readShareAnswer(await response.json().catch(() => undefined));
+  } catch {
+    return { kind: 'unreadable' };
+  }
+}
