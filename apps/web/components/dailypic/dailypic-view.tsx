@@ -13,13 +13,12 @@ import {
   type DailypicSummary,
 } from '@/lib/content/dailypics';
 import { localizePath } from '@/lib/i18n/locales';
-import { viewerHref } from '@/lib/viewer/source';
+import { VIEWER_PATH, viewerHref } from '@/lib/viewer/source';
 import type { Locale } from '@/lib/i18n/locales';
 import { ArrowDownIcon, EyeIcon, PREVIEW_HEIGHT, PREVIEW_WIDTH, RatingStars } from './dailypic-grid';
 import { DailypicLive, DownloadButton, LiveCount } from './dailypic-live';
 import styles from './dailypic.module.css';
 
-const VIEWER_PATH = '/kantu';
 const EDITOR_DOWNLOAD_PATH = '/download.html';
 
 async function NeighbourLink({

@@ -9,7 +9,7 @@ import styles from './drawings.module.css';
 const PREVIEW_WIDTH = 960;
 const PREVIEW_HEIGHT = 720;
 
-export function drawingPath(id: number): string {
+function drawingPath(id: number): string {
   return `/dwgItem/${id}`;
 }
 

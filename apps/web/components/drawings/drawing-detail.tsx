@@ -5,7 +5,7 @@ import type { TDrawingDetail } from '@xcad/protocol';
 import { Breadcrumb } from '@/components/page/breadcrumb';
 import { formatBytes, listHref, paragraphsOf } from '@/lib/drawings/drawings';
 import { localizePath } from '@/lib/i18n/locales';
-import { viewerHref } from '@/lib/viewer/source';
+import { VIEWER_PATH, viewerHref } from '@/lib/viewer/source';
 import type { Locale } from '@/lib/i18n/locales';
 import { DrawingCard } from './drawing-card';
 import { DownloadPanel } from './download-panel';
@@ -17,7 +17,6 @@ import styles from './drawings.module.css';
 
 const LIST_PATH = '/dwglist';
 const BUY_PATH = '/buy/cadtuku.html';
-const VIEWER_PATH = '/kantu';
 
 export async function DrawingDetail({ locale, drawing }: { locale: Locale; drawing: TDrawingDetail }) {
   const t = await getTranslations({ locale, namespace: 'drawings' });

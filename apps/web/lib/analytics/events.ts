@@ -48,7 +48,7 @@ export function qrLoginFailure(state: { readonly status: string; readonly messag
 // ---- Purchase (checkout -> add_payment_info -> purchase) ----
 
 /** spec §3 names the payment type; the site's pay types are wxpay and alipay. */
-export function paymentTypeOf(paytype: TPayType): 'wechat' | 'alipay' {
+function paymentTypeOf(paytype: TPayType): 'wechat' | 'alipay' {
   return paytype === 'wxpay' ? 'wechat' : 'alipay';
 }
 
@@ -96,7 +96,7 @@ export function purchaseEvent(purchase: CashierPurchase, details: TOrderDetails)
 // ---- Online conversion ----
 
 /** The extension after the last dot, lower case; '' when there is none. */
-export function extensionOfName(name: string): string {
+function extensionOfName(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
 }

@@ -29,7 +29,7 @@ export function outcomeOfStatus(status: number): PostOutcome {
   return status >= 500 ? 'failed' : 'refused';
 }
 
-export interface TrackerLimits {
+interface TrackerLimits {
   readonly batchSize: number;
   readonly maxBatch: number;
   readonly flushMs: number;

@@ -8,7 +8,7 @@ import type { TInvoiceApplication, TInvoiceTitleType } from '@xcad/protocol';
 export type InvoiceField = 'orderno' | 'titletype' | 'title' | 'taxno' | 'email' | 'address' | 'phone' | 'bank' | 'bankaccount';
 
 /** The fields in page order: the first failing one takes the focus. */
-export const INVOICE_FIELDS: readonly InvoiceField[] = ['orderno', 'titletype', 'title', 'taxno', 'email', 'address', 'phone', 'bank', 'bankaccount'];
+const INVOICE_FIELDS: readonly InvoiceField[] = ['orderno', 'titletype', 'title', 'taxno', 'email', 'address', 'phone', 'bank', 'bankaccount'];
 
 /** The special VAT invoice's details, folded away under 'more' until wanted. */
 export const VAT_FIELDS: readonly InvoiceField[] = ['address', 'phone', 'bank', 'bankaccount'];
@@ -40,7 +40,7 @@ export function isFieldShown(field: InvoiceField, titletype: TInvoiceTitleType):
 }
 
 /** What is sent: a person's application leaves the company-only fields empty, whatever was typed before switching. */
-export function submittedValuesOf(values: InvoiceFormValues): InvoiceFormValues {
+function submittedValuesOf(values: InvoiceFormValues): InvoiceFormValues {
   if (values.titletype === 'company') return values;
   return { ...values, taxno: '', address: '', phone: '', bank: '', bankaccount: '' };
 }

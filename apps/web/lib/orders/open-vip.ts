@@ -6,7 +6,7 @@ import type { ProductMembershipRow } from '@/lib/auth/account-view';
 // membership it already has. Pure, so it is tested here.
 
 /** The editor: the product most people come to buy. */
-export const DEFAULT_OPENVIP_PRODUCT: ProductId = 211;
+const DEFAULT_OPENVIP_PRODUCT: ProductId = 211;
 
 /** The product `?productid=` names when it is one of spec §6's six, else the editor. */
 export function openVipProductOf(param: string | null): ProductId {

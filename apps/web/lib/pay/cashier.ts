@@ -102,11 +102,6 @@ function afterPoll(state: CashierState, details: TOrderDetails, nowSeconds: numb
   return state.failures === 0 ? state : { ...state, failures: 0 };
 }
 
-/** Whether the order on screen should be asked about (the step that polls). */
-export function isPolling(state: CashierState): state is Extract<CashierState, { step: 'waiting' }> {
-  return state.step === 'waiting';
-}
-
 /** Seconds until the order closes, never negative. */
 export function secondsUntil(expiretime: number, nowSeconds: number): number {
   return Math.max(0, Math.floor(expiretime - nowSeconds));

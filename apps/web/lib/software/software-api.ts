@@ -12,7 +12,7 @@ import { softwareOf, type Software } from './software';
  * Seconds Next.js keeps a product before asking again: the page is static (ISR) and the shown
  * count is refreshed on the client, so this only bounds how old a new release can look.
  */
-export const SOFTWARE_REVALIDATE_SECONDS = 60;
+const SOFTWARE_REVALIDATE_SECONDS = 60;
 
 export type SoftwareLoad = { state: 'found'; software: Software } | { state: 'missing' } | { state: 'unavailable' };
 

@@ -62,7 +62,7 @@ export function problemOf(file: NamedSize, tool: TTaskType, tier: ConverterTier)
   return null;
 }
 
-export interface Refused<F> {
+interface Refused<F> {
   readonly file: F;
   readonly problem: FileProblem;
 }

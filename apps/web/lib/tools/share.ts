@@ -5,7 +5,7 @@ import type { TTaskFile, TTaskStatus } from '@xcad/protocol';
 // asks again every 2 s until the task ends. Read by hand with type-only imports: a phone opening a
 // link from a QR should not download the protocol's schema library first.
 
-export type ShareFile = Pick<TTaskFile, 'name' | 'size' | 'state' | 'reason' | 'outputname' | 'outputsize'>;
+type ShareFile = Pick<TTaskFile, 'name' | 'size' | 'state' | 'reason' | 'outputname' | 'outputsize'>;
 
 export interface ShareView {
   readonly status: TTaskStatus;

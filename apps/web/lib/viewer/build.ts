@@ -18,7 +18,7 @@ export interface WorkerScope {
 const READ_SLICE = 4 * 1024 * 1024;
 
 /** The whole file as bytes, read in slices so progress can be shown (and no second copy is made). */
-export async function readBlob(file: Blob, progress: (fraction: number) => void): Promise<Uint8Array> {
+async function readBlob(file: Blob, progress: (fraction: number) => void): Promise<Uint8Array> {
   const bytes = new Uint8Array(file.size);
   for (let at = 0; at < file.size; at += READ_SLICE) {
     const part = new Uint8Array(await file.slice(at, Math.min(file.size, at + READ_SLICE)).arrayBuffer());
@@ -48,7 +48,7 @@ export function classifyError(error: unknown): { error: LoadErrorKind; message: 
   return { error: 'corrupt', message };
 }
 
-export function drawingToPacked(
+function drawingToPacked(
   drawing: Drawing,
   format: 'dxf' | 'dwg',
   readerWarnings: readonly string[],

@@ -13,11 +13,11 @@ export const BACKGROUNDS: Readonly<Record<BackgroundName, number>> = { dark: 0x0
 export const SURROUNDS: Readonly<Record<BackgroundName, number>> = { dark: 0x2b2f36, light: 0xc9ced6 };
 
 /** Relative luminance-like lightness, 0..1 (Rec. 601 weights: cheap, and enough to pick black or white). */
-export function lightness(rgb: number): number {
+function lightness(rgb: number): number {
   return (0.299 * ((rgb >> 16) & 255) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255)) / 255;
 }
 
-export function foregroundOn(background: number): number {
+function foregroundOn(background: number): number {
   return lightness(background) < 0.5 ? 0xffffff : 0x000000;
 }
 

@@ -72,7 +72,7 @@ export interface PackedTexts {
   clips: Int32Array;
 }
 
-export interface PackedStyle {
+interface PackedStyle {
   /** 0xRRGGBB, or -1 for the foreground colour (ACI 7). */
   color: number;
   /** Millimetres on paper. */
@@ -99,7 +99,7 @@ export interface PackedFont {
  * A clipped run of a list (an XCLIPped block reference, decision 0017's ClipRun): its primitives
  * show only inside `polygon`, and inside the polygons of the clips it is nested in.
  */
-export interface PackedClip {
+interface PackedClip {
   /** One closed ring in list coordinates (x, y pairs); an inverted clip is an outer frame bridged to its hole. */
   polygon: Float64Array;
   /** The clip this one is nested in, or -1. */
@@ -127,7 +127,7 @@ export interface PackedList {
   coarseTolerance: number;
 }
 
-export interface PackedViewport {
+interface PackedViewport {
   /** Clip polygon, paper coordinates (x, y pairs). */
   clip: Float64Array;
   /** Model → paper [a, b, c, d, e, f]. */
@@ -136,7 +136,7 @@ export interface PackedViewport {
   frozenLayers: number[];
 }
 
-export interface PackedPaper {
+interface PackedPaper {
   width: number;
   height: number;
   rotation: number;
