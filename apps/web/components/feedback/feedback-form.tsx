@@ -11,6 +11,7 @@ import {
   type TFeedbackProduct,
 } from '@xcad/protocol';
 import Image from 'next/image';
+import { cardClass } from '@/components/ui/card';
 import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -263,7 +264,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
 
   if (ticketNo !== '') {
     return (
-      <section className={`${styles.card} ${styles.thanks}`} data-testid="feedback-thanks" aria-labelledby={`${baseId}-thanks`}>
+      <section className={cardClass(styles.formCard, styles.thanks)} data-testid="feedback-thanks" aria-labelledby={`${baseId}-thanks`}>
         <span className={styles.thanksIcon} aria-hidden="true">
           <CheckIcon size={30} />
         </span>
@@ -332,7 +333,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
   );
 
   return (
-    <form ref={markLive} className={styles.card} onSubmit={(event) => void submit(event)} noValidate data-testid="feedback-form" aria-labelledby={`${baseId}-title`}>
+    <form ref={markLive} className={cardClass(styles.formCard)} onSubmit={(event) => void submit(event)} noValidate data-testid="feedback-form" aria-labelledby={`${baseId}-title`}>
       <div className={styles.cardHeader}>
         <h2 id={`${baseId}-title`} className={styles.cardTitle}>
           {t(`form.${copy.title}`)}

@@ -1,5 +1,6 @@
 import { formatYuan, TASK_TYPES, type TAnalyticsReport, type TTaskType } from '@xcad/protocol';
 import { getFormatter, getTranslations } from 'next-intl/server';
+import { cardClass } from '@/components/ui/card';
 import { percent } from '@/lib/analytics/chart';
 import type { Locale } from '@/lib/i18n/locales';
 import { DailyChart } from './daily-chart';
@@ -51,7 +52,7 @@ export async function AnalyticsReport({ locale, report }: { readonly locale: Loc
         </h2>
         <dl className={styles.cards}>
           {cards.map((card) => (
-            <div key={card.key} className={styles.card}>
+            <div key={card.key} className={cardClass(styles.stat)}>
               <dt>{t(`totals.${card.key}`)}</dt>
               <dd data-testid={`total-${card.key}`}>{card.value}</dd>
             </div>

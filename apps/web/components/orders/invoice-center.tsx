@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLoginModal } from '@/components/auth/login-modal-provider';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
+import { cardClass } from '@/components/ui/card';
 import { ReceiptIcon, UserIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -98,7 +99,7 @@ function NoOrders() {
   const t = useTranslations('orders.invoice.noOrders');
   const { href } = useSiteLocale();
   return (
-    <section className={`${styles.card} ${styles.noOrders}`} data-testid="invoice-no-orders" aria-labelledby="invoice-no-orders-title">
+    <section className={cardClass(styles.formCard, styles.noOrders)} data-testid="invoice-no-orders" aria-labelledby="invoice-no-orders-title">
       <span className={styles.noOrdersIcon} aria-hidden="true">
         <ReceiptIcon size={28} />
       </span>

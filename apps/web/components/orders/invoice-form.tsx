@@ -6,6 +6,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
+import { cardClass } from '@/components/ui/card';
 import { CheckIcon, ChevronDownIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -182,7 +183,7 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
 
   if (submitted !== null) {
     return (
-      <section className={`${styles.card} ${styles.done}`} data-testid="invoice-success" aria-labelledby={`${baseId}-done`}>
+      <section className={cardClass(styles.formCard, styles.done)} data-testid="invoice-success" aria-labelledby={`${baseId}-done`}>
         <span className={styles.doneIcon} aria-hidden="true">
           <CheckIcon size={28} />
         </span>
@@ -238,7 +239,7 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
   );
 
   return (
-    <form ref={markLive} className={styles.card} onSubmit={(event) => void submit(event)} noValidate data-testid="invoice-form" aria-labelledby={`${baseId}-title`}>
+    <form ref={markLive} className={cardClass(styles.formCard)} onSubmit={(event) => void submit(event)} noValidate data-testid="invoice-form" aria-labelledby={`${baseId}-title`}>
       <div className={styles.cardHeader}>
         <h2 id={`${baseId}-title`} className={styles.cardTitle}>
           {t('heading')}

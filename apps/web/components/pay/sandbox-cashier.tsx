@@ -4,6 +4,7 @@ import { SUCCESS_CODE, ZSandboxOrder, formatYuan, type TSandboxOrder } from '@xc
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { LogoMark } from '@/components/site/logo';
+import { cardClass } from '@/components/ui/card';
 import { CheckIcon } from '@/components/ui/icons';
 import { postDevRoute } from '@/lib/api/dev-routes';
 import styles from './sandbox.module.css';
@@ -81,7 +82,7 @@ export function SandboxCashier({ orderno }: { readonly orderno: string }) {
   const order = load.state === 'loaded' ? load.order : null;
 
   return (
-    <section className={styles.card} data-testid="sandbox-cashier" aria-labelledby="sandbox-title">
+    <section className={cardClass(styles.sheet)} data-testid="sandbox-cashier" aria-labelledby="sandbox-title">
       <div className={styles.brand}>
         <LogoMark size={48} />
         <h1 id="sandbox-title" className={styles.title}>

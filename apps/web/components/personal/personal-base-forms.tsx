@@ -24,6 +24,7 @@ import { useFormSubmit } from '@/components/auth/fields/use-form-submit';
 import type { FormSubmit } from '@/components/auth/fields/use-form-submit';
 import { useSmsSender } from '@/components/auth/fields/use-sms-sender';
 import { useSession } from '@/components/auth/session-provider';
+import { cardClass } from '@/components/ui/card';
 import { apiClient } from '@/lib/api/client';
 import { canBindMobile, maskMobile } from '@/lib/auth/account-view';
 import { isSessionRefused } from '@/lib/auth/session-refused';
@@ -80,7 +81,7 @@ function FormFooter({
 function Card({ title, hint, children }: { readonly title: string; readonly hint?: string; readonly children: ReactNode }) {
   const titleId = useId();
   return (
-    <section className={styles.card} aria-labelledby={titleId}>
+    <section className={cardClass(styles.section)} aria-labelledby={titleId}>
       <header className={styles.cardHeader}>
         <h2 id={titleId} className={styles.cardTitle}>
           {title}

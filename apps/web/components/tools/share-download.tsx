@@ -5,6 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
+import { cardClass } from '@/components/ui/card';
 import { DownloadIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -76,7 +77,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
 
   if (shown.kind === 'loading') {
     return (
-      <div className={styles.card} aria-busy="true" data-testid="share-loading">
+      <div className={cardClass(styles.sheet)} aria-busy="true" data-testid="share-loading">
         <Spinner size={28} />
         <p className={styles.note}>{t('loading')}</p>
       </div>
@@ -84,7 +85,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
   }
   if (shown.kind === 'refused') {
     return (
-      <div className={styles.card} data-testid="share-refused">
+      <div className={cardClass(styles.sheet)} data-testid="share-refused">
         <p className={styles.error} role="alert">
           {shown.message}
         </p>
@@ -98,7 +99,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
   const { view } = shown;
   const tone = STATE_TONE[view.status];
   return (
-    <div className={styles.card} data-testid="share-view" data-status={view.status}>
+    <div className={cardClass(styles.sheet)} data-testid="share-view" data-status={view.status}>
       <ul className={styles.files}>
         {view.files.map((file, index) => (
           <li key={`${index}-${file.name}`} className={styles.file}>
@@ -149,7 +150,7 @@ export function ShareDownload() {
   const params = shareParamsOf(useSearchParams());
   if (params === null) {
     return (
-      <div className={styles.card} data-testid="share-missing">
+      <div className={cardClass(styles.sheet)} data-testid="share-missing">
         <p className={styles.error} role="alert">
           {t('missing')}
         </p>

@@ -5,6 +5,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { LogoMark } from '@/components/site/logo';
+import { cardClass } from '@/components/ui/card';
 import { CheckIcon } from '@/components/ui/icons';
 import { postDevRoute, type DevAnswer } from '@/lib/api/dev-routes';
 import styles from './scan-login.module.css';
@@ -104,7 +105,7 @@ export function ScanLogin({ logintag }: { readonly logintag: string }) {
   };
 
   return (
-    <section className={styles.card} data-testid="scan-login" aria-labelledby="scan-login-title">
+    <section className={cardClass(styles.sheet)} data-testid="scan-login" aria-labelledby="scan-login-title">
       <div className={styles.brand}>
         <span className={styles.logo}>
           <LogoMark size={56} />
