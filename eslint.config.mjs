@@ -64,6 +64,15 @@ export default tseslint.config(
     },
   },
   {
+    // Components and pages never call fetch: each request goes through apiClient() or a lib/*
+    // wrapper of its feature (decision 0034). Route handlers (app/**/route.ts) may.
+    files: ['apps/web/components/**/*.{ts,tsx}', 'apps/web/app/**/*.{ts,tsx}'],
+    ignores: ['apps/web/app/**/route.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Call the API through apiClient() or a lib/* wrapper of the feature (decision 0034).' }],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.spec.ts', 'e2e/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs'],
     rules: { 'no-console': 'off' },
   },

@@ -1,4 +1,4 @@
-// Issue 11 benchmark (`npm run bench:analytics`): the analytics collector's ingest throughput and
+// Analytics benchmark (`npm run bench:analytics`, decision 0022): the analytics collector's ingest throughput and
 // what it costs the site. The whole site runs as `npm start` runs it (production build, SQLite,
 // access logging on), started by site-servers.ts on free ports, loaded over loopback:
 // 1. ingest alone: POST /api/analytics/events straight to the API (as nginx routes /api/ at

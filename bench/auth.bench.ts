@@ -1,4 +1,4 @@
-// Issue 3 benchmark: throughput and p99 latency of `login` (Argon2id-bound by design) and
+// Sign-in benchmark (decision 0010): throughput and p99 latency of `login` (Argon2id-bound by design) and
 // `memprofile` (a signed, token-authenticated read). Baselines from the same run: Argon2id
 // verification alone in this process for `login`, and for `memprofile` the cheapest signed call
 // of the same API (a logout of an unknown token: signature, replay record, one indexed update).

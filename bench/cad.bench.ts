@@ -1,4 +1,4 @@
-// Issue 6 benchmark: the CAD engine against its peers, in the same run, on the corpus.
+// CAD engine benchmark (decision 0017): the CAD engine against its peers, in the same run, on the corpus.
 //  1. Per-file wall time of the `cad convert FILE out.pdf` and `out.png` commands, run as a user
 //     runs them (`packages/cad/bin/cad`, one command per file, as the peers are run), against
 //     ezdxf (`python3 -m ezdxf draw -o out.png FILE`) and LibreCAD (`librecad dxf2pdf`); medians
@@ -22,7 +22,7 @@
 //     and the F1 measured the fonts rather than the rendering. The timing stays that of the plain
 //     `python3 -m ezdxf draw` (the fonts cost ezdxf time too: it would not be the command the
 //     speed target names).
-//  4. Issue 22: the Chinese drawings with the CJK font the engine ships (Noto Sans SC/Serif SC,
+//  4. Decision 0025: the Chinese drawings with the CJK font the engine ships (Noto Sans SC/Serif SC,
 //     npm) against the installed Noto Sans CJK (today's system font: $BENCH_CJK_FONT, else
 //     fonts-noto-cjk's file), installed fonts otherwise hidden in both (CAD_SYSTEM_FONTS=0), so
 //     only the CJK font differs: warm (one process, the two taking turns conversion by

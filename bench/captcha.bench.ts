@@ -1,4 +1,4 @@
-// Issue 3 benchmark: the image captcha (`imgverify`) is drawn on the API's event loop, so one
+// Captcha benchmark (decision 0010): the image captcha (`imgverify`) is drawn on the API's event loop, so one
 // image must cost well under 2 ms. Baseline: deflating a blank image of the same size, the part
 // of a PNG no renderer can skip; the ratio shows what the drawing itself adds.
 import { deflateSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// Issue 8 benchmark: the conversions against their peers, in the same run, on the corpus.
+// Conversion benchmark (decisions 0019, 0023): the conversions against their peers, in the same run, on the corpus.
 //  1. PDF -> DXF, per corpus PDF: the `cad convert in.pdf out.dxf` command as a user runs it
 //     (packages/cad/bin/cad, a command per file, as the peer is run; it hands its work to the
 //     resident engine of decision 0024, started before the timing) against pstoedit (`pstoedit
@@ -16,7 +16,7 @@
 //     process + writeDxf) against the parse.
 // Peer results (pstoedit's time, LibreDWG's parse time) are cached under bench/results/convert/ by
 // file hash (`--fresh` recomputes them). Runs everything one at a time: the machine has two cores.
-//  3. The conversion service's pool (issue 21): each conversion as the API's workers run it, in a
+//  3. The conversion service's pool (decision 0027): each conversion as the API's workers run it, in a
 //     process of their pool, against the same conversion warm in this process (PDFs to DXF, DXFs
 //     under 1 MB to PDF): what running each conversion apart costs (not a target).
 // Usage: npm run bench:convert [-- --fresh] [--only NAME] [--no-pdf] [--no-dwg] [--no-warm] [--no-pool]
@@ -354,7 +354,7 @@ async function dwgBench(): Promise<boolean> {
 // ---- 3. The conversion service's pool ------------------------------------------------------------------
 
 /**
- * Issue 21: the conversion workers run each file in a process of their own (a warm pool, a memory
+ * Decision 0027: the conversion workers run each file in a process of their own (a warm pool, a memory
  * watchdog, IPC). Per file, the same conversion through ConversionWorkerPool as the API and `npm
  * run worker` run it, against the warm in-process time in this process: PDF -> DXF 2018 on the
  * corpus PDFs, DXF -> PDF on the corpus DXFs under 1 MB. Not a target: what the isolation costs.

@@ -1,4 +1,4 @@
-// Issue 21 benchmark (`npm run bench:deploy`, root and Debian's nginx): the production recipe
+// Deployment benchmark (decision 0026; `npm run bench:deploy`, root and Debian's nginx): the production recipe
 // (deploy/recipe.ts: nginx, two web and two API processes, two conversion workers, PostgreSQL,
 // Redis, s3rver, each tier on a test host of its own) under 20 connections through nginx for
 // BENCH_DEPLOY_SECONDS (default 30) with pages, API reads and analytics writes, and a conversion

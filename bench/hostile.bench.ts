@@ -1,4 +1,4 @@
-// Issue 21 benchmark: what hostile drawings do to a conversion worker's memory and time. A worker
+// Hostile-drawing benchmark (decision 0027): what hostile drawings do to a conversion worker's memory and time. A worker
 // process (bench/hostile-worker.ts: the conversion pool as the API and `npm run worker` run it,
 // with the service's default limits, CONVERSION_MEMORY_MB 1536 and CONVERSION_TIMEOUT_SECONDS
 // 180) converts a real drawing first (its baseline), then each hostile file made in memory

@@ -1,4 +1,4 @@
-// Issue 5 "Done when": Lighthouse (npm `lighthouse` driving Debian's Chromium) scores the home page
+// Decision 0015's budget: Lighthouse (npm `lighthouse` driving Debian's Chromium) scores the home page
 // and an article at least 90 for performance and 95 for accessibility, best practices and SEO.
 // Both of Lighthouse's presets run: mobile (its default: a mid-range phone on a throttled 4G link,
 // simulated) and desktop. The baseline is a hand-written static page with the same head served

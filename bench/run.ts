@@ -8,13 +8,13 @@ import { runUploadBench } from './upload.bench';
 import { runViewerBench } from './viewer.bench';
 
 const suites: Array<[string, () => Promise<boolean>]> = [
-  ['site (issue 2)', runSiteBench],
-  ['sign-in (issue 3)', runAuthBench],
-  ['captcha (issue 3)', runCaptchaBench],
-  ['lighthouse (issue 5)', runLighthouseBench],
-  ['cad engine (issue 6)', runCadBench],
-  ['upload and conversion (issue 7)', runUploadBench],
-  ['online viewer (issue 9)', runViewerBench],
+  ['site', runSiteBench],
+  ['sign-in', runAuthBench],
+  ['captcha', runCaptchaBench],
+  ['lighthouse', runLighthouseBench],
+  ['cad engine', runCadBench],
+  ['upload and conversion', runUploadBench],
+  ['online viewer', runViewerBench],
 ];
 // `npm run bench -- sign-in` runs only the suites whose name contains the word given.
 const filter = process.argv[2];

@@ -1,4 +1,4 @@
-// Issue 2 benchmark: SSR throughput of the home page against a static file served by the same
+// Site benchmark (decision 0008): SSR throughput of the home page against a static file served by the same
 // Next.js server, and /api/v4/getutctime against a bare Fastify route. Same machine, same run.
 import { spawn } from 'node:child_process';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 7 benchmark (`npm run bench:upload`):
+// Upload benchmark (`npm run bench:upload`, decision 0019):
 // 1. A 200 MB file through `uploadfile` in 50 MB chunks over loopback, against a plain HTTP PUT
 //    of the same bytes to a bare Node server (a child process that streams the body to disk)
 //    measured in the same run: throughput at least 70% of the baseline, and the API process's

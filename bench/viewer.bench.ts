@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 9 benchmark (`npm run bench:viewer`): the online viewer /kantu against dxf-viewer (npm,
+// Viewer benchmark (`npm run bench:viewer`, decision 0021): the online viewer /kantu against dxf-viewer (npm,
 // MPL-2.0, a WebGL DXF viewer built on three.js), in the same headless Debian Chromium with
 // software GL (SwiftShader), in the same run, on the same files:
 // 1. time from the file chosen (the file input's change event) to the first complete frame (the

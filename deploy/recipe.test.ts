@@ -8,7 +8,7 @@ import { failuresBeyondKills, isFailure } from './load';
 import { startRecipe, TIERS, type Recipe } from './recipe';
 import { CONVERTER_MONTH, membershipOf, resultOf, startConversion, taskOutcome, type Member } from './site-client';
 
-// Issue 21: the production recipe, run here. nginx in front of two web and two API processes and
+// The production recipe (decision 0026), run here. nginx in front of two web and two API processes and
 // two conversion workers, on PostgreSQL, Redis and s3rver, each tier on a test host of its own
 // (network namespace): a visitor at the public origin signs in, buys with the sandbox, converts
 // and views; then one process of each tier is killed while 20 connections load the site.

@@ -9,7 +9,7 @@ import { root, stopChild, waitForHttp, webDir, withEmbeddedDefaults } from '../s
 import { createTestNetwork, type TestNetwork } from './netns';
 import { nginxConfig } from './nginx-config';
 
-// The production recipe (issue 21, decision 0026), started by one call: nginx in front of two web
+// The production recipe (decision 0026), started by one call: nginx in front of two web
 // and two API processes and two conversion workers, on PostgreSQL, Redis and an S3-compatible store
 // (s3rver), each tier on a test host of its own (a network namespace). Every process runs as the
 // README's commands run it (`npm run api`, `npm run web`, `npm run worker`: the settings file

@@ -51,7 +51,7 @@ export default async function setup(project: TestProject) {
     ANALYTICS_RATE_PER_MINUTE: process.env.ANALYTICS_RATE_PER_MINUTE ?? '100000',
     SITE_URL: `http://127.0.0.1:${webPort}`,
     PUBLIC_ORIGIN: `http://127.0.0.1:${webPort}`,
-    // Issue 22: conversions use only the fonts the engine ships, as on a machine without CJK fonts.
+    // Decision 0025: conversions use only the fonts the engine ships, as on a machine without CJK fonts.
     CAD_SYSTEM_FONTS: '0',
   });
   delete env.DATABASE_URL;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '@xcad/db';
 import { root } from './lib.mjs';
 
-// Issue 21 finding 3: `npm run db:migrate`, `db:seed`, `content:import`, `operator:create` and
+// Decision 0026 (one way to read settings): `npm run db:migrate`, `db:seed`, `content:import`, `operator:create` and
 // `invoice:issue` ignored .env: with the database named only there they wrote to a new SQLite file
 // and reported success. Each command runs here as a user runs it (`npm run ...`) with its settings
 // only in the settings file (XCAD_ENV_FILE stands in for the repository's .env, which other runs
@@ -45,7 +45,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the README commands read the settings file as npm start does (issue 21 finding 3)', () => {
+describe('the README commands read the settings file as npm start does (decision 0026)', () => {
   it('db:migrate and db:seed (with content:import) fill the database and storage the file names', async () => {
     const migrate = npmRun('db:migrate');
     expect(migrate.output).toContain('db: applied');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureInstalled, installNeededIn } from './lib.mjs';
 
-// Issue 21 finding 2: `cp .env.example .env && npm start` on a fresh clone failed: NODE_ENV=production
+// Decision 0026 (healing install): `cp .env.example .env && npm start` on a fresh clone failed: NODE_ENV=production
 // from .env made `npm ci` skip devDependencies (tsx), and the install marker kept later starts from
 // installing again. Here ensureInstalled runs the real npm on a small project whose packages are
 // local tarballs (no registry needed): one dependency and one devDependency, like tsx.
@@ -47,7 +47,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('ensureInstalled (issue 21 finding 2)', () => {
+describe('ensureInstalled (decision 0026)', () => {
   it('installs devDependencies with NODE_ENV=production, then leaves a complete install alone', () => {
     expect(installNeededIn(dir)).toBe('node_modules is missing');
     // The first run writes the lockfile (npm install); the second one installs from it (npm ci), as on a clone.

@@ -188,7 +188,7 @@ export function migrateAndSeed(env = process.env) {
   const cli = path.join(root, 'packages', 'db', 'src', 'cli.ts');
   run(process.execPath, ['--import', 'tsx', cli, 'migrate'], { env });
   run(process.execPath, ['--import', 'tsx', cli, 'seed'], { env });
-  // Issue 5: content/ (Markdown) into the database; quiet unless a file changed.
+  // content/ (Markdown, decision 0011) into the database; quiet unless a file changed.
   run(process.execPath, ['--import', 'tsx', path.join(root, 'apps', 'api', 'src', 'modules', 'content', 'content.import.cli.ts')], { env });
 }
 

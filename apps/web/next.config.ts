@@ -1,15 +1,19 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
-import { DEV_SIGN_SECRET } from '@xcad/protocol';
+import { loadWebEnv } from './server/env';
+
+// The same check as the front server's (server/env.ts): a production build refuses to inline the
+// development signing secret, and a bad value stops the build with the list of mistakes.
+const env = loadWebEnv();
 
 // `/api/*`, `/wp-json/*` and `/health` never reach Next.js: the front server (server/main.ts, also
 // in development with --dev) streams them to the API (decision 0003).
 const nextConfig: NextConfig = {
   // Lets a second dev server or build run beside the default one (e.g. NEXT_DIST_DIR=.next-chrome).
-  distDir: process.env.NEXT_DIST_DIR ?? '.next',
+  distDir: env.NEXT_DIST_DIR,
   transpilePackages: ['@xcad/protocol', '@xcad/cad', '@xcad/cad-dwg'],
   // The viewer's DWG worker bundles LibreDWG's Emscripten glue, which imports Node's `module`
-  // only when it runs under Node: the browser gets an empty module in its place (issue 9).
+  // only when it runs under Node: the browser gets an empty module in its place (decision 0021).
   turbopack: { resolveAlias: { module: { browser: './lib/viewer/empty-module.ts' } } },
   poweredByHeader: false,
   // Next.js would hash every HTML response on every request to compute an ETag; pages are cached
@@ -26,7 +30,7 @@ const nextConfig: NextConfig = {
   experimental: { inlineCss: false },
   // The browser signs API calls (spec §7) with the same secret as the API; it is public by nature
   // (FACTS.md), so it is inlined at build time.
-  env: { XCAD_SIGN_SECRET: process.env.PRODUCT_SIGN_SECRET ?? DEV_SIGN_SECRET },
+  env: { XCAD_SIGN_SECRET: env.PRODUCT_SIGN_SECRET },
 };
 
 const withNextIntl = createNextIntlPlugin('./i18n/request.ts');

@@ -9,7 +9,7 @@ import { e2eDistDir, freePort, spawnWeb, stopChild, waitForHttp, webDir, withEmb
 import { asVisitor, loginThroughApi, registerThroughApi, signInContext, uniquePhone } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// Issue 11 in the browser: a scripted session (sign-in, a conversion, a sandbox purchase) ends up
+// Analytics (decision 0022) in the browser: a scripted session (sign-in, a conversion, a sandbox purchase) ends up
 // in the collector's counts, read back through the report API as an operator made with
 // `npm run operator:create`, and the report page shows them; the tracker batches, keeps events
 // offline and sends them on reconnection, sends nothing with Do-Not-Track or after 拒绝, logs in

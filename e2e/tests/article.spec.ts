@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// spec §2/§3 Article and issue 5 "home -> article -> next article", read as a visitor sees it.
+// spec §2/§3 Article: home -> article -> next article, read as a visitor sees it.
 const browser = useBrowser();
 
 // The site is built while the API is down, so the prerendered home page has no footer guides

@@ -4,7 +4,7 @@ import { asVisitor, captchaTextFor, deviceIdOf, loginThroughApi, registerThrough
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
 
-// Issue 3: every sign-in path as a person uses it, in Chromium, against the production build and
+// Decision 0010: every sign-in path as a person uses it, in Chromium, against the production build and
 // the dev providers (SMS outbox, WeChat scan page, QQ authorisation popup).
 
 const browser = useBrowser();

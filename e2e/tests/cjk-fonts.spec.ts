@@ -9,7 +9,7 @@ import { handMadeDxf } from '../../apps/web/lib/viewer/test-drawings';
 import { asVisitor } from '../support/auth';
 import { DESKTOP, useBrowser } from '../support/browser';
 
-// Issue 22: Chinese right with no CJK font on the server (the servers run with
+// Decision 0025: Chinese right with no CJK font on the server (the servers run with
 // CAD_SYSTEM_FONTS=0, global-setup.ts): /tools/cad2pdf and the viewer's 打印/导出 both give a PDF
 // whose Chinese pdftotext reads back, and /kantu draws CJK text from the same shipped font,
 // fetched in a subset of the drawing's characters only.

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// Issue 5 content lists: the help centre (categories, search, paging), the two tutorial courses
+// Content lists (spec §2, decision 0011): the help centre (categories, search, paging), the two tutorial courses
 // and a tag page, against the production build and the seeded content of content/.
 
 const browser = useBrowser();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { asVisitor } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// Issue 7: a visitor converts a corpus DWG to PDF on /tools/cad2pdf, watches it upload and
+// Online conversion (decision 0019): a visitor converts a corpus DWG to PDF on /tools/cad2pdf, watches it upload and
 // convert, downloads a PDF of the drawing (its text read back with pdftotext), and cancels a
 // conversion while it uploads.
 

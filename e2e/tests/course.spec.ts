@@ -5,8 +5,8 @@ import { asVisitor, signInContext } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
 
-// Issue 5 "video lesson plays and remembers progress": /video.html plays its lessons through the
-// front server (Range requests for seeking), keeps a visitor's progress in the browser and a
+// The video course (decision 0012) plays and remembers progress: /video.html plays its lessons
+// through the front server (Range requests for seeking), keeps a visitor's progress in the browser and a
 // signed-in user's on the server (reload resumes), and plays member lessons for tutorials members
 // (product 297) only; /resources.html leads to the two tutorial courses and the video course.
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// Issue 5 每日一图: the picture list (new/hot, search, tags, pages), a picture's page (views
+// 每日一图 (spec §2, decision 0012): the picture list (new/hot, search, tags, pages), a picture's page (views
 // counted once per visit, download counted with the right bytes) and the home teaser, against
 // the production build and the real content of content/dailypics.
 

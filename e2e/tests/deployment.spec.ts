@@ -5,9 +5,9 @@ import { PROTOCOL_ERRORS } from '@xcad/protocol';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { e2eDistDir, freePort, spawnApi, spawnWeb, stopChild, waitForHttp, withEmbeddedDefaults } from '../../scripts/lib.mjs';
 
-// Issue 21 on the production build, as `npm start` and a deployment run it: the development doors
-// of a local trial and of a public origin (finding 1), and the API's 413 through the web front
-// server (finding 8).
+// Decision 0026 on the production build, as `npm start` and a deployment run it: the development doors
+// of a local trial and of a public origin, and the API's 413 through the web front
+// server.
 
 const OUTBOX = '/api/dev/sms-outbox?account=13800138000';
 const PUBLIC_ORIGIN = 'https://www.xcad-staging.example';
@@ -31,7 +31,7 @@ function outputOf(child: ChildProcess): () => string {
   return () => output;
 }
 
-describe('the development doors of the production build (issue 21 finding 1)', () => {
+describe('the development doors of the production build (decision 0026)', () => {
   const started: ChildProcess[] = [];
   afterAll(() => Promise.all(started.map((child) => stopChild(child))));
 
@@ -91,7 +91,7 @@ describe('the development doors of the production build (issue 21 finding 1)', (
   });
 });
 
-describe('a body over the API’s limit through the web front server (issue 21 finding 8)', () => {
+describe('a body over the API’s limit through the web front server (decision 0026)', () => {
   it('answers the API’s 413, not 502 or a reset', async () => {
     for (const megabytes of [2, 30]) {
       const response = await fetch(`${inject('baseUrl')}/api/v4/login`, {

@@ -11,7 +11,7 @@ import { launchDesktopShell, type DesktopShell } from '../../apps/desktop/src/sh
 import { decodePng, rgbOf, shareOfColour } from '../../apps/desktop/src/testing/png';
 import { startVirtualDisplay, type VirtualDisplay } from '../../apps/desktop/src/testing/virtual-display';
 
-// Issue 10: the desktop app as it runs here: the embedded servers and the site in Debian
+// The desktop app (decision 0020) as it runs here: the embedded servers and the site in Debian
 // Chromium's app mode, under Xvfb with openbox. The window is checked where a person sees it:
 // its real bounds and state (Browser.getWindowBounds), the layout, a screenshot. The servers run
 // from the same production build as every browser test (e2eDistDir), on their own database.

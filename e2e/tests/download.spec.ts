@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// Issue 5: the nine download pages (spec §2) over the imported content/software releases, the
+// The nine download pages (spec §2) over the imported content/software releases, the
 // counting download URL and its redirect to the configured installer server (faked here: no
 // request leaves the machine).
 

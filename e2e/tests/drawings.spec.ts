@@ -6,7 +6,7 @@ import { asVisitor, signInContext } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
 
-// Issue 5 "drawing library search": /dwglist finds drawings by words of their titles, its category,
+// The drawing library's search (decision 0012): /dwglist finds drawings by words of their titles, its category,
 // format and access filters narrow the list (counts as the API answers them), a free drawing
 // downloads with its exact bytes, and a member drawing is for members of product 203 only.
 

@@ -9,7 +9,7 @@ import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
 import { solidPng } from '@xcad/api/png';
 
-// Issue 5: the feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) forms as a
+// Decision 0013: the feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) forms as a
 // person fills them in, checked against what the servers stored: the e2e SQLite database and the
 // storage folder the global set-up provides.
 

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { asVisitor, registerThroughApi, signInContext, smsCodeFor, uniquePhone } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// Issue 4: buying a membership as a person does it, in Chromium against the production build and
+// Decision 0018: buying a membership as a person does it, in Chromium against the production build and
 // the sandbox payment provider: a visitor signs in inside the cashier, pays 12 months of the
 // editor on the sandbox cashier (as a phone scanning the QR would), sees 高级会员 and the expiry,
 // finds the order in the purchase records and applies for its invoice; a lapsed member sees

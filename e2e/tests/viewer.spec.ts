@@ -10,7 +10,7 @@ import { fitView, toScreen } from '../../apps/web/lib/viewer/view';
 import { asVisitor } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
-// Issue 9: the online viewer /kantu in Chromium (WebGL through SwiftShader): a DXF and a DWG open,
+// The online viewer /kantu (decision 0021) in Chromium (WebGL through SwiftShader): a DXF and a DWG open,
 // a layer switched off leaves the picture, a layout tab shows its sheet, the measure tool reads
 // the hand-made drawing's 500 mm line exactly, one finger pans and two pinch on a 375 px phone,
 // and damaged files get a clear message.

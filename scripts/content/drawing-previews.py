@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Preview images and facts of DXF drawings, for the site's content (issue 5).
+"""Preview images and facts of DXF drawings, for the site's drawing library (decision 0012).
 
 An authoring tool, run by hand when a drawing is added under content/files/: it renders the
 drawing's model space (or a named layout) to a fixed-size picture, fitted tightly with a small

@@ -1,4 +1,4 @@
-// Authoring tool of the video course (issue 5): renders the 20 lessons' original short clips and
+// Authoring tool of the video course (decision 0012): renders the 20 lessons' original short clips and
 // posters from the scenes below, then writes each clip's real duration into content/course/lessons.yml.
 // Not run by `npm start` or CI (ffmpeg is needed only here): its outputs are committed.
 //

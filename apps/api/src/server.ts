@@ -4,13 +4,13 @@ import { createDatabase, migrateToLatest, type DatabaseHandle } from '@xcad/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { EnvError, loadEnv, type Env } from './env';
+import { exitGracefullyOnSignals, exitWithFailure } from './lib/process-exit';
 import { devDoorsAtStart } from './plugins/dev-doors';
 
 const FORCED_EXIT_MS = 10_000;
 
 function fail(message: string): never {
-  console.error(`[api] ${message}`);
-  process.exit(1);
+  exitWithFailure('api', message);
 }
 
 let env: Env;
@@ -20,7 +20,7 @@ try {
   fail(error instanceof EnvError ? error.message : String(error));
 }
 
-// Issue 21: the development providers serve a local trial, not a public site (decision 0026).
+// The development providers serve a local trial, not a public site (decision 0026).
 const devDoors = devDoorsAtStart(env);
 if (devDoors.kind === 'refused') fail(`refusing to start: ${devDoors.message}`);
 if (devDoors.kind === 'overridden') console.warn(`[api] WARNING: ${devDoors.message}`);
@@ -44,23 +44,13 @@ const address = app.server.address();
 const port = typeof address === 'object' && address !== null ? address.port : env.API_PORT;
 console.info(`[api] listening on http://${env.API_HOST.includes(':') ? `[${env.API_HOST}]` : env.API_HOST}:${port} (${opened.engine})`);
 
-let isStopping = false;
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (isStopping) return;
-  isStopping = true;
-  app.log.info({ signal }, 'shutting down');
-  setTimeout(() => {
-    console.error(`[api] in-flight requests did not finish within ${FORCED_EXIT_MS} ms; exiting`);
-    process.exit(1);
-  }, FORCED_EXIT_MS).unref();
-  try {
+exitGracefullyOnSignals({
+  name: 'api',
+  forcedExitMs: FORCED_EXIT_MS,
+  overdue: 'in-flight requests did not finish',
+  onSignal: (signal) => app.log.info({ signal }, 'shutting down'),
+  stop: async () => {
     await app.close();
     await opened.destroy();
-    process.exit(0);
-  } catch (error) {
-    fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-process.once('SIGTERM', (signal) => void shutdown(signal));
-process.once('SIGINT', (signal) => void shutdown(signal));
+  },
+});

@@ -5,6 +5,7 @@
 // hands them back to the queue after a grace period), closes the database and exits.
 import { createDatabase, type DatabaseHandle } from '@xcad/db';
 import { EnvError, loadEnv, type Env } from './env';
+import { exitGracefullyOnSignals, exitWithFailure } from './lib/process-exit';
 import { createLogger } from './logger';
 import { BullmqConversionWorker } from './modules/conversion/bullmq/bullmq-worker';
 import { storageFromEnv } from './storage';
@@ -13,8 +14,7 @@ import { storageFromEnv } from './storage';
 const FORCED_EXIT_MS = 20_000;
 
 function fail(message: string): never {
-  console.error(`[worker] ${message}`);
-  process.exit(1);
+  exitWithFailure('worker', message);
 }
 
 let env: Env;
@@ -44,23 +44,13 @@ log.info(
   'conversion worker started',
 );
 
-let isStopping = false;
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (isStopping) return;
-  isStopping = true;
-  log.info({ signal, runner: running.runner }, 'conversion worker stopping');
-  setTimeout(() => {
-    console.error(`[worker] did not stop within ${FORCED_EXIT_MS} ms; exiting`);
-    process.exit(1);
-  }, FORCED_EXIT_MS).unref();
-  try {
+exitGracefullyOnSignals({
+  name: 'worker',
+  forcedExitMs: FORCED_EXIT_MS,
+  overdue: 'did not stop',
+  onSignal: (signal) => log.info({ signal, runner: running.runner }, 'conversion worker stopping'),
+  stop: async () => {
     await running.stop();
     await opened.destroy();
-    process.exit(0);
-  } catch (error) {
-    fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-process.once('SIGTERM', (signal) => void shutdown(signal));
-process.once('SIGINT', (signal) => void shutdown(signal));
+  },
+});

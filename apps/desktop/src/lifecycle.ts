@@ -1,7 +1,7 @@
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import path from 'node:path';
 
-// Issue 11 / spec §3: the desktop shells report `startup` on every launch and `activation` once,
+// spec §3 (decision 0022): the desktop shells report `startup` on every launch and `activation` once,
 // on the first launch with a data folder (the app activated on this machine for this user). The
 // page's tracker takes them from `window.xcadAnalyticsQueue` (apps/web/lib/analytics/browser.ts),
 // which may be pushed to before the tracker runs.

@@ -18,7 +18,7 @@ function envText(name: string): string | null {
   return value ? value : null;
 }
 
-export interface FriendLink {
+interface FriendLink {
   /** Message key under `footer.friends`. */
   readonly key: string;
   readonly url: string;

@@ -3,7 +3,7 @@
 
 export type ToastType = 'success' | 'error';
 
-export interface Toast {
+interface Toast {
   readonly id: number;
   readonly type: ToastType;
   readonly text: string;

@@ -4,7 +4,7 @@ import { FEEDBACK_INTERNAL_PATH, FEEDBACK_PUBLIC_PATH } from './i18n/negotiate';
 // and the tests. Patterns are public, unprefixed paths; `{name}` is a required parameter and
 // `{name?}` an optional last one. Every route also exists under `/en`.
 
-export type LayoutName = 'default' | 'center' | 'compati' | 'error' | 'operator';
+type LayoutName = 'default' | 'center' | 'compati' | 'error' | 'operator';
 
 export interface RouteDef {
   /** Route name; `index-id` and `dailypics-id` are the names spec §2 uses for the menu. */
@@ -102,9 +102,9 @@ export const ROUTES: readonly RouteDef[] = [
     folder: '/dailypics/[id]/[page]',
   }),
   page('scanlogin-logintag', '/scanlogin/{logintag}', { params: { logintag: SLUG }, layout: 'compati', folder: '/scanlogin/[logintag]' }),
-  // Issue 4: the sandbox cashier an order's QR leads to (protocol ORDER_NO_PATTERN: XC + 22 digits).
+  // Decision 0018: the sandbox cashier an order's QR leads to (protocol ORDER_NO_PATTERN: XC + 22 digits).
   page('pay-sandbox-orderno', '/pay/sandbox/{orderno}', { params: { orderno: /^XC\d{22}$/ }, layout: 'compati', folder: '/pay/sandbox/[orderno]' }),
-  // Issue 11: the analytics reports, for operator accounts only (npm run operator:create).
+  // Decision 0022: the analytics reports, for operator accounts only (npm run operator:create).
   page('operator-analytics', '/operator/analytics', { layout: 'operator', isIndexed: false }),
 ];
 
@@ -153,7 +153,7 @@ function decodeSegment(segment: string): string {
 }
 
 /** Matches an unprefixed public path against one route; its parameters, or null. */
-export function matchRoute(route: RouteDef, pathname: string): RouteParams | null {
+function matchRoute(route: RouteDef, pathname: string): RouteParams | null {
   const pattern = segmentsOf(route.pattern);
   const parts = pathname === '/' ? [] : pathname.replace(/^\//, '').split('/');
   const required = pattern.filter((segment) => !segment.isOptional).length;

@@ -83,7 +83,7 @@ export function createFrontServer({ apiOrigin, handleNext, onProxyError }: Front
         answer.pipe(res);
       },
     );
-    // Issue 21 finding 8: the API answered (a 413) before the whole body came. Node's client sends
+    // Decision 0026, a 413 through a proxy: the API answered (a 413) before the whole body came. Node's client sends
     // nothing more once the answer is complete, so the body is no longer forwarded: the rest is
     // read and dropped (for at most LINGER_MS), or the client, still sending, never reads the answer.
     function dropRestOfBody(): void {

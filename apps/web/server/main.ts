@@ -1,14 +1,24 @@
-// Entry point of the web process: `node --import tsx apps/web/server/main.ts [--dev]`.
+// Entry point of the web process: `node --import tsx apps/web/server/main.ts [--dev]`. It checks
+// the environment first (./env.ts) and refuses to start on a bad one.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import { loadWebEnv, WebEnvError, type WebEnv } from './env';
 import { createFrontServer } from './front-server';
 import { createPageCache } from './page-cache';
 
+let env: WebEnv;
+try {
+  env = loadWebEnv();
+} catch (error) {
+  console.error(`[web] ${error instanceof WebEnvError ? error.message : String(error)}`);
+  process.exit(1);
+}
+
 const isDev = process.argv.includes('--dev');
-const port = Number(process.env.WEB_PORT ?? 3000);
-const hostname = process.env.WEB_HOST ?? '127.0.0.1';
-const apiOrigin = process.env.API_ORIGIN ?? `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
+const port = env.WEB_PORT;
+const hostname = env.WEB_HOST;
+const apiOrigin = env.API_ORIGIN;
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const app = next({ dev: isDev, dir, hostname, port });
@@ -16,8 +26,8 @@ await app.prepare();
 const handleNext = app.getRequestHandler();
 // Development always renders afresh; production keeps shared-cacheable pages briefly (decision 0008).
 const pageCache = createPageCache({
-  ttlMs: isDev ? 0 : Number(process.env.PAGE_CACHE_TTL_MS ?? 10_000),
-  maxEntries: Number(process.env.PAGE_CACHE_MAX_ENTRIES ?? 500),
+  ttlMs: isDev ? 0 : env.PAGE_CACHE_TTL_MS,
+  maxEntries: env.PAGE_CACHE_MAX_ENTRIES,
 });
 
 const server = createFrontServer({

@@ -8,7 +8,7 @@ import { referrerOf } from '@/lib/analytics/context';
 import type { AnalyticsClientConfig } from '@/lib/analytics/site-config';
 import { statisticsScriptSrc } from '@/lib/analytics/statistics';
 
-// Issue 11 in every document (mounted by components/app/app-providers.tsx): starts the tracker,
+// Decision 0022 in every document (mounted by components/app/app-providers.tsx): starts the tracker,
 // reports a view for each page of the App Router (the first with its referrer), reports clicks in
 // the regions marked with data-track-module (lib/analytics/clicks.ts), and adds the third-party
 // statistics script when one is configured and the visitor has not opted out. Renders nothing.

@@ -7,7 +7,7 @@ import Link from '@/components/ui/link';
 import { consentChoice, hasBrowserOptOut, setConsent, subscribeConsent } from '@/lib/analytics/browser';
 import styles from './consent-bar.module.css';
 
-// The consent notice of the site's statistics (issue 11): a bar at the bottom until the visitor
+// The consent notice of the site's statistics (decision 0022): a bar at the bottom until the visitor
 // agrees or declines, remembered in this browser. Declining stops the tracker and deletes what it
 // had not sent; a browser that sends Do-Not-Track or Global Privacy Control is never asked (it
 // is not measured either). A spacer as tall as the bar keeps the end of the page reachable.

@@ -5,7 +5,7 @@ import { useSyncExternalStore } from 'react';
 import { hasBrowserOptOut, reopenConsent, subscribeConsent } from '@/lib/analytics/browser';
 import styles from './consent-bar.module.css';
 
-// The footer's way back to the statistics choice (issue 11): a visitor who agreed can decline,
+// The footer's way back to the statistics choice (decision 0022): a visitor who agreed can decline,
 // one who declined can agree. Not shown to a browser that opts out by Do-Not-Track or GPC, which
 // is never measured whatever it chooses here.
 

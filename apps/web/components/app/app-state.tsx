@@ -16,12 +16,12 @@ export interface ToastApi {
   error(text: string): void;
 }
 
-export interface DialogApi {
+interface DialogApi {
   /** Resolves true on confirm, false on cancel, Esc or a click outside. */
   open(options: DialogOptions): Promise<boolean>;
 }
 
-export interface LoadingModalApi {
+interface LoadingModalApi {
   show(): void;
   hide(): void;
 }
@@ -44,10 +44,12 @@ export function useToast(): ToastApi {
   return useAppState('useToast').toast;
 }
 
+/** @public spec §2 "Other UI": the dialog every page can open; no page needs one yet. */
 export function useDialog(): DialogApi {
   return useAppState('useDialog').dialog;
 }
 
+/** @public spec §2 "Other UI": the loading modal; no page needs one yet. */
 export function useLoadingModal(): LoadingModalApi {
   return useAppState('useLoadingModal').loading;
 }

@@ -26,7 +26,7 @@ import { localProgressSnapshot, saveLocalProgress, serverLocalProgressSnapshot, 
 import { LessonPlayer } from './lesson-player';
 import styles from './course.module.css';
 
-// /video.html in the browser (issue 5): the selected lesson's player and the lesson list, with
+// /video.html in the browser (decision 0012): the selected lesson's player and the lesson list, with
 // progress: a signed-in user's from the API (courseprogress / coursesaveprogress), a visitor's from
 // localStorage. Lessons are links (`?lesson=N`, shareable); the server renders the selection.
 

@@ -1,3 +1,4 @@
+import { linkCardClass } from '@/components/ui/card';
 import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import { Pagination } from '@/components/content/list/pagination';
@@ -47,7 +48,7 @@ export function RatingStars({ rating, label }: { rating: number; label: string }
 async function DailypicCard({ locale, picture, rank, isEager }: { locale: Locale; picture: DailypicSummary; rank?: number; isEager: boolean }) {
   const t = await getTranslations({ locale, namespace: 'dailypic' });
   return (
-    <Link href={localizePath(dailypicPath(picture.id), locale)} className={styles.card} data-testid="dailypic-card" data-id={picture.id}>
+    <Link href={localizePath(dailypicPath(picture.id), locale)} className={linkCardClass(styles.tile)} data-testid="dailypic-card" data-id={picture.id}>
       <span className={styles.thumb}>
         {picture.image !== '' && (
           // eslint-disable-next-line @next/next/no-img-element -- previews are served by the API's storage, not next/image

@@ -3,17 +3,17 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslations } from 'next-intl';
-import { wpUrl } from '@/components/desktop/wp-url';
 import { DownloadIcon } from '@/components/ui/icons';
+import { countDailypicDownload, countDailypicView, readDailypicCounts } from '@/lib/content/counters';
+import { isFirstVisit } from '@/lib/first-visit';
 import styles from './dailypic.module.css';
 
-// The live counters of a daily picture's page (issue 5: views counted once per visit, downloads
+// The live counters of a daily picture's page (decision 0012: views counted once per visit, downloads
 // counted). The server renders the numbers it had (pages are cached for minutes); on arrival the
 // browser counts the visit once per tab session, or else reads the current numbers, and a
 // download click counts the download and shows the new total at once.
 
 const VIEWED_KEY_PREFIX = 'xcad:dailypic-viewed:';
-const API = '/wp-json/wp/v2';
 
 interface Counts {
   readonly views: number;
@@ -26,38 +26,15 @@ interface LiveState extends Counts {
 
 const LiveContext = createContext<LiveState | null>(null);
 
-function numberIn(body: unknown, key: keyof Counts): number | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const value = (body as Record<string, unknown>)[key];
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
-}
-
-/** True the first time a tab session sees the picture; storage blocked counts every visit. */
-function isFirstVisit(id: number): boolean {
-  const key = `${VIEWED_KEY_PREFIX}${id}`;
-  try {
-    if (window.sessionStorage.getItem(key) !== null) return false;
-    window.sessionStorage.setItem(key, '1');
-  } catch {
-    // Private mode without storage: counting each view beats counting none.
-  }
-  return true;
-}
-
 export function DailypicLive({ id, initial, children }: { id: number; initial: Counts; children: ReactNode }) {
   const [counts, setCounts] = useState<Counts>(initial);
 
   useEffect(() => {
     let isCurrent = true;
-    const request = isFirstVisit(id)
-      ? fetch(wpUrl(`${API}/update_post_views?id=${id}`), { method: 'POST', keepalive: true })
-      : fetch(wpUrl(`${API}/get_dailypicsId?id=${id}`), { cache: 'no-store' });
+    const request = isFirstVisit(`${VIEWED_KEY_PREFIX}${id}`) ? countDailypicView(id) : readDailypicCounts(id);
     request
-      .then((response) => (response.ok ? response.json() : null))
-      .then((body: unknown) => {
+      .then(({ views, downloads }) => {
         if (!isCurrent) return;
-        const views = numberIn(body, 'views');
-        const downloads = numberIn(body, 'downloads');
         setCounts((current) => ({ views: views ?? current.views, downloads: downloads ?? current.downloads }));
       })
       // A counter never blocks looking at the drawing: the server's numbers stay.
@@ -69,10 +46,8 @@ export function DailypicLive({ id, initial, children }: { id: number; initial: C
 
   const countDownload = useCallback(() => {
     setCounts((current) => ({ ...current, downloads: current.downloads + 1 }));
-    fetch(wpUrl(`${API}/update_post_download?id=${id}`), { method: 'POST', keepalive: true })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((body: unknown) => {
-        const downloads = numberIn(body, 'downloads');
+    countDailypicDownload(id)
+      .then(({ downloads }) => {
         if (downloads !== null) setCounts((current) => ({ ...current, downloads }));
       })
       .catch(() => undefined);

@@ -13,13 +13,12 @@ import {
   type DailypicSummary,
 } from '@/lib/content/dailypics';
 import { localizePath } from '@/lib/i18n/locales';
-import { viewerHref } from '@/lib/viewer/source';
+import { VIEWER_PATH, viewerHref } from '@/lib/viewer/source';
 import type { Locale } from '@/lib/i18n/locales';
 import { ArrowDownIcon, EyeIcon, PREVIEW_HEIGHT, PREVIEW_WIDTH, RatingStars } from './dailypic-grid';
 import { DailypicLive, DownloadButton, LiveCount } from './dailypic-live';
 import styles from './dailypic.module.css';
 
-const VIEWER_PATH = '/kantu';
 const EDITOR_DOWNLOAD_PATH = '/download.html';
 
 async function NeighbourLink({
@@ -61,7 +60,7 @@ export async function DailypicView({ locale, picture, hot }: { locale: Locale; p
     getTranslations({ locale, namespace: 'pages' }),
   ]);
   const href = (path: string) => localizePath(path, locale);
-  // The drawing opens in the online viewer by link when the post has a file (issue 9).
+  // The drawing opens in the online viewer by link when the post has a file (decision 0021).
   const viewerLink = picture.file !== '' ? viewerHref(href(VIEWER_PATH), picture.file, downloadNameOf(picture.file)) : href(VIEWER_PATH);
   const ratingLabel = picture.rating > 0 ? t('ratingLabel', { rating: picture.rating }) : t('notRated');
   return (

@@ -8,7 +8,7 @@ import { useDesktopBridge } from './use-desktop';
 // desktop layout: the app's own title bar on top, and no site footer (the header and footer
 // styles key on html[data-layout='desktop']). In a browser nothing changes and nothing renders.
 
-export const DESKTOP_LAYOUT_ATTRIBUTE = 'data-layout';
+const DESKTOP_LAYOUT_ATTRIBUTE = 'data-layout';
 
 export function DesktopLayout() {
   const desktop = useDesktopBridge();

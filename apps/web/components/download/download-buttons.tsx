@@ -15,7 +15,7 @@ export interface DownloadButtonFile {
   readonly url: string;
   /** Formatted size, e.g. 83.3 MB. */
   readonly size: string;
-  /** The installer's bytes and file name, for the download's analytics event (issue 11). */
+  /** The installer's bytes and file name, for the download's analytics event (decision 0022). */
   readonly bytes: number;
   readonly fileName: string | null;
   readonly isStore: boolean;

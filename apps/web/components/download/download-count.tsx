@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { downloadsOf } from '@/lib/software/software';
+import { readDownloadCount } from '@/lib/software/download-count';
 
 // The page is static (ISR), so the count it was rendered with may be a minute old: the browser
 // asks the API for the current one after load, and again shortly after a download button is
@@ -20,10 +20,8 @@ export function DownloadCount({ productKey, initial }: { readonly productKey: st
     let isMounted = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const refresh = () => {
-      fetch(`/api/site/software/${encodeURIComponent(productKey)}`, { cache: 'no-store' })
-        .then((response) => (response.ok ? response.json() : null))
-        .then((body: unknown) => {
-          const fresh = downloadsOf(body);
+      readDownloadCount(productKey)
+        .then((fresh) => {
           if (isMounted && fresh !== null) setCount(fresh);
         })
         .catch(() => undefined);

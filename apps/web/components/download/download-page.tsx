@@ -16,7 +16,7 @@ import { PlatformIcon } from './platform-icon';
 import { QrCodes } from './qr-codes';
 import styles from './download.module.css';
 
-// Issue 5: one page for any of the nine download routes (spec §2), rendered on the server from
+// Decision 0012: one page for any of the nine download routes (spec §2), rendered on the server from
 // `GET /api/site/software/{route}`: the product, its current release and files, the download
 // buttons (counting URLs), requirements, features, the change log, help and purchase links.
 

@@ -9,9 +9,10 @@ import { useSession } from '@/components/auth/session-provider';
 import { DownloadIcon } from '@/components/ui/icons';
 import { track } from '@/lib/analytics/browser';
 import { downloadEvent } from '@/lib/analytics/events';
+import { askDrawingAccess } from '@/lib/drawings/drawing-requests';
 import styles from './drawings.module.css';
 
-// The download of a drawing (issue 5). A free drawing is a plain link to the file. A member
+// The download of a drawing (decision 0012). A free drawing is a plain link to the file. A member
 // drawing asks the file URL itself (HEAD, with the session cookie) whether this visitor may have
 // it, so a stale local membership never decides: 200 starts the download, 401 opens the login
 // modal, 403 shows the prompt to buy the drawing library membership (product 203).
@@ -42,19 +43,19 @@ export function DownloadPanel({ fileUrl, fileName, format, isMemberOnly, buyHref
     const report = (result: 'success' | 'fail', reason?: string) =>
       track(downloadEvent({ name: fileName, actionName: 'drawing', result, ...(reason ? { reason } : {}) }));
     try {
-      const answer = await fetch(fileUrl, { method: 'HEAD', credentials: 'same-origin', cache: 'no-store' });
-      if (answer.ok) {
+      const status = await askDrawingAccess(fileUrl);
+      if (status >= 200 && status < 300) {
         report('success');
         window.location.assign(fileUrl);
-      } else if (answer.status === 401) {
+      } else if (status === 401) {
         report('fail', 'sign-in required');
         setPrompt('signIn');
         loginModal.open();
-      } else if (answer.status === 403) {
+      } else if (status === 403) {
         report('fail', 'membership required');
         setPrompt('buy');
       } else {
-        report('fail', `HTTP ${answer.status}`);
+        report('fail', `HTTP ${status}`);
         setPrompt('failed');
       }
     } catch {

@@ -1,3 +1,4 @@
+import { linkCardClass } from '@/components/ui/card';
 import Link from '@/components/ui/link';
 import { getTranslations } from 'next-intl/server';
 import type { TDrawingListItem } from '@xcad/protocol';
@@ -9,7 +10,7 @@ import styles from './drawings.module.css';
 const PREVIEW_WIDTH = 960;
 const PREVIEW_HEIGHT = 720;
 
-export function drawingPath(id: number): string {
+function drawingPath(id: number): string {
   return `/dwgItem/${id}`;
 }
 
@@ -17,7 +18,7 @@ export function drawingPath(id: number): string {
 export async function DrawingCard({ locale, drawing, isEager = false }: { locale: Locale; drawing: TDrawingListItem; isEager?: boolean }) {
   const t = await getTranslations({ locale, namespace: 'drawings' });
   return (
-    <Link href={localizePath(drawingPath(drawing.id), locale)} className={styles.card} data-testid="drawing-card" data-id={drawing.id}>
+    <Link href={localizePath(drawingPath(drawing.id), locale)} className={linkCardClass(styles.tile)} data-testid="drawing-card" data-id={drawing.id}>
       <span className={styles.thumb}>
         {/* eslint-disable-next-line @next/next/no-img-element -- previews are served by the API's storage, not next/image */}
         <img

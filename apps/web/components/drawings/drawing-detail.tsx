@@ -5,19 +5,18 @@ import type { TDrawingDetail } from '@xcad/protocol';
 import { Breadcrumb } from '@/components/page/breadcrumb';
 import { formatBytes, listHref, paragraphsOf } from '@/lib/drawings/drawings';
 import { localizePath } from '@/lib/i18n/locales';
-import { viewerHref } from '@/lib/viewer/source';
+import { VIEWER_PATH, viewerHref } from '@/lib/viewer/source';
 import type { Locale } from '@/lib/i18n/locales';
 import { DrawingCard } from './drawing-card';
 import { DownloadPanel } from './download-panel';
 import { DrawingViewCounter } from './drawing-view-counter';
 import styles from './drawings.module.css';
 
-// spec §2 `/dwgItem/{id}` (issue 5): a drawing's large preview, facts, tags, description, the
+// spec §2 `/dwgItem/{id}` (decision 0012): a drawing's large preview, facts, tags, description, the
 // download (free, or for drawing library members), and other drawings of its category.
 
 const LIST_PATH = '/dwglist';
 const BUY_PATH = '/buy/cadtuku.html';
-const VIEWER_PATH = '/kantu';
 
 export async function DrawingDetail({ locale, drawing }: { locale: Locale; drawing: TDrawingDetail }) {
   const t = await getTranslations({ locale, namespace: 'drawings' });

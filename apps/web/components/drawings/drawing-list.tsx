@@ -9,7 +9,7 @@ import type { Locale } from '@/lib/i18n/locales';
 import { DrawingCard } from './drawing-card';
 import styles from './drawings.module.css';
 
-// spec §2 `/dwglist` (issue 5): the drawing library. Every filter is a plain link and the search a
+// spec §2 `/dwglist` (decision 0012): the drawing library. Every filter is a plain link and the search a
 // GET form, so each view has a shareable URL and works without JavaScript.
 
 const BUY_PATH = '/buy/cadtuku.html';

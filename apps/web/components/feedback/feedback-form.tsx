@@ -11,6 +11,8 @@ import {
   type TFeedbackProduct,
 } from '@xcad/protocol';
 import Image from 'next/image';
+import { cardClass } from '@/components/ui/card';
+import { FieldError, FieldHint, FieldLabel, FormError, formClasses, TextInputField } from '@/components/ui/form';
 import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -36,7 +38,7 @@ import {
 import type { FieldErrors, FormField, FormValues, FormVariant, TextField } from '@/lib/feedback/feedback-form';
 import styles from './feedback.module.css';
 
-// The feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) form (issue 5):
+// The feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) form (decision 0013):
 // labelled fields, each checked on blur and on submit with the API's own rules and messages,
 // screenshots checked by their bytes before they are sent, then a thank-you with the ticket number.
 
@@ -62,39 +64,6 @@ const COPY = {
     body: 'complaintBody',
   },
 } as const;
-
-function FieldError({ field, id, message }: { readonly field: FormField; readonly id: string; readonly message: string | undefined }) {
-  return (
-    <p id={id} className={styles.error} data-testid={`error-${field}`} aria-live="polite">
-      {message}
-    </p>
-  );
-}
-
-function Label({ htmlFor, text, isRequired }: { readonly htmlFor?: string; readonly text: string; readonly isRequired: boolean }) {
-  const t = useTranslations('feedback');
-  const marker = isRequired ? (
-    <span className={styles.requiredMark} aria-hidden="true">
-      *
-    </span>
-  ) : (
-    <span className={styles.optional}>{t('optional')}</span>
-  );
-  if (htmlFor === undefined) {
-    return (
-      <span className={styles.label}>
-        {text}
-        {marker}
-      </span>
-    );
-  }
-  return (
-    <label className={styles.label} htmlFor={htmlFor}>
-      {text}
-      {marker}
-    </label>
-  );
-}
 
 function ImageAddIcon() {
   return (
@@ -263,7 +232,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
 
   if (ticketNo !== '') {
     return (
-      <section className={`${styles.card} ${styles.thanks}`} data-testid="feedback-thanks" aria-labelledby={`${baseId}-thanks`}>
+      <section className={cardClass(styles.formCard, styles.thanks)} data-testid="feedback-thanks" aria-labelledby={`${baseId}-thanks`}>
         <span className={styles.thanksIcon} aria-hidden="true">
           <CheckIcon size={30} />
         </span>
@@ -304,35 +273,31 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
   const contentMax = kind === 'feedback' ? FEEDBACK_LIMITS.feedbackContentMax : FEEDBACK_LIMITS.complaintContentMax;
   const categoryLabel = kind === 'feedback' ? t('form.category') : t('form.complaintCategory');
 
-  const textInput = (field: 'orderno' | 'contactname' | 'contact', label: string, placeholder: string, extra: { isRequired: boolean; hint?: ReactNode; inputMode?: 'text' | 'email'; autoComplete: string; maxLength: number }) => (
-    <div className={styles.field}>
-      <Label htmlFor={idOf(field)} text={label} isRequired={extra.isRequired} />
-      <input
-        id={idOf(field)}
-        className={styles.input}
-        data-testid={`field-${field}`}
-        name={field}
-        value={current[field]}
-        placeholder={placeholder}
-        autoComplete={extra.autoComplete}
-        maxLength={extra.maxLength}
-        aria-invalid={invalid(field)}
-        aria-describedby={describedBy(field, ...(extra.hint ? [`${idOf(field)}-hint`] : []))}
-        aria-required={extra.isRequired || undefined}
-        onChange={(event) => change(field, event.target.value)}
-        onBlur={() => blur(field)}
-      />
-      {extra.hint && (
-        <p id={`${idOf(field)}-hint`} className={styles.hint}>
-          {extra.hint}
-        </p>
-      )}
-      <FieldError field={field} id={errorIdOf(field)} message={errors[field]} />
-    </div>
+  const textInput = (field: 'orderno' | 'contactname' | 'contact', label: string, placeholder: string, extra: { isRequired: boolean; hint?: ReactNode; autoComplete: string; maxLength: number }) => (
+    <TextInputField
+      id={idOf(field)}
+      label={label}
+      isRequired={extra.isRequired}
+      optionalText={t('optional')}
+      hint={extra.hint}
+      error={errors[field]}
+      errorId={errorIdOf(field)}
+      errorTestId={`error-${field}`}
+      fieldClassName={styles.field}
+      inputClassName={styles.input}
+      data-testid={`field-${field}`}
+      name={field}
+      value={current[field]}
+      placeholder={placeholder}
+      autoComplete={extra.autoComplete}
+      maxLength={extra.maxLength}
+      onChange={(event) => change(field, event.target.value)}
+      onBlur={() => blur(field)}
+    />
   );
 
   return (
-    <form ref={markLive} className={styles.card} onSubmit={(event) => void submit(event)} noValidate data-testid="feedback-form" aria-labelledby={`${baseId}-title`}>
+    <form ref={markLive} className={cardClass(styles.formCard)} onSubmit={(event) => void submit(event)} noValidate data-testid="feedback-form" aria-labelledby={`${baseId}-title`}>
       <div className={styles.cardHeader}>
         <h2 id={`${baseId}-title`} className={styles.cardTitle}>
           {t(`form.${copy.title}`)}
@@ -342,7 +307,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
 
       <fieldset className={styles.field}>
         <legend className={styles.legend}>
-          <Label text={categoryLabel} isRequired />
+          <FieldLabel text={categoryLabel} isRequired optionalText={t('optional')} />
         </legend>
         <div className={styles.chips}>
           {CATEGORIES[kind].map((category, index) => (
@@ -366,12 +331,12 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
             </label>
           ))}
         </div>
-        <FieldError field="category" id={errorIdOf('category')} message={errors.category} />
+        <FieldError id={errorIdOf('category')} testId="error-category" message={errors.category} />
       </fieldset>
 
       {kind === 'feedback' && (
         <div className={styles.field}>
-          <Label htmlFor={idOf('product')} text={t('form.product')} isRequired />
+          <FieldLabel htmlFor={idOf('product')} text={t('form.product')} isRequired optionalText={t('optional')} />
           <select
             id={idOf('product')}
             className={`${styles.input} ${styles.select}`}
@@ -394,7 +359,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
               </option>
             ))}
           </select>
-          <FieldError field="product" id={errorIdOf('product')} message={errors.product} />
+          <FieldError id={errorIdOf('product')} testId="error-product" message={errors.product} />
         </div>
       )}
 
@@ -402,7 +367,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
         textInput('orderno', t('form.orderNo'), t('form.orderNoPlaceholder'), { isRequired: false, autoComplete: 'off', maxLength: 40 })}
 
       <div className={styles.field}>
-        <Label htmlFor={idOf('content')} text={t(`form.${copy.content}`)} isRequired />
+        <FieldLabel htmlFor={idOf('content')} text={t(`form.${copy.content}`)} isRequired optionalText={t('optional')} />
         <textarea
           id={idOf('content')}
           className={`${styles.input} ${styles.textarea}`}
@@ -418,7 +383,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
           onBlur={() => blur('content')}
         />
         <div className={styles.counterRow}>
-          <span className={styles.hint}>{t('form.counterHint', { min: contentMin })}</span>
+          <span className={`${formClasses.hint} ${styles.counterHint}`}>{t('form.counterHint', { min: contentMin })}</span>
           <span
             id={`${idOf('content')}-counter`}
             className={length > contentMax || (length > 0 && length < contentMin) ? `${styles.counter} ${styles.counterWarn}` : styles.counter}
@@ -427,7 +392,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
             {t('form.counter', { count: length, max: contentMax })}
           </span>
         </div>
-        <FieldError field="content" id={errorIdOf('content')} message={errors.content} />
+        <FieldError id={errorIdOf('content')} testId="error-content" message={errors.content} />
       </div>
 
       {kind === 'complaint' &&
@@ -441,9 +406,9 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
       })}
 
       <div className={styles.field} role="group" aria-labelledby={`${idOf('screenshots')}-label`}>
-        <span id={`${idOf('screenshots')}-label`} className={styles.label}>
+        <span id={`${idOf('screenshots')}-label`} className={formClasses.label}>
           {t('form.screenshots')}
-          <span className={styles.optional}>{t('optional')}</span>
+          <span className={formClasses.optional}>{t('optional')}</span>
         </span>
         <ul className={styles.shots}>
           {screenshots.map((shot, index) => (
@@ -481,16 +446,12 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
             </li>
           )}
         </ul>
-        <p id={`${idOf('screenshots')}-hint`} className={styles.hint}>
-          {t('form.screenshotsHint', { count: FEEDBACK_LIMITS.screenshotMaxCount, size: MAX_MB })}
-        </p>
-        <FieldError field="screenshots" id={errorIdOf('screenshots')} message={errors.screenshots} />
+        <FieldHint id={`${idOf('screenshots')}-hint`}>{t('form.screenshotsHint', { count: FEEDBACK_LIMITS.screenshotMaxCount, size: MAX_MB })}</FieldHint>
+        <FieldError id={errorIdOf('screenshots')} testId="error-screenshots" message={errors.screenshots} />
       </div>
 
       <div className={styles.footer}>
-        <p className={styles.formError} role="alert" data-testid="feedback-error">
-          {formError}
-        </p>
+        <FormError testId="feedback-error">{formError}</FormError>
         <button type="submit" className={styles.primary} data-testid="feedback-submit" disabled={isSending} aria-busy={isSending || undefined}>
           {isSending && <Spinner size={16} tone="light" />}
           {isSending ? t('form.submitting') : t(`form.${copy.submit}`)}

@@ -14,7 +14,7 @@ import type { RouteName } from '@/lib/routes';
 import { FeedbackForm } from './feedback-form';
 import styles from './feedback.module.css';
 
-// /意见反馈.html, /jianyi.html and /complaint.html (issue 5): the route's frame (breadcrumb, heading,
+// /意见反馈.html, /jianyi.html and /complaint.html (decision 0013): the route's frame (breadcrumb, heading,
 // intro from messages `pages`), the form, and beside it what helps a report or how complaints are
 // handled, with the service contacts of the site configuration. The page is static; the form
 // itself runs in the browser.

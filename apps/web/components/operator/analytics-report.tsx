@@ -1,11 +1,12 @@
 import { formatYuan, TASK_TYPES, type TAnalyticsReport, type TTaskType } from '@xcad/protocol';
 import { getFormatter, getTranslations } from 'next-intl/server';
+import { cardClass } from '@/components/ui/card';
 import { percent } from '@/lib/analytics/chart';
 import type { Locale } from '@/lib/i18n/locales';
 import { DailyChart } from './daily-chart';
 import styles from './operator.module.css';
 
-// The operator report of issue 11, from GET /api/analytics/report: totals, daily visitors and
+// The operator report (decision 0022), from GET /api/analytics/report: totals, daily visitors and
 // page views (chart and table), top pages, sign-ins by method, conversion tasks by tool and the
 // purchase funnel with revenue. Server-rendered; every figure carries a test id for the e2e test.
 
@@ -51,7 +52,7 @@ export async function AnalyticsReport({ locale, report }: { readonly locale: Loc
         </h2>
         <dl className={styles.cards}>
           {cards.map((card) => (
-            <div key={card.key} className={styles.card}>
+            <div key={card.key} className={cardClass(styles.stat)}>
               <dt>{t(`totals.${card.key}`)}</dt>
               <dd data-testid={`total-${card.key}`}>{card.value}</dd>
             </div>

@@ -2,7 +2,7 @@ import type { TAnalyticsReport } from '@xcad/protocol';
 import { dailyChart, DAILY_CHART_BOX } from '@/lib/analytics/chart';
 import styles from './operator.module.css';
 
-// The report's daily chart (issue 11): page views as bars, visitors as a line, drawn here as SVG
+// The report's daily chart (decision 0022): page views as bars, visitors as a line, drawn here as SVG
 // with round ticks. Screen readers get its title and a one-line description; the exact figures
 // are in the table beside it (components/operator/analytics-report.tsx).
 

@@ -4,8 +4,9 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import Link from '@/components/ui/link';
+import { askOperatorAccess } from '@/lib/analytics/operator-access';
 
-// The way to the analytics reports for operators (issue 11): an entry of the header's user
+// The way to the analytics reports for operators (decision 0022): an entry of the header's user
 // drop-down, shown once GET /api/analytics/me says this account is an operator. It is asked the
 // first time the drop-down opens, and the answer is kept for the tab's session and that token.
 
@@ -48,11 +49,10 @@ function subscribe(listener: () => void): () => void {
 function ask(usertoken: string): void {
   if (asking.has(usertoken)) return;
   asking.add(usertoken);
-  fetch('/api/analytics/me', { credentials: 'same-origin', cache: 'no-store' })
-    .then((response) => (response.ok ? (response.json() as Promise<{ operator?: unknown }>) : null))
-    .then((body) => {
-      if (body === null) return;
-      writeCached(usertoken, body.operator === true);
+  askOperatorAccess()
+    .then((operator) => {
+      if (operator === null) return;
+      writeCached(usertoken, operator);
       listeners.forEach((listener) => listener());
     })
     .catch(() => undefined)

@@ -5,7 +5,7 @@ import type { Locale } from '@/lib/i18n/locales';
 import { ANALYTICS_REPORT_MAX_DAYS } from '@xcad/protocol/analytics';
 import styles from './operator.module.css';
 
-// The report's date range (issue 11): a plain GET form, so it works before (and without) the
+// The report's date range (decision 0022): a plain GET form, so it works before (and without) the
 // page's JavaScript, and quick links to the usual ranges. The page renders the range it is given.
 
 const PRESETS = [

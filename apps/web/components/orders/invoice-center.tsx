@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLoginModal } from '@/components/auth/login-modal-provider';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
+import { cardClass } from '@/components/ui/card';
 import { ReceiptIcon, UserIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -21,7 +22,7 @@ import type { Signed } from './invoice-form';
 import { InvoiceList } from './invoice-list';
 import styles from './invoice.module.css';
 
-// /invoice.html (issue 4): a public page whose content needs the account. Visitors get a sign-in
+// /invoice.html (decision 0018): a public page whose content needs the account. Visitors get a sign-in
 // prompt (the login modal opens by itself on desktop); a signed-in user gets their paid orders
 // without an invoice to choose from, the form, and the invoices applied for so far.
 
@@ -98,7 +99,7 @@ function NoOrders() {
   const t = useTranslations('orders.invoice.noOrders');
   const { href } = useSiteLocale();
   return (
-    <section className={`${styles.card} ${styles.noOrders}`} data-testid="invoice-no-orders" aria-labelledby="invoice-no-orders-title">
+    <section className={cardClass(styles.formCard, styles.noOrders)} data-testid="invoice-no-orders" aria-labelledby="invoice-no-orders-title">
       <span className={styles.noOrdersIcon} aria-hidden="true">
         <ReceiptIcon size={28} />
       </span>

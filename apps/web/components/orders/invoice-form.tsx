@@ -6,6 +6,8 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
+import { cardClass } from '@/components/ui/card';
+import { FieldError, FieldLabel, FormError, TextInputField } from '@/components/ui/form';
 import { CheckIcon, ChevronDownIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -25,7 +27,7 @@ import type { InvoiceField, InvoiceFieldErrors, InvoiceFormValues } from '@/lib/
 import { formatBeijingDate, formatBeijingTime } from '@/lib/orders/orders';
 import styles from './invoice.module.css';
 
-// The invoice application (issue 4): an order of the user's paid ones, the title, the tax id for a
+// The invoice application (decision 0018): an order of the user's paid ones, the title, the tax id for a
 // company, the e-mail, and the special VAT details folded under 'more'. Each field is checked on
 // blur and on submit with ZInvoiceApplyRequest, the schema the API parses the application with.
 
@@ -45,32 +47,6 @@ export interface InvoiceFormProps {
   /** The server says the order can no longer be invoiced: it leaves the choices. */
   readonly onOrderGone: (orderno: string) => void;
   readonly onSessionRefused: () => void;
-}
-
-function Label({ htmlFor, text, isRequired }: { readonly htmlFor?: string; readonly text: string; readonly isRequired: boolean }) {
-  const t = useTranslations('orders.invoice.form');
-  const marker = isRequired ? (
-    <span className={styles.requiredMark} aria-hidden="true">
-      *
-    </span>
-  ) : (
-    <span className={styles.optional}>{t('optional')}</span>
-  );
-  const Tag = htmlFor === undefined ? 'span' : 'label';
-  return (
-    <Tag className={styles.label} htmlFor={htmlFor}>
-      {text}
-      {marker}
-    </Tag>
-  );
-}
-
-function FieldError({ field, id, message }: { readonly field: InvoiceField; readonly id: string; readonly message: string | undefined }) {
-  return (
-    <p id={id} className={styles.error} data-testid={`field-error-${field}`} aria-live="polite">
-      {message}
-    </p>
-  );
 }
 
 /** Marks a form as live once React has attached it: before hydration a blur or a submit has no handler. */
@@ -182,7 +158,7 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
 
   if (submitted !== null) {
     return (
-      <section className={`${styles.card} ${styles.done}`} data-testid="invoice-success" aria-labelledby={`${baseId}-done`}>
+      <section className={cardClass(styles.formCard, styles.done)} data-testid="invoice-success" aria-labelledby={`${baseId}-done`}>
         <span className={styles.doneIcon} aria-hidden="true">
           <CheckIcon size={28} />
         </span>
@@ -209,36 +185,32 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
   const isCompany = current.titletype === 'company';
 
   const textInput = (field: TextField, label: string, extra: { isRequired: boolean; placeholder: string; hint?: ReactNode; type?: 'text' | 'email' | 'tel'; inputMode?: 'text' | 'email' | 'tel' | 'numeric'; autoComplete: string; maxLength: number }) => (
-    <div className={styles.field}>
-      <Label htmlFor={idOf(field)} text={label} isRequired={extra.isRequired} />
-      <input
-        id={idOf(field)}
-        className={styles.input}
-        data-testid={`invoice-field-${field}`}
-        name={field}
-        type={extra.type ?? 'text'}
-        inputMode={extra.inputMode}
-        value={current[field]}
-        placeholder={extra.placeholder}
-        autoComplete={extra.autoComplete}
-        maxLength={extra.maxLength}
-        aria-invalid={invalid(field)}
-        aria-required={extra.isRequired || undefined}
-        aria-describedby={describedBy(field, ...(extra.hint ? [`${idOf(field)}-hint`] : []))}
-        onChange={(event) => change(field, event.target.value)}
-        onBlur={() => blur(field)}
-      />
-      {extra.hint && (
-        <p id={`${idOf(field)}-hint`} className={styles.hint}>
-          {extra.hint}
-        </p>
-      )}
-      <FieldError field={field} id={errorIdOf(field)} message={errors[field]} />
-    </div>
+    <TextInputField
+      id={idOf(field)}
+      label={label}
+      isRequired={extra.isRequired}
+      optionalText={t('optional')}
+      hint={extra.hint}
+      error={errors[field]}
+      errorId={errorIdOf(field)}
+      errorTestId={`field-error-${field}`}
+      fieldClassName={styles.field}
+      inputClassName={styles.input}
+      data-testid={`invoice-field-${field}`}
+      name={field}
+      type={extra.type ?? 'text'}
+      inputMode={extra.inputMode}
+      value={current[field]}
+      placeholder={extra.placeholder}
+      autoComplete={extra.autoComplete}
+      maxLength={extra.maxLength}
+      onChange={(event) => change(field, event.target.value)}
+      onBlur={() => blur(field)}
+    />
   );
 
   return (
-    <form ref={markLive} className={styles.card} onSubmit={(event) => void submit(event)} noValidate data-testid="invoice-form" aria-labelledby={`${baseId}-title`}>
+    <form ref={markLive} className={cardClass(styles.formCard)} onSubmit={(event) => void submit(event)} noValidate data-testid="invoice-form" aria-labelledby={`${baseId}-title`}>
       <div className={styles.cardHeader}>
         <h2 id={`${baseId}-title`} className={styles.cardTitle}>
           {t('heading')}
@@ -247,7 +219,7 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
       </div>
 
       <div className={styles.field}>
-        <Label htmlFor={idOf('orderno')} text={t('order')} isRequired />
+        <FieldLabel htmlFor={idOf('orderno')} text={t('order')} isRequired optionalText={t('optional')} />
         <select
           id={idOf('orderno')}
           className={`${styles.input} ${styles.select}`}
@@ -282,12 +254,12 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
             </div>
           </dl>
         )}
-        <FieldError field="orderno" id={errorIdOf('orderno')} message={errors.orderno} />
+        <FieldError id={errorIdOf('orderno')} testId="field-error-orderno" message={errors.orderno} />
       </div>
 
       <fieldset className={styles.field}>
         <legend className={styles.legend}>
-          <Label text={t('titletype')} isRequired />
+          <FieldLabel text={t('titletype')} isRequired optionalText={t('optional')} />
         </legend>
         <div className={styles.chips}>
           {INVOICE_TITLE_TYPES.map((type, index) => (
@@ -307,7 +279,7 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
             </label>
           ))}
         </div>
-        <FieldError field="titletype" id={errorIdOf('titletype')} message={errors.titletype} />
+        <FieldError id={errorIdOf('titletype')} testId="field-error-titletype" message={errors.titletype} />
       </fieldset>
 
       {textInput('title', t('title'), {
@@ -364,9 +336,7 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
       )}
 
       <div className={styles.footer}>
-        <p className={styles.formError} role="alert" data-testid="invoice-error">
-          {formError}
-        </p>
+        <FormError testId="invoice-error">{formError}</FormError>
         <button type="submit" className={styles.primary} data-testid="invoice-submit" disabled={isSending} aria-busy={isSending || undefined}>
           {isSending && <Spinner size={16} tone="light" />}
           {isSending ? t('submitting') : t('submit')}

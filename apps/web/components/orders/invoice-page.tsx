@@ -10,7 +10,7 @@ import { routeMetadata } from '@/lib/metadata';
 import { InvoiceCenter } from './invoice-center';
 import styles from './invoice.module.css';
 
-// /invoice.html (issue 4): the route's frame, the application (in the browser: it needs the
+// /invoice.html (decision 0018): the route's frame, the application (in the browser: it needs the
 // account) and beside it how invoicing works and whom to ask. The page itself stays static.
 
 async function InvoiceAside({ locale }: { readonly locale: Locale }) {

@@ -18,7 +18,7 @@ import { formatBeijingDate } from '@/lib/orders/orders';
 import { openVipProductOf, pcProductOf, purchaseEffectOf } from '@/lib/orders/open-vip';
 import styles from './open-vip.module.css';
 
-// /personal-openvip.html (issue 4): the membership of each product as tabs, and for the chosen one
+// /personal-openvip.html (decision 0018): the membership of each product as tabs, and for the chosen one
 // what buying does to it and its packages (ProductPlans, with the cashier). `?productid=` picks
 // the tab the page opens on; switching tabs keeps the address in step so a reload stays there.
 

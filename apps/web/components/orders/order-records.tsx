@@ -24,7 +24,7 @@ import {
 } from '@/lib/orders/orders';
 import styles from './orders.module.css';
 
-// /personal-buy.html (issue 4): the signed-in user's orders, newest first, a page at a time. The
+// /personal-buy.html (decision 0018): the signed-in user's orders, newest first, a page at a time. The
 // first page comes rendered from the server; the pager asks the API from the browser.
 
 interface Loaded {

@@ -1,3 +1,4 @@
+import { linkCardClass } from '@/components/ui/card';
 import Link from '@/components/ui/link';
 import type { ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
@@ -62,7 +63,7 @@ export async function PageFrame({
             <ul className={styles.cards}>
               {related.map((child) => (
                 <li key={child.name}>
-                  <Link className={styles.card} href={localizePath(pathOf(child.name), locale)}>
+                  <Link className={linkCardClass(styles.childCard)} href={localizePath(pathOf(child.name), locale)}>
                     <span className={styles.cardTitle}>{pages(`${child.messageKey}.title`)}</span>
                     <span className={styles.cardText}>{pages(`${child.messageKey}.description`)}</span>
                   </Link>

@@ -16,6 +16,13 @@ export interface RouteProps {
   params: Promise<Record<string, string | string[] | undefined>>;
 }
 
+/** A page's query string as Next.js passes it. */
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+export interface SearchRouteProps extends RouteProps {
+  searchParams: Promise<SearchParams>;
+}
+
 export interface ResolvedRoute {
   locale: Locale;
   /** Parameters as in the URL; they build the canonical path. */
@@ -55,4 +62,14 @@ export function routePage(name: RouteName, options: RoutePageOptions = {}) {
       return <PageFrame locale={route.locale} name={name} params={route.params} values={route.values} />;
     },
   };
+}
+
+/**
+ * The metadata of a list page whose query string picks variants (a search, a tab, a later page):
+ * those stay out of search engines' index, the plain list is indexed.
+ */
+export async function searchRouteMetadata(name: RouteName, props: SearchRouteProps, isVariant: (search: SearchParams) => boolean): Promise<Metadata> {
+  const [route, search] = await Promise.all([resolveRoute(name, props), props.searchParams]);
+  const metadata = await routeMetadata(route.locale, name);
+  return isVariant(search) ? { ...metadata, robots: { index: false, follow: true } } : metadata;
 }

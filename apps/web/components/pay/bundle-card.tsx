@@ -10,7 +10,7 @@ import { LazyCashier } from './cashier-loader';
 import { Price } from './product-plans';
 import styles from './pay.module.css';
 
-// A bundle of /buy.html (issue 4): several packages for one price, bought as one order (paymerge).
+// A bundle of /buy.html (decision 0018): several packages for one price, bought as one order (paymerge).
 
 export function BundleCard({ bundle, items }: { readonly bundle: TPayBundle; readonly items: readonly BundleItem[] }) {
   const t = useTranslations('pay');

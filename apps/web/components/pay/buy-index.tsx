@@ -13,7 +13,7 @@ import { BundleCard } from './bundle-card';
 import { CatalogueUnavailable, ServiceStrip } from './buy-page';
 import styles from './buy.module.css';
 
-// /buy.html (spec §2, issue 4): every product as a card leading to its buy page, with its lowest
+// /buy.html (spec §2, decision 0018): every product as a card leading to its buy page, with its lowest
 // price, and the bundles bought as one order.
 
 export async function BuyIndex({ locale }: { locale: Locale }) {

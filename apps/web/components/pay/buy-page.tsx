@@ -13,7 +13,7 @@ import { EditionTabs } from './edition-tabs';
 import { ProductPlans } from './product-plans';
 import styles from './buy.module.css';
 
-// The six /buy/*.html pages (spec §2, issue 4): what the product does, its packages from the
+// The six /buy/*.html pages (spec §2, decision 0018): what the product does, its packages from the
 // catalogue with the cashier, the member benefits, and the questions buyers ask. The copy is
 // static; only the packages come from the API, and without them the rest of the page still shows.
 

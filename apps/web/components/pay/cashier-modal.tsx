@@ -19,7 +19,7 @@ import { PayTypeIcon } from './pay-type-icon';
 import { useCashier } from './use-cashier';
 import styles from './cashier.module.css';
 
-// The cashier modal (issue 4): sign-in for visitors, then the order's QR code with the amount, the
+// The cashier modal (decision 0018): sign-in for visitors, then the order's QR code with the amount, the
 // order number, a countdown and the switch between WeChat Pay and Alipay; success or failure when
 // the polled order is paid or closed. A bottom sheet at 750 px and below, like the login modal.
 
@@ -277,7 +277,7 @@ function StepView({ state, purchase, nowSeconds, place, retryPoll, onClose }: {
 }
 
 /**
- * Issue 11's purchase funnel: checkout when the cashier opens for a plan, add_payment_info when an
+ * The purchase funnel (decision 0022): checkout when the cashier opens for a plan, add_payment_info when an
  * order's QR code is shown (again for each new order), purchase once when it is paid.
  */
 function useCheckoutEvents(purchase: CashierPurchase, state: CashierState): void {

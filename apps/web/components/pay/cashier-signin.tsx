@@ -7,7 +7,7 @@ import { AgreeField, FormError, PhoneCodeFields, SubmitButton, useSmsLogin } fro
 import { useSession } from '@/components/auth/session-provider';
 import styles from './cashier.module.css';
 
-// Buying signs you in (issue 4): a visitor verifies a phone with an SMS code in the cashier itself,
+// Buying signs you in (decision 0018): a visitor verifies a phone with an SMS code in the cashier itself,
 // as the login modal's SMS tab does (an unknown phone is registered by loginquick). The cashier
 // continues to the order as soon as the session holds the new user.
 

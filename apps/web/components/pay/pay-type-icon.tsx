@@ -3,7 +3,7 @@ import type { TPayType } from '@xcad/protocol';
 // Small marks of the two ways to pay, drawn here (a green chat-bubble tick for WeChat Pay, a blue
 // tile for Alipay) so the cashier needs no third-party images. Decorative: the name is beside them.
 
-export const PAY_TYPE_COLORS: Readonly<Record<TPayType, string>> = { wxpay: '#07c160', alipay: '#1677ff' };
+const PAY_TYPE_COLORS: Readonly<Record<TPayType, string>> = { wxpay: '#07c160', alipay: '#1677ff' };
 
 export function PayTypeIcon({ paytype, size = 20 }: { readonly paytype: TPayType; readonly size?: number }) {
   if (paytype === 'wxpay') {

@@ -4,10 +4,12 @@ import { SUCCESS_CODE, ZSandboxOrder, formatYuan, type TSandboxOrder } from '@xc
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { LogoMark } from '@/components/site/logo';
+import { cardClass } from '@/components/ui/card';
 import { CheckIcon } from '@/components/ui/icons';
+import { postDevRoute } from '@/lib/api/dev-routes';
 import styles from './sandbox.module.css';
 
-// /pay/sandbox/{orderno} (issue 4): the sandbox provider's cashier, opened on a phone by scanning
+// /pay/sandbox/{orderno} (decision 0018): the sandbox provider's cashier, opened on a phone by scanning
 // the QR of an order. It stands in for a payment app: it reads the order as the provider knows it
 // (payorderstatedetails tells a phone without the buyer's session only the state, decision 0029)
 // and pays or closes it through the dev routes, which go down the same notification path as a
@@ -24,18 +26,10 @@ type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly
 
 /** What a dev route answered: null for a 404 (no sandbox here), else its code, message and the order. */
 async function postDev(path: string, orderno: string): Promise<{ code: number; message: string; order: TSandboxOrder | null } | null> {
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify({ orderno }),
-  });
-  if (response.status === 404) return null;
-  const answer: unknown = await response.json();
-  if (typeof answer !== 'object' || answer === null || !('code' in answer) || typeof answer.code !== 'number') {
-    throw new Error(`unexpected answer from ${path}`);
-  }
-  const order = ZSandboxOrder.safeParse(answer);
-  return { code: answer.code, message: 'message' in answer && typeof answer.message === 'string' ? answer.message : '', order: order.success ? order.data : null };
+  const answer = await postDevRoute(path, { orderno });
+  if (answer === null) return null;
+  const order = ZSandboxOrder.safeParse(answer.body);
+  return { code: answer.code, message: answer.message, order: order.success ? order.data : null };
 }
 
 async function readOrder(orderno: string): Promise<Load> {
@@ -88,7 +82,7 @@ export function SandboxCashier({ orderno }: { readonly orderno: string }) {
   const order = load.state === 'loaded' ? load.order : null;
 
   return (
-    <section className={styles.card} data-testid="sandbox-cashier" aria-labelledby="sandbox-title">
+    <section className={cardClass(styles.sheet)} data-testid="sandbox-cashier" aria-labelledby="sandbox-title">
       <div className={styles.brand}>
         <LogoMark size={48} />
         <h1 id="sandbox-title" className={styles.title}>

@@ -15,7 +15,7 @@ import {
   type CashierState,
 } from '@/lib/pay/cashier';
 
-// The cashier's calls and timers (issue 4): places the order once the buyer is signed in, asks
+// The cashier's calls and timers (decision 0018): places the order once the buyer is signed in, asks
 // for its state every PAY_LIMITS.cashierPollMs until it is paid or closed, pauses while the tab
 // has been hidden for a while and asks at once when it is shown again. lib/pay/cashier.ts decides.
 

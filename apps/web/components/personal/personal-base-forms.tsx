@@ -24,12 +24,13 @@ import { useFormSubmit } from '@/components/auth/fields/use-form-submit';
 import type { FormSubmit } from '@/components/auth/fields/use-form-submit';
 import { useSmsSender } from '@/components/auth/fields/use-sms-sender';
 import { useSession } from '@/components/auth/session-provider';
+import { cardClass } from '@/components/ui/card';
 import { apiClient } from '@/lib/api/client';
 import { canBindMobile, maskMobile } from '@/lib/auth/account-view';
 import { isSessionRefused } from '@/lib/auth/session-refused';
 import styles from './personal-base.module.css';
 
-// /personal-base.html (issue 3): nickname, password (set or change) and binding a mobile to a
+// /personal-base.html (decision 0010): nickname, password (set or change) and binding a mobile to a
 // WeChat/QQ account. Calls authenticate with the session cookie the page was rendered with;
 // every answer that carries the user updates the session, so the header follows at once.
 
@@ -80,7 +81,7 @@ function FormFooter({
 function Card({ title, hint, children }: { readonly title: string; readonly hint?: string; readonly children: ReactNode }) {
   const titleId = useId();
   return (
-    <section className={styles.card} aria-labelledby={titleId}>
+    <section className={cardClass(styles.section)} aria-labelledby={titleId}>
       <header className={styles.cardHeader}>
         <h2 id={titleId} className={styles.cardTitle}>
           {title}

@@ -15,7 +15,7 @@ import styles from './signin-gate.module.css';
 const DESKTOP_QUERY = '(min-width: 751px)';
 
 /**
- * What a personal page shows a visitor without a valid session (spec §2, issue 3: "signed-out
+ * What a personal page shows a visitor without a valid session (spec §2; decision 0010: "signed-out
  * visitors are sent to login"). On desktop the login modal opens at once; on a phone the link leads
  * to /loginPhone, which comes back here. A login in this tab (or another) re-renders the page.
  */

@@ -1,6 +1,7 @@
 'use client';
 
 import { LAYOUT, POPUPS } from '@xcad/protocol/constants';
+import { cardClass } from '@/components/ui/card';
 import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
@@ -97,7 +98,7 @@ export function SideBarView({ qqChatUrl, chatUrl, downloadUrl, phones }: SideBar
 
   return (
     <aside className={styles.bar} data-testid="side-bar" data-shown={isBarShown} aria-label={t('label')} data-track-module="sidebar">
-      <ul className={styles.card}>
+      <ul className={cardClass(styles.menu)}>
         <li>
           <a href={qqChatUrl} className={styles.item} target="_blank" rel="noopener noreferrer" title={t('qqTitle')}>
             <QqChatIcon size={22} />

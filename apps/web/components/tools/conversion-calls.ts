@@ -6,7 +6,7 @@ import type { SignedFields } from '@/lib/tools/upload';
 import { xhrTransport } from '@/lib/tools/xhr-transport';
 
 // The browser side of the online tools' calls: the signed client, the slice transport, the
-// download link and the phone QR (issue 7).
+// download link and the phone QR (decision 0019).
 
 /** Slices go to the same origin as every call (decision 0003), with the product headers. */
 export function uploadDeps() {

@@ -19,7 +19,7 @@ import { TaskStatus } from './recent-conversions';
 import { useDownload } from './use-download';
 import styles from './tools.module.css';
 
-// /personal-download.html (issue 7): the signed-in user's online conversions the server still
+// /personal-download.html (decision 0019): the signed-in user's online conversions the server still
 // keeps, newest first, a page at a time, each with its files, its state and, while retained, a
 // fresh download link and the time it will be deleted.
 

@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import styles from './tools.module.css';
 
-// Where files come in (issue 7): dropped anywhere on the zone or picked with the button; a
+// Where files come in (decision 0019): dropped anywhere on the zone or picked with the button; a
 // click on the zone itself opens the picker too. `isCompact` once the list has files.
 
 function UploadGlyph({ size }: { readonly size: number }) {

@@ -15,7 +15,7 @@ import { listTasks } from './conversion-calls';
 import { useDownload } from './use-download';
 import styles from './tools.module.css';
 
-// 'Recent conversions' under a tool (issue 7): the tasks of this browser, or of the signed-in
+// 'Recent conversions' under a tool (decision 0019): the tasks of this browser, or of the signed-in
 // user, that the server still keeps (24 h), newest first, with their download while retained.
 // The list lives on the server (tasklist by the visitor cookie or the session, decision 0029), so
 // it survives reloads.

@@ -5,6 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
+import { cardClass } from '@/components/ui/card';
 import { DownloadIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -12,10 +13,10 @@ import { track } from '@/lib/analytics/browser';
 import { downloadEvent } from '@/lib/analytics/events';
 import { formatBeijingTime } from '@/lib/orders/orders';
 import { formatBytes } from '@/lib/tools/format';
-import { isShareFinal, readShareAnswer, shareApiPath, shareParamsOf, type ShareView } from '@/lib/tools/share';
+import { askShare, isShareFinal, shareParamsOf, type ShareView } from '@/lib/tools/share';
 import styles from './share.module.css';
 
-// /share.html (spec §2, issue 7): what a phone shows after scanning a task's QR. It asks about
+// /share.html (spec §2, decision 0019): what a phone shows after scanning a task's QR. It asks about
 // the task every 2 s until it has ended; once done, a big download button. The signed link of a
 // finished task expires after a while, so it is asked for again every few minutes.
 
@@ -52,13 +53,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
     let isCurrent = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = async () => {
-      let answer: ReturnType<typeof readShareAnswer>;
-      try {
-        const response = await fetch(shareApiPath(tasktag, code), { headers: { Accept: 'application/json' }, cache: 'no-store' });
-        answer = readShareAnswer(await response.json().catch(() => undefined));
-      } catch {
-        answer = { kind: 'unreadable' };
-      }
+      const answer = await askShare(tasktag, code);
       if (!isCurrent) return;
       if (answer.kind === 'refused') {
         setShown(answer);
@@ -82,7 +77,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
 
   if (shown.kind === 'loading') {
     return (
-      <div className={styles.card} aria-busy="true" data-testid="share-loading">
+      <div className={cardClass(styles.sheet)} aria-busy="true" data-testid="share-loading">
         <Spinner size={28} />
         <p className={styles.note}>{t('loading')}</p>
       </div>
@@ -90,7 +85,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
   }
   if (shown.kind === 'refused') {
     return (
-      <div className={styles.card} data-testid="share-refused">
+      <div className={cardClass(styles.sheet)} data-testid="share-refused">
         <p className={styles.error} role="alert">
           {shown.message}
         </p>
@@ -104,7 +99,7 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
   const { view } = shown;
   const tone = STATE_TONE[view.status];
   return (
-    <div className={styles.card} data-testid="share-view" data-status={view.status}>
+    <div className={cardClass(styles.sheet)} data-testid="share-view" data-status={view.status}>
       <ul className={styles.files}>
         {view.files.map((file, index) => (
           <li key={`${index}-${file.name}`} className={styles.file}>
@@ -155,7 +150,7 @@ export function ShareDownload() {
   const params = shareParamsOf(useSearchParams());
   if (params === null) {
     return (
-      <div className={styles.card} data-testid="share-missing">
+      <div className={cardClass(styles.sheet)} data-testid="share-missing">
         <p className={styles.error} role="alert">
           {t('missing')}
         </p>

@@ -6,7 +6,7 @@ import { routeMetadata } from '@/lib/metadata';
 import { ShareDownload } from './share-download';
 import { ToolsMessages } from './tools-messages';
 
-// /share.html (spec §2, issue 7): a static frame; the task comes from the link's query, read in
+// /share.html (spec §2, decision 0019): a static frame; the task comes from the link's query, read in
 // the browser.
 
 export const sharePage = {

@@ -16,7 +16,7 @@ import {
 } from '@/lib/tools/options';
 import styles from './tools.module.css';
 
-// The settings column of a tool page (issue 7): a row of choices per setting. Small sets are
+// The settings column of a tool page (decision 0019): a row of choices per setting. Small sets are
 // buttons in a group (radio inputs), longer lists are a select.
 
 interface Choice<V extends string | number> {

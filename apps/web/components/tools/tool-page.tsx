@@ -14,7 +14,7 @@ import { ToolWorkbench } from './tool-workbench';
 import { ToolsMessages } from './tools-messages';
 import styles from './tools.module.css';
 
-// /tools/cad2pdf, /tools/cad2jpg, /tools/cad2ver and /tools/pdf2cad (spec §2, issue 7): the
+// /tools/cad2pdf, /tools/cad2jpg, /tools/cad2ver and /tools/pdf2cad (spec §2, decision 0019): the
 // working part in the browser, then what the server renders once for everyone: three steps, the
 // questions people ask, and the other tools. The page is static.
 

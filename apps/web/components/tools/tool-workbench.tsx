@@ -23,7 +23,7 @@ import { useConversion } from './use-conversion';
 import { useDownload } from './use-download';
 import styles from './tools.module.css';
 
-// A tool page's working part (issue 7): files in (drop or pick, checked against the visitor's
+// A tool page's working part (decision 0019): files in (drop or pick, checked against the visitor's
 // tier), the tool's settings, then one conversion at a time with a bar per file through upload
 // and conversion, cancel, the download and the phone QR, the tiers and the recent conversions.
 

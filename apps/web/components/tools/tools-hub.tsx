@@ -7,7 +7,7 @@ import { routeMetadata } from '@/lib/metadata';
 import { ToolCards } from './tool-page';
 import styles from './tools.module.css';
 
-// /tools and /tools.html (spec §2, issue 7): the four converters and the online viewer, each with
+// /tools and /tools.html (spec §2, decision 0019): the four converters and the online viewer, each with
 // what it takes and gives, and why one would convert here. Static.
 
 interface Point {

@@ -328,8 +328,6 @@ export const PdfToCadGlyph = (props: IconProps) => (
   <DocumentBase {...props} label={<path d="M8 16.5 10.5 12l2.5 2.5L16 10" />} />
 );
 
-export const InvoiceGlyph = ReceiptIcon;
-
 export const FeedbackGlyph = (props: IconProps) => (
   <Icon {...props}>
     <path d="M4 5.5A1.5 1.5 0 0 1 5.5 4h13A1.5 1.5 0 0 1 20 5.5v9a1.5 1.5 0 0 1-1.5 1.5H10l-4.5 4v-4A1.5 1.5 0 0 1 4 14.5z" />
@@ -344,9 +342,3 @@ export const ComplaintGlyph = (props: IconProps) => (
   </Icon>
 );
 
-export const GuideGlyph = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M4 5a2 2 0 0 1 2-2h12v15H6a2 2 0 0 0-2 2z" />
-    <path d="M4 20a2 2 0 0 0 2 2h12v-4M8 7h6M8 10.5h4" />
-  </Icon>
-);

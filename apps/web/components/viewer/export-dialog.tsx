@@ -11,8 +11,8 @@ import { exportTaskOf, type ExportChoice } from '@/lib/viewer/export';
 import { ViewerIcon } from './viewer-icons';
 import styles from './viewer.module.css';
 
-// Print or export (issue 9): the only moment the drawing leaves the device. The dialog says so,
-// uploads the opened file to the online conversion (issue 7) and downloads the PDF or PNG.
+// Print or export (decision 0021): the only moment the drawing leaves the device. The dialog says so,
+// uploads the opened file to the online conversion (decision 0019) and downloads the PDF or PNG.
 
 export function ExportDialog({
   file,

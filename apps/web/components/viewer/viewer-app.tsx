@@ -21,7 +21,7 @@ import { Notices } from './notices';
 import { ViewerIcon, type IconName } from './viewer-icons';
 import styles from './viewer.module.css';
 
-// /kantu (issue 9): open a DWG or DXF by drop, picker or link; the file is read, parsed and
+// /kantu (decision 0021): open a DWG or DXF by drop, picker or link; the file is read, parsed and
 // turned into GPU buffers in Web Workers; the canvas is drawn with WebGL. Everything here is the
 // chrome around the canvas: the drawing itself is handled by ViewerController, imperatively.
 

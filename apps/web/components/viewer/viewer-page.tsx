@@ -7,7 +7,7 @@ import { routeMetadata } from '@/lib/metadata';
 import { ViewerApp } from './viewer-app';
 import styles from './viewer.module.css';
 
-// spec §1 online drawing viewer, §2 /kantu (issue 9): the page is static; the drawing is opened,
+// spec §1 online drawing viewer, §2 /kantu (decision 0021): the page is static; the drawing is opened,
 // parsed and drawn in the visitor's browser. The client part gets the `viewer` messages only.
 
 const NAME = 'kantu';

@@ -18,21 +18,21 @@ import {
 import { CONSENT_STORAGE_KEY, clearConsent, hasOptOutSignal, readConsent, writeConsent, type ConsentChoice } from './privacy';
 import { createTracker, outcomeOfStatus, type PostOutcome, type Tracker } from './tracker';
 
-// The tracker bound to the browser (issue 11): one per page, configured by
+// The tracker bound to the browser (decision 0022): one per page, configured by
 // components/analytics/analytics-root.tsx with what the server knows about the deployment.
 // Flows call `track()`; events from before the configuration (child effects run first) wait in
 // a small buffer with their own time and page. Every entry point swallows its errors.
 
-export const COLLECTOR_PATH = '/api/analytics/events';
-export const DEBUG_STORAGE_KEY = 'xcad_analytics_debug';
+const COLLECTOR_PATH = '/api/analytics/events';
+const DEBUG_STORAGE_KEY = 'xcad_analytics_debug';
 /** A POST that has not answered by then is abandoned and retried later. */
 const POST_TIMEOUT_MS = 15_000;
 /** keepalive requests share a 64 KiB budget per page: larger bodies go as ordinary requests. */
 const KEEPALIVE_MAX_BYTES = 60_000;
 const EARLY_BUFFER_MAX = 100;
 
-/** What the desktop shell calls for its own events (issue 11: activation and start-up). */
-export interface AnalyticsBridge {
+/** What the desktop shell calls for its own events (decision 0022: activation and start-up). */
+interface AnalyticsBridge {
   track(input: TAnalyticsEventInput): void;
   trackLifecycle(kind: 'activation' | 'startup'): void;
   /** Sends what is waiting now (one batch); a shell about to quit may call it until `pending()` is 0. */
@@ -42,7 +42,7 @@ export interface AnalyticsBridge {
 }
 
 /** A command queue the desktop shell may fill before the page's tracker has started. */
-export interface AnalyticsQueue {
+interface AnalyticsQueue {
   push(input: TAnalyticsEventInput): unknown;
 }
 

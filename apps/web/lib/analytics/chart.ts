@@ -1,4 +1,4 @@
-// The geometry of the operator report's daily chart (issue 11): page views as bars and visitors
+// The geometry of the operator report's daily chart (decision 0022): page views as bars and visitors
 // as a line over the days of the range, on one axis with round tick values. Pure numbers, drawn
 // as SVG by components/operator/daily-chart.tsx.
 

@@ -14,7 +14,7 @@ export interface ClickTarget {
   closest(selector: string): ClickTarget | null;
 }
 
-export const CLICKABLE_SELECTOR = 'a[href], button, [role="button"], [role="tab"], [role="menuitem"]';
+const CLICKABLE_SELECTOR = 'a[href], button, [role="button"], [role="tab"], [role="menuitem"]';
 
 const MAX_NAME = 128;
 

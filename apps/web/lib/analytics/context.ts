@@ -68,7 +68,7 @@ export interface DesktopInfo {
   readonly channel?: unknown;
 }
 
-export function isDesktopShell(bridge: DesktopInfo | undefined): boolean {
+function isDesktopShell(bridge: DesktopInfo | undefined): boolean {
   return bridge?.isDesktop === true;
 }
 

@@ -4,7 +4,7 @@ import type { CashierPurchase } from '@/lib/pay/cashier';
 import { initialSnapshot, type RunSnapshot } from '@/lib/tools/upload';
 import { addPaymentInfoEvent, checkoutEvent, conversionEvents, downloadEvent, loginEvent, purchaseEvent, qrLoginFailure, reasonOf } from './events';
 
-// Issue 11: what the flows report, checked against the catalogue the collector validates with.
+// Decision 0022: what the flows report, checked against the catalogue the collector validates with.
 
 const COMMON = {
   software_name: 'web',

@@ -3,7 +3,7 @@ import type { CashierPurchase } from '@/lib/pay/cashier';
 import type { RunSnapshot } from '@/lib/tools/upload';
 import { maskLoginId } from './context';
 
-// The events of the site's flows (spec §3, issue 11), built from what the flows already hold:
+// The events of the site's flows (spec §3, decision 0022), built from what the flows already hold:
 // a sign-in's method and answer, the cashier's purchase and order, a conversion's files and last
 // snapshot. Pure, so each mapping is tested on its own (events.test.ts).
 
@@ -48,7 +48,7 @@ export function qrLoginFailure(state: { readonly status: string; readonly messag
 // ---- Purchase (checkout -> add_payment_info -> purchase) ----
 
 /** spec §3 names the payment type; the site's pay types are wxpay and alipay. */
-export function paymentTypeOf(paytype: TPayType): 'wechat' | 'alipay' {
+function paymentTypeOf(paytype: TPayType): 'wechat' | 'alipay' {
   return paytype === 'wxpay' ? 'wechat' : 'alipay';
 }
 
@@ -96,7 +96,7 @@ export function purchaseEvent(purchase: CashierPurchase, details: TOrderDetails)
 // ---- Online conversion ----
 
 /** The extension after the last dot, lower case; '' when there is none. */
-export function extensionOfName(name: string): string {
+function extensionOfName(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
 }

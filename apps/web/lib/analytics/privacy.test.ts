@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONSENT_STORAGE_KEY, clearConsent, hasOptOutSignal, isTrackingAllowed, readConsent, shouldAskConsent, writeConsent } from './privacy';
 
-// Issue 11: Do-Not-Track, Global Privacy Control and the consent choice.
+// Decision 0022: Do-Not-Track, Global Privacy Control and the consent choice.
 
 function memoryStorage() {
   const map = new Map<string, string>();

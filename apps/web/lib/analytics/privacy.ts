@@ -1,6 +1,6 @@
 import type { KeyValueStorage } from '@/lib/device-id';
 
-// When the site may measure a visitor at all (issue 11): never with Do-Not-Track or Global
+// When the site may measure a visitor at all (decision 0022): never with Do-Not-Track or Global
 // Privacy Control on, never after the visitor declined in the consent bar. Until they choose, the
 // bar asks and the site measures (the bar says so); declining also deletes what was waiting.
 

@@ -1,9 +1,9 @@
 import { ANALYTICS_REPORT_MAX_DAYS } from '@xcad/protocol/analytics';
 
-// The date range of the operator report pages (issue 11): Beijing calendar days as the collector
+// The date range of the operator report pages (decision 0022): Beijing calendar days as the collector
 // counts them, `from` and `to` both included, the last 7 days unless the address asks otherwise.
 
-export const DEFAULT_REPORT_DAYS = 7;
+const DEFAULT_REPORT_DAYS = 7;
 const DAY_MS = 86_400_000;
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -12,7 +12,7 @@ export interface ReportRange {
   readonly to: string;
 }
 
-export type RangeProblem = 'format' | 'order' | 'tooLong';
+type RangeProblem = 'format' | 'order' | 'tooLong';
 
 export interface ReadRange extends ReportRange {
   /** Why the asked range was not used (the default was shown instead); null when it was. */

@@ -4,7 +4,7 @@ import { SESSION_COOKIE, ZAnalyticsReport, type TAnalyticsReport } from '@xcad/p
 import { siteConfig } from '@/config/site';
 import type { ReportRange } from './report-range';
 
-// The operator report for the page being rendered (issue 11): GET /api/analytics/report at the API
+// The operator report for the page being rendered (decision 0022): GET /api/analytics/report at the API
 // with the visitor's own session cookie, so the API decides who is an operator (401 signed out,
 // 403 not an operator; the envelope is documented in apps/api/src/modules/analytics/analytics.routes.ts).
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DAILY_CHART_BOX, dailyChart, niceCeiling, percent, ticksFor } from './chart';
 import { addDays, beijingDay, daysBetween, isCalendarDay, lastDays, readReportRange } from './report-range';
 
-// Issue 11: the operator report's date range and the geometry of its daily chart.
+// Decision 0022: the operator report's date range and the geometry of its daily chart.
 
 // 2026-11-22 01:30 in Beijing is still 2026-11-21 in UTC.
 const NOW = Date.parse('2026-11-22T01:30:00+08:00');

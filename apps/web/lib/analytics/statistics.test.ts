@@ -3,7 +3,7 @@ import { analyticsClientConfig } from './site-config';
 import { parseStatisticsSiteId, statisticsScriptSrc } from './statistics';
 
 // spec §7: the statistics script when a Baidu Tongji site id is configured, none by default; and
-// the deployment facts the tracker reads (issue 11).
+// the deployment facts the tracker reads (decision 0022).
 
 const ID = '0123456789abcdef0123456789ABCDEF';
 

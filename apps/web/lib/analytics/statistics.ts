@@ -1,7 +1,7 @@
 // spec §1 and §7: a third-party visitor-statistics script (Baidu Tongji) injected into the head
 // when the deployment names its site id (env BAIDU_TONGJI_ID); none by default.
 
-export const BAIDU_TONGJI_ORIGIN = 'https://hm.baidu.com';
+const BAIDU_TONGJI_ORIGIN = 'https://hm.baidu.com';
 
 /** Baidu Tongji site ids are 32 hexadecimal characters (the `hm.js?…` of its install snippet). */
 const SITE_ID_PATTERN = /^[0-9a-f]{32}$/i;

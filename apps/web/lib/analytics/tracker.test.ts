@@ -2,7 +2,7 @@ import { ANALYTICS_LIMITS, ZAnalyticsBatch, ZAnalyticsEvent, type TAnalyticsComm
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LEASE_MS, MAX_FAILED_SENDS, QUEUE_STORAGE_KEY, RETRY_DELAYS_MS, createTracker, outcomeOfStatus, type PostOutcome, type TrackerDeps } from './tracker';
 
-// Issue 11: the tracker's batching, retries, offline storage, cap and privacy switch, driven by a
+// Decision 0022: the tracker's batching, retries, offline storage, cap and privacy switch, driven by a
 // fake clock, fake timers, a fake collector and a storage shared like the browser's local storage.
 
 const START = Date.parse('2026-11-22T10:00:00+08:00');

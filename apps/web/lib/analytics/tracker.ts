@@ -2,14 +2,14 @@ import type { TAnalyticsCommon, TAnalyticsEventInput, TAnalyticsEventRecord } fr
 import type { KeyValueStorage } from '@/lib/device-id';
 import { TRACKER_LIMITS, clipEvent } from './fields';
 
-// The analytics tracker of issue 11, free of the browser: events are queued in local storage
+// The analytics tracker (decision 0022), free of the browser: events are queued in local storage
 // (shared by the site's tabs), sent as a batch of ANALYTICS_LIMITS.batchSize (fields.ts
 // TRACKER_LIMITS) or after flushMs,
 // sent with a beacon when the page is hidden, kept while offline or refused for a while and sent
 // again when the browser is back online or on the next page load. Nothing here throws into the
 // page or waits on the network before returning. lib/analytics/browser.ts binds it to the window.
 //
-// Issue 21: a batch is retried only while it may still succeed, and never forever. The collector
+// Decision 0028: a batch is retried only while it may still succeed, and never forever. The collector
 // refusing its content (4xx) drops it at once. A network failure, a time-out or "too many" (408,
 // 429) says nothing of the content: the batch waits and goes again, bounded by the queue's age
 // and size limits. A server error (5xx) may be the server's or the content's: the events go again
@@ -29,7 +29,7 @@ export function outcomeOfStatus(status: number): PostOutcome {
   return status >= 500 ? 'failed' : 'refused';
 }
 
-export interface TrackerLimits {
+interface TrackerLimits {
   readonly batchSize: number;
   readonly maxBatch: number;
   readonly flushMs: number;

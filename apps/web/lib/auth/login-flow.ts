@@ -22,18 +22,16 @@ import {
 // which, the SMS countdown, what each server answer means to the form, the QR polling limits, the
 // cached QR session and the post-login redirect. The components only wire timers and calls to these.
 
-export const LOGIN_VIEWS = [
-  'wechat',
-  'phone',
-  'register',
-  'forgot',
-  'setPassword',
-  'notRegistered',
-  'registered',
-  'setPasswordDone',
-  'passwordChanged',
-] as const;
-export type LoginView = (typeof LOGIN_VIEWS)[number];
+export type LoginView =
+  | 'wechat'
+  | 'phone'
+  | 'register'
+  | 'forgot'
+  | 'setPassword'
+  | 'notRegistered'
+  | 'registered'
+  | 'setPasswordDone'
+  | 'passwordChanged';
 
 /** The views a person can go to by a link or a tab; the others follow from a server answer. */
 export type NavigableView = 'wechat' | 'phone' | 'register' | 'forgot';
@@ -139,7 +137,7 @@ export interface FormFailure {
 }
 
 /** What the SMS sender does with the image captcha after a refused send. */
-export type CaptchaAction = 'show' | 'replace' | 'keep';
+type CaptchaAction = 'show' | 'replace' | 'keep';
 
 export interface SmsSendFailure extends FormFailure {
   readonly captcha: CaptchaAction;
@@ -246,7 +244,7 @@ export const LOGIN_POLL_LIMITS = {
   maxConsecutiveFailures: 3,
 } as const;
 
-export const LOGIN_STATE_CODES = {
+const LOGIN_STATE_CODES = {
   pending: AUTH_ERRORS.qrPending.codes[0],
   scanned: AUTH_ERRORS.qrScanned.codes[0],
   expired: AUTH_ERRORS.qrExpired.codes[0],

@@ -6,7 +6,7 @@ import type { SessionStore } from './session-store';
 
 // The session's calls to the API. The session provider imports this module only when it calls
 // (a stored session to check, a logout): the API client and the protocol's schemas then stay off
-// the path every page takes before it can answer a tap (issue 5, Lighthouse).
+// the path every page takes before it can answer a tap (decision 0015, Lighthouse).
 
 /** Checks a stored session with the server: an answer refreshes it, a refusal ends it. */
 export async function validateStoredSession(store: SessionStore): Promise<void> {

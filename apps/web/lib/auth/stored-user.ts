@@ -2,7 +2,7 @@ import type { TUserInfo, TVipEntry } from '@xcad/protocol';
 
 // The signed-in user as this browser stored it (spec §3 "User (local)"), read back without a
 // schema library: the reader runs on every page load before the page answers a tap, and zod's
-// schemas would put their whole runtime on that path (issue 5, Lighthouse). What it accepts is
+// schemas would put their whole runtime on that path (decision 0015, Lighthouse). What it accepts is
 // what `ZUserInfo` accepts; stored-user.test.ts holds the two to the same answers.
 
 type Json = Readonly<Record<string, unknown>>;

@@ -6,7 +6,7 @@ import { htmlToText } from './latest-guides';
 // server; the fetching is in components/dailypic/dailypic-data.ts. A field of the wrong shape
 // is dropped or defaulted rather than trusted.
 
-export interface DailypicTag {
+interface DailypicTag {
   readonly id: number;
   readonly name: string;
 }

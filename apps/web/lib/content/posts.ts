@@ -5,7 +5,7 @@ import { htmlToText } from './latest-guides';
 // server; the fetching lives in components/content/article/article-data.ts. A field of the wrong shape is dropped rather than
 // trusted: the same client has to work against a real WordPress site (spec §7).
 
-export interface TermLink {
+interface TermLink {
   readonly id: number;
   readonly name: string;
   /** Site path of the term's page (a tag's `/tag/{id}`, a category's section page), or ''. */

@@ -7,7 +7,7 @@ import { parseJsonWithJunk } from './latest-guides';
 // from the content API directly (not through the front server's /wp-json pass-through).
 
 /** Seconds Next.js keeps a content answer before asking again (pages are ISR). */
-export const CONTENT_REVALIDATE_SECONDS = 300;
+const CONTENT_REVALIDATE_SECONDS = 300;
 
 export interface WpAnswer {
   readonly status: number;

@@ -5,7 +5,7 @@ import { siteConfig } from '@/config/site';
 import { listPostsOf, termsOf, type ListPost } from '@/lib/content/lists';
 import { wpGet } from '@/lib/content/wp-fetch';
 
-// Server-side reads of /video.html and /resources.html (issue 5): the course from the API's
+// Server-side reads of /video.html and /resources.html (decision 0012): the course from the API's
 // public `GET /api/site/course`, and the newest tutorial articles of a course category from the
 // content API. 'unavailable' when the API cannot answer: the page shows a note instead of failing.
 

@@ -1,6 +1,6 @@
 import type { TLessonProgress } from '@xcad/protocol';
 
-// The rules of /video.html that need no browser (issue 5): the lesson a URL selects, durations as
+// The rules of /video.html that need no browser (decision 0012): the lesson a URL selects, durations as
 // mm:ss, where a lesson resumes, who may play a lesson, and the progress a visitor keeps in
 // localStorage when not signed in. Pure functions, unit-tested.
 

@@ -4,7 +4,7 @@ import { cache } from 'react';
 import { siteConfig } from '../../config/site';
 import { apiQueryOf, drawingDetailOf, drawingListOf, type ListState } from './drawings';
 
-// Server-side reads of the drawing library (issue 5) from the API's /api/site/drawings. Each load
+// Server-side reads of the drawing library (decision 0012) from the API's /api/site/drawings. Each load
 // answers 'missing' for what does not exist (the page is a 404) and 'unavailable' when the API
 // cannot be reached or answers nonsense (the page shows a friendly note instead of crashing).
 

@@ -1,6 +1,6 @@
 import { parseDrawingListQuery, ZDrawingDetail, ZDrawingList, type TDrawingDetail, type TDrawingList } from '@xcad/protocol';
 
-// The drawing library's pages (/dwglist, /dwgItem/{id}, issue 5): the page's own query string read
+// The drawing library's pages (/dwglist, /dwgItem/{id}, decision 0012): the page's own query string read
 // with the API's rules, the links of the filters, and the API answers checked before use. Pure
 // functions, unit-tested; the fetching is in drawings-api.ts.
 

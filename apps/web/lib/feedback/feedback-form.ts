@@ -11,7 +11,7 @@ import {
   type ImageType,
 } from '@xcad/protocol';
 
-// The feedback and complaint forms' rules in the browser (issue 5). Every check runs the same
+// The feedback and complaint forms' rules in the browser (decision 0013). Every check runs the same
 // protocol schema the API parses the request with, so a message shown on blur is the message the
 // server would answer; the server's refusals are mapped back onto the field they name.
 

@@ -25,7 +25,7 @@ export const LOCALE_CONFIGS: Readonly<Record<Locale, LocaleConfig>> = {
 export const LOCALE_COOKIE = 'NEXT_LOCALE';
 
 /** spec §9: the language cookie lives 365 days. */
-export const LOCALE_COOKIE_MAX_AGE_SECONDS = LANGUAGE_COOKIE_DAYS * 24 * 60 * 60;
+const LOCALE_COOKIE_MAX_AGE_SECONDS = LANGUAGE_COOKIE_DAYS * 24 * 60 * 60;
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
@@ -39,7 +39,7 @@ export function hreflangOf(config: LocaleConfig): string {
 }
 
 /** The URL prefix of a locale: none for the default locale. */
-export function localePrefix(locale: Locale): string {
+function localePrefix(locale: Locale): string {
   return locale === DEFAULT_LOCALE ? '' : `/${locale}`;
 }
 

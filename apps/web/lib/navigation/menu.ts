@@ -26,7 +26,7 @@ export type MenuIconName =
   | 'feedback'
   | 'complaint';
 
-export interface SubMenuItem {
+interface SubMenuItem {
   /** Message key under `menu.<parent>.items`. */
   readonly key: string;
   /** Public, unprefixed path. */

@@ -1,14 +1,14 @@
 import { ApiClientError, PAY_ERRORS, ZInvoiceApplyRequest } from '@xcad/protocol';
 import type { TInvoiceApplication, TInvoiceTitleType } from '@xcad/protocol';
 
-// The invoice application form's rules in the browser (issue 4). Every check runs the request
+// The invoice application form's rules in the browser (decision 0018). Every check runs the request
 // schema the API parses the application with, so the message shown on blur is the one the server
 // would answer; the server's refusals are mapped back onto the field they name.
 
 export type InvoiceField = 'orderno' | 'titletype' | 'title' | 'taxno' | 'email' | 'address' | 'phone' | 'bank' | 'bankaccount';
 
 /** The fields in page order: the first failing one takes the focus. */
-export const INVOICE_FIELDS: readonly InvoiceField[] = ['orderno', 'titletype', 'title', 'taxno', 'email', 'address', 'phone', 'bank', 'bankaccount'];
+const INVOICE_FIELDS: readonly InvoiceField[] = ['orderno', 'titletype', 'title', 'taxno', 'email', 'address', 'phone', 'bank', 'bankaccount'];
 
 /** The special VAT invoice's details, folded away under 'more' until wanted. */
 export const VAT_FIELDS: readonly InvoiceField[] = ['address', 'phone', 'bank', 'bankaccount'];
@@ -40,7 +40,7 @@ export function isFieldShown(field: InvoiceField, titletype: TInvoiceTitleType):
 }
 
 /** What is sent: a person's application leaves the company-only fields empty, whatever was typed before switching. */
-export function submittedValuesOf(values: InvoiceFormValues): InvoiceFormValues {
+function submittedValuesOf(values: InvoiceFormValues): InvoiceFormValues {
   if (values.titletype === 'company') return values;
   return { ...values, taxno: '', address: '', phone: '', bank: '', bankaccount: '' };
 }

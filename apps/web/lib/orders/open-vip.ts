@@ -2,11 +2,11 @@ import { PRODUCT_IDS } from '@xcad/protocol';
 import type { ProductId, TPayPackage, TPayProduct } from '@xcad/protocol';
 import type { ProductMembershipRow } from '@/lib/auth/account-view';
 
-// /personal-openvip.html (issue 4): which product the page opens on and what buying does to the
+// /personal-openvip.html (decision 0018): which product the page opens on and what buying does to the
 // membership it already has. Pure, so it is tested here.
 
 /** The editor: the product most people come to buy. */
-export const DEFAULT_OPENVIP_PRODUCT: ProductId = 211;
+const DEFAULT_OPENVIP_PRODUCT: ProductId = 211;
 
 /** The product `?productid=` names when it is one of spec §6's six, else the editor. */
 export function openVipProductOf(param: string | null): ProductId {

@@ -45,7 +45,7 @@ export function invoiceActionOf(order: Pick<TOrderDetails, 'state' | 'invoice'>)
 }
 
 /** One invoice per paid order: the orders an application may still name. */
-export function isInvoiceable(order: Pick<TOrderDetails, 'state' | 'invoice'>): boolean {
+function isInvoiceable(order: Pick<TOrderDetails, 'state' | 'invoice'>): boolean {
   return invoiceActionOf(order) === 'apply';
 }
 

@@ -7,7 +7,7 @@ import type { PayChannel } from './plans';
 export const BUY_ROUTES = ['buy-cadeditor', 'buy-cadconverter', 'buy-cadconverterapp', 'buy-cadholdall', 'buy-cadresources', 'buy-cadtuku'] as const;
 export type BuyRoute = (typeof BUY_ROUTES)[number];
 
-export type BuyContentKey = 'editor' | 'converter' | 'converterapp' | 'toolbox' | 'course' | 'library';
+type BuyContentKey = 'editor' | 'converter' | 'converterapp' | 'toolbox' | 'course' | 'library';
 
 export interface BuyPageDef {
   readonly route: BuyRoute;

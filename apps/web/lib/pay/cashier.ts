@@ -1,6 +1,6 @@
 import { PAY_ERRORS, sandboxCashierPath, type TOrderCreated, type TOrderDetails, type TPayType } from '@xcad/protocol';
 
-// The cashier modal's states (issue 4): a visitor signs in first (buying signs you in), then the
+// The cashier modal's states (decision 0018): a visitor signs in first (buying signs you in), then the
 // order is placed, its QR shown and its state polled until it is paid, closed or runs out of time.
 // Pure, so the browser hook only performs the calls and the timers this decides on.
 
@@ -100,11 +100,6 @@ function afterPoll(state: CashierState, details: TOrderDetails, nowSeconds: numb
   if (details.state === 'closed') return { step: 'failed', ...base, reason: isPastExpiry ? 'expired' : 'closed' };
   if (isPastExpiry) return { step: 'failed', ...base, reason: 'expired' };
   return state.failures === 0 ? state : { ...state, failures: 0 };
-}
-
-/** Whether the order on screen should be asked about (the step that polls). */
-export function isPolling(state: CashierState): state is Extract<CashierState, { step: 'waiting' }> {
-  return state.step === 'waiting';
 }
 
 /** Seconds until the order closes, never negative. */

@@ -3,7 +3,7 @@ import { cache } from 'react';
 import { endpoints, type TPayBundle, type TPayProduct } from '@xcad/protocol';
 import { serverApiClient } from '@/lib/api/server-client';
 
-// The buy pages' catalogue (issue 4), read on the server with the signed `paycatalogue` call. The
+// The buy pages' catalogue (decision 0018), read on the server with the signed `paycatalogue` call. The
 // pages are static and regenerated every minute (`revalidate` in their page files), so a changed
 // price shows within a minute without every visit asking the API.
 

@@ -1,6 +1,6 @@
 import type { TPayBundle, TPayPackage, TPayProduct } from '@xcad/protocol';
 
-// The buy pages' reading of the catalogue (issue 4): which packages a page sells, which one it
+// The buy pages' reading of the catalogue (decision 0018): which packages a page sells, which one it
 // preselects, the small line under each price, and what a bundle contains. Prices are yuan.
 
 export type PayChannel = TPayPackage['channel'];

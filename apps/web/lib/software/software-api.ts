@@ -5,14 +5,14 @@ import { htmlToText } from '../content/latest-guides';
 import { wpGet } from '../content/wp-fetch';
 import { softwareOf, type Software } from './software';
 
-// Server-side reads of the download pages (issue 5): the product from the API's
+// Server-side reads of the download pages (decision 0012): the product from the API's
 // `/api/site/software/{key}`, the titles of its help articles from the content API.
 
 /**
  * Seconds Next.js keeps a product before asking again: the page is static (ISR) and the shown
  * count is refreshed on the client, so this only bounds how old a new release can look.
  */
-export const SOFTWARE_REVALIDATE_SECONDS = 60;
+const SOFTWARE_REVALIDATE_SECONDS = 60;
 
 export type SoftwareLoad = { state: 'found'; software: Software } | { state: 'missing' } | { state: 'unavailable' };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { downloadsOf, formatSize, isMobileApp, isPhoneUserAgent, preferredPlatform, softwareOf, type SoftwarePlatform } from './software';
 
-// Issue 5: how the download pages read the API's answer, show sizes and pick the visitor's platform.
+// Decision 0012: how the download pages read the API's answer, show sizes and pick the visitor's platform.
 
 const ANSWER = {
   key: 'download',

@@ -1,8 +1,8 @@
-// The download pages' data as `GET /api/site/software/{key}` answers it (issue 5), read
+// The download pages' data as `GET /api/site/software/{key}` answers it (decision 0012), read
 // defensively: a field of the wrong shape is dropped rather than trusted. Pure, so it is tested
 // without a server; fetching lives in ./software-api.ts.
 
-export const SOFTWARE_PLATFORMS = ['windows', 'windows32', 'mac', 'android', 'ios'] as const;
+const SOFTWARE_PLATFORMS = ['windows', 'windows32', 'mac', 'android', 'ios'] as const;
 export type SoftwarePlatform = (typeof SOFTWARE_PLATFORMS)[number];
 
 /** The nine download pages (spec §2); each page's route name is its product key in the API. */
@@ -29,7 +29,7 @@ export interface SoftwareFile {
   readonly url: string;
 }
 
-export interface SoftwareRequirement {
+interface SoftwareRequirement {
   readonly item: string;
   readonly minimum: string;
   readonly recommended: string | null;

@@ -1,7 +1,7 @@
 import { CONVERSION_LIMITS, UPLOAD, type LocalMembershipState, type TTaskType } from '@xcad/protocol';
 import { extensionsOf, kindsLabelOf } from './tools';
 
-// What the tool pages check before anything is sent (issue 7): the file type by its name, the
+// What the tool pages check before anything is sent (decision 0019): the file type by its name, the
 // size and the number of files of the visitor's tier. The server checks again, the type by the
 // file's bytes, and its refusal is shown as it comes.
 
@@ -62,7 +62,7 @@ export function problemOf(file: NamedSize, tool: TTaskType, tier: ConverterTier)
   return null;
 }
 
-export interface Refused<F> {
+interface Refused<F> {
   readonly file: F;
   readonly problem: FileProblem;
 }

@@ -1,6 +1,6 @@
-import { TASK_TOOLS, cadVersionsFor, ZConversionOptions, type TCadVersion, type TConversionOptions, type TOutputExtension, type TTaskType } from '@xcad/protocol';
+import { cadVersionsFor, ZConversionOptions, type TCadVersion, type TConversionOptions, type TOutputExtension, type TTaskType } from '@xcad/protocol';
 
-// The options each tool offers (issue 7) and how they travel: the output in `outputfileextension`,
+// The options each tool offers (decision 0019) and how they travel: the output in `outputfileextension`,
 // the target version of cad2ver in `fileversion`, everything else as JSON in `parainfo`
 // (protocol ZConversionOptions). Choices are fixed lists, so only the PDF page range is typed.
 
@@ -20,10 +20,10 @@ export const IMAGE_WIDTHS = [1280, 1920, 2560, 3840, 7680] as const;
 /** DPI offered: screen, draft, print and fine print within the protocol's 36-600. */
 export const IMAGE_DPIS = [96, 150, 200, 300, 600] as const;
 
-export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
-export type ImageDpi = (typeof IMAGE_DPIS)[number];
+type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+type ImageDpi = (typeof IMAGE_DPIS)[number];
 
-export interface Cad2PdfOptions {
+interface Cad2PdfOptions {
   readonly tool: 'cad2pdf';
   /** The model (or the first layout with content when the model is empty), or every layout. */
   readonly scope: 'model' | 'all';
@@ -32,7 +32,7 @@ export interface Cad2PdfOptions {
   readonly color: ColorMode;
 }
 
-export interface Cad2JpgOptions {
+interface Cad2JpgOptions {
   readonly tool: 'cad2jpg';
   readonly format: 'jpg' | 'png';
   readonly scope: 'model' | 'all';
@@ -49,7 +49,7 @@ export interface Cad2VerOptions {
   readonly format: 'dwg' | 'dxf';
 }
 
-export interface Pdf2CadOptions {
+interface Pdf2CadOptions {
   readonly tool: 'pdf2cad';
   readonly format: 'dwg' | 'dxf';
   readonly pageScope: 'all' | 'range';
@@ -149,7 +149,3 @@ export function taskParamsOf(options: ToolOptions): TaskParamsResult {
   }
 }
 
-/** The outputs a tool may produce (its first is the default), for the format choices. */
-export function outputsOf(tool: TTaskType): readonly TOutputExtension[] {
-  return TASK_TOOLS[tool].outputs;
-}

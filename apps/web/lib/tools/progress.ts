@@ -1,7 +1,7 @@
 import type { TTaskDetails } from '@xcad/protocol';
 import type { FileProgress } from './upload';
 
-// What a file row and a task row show (issue 7): a bar through the upload, then the queue and
+// What a file row and a task row show (decision 0019): a bar through the upload, then the queue and
 // the conversion, and for the task lists what can still be downloaded and for how long.
 
 export interface FileBar {

@@ -1,11 +1,11 @@
 import type { TTaskFile, TTaskStatus } from '@xcad/protocol';
 
-// /share.html (spec §2, issue 7): the phone page a task's QR leads to. It reads the task through
+// /share.html (spec §2, decision 0019): the phone page a task's QR leads to. It reads the task through
 // `GET /api/file/share/{tasktag}?code=..` (the share code is the key: no signing, no session) and
 // asks again every 2 s until the task ends. Read by hand with type-only imports: a phone opening a
 // link from a QR should not download the protocol's schema library first.
 
-export type ShareFile = Pick<TTaskFile, 'name' | 'size' | 'state' | 'reason' | 'outputname' | 'outputsize'>;
+type ShareFile = Pick<TTaskFile, 'name' | 'size' | 'state' | 'reason' | 'outputname' | 'outputsize'>;
 
 export interface ShareView {
   readonly status: TTaskStatus;
@@ -91,4 +91,14 @@ export function shareParamsOf(search: Pick<URLSearchParams, 'get'>): { tasktag: 
   const tasktag = search.get('tasktag')?.trim() ?? '';
   const code = search.get('code')?.trim() ?? '';
   return tasktag === '' || code === '' ? null : { tasktag, code };
+}
+
+/** Asks the API about the shared task once; a network failure or an unreadable body is 'unreadable'. */
+export async function askShare(tasktag: string, code: string): Promise<ShareAnswer> {
+  try {
+    const response = await fetch(shareApiPath(tasktag, code), { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    return readShareAnswer(await response.json().catch(() => undefined));
+  } catch {
+    return { kind: 'unreadable' };
+  }
 }

@@ -1,6 +1,6 @@
 import { TASK_TOOLS, type TInputKind, type TTaskType } from '@xcad/protocol';
 
-// The four online conversion tools (spec §2 /tools/*, issue 7): their routes and what files they
+// The four online conversion tools (spec §2 /tools/*, decision 0019): their routes and what files they
 // take. Labels, how-tos and questions live in messages `tools.json` under `tool.<type>`.
 
 export const TOOL_ROUTES: Readonly<Record<TTaskType, string>> = {

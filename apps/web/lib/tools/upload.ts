@@ -14,7 +14,7 @@ import {
 } from '@xcad/protocol';
 import type { TaskParams } from './options';
 
-// The upload helper of the online tools (spec §1, §4 "Upload task", issue 7), free of any UI
+// The upload helper of the online tools (spec §1, §4 "Upload task", decision 0019), free of any UI
 // framework: uploadpar creates the task, each file goes up in 50 MB slices (Blob.slice, so a
 // file is never read into memory as a whole), a failed slice is sent again after a pause (the
 // server takes a slice twice without harm), then taskstate is asked every 2 s until the task is
@@ -27,7 +27,7 @@ export interface UploadSource {
   slice(start: number, end: number): Blob;
 }
 
-export interface ChunkRequest {
+interface ChunkRequest {
   readonly url: string;
   readonly body: Blob;
   readonly signal: AbortSignal;
@@ -36,7 +36,7 @@ export interface ChunkRequest {
 }
 
 /** An answer: its HTTP status and JSON body (undefined when the body is not JSON). */
-export interface ChunkAnswer {
+interface ChunkAnswer {
   readonly status: number;
   readonly body: unknown;
 }
@@ -94,7 +94,7 @@ export const CHUNK_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_
 /** Failed state requests in a row (network, timeouts) before the page gives up and says so. */
 export const POLL_FAILURE_LIMIT = 5;
 
-export type FileStage = 'pending' | 'uploading' | 'waiting' | 'converting' | 'done' | 'failed' | 'cancelled';
+type FileStage = 'pending' | 'uploading' | 'waiting' | 'converting' | 'done' | 'failed' | 'cancelled';
 
 export interface FileProgress {
   readonly index: number;
@@ -108,7 +108,7 @@ export interface FileProgress {
   readonly outputname: string | null;
 }
 
-export type RunPhase = 'starting' | 'uploading' | 'converting' | 'done' | 'failed' | 'cancelled';
+type RunPhase = 'starting' | 'uploading' | 'converting' | 'done' | 'failed' | 'cancelled';
 
 export interface RunSnapshot {
   readonly phase: RunPhase;
@@ -199,7 +199,7 @@ export function chunkCountOf(size: number, chunkBytes: number): number {
  * (failed) carry the task's details as well: those are read like a success. The tasktoken proves
  * the task is this page's even where the browser keeps no cookie (decision 0029).
  */
-export async function askTaskState(client: Pick<ApiClient, 'call'>, task: { tasktag: string; tasktoken: string }, signed: SignedFields, signal?: AbortSignal): Promise<TTaskDetails> {
+async function askTaskState(client: Pick<ApiClient, 'call'>, task: { tasktag: string; tasktoken: string }, signed: SignedFields, signal?: AbortSignal): Promise<TTaskDetails> {
   try {
     return await client.call(endpoints.taskstate, { ...signed, ...task, ifshowtxt: 1 }, signal === undefined ? {} : { signal });
   } catch (error) {
@@ -215,7 +215,7 @@ export async function askTaskState(client: Pick<ApiClient, 'call'>, task: { task
 }
 
 /** A refusal that asking again will not change (an unknown task, a bad request); not network trouble. */
-export function isFinalRefusal(error: unknown): boolean {
+function isFinalRefusal(error: unknown): boolean {
   return error instanceof ApiClientError && error.code > 0;
 }
 

@@ -49,7 +49,7 @@ describe('the build worker', () => {
     expect(empty).toMatchObject({ kind: 'error', error: 'empty' });
   });
 
-  it('refuses a drawing whose blocks expand into millions of objects, as too complex (issue 21)', { timeout: 30_000 }, async () => {
+  it('refuses a drawing whose blocks expand into millions of objects, as too complex (decision 0027)', { timeout: 30_000 }, async () => {
     expect((await run(minsertBombDxf(10_000, 1_000))).messages.at(-1)).toMatchObject({ kind: 'error', error: 'too-complex' });
     expect((await run(nestedMinsertDxf(4, 100))).messages.at(-1)).toMatchObject({ kind: 'error', error: 'too-complex' });
   });

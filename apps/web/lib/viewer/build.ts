@@ -18,7 +18,7 @@ export interface WorkerScope {
 const READ_SLICE = 4 * 1024 * 1024;
 
 /** The whole file as bytes, read in slices so progress can be shown (and no second copy is made). */
-export async function readBlob(file: Blob, progress: (fraction: number) => void): Promise<Uint8Array> {
+async function readBlob(file: Blob, progress: (fraction: number) => void): Promise<Uint8Array> {
   const bytes = new Uint8Array(file.size);
   for (let at = 0; at < file.size; at += READ_SLICE) {
     const part = new Uint8Array(await file.slice(at, Math.min(file.size, at + READ_SLICE)).arrayBuffer());
@@ -34,7 +34,7 @@ export function classifyError(error: unknown): { error: LoadErrorKind; message: 
   const message = String(e?.message ?? error).split('\n')[0] ?? '';
   // Checked first: the DWG reader reports a WebAssembly memory it could not get as a decoder that could not start.
   if (/out of memory|could not allocate|allocation failed/i.test(message)) return { error: 'memory', message };
-  // Issue 21: the engine's entities budget (a MINSERT of millions of copies, blocks nested to explode).
+  // Decision 0027: the engine's entities budget (a MINSERT of millions of copies, blocks nested to explode).
   if (e?.name === 'CadLimitError') return { error: 'too-complex', message };
   if (e?.name === 'CadReadError' || e?.name === 'DwgReadError') {
     const reason = e.reason;
@@ -48,7 +48,7 @@ export function classifyError(error: unknown): { error: LoadErrorKind; message: 
   return { error: 'corrupt', message };
 }
 
-export function drawingToPacked(
+function drawingToPacked(
   drawing: Drawing,
   format: 'dxf' | 'dwg',
   readerWarnings: readonly string[],

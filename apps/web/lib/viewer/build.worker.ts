@@ -1,4 +1,4 @@
-// The viewer's build worker (issue 9): the DXF reader and the display-list builder off the page's thread.
+// The viewer's build worker (decision 0021): the DXF reader and the display-list builder off the page's thread.
 import { handleBuildRequest, type WorkerScope } from './build';
 import type { BuildRequest } from './types';
 

@@ -2,7 +2,7 @@ import { isCjk } from '@xcad/cad/text/cjk';
 import { cadFontUrl, MAX_SUBSET_CODE_POINTS, SERVED_CJK_FACES, type ServedCjkFace } from '@xcad/cad/text/shipped';
 import type { ListTexts } from './types';
 
-// Issue 22 (decision 0025): CJK text is drawn from the fonts the CAD engine ships (Noto Sans SC,
+// Decision 0025: CJK text is drawn from the fonts the CAD engine ships (Noto Sans SC,
 // Noto Serif SC), so the screen agrees with the PDF and PNG exports on every machine and browser.
 // Only when a drawing has CJK text, the site's API is asked for a subset with just its characters
 // (cad-fonts routes): a drawing with a few hundred distinct characters fetches ~50-100 KB, not

@@ -1,4 +1,4 @@
-// Colours on screen (issue 9: correct colours on a dark or a light background). Style colours
+// Colours on screen (decision 0021: correct colours on a dark or a light background). Style colours
 // come from the engine as 0xRRGGBB or -1 (ACI 7, the foreground colour): white on a dark
 // background, black on a light one. A colour too close to the background to be seen (a white
 // line on white, a dark blue on black) is drawn in the foreground colour, as CAD programs do.
@@ -13,11 +13,11 @@ export const BACKGROUNDS: Readonly<Record<BackgroundName, number>> = { dark: 0x0
 export const SURROUNDS: Readonly<Record<BackgroundName, number>> = { dark: 0x2b2f36, light: 0xc9ced6 };
 
 /** Relative luminance-like lightness, 0..1 (Rec. 601 weights: cheap, and enough to pick black or white). */
-export function lightness(rgb: number): number {
+function lightness(rgb: number): number {
   return (0.299 * ((rgb >> 16) & 255) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255)) / 255;
 }
 
-export function foregroundOn(background: number): number {
+function foregroundOn(background: number): number {
   return lightness(background) < 0.5 ? 0xffffff : 0x000000;
 }
 

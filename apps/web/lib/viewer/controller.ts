@@ -40,7 +40,7 @@ export interface MeasureState {
   result: MeasureResult | null;
 }
 
-export type MeasureResult =
+type MeasureResult =
   | { mode: 'distance'; length: number; dx: number; dy: number; angle: number }
   | { mode: 'area'; area: number; perimeter: number; count: number }
   | { mode: 'angle'; degrees: number }

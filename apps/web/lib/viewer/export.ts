@@ -1,7 +1,7 @@
 import { ZConversionOptions, type TTaskType } from '@xcad/protocol';
 import type { TaskParams } from '@/lib/tools/options';
 
-// "Print or export" in the viewer goes through the online conversion of issue 7: the drawing is
+// "Print or export" in the viewer goes through the online conversion (decision 0019): the drawing is
 // uploaded (only now, and the page says so) and converted by the server's engine, which draws
 // exactly what the viewer shows. The options are the protocol's (ZConversionOptions).
 

@@ -24,7 +24,7 @@ export const FONT_PX = 40;
 /** Left padding and baseline of a glyph in its cell (px from the cell's left and top). */
 const PAD_X = 4;
 const BASELINE = 44;
-export const ATLAS_WIDTH = 2048;
+const ATLAS_WIDTH = 2048;
 const PER_ROW = Math.floor(ATLAS_WIDTH / CELL);
 const MAX_PAGE_HEIGHT = 2048;
 const PER_PAGE = PER_ROW * Math.floor(MAX_PAGE_HEIGHT / CELL);
@@ -48,7 +48,7 @@ export function cssFamilies(family: string, cjk: boolean): string {
   return `${quoted}, ${FALLBACKS[kind]}`;
 }
 
-export interface AtlasPage {
+interface AtlasPage {
   canvas: HTMLCanvasElement | OffscreenCanvas;
   width: number;
   height: number;
@@ -65,7 +65,7 @@ interface GlyphCell {
 }
 
 /** Text measurements per list, for the overlay and culling. */
-export interface TextInfo {
+interface TextInfo {
   /** List-space box of each text (4 per text). */
   boxes: Float64Array;
   /** Em size of each text in list units (the length a 1-em vertical takes after the matrix). */
@@ -74,7 +74,7 @@ export interface TextInfo {
   fits: Float32Array;
 }
 
-export interface GlyphBucket {
+interface GlyphBucket {
   page: number;
   /** The clip (PackedList.clips) its texts lie in, -1 for none: drawn through that clip's stencil. */
   clip: number;
@@ -88,7 +88,7 @@ export interface GlyphBucket {
   count: number;
 }
 
-export interface ListGlyphs {
+interface ListGlyphs {
   buckets: GlyphBucket[];
   info: TextInfo;
   glyphCount: number;

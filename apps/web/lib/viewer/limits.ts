@@ -1,4 +1,4 @@
-// How much drawing a device can take in the browser (issue 9: "large files open and stay smooth;
+// How much drawing a device can take in the browser (decision 0021: "large files open and stay smooth;
 // memory stays bounded; a file too large for the device is said so"). Measured on this kind of
 // machine: the 23 MB DXF of the corpus peaks at about 250 MB in the build worker and leaves
 // 15 MB of buffers; LibreDWG needs about 60 times a DWG's size (a 7 MB DWG: 450 MB).

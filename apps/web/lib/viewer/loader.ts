@@ -6,7 +6,7 @@ import type { BuildMessage, BuildRequest, ListTexts, LoadErrorKind, PackedDrawin
 // decision 0016), which hands the decoded drawing to a build worker through a MessageChannel.
 // Each file gets fresh workers, ended as soon as the result is in: their heaps go with them.
 
-export type LoadResult =
+type LoadResult =
   | { ok: true; kind: DrawingKind; drawing: PackedDrawing }
   | { ok: false; kind: DrawingKind | null; error: LoadErrorKind; message: string; maxBytes?: number }
   | { ok: false; kind: DrawingKind | null; error: 'cancelled'; message: string };

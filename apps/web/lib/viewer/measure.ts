@@ -1,4 +1,4 @@
-// The measure tool's arithmetic (issue 9, FACTS.md "Measuring: distance, area, angle,
+// The measure tool's arithmetic (decision 0021, FACTS.md "Measuring: distance, area, angle,
 // coordinates"): results in drawing units, named by the drawing's $INSUNITS.
 
 export type MeasureMode = 'distance' | 'area' | 'angle' | 'point';

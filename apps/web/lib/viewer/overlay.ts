@@ -10,11 +10,11 @@ import { apply, boxesOverlap, compose, transformBox, viewMatrix, type Affine, ty
 // notes), the atlas draws them all instead to keep frames smooth.
 
 /** Glyphs taller than this on screen (device px) go to the overlay. */
-export const OVERLAY_EM_PX = 48;
+const OVERLAY_EM_PX = 48;
 /** More large texts than this in view: the atlas draws everything. */
-export const OVERLAY_MAX_TEXTS = 300;
+const OVERLAY_MAX_TEXTS = 300;
 
-export interface OverlayText {
+interface OverlayText {
   list: number;
   index: number;
   toDevice: Affine;

@@ -404,7 +404,7 @@ export function noticesOf(result: BuildResult, readerWarnings: readonly string[]
 }
 
 /** Every bucket of a list: outside the clips, then each clip's. */
-export function allBuckets(list: PackedList): Bucket[] {
+function allBuckets(list: PackedList): Bucket[] {
   return list.clips.length ? [...list.buckets, ...list.clips.flatMap((c) => c.buckets)] : list.buckets;
 }
 

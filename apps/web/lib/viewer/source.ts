@@ -1,4 +1,4 @@
-// Drawings the site stores open in the viewer by link (issue 9): `/kantu?file=<path>&name=<title>`
+// Drawings the site stores open in the viewer by link (decision 0021): `/kantu?file=<path>&name=<title>`
 // from a daily picture (`/content/files/...`) or the drawing library (`/api/site/drawings/{id}/file`,
 // which checks membership itself with the session cookie). Only those same-site paths are taken:
 // the viewer is not a way to make a visitor's browser fetch anything else.

@@ -5,7 +5,7 @@ function groups(pairs: readonly (readonly [number, string | number])[]): string 
   return pairs.map(([code, value]) => `${String(code).padStart(3, ' ')}\r\n${value}\r\n`).join('');
 }
 
-export interface HandMadeLayer {
+interface HandMadeLayer {
   name: string;
   /** ACI colour. */
   color: number;

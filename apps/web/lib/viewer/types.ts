@@ -1,7 +1,7 @@
 /**
  * What the viewer's workers hand the page: the display lists of @xcad/cad (decision 0017) packed
  * into GPU-ready typed arrays, so a 20-30 MB drawing crosses from the worker to the page as a few
- * transferable buffers instead of millions of JS objects (issue 9).
+ * transferable buffers instead of millions of JS objects (decision 0021).
  *
  * Coordinates are float32 relative to an origin held in float64: each list is cut into spatial
  * buckets with an origin of their own, so a drawing far from (0, 0) keeps sub-pixel precision
@@ -72,7 +72,7 @@ export interface PackedTexts {
   clips: Int32Array;
 }
 
-export interface PackedStyle {
+interface PackedStyle {
   /** 0xRRGGBB, or -1 for the foreground colour (ACI 7). */
   color: number;
   /** Millimetres on paper. */
@@ -99,7 +99,7 @@ export interface PackedFont {
  * A clipped run of a list (an XCLIPped block reference, decision 0017's ClipRun): its primitives
  * show only inside `polygon`, and inside the polygons of the clips it is nested in.
  */
-export interface PackedClip {
+interface PackedClip {
   /** One closed ring in list coordinates (x, y pairs); an inverted clip is an outer frame bridged to its hole. */
   polygon: Float64Array;
   /** The clip this one is nested in, or -1. */
@@ -127,7 +127,7 @@ export interface PackedList {
   coarseTolerance: number;
 }
 
-export interface PackedViewport {
+interface PackedViewport {
   /** Clip polygon, paper coordinates (x, y pairs). */
   clip: Float64Array;
   /** Model → paper [a, b, c, d, e, f]. */
@@ -136,7 +136,7 @@ export interface PackedViewport {
   frozenLayers: number[];
 }
 
-export interface PackedPaper {
+interface PackedPaper {
   width: number;
   height: number;
   rotation: number;

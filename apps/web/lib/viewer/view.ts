@@ -19,10 +19,10 @@ export interface View {
 export type Affine = [number, number, number, number, number, number];
 
 /** Share of the canvas left around the drawing when it is fitted. */
-export const FIT_MARGIN = 0.04;
+const FIT_MARGIN = 0.04;
 /** How far in and out one may zoom, relative to the fitted view. */
 export const MAX_ZOOM_IN = 1e6;
-export const MAX_ZOOM_OUT = 1e-3;
+const MAX_ZOOM_OUT = 1e-3;
 
 export function fitView(box: Box | null, width: number, height: number, margin = FIT_MARGIN): View {
   const w = Math.max(1, width), h = Math.max(1, height);
@@ -53,7 +53,7 @@ export function visibleBox(v: View): Box {
 }
 
 /** Scale limits for a scene whose fitted scale is `fitScale`. */
-export function clampScale(scale: number, fitScale: number): number {
+function clampScale(scale: number, fitScale: number): number {
   const lo = fitScale * MAX_ZOOM_OUT, hi = fitScale * MAX_ZOOM_IN;
   return Math.min(hi, Math.max(lo, scale));
 }
@@ -117,10 +117,6 @@ export function resizeView(v: View, width: number, height: number): View {
   if (v.width === width && v.height === height) return v;
   const k = Math.min(width / Math.max(1, v.width), height / Math.max(1, v.height));
   return { ...v, width, height, scale: v.scale * (Number.isFinite(k) && k > 0 ? k : 1) };
-}
-
-export function sameView(a: View, b: View): boolean {
-  return a.cx === b.cx && a.cy === b.cy && a.scale === b.scale && a.width === b.width && a.height === b.height;
 }
 
 /** a ∘ b (apply b, then a). */

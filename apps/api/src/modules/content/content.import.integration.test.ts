@@ -5,8 +5,9 @@ import { repositoryRoot } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTENT_FOLDERS, ContentImportError, importContent, tagSlug } from './content.import';
-import { shanghaiDateToEpoch } from '../../lib/dates';
+import { CONTENT_FOLDERS, importContent, tagSlug } from './content.import';
+import { ImportError } from '../../lib/import-error';
+import { shanghaiDateToEpoch } from '../../lib/source-dates';
 
 const TAXONOMY = `categories:
   - slug: help
@@ -85,12 +86,12 @@ async function snapshot() {
   };
 }
 
-async function importFailure(): Promise<ContentImportError> {
+async function importFailure(): Promise<ImportError> {
   const error = await importContent(database.db, contentDir).then(
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!(error instanceof ContentImportError)) throw new Error(`expected a ContentImportError, got ${String(error)}`);
+  if (!(error instanceof ImportError)) throw new Error(`expected a ImportError, got ${String(error)}`);
   return error;
 }
 

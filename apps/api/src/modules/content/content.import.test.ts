@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ContentImportError,
   parseContentFile,
   parseTaxonomy,
   renderMarkdown,
   tagSlug,
   type ContentDocument,
-  type ContentProblem,
 } from './content.import';
-import { shanghaiDateToEpoch } from '../../lib/dates';
+import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { shanghaiDateToEpoch } from '../../lib/source-dates';
 
 const CATEGORIES = new Set(['help', 'installation', 'basics']);
 const EXCERPT = '从官网下载迅捷CAD编辑器安装包，按步骤完成安装、选择安装目录并首次启动，附安装后的基本检查方法。';
@@ -33,11 +32,21 @@ function parsed(input: ReturnType<typeof file>): ContentDocument {
   return result;
 }
 
-function problems(input: ReturnType<typeof file>): ContentProblem[] {
+function problems(input: ReturnType<typeof file>): ImportProblem[] {
   const result = parseContentFile(input, CATEGORIES);
   if (!Array.isArray(result)) throw new Error('the file was accepted');
   return result;
 }
+
+describe('shanghaiDateToEpoch', () => {
+  it('places a calendar date at 09:00 in Shanghai (01:00 UTC)', () => {
+    expect(new Date(shanghaiDateToEpoch('2026-03-02') * 1000).toISOString()).toBe('2026-03-02T01:00:00.000Z');
+  });
+
+  it('refuses a day that does not exist', () => {
+    expect(() => shanghaiDateToEpoch('2026-02-30')).toThrow(/calendar date/);
+  });
+});
 
 describe('tagSlug', () => {
   it('is stable, ASCII and different for different names', () => {
@@ -150,7 +159,7 @@ describe('parseTaxonomy', () => {
   });
 
   it('refuses an unknown parent and a cycle', () => {
-    expect(() => parseTaxonomy('categories:\n  - slug: a\n    name: 甲\n    parent: nowhere\n')).toThrow(ContentImportError);
+    expect(() => parseTaxonomy('categories:\n  - slug: a\n    name: 甲\n    parent: nowhere\n')).toThrow(ImportError);
     expect(() => parseTaxonomy('categories:\n  - slug: a\n    name: 甲\n    parent: b\n  - slug: b\n    name: 乙\n    parent: a\n')).toThrow(/cycle/);
   });
 });

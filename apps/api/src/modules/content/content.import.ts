@@ -4,10 +4,8 @@ import path from 'node:path';
 import type { ContentPostType, Database, Executor } from '@xcad/db';
 import type { Kysely } from 'kysely';
 import { Marked, type Token } from 'marked';
-import sanitizeHtml from 'sanitize-html';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { isCalendarDate, shanghaiDateToEpoch } from '../../lib/dates';
 import {
   deletePosts,
   findForeignPosts,
@@ -23,10 +21,13 @@ import {
   updateTerm,
   type AuthoredPostFields,
 } from './content-import.repository';
-import { PAGE_BREAK } from './content.sanitize';
+import { PAGE_BREAK, sanitizeArticlePage } from './content.sanitize';
 import { SEO_META_KEYS } from './wp-present';
+import { escapeHtml } from '../../lib/html';
+import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { shanghaiDateToEpoch, ZSourceDate } from '../../lib/source-dates';
 
-// The content importer (issue 5, decision 0011): the Markdown files under content/ become posts,
+// The content importer (decision 0011): the Markdown files under content/ become posts,
 // idempotently. The format is content/README.md; everything is read and checked before anything is
 // written, and one transaction writes the whole run, so a bad file leaves the database as it was.
 
@@ -45,26 +46,6 @@ const TAXONOMY_FILE = 'taxonomy.yml';
 const DEFAULT_AUTHOR = '迅捷CAD';
 const EXCERPT_LENGTH = { min: 40, max: 120 } as const;
 const RESERVED_META_KEYS: ReadonlySet<string> = new Set(Object.values(SEO_META_KEYS));
-
-export interface ContentProblem {
-  /** The file, as `content/<folder>/<name>.md`. */
-  file: string;
-  /** The front-matter field (dotted path), or `front matter` / `body` / `file`. */
-  field: string;
-  message: string;
-}
-
-/** The import refused the content: nothing of the run was written. */
-export class ContentImportError extends Error {
-  readonly problems: readonly ContentProblem[];
-
-  constructor(problems: readonly ContentProblem[]) {
-    const lines = problems.map((problem) => `  ${problem.file}: ${problem.field}: ${problem.message}`);
-    super(`import failed (${problems.length} problem(s)), nothing was written:\n${lines.join('\n')}`);
-    this.name = 'ContentImportError';
-    this.problems = problems;
-  }
-}
 
 export interface TaxonomyCategory {
   slug: string;
@@ -121,11 +102,6 @@ export function tagSlug(name: string): string {
   return `t-${createHash('sha1').update(name, 'utf8').digest('hex').slice(0, 10)}`;
 }
 
-const ZDate = z
-  .string({ error: 'must be a date written YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine(isCalendarDate, 'is not a calendar date');
-
 const ZPlainText = z.string().trim().min(1, 'must not be empty');
 
 const ZTaxonomy = z.strictObject({
@@ -145,8 +121,8 @@ const ZFrontMatter = z.strictObject({
   id: z.number({ error: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').max(Number.MAX_SAFE_INTEGER),
   title: ZPlainText,
   slug: z.string().regex(SLUG_PATTERN, 'must be lower-case ASCII words joined by - (e.g. install-cad-editor)'),
-  date: ZDate,
-  modified: ZDate.optional(),
+  date: ZSourceDate,
+  modified: ZSourceDate.optional(),
   author: ZPlainText.optional(),
   categories: z.array(z.string()).optional(),
   // A tag such as 2024 comes out of YAML as a number; it is still a tag name.
@@ -171,7 +147,7 @@ const ZFrontMatter = z.strictObject({
 
 type FrontMatter = z.output<typeof ZFrontMatter>;
 
-function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
+function zodProblems(file: string, error: z.ZodError): ImportProblem[] {
   return error.issues.map((issue) => {
     const field = issue.path.length > 0 ? issue.path.join('.') : 'front matter';
     const message = issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message;
@@ -179,7 +155,7 @@ function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
   });
 }
 
-function parseYamlText(file: string, field: string, text: string): { value: unknown } | { problem: ContentProblem } {
+function parseYamlText(file: string, field: string, text: string): { value: unknown } | { problem: ImportProblem } {
   try {
     // The core schema keeps dates as the strings authors wrote; duplicate keys are errors.
     const value: unknown = parseYaml(text, { schema: 'core', uniqueKeys: true, prettyErrors: true });
@@ -193,11 +169,11 @@ function parseYamlText(file: string, field: string, text: string): { value: unkn
 /** Reads taxonomy.yml: categories with unique slugs, known parents and no cycles, parents first. */
 export function parseTaxonomy(text: string, file = `${CONTENT_SOURCE_PREFIX}${TAXONOMY_FILE}`): TaxonomyCategory[] {
   const parsed = parseYamlText(file, 'categories', text);
-  if ('problem' in parsed) throw new ContentImportError([parsed.problem]);
+  if ('problem' in parsed) throw new ImportError('content', [parsed.problem]);
   const result = ZTaxonomy.safeParse(parsed.value);
-  if (!result.success) throw new ContentImportError(zodProblems(file, result.error));
+  if (!result.success) throw new ImportError('content', zodProblems(file, result.error));
 
-  const problems: ContentProblem[] = [];
+  const problems: ImportProblem[] = [];
   const bySlug = new Map<string, TaxonomyCategory>();
   for (const [index, entry] of result.data.categories.entries()) {
     if (bySlug.has(entry.slug)) problems.push({ file, field: `categories.${index}.slug`, message: `"${entry.slug}" is listed twice` });
@@ -224,15 +200,11 @@ export function parseTaxonomy(text: string, file = `${CONTENT_SOURCE_PREFIX}${TA
     ordered.push(category);
   };
   for (const category of bySlug.values()) place(category, []);
-  if (problems.length > 0) throw new ContentImportError(problems);
+  if (problems.length > 0) throw new ImportError('content', problems);
   return ordered;
 }
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 // Authors write Markdown, not HTML: raw HTML in a file is shown as text (the README's format has
 // no HTML), and the result is sanitised besides, since the API serves it as HTML.
@@ -248,15 +220,6 @@ markdown.use({
   },
 });
 
-const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
-  allowedAttributes: { a: ['href', 'title'], img: ['src', 'alt', 'title'], th: ['align'], td: ['align'], ol: ['start'], code: ['class'] },
-  allowedClasses: { code: [/^language-[\w+-]+$/] },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowProtocolRelative: false,
-};
-
 function collectTokens(tokens: readonly Token[]): Token[] {
   const all: Token[] = [];
   markdown.walkTokens([...tokens], (token) => {
@@ -268,11 +231,11 @@ function collectTokens(tokens: readonly Token[]): Token[] {
 /** A line of its own `<!--nextpage-->` in the Markdown splits the article into pages. */
 const MARKDOWN_PAGE_BREAK = /^[ \t]*<!--\s*nextpage\s*-->[ \t]*$/im;
 
-/** Markdown (GFM, tables) to sanitised HTML; headings stay at the level written; page breaks kept. */
+/** Markdown (GFM, tables) to HTML sanitised as it is served (## to ####, content/README.md); page breaks kept. */
 export function renderMarkdown(source: string): string {
   return source
     .split(MARKDOWN_PAGE_BREAK)
-    .map((page) => sanitizeHtml(markdown.parse(page, { async: false }), SANITIZE_OPTIONS))
+    .map((page) => sanitizeArticlePage(markdown.parse(page, { async: false })))
     .join(`\n${PAGE_BREAK}\n`);
 }
 
@@ -300,8 +263,8 @@ export interface ContentFile {
 }
 
 /** Checks and renders one file; answers the document, or every problem found in it. */
-export function parseContentFile(file: ContentFile, categorySlugs: ReadonlySet<string>): ContentDocument | ContentProblem[] {
-  const at = (field: string, message: string): ContentProblem => ({ file: file.sourcePath, field, message });
+export function parseContentFile(file: ContentFile, categorySlugs: ReadonlySet<string>): ContentDocument | ImportProblem[] {
+  const at = (field: string, message: string): ImportProblem => ({ file: file.sourcePath, field, message });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes).replace(/^\uFEFF/, '');
@@ -319,7 +282,7 @@ export function parseContentFile(file: ContentFile, categorySlugs: ReadonlySet<s
   if (!result.success) return zodProblems(file.sourcePath, result.error);
   const frontMatter = result.data;
 
-  const problems: ContentProblem[] = [];
+  const problems: ImportProblem[] = [];
   const isPost = file.type === 'post';
   const excerpt = frontMatter.excerpt ?? '';
   if (isPost) {
@@ -385,19 +348,19 @@ async function listMarkdownFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Reads and checks all of content/; throws ContentImportError with every problem found. */
+/** Reads and checks all of content/; throws ImportError with every problem found. */
 export async function readContentFolder(contentDir: string): Promise<ContentSource> {
   const taxonomyPath = path.join(contentDir, TAXONOMY_FILE);
   let taxonomyText: string;
   try {
     taxonomyText = await readFile(taxonomyPath, 'utf8');
   } catch {
-    throw new ContentImportError([{ file: `${CONTENT_SOURCE_PREFIX}${TAXONOMY_FILE}`, field: 'file', message: `cannot be read at ${taxonomyPath}` }]);
+    throw new ImportError('content', [{ file: `${CONTENT_SOURCE_PREFIX}${TAXONOMY_FILE}`, field: 'file', message: `cannot be read at ${taxonomyPath}` }]);
   }
   const categories = parseTaxonomy(taxonomyText);
   const categorySlugs = new Set(categories.map((category) => category.slug));
 
-  const problems: ContentProblem[] = [];
+  const problems: ImportProblem[] = [];
   const documents: ContentDocument[] = [];
   for (const [folder, type] of Object.entries(CONTENT_FOLDERS)) {
     for (const absolute of await listMarkdownFiles(path.join(contentDir, folder))) {
@@ -419,7 +382,7 @@ export async function readContentFolder(contentDir: string): Promise<ContentSour
     if (sameSlug) problems.push({ file: document.sourcePath, field: 'slug', message: `"${document.slug}" is also the slug of ${sameSlug.sourcePath}` });
     else bySlug.set(slugKey, document);
   }
-  if (problems.length > 0) throw new ContentImportError(problems);
+  if (problems.length > 0) throw new ImportError('content', problems);
   return { categories, documents };
 }
 
@@ -463,7 +426,7 @@ async function writeTags(db: Executor, documents: readonly ContentDocument[]): P
 
 /** Refuses ids and slugs held by posts that did not come from content/ (another source owns them). */
 async function checkForeignPosts(db: Executor, documents: readonly ContentDocument[]): Promise<void> {
-  const problems: ContentProblem[] = [];
+  const problems: ImportProblem[] = [];
   const byId = new Map(documents.map((document) => [document.id, document]));
   for (const post of await findForeignPosts(db, [...byId.keys()], CONTENT_SOURCE_PREFIX)) {
     const document = byId.get(Number(post.id));
@@ -477,7 +440,7 @@ async function checkForeignPosts(db: Executor, documents: readonly ContentDocume
       if (document) problems.push({ file: document.sourcePath, field: 'slug', message: `"${post.slug}" is already used by a post not imported from content/ (${post.source_path})` });
     }
   }
-  if (problems.length > 0) throw new ContentImportError(problems);
+  if (problems.length > 0) throw new ImportError('content', problems);
 }
 
 function authoredFields(document: ContentDocument): AuthoredPostFields {

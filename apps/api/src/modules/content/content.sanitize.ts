@@ -1,7 +1,8 @@
 import sanitizeHtml from 'sanitize-html';
 
-// Article HTML is sanitised on every answer (issue 5), not only at import: a row written by any
-// other path, or an importer bug, must still reach browsers inert. Decision 0011 lists the rules.
+// Article HTML is sanitised at import and again on every answer, with one allow-list: a row
+// written by any other path, or an importer bug, must still reach browsers inert. Decision 0011
+// lists the rules; decision 0031 why import and serve share them.
 
 const ARTICLE_TAGS = [
   'p', 'br', 'hr', 'h2', 'h3', 'h4',
@@ -11,6 +12,24 @@ const ARTICLE_TAGS = [
   'code', 'pre', 'kbd', 'blockquote',
   'strong', 'em', 'b', 'i', 'del', 'sub', 'sup', 'span',
 ];
+
+const ARTICLE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ARTICLE_TAGS,
+  allowedAttributes: {
+    a: ['href', 'title', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    // align is how Markdown tables say a column's alignment.
+    th: ['colspan', 'rowspan', 'align'],
+    td: ['colspan', 'rowspan', 'align'],
+    ol: ['start'],
+  },
+  allowedClasses: { code: ['language-*'] },
+  allowedSchemes: ['http', 'https'],
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: false,
+  // The text of these is code or fallback markup, never article prose.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'template'],
+};
 
 function isExternal(href: string, publicHost: string): boolean {
   if (!/^https?:\/\//i.test(href)) return false;
@@ -36,24 +55,16 @@ export function mapPages(html: string, transform: (page: string) => string): str
   return html.split(PAGE_BREAK_PATTERN).map(transform).join(`\n${PAGE_BREAK}\n`);
 }
 
+/** One page of article HTML as it may be stored: the allow-list without the link rule of serving. */
+export function sanitizeArticlePage(html: string): string {
+  return sanitizeHtml(html, ARTICLE_OPTIONS);
+}
+
 /** The sanitiser of article HTML for a site served at `publicOrigin` (its links are not external). */
 export function createHtmlSanitizer(publicOrigin: string): HtmlSanitizer {
   const publicHost = new URL(publicOrigin).host;
   const options: sanitizeHtml.IOptions = {
-    allowedTags: ARTICLE_TAGS,
-    allowedAttributes: {
-      a: ['href', 'title', 'rel'],
-      img: ['src', 'alt', 'title', 'width', 'height'],
-      th: ['colspan', 'rowspan'],
-      td: ['colspan', 'rowspan'],
-      ol: ['start'],
-    },
-    allowedClasses: { code: ['language-*'] },
-    allowedSchemes: ['http', 'https'],
-    allowedSchemesAppliedToAttributes: ['href', 'src'],
-    allowProtocolRelative: false,
-    // The text of these is code or fallback markup, never article prose.
-    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'template'],
+    ...ARTICLE_OPTIONS,
     transformTags: {
       a: (tagName, attribs) => {
         const { rel: _ignored, ...rest } = attribs;

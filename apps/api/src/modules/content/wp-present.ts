@@ -1,6 +1,7 @@
 import type { ContentTaxonomy } from '@xcad/db';
 import type { HtmlSanitizer } from './content.sanitize';
 import type { Neighbour, Neighbours, PostMetaRow, PostRow, PostTermRow, TermRow } from './published-content.repository';
+import { escapeHtml } from '../../lib/html';
 
 // The WordPress 6 shapes of posts and terms (FACTS.md "WordPress REST API"), plus the extra
 // fields of spec §3 "Article". Pure: everything it needs comes in as arguments.
@@ -24,12 +25,6 @@ export function isoShanghai(epochSeconds: number): string {
 /** MySQL's DATETIME text, as `post_modified` reads: 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai. */
 export function mysqlShanghai(epochSeconds: number): string {
   return isoShanghai(epochSeconds).replace('T', ' ');
-}
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
 }
 
 /** Relative paths (as content stores them) made absolute on the public site, as WordPress gives URLs. */

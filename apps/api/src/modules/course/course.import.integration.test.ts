@@ -4,10 +4,11 @@ import path from 'node:path';
 import { repositoryRoot } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CourseImportError, courseImporter, importCourse } from './course.import';
+import { courseImporter, importCourse } from './course.import';
 import { upsertProgress } from './course.repository';
 import { signedInUser, STUB_DESCRIPTION_LINES, writeClip, writeCourse } from './course.testing';
 import { mp4DurationSeconds } from './mp4-duration';
+import { ImportError } from '../../lib/import-error';
 
 // Decision 0012: content/course/lessons.yml and the clips beside it -> course and course_lesson, checked
 // first, one transaction, idempotent; progress survives re-imports and goes with a deleted lesson.
@@ -33,8 +34,8 @@ async function lessons() {
 async function expectRefused(pattern: RegExp): Promise<void> {
   const before = await lessons();
   const error = await importCourse(database.db, contentDir, NOW + 60).catch((caught: unknown) => caught);
-  expect(error).toBeInstanceOf(CourseImportError);
-  expect((error as CourseImportError).problems.map((problem) => `${problem.field}: ${problem.message}`).join('\n')).toMatch(pattern);
+  expect(error).toBeInstanceOf(ImportError);
+  expect((error as ImportError).problems.map((problem) => `${problem.field}: ${problem.message}`).join('\n')).toMatch(pattern);
   expect(await lessons()).toEqual(before);
 }
 

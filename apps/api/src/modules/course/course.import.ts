@@ -20,6 +20,7 @@ import {
   type CourseRow,
 } from './course.repository';
 import { mp4DurationSeconds } from './mp4-duration';
+import { ImportError, type ImportProblem } from '../../lib/import-error';
 
 // The importer of the video course (decision 0012): content/course/lessons.yml becomes the course and
 // its lessons. Every lesson is checked first (fields, its clip in the right folder, the clip's
@@ -34,23 +35,6 @@ const PUBLIC_FOLDER = 'media/course';
 const PRIVATE_FOLDER = 'private/course';
 /** A clip's real duration may differ from the authored whole seconds by rounding only. */
 const DURATION_TOLERANCE_SECONDS = 1;
-
-export interface CourseProblem {
-  file: string;
-  field: string;
-  message: string;
-}
-
-/** The import refused the course: nothing was written. */
-export class CourseImportError extends Error {
-  readonly problems: readonly CourseProblem[];
-
-  constructor(problems: readonly CourseProblem[]) {
-    super(`course import failed (${problems.length} problem(s)), nothing was written:\n${problems.map((problem) => `  ${problem.file}: ${problem.field}: ${problem.message}`).join('\n')}`);
-    this.name = 'CourseImportError';
-    this.problems = problems;
-  }
-}
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const text = (min: number, max: number) =>
@@ -128,11 +112,12 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
   try {
     raw = parseYaml(yamlBytes.toString('utf8'), { schema: 'core', uniqueKeys: true });
   } catch (error) {
-    throw new CourseImportError([{ file: SOURCE, field: 'file', message: `is not valid YAML: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}` }]);
+    throw new ImportError('course', [{ file: SOURCE, field: 'file', message: `is not valid YAML: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}` }]);
   }
   const parsed = ZLessonsFile.safeParse(raw);
   if (!parsed.success) {
-    throw new CourseImportError(
+    throw new ImportError(
+      'course',
       parsed.error.issues.map((issue) => ({
         file: SOURCE,
         field: issue.path.length > 0 ? issue.path.join('.') : 'file',
@@ -141,7 +126,7 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
     );
   }
   const { course, lessons } = parsed.data;
-  const problems: CourseProblem[] = [];
+  const problems: ImportProblem[] = [];
   const at = (index: number, field: string, message: string) => problems.push({ file: SOURCE, field: `lessons.${index}.${field}`, message });
   const seenIds = new Map<number, number>();
   const seenSlugs = new Map<string, number>();
@@ -190,7 +175,7 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
     } satisfies Omit<NewCourseLesson, 'source_hash' | 'updated_at'>;
     documents.push({ ...fields, source_hash: sha256(`${JSON.stringify(fields)}\n${sha256(clip)}\n${sha256(poster)}`), updated_at: 0, clipPath: `content/${clipPath}` });
   }
-  if (problems.length > 0) throw new CourseImportError(problems);
+  if (problems.length > 0) throw new ImportError('course', problems);
   const description = joinLines(course.description);
   return {
     course: { slug: course.slug, title: course.title, description, source_hash: sha256(JSON.stringify({ ...course, description })) },
@@ -206,7 +191,7 @@ export interface CourseImportSummary {
   courseWritten: boolean;
 }
 
-/** Imports content/course/lessons.yml; throws CourseImportError (nothing written) when refused. */
+/** Imports content/course/lessons.yml; throws ImportError (nothing written) when refused. */
 export async function importCourse(db: Kysely<Database>, contentDir: string, now: number): Promise<CourseImportSummary> {
   const source = await readCourseSource(contentDir);
   if (source === undefined) return { lessons: 0, written: 0, unchanged: 0, deleted: 0, courseWritten: false };

@@ -4,9 +4,10 @@ import { repositoryRoot } from '@xcad/db';
 import { createTestDatabase, type TestDatabaseHandle } from '@xcad/db/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalDiskStorage } from '../../storage';
-import { DrawingImportError, drawingsImporter, importDrawings, readDrawingLibrary } from './drawings.import';
+import { drawingsImporter, importDrawings, readDrawingLibrary } from './drawings.import';
 import { incrementDownloads } from './drawings.repository';
 import { drawingBytes, entry, temporaryContentDir, writeLibrary, type EntrySeed } from './drawings.testing';
+import { ImportError } from '../../lib/import-error';
 
 // Decision 0012: content/drawings/library.yml -> drawing_category + drawing, files into storage; every
 // entry checked before anything is written, one transaction, idempotent, counters kept.
@@ -28,11 +29,11 @@ async function snapshot() {
   };
 }
 
-async function refused(entries: EntrySeed[], options?: Parameters<typeof writeLibrary>[2]): Promise<DrawingImportError> {
+async function refused(entries: EntrySeed[], options?: Parameters<typeof writeLibrary>[2]): Promise<ImportError> {
   writeLibrary(contentDir, entries, options);
   const error = await importDrawings(database.db, contentDir, storage).catch((caught: unknown) => caught);
-  expect(error).toBeInstanceOf(DrawingImportError);
-  return error as DrawingImportError;
+  expect(error).toBeInstanceOf(ImportError);
+  return error as ImportError;
 }
 
 beforeEach(async () => {

@@ -6,7 +6,6 @@ import { CATEGORY_SLUG_PATTERN, DRAWING_FORMATS } from '@xcad/protocol';
 import type { Kysely } from 'kysely';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { shanghaiDateToEpoch } from '../../lib/dates';
 import type { Storage } from '../../storage';
 import type { SiteImporter } from '../site-deps';
 import {
@@ -21,6 +20,8 @@ import {
   updateDrawing,
   type AuthoredDrawing,
 } from './drawings.repository';
+import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { shanghaiDateToEpoch, ZSourceDate } from '../../lib/source-dates';
 
 // The drawing library's importer (decision 0012): content/drawings/library.yml lists the categories and
 // the drawings; each drawing's file lies under content/files/drawings/ (free, public) or
@@ -39,34 +40,6 @@ const MEMBER_FOLDER = 'private/drawings/';
 const PREVIEW_FOLDER = 'images/drawings/';
 const PREVIEW_EXTENSIONS = /\.(?:webp|jpe?g|png)$/;
 
-export interface DrawingProblem {
-  /** `drawings.3.file`, `categories.0.slug`, ... */
-  field: string;
-  message: string;
-}
-
-export class DrawingImportError extends Error {
-  readonly problems: readonly DrawingProblem[];
-
-  constructor(problems: readonly DrawingProblem[]) {
-    const lines = problems.map((problem) => `  ${SOURCE_PATH}: ${problem.field}: ${problem.message}`);
-    super(`drawing library refused (${problems.length} problem(s)), nothing was written:\n${lines.join('\n')}`);
-    this.name = 'DrawingImportError';
-    this.problems = problems;
-  }
-}
-
-const ZDate = z
-  .string({ error: 'must be a date written YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine((value) => {
-    try {
-      shanghaiDateToEpoch(value);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'is not a calendar date');
 const ZText = z.string({ error: 'must be text' }).trim().min(1, 'must not be empty');
 const ZSlug = z.string({ error: 'must be text' }).max(80, 'is too long').regex(CATEGORY_SLUG_PATTERN, 'must be lower-case ASCII words joined by -');
 const ZRelativePath = z
@@ -97,7 +70,7 @@ const ZLibrary = z.strictObject({
       file: ZRelativePath,
       preview: ZRelativePath,
       member_only: z.boolean({ error: 'must be true or false' }),
-      date: ZDate,
+      date: ZSourceDate,
       credit: ZText.max(300, 'must be at most 300 characters'),
     }),
   ),
@@ -133,9 +106,9 @@ async function fileSize(absolute: string): Promise<number | undefined> {
 }
 
 /** Checks one entry against the rules the schema cannot express; answers its problems. */
-async function entryProblems(contentDir: string, entry: LibraryEntry, index: number, categorySlugs: ReadonlySet<string>): Promise<DrawingProblem[]> {
-  const at = (field: string, message: string): DrawingProblem => ({ field: `drawings.${index}.${field}`, message });
-  const problems: DrawingProblem[] = [];
+async function entryProblems(contentDir: string, entry: LibraryEntry, index: number, categorySlugs: ReadonlySet<string>): Promise<ImportProblem[]> {
+  const at = (field: string, message: string): ImportProblem => ({ field: `drawings.${index}.${field}`, message });
+  const problems: ImportProblem[] = [];
   if (!categorySlugs.has(entry.category)) problems.push(at('category', `"${entry.category}" is not one of the categories listed above`));
   const folder = entry.member_only ? MEMBER_FOLDER : FREE_FOLDER;
   if (!entry.file.startsWith(folder)) {
@@ -152,14 +125,14 @@ async function entryProblems(contentDir: string, entry: LibraryEntry, index: num
   return problems;
 }
 
-function zodProblems(error: z.ZodError): DrawingProblem[] {
+function zodProblems(error: z.ZodError): ImportProblem[] {
   return error.issues.map((issue) => ({
     field: issue.path.length > 0 ? issue.path.join('.') : 'file',
     message: issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message,
   }));
 }
 
-/** Reads and checks content/drawings/library.yml; throws DrawingImportError with every problem. */
+/** Reads and checks content/drawings/library.yml; throws ImportError with every problem. */
 export async function readDrawingLibrary(contentDir: string): Promise<DrawingLibrary> {
   let text: string;
   try {
@@ -174,13 +147,13 @@ export async function readDrawingLibrary(contentDir: string): Promise<DrawingLib
     parsed = parseYaml(text, { schema: 'core', uniqueKeys: true });
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    throw new DrawingImportError([{ field: 'file', message: `is not valid YAML: ${message}` }]);
+    throw new ImportError('drawing library', [{ field: 'file', message: `is not valid YAML: ${message}` }], SOURCE_PATH);
   }
   const result = ZLibrary.safeParse(parsed);
-  if (!result.success) throw new DrawingImportError(zodProblems(result.error));
+  if (!result.success) throw new ImportError('drawing library', zodProblems(result.error), SOURCE_PATH);
   const library = result.data;
 
-  const problems: DrawingProblem[] = [];
+  const problems: ImportProblem[] = [];
   const categorySlugs = new Set<string>();
   library.categories.forEach((category, index) => {
     if (categorySlugs.has(category.slug)) problems.push({ field: `categories.${index}.slug`, message: `"${category.slug}" is listed twice` });
@@ -201,7 +174,7 @@ export async function readDrawingLibrary(contentDir: string): Promise<DrawingLib
     files.set(entry.file, index);
     problems.push(...(await entryProblems(contentDir, entry, index, categorySlugs)));
   }
-  if (problems.length > 0) throw new DrawingImportError(problems);
+  if (problems.length > 0) throw new ImportError('drawing library', problems, SOURCE_PATH);
 
   const drawings = await Promise.all(
     library.drawings.map(async (entry): Promise<CheckedDrawing> => {

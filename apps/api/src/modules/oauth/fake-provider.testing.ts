@@ -1,4 +1,4 @@
-import type { FetchLike } from './oauth.http';
+import type { FetchLike } from '@xcad/protocol';
 
 // A stand-in for WeChat's and QQ's servers in tests: answers chosen per endpoint (matched by the
 // URL without its query), every call recorded. No network.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AUTH_ERRORS, LOGIN_ERRORS } from '@xcad/protocol';
+import { escapeHtml } from '../../lib/html';
 
 // The small HTML pages of the QQ popup (start, dev authorisation, callback). Self-contained: no
 // external assets, everything echoed is escaped, and a strict Content-Security-Policy allows
@@ -16,12 +17,6 @@ export interface HtmlPage {
 export const LOGIN_MESSAGE_TYPE = 'xcad-login';
 
 const CLOSE_DELAY_MS = 1_000;
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 /** A JSON literal safe inside a <script> element (no `</script>` or comment openers). */
 function scriptLiteral(value: unknown): string {

@@ -1,4 +1,5 @@
-import { fieldOf, getJson, textFieldOf, type FetchLike } from './oauth.http';
+import type { FetchLike } from '@xcad/protocol';
+import { callVendorJson, vendorObject, vendorText, vendorValue } from '../../lib/vendor-http';
 import {
   avatarUrlOf,
   displayableNickname,
@@ -32,11 +33,18 @@ export interface QqConnectDeps {
 }
 
 /** The OAuth endpoints report failures as `{error, error_description}`. */
-function oauthErrorOf(body: unknown): string | undefined {
-  const error = fieldOf(body, 'error');
+const oauthError = { error: vendorValue, error_description: vendorText };
+const ZTokenAnswer = vendorObject({ ...oauthError, access_token: vendorText });
+const ZMeAnswer = vendorObject({ ...oauthError, openid: vendorText, unionid: vendorText, client_id: vendorText });
+const ZUserAnswer = vendorObject({ ret: vendorValue, msg: vendorText, nickname: vendorValue, figureurl_qq_1: vendorValue, figureurl_qq_2: vendorText });
+
+function oauthErrorOf(body: { error?: unknown; error_description?: string | undefined }): string | undefined {
+  const { error } = body;
   if (error === undefined || error === 0 || error === '0') return undefined;
-  return `error ${String(error)}: ${textFieldOf(body, 'error_description') ?? ''}`.trim();
+  return `error ${String(error)}: ${body.error_description ?? ''}`.trim();
 }
+
+const GET_JSON = { method: 'GET', headers: { accept: 'application/json' } } as const;
 
 function urlWith(base: string, parameters: Record<string, string>): string {
   const url = new URL(base);
@@ -70,7 +78,7 @@ export class QqConnectProvider implements QqProvider {
   }
 
   async exchangeCode(code: string): Promise<ExchangeResult> {
-    const token = await getJson(
+    const token = await callVendorJson(
       this.fetchImpl,
       urlWith(QQ_TOKEN_URL, {
         grant_type: 'authorization_code',
@@ -80,44 +88,51 @@ export class QqConnectProvider implements QqProvider {
         redirect_uri: this.redirectUri,
         fmt: 'json',
       }),
-      'oauth2.0/token',
+      GET_JSON,
       this.timeoutMs,
+      ZTokenAnswer,
+      { label: 'oauth2.0/token', serverErrorIsFailure: true },
     );
     if (token.kind === 'failure') return { ok: false, reason: token.reason, detail: token.detail };
     const tokenError = oauthErrorOf(token.body);
     if (tokenError !== undefined) return { ok: false, reason: 'refused', detail: `oauth2.0/token: ${tokenError}` };
-    const accessToken = textFieldOf(token.body, 'access_token');
+    const accessToken = token.body.access_token;
     if (accessToken === undefined) return { ok: false, reason: 'malformed', detail: 'oauth2.0/token: no access_token' };
 
-    const me = await getJson(this.fetchImpl, urlWith(QQ_ME_URL, { access_token: accessToken, unionid: '1', fmt: 'json' }), 'oauth2.0/me', this.timeoutMs);
+    const me = await callVendorJson(this.fetchImpl, urlWith(QQ_ME_URL, { access_token: accessToken, unionid: '1', fmt: 'json' }), GET_JSON, this.timeoutMs, ZMeAnswer, {
+      label: 'oauth2.0/me',
+      serverErrorIsFailure: true,
+    });
     if (me.kind === 'failure') return { ok: false, reason: me.reason, detail: me.detail };
     const meError = oauthErrorOf(me.body);
     if (meError !== undefined) return { ok: false, reason: 'refused', detail: `oauth2.0/me: ${meError}` };
-    const openid = textFieldOf(me.body, 'openid');
+    const openid = me.body.openid;
     if (openid === undefined) return { ok: false, reason: 'malformed', detail: 'oauth2.0/me: no openid' };
     // A token issued to another app must not sign anyone in here.
-    if (textFieldOf(me.body, 'client_id') !== this.config.appId) {
+    if (me.body.client_id !== this.config.appId) {
       return { ok: false, reason: 'refused', detail: 'oauth2.0/me: the token belongs to another client_id' };
     }
 
-    const user = await getJson(
+    const user = await callVendorJson(
       this.fetchImpl,
       urlWith(QQ_USER_INFO_URL, { access_token: accessToken, oauth_consumer_key: this.config.appId, openid }),
-      'user/get_user_info',
+      GET_JSON,
       this.timeoutMs,
+      ZUserAnswer,
+      { label: 'user/get_user_info', serverErrorIsFailure: true },
     );
     if (user.kind === 'failure') return { ok: false, reason: user.reason, detail: user.detail };
-    const ret = fieldOf(user.body, 'ret');
+    const { ret } = user.body;
     if (typeof ret !== 'number') return { ok: false, reason: 'malformed', detail: 'user/get_user_info: no ret' };
-    if (ret !== 0) return { ok: false, reason: 'refused', detail: `user/get_user_info: ret ${ret}: ${textFieldOf(user.body, 'msg') ?? ''}`.trim() };
+    if (ret !== 0) return { ok: false, reason: 'refused', detail: `user/get_user_info: ret ${ret}: ${user.body.msg ?? ''}`.trim() };
     return {
       ok: true,
       profile: {
         provider: 'qq',
         openid,
-        unionid: textFieldOf(me.body, 'unionid') ?? null,
-        nickname: displayableNickname(fieldOf(user.body, 'nickname'), DEFAULT_NICKNAME),
-        avatarUrl: avatarUrlOf(textFieldOf(user.body, 'figureurl_qq_2') ?? fieldOf(user.body, 'figureurl_qq_1')),
+        unionid: me.body.unionid ?? null,
+        nickname: displayableNickname(user.body.nickname, DEFAULT_NICKNAME),
+        avatarUrl: avatarUrlOf(user.body.figureurl_qq_2 ?? user.body.figureurl_qq_1),
       },
     };
   }

@@ -1,4 +1,5 @@
-import { fieldOf, getJson, textFieldOf, type FetchLike } from './oauth.http';
+import type { FetchLike } from '@xcad/protocol';
+import { callVendorJson, vendorObject, vendorText, vendorValue } from '../../lib/vendor-http';
 import { avatarUrlOf, displayableNickname, OAUTH_HTTP_TIMEOUT_MS, type AuthorizeRequest, type ExchangeResult, type WechatProvider } from './oauth.provider';
 
 // WeChat Open Platform website login ("网站应用微信登录"): the qrconnect page shows WeChat's own QR
@@ -23,11 +24,16 @@ export interface WechatOpenPlatformDeps {
 }
 
 /** WeChat reports failures as `{errcode, errmsg}` with HTTP 200; errcode 0 is not an error. */
-function wechatErrorOf(body: unknown): string | undefined {
-  const errcode = fieldOf(body, 'errcode');
-  if (errcode === undefined || errcode === 0) return undefined;
-  return `errcode ${String(errcode)}: ${textFieldOf(body, 'errmsg') ?? ''}`.trim();
+const wechatError = { errcode: vendorValue, errmsg: vendorText };
+const ZTokenAnswer = vendorObject({ ...wechatError, access_token: vendorText, openid: vendorText, unionid: vendorText });
+const ZUserAnswer = vendorObject({ ...wechatError, openid: vendorText, unionid: vendorText, nickname: vendorValue, headimgurl: vendorValue });
+
+function wechatErrorOf(body: { errcode?: unknown; errmsg?: string | undefined }): string | undefined {
+  if (body.errcode === undefined || body.errcode === 0) return undefined;
+  return `errcode ${String(body.errcode)}: ${body.errmsg ?? ''}`.trim();
 }
+
+const GET_JSON = { method: 'GET', headers: { accept: 'application/json' } } as const;
 
 export class WechatOpenPlatformProvider implements WechatProvider {
   readonly name = 'open-platform';
@@ -68,23 +74,28 @@ export class WechatOpenPlatformProvider implements WechatProvider {
       code,
       grant_type: 'authorization_code',
     }).toString();
-    const token = await getJson(this.fetchImpl, tokenUrl.toString(), 'sns/oauth2/access_token', this.timeoutMs);
+    const token = await callVendorJson(this.fetchImpl, tokenUrl.toString(), GET_JSON, this.timeoutMs, ZTokenAnswer, {
+      label: 'sns/oauth2/access_token',
+      serverErrorIsFailure: true,
+    });
     if (token.kind === 'failure') return { ok: false, reason: token.reason, detail: token.detail };
     const tokenError = wechatErrorOf(token.body);
     if (tokenError !== undefined) return { ok: false, reason: 'refused', detail: `sns/oauth2/access_token: ${tokenError}` };
-    const accessToken = textFieldOf(token.body, 'access_token');
-    const openid = textFieldOf(token.body, 'openid');
+    const { access_token: accessToken, openid } = token.body;
     if (accessToken === undefined || openid === undefined) {
       return { ok: false, reason: 'malformed', detail: 'sns/oauth2/access_token: no access_token or openid' };
     }
 
     const userUrl = new URL(WECHAT_USERINFO_URL);
     userUrl.search = new URLSearchParams({ access_token: accessToken, openid }).toString();
-    const user = await getJson(this.fetchImpl, userUrl.toString(), 'sns/userinfo', this.timeoutMs);
+    const user = await callVendorJson(this.fetchImpl, userUrl.toString(), GET_JSON, this.timeoutMs, ZUserAnswer, {
+      label: 'sns/userinfo',
+      serverErrorIsFailure: true,
+    });
     if (user.kind === 'failure') return { ok: false, reason: user.reason, detail: user.detail };
     const userError = wechatErrorOf(user.body);
     if (userError !== undefined) return { ok: false, reason: 'refused', detail: `sns/userinfo: ${userError}` };
-    if (textFieldOf(user.body, 'openid') !== openid) {
+    if (user.body.openid !== openid) {
       return { ok: false, reason: 'malformed', detail: 'sns/userinfo: openid differs from the access token' };
     }
     return {
@@ -92,9 +103,9 @@ export class WechatOpenPlatformProvider implements WechatProvider {
       profile: {
         provider: 'wechat',
         openid,
-        unionid: textFieldOf(user.body, 'unionid') ?? textFieldOf(token.body, 'unionid') ?? null,
-        nickname: displayableNickname(fieldOf(user.body, 'nickname'), DEFAULT_NICKNAME),
-        avatarUrl: avatarUrlOf(fieldOf(user.body, 'headimgurl')),
+        unionid: user.body.unionid ?? token.body.unionid ?? null,
+        nickname: displayableNickname(user.body.nickname, DEFAULT_NICKNAME),
+        avatarUrl: avatarUrlOf(user.body.headimgurl),
       },
     };
   }

@@ -3,7 +3,8 @@ import { TextDecoder } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { alipaySigningContent, alipayTime, AlipayProvider, noticeSigningBytes, parseForm, topLevelMembers, type AlipayConfig } from './alipay.provider';
 import { fenOf, yuanOf } from './pay-adapter';
-import type { FetchLike, IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
+import type { FetchLike } from '@xcad/protocol';
+import type { IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
 
 const app = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const alipay = generateKeyPairSync('rsa', { modulusLength: 2048 });

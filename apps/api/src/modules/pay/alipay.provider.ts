@@ -1,16 +1,10 @@
+import type { FetchLike } from '@xcad/protocol';
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { TextDecoder } from 'node:util';
-import {
-  beijingDateTime,
-  callVendor,
-  fenOf,
-  PAY_HTTP_TIMEOUT_MS,
-  parseBeijingDateTime,
-  parseJson,
-  stringFieldOf,
-  yuanOf,
-} from './pay-adapter';
-import type { FetchLike, IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type { z } from 'zod';
+import { callVendor, parseJson, VENDOR_HTTP_TIMEOUT_MS, vendorJsonOf, vendorObject, vendorString } from '../../lib/vendor-http';
+import { beijingDateTime, fenOf, parseBeijingDateTime, yuanOf } from './pay-adapter';
+import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
 // Alipay face-to-face payment (当面付): precreate gives the QR's content, the buyer scans it in
 // the Alipay app. Called through the open platform gateway as documented, with RSA2
@@ -192,17 +186,40 @@ export function noticeSigningBytes(rawValues: ReadonlyMap<string, Buffer>): Buff
   return Buffer.concat(parts);
 }
 
+/** The facts of a trade, as a query answer's node or a notice's form carries them. */
+interface TradeFacts {
+  out_trade_no?: string | undefined;
+  trade_no?: string | undefined;
+  total_amount?: string | undefined;
+  send_pay_date?: string | undefined;
+  gmt_payment?: string | undefined;
+}
+
+// The fields read of an answer's response node (lenient: an odd field reads as absent).
+const ZAnswerNode = vendorObject({
+  code: vendorString,
+  msg: vendorString,
+  sub_code: vendorString,
+  sub_msg: vendorString,
+  qr_code: vendorString,
+  out_trade_no: vendorString,
+  trade_no: vendorString,
+  trade_status: vendorString,
+  total_amount: vendorString,
+  send_pay_date: vendorString,
+});
+type AnswerNode = z.infer<typeof ZAnswerNode>;
+
 /** `code msg: sub_code sub_msg` of an answer node, for logs. */
-function answerDetail(node: unknown): string {
-  const part = (code: string, message: string): string =>
-    [stringFieldOf(node, code), stringFieldOf(node, message)].filter((text) => text !== undefined && text !== '').join(' ');
-  const main = part('code', 'msg');
-  const sub = part('sub_code', 'sub_msg');
+function answerDetail(node: AnswerNode): string {
+  const part = (code: string | undefined, message: string | undefined): string => [code, message].filter((text) => text !== undefined && text !== '').join(' ');
+  const main = part(node.code, node.msg);
+  const sub = part(node.sub_code, node.sub_msg);
   return sub === '' ? main || 'answer without code' : `${main}: ${sub}`;
 }
 
 /** An answer whose response node was found; `verified` says whether Alipay's sign over it holds. */
-type AlipayAnswer = { kind: 'answer'; node: unknown; verified: boolean } | { kind: 'failure'; detail: string };
+type AlipayAnswer = { kind: 'answer'; node: AnswerNode; verified: boolean } | { kind: 'failure'; detail: string };
 
 export class AlipayProvider implements PayProvider {
   readonly name = 'alipay';
@@ -221,7 +238,7 @@ export class AlipayProvider implements PayProvider {
     this.#alipayKey = createPublicKey(config.alipayPublicKeyPem);
     this.fetchImpl = deps.fetch ?? fetch;
     this.now = deps.now ?? (() => new Date());
-    this.timeoutMs = deps.timeoutMs ?? PAY_HTTP_TIMEOUT_MS;
+    this.timeoutMs = deps.timeoutMs ?? VENDOR_HTTP_TIMEOUT_MS;
   }
 
   #nowSeconds(): number {
@@ -277,7 +294,7 @@ export class AlipayProvider implements PayProvider {
     const signature = parseJson(members.get('sign') ?? '');
     const verified = typeof signature === 'string' && this.#verifies(nodeText, signature);
     // The facts are read from the very text the signature covers.
-    return { kind: 'answer', node: parseJson(nodeText), verified };
+    return { kind: 'answer', node: vendorJsonOf(nodeText, ZAnswerNode), verified };
   }
 
   async createPayment(request: PaymentRequest): Promise<PaymentCreated> {
@@ -292,10 +309,10 @@ export class AlipayProvider implements PayProvider {
       request.notifyUrl,
     );
     if (answer.kind === 'failure') return { ok: false, detail: answer.detail };
-    if (stringFieldOf(answer.node, 'code') !== SUCCESS_CODE) return { ok: false, detail: answerDetail(answer.node) };
+    if (answer.node.code !== SUCCESS_CODE) return { ok: false, detail: answerDetail(answer.node) };
     if (!answer.verified) return { ok: false, detail: 'unverified answer (bad or missing sign)' };
-    const qrCode = stringFieldOf(answer.node, 'qr_code');
-    if (stringFieldOf(answer.node, 'out_trade_no') !== request.orderno) return { ok: false, detail: 'answer is about another order' };
+    const qrCode = answer.node.qr_code;
+    if (answer.node.out_trade_no !== request.orderno) return { ok: false, detail: 'answer is about another order' };
     if (qrCode === undefined || qrCode === '') return { ok: false, detail: 'answer without qr_code' };
     return { ok: true, payurl: qrCode };
   }
@@ -304,15 +321,15 @@ export class AlipayProvider implements PayProvider {
     const answer = await this.#call('alipay.trade.query', { out_trade_no: orderno });
     if (answer.kind === 'failure') return { state: 'unknown', detail: answer.detail };
     const node = answer.node;
-    if (stringFieldOf(node, 'code') !== SUCCESS_CODE) {
+    if (node.code !== SUCCESS_CODE) {
       // Alipay knows a face-to-face trade only once it is scanned (FACTS "Payments"); "unpaid"
       // leaves the order as it is, so this needs no signature.
-      if (stringFieldOf(node, 'sub_code') === 'ACQ.TRADE_NOT_EXIST') return { state: 'unpaid' };
+      if (node.sub_code === 'ACQ.TRADE_NOT_EXIST') return { state: 'unpaid' };
       return { state: 'unknown', detail: answerDetail(node) };
     }
     if (!answer.verified) return { state: 'unknown', detail: 'unverified answer (bad or missing sign)' };
-    if (stringFieldOf(node, 'out_trade_no') !== orderno) return { state: 'unknown', detail: 'answer is about another order' };
-    const status = stringFieldOf(node, 'trade_status');
+    if (node.out_trade_no !== orderno) return { state: 'unknown', detail: 'answer is about another order' };
+    const status = node.trade_status;
     if (status === 'WAIT_BUYER_PAY') return { state: 'unpaid' };
     if (status === 'TRADE_CLOSED') return { state: 'closed' };
     if (status === undefined || !PAID_STATUSES.has(status)) return { state: 'unknown', detail: `trade_status ${status ?? 'missing'}` };
@@ -328,14 +345,12 @@ export class AlipayProvider implements PayProvider {
   }
 
   /** The facts of a paid trade, from a query answer or a notice (its time under `timeField`). */
-  #paidNotice(source: unknown, timeField: string): PaidNotice | string {
-    const orderno = stringFieldOf(source, 'out_trade_no');
-    const transactionId = stringFieldOf(source, 'trade_no');
-    const totalAmount = stringFieldOf(source, 'total_amount');
+  #paidNotice(source: TradeFacts, timeField: 'send_pay_date' | 'gmt_payment'): PaidNotice | string {
+    const { out_trade_no: orderno, trade_no: transactionId, total_amount: totalAmount } = source;
     const amountFen = totalAmount === undefined ? undefined : fenOf(totalAmount);
     if (orderno === undefined || transactionId === undefined) return 'trade without out_trade_no or trade_no';
     if (amountFen === undefined) return `total_amount ${totalAmount ?? 'missing'} is not an amount`;
-    const time = stringFieldOf(source, timeField);
+    const time = source[timeField];
     // A paid trade always carries its time; should one lack it, the payment still stands.
     const paidAt = (time === undefined ? undefined : parseBeijingDateTime(time)) ?? this.#nowSeconds();
     return { orderno, transactionId, amountFen, paidAt };

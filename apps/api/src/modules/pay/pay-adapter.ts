@@ -1,54 +1,5 @@
-import type { FetchLike } from './pay.provider';
-
-// What the two real payment adapters share: one HTTP call bounded in time that never throws and
-// keeps the answer's exact text (both vendors sign the bytes, not the parsed JSON), safe readers
-// for answers of unknown shape, and Beijing wall-clock times, in which both vendors write dates.
-
-/** How long WeChat Pay or Alipay may take before the call counts as failed. */
-export const PAY_HTTP_TIMEOUT_MS = 10_000;
-
-export type VendorReply =
-  | { kind: 'answer'; status: number; headers: Headers; text: string }
-  | { kind: 'failure'; detail: string };
-
-export async function callVendor(
-  fetchImpl: FetchLike,
-  url: string,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
-  timeoutMs: number,
-): Promise<VendorReply> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await fetchImpl(url, { ...init, signal: controller.signal });
-    return { kind: 'answer', status: response.status, headers: response.headers, text: await response.text() };
-  } catch (error) {
-    if (controller.signal.aborted) return { kind: 'failure', detail: `no answer within ${timeoutMs} ms` };
-    return { kind: 'failure', detail: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** JSON.parse that answers undefined instead of throwing. */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Reads `record[key]` when `record` is an object, so odd or hostile input never throws. */
-export function fieldOf(record: unknown, key: string): unknown {
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
-  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
-}
-
-export function stringFieldOf(record: unknown, key: string): string | undefined {
-  const value = fieldOf(record, key);
-  return typeof value === 'string' ? value : undefined;
-}
+// What the two real payment adapters share besides their HTTP calls (lib/vendor-http.ts): Beijing
+// wall-clock times, in which both vendors write dates, and money written as yuan.
 
 const BEIJING_OFFSET_MS = 8 * 3600 * 1000;
 

@@ -86,5 +86,3 @@ export interface PayProvider {
 
 /** Which provider serves which pay type. */
 export type PayProviders = Readonly<Record<PayType, PayProvider>>;
-
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,6 +1,7 @@
 import { createCipheriv, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { FetchLike, IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
+import type { FetchLike } from '@xcad/protocol';
+import type { IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
 import { cutToUtf8Bytes, decryptResource, requestSigningMessage, WechatPayProvider, wechatTime, type WechatPayConfig } from './wechatpay.provider';
 
 const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });

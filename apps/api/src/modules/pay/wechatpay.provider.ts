@@ -1,6 +1,9 @@
+import type { FetchLike } from '@xcad/protocol';
 import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
-import { beijingDateTime, callVendor, fieldOf, PAY_HTTP_TIMEOUT_MS, parseJson, parseRfc3339, stringFieldOf, type VendorReply } from './pay-adapter';
-import type { FetchLike, IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type { z } from 'zod';
+import { callVendor, VENDOR_HTTP_TIMEOUT_MS, vendorJsonOf, vendorObject, vendorString, vendorValue, type VendorReply } from '../../lib/vendor-http';
+import { beijingDateTime, parseRfc3339 } from './pay-adapter';
+import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
 
 // WeChat Pay APIv3, Native payment (the buyer scans a QR on the cashier page), called directly
 // as the API documents it so no SDK is needed. Requests carry a SHA256withRSA signature by the
@@ -92,21 +95,37 @@ function headerOf(headers: IncomingNotice['headers'], name: string): string | un
   return undefined;
 }
 
+// The fields read of WeChat Pay's answers and notices (lenient: an odd field reads as absent).
+const ZErrorAnswer = vendorObject({ code: vendorString, message: vendorString });
+const ZNativeAnswer = vendorObject({ code_url: vendorString });
+const ZTransaction = vendorObject({
+  appid: vendorString,
+  mchid: vendorString,
+  out_trade_no: vendorString,
+  transaction_id: vendorString,
+  trade_state: vendorString,
+  success_time: vendorString,
+  amount: vendorObject({ total: vendorValue }),
+});
+type Transaction = z.infer<typeof ZTransaction>;
+const ZNotice = vendorObject({
+  event_type: vendorString,
+  resource: vendorObject({ algorithm: vendorString, ciphertext: vendorString, nonce: vendorString, associated_data: vendorString }),
+});
+
 /** The `code: message` of a WeChat Pay error answer, for logs. */
 function errorDetail(status: number, text: string): string {
-  const body = parseJson(text);
-  const code = stringFieldOf(body, 'code');
-  return `HTTP ${status}${code === undefined ? '' : ` ${code}`}: ${stringFieldOf(body, 'message') ?? text.slice(0, 200)}`.trim();
+  const { code, message } = vendorJsonOf(text, ZErrorAnswer);
+  return `HTTP ${status}${code === undefined ? '' : ` ${code}`}: ${message ?? text.slice(0, 200)}`.trim();
 }
 
 /** The facts of a paid transaction (an order query's answer or a decrypted notice). */
-function paidNoticeOf(transaction: unknown, fallbackPaidAt: number): PaidNotice | string {
-  const orderno = stringFieldOf(transaction, 'out_trade_no');
-  const transactionId = stringFieldOf(transaction, 'transaction_id');
-  const total = fieldOf(fieldOf(transaction, 'amount'), 'total');
+function paidNoticeOf(transaction: Transaction, fallbackPaidAt: number): PaidNotice | string {
+  const { out_trade_no: orderno, transaction_id: transactionId } = transaction;
+  const { total } = transaction.amount;
   if (orderno === undefined || transactionId === undefined) return 'transaction without out_trade_no or transaction_id';
   if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return 'transaction without a whole amount.total';
-  const successTime = stringFieldOf(transaction, 'success_time');
+  const successTime = transaction.success_time;
   // A paid transaction always has its time; should one lack it, the payment still stands.
   const paidAt = (successTime === undefined ? undefined : parseRfc3339(successTime)) ?? fallbackPaidAt;
   return { orderno, transactionId, amountFen: total, paidAt };
@@ -133,7 +152,7 @@ export class WechatPayProvider implements PayProvider {
     this.fetchImpl = deps.fetch ?? fetch;
     this.now = deps.now ?? (() => new Date());
     this.nonce = deps.nonce ?? (() => randomBytes(16).toString('hex').toUpperCase());
-    this.timeoutMs = deps.timeoutMs ?? PAY_HTTP_TIMEOUT_MS;
+    this.timeoutMs = deps.timeoutMs ?? VENDOR_HTTP_TIMEOUT_MS;
   }
 
   /** The Authorization header of a request. */
@@ -207,7 +226,7 @@ export class WechatPayProvider implements PayProvider {
     if (reply.status !== 200) return { ok: false, detail: errorDetail(reply.status, reply.text) };
     const verified = this.#verifiedAnswer(reply);
     if (!verified.ok) return verified;
-    const codeUrl = stringFieldOf(parseJson(reply.text), 'code_url');
+    const codeUrl = vendorJsonOf(reply.text, ZNativeAnswer).code_url;
     if (codeUrl === undefined || codeUrl === '') return { ok: false, detail: 'HTTP 200 without code_url' };
     return { ok: true, payurl: codeUrl };
   }
@@ -217,15 +236,15 @@ export class WechatPayProvider implements PayProvider {
     if (reply.kind === 'failure') return { state: 'unknown', detail: reply.detail };
     // Not yet created on WeChat's side (or expired before anyone scanned): nothing was paid. Error
     // answers need no signature check here, since "unpaid" only leaves the order as it is.
-    if (reply.status === 404 && stringFieldOf(parseJson(reply.text), 'code') === 'ORDER_NOT_EXIST') return { state: 'unpaid' };
+    if (reply.status === 404 && vendorJsonOf(reply.text, ZErrorAnswer).code === 'ORDER_NOT_EXIST') return { state: 'unpaid' };
     if (reply.status !== 200) return { state: 'unknown', detail: errorDetail(reply.status, reply.text) };
     const verified = this.#verifiedAnswer(reply);
     if (!verified.ok) return { state: 'unknown', detail: verified.detail };
-    const transaction = parseJson(reply.text);
-    if (stringFieldOf(transaction, 'out_trade_no') !== orderno || stringFieldOf(transaction, 'mchid') !== this.config.mchid) {
+    const transaction = vendorJsonOf(reply.text, ZTransaction);
+    if (transaction.out_trade_no !== orderno || transaction.mchid !== this.config.mchid) {
       return { state: 'unknown', detail: 'answer is about another order' };
     }
-    const tradeState = stringFieldOf(transaction, 'trade_state');
+    const tradeState = transaction.trade_state;
     switch (tradeState) {
       case 'SUCCESS': {
         const notice = paidNoticeOf(transaction, Math.floor(this.now().getTime() / 1000));
@@ -268,23 +287,20 @@ export class WechatPayProvider implements PayProvider {
     const verified = this.#verified(get, notice.rawBody);
     if (!verified.ok) return { kind: 'invalid', detail: verified.detail };
 
-    const body = parseJson(notice.rawBody);
-    const eventType = stringFieldOf(body, 'event_type');
+    const body = vendorJsonOf(notice.rawBody, ZNotice);
+    const eventType = body.event_type;
     if (eventType !== 'TRANSACTION.SUCCESS') return { kind: 'ignored', detail: `event_type ${eventType ?? 'missing'}` };
-    const resource = fieldOf(body, 'resource');
-    const algorithm = stringFieldOf(resource, 'algorithm');
-    const ciphertext = stringFieldOf(resource, 'ciphertext');
-    const nonce = stringFieldOf(resource, 'nonce');
+    const { algorithm, ciphertext, nonce } = body.resource;
     if (algorithm !== 'AEAD_AES_256_GCM' || ciphertext === undefined || nonce === undefined) {
       return { kind: 'invalid', detail: `resource not AEAD_AES_256_GCM (${algorithm ?? 'no algorithm'})` };
     }
-    const plain = decryptResource(this.config.apiV3Key, { ciphertext, nonce, associatedData: stringFieldOf(resource, 'associated_data') ?? '' });
+    const plain = decryptResource(this.config.apiV3Key, { ciphertext, nonce, associatedData: body.resource.associated_data ?? '' });
     if (plain === undefined) return { kind: 'invalid', detail: 'resource does not decrypt with the APIv3 key' };
-    const transaction = parseJson(plain);
-    if (stringFieldOf(transaction, 'mchid') !== this.config.mchid || stringFieldOf(transaction, 'appid') !== this.config.appid) {
+    const transaction = vendorJsonOf(plain, ZTransaction);
+    if (transaction.mchid !== this.config.mchid || transaction.appid !== this.config.appid) {
       return { kind: 'invalid', detail: 'transaction of another merchant or app' };
     }
-    const tradeState = stringFieldOf(transaction, 'trade_state');
+    const tradeState = transaction.trade_state;
     if (tradeState !== 'SUCCESS') return { kind: 'ignored', detail: `trade_state ${tradeState ?? 'missing'}` };
     const paid = paidNoticeOf(transaction, Math.floor(this.now().getTime() / 1000));
     return typeof paid === 'string' ? { kind: 'invalid', detail: paid } : { kind: 'paid', notice: paid };

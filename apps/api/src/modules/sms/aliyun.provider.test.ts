@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ALIYUN_SMS_ENDPOINT, AliyunSmsProvider, aliyunPercentEncode, aliyunSignature } from './aliyun.provider';
-import type { FetchLike } from './sms.http';
+import type { FetchLike } from '@xcad/protocol';
 
 const config = { accessKeyId: 'LTAI-test-id', accessKeySecret: 'test-secret', signName: '迅捷CAD', templateCode: 'SMS_000001' };
 const message = { phone: '13800138000', code: '1234', purpose: 'quicklogin' } as const;

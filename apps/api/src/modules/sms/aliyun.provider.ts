@@ -1,5 +1,7 @@
+import type { FetchLike } from '@xcad/protocol';
 import { createHmac, randomUUID } from 'node:crypto';
-import { postToProvider, SMS_HTTP_TIMEOUT_MS, stringFieldOf, type FetchLike } from './sms.http';
+import type { z } from 'zod';
+import { callVendorJson, VENDOR_HTTP_TIMEOUT_MS, vendorObject, vendorString } from '../../lib/vendor-http';
 import type { SmsFailureReason, SmsMessage, SmsProvider, SmsSendResult } from './sms.provider';
 
 // Aliyun Dysmsapi SendSms (API version 2017-05-25), called through the documented RPC style with
@@ -48,12 +50,13 @@ const REASONS: Record<string, SmsFailureReason> = {
   'isv.MOBILE_NUMBER_ILLEGAL': 'invalid-phone',
 };
 
+const ZAliyunAnswer = vendorObject({ Code: vendorString, BizId: vendorString, Message: vendorString });
+
 /** Reads an Aliyun SendSms answer: `Code: "OK"` with a BizId is success, other codes are mapped. */
-export function aliyunResultOf(status: number, body: unknown): SmsSendResult {
-  const code = stringFieldOf(body, 'Code');
-  const bizId = stringFieldOf(body, 'BizId');
+export function aliyunResultOf(status: number, body: z.infer<typeof ZAliyunAnswer>): SmsSendResult {
+  const { Code: code, BizId: bizId } = body;
   if (status === 200 && code === 'OK' && bizId !== undefined) return { ok: true, providerMessageId: bizId };
-  const detail = `HTTP ${status} ${code ?? 'no Code'}: ${stringFieldOf(body, 'Message') ?? ''}`.trim();
+  const detail = `HTTP ${status} ${code ?? 'no Code'}: ${body.Message ?? ''}`.trim();
   return { ok: false, reason: (code !== undefined ? REASONS[code] : undefined) ?? 'provider-error', detail };
 }
 
@@ -71,7 +74,7 @@ export class AliyunSmsProvider implements SmsProvider {
     this.fetchImpl = deps.fetch ?? fetch;
     this.now = deps.now ?? (() => new Date());
     this.nonce = deps.nonce ?? randomUUID;
-    this.timeoutMs = deps.timeoutMs ?? SMS_HTTP_TIMEOUT_MS;
+    this.timeoutMs = deps.timeoutMs ?? VENDOR_HTTP_TIMEOUT_MS;
   }
 
   /** Every parameter of the call except Signature. */
@@ -97,11 +100,12 @@ export class AliyunSmsProvider implements SmsProvider {
   async send(message: SmsMessage): Promise<SmsSendResult> {
     const params = this.requestParams(message);
     const signed = { ...params, Signature: aliyunSignature('POST', params, this.config.accessKeySecret) };
-    const reply = await postToProvider(
+    const reply = await callVendorJson(
       this.fetchImpl,
       ALIYUN_SMS_ENDPOINT,
-      { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: aliyunCanonicalQuery(signed) },
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: aliyunCanonicalQuery(signed) },
       this.timeoutMs,
+      ZAliyunAnswer,
     );
     if (reply.kind === 'failure') return { ok: false, reason: 'provider-error', detail: reply.detail };
     return aliyunResultOf(reply.status, reply.body);

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { FetchLike } from './sms.http';
+import type { FetchLike } from '@xcad/protocol';
 import { TencentSmsProvider } from './tencent.provider';
 
 const config = {

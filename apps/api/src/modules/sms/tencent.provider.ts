@@ -1,5 +1,7 @@
+import type { FetchLike } from '@xcad/protocol';
 import { createHash, createHmac } from 'node:crypto';
-import { fieldOf, postToProvider, SMS_HTTP_TIMEOUT_MS, stringFieldOf, type FetchLike } from './sms.http';
+import { z } from 'zod';
+import { callVendorJson, VENDOR_HTTP_TIMEOUT_MS, vendorObject, vendorString } from '../../lib/vendor-http';
 import type { SmsFailureReason, SmsMessage, SmsProvider, SmsSendResult } from './sms.provider';
 
 // Tencent Cloud SMS SendSms (API version 2021-01-11), signed with TC3-HMAC-SHA256 as the API
@@ -51,24 +53,31 @@ function reasonOf(code: string): SmsFailureReason {
   return 'provider-error';
 }
 
+const ZStatus = vendorObject({ Code: vendorString, SerialNo: vendorString, Message: vendorString });
+const ZTencentAnswer = vendorObject({
+  Response: vendorObject({
+    Error: vendorObject({ Code: vendorString, Message: vendorString }).optional(),
+    SendStatusSet: z.array(ZStatus).catch([]),
+  }),
+});
+type TencentAnswer = z.infer<typeof ZTencentAnswer>;
+
 /**
  * Reads a Tencent SendSms answer. The per-number status is in `Response.SendStatusSet`; a
  * request-level failure is in `Response.Error`. The same error codes can come either way, so
  * both are mapped alike (a limit is a limit wherever it is reported).
  */
-export function tencentResultOf(status: number, body: unknown): SmsSendResult {
-  const response = fieldOf(body, 'Response');
-  const error = fieldOf(response, 'Error');
+export function tencentResultOf(status: number, body: TencentAnswer): SmsSendResult {
+  const { Error: error, SendStatusSet: statuses } = body.Response;
   if (error !== undefined) {
-    const code = stringFieldOf(error, 'Code') ?? 'no Code';
-    return { ok: false, reason: reasonOf(code), detail: `HTTP ${status} ${code}: ${stringFieldOf(error, 'Message') ?? ''}`.trim() };
+    const code = error.Code ?? 'no Code';
+    return { ok: false, reason: reasonOf(code), detail: `HTTP ${status} ${code}: ${error.Message ?? ''}`.trim() };
   }
-  const statuses = fieldOf(response, 'SendStatusSet');
-  const first: unknown = Array.isArray(statuses) ? statuses[0] : undefined;
-  const code = stringFieldOf(first, 'Code');
-  const serialNo = stringFieldOf(first, 'SerialNo');
+  const first = statuses[0];
+  const code = first?.Code;
+  const serialNo = first?.SerialNo;
   if (status === 200 && code === 'Ok' && serialNo !== undefined) return { ok: true, providerMessageId: serialNo };
-  const detail = `HTTP ${status} ${code ?? 'no SendStatusSet'}: ${stringFieldOf(first, 'Message') ?? ''}`.trim();
+  const detail = `HTTP ${status} ${code ?? 'no SendStatusSet'}: ${first?.Message ?? ''}`.trim();
   return { ok: false, reason: code !== undefined ? reasonOf(code) : 'provider-error', detail };
 }
 
@@ -89,7 +98,7 @@ export class TencentSmsProvider implements SmsProvider {
   ) {
     this.fetchImpl = deps.fetch ?? fetch;
     this.now = deps.now ?? (() => new Date());
-    this.timeoutMs = deps.timeoutMs ?? SMS_HTTP_TIMEOUT_MS;
+    this.timeoutMs = deps.timeoutMs ?? VENDOR_HTTP_TIMEOUT_MS;
   }
 
   async send(message: SmsMessage): Promise<SmsSendResult> {
@@ -101,10 +110,11 @@ export class TencentSmsProvider implements SmsProvider {
       TemplateParamSet: [message.code],
     });
     const timestamp = Math.floor(this.now().getTime() / 1000);
-    const reply = await postToProvider(
+    const reply = await callVendorJson(
       this.fetchImpl,
       `https://${TENCENT_SMS_HOST}/`,
       {
+        method: 'POST',
         headers: {
           Authorization: tencentAuthorization(payload, timestamp, this.config.secretId, this.config.secretKey),
           // fetch sets Host from the URL, which is the signed TENCENT_SMS_HOST.
@@ -117,6 +127,7 @@ export class TencentSmsProvider implements SmsProvider {
         body: payload,
       },
       this.timeoutMs,
+      ZTencentAnswer,
     );
     if (reply.kind === 'failure') return { ok: false, reason: 'provider-error', detail: reply.detail };
     return tencentResultOf(reply.status, reply.body);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkSoftwareFiles, compareVersions, parseSoftwareFile, SoftwareImportError, type SoftwareDocument, type SoftwareProblem } from './software-source';
+import { checkSoftwareFiles, compareVersions, parseSoftwareFile, type SoftwareDocument } from './software-source';
+import { ImportError, type ImportProblem } from '../../lib/import-error';
 
-// Decision 0012: the rules of content/software/*.yml (content/software/README.md).
+// The rules of content/software/*.yml (content/software/README.md).
 
 const GOOD = `name: 迅捷CAD看图
 tagline: 只看图、不改图时的轻量选择，测量、批注、打印一应俱全。
@@ -41,7 +42,7 @@ function bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
-function problemsOf(text: string, name = 'download-lookchart.yml'): SoftwareProblem[] {
+function problemsOf(text: string, name = 'download-lookchart.yml'): ImportProblem[] {
   const parsed = parseSoftwareFile(name, bytes(text));
   if (!Array.isArray(parsed)) throw new Error('expected problems');
   return parsed;
@@ -124,8 +125,8 @@ describe('checkSoftwareFiles', () => {
     } catch (error) {
       refused = error;
     }
-    expect(refused).toBeInstanceOf(SoftwareImportError);
-    const messages = (refused as SoftwareImportError).problems.map((problem) => `${problem.file} ${problem.field}: ${problem.message}`);
+    expect(refused).toBeInstanceOf(ImportError);
+    const messages = (refused as ImportError).problems.map((problem) => `${problem.file} ${problem.field}: ${problem.message}`);
     expect(messages).toEqual([
       'content/software/download-holdall.yml platforms.windows: viewer_3.5_x86.exe is already the file of download-lookchart windows32',
       'content/software/download-holdall.yml platforms.windows32: viewer_3.5_x86.exe is already the file of download-lookchart windows32',

@@ -3,35 +3,16 @@ import type { SoftwarePlatform } from '@xcad/db';
 import { PRODUCT, PRODUCT_IDS } from '@xcad/protocol';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { isCalendarDate } from '../../lib/dates';
 import { PLATFORMS, platformOrder, platformRuleOf } from './software-platforms';
+import { ImportError, type ImportProblem } from '../../lib/import-error';
+import { ZSourceDate } from '../../lib/source-dates';
 
-// The release data of the download pages (decision 0012), authored as one YAML file per page under
+// The release data of the download pages (spec §2, decision 0012), authored as one YAML file per page under
 // content/software/<route name>.yml (format: content/software/README.md). This module reads and
 // checks files; nothing here touches the database.
 
 export const SOFTWARE_FOLDER = 'software';
 const SOFTWARE_SOURCE_PREFIX = `content/${SOFTWARE_FOLDER}/`;
-
-export interface SoftwareProblem {
-  /** `content/software/<key>.yml` */
-  file: string;
-  /** Dotted path of the field, or `file`. */
-  field: string;
-  message: string;
-}
-
-/** The import refused the files: nothing of the run was written. */
-export class SoftwareImportError extends Error {
-  readonly problems: readonly SoftwareProblem[];
-
-  constructor(problems: readonly SoftwareProblem[]) {
-    const lines = problems.map((problem) => `  ${problem.file}: ${problem.field}: ${problem.message}`);
-    super(`software import failed (${problems.length} problem(s)), nothing was written:\n${lines.join('\n')}`);
-    this.name = 'SoftwareImportError';
-    this.problems = problems;
-  }
-}
 
 export interface SoftwareFeature {
   title: string;
@@ -100,11 +81,6 @@ export function compareVersions(a: string, b: string): number {
 
 const ZText = (max: number) => z.string({ error: 'must be text' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-const ZDate = z
-  .string({ error: 'must be a date written YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine(isCalendarDate, 'is not a calendar date');
-
 // YAML reads 5.0 as the number 5: a version must be quoted to keep what the author wrote.
 const ZVersion = z
   .string({ error: 'must be a quoted version such as "5.0" (YAML reads 5.0 unquoted as the number 5)' })
@@ -144,7 +120,7 @@ const ZProductFile = z.strictObject({
   releases: z
     .array(
       z
-        .strictObject({ version: ZVersion, date: ZDate, added: ZNoteList, improved: ZNoteList, fixed: ZNoteList })
+        .strictObject({ version: ZVersion, date: ZSourceDate, added: ZNoteList, improved: ZNoteList, fixed: ZNoteList })
         .refine((release) => (release.added?.length ?? 0) + (release.improved?.length ?? 0) + (release.fixed?.length ?? 0) > 0, 'needs at least one item in added, improved or fixed'),
     )
     .min(1, 'must list the current release')
@@ -153,7 +129,7 @@ const ZProductFile = z.strictObject({
 
 type ProductFile = z.output<typeof ZProductFile>;
 
-function zodProblems(file: string, error: z.ZodError): SoftwareProblem[] {
+function zodProblems(file: string, error: z.ZodError): ImportProblem[] {
   return error.issues.map((issue) => ({
     file,
     field: issue.path.length > 0 ? issue.path.join('.') : 'file',
@@ -162,8 +138,8 @@ function zodProblems(file: string, error: z.ZodError): SoftwareProblem[] {
 }
 
 /** Rules across fields: known platforms with the right kind of file, releases newest first, spec §9. */
-function crossProblems(file: string, key: string, data: ProductFile): SoftwareProblem[] {
-  const problems: SoftwareProblem[] = [];
+function crossProblems(file: string, key: string, data: ProductFile): ImportProblem[] {
+  const problems: ImportProblem[] = [];
   const at = (field: string, message: string) => problems.push({ file, field, message });
   for (const [platform, entry] of Object.entries(data.platforms)) {
     const field = `platforms.${platform}`;
@@ -229,7 +205,7 @@ function toDocument(key: string, sourcePath: string, sourceHash: string, data: P
 }
 
 /** Checks one file (`<key>.yml`); answers the document, or every problem found in it. */
-export function parseSoftwareFile(fileName: string, bytes: Uint8Array): SoftwareDocument | SoftwareProblem[] {
+export function parseSoftwareFile(fileName: string, bytes: Uint8Array): SoftwareDocument | ImportProblem[] {
   const sourcePath = `${SOFTWARE_SOURCE_PREFIX}${fileName}`;
   const key = fileName.replace(/\.yml$/, '');
   let text: string;
@@ -254,9 +230,9 @@ export function parseSoftwareFile(fileName: string, bytes: Uint8Array): Software
   return toDocument(key, sourcePath, sourceHash, result.data);
 }
 
-/** Checks every file together; throws SoftwareImportError listing all problems of all files. */
+/** Checks every file together; throws ImportError listing all problems of all files. */
 export function checkSoftwareFiles(files: ReadonlyArray<{ name: string; bytes: Uint8Array }>): SoftwareDocument[] {
-  const problems: SoftwareProblem[] = [];
+  const problems: ImportProblem[] = [];
   const documents: SoftwareDocument[] = [];
   for (const file of files) {
     const parsed = parseSoftwareFile(file.name, file.bytes);
@@ -273,6 +249,6 @@ export function checkSoftwareFiles(files: ReadonlyArray<{ name: string; bytes: U
       else problems.push({ file: document.sourcePath, field: `platforms.${entry.platform}`, message: `${name} is already the file of ${owner}` });
     }
   }
-  if (problems.length > 0) throw new SoftwareImportError(problems);
+  if (problems.length > 0) throw new ImportError('software', problems);
   return documents.sort((a, b) => a.key.localeCompare(b.key));
 }

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalDiskStorage } from '../../storage';
 import { importSoftware, softwareImporter } from './software.import';
 import { countDownload } from './software.repository';
-import { SoftwareImportError } from './software-source';
+import { ImportError } from '../../lib/import-error';
 
-// Decision 0012: content/software/*.yml -> the download pages' tables, checked first, one transaction,
+// content/software/*.yml -> the download pages' tables, checked first, one transaction,
 // idempotent, counters never reset.
 
 let database: TestDatabaseHandle;
@@ -119,8 +119,8 @@ describe('softwareImporter', () => {
       () => null,
       (caught: unknown) => caught,
     );
-    expect(error).toBeInstanceOf(SoftwareImportError);
-    const problems = (error as SoftwareImportError).problems.map((problem) => `${problem.file} ${problem.field}`);
+    expect(error).toBeInstanceOf(ImportError);
+    const problems = (error as ImportError).problems.map((problem) => `${problem.file} ${problem.field}`);
     expect(problems).toEqual(
       expect.arrayContaining([
         'content/software/download-converter.yml releases.0.version',

@@ -4,9 +4,10 @@ import type { Database } from '@xcad/db';
 import type { Kysely } from 'kysely';
 import type { SiteImporter } from '../site-deps';
 import { deleteProducts, insertProduct, listProductHashes, type ProductRows } from './software.repository';
-import { checkSoftwareFiles, SOFTWARE_FOLDER, SoftwareImportError, type SoftwareDocument } from './software-source';
+import { checkSoftwareFiles, SOFTWARE_FOLDER, type SoftwareDocument } from './software-source';
+import { ImportError } from '../../lib/import-error';
 
-// The importer of the download pages' release data (decision 0012): content/software/*.yml become
+// The importer of the download pages' release data (spec §2, decision 0012): content/software/*.yml become
 // software_product, software_release and software_file rows. Every file is checked before anything
 // is written; one transaction writes the run; an unchanged file (same SHA-256) is not written
 // again; download counters (software_download) are never reset.
@@ -64,7 +65,8 @@ async function readSoftwareFiles(contentDir: string): Promise<Array<{ name: stri
   const yamlNames = names.filter((name) => name.endsWith('.yml')).sort();
   const misnamed = names.filter((name) => name.endsWith('.yaml'));
   if (misnamed.length > 0) {
-    throw new SoftwareImportError(
+    throw new ImportError(
+      'software',
       misnamed.map((name) => ({ file: `content/${SOFTWARE_FOLDER}/${name}`, field: 'file', message: 'name the file .yml (its key is the name before .yml)' })),
     );
   }
@@ -72,7 +74,7 @@ async function readSoftwareFiles(contentDir: string): Promise<Array<{ name: stri
 }
 
 /**
- * Imports content/software/. Throws SoftwareImportError (nothing written) when any file is
+ * Imports content/software/. Throws ImportError (nothing written) when any file is
  * refused. A missing folder imports nothing and removes nothing.
  */
 export async function importSoftware(db: Kysely<Database>, contentDir: string): Promise<SoftwareImportSummary> {

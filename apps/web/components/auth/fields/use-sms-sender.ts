@@ -19,7 +19,7 @@ import { countdownEndsAt, refusalOf, retryAfterOf, secondsLeft, smsSendFailure }
 // spec §4, §8: sending an SMS code — validate the phone, send, fetch and show an image captcha when
 // the server asks (the send is then repeated with its value), and refuse resending for 60 s.
 
-export interface SmsSendResult {
+interface SmsSendResult {
   readonly isSent: boolean;
   readonly formError: SmsFormErrorCode;
   /** '' when sent, else what the form's error line shows. */

@@ -5,7 +5,9 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { LogoMark } from '@/components/site/logo';
+import { cardClass } from '@/components/ui/card';
 import { CheckIcon } from '@/components/ui/icons';
+import { postDevRoute, type DevAnswer } from '@/lib/api/dev-routes';
 import styles from './scan-login.module.css';
 
 // /scanlogin/{logintag} (spec §1, §2): the phone side of the development WeChat provider. A desktop
@@ -18,9 +20,6 @@ const CONFIRM_PATH = '/api/dev/wechat/confirm';
 const EXPIRED_CODES: readonly number[] = AUTH_ERRORS.qrExpired.codes;
 
 type ScanState = 'loading' | 'ready' | 'done' | 'expired' | 'error';
-
-/** What the dev routes answered, or `null` for a 404 (a real WeChat provider is configured). */
-type DevAnswer = { code: number; message: string } | null;
 
 interface Outcome {
   readonly state: ScanState;
@@ -36,21 +35,6 @@ function outcomeOf(answer: DevAnswer, success: ScanState): Outcome {
 }
 
 const NETWORK_FAILURE: Outcome = { state: 'error', error: { kind: 'network' } };
-
-async function postDev(path: string, body: Record<string, string>): Promise<DevAnswer> {
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status === 404) return null;
-  const answer: unknown = await response.json();
-  if (typeof answer !== 'object' || answer === null || !('code' in answer) || typeof answer.code !== 'number') {
-    throw new Error(`unexpected answer from ${path}`);
-  }
-  const message = 'message' in answer && typeof answer.message === 'string' ? answer.message : '';
-  return { code: answer.code, message };
-}
 
 const OPENID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -84,7 +68,7 @@ export function ScanLogin({ logintag }: { readonly logintag: string }) {
 
   useEffect(() => {
     let isCurrent = true;
-    postDev(SCAN_PATH, { logintag }).then(
+    postDevRoute(SCAN_PATH, { logintag }).then(
       (answer) => isCurrent && setOutcome(outcomeOf(answer, 'ready')),
       () => isCurrent && setOutcome(NETWORK_FAILURE),
     );
@@ -99,7 +83,7 @@ export function ScanLogin({ logintag }: { readonly logintag: string }) {
     setIsConfirming(true);
     try {
       const name = nickname.trim() || t('defaultNickname');
-      setOutcome(outcomeOf(await postDev(CONFIRM_PATH, { logintag, openid: devOpenid(), nickname: name }), 'done'));
+      setOutcome(outcomeOf(await postDevRoute(CONFIRM_PATH, { logintag, openid: devOpenid(), nickname: name }), 'done'));
     } catch {
       setOutcome(NETWORK_FAILURE);
     } finally {
@@ -121,7 +105,7 @@ export function ScanLogin({ logintag }: { readonly logintag: string }) {
   };
 
   return (
-    <section className={styles.card} data-testid="scan-login" aria-labelledby="scan-login-title">
+    <section className={cardClass(styles.sheet)} data-testid="scan-login" aria-labelledby="scan-login-title">
       <div className={styles.brand}>
         <span className={styles.logo}>
           <LogoMark size={56} />

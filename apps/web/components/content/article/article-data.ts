@@ -9,8 +9,8 @@ import { wpGet } from '@/lib/content/wp-fetch';
 /** What an article page renders: the article, missing (a 404), or the API being unreachable. */
 export type ArticleLoad = { state: 'found'; article: Article } | { state: 'missing' } | { state: 'unavailable' };
 
-export const RELATED_COUNT = 5;
-export const SIDEBAR_GUIDES = 6;
+const RELATED_COUNT = 5;
+const SIDEBAR_GUIDES = 6;
 
 // `cache`: generateMetadata and the page ask for the same post in one render.
 export const loadPost = cache(async (kind: 'posts' | 'pages', id: number): Promise<ArticleLoad> => {

@@ -25,7 +25,7 @@ const UNAVAILABLE = { state: 'unavailable' } as const;
 const MISSING = { state: 'missing' } as const;
 
 /** The help sub-categories (children of the `help` category), in the help centre's order. */
-export const helpCategories = cache(async (): Promise<Load<ListTerm[]>> => {
+const helpCategories = cache(async (): Promise<Load<ListTerm[]>> => {
   const parent = await wpGet('categories', { slug: 'help', _fields: 'id,name,slug' });
   const help = parent === false ? null : termsOf(parent.body)?.[0];
   if (!help) return UNAVAILABLE;

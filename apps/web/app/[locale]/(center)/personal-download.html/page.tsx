@@ -2,7 +2,7 @@ import { personalPage } from '@/components/personal/personal-page';
 import { ConversionHistory } from '@/components/tools/conversion-history';
 import { ToolsMessages } from '@/components/tools/tools-messages';
 
-// The signed-in user's online conversions (issue 7), read from the browser with the session.
+// The signed-in user's online conversions (decision 0019), read from the browser with the session.
 const page = personalPage('personal-download', ({ locale }) => (
   <ToolsMessages locale={locale} parts={['history', 'recent']}>
     <ConversionHistory />

@@ -3,28 +3,20 @@ import { notFound } from 'next/navigation';
 import { dailypicTags, indexPage } from '@/components/dailypic/dailypic-data';
 import { DailypicIndex } from '@/components/dailypic/dailypic-index';
 import { PageFrame } from '@/components/page/page-frame';
-import { resolveRoute } from '@/components/page/route-page';
-import type { RouteProps } from '@/components/page/route-page';
+import { resolveRoute, searchRouteMetadata } from '@/components/page/route-page';
+import type { SearchRouteProps } from '@/components/page/route-page';
 import { dailypicQueryOf, dailypicTabOf } from '@/lib/content/dailypics';
 import { pageNumberOf } from '@/lib/content/lists';
-import { routeMetadata } from '@/lib/metadata';
 
 // spec §2 `/dailypic.html` (每日一图): the pictures newest first (最新) or most viewed first
 // (`?tab=hot`, 最热), a title search (`?q=`), the tags of the pictures, twelve a page (`?page=N`).
 // A page past the end is a 404; search results and the hot list are not indexed separately.
 
-interface Props extends RouteProps {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+export function generateMetadata(props: SearchRouteProps): Promise<Metadata> {
+  return searchRouteMetadata('dailypic', props, (search) => dailypicQueryOf(search.q) !== '' || dailypicTabOf(search.tab) === 'hot' || search.page !== undefined);
 }
 
-export async function generateMetadata(props: Props): Promise<Metadata> {
-  const [route, search] = await Promise.all([resolveRoute('dailypic', props), props.searchParams]);
-  const metadata = await routeMetadata(route.locale, 'dailypic');
-  const isVariant = dailypicQueryOf(search.q) !== '' || dailypicTabOf(search.tab) === 'hot' || search.page !== undefined;
-  return isVariant ? { ...metadata, robots: { index: false, follow: true } } : metadata;
-}
-
-export default async function DailypicIndexPage(props: Props) {
+export default async function DailypicIndexPage(props: SearchRouteProps) {
   const [route, search] = await Promise.all([resolveRoute('dailypic', props), props.searchParams]);
   const page = pageNumberOf(search.page);
   if (page === null) notFound();

@@ -1,6 +1,6 @@
 import { downloadRoutePage } from '@/components/download/download-route';
 
-// spec §2 /download-major.html: the download page of its product (issue 5).
+// spec §2 /download-major.html: the download page of its product (decision 0012).
 const page = downloadRoutePage('download-major');
 
 export const generateMetadata = page.generateMetadata;

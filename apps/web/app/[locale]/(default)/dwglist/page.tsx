@@ -9,7 +9,7 @@ import { loadDrawingList } from '@/lib/drawings/drawings-api';
 import { hasFilters, listStateOf, type SearchParams } from '@/lib/drawings/drawings';
 import { routeMetadata } from '@/lib/metadata';
 
-// spec §2 `/dwglist` (issue 5): the drawing library with category, format and access filters,
+// spec §2 `/dwglist` (decision 0012): the drawing library with category, format and access filters,
 // search (`?q=`) and pages (`?page=`). Filtered and searched views are not indexed; the canonical
 // link is the plain list. A bad parameter or a page past the end is a 404.
 

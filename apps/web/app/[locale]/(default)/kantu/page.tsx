@@ -1,6 +1,6 @@
 import { viewerRoutePage } from '@/components/viewer/viewer-page';
 
-// spec §2 /kantu: the online drawing viewer (issue 9); static, the drawing opens in the browser.
+// spec §2 /kantu: the online drawing viewer (decision 0021); static, the drawing opens in the browser.
 const page = viewerRoutePage();
 
 export const generateMetadata = page.generateMetadata;

@@ -10,7 +10,7 @@ import { summaryOf } from '@/lib/drawings/drawings';
 import { loadDrawing } from '@/lib/drawings/drawings-api';
 import { routeMetadata } from '@/lib/metadata';
 
-// spec §2 `/dwgItem/{id}` (issue 5): one drawing of the library; an unknown id is a 404. The
+// spec §2 `/dwgItem/{id}` (decision 0012): one drawing of the library; an unknown id is a 404. The
 // title and description of the head come from the drawing.
 
 export async function generateMetadata(props: RouteProps): Promise<Metadata> {

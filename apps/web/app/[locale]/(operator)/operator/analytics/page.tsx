@@ -13,7 +13,7 @@ import { localizePath } from '@/lib/i18n/locales';
 import { routeMetadata } from '@/lib/metadata';
 import { pathOf } from '@/lib/routes';
 
-// Issue 11: the operator's analytics report. Rendered per request from the session cookie: the
+// Decision 0022: the operator's analytics report. Rendered per request from the session cookie: the
 // API answers the report only to an operator account (npm run operator:create); a visitor is
 // asked to sign in, any other account is told it has no access.
 

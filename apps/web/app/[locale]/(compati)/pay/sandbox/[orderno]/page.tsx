@@ -4,7 +4,7 @@ import type { RouteProps } from '@/components/page/route-page';
 import { SandboxCashier } from '@/components/pay/sandbox-cashier';
 import { routeMetadata } from '@/lib/metadata';
 
-// Issue 4: the cashier a phone reaches by scanning a sandbox order's QR code. One page per order,
+// Decision 0018: the cashier a phone reaches by scanning a sandbox order's QR code. One page per order,
 // rendered on request and never indexed.
 export const dynamic = 'force-dynamic';
 

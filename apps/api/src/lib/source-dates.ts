@@ -1,13 +1,19 @@
-// The date rules of the content authored under content/ (posts, drawings, software releases):
-// calendar dates written YYYY-MM-DD, meant in Asia/Shanghai.
+import { z } from 'zod';
 
-/** Whether `value` (YYYY-MM-DD) names a day that exists (no 2026-02-30). */
+// Dates as authors write them in content/ (front matter and YAML): YYYY-MM-DD on the calendar of
+// Asia/Shanghai, where the site's readers are. Shared by every import of content/.
+
 export function isCalendarDate(value: string): boolean {
   const [year, month, day] = value.split('-').map(Number);
   if (year === undefined || month === undefined || day === undefined) return false;
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+export const ZSourceDate = z
+  .string({ error: 'must be a date written YYYY-MM-DD' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDate, 'is not a calendar date');
 
 /**
  * A calendar date in Asia/Shanghai (YYYY-MM-DD) as epoch seconds at 09:00 local time. Shanghai
