@@ -20,6 +20,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
       eqeqeq: ['error', 'smart'],
+      // A package is used through the entry points its package.json exports (decision 0035), never
+      // by a path into its source or from another workspace's folder.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@xcad/*/src', '@xcad/*/src/*'], message: 'Import the package through an entry point its package.json exports.' },
+            { group: ['**/packages/*/src/*', '**/apps/*/src/*'], message: 'Import another workspace by its package name and exported entry point.' },
+          ],
+        },
+      ],
     },
   },
   {
