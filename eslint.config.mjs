@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Han characters: UI copy lives in apps/web/messages/*.json, never in components (issue 2, §6).
+// Han characters: UI copy lives in apps/web/messages/*.json, never in components (spec §2, decision 0009).
 const han = '/[\\u3400-\\u9fff\\uff00-\\uffef\\u3000-\\u303f]/';
 
 export default tseslint.config(
