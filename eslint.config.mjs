@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Han characters: UI copy lives in apps/web/messages/*.json, never in components (issue 2, §6).
+// Han characters: UI copy lives in apps/web/messages/*.json, never in components (spec §2, decision 0009).
 const han = '/[\\u3400-\\u9fff\\uff00-\\uffef\\u3000-\\u303f]/';
 
 export default tseslint.config(
@@ -20,6 +20,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
       eqeqeq: ['error', 'smart'],
+      // A package is used through the entry points its package.json exports (decision 0035), never
+      // by a path into its source or from another workspace's folder.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@xcad/*/src', '@xcad/*/src/*'], message: 'Import the package through an entry point its package.json exports.' },
+            { group: ['**/packages/*/src/*', '**/apps/*/src/*'], message: 'Import another workspace by its package name and exported entry point.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -35,7 +35,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 21: the production recipe (deploy/): its own test hosts, nginx, PostgreSQL, Redis and
+        // The production recipe (deploy/, decision 0026): its own test hosts, nginx, PostgreSQL, Redis and
         // s3rver; root only. It serves the browser tests' build, which it may wait for or make.
         test: {
           name: 'deploy',
