@@ -15,12 +15,20 @@ module.exports = {
       name: 'modules-through-their-service',
       severity: 'error',
       comment:
-        'An API module uses another only through its service (modules/<b>/*.service.ts) or its public index; ' +
-        'its repositories, routes and helpers are its own.',
+        'An API module uses another only through its services (modules/<b>/*.service.ts), the interfaces it offers ' +
+        '(*.contract.ts) or the interface of the external system it owns (<b>/<b>.provider.ts); its repositories, ' +
+        'routes and helpers are its own.',
       from: { path: '^apps/api/src/modules/([^/]+)/', pathNot: '\\.(test|testing)\\.ts$' },
       to: {
         path: '^apps/api/src/modules/[^/]+/',
-        pathNot: ['^apps/api/src/modules/$1/', '^apps/api/src/modules/[^/]+/[^/]+\\.service\\.ts$', '^apps/api/src/modules/[^/]+/index\\.ts$'],
+        pathNot: [
+          '^apps/api/src/modules/$1/',
+          '^apps/api/src/modules/[^/]+/[^/]+\\.service\\.ts$',
+          // The interfaces a module offers others (auth's Accounts, which oauth completes sign-ins
+          // through) and the interface of the external system it owns (sms/sms.provider.ts).
+          '^apps/api/src/modules/[^/]+/[^/]+\\.contract\\.ts$',
+          '^apps/api/src/modules/([^/]+)/\\1\\.provider\\.ts$',
+        ],
       },
     },
     {

@@ -59,22 +59,6 @@ export default tseslint.config(
     },
   },
   {
-    // Modules meet through their services (decision 0030): another module's repositories, routes
-    // and importers are its own business.
-    files: ['apps/api/src/modules/*/*.ts'],
-    ignores: ['**/*.test.ts', '**/*.testing.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../*/**/*.repository', '../*/**/*.routes', '../*/**/*.import', '!../../**'], message: "Use the other module's service (decision 0030)." }] }],
-    },
-  },
-  {
-    files: ['apps/api/src/modules/*/*/*.ts'],
-    ignores: ['**/*.test.ts', '**/*.testing.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../../*/**/*.repository', '../../*/**/*.routes', '../../*/**/*.import', '!../../../**'], message: "Use the other module's service (decision 0030)." }] }],
-    },
-  },
-  {
     // Components and pages never call fetch: each request goes through apiClient() or a lib/*
     // wrapper of its feature (decision 0034). Route handlers (app/**/route.ts) may.
     files: ['apps/web/components/**/*.{ts,tsx}', 'apps/web/app/**/*.{ts,tsx}'],

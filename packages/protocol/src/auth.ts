@@ -110,7 +110,6 @@ export const ZSmsVerifyRequest = z.object({
   verifytype: ZSmsVerifyType,
   imgcode: optionalText(ZImageCode),
 });
-export const ZSafSmsVerifyRequest = ZSmsVerifyRequest;
 /** 10000 when sent; refusals are envelopes (SMS_SEND_ERRORS), 10061 ones with `retryafter`. */
 export const ZSmsVerifyResponse = successOf({});
 
@@ -138,7 +137,6 @@ export const ZSafRegisterRequest = z.object({
   smscode: ZSmsCode,
   password: ZPassword,
 });
-export const ZSafForgetPwdRequest = ZSafRegisterRequest;
 export const ZEmptyResponse = successOf({});
 
 export const ZSetPwdRequest = ZSignedIn.extend({ password: ZPassword });
@@ -181,8 +179,6 @@ export const ZMemProfileResponse = successOf({
     bindqq: z.boolean(),
   }),
 });
-
-export const ZLogoutRequest = ZSignedIn;
 
 /** Ours: /weixin-login-callback hands WeChat's `code` and `state` to the server to finish a QR login. */
 export const ZWechatCallbackRequest = z.object({

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDatabase, migrateToLatest, type DatabaseConfig, type DatabaseHandle } from '@xcad/db';
-import { maskedPhone } from '../auth/phone';
 import { createOperator, OperatorRequestError, type OperatorOutcome } from './operator.service';
 
 const USAGE = 'usage: npm run operator:create -- --phone 13800000000 [--password PASSWORD]';
@@ -21,7 +20,7 @@ function argumentsOf(argv: string[]): { phone: string; password: string | undefi
 
 /** What the operator reads: one line per fact, the phone masked as everywhere else. */
 export function describeOutcome(outcome: OperatorOutcome): string[] {
-  const who = `${maskedPhone(outcome.phone)} (user ${outcome.userId})`;
+  const who = `${outcome.maskedPhone} (user ${outcome.userId})`;
   const lines = [outcome.isNewUser ? `operator: created the user ${who}` : `operator: found the user ${who}`];
   lines.push(outcome.isNewOperator ? 'operator: made them an operator: they can now open the analytics reports' : 'operator: they were an operator already; nothing changed');
   if (outcome.passwordSet) lines.push('operator: password set: they can sign in with the phone and this password');

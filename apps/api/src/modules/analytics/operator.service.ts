@@ -1,9 +1,7 @@
 import { PASSWORD_PATTERN, PHONE_PATTERN } from '@xcad/protocol';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation, type Database } from '@xcad/db';
-import { ensurePhoneUser } from '../auth/accounts.service';
-import { hashPassword } from '../auth/credentials';
-import { normalizePhone } from '../auth/phone';
+import { ensurePhoneUser, phoneAccountOf } from '../auth/accounts.service';
 import { insertOperator } from './analytics.repository';
 
 // Operators (decision 0022): the users who may read the analytics reports. The first is made from the
@@ -20,6 +18,8 @@ export interface OperatorOutcome {
   userId: number;
   /** The phone as stored (a mainland '86-' prefix dropped). */
   phone: string;
+  /** The phone as users see it, the middle four digits hidden. */
+  maskedPhone: string;
   isNewUser: boolean;
   /** False when the user was an operator already. */
   isNewOperator: boolean;
@@ -39,9 +39,7 @@ export async function createOperator(db: Kysely<Database>, request: OperatorRequ
   if (request.password !== undefined && !PASSWORD_PATTERN.test(request.password)) {
     throw new OperatorRequestError('the password must be 6 to 20 letters or digits (spec §5)');
   }
-  const phone = normalizePhone(request.phone);
-  // Hashed before the transaction: Argon2 takes a while and SQLite has one writer.
-  const passwordHash = request.password === undefined ? null : await hashPassword(request.password);
+  const { phone, passwordHash } = await phoneAccountOf(request.phone, request.password);
   const attempt = () =>
     db.transaction().execute(async (trx) => {
       const user = await ensurePhoneUser(trx, phone, passwordHash, now);

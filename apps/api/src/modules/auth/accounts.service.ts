@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isUniqueViolation, type Executor, type IdentityProvider } from '@xcad/db';
 import type { Accounts, AuthDeps, IdentityProfile } from './auth.contract';
-import { maskedPhone } from './phone';
+import { hashPassword } from './credentials';
+import { maskedPhone, normalizePhone } from './phone';
 import { signInUser } from './session.service';
 import { transact } from './transaction';
 import { findUserById, findUserByMobile, insertIdentity, insertUser, setFirstPasswordHash, userIdOfIdentity, userIdOfUnionid, userStatus, usernameExists } from './user.repository';
@@ -71,6 +72,8 @@ export function createAccounts(deps: AuthDeps): Accounts {
 
 export interface PhoneUser {
   userId: number;
+  /** The phone as users see it, the middle four digits hidden. */
+  maskedPhone: string;
   isNewUser: boolean;
   /** The given password became the user's. */
   passwordSet: boolean;
@@ -78,16 +81,25 @@ export interface PhoneUser {
 }
 
 /**
+ * A phone and an optional password given outside a sign-in (the operator command) as the accounts
+ * keep them: the number as stored (spec §5: a mainland '86-' prefix dropped) and the password
+ * hashed, before the caller's transaction (Argon2 takes a while and SQLite has one writer).
+ */
+export async function phoneAccountOf(phone: string, password: string | undefined): Promise<{ phone: string; passwordHash: string | null }> {
+  return { phone: normalizePhone(phone), passwordHash: password === undefined ? null : await hashPassword(password) };
+}
+
+/**
  * The user of a normalised mobile `phone`, made the way an SMS sign-up makes one when there is
- * none. `passwordHash` (hashPassword, before the caller's transaction) is set only on a user
+ * none. `passwordHash` (phoneAccountOf, before the caller's transaction) is set only on a user
  * without a password: an existing one is never replaced.
  */
 export async function ensurePhoneUser(trx: Executor, phone: string, passwordHash: string | null, now: number): Promise<PhoneUser> {
   const existing = await findUserByMobile(trx, phone);
   if (existing === undefined) {
     const userId = await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash, now });
-    return { userId, isNewUser: true, passwordSet: passwordHash !== null, isDisabled: false };
+    return { userId, maskedPhone: maskedPhone(phone), isNewUser: true, passwordSet: passwordHash !== null, isDisabled: false };
   }
   const passwordSet = passwordHash !== null && (await setFirstPasswordHash(trx, existing.id, passwordHash, now));
-  return { userId: existing.id, isNewUser: false, passwordSet, isDisabled: existing.status === 'disabled' };
+  return { userId: existing.id, maskedPhone: maskedPhone(phone), isNewUser: false, passwordSet, isDisabled: existing.status === 'disabled' };
 }
