@@ -3,7 +3,7 @@
 // of a PNG no renderer can skip; the ratio shows what the drawing itself adds.
 import { deflateSync } from 'node:zlib';
 import { CAPTCHA_DEFAULTS } from '@xcad/protocol';
-import { randomCaptchaText, renderCaptcha } from '../apps/api/src/modules/auth/captcha';
+import { randomCaptchaText, renderCaptcha } from '@xcad/api/captcha';
 
 const TARGET_MS = 2;
 const ITERATIONS = Number(process.env.BENCH_CAPTCHA_ITERATIONS ?? 5000);

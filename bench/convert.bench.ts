@@ -360,7 +360,7 @@ async function dwgBench(): Promise<boolean> {
  * corpus PDFs, DXF -> PDF on the corpus DXFs under 1 MB. Not a target: what the isolation costs.
  */
 async function poolBench(): Promise<void> {
-  const { ConversionWorkerPool } = await import('../apps/api/src/modules/conversion/jobs/worker-pool');
+  const { ConversionWorkerPool } = await import('@xcad/api/conversion-pool');
   const [{ pdfToDrawing }, { writeDxf }, { convertDrawing }] = await Promise.all([
     import('../packages/cad/src/pdf/index'),
     import('../packages/cad/src/dxf-writer/writer'),

@@ -3,8 +3,8 @@
 // line of stdin ({"file", "options", "cad"?}), one JSON answer per line of stdout.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ConversionWorkerPool } from '../apps/api/src/modules/conversion/jobs/worker-pool';
-import type { CadTarget, WorkerConvertOptions } from '../apps/api/src/modules/conversion/jobs/worker-protocol';
+import { ConversionWorkerPool } from '@xcad/api/conversion-pool';
+import type { CadTarget, WorkerConvertOptions } from '@xcad/api/conversion-worker';
 
 interface Request {
   file: string;

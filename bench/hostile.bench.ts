@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { CadTarget, WorkerConvertOptions } from '../apps/api/src/modules/conversion/jobs/worker-protocol';
+import type { CadTarget, WorkerConvertOptions } from '@xcad/api/conversion-worker';
 import {
   denseHatchDxf,
   doublingBlocksDxf,

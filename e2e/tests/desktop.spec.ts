@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DESKTOP_WINDOW, type DesktopBridge } from '@xcad/protocol';
 import { e2eDistDir } from '../../scripts/lib.mjs';
-import { buildDeb, INSTALL_DIR } from '../../apps/desktop/src/bundle/deb';
-import { launchDesktopShell, type DesktopShell } from '../../apps/desktop/src/shell/shell';
-import { decodePng, rgbOf, shareOfColour } from '../../apps/desktop/src/testing/png';
-import { startVirtualDisplay, type VirtualDisplay } from '../../apps/desktop/src/testing/virtual-display';
+import { buildDeb, INSTALL_DIR } from '@xcad/desktop/deb';
+import { launchDesktopShell, type DesktopShell } from '@xcad/desktop/shell';
+import { decodePng, rgbOf, shareOfColour } from '@xcad/desktop/testing/png';
+import { startVirtualDisplay, type VirtualDisplay } from '@xcad/desktop/testing/virtual-display';
 
 // The desktop app (decision 0020) as it runs here: the embedded servers and the site in Debian
 // Chromium's app mode, under Xvfb with openbox. The window is checked where a person sees it:
