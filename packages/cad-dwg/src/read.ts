@@ -22,7 +22,9 @@ import type {
   ViewportEntity,
 } from '@xcad/cad/model';
 import { Access, hex, pt, RAD2DEG } from './access';
-import { EntityReader, modelColor, type Names, type Owner } from './entities';
+import { modelColor } from './entities/colors';
+import type { Names, Owner } from './entities/context';
+import { EntityReader } from './entities/reader';
 import { applyHeaderVars, emptyDrawing, finishDrawing } from '@xcad/cad/drawing';
 import { codePageEncoding, codePageName, decoderFor, releaseName, type Decoder } from './text';
 import { ERR_CRITICAL, lineweight, SUPERTYPE_ENTITY, T } from './types';
