@@ -22,7 +22,8 @@ import type {
 } from '../model';
 import { blockClip, IDENTITY_3X4 } from './clip';
 import { encodingForCodePage, releaseName } from './codepage';
-import { addVertex, buildEntity } from './entities';
+import { addVertex } from './entities/curves';
+import { buildEntity } from './entities/table';
 import { asNum, asStr, DxfRecord } from './record';
 import { AsciiSource, BinarySource, isBinaryDxf, type GroupSource } from './tokenizer';
 
