@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
-import { buildScenes, clipLine } from './builder';
+import { clipLine } from './build-context';
+import { buildScenes } from './builder';
 import { aciColor } from './color';
 import { allPoints, build, modelList, subpaths } from './test-helpers';
 import { FOREGROUND } from './types';

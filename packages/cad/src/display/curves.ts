@@ -1,98 +1,91 @@
 /**
  * The geometric entities: LINE, POINT, CIRCLE, ARC, ELLIPSE, LWPOLYLINE, POLYLINE (2D, 3D, polygon
- * mesh, polyface), SPLINE, SOLID, TRACE, 3DFACE. Each is tessellated in its own coordinate system
+ * mesh, polyface), SPLINE, SOLID, TRACE, 3DFACE, MLINE, MESH. Each is tessellated in its own coordinate system
  * and handed to the context, which transforms, dashes and records it.
  */
-import type { Entity, EntityOf, LwVertex, Vec3 } from '../model';
-import type { DrawContext } from './context';
+import type { Entity, EntityOf, EntityType, LwVertex, Vec3 } from '../model';
+import type { DrawContext, EntityHandler } from './context';
 import { scaleOf, type Mat } from './matrix';
 
 const TAU = Math.PI * 2;
 
+/** The geometric types, each drawn by its handler. */
+export const CURVES = {
+  LINE: (e, ctx) => {
+    ctx.stroke3(ctx.style(e), ctx.matrix, [...e.start, ...e.end], false, { dashes: ctx.dashes(e) });
+  },
+  POINT: drawPoint,
+  CIRCLE: (e, ctx) => {
+    const m = ctx.ocs(e, e.center[2]);
+    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, 0, TAU, ctx.arcSegments(e.radius, TAU, m)), false, { dashes: ctx.dashes(e) });
+  },
+  ARC: (e, ctx) => {
+    const m = ctx.ocs(e, e.center[2]);
+    const a0 = (e.startAngle * Math.PI) / 180;
+    let sweep = (e.endAngle * Math.PI) / 180 - a0;
+    sweep = ((sweep % TAU) + TAU) % TAU || TAU;
+    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, a0, sweep, ctx.arcSegments(e.radius, sweep, m)), false, { dashes: ctx.dashes(e) });
+  },
+  ELLIPSE: drawEllipse,
+  LWPOLYLINE: drawLwPolyline,
+  POLYLINE: drawPolyline,
+  SPLINE: drawSpline,
+  SOLID: drawSolid,
+  TRACE: drawSolid,
+  '3DFACE': (e, ctx) => {
+    const style = ctx.style(e);
+    const [p1, p2, p3, p4] = e.points;
+    const pts = same(p3, p4) ? [p1, p2, p3] : [p1, p2, p3, p4];
+    const hidden = e.invisibleEdges ?? 0;
+    for (let i = 0; i < pts.length; i++) {
+      if (hidden & (1 << i)) continue;
+      const a = pts[i] as Vec3, b = pts[(i + 1) % pts.length] as Vec3;
+      ctx.stroke3(style, ctx.matrix, [...a, ...b], false);
+    }
+  },
+  MLINE: drawMLine,
+  MESH: (e, ctx) => {
+    const style = ctx.style(e);
+    const v = e.vertices;
+    const edges: [number, number][] = e.edges.length ? e.edges : [];
+    if (!edges.length) {
+      const seen = new Set<string>();
+      for (const f of e.faces)
+        for (let i = 0; i < f.length; i++) {
+          const a = f[i] as number, b = f[(i + 1) % f.length] as number;
+          const key = a < b ? `${a},${b}` : `${b},${a}`;
+          if (!seen.has(key)) {
+            seen.add(key);
+            edges.push([a, b]);
+          }
+        }
+    }
+    for (const [a, b] of edges) {
+      const p = v[a], q = v[b];
+      if (p && q) ctx.stroke3(style, ctx.matrix, [...p, ...q], false);
+    }
+  },
+} satisfies { [K in CurveType]: EntityHandler<EntityOf<K>> };
+
+type CurveType = 'LINE' | 'POINT' | 'CIRCLE' | 'ARC' | 'ELLIPSE' | 'LWPOLYLINE' | 'POLYLINE' | 'SPLINE' | 'SOLID' | 'TRACE' | '3DFACE' | 'MLINE' | 'MESH';
+
+const CURVE_HANDLERS: Partial<Record<EntityType, EntityHandler<never>>> = CURVES;
+
 /** Draws `e` when it is one of the geometric types; false for every other type. */
 export function drawCurveEntity(e: Entity, ctx: DrawContext): boolean {
-  switch (e.type) {
-    case 'LINE': {
-      ctx.stroke3(ctx.style(e), ctx.matrix, [...e.start, ...e.end], false, { dashes: ctx.dashes(e) });
-      return true;
-    }
-    case 'POINT':
-      drawPoint(e, ctx);
-      return true;
-    case 'CIRCLE': {
-      const m = ctx.ocs(e, e.center[2]);
-      ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, 0, TAU, ctx.arcSegments(e.radius, TAU, m)), false, { dashes: ctx.dashes(e) });
-      return true;
-    }
-    case 'ARC': {
-      const m = ctx.ocs(e, e.center[2]);
-      const a0 = (e.startAngle * Math.PI) / 180;
-      let sweep = (e.endAngle * Math.PI) / 180 - a0;
-      sweep = ((sweep % TAU) + TAU) % TAU || TAU;
-      ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, a0, sweep, ctx.arcSegments(e.radius, sweep, m)), false, { dashes: ctx.dashes(e) });
-      return true;
-    }
-    case 'ELLIPSE':
-      drawEllipse(e, ctx);
-      return true;
-    case 'LWPOLYLINE':
-      drawLwPolyline(e, ctx);
-      return true;
-    case 'POLYLINE':
-      drawPolyline(e, ctx);
-      return true;
-    case 'SPLINE':
-      drawSpline(e, ctx);
-      return true;
-    case 'SOLID':
-    case 'TRACE': {
-      const m = ctx.ocs(e, e.points[0][2]);
-      const [p1, p2, p3, p4] = e.points;
-      const ring = same(p3, p4) ? [p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]] : [p1[0], p1[1], p2[0], p2[1], p4[0], p4[1], p3[0], p3[1]];
-      if (Math.abs(ringArea(ring)) > 1e-18) ctx.fill(ctx.style(e), m, [ring]);
-      else ctx.stroke(ctx.style(e), m, ring, true);
-      return true;
-    }
-    case '3DFACE': {
-      const style = ctx.style(e);
-      const [p1, p2, p3, p4] = e.points;
-      const pts = same(p3, p4) ? [p1, p2, p3] : [p1, p2, p3, p4];
-      const hidden = e.invisibleEdges ?? 0;
-      for (let i = 0; i < pts.length; i++) {
-        if (hidden & (1 << i)) continue;
-        const a = pts[i] as Vec3, b = pts[(i + 1) % pts.length] as Vec3;
-        ctx.stroke3(style, ctx.matrix, [...a, ...b], false);
-      }
-      return true;
-    }
-    case 'MLINE':
-      drawMLine(e, ctx);
-      return true;
-    case 'MESH': {
-      const style = ctx.style(e);
-      const v = e.vertices;
-      const edges: [number, number][] = e.edges.length ? e.edges : [];
-      if (!edges.length) {
-        const seen = new Set<string>();
-        for (const f of e.faces)
-          for (let i = 0; i < f.length; i++) {
-            const a = f[i] as number, b = f[(i + 1) % f.length] as number;
-            const key = a < b ? `${a},${b}` : `${b},${a}`;
-            if (!seen.has(key)) {
-              seen.add(key);
-              edges.push([a, b]);
-            }
-          }
-      }
-      for (const [a, b] of edges) {
-        const p = v[a], q = v[b];
-        if (p && q) ctx.stroke3(style, ctx.matrix, [...p, ...q], false);
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
+  const draw = CURVE_HANDLERS[e.type] as EntityHandler | undefined;
+  if (!draw) return false;
+  draw(e, ctx);
+  return true;
+}
+
+/** SOLID and TRACE: the quadrilateral filled (a triangle when the last two corners coincide), outlined when it has no area. */
+function drawSolid(e: EntityOf<'SOLID' | 'TRACE'>, ctx: DrawContext): void {
+  const m = ctx.ocs(e, e.points[0][2]);
+  const [p1, p2, p3, p4] = e.points;
+  const ring = same(p3, p4) ? [p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]] : [p1[0], p1[1], p2[0], p2[1], p4[0], p4[1], p3[0], p3[1]];
+  if (Math.abs(ringArea(ring)) > 1e-18) ctx.fill(ctx.style(e), m, [ring]);
+  else ctx.stroke(ctx.style(e), m, ring, true);
 }
 
 /** MLINE: each element of its style drawn as a polyline offset along the vertices' miters. */

@@ -2,7 +2,8 @@
 import type { Drawing } from '../model';
 import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
-import { buildScenes, type BuildOptions } from './builder';
+import type { BuildOptions } from './build-context';
+import { buildScenes } from './builder';
 import type { BuildResult, DisplayList, PathPrimitive } from './types';
 
 type G = [number, string | number][];
