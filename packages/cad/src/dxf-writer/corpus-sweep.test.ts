@@ -1,5 +1,5 @@
 /**
- * The DXF writer's quality bar over the corpus (issue 8): every corpus DWG and DXF (the gen_large_*
+ * The DXF writer's quality bar over the corpus: every corpus DWG and DXF (the gen_large_*
  * files aside: `npm run bench:convert` times those), or without the corpus every committed
  * fixture, is read once and written in every DXF version, R12 to 2018, ASCII, and once as binary
  * DXF (2018). Each written file must:
