@@ -1,5 +1,5 @@
 /**
- * The DWG reader as a browser Web Worker (the online viewer, issue 9). GPL-3.0-or-later, like the
+ * The DWG reader as a browser Web Worker (the online viewer, docs/decisions/0021). GPL-3.0-or-later, like the
  * rest of this package: the page loads this worker only when the user opens a DWG, and shows the
  * LibreDWG notice with a link to the source (docs/decisions/0016).
  *
