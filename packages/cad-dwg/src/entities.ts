@@ -11,7 +11,6 @@ import type {
   HatchEdge,
   HatchEntity,
   HatchPath,
-  HatchPatternLine,
   ImageEntity,
   InsertEntity,
   LwVertex,
@@ -25,9 +24,9 @@ import type {
   SplineEntity,
   TableEntity,
   TextEntity,
-  Vec3,
   ViewportEntity,
 } from '@xcad/cad/model';
+import type { HatchPatternLine, Vec3 } from '@xcad/cad/geom';
 import { hex, RAD2DEG, type Access } from './access';
 import { lineweight, T } from './types';
 import { isWasmTrap, type DwgColor } from './wasm';

@@ -4,14 +4,14 @@
  * the curve entities and the XLINE/RAY clipping; the annotation entities (text, hatch, dimension,
  * leaders, tables, images) are drawn by their handlers through the DrawContext.
  */
-import type { Drawing, Entity, EntityBase, Layout, Linetype, Vec3, ViewportEntity } from '../model';
+import type { Drawing, Entity, EntityBase, Layout, Linetype, ViewportEntity } from '../model';
 import { CadLimitError } from '../errors';
 import { limitsOf, type EngineLimits } from '../limits';
 import { defaultFontProvider, type FontProvider } from '../text/fonts';
-import { aciColor } from './color';
+import { aciColor } from '../geom/color';
 import type { DashPattern, DrawContext, EntityHandler, FillOptions, StrokeOptions } from './context';
 import { dashPolyline } from './dash';
-import { drawCurveEntity, entityKeyPoints } from './curves';
+import { drawCurveEntity } from './curves';
 import { HANDLERS } from './handlers';
 import { ListWriter } from './list';
 import { drawProxyGraphics } from './proxy';
@@ -27,8 +27,12 @@ import {
   translation,
   type Affine2D,
   type Mat,
-} from './matrix';
-import { FOREGROUND, type BuildResult, type BuildWarning, type Bounds, type DisplayList, type FontRef, type LayerInfo, type Paper, type Scene, type TextPrimitive, type ViewportView } from './types';
+} from '../geom/matrix';
+import { type BuildResult, type BuildWarning, type Bounds, type DisplayList, type LayerInfo, type Paper, type Scene, type TextPrimitive, type ViewportView } from './types';
+import type { Vec3 } from '../geom/vector';
+import { FOREGROUND } from '../geom/color';
+import { entityKeyPoints } from '../key-points';
+import type { FontRef } from '../text/fonts';
 
 export interface BuildOptions {
   /** Which scenes: every layout (default), only the model, or layouts by name ('Model' = model). */

@@ -1,6 +1,6 @@
 /** Entity type → the handler that draws it (the geometric types live in curves.ts, INSERT and XLINE in builder.ts). */
 import type { EntityType } from '../model';
-import { drawMText, drawText } from '../text/draw';
+import { drawMText, drawText } from './text';
 import type { EntityHandler } from './context';
 import { drawDimension } from './dimension';
 import { drawHatch } from './hatch';

@@ -16,12 +16,14 @@
  * neither throw out of `drawProxyGraphics` nor loop.
  */
 import { CadLimitError } from '../errors';
-import type { Color, Drawing, Entity, EntityBase, LwPolylineEntity, LwVertex, TextEntity, UnknownEntity, Vec3 } from '../model';
-import { drawText } from '../text/draw';
+import type { Color, Drawing, Entity, EntityBase, LwPolylineEntity, LwVertex, TextEntity, UnknownEntity } from '../model';
+import { drawText } from './text';
 import type { DashPattern, DrawContext, FillOptions, StrokeOptions } from './context';
 import { drawCurveEntity } from './curves';
-import { IDENTITY, apply3, isDefaultExtrusion, multiply, ocsToWcs, translation, type Mat } from './matrix';
-import type { BuildWarning, FontRef, TextPrimitive } from './types';
+import { IDENTITY, apply3, isDefaultExtrusion, multiply, ocsToWcs, translation, type Mat } from '../geom/matrix';
+import type { BuildWarning, TextPrimitive } from './types';
+import type { Vec3 } from '../geom/vector';
+import type { FontRef } from '../text/fonts';
 
 /** Command types of the metafile (the ODA / AcGi numbering). */
 export const PROXY = {

@@ -14,9 +14,9 @@ import type {
   PolylineVertex,
   SplineEntity,
   TextEntity,
-  Vec3,
 } from '../model';
 import { asNum, asStr, type DxfRecord } from './record';
+import type { Vec3 } from '../geom/vector';
 
 const RAD2DEG = 180 / Math.PI;
 
