@@ -1,7 +1,6 @@
 /** DWG bytes → the @xcad/cad drawing model, in-process, through LibreDWG (WebAssembly). */
 import type { CadReadErrorReason } from '@xcad/cad/errors';
-import type { ReadResult } from '@xcad/cad/dxf/reader';
-import { blockClip } from '@xcad/cad/dxf/clip';
+import { blockClip, type ReadResult } from '@xcad/cad/dxf';
 import type {
   Block,
   BlockRecord,

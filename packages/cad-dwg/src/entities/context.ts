@@ -2,7 +2,8 @@
  * What an entity family's reader is given: the struct access, the table names, the common fields
  * (EntityReader reads them once for every family) and the sub-entities of a parent.
  */
-import type { Color, Entity, EntityBase, InsertEntity, Vec3 } from '@xcad/cad/model';
+import type { Color, Entity, EntityBase, InsertEntity } from '@xcad/cad/model';
+import type { Vec3 } from '@xcad/cad/geom';
 import type { Access } from '../access';
 
 /** Table names by handle, filled before any entity is read. */

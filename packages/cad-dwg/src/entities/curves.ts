@@ -1,5 +1,6 @@
 /** Polylines and splines: LWPOLYLINE, the POLYLINE kinds (2D, 3D, polyface, mesh) with their vertices, SPLINE, MLINE. */
-import type { Entity, LwVertex, MLineEntity, MLineVertex, PolylineEntity, PolylineVertex, SplineEntity, Vec3 } from '@xcad/cad/model';
+import type { Entity, LwVertex, MLineEntity, MLineVertex, PolylineEntity, PolylineVertex, SplineEntity } from '@xcad/cad/model';
+import type { Vec3 } from '@xcad/cad/geom';
 import { hex } from '../access';
 import { T } from '../types';
 import { isZero, type EntityContext, type Owner } from './context';

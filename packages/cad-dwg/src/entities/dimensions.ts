@@ -1,5 +1,6 @@
 /** DIMENSION (the fixed types and the ARC_DIMENSION / LARGE_RADIAL_DIMENSION classes) and LEADER. */
-import type { DimensionEntity, Entity, Vec3 } from '@xcad/cad/model';
+import type { DimensionEntity, Entity } from '@xcad/cad/model';
+import type { Vec3 } from '@xcad/cad/geom';
 import { hex, RAD2DEG } from '../access';
 import { T } from '../types';
 import { isZero, type EntityContext, type Owner } from './context';

@@ -1,5 +1,6 @@
 /** Filled and faceted surfaces: SOLID, TRACE, 3DFACE and MESH. */
-import type { Entity, MeshEntity, Vec3 } from '@xcad/cad/model';
+import type { Entity, MeshEntity } from '@xcad/cad/model';
+import type { Vec3 } from '@xcad/cad/geom';
 import { T } from '../types';
 import type { EntityContext, Owner } from './context';
 

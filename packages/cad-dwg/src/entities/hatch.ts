@@ -1,5 +1,6 @@
 /** HATCH: boundary paths (polyline or edges), pattern definition lines, gradient. */
-import type { Color, HatchEdge, HatchEntity, HatchPath, HatchPatternLine } from '@xcad/cad/model';
+import type { Color, HatchEdge, HatchEntity, HatchPath } from '@xcad/cad/model';
+import type { HatchPatternLine } from '@xcad/cad/geom';
 import { RAD2DEG } from '../access';
 import type { DwgColor } from '../wasm';
 import { modelColor } from './colors';

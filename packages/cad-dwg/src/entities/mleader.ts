@@ -1,5 +1,6 @@
 /** MULTILEADER: its annotation context (leaders, text or block content), then the entity-level overrides. */
-import type { Color, MLeaderEntity, Vec3 } from '@xcad/cad/model';
+import type { Color, MLeaderEntity } from '@xcad/cad/model';
+import type { Vec3 } from '@xcad/cad/geom';
 import { hex, RAD2DEG } from '../access';
 import { heapColor } from './colors';
 import { normalOr, type EntityContext, type Owner } from './context';

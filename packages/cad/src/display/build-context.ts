@@ -7,7 +7,7 @@ import type { Drawing, Entity, EntityBase, InsertEntity, Linetype, XLineEntity }
 import { CadLimitError } from '../errors';
 import { limitsOf, type EngineLimits } from '../limits';
 import { defaultFontProvider, type FontProvider } from '../text/fonts';
-import { aciColor } from './color';
+import { aciColor, FOREGROUND } from '../geom/color';
 import type { DashPattern, FillOptions, StrokeOptions } from './context';
 import { dashPolyline } from './dash';
 import { HANDLERS, type BuildContext, type DrawEntity } from './handlers';
@@ -22,8 +22,9 @@ import {
   scaleOf,
   translation,
   type Mat,
-} from './matrix';
-import { FOREGROUND, type BuildWarning, type Bounds, type DisplayList, type FontRef, type LayerInfo, type TextPrimitive } from './types';
+} from '../geom/matrix';
+import type { FontRef } from '../text/fonts';
+import type { BuildWarning, Bounds, DisplayList, LayerInfo, TextPrimitive } from './types';
 
 export interface BuildOptions {
   /** Which scenes: every layout (default), only the model, or layouts by name ('Model' = model). */

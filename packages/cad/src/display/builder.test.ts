@@ -3,9 +3,9 @@ import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
 import { clipLine } from './build-context';
 import { buildScenes } from './builder';
-import { aciColor } from './color';
+import { aciColor } from '../geom/color';
 import { allPoints, build, modelList, subpaths } from './test-helpers';
-import { FOREGROUND } from './types';
+import { FOREGROUND } from '../geom/color';
 
 type G = [number, string | number][];
 const close = (a: number, b: number, eps = 1e-6): boolean => Math.abs(a - b) <= eps;

@@ -2,9 +2,10 @@
  * Drawing → scenes of display lists: the model, and each paper-space layout with its viewports.
  * The entities are drawn by the Builder (build-context.ts); this file lays out the scenes.
  */
-import type { Drawing, Entity, Layout, Vec3, ViewportEntity } from '../model';
+import type { Drawing, Entity, Layout, ViewportEntity } from '../model';
+import type { Vec3 } from '../geom/vector';
+import { entityKeyPoints } from '../key-points';
 import { Builder, type BuildOptions } from './build-context';
-import { entityKeyPoints } from './curves';
 import {
   IDENTITY,
   affineMultiply,
@@ -14,7 +15,7 @@ import {
   translation,
   type Affine2D,
   type Mat,
-} from './matrix';
+} from '../geom/matrix';
 import type { BuildResult, Bounds, DisplayList, Paper, Scene, ViewportView } from './types';
 
 function validBox(min?: Vec3, max?: Vec3): Bounds | null {

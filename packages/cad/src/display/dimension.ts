@@ -8,11 +8,12 @@
  * Also home of the helpers the other annotation handlers share: dimension-style variables,
  * arrowheads and virtual text entities.
  */
-import type { Color, DimStyle, DimensionEntity, Drawing, EntityBase, MTextEntity, Vec3 } from '../model';
+import type { Color, DimStyle, DimensionEntity, Drawing, EntityBase, MTextEntity } from '../model';
 import type { DrawContext, EntityHandler } from './context';
 import { arcPoints } from './curves';
-import { isMetric } from './hatch';
-import { apply3, isDefaultExtrusion, multiply, ocsToWcs, rotationZ, scaling, translation, type Mat } from './matrix';
+import { isMetric } from '../geom/hatch-patterns';
+import { apply3, isDefaultExtrusion, multiply, ocsToWcs, rotationZ, scaling, translation, type Mat } from '../geom/matrix';
+import type { Vec3 } from '../geom/vector';
 
 const DEG = Math.PI / 180;
 type P2 = [number, number];

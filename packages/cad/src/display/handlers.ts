@@ -4,9 +4,9 @@
  * geometric types come from curves.ts, INSERT and XLINE/RAY from the builder itself.
  */
 import type { Entity, EntityOf, EntityType, InsertEntity, XLineEntity } from '../model';
-import { drawMText, drawText } from '../text/draw';
 import type { DrawContext } from './context';
 import { CURVES } from './curves';
+import { drawMText, drawText } from './text';
 import { drawDimension } from './dimension';
 import { drawHatch } from './hatch';
 import { drawImage } from './image';

@@ -9,7 +9,7 @@
  */
 import type { Drawing, ImageEntity } from '../model';
 import type { EntityHandler } from './context';
-import { fromAxes, multiply, type Mat } from './matrix';
+import { fromAxes, multiply, type Mat } from '../geom/matrix';
 
 export const drawImage: EntityHandler<ImageEntity> = (e, ctx) => {
   const [w, h] = e.imageSize;

@@ -1,11 +1,12 @@
 /** The DrawContext a proxy's commands draw through: the builder's, with the proxy's pushed matrices applied. */
 /** Delegates to the builder's context, with `matrix` = its matrix ∘ the proxy's pushed matrices. */
 import type { Drawing, Entity, EntityBase } from '../model';
-import { drawText } from '../text/draw';
+import type { FontRef } from '../text/fonts';
 import type { DashPattern, DrawContext, FillOptions, StrokeOptions } from './context';
 import { drawCurveEntity } from './curves';
-import { isDefaultExtrusion, multiply, ocsToWcs, translation, type Mat } from './matrix';
-import type { BuildWarning, FontRef, TextPrimitive } from './types';
+import { isDefaultExtrusion, multiply, ocsToWcs, translation, type Mat } from '../geom/matrix';
+import { drawText } from './text';
+import type { BuildWarning, TextPrimitive } from './types';
 
 export class SubContext implements DrawContext {
   constructor(

@@ -14,7 +14,8 @@
  * there (what came before is kept); every count is bounded by the bytes left, so damaged data can
  * neither throw out of `drawProxyGraphics` nor loop.
  */
-import type { Drawing, LwVertex, UnknownEntity, Vec3 } from '../model';
+import type { Drawing, LwVertex, UnknownEntity } from '../model';
+import type { Vec3 } from '../geom/vector';
 
 /** Command types of the metafile (the ODA / AcGi numbering). */
 export const PROXY = {

@@ -9,9 +9,10 @@
  * neither throw out of `drawProxyGraphics` nor loop.
  */
 import { CadLimitError } from '../errors';
-import type { Color, EntityBase, LwPolylineEntity, TextEntity, UnknownEntity, Vec3 } from '../model';
+import type { Color, EntityBase, LwPolylineEntity, TextEntity, UnknownEntity } from '../model';
+import type { Vec3 } from '../geom/vector';
 import type { DashPattern, DrawContext } from './context';
-import { IDENTITY, apply3, multiply, ocsToWcs, type Mat } from './matrix';
+import { IDENTITY, apply3, multiply, ocsToWcs, type Mat } from '../geom/matrix';
 import { SubContext } from './proxy-context';
 import { bytesOf, Cursor, PROXY, readLwPolyline, styleForFont, tablesOf, type Tables } from './proxy-decode';
 

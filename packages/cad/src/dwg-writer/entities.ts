@@ -4,7 +4,7 @@
  * format fixes for the release, and the handle references. Angles go from the model's degrees to
  * radians. Strings go through `ObjWriter.t` (code page TV before R2007, UTF-16 TU after).
  */
-import { nearestAci } from '../display/color';
+import { nearestAci } from '../geom/color';
 import type {
   DimensionEntity,
   Entity,
@@ -16,12 +16,12 @@ import type {
   PolylineEntity,
   SplineEntity,
   TextEntity,
-  Vec3,
   ViewportEntity,
 } from '../model';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
 import { ObjWriter, type WriteContext } from './object';
+import type { Vec3 } from '../geom/vector';
 
 const RAD = Math.PI / 180;
 

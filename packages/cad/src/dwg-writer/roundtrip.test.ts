@@ -5,7 +5,7 @@
  * Chinese text survives the code page, and what the release cannot hold is lowered and noted.
  */
 import { describe, expect, it } from 'vitest';
-import { nearestAci } from '../display/color';
+import { nearestAci } from '../geom/color';
 import { readDwg } from '../dwg-client';
 import type { Entity, EntityOf, EntityType } from '../model';
 import { sampleDrawing } from './test-drawing';

@@ -5,14 +5,15 @@
  * every owner (330) points at a record written in the same file. What a version cannot hold is
  * turned into what it can (see `lower.ts`) and reported once per kind in `notes`.
  */
-import { entityKeyPoints } from '../display/curves';
-import { nearestAci } from '../display/color';
-import type { Block, Drawing, Entity, Layout, Vec3 } from '../model';
+import { entityKeyPoints } from '../key-points';
+import { nearestAci } from '../geom/color';
+import type { Block, Drawing, Entity, Layout } from '../model';
 import { Groups, toAscii, toBinary, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
 import { HandleTable, upper } from './handles';
 import { Lowering } from './lower';
+import type { Vec3 } from '../geom/vector';
 
 export type DxfVersion = 'R12' | '2000' | '2004' | '2007' | '2010' | '2013' | '2018';
 export const DXF_VERSIONS: readonly DxfVersion[] = ['R12', '2000', '2004', '2007', '2010', '2013', '2018'];

@@ -7,7 +7,7 @@
  * fills are cut to the region, text is kept when its baseline starts or ends inside it.
  * Pure geometry: no pdf.js import.
  */
-import type { Pt, Segment, Subpath } from './graphics';
+import type { Pt, Segment, Subpath } from './path';
 
 /** A convex polygon, counter-clockwise, no repeated closing vertex. */
 export type ConvexPolygon = Pt[];

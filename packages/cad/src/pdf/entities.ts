@@ -3,9 +3,11 @@
  * LWPOLYLINE and SPLINE (or flattened polylines), fills become SOLID or a solid HATCH, text runs
  * become TEXT. Layers, linetypes and text styles are created as the entities need them.
  */
-import type { Color, Drawing, Entity, EntityBase, HatchEdge, HatchEntity, HatchPath, LwPolylineEntity, SplineEntity, TextEntity, Vec3 } from '../model';
-import { aciColor, nearestAci } from '../display/color';
-import type { FillMark, Mark, Pt, StrokeMark, Subpath, TextMark } from './graphics';
+import type { Color, Drawing, Entity, EntityBase, HatchEdge, HatchEntity, HatchPath, LwPolylineEntity, SplineEntity, TextEntity } from '../model';
+import { aciColor, nearestAci } from '../geom/color';
+import type { FillMark, Mark, StrokeMark, TextMark } from './graphics';
+import type { Vec3 } from '../geom/vector';
+import type { Pt, Subpath } from './path';
 
 export interface EntityOptions {
   curves: 'spline' | 'polyline';

@@ -6,10 +6,10 @@
  * (`clip.ts`). Pure: no pdf.js import (the operator numbers are pdf.js' `OPS`, checked by a test).
  */
 import { clipFill, clipRegionOf, clipStroke, intersectRegions, isInside, type ConvexPolygon } from './clip';
+import type { Pt, Segment, Subpath } from './path';
 
 /** 2D affine [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f (the PDF order). */
 export type Affine = [number, number, number, number, number, number];
-export type Pt = [number, number];
 
 export const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
 
@@ -108,13 +108,6 @@ export const apply = (m: Affine, x: number, y: number): Pt => [m[0] * x + m[2] *
 const applyVector = (m: Affine, x: number, y: number): Pt => [m[0] * x + m[2] * y, m[1] * x + m[3] * y];
 /** The mean length scale of a matrix (line widths and dashes scale by it). */
 export const meanScale = (m: Affine): number => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
-
-export type Segment = { kind: 'line'; to: Pt } | { kind: 'curve'; c1: Pt; c2: Pt; to: Pt };
-export interface Subpath {
-  start: Pt;
-  segments: Segment[];
-  closed: boolean;
-}
 
 /** Where a mark belongs: its colour and, when the page has them, its optional content group. */
 interface MarkBase {

@@ -26,7 +26,7 @@
  * PNG: encoded by node-png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { FontRef, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer } from './device';
 import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
@@ -52,6 +52,7 @@ import {
   type Page,
 } from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
+import type { FontRef } from '../text/fonts';
 
 /** Device coordinates beyond this are clipped away (Skia works in 32-bit floats). */
 const LIMIT = 1e7;

@@ -2,8 +2,9 @@
  * What every entity writer shares: the file being written (its version, handles, tables, notes)
  * and the groups every entity starts with.
  */
-import { nearestAci } from '../../display/color';
-import type { Color, Drawing, Entity, Vec3 } from '../../model';
+import { nearestAci } from '../../geom/color';
+import type { Color, Drawing, Entity } from '../../model';
+import type { Vec3 } from '../../geom/vector';
 import type { Groups } from '../encode';
 import { upper, type HandleTable } from '../handles';
 

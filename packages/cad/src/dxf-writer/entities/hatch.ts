@@ -1,5 +1,5 @@
 /** HATCH: boundary paths, pattern definition lines, gradient (2004+). */
-import { nearestAci } from '../../display/color';
+import { nearestAci } from '../../geom/color';
 import type { HatchEntity } from '../../model';
 import type { Groups } from '../encode';
 import { common, sub, type EntityWriterContext } from './common';

@@ -1,5 +1,6 @@
 /** Polylines and splines: LWPOLYLINE, POLYLINE with its VERTEX records, SPLINE, MLINE. */
-import type { Entity, LwVertex, MLineVertex, PolylineEntity, PolylineVertex, SplineEntity, Vec3 } from '../../model';
+import type { Entity, LwVertex, MLineVertex, PolylineEntity, PolylineVertex, SplineEntity } from '../../model';
+import type { Vec3 } from '../../geom/vector';
 import { asNum, type DxfRecord } from '../record';
 import { mk } from './base';
 

@@ -1,5 +1,6 @@
 /** DIMENSION (with the ARC_DIMENSION and LARGE_RADIAL_DIMENSION classes) and LEADER. */
-import type { Entity, Vec3 } from '../../model';
+import type { Entity } from '../../model';
+import type { Vec3 } from '../../geom/vector';
 import { asNum, asStr, type DxfRecord } from '../record';
 import { mk } from './base';
 

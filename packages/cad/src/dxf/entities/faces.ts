@@ -1,5 +1,6 @@
 /** Filled and faceted surfaces: SOLID, TRACE, 3DFACE and MESH. */
-import type { Entity, Vec3 } from '../../model';
+import type { Entity } from '../../model';
+import type { Vec3 } from '../../geom/vector';
 import { asNum, type DxfRecord } from '../record';
 import { mk } from './base';
 

@@ -1,5 +1,6 @@
 /** MULTILEADER (MLEADER in some writers): the context data, then the entity-level groups. */
-import type { Color, MLeaderEntity, Vec3 } from '../../model';
+import type { Color, MLeaderEntity } from '../../model';
+import type { Vec3 } from '../../geom/vector';
 import { asNum, asStr, type DxfRecord } from '../record';
 import { mk, RAD2DEG } from './base';
 

@@ -1,5 +1,6 @@
 /** TEXT, ATTRIB, ATTDEF (with R2018's embedded MTEXT of a multi-line attribute) and MTEXT. */
-import type { Color, MTextEntity, TextEntity, Vec3 } from '../../model';
+import type { Color, MTextEntity, TextEntity } from '../../model';
+import type { Vec3 } from '../../geom/vector';
 import { asNum, asStr, type DxfRecord } from '../record';
 import { mk, RAD2DEG } from './base';
 

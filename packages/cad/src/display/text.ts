@@ -3,12 +3,13 @@
  * underlines, fraction bars), with CAD placement: alignment, width factor, oblique, mirroring,
  * the %% control codes, MTEXT inline codes, word wrap, columns, attachment and background.
  */
-import type { Drawing, MTextEntity, TextEntity, TextStyle, Vec3 } from '../model';
-import type { DrawContext, EntityHandler } from '../display/context';
-import { affineMultiply, isDefaultExtrusion, ocsToWcs, textMatrix, type Affine2D, type Mat } from '../display/matrix';
-import { fontRuns, type FontOverride, type ResolvedFont } from './fonts';
-import { layoutMText, type Shaped, type Shaper, type StackShape } from './layout';
-import { parseMText, SPECIAL, type MTextFormat, type MTextItem } from './mtext-parser';
+import type { Drawing, MTextEntity, TextEntity, TextStyle } from '../model';
+import type { DrawContext, EntityHandler } from './context';
+import { affineMultiply, isDefaultExtrusion, ocsToWcs, textMatrix, type Affine2D, type Mat } from '../geom/matrix';
+import { fontRuns, type FontOverride, type ResolvedFont } from '../text/fonts';
+import { layoutMText, type Shaped, type Shaper, type StackShape } from '../text/layout';
+import { parseMText, SPECIAL, type MTextFormat, type MTextItem } from '../text/mtext-parser';
+import type { Vec3 } from '../geom/vector';
 
 // ---- shared helpers ---------------------------------------------------------------------------
 

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { aciColor } from '../display/color';
-import { FOREGROUND } from '../display/types';
-import { defaultFontProvider } from './fonts';
-import { decodeTextCodes } from './draw';
-import { buildScenes } from '../display/builder';
+import { aciColor, FOREGROUND } from '../geom/color';
+import { defaultFontProvider } from '../text/fonts';
+import { decodeTextCodes } from './text';
+import { buildScenes } from './builder';
 import type { MTextEntity } from '../model';
-import { at, buildText, mtext, strokes, text, textDrawing, texts } from './test-helpers';
+import { at, buildText, mtext, strokes, text, textDrawing, texts } from './text-test-helpers';
 
 const STYLES = [{ name: 'STANDARD', font: 'arial.ttf', family: 'Arial' }];
 

@@ -3,7 +3,9 @@
  * five brightnesses (100 %, 65 %, 50 %, 30 %, 15 %) at full and half saturation (even and odd
  * indices); 250..255 are greys. 7 is the foreground colour (black on white paper, white on black).
  */
-import { FOREGROUND } from './types';
+
+/** `Style.color` value meaning "the foreground colour": ACI 7, black on white paper, white on black. */
+export const FOREGROUND = -1;
 
 const NAMED = [0x000000, 0xff0000, 0xffff00, 0x00ff00, 0x00ffff, 0x0000ff, 0xff00ff, 0xffffff, 0x808080, 0xc0c0c0];
 const VALUES = [1, 0.65, 0.5, 0.3, 0.15];

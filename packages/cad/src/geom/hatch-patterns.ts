@@ -12,7 +12,16 @@
  * description of each pattern's look (spacings of the classic patterns follow their well-known
  * proportions; the irregular ones such as AR-CONC, AR-SAND, GRAVEL are our approximations).
  */
-import type { HatchPatternLine } from '../model';
+
+/** One line family of a hatch pattern, as DXF stores it (group codes 53, 43/44, 45/46, 49). */
+export interface HatchPatternLine {
+  /** Degrees. */
+  angle: number;
+  base: [number, number];
+  offset: [number, number];
+  dashes: number[];
+}
+
 
 type Family = readonly number[];
 
@@ -381,4 +390,14 @@ function familyToLine(f: Family, scale: number, rotation: number): HatchPatternL
     offset: [along * c - across * s, along * s + across * c],
     dashes: f.slice(5).map((d) => d * scale),
   };
+}
+
+const METRIC_UNITS = new Set([4, 5, 6, 7, 12, 13, 14, 15, 16, 17]);
+
+/** Metric drawings use the millimetre versions of the library patterns. */
+export function isMetric(d: { header: { measurement?: number; insUnits?: number } }): boolean {
+  const h = d.header;
+  if (h.measurement === 1) return true;
+  if (h.measurement === 0) return false;
+  return h.insUnits !== undefined && METRIC_UNITS.has(h.insUnits);
 }

@@ -3,7 +3,7 @@
  *   x' = a0·x + a1·y + a2·z + a3,  y' = b0·x + … + b3,  z' = c0·x + … + c3.
  * The display list keeps x' and y' (a top view); z' matters only while composing.
  */
-import type { Vec3 } from '../model';
+import { cross, normalize, type Vec3 } from './vector';
 
 export type Mat = readonly number[];
 /** 2D affine [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f (the PDF/canvas order). */
@@ -43,21 +43,15 @@ export function fromAxes(x: Vec3, y: Vec3, z: Vec3, origin: Vec3 = [0, 0, 0]): M
   return [x[0], y[0], z[0], origin[0], x[1], y[1], z[1], origin[1], x[2], y[2], z[2], origin[2]];
 }
 
-function normalize(v: Vec3): Vec3 {
-  const l = Math.hypot(v[0], v[1], v[2]);
-  return l > 0 ? [v[0] / l, v[1] / l, v[2] / l] : [0, 0, 1];
-}
-
-function cross(a: Vec3, b: Vec3): Vec3 {
-  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-}
-
 /** True for the default extrusion (0, 0, 1), where the OCS is the WCS. */
 export function isDefaultExtrusion(n: Vec3): boolean {
   return Math.abs(n[0]) < 1e-12 && Math.abs(n[1]) < 1e-12 && n[2] > 0;
 }
 
-/** OCS → WCS for an extrusion direction (the DXF arbitrary axis algorithm). */
+/**
+ * OCS → WCS for an extrusion direction (the DXF arbitrary axis algorithm), the one implementation:
+ * the display list composes the matrix, the writers map points through it with `apply3`.
+ */
 export function ocsToWcs(extrusion: Vec3): Mat {
   if (isDefaultExtrusion(extrusion)) return IDENTITY;
   const n = normalize(extrusion);

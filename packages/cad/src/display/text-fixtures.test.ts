@@ -5,12 +5,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildScenes } from '../display/builder';
-import type { DisplayList, TextPrimitive } from '../display/types';
+import { buildScenes } from './builder';
+import type { DisplayList, TextPrimitive } from './types';
 import { readDxf } from '../dxf/reader';
-import { hasCjk } from './fonts';
-import { nodeFontProvider } from './node-fonts';
-import { at, texts } from './test-helpers';
+import { hasCjk } from '../text/fonts';
+import { nodeFontProvider } from '../text/node-fonts';
+import { at, texts } from './text-test-helpers';
 
 const FIXTURES = join(__dirname, '../../test-fixtures');
 const CORPUS = '/work/shared/corpus/dxf';
