@@ -1,8 +1,8 @@
 /**
- * Issue 21: the engine's budgets against hostile files made in memory (hostile.testing.ts): each
- * stops the work early with a CadLimitError naming the budget, whoever calls the engine (the
- * conversion workers through convertDrawing and pdfToDrawing, the `cad` command, the viewer's
- * build worker through buildScenes).
+ * The engine's budgets (docs/decisions/0027-bounded-conversions.md) against hostile files made in
+ * memory (hostile.testing.ts): each stops the work early with a CadLimitError naming the budget,
+ * whoever calls the engine (the conversion workers through convertDrawing and pdfToDrawing, the
+ * `cad` command, the viewer's build worker through buildScenes).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

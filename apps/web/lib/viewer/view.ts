@@ -119,10 +119,6 @@ export function resizeView(v: View, width: number, height: number): View {
   return { ...v, width, height, scale: v.scale * (Number.isFinite(k) && k > 0 ? k : 1) };
 }
 
-export function sameView(a: View, b: View): boolean {
-  return a.cx === b.cx && a.cy === b.cy && a.scale === b.scale && a.width === b.width && a.height === b.height;
-}
-
 /** a ∘ b (apply b, then a). */
 export function compose(a: ArrayLike<number>, b: ArrayLike<number>): Affine {
   const a0 = a[0] as number, a1 = a[1] as number, a2 = a[2] as number, a3 = a[3] as number, a4 = a[4] as number, a5 = a[5] as number;

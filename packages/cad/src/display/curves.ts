@@ -445,7 +445,7 @@ function drawPolyline(e: EntityOf<'POLYLINE'>, ctx: DrawContext): void {
  * The highest spline degree drawn. De Boor's algorithm costs degree² per point, so a hostile degree
  * (1,000 in a 60 KB file took a minute) is refused; CAD programs write degree 3, rarely up to 10.
  */
-export const MAX_SPLINE_DEGREE = 11;
+const MAX_SPLINE_DEGREE = 11;
 
 function drawSpline(e: EntityOf<'SPLINE'>, ctx: DrawContext): void {
   const ctrl = e.controlPoints;

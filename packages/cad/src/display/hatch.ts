@@ -21,7 +21,7 @@ const TAU = Math.PI * 2;
 const DEG = Math.PI / 180;
 
 /** More pattern segments than this for one hatch and it is drawn solid (too dense) or as its outline. */
-export const MAX_PATTERN_SEGMENTS = 200_000;
+const MAX_PATTERN_SEGMENTS = 200_000;
 
 export const drawHatch: EntityHandler<HatchEntity> = (e, ctx) => {
   const m = ctx.ocs(e, e.elevation);
@@ -49,7 +49,7 @@ export const drawHatch: EntityHandler<HatchEntity> = (e, ctx) => {
 // ---- boundary ---------------------------------------------------------------------------------
 
 /** The boundary rings (x, y pairs in the OCS, not repeating their first point) the hatch style selects. */
-export function hatchRings(e: HatchEntity, ctx: DrawContext, m: Mat): number[][] {
+function hatchRings(e: HatchEntity, ctx: DrawContext, m: Mat): number[][] {
   const rings: number[][] = [];
   for (const p of selectPaths(e)) for (const r of pathRings(p, ctx, m)) if (r.length >= 6) rings.push(r);
   return rings;
@@ -84,7 +84,7 @@ function pathRings(p: HatchPath, ctx: DrawContext, m: Mat): number[][] {
 }
 
 /** The points of one boundary edge (x, y pairs) in its direction of travel. */
-export function edgePoints(ed: HatchEdge, ctx: DrawContext, m: Mat): number[] {
+function edgePoints(ed: HatchEdge, ctx: DrawContext, m: Mat): number[] {
   switch (ed.kind) {
     case 'line':
       return [ed.start[0], ed.start[1], ed.end[0], ed.end[1]];

@@ -38,7 +38,7 @@ export function testDxf(d: TestDrawing): Uint8Array {
   return new TextEncoder().encode(dxfText(g));
 }
 
-export function drawingOf(d: TestDrawing): Drawing {
+function drawingOf(d: TestDrawing): Drawing {
   return readDxf(testDxf(d)).drawing;
 }
 

@@ -16,7 +16,7 @@ import type { Vec3 } from '../geom/vector';
 const styleMaps = new WeakMap<Drawing, Map<string, TextStyle>>();
 
 /** A text style by name, case-insensitive (entities say 'STANDARD', tables 'Standard'). */
-export function findStyle(drawing: Drawing, name: string): TextStyle | undefined {
+function findStyle(drawing: Drawing, name: string): TextStyle | undefined {
   const direct = drawing.textStyles[name];
   if (direct) return direct;
   let map = styleMaps.get(drawing);

@@ -9,7 +9,8 @@ import { nearestAci } from '../geom/color';
 import { readDwg } from '../dwg-client';
 import type { Entity, EntityOf, EntityType } from '../model';
 import { sampleDrawing } from './test-drawing';
-import { DWG_WRITE_VERSIONS, DwgLowering, DwgWriteError, writeDwg } from './writer';
+import { DwgLowering, DwgWriteError, writeDwg } from './writer';
+import { DWG_WRITE_VERSIONS } from './constants';
 
 const countTypes = (es: Entity[]): Record<string, number> => {
   const c: Record<string, number> = {};

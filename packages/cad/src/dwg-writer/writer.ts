@@ -37,8 +37,6 @@ import {
 
 export type { DwgVersion } from './constants';
 
-export { DWG_WRITE_VERSIONS, DWG_VERSION_NAMES };
-
 /** A request this writer cannot serve (a release not written yet). Same name as the engine's convert refusals. */
 export class DwgWriteError extends Error {
   readonly reason: 'unsupported-version';

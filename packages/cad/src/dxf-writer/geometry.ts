@@ -14,7 +14,7 @@ const TAU = Math.PI * 2;
 const MAX_SEGMENTS = 20_000;
 
 /** Segments for an arc of `sweep` radians on a circle of radius r so that the sagitta stays within tol. */
-export function arcSegments(r: number, sweep: number, tol: number): number {
+function arcSegments(r: number, sweep: number, tol: number): number {
   const s = Math.abs(sweep);
   if (!(r > tol) || !(tol > 0)) return Math.max(1, Math.ceil(s / (Math.PI / 2)));
   const step = 2 * Math.acos(1 - tol / r);

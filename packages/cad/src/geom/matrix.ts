@@ -75,15 +75,6 @@ export function apply3(m: Mat, x: number, y: number, z = 0): Vec3 {
   ];
 }
 
-/** The linear part applied to a direction (no translation). */
-export function applyDir(m: Mat, x: number, y: number, z = 0): Vec3 {
-  return [
-    (m[0] as number) * x + (m[1] as number) * y + (m[2] as number) * z,
-    (m[4] as number) * x + (m[5] as number) * y + (m[6] as number) * z,
-    (m[8] as number) * x + (m[9] as number) * y + (m[10] as number) * z,
-  ];
-}
-
 /** Geometric-mean scale of the projected xy part: how long a unit of this space is in the output. */
 export function scaleOf(m: Mat): number {
   const det = (m[0] as number) * (m[5] as number) - (m[1] as number) * (m[4] as number);
@@ -91,11 +82,6 @@ export function scaleOf(m: Mat): number {
   if (s > 1e-300) return s;
   // Degenerate in xy (seen edge-on): the largest column length.
   return Math.max(Math.hypot(m[0] as number, m[4] as number), Math.hypot(m[1] as number, m[5] as number), 1e-300);
-}
-
-/** True when the projected xy part flips orientation (a mirrored block). */
-export function isMirrored(m: Mat): boolean {
-  return (m[0] as number) * (m[5] as number) - (m[1] as number) * (m[4] as number) < 0;
 }
 
 /** The projected xy part of `m` as a 2D affine. */

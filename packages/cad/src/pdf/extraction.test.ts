@@ -11,7 +11,7 @@ import { bezierAt, clipFill, clipStroke, intersectRegions, type ConvexPolygon } 
 import { CJK_CAP_RATIO } from './graphics';
 import { MM_PER_PT, PAGE_GAP_MM, pdfToDrawing, type PdfToDrawingResult } from './index';
 import { CJK_FONT, darkPlotFixture, PAGE, pdfBytes } from './test-helpers';
-import { encodeOpaquePng } from '../render/node-png';
+import { encodeOpaquePng } from '../codec/png';
 import type { Vec3 } from '../geom/vector';
 import type { Pt, Subpath } from './path';
 

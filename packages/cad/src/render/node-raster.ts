@@ -23,7 +23,7 @@
  * fallback (text/node-fonts.ts: installed, else the shipped Noto Sans SC) backs up every text with
  * CJK characters so Chinese never shows as boxes; it is not touched for a drawing without them.
  *
- * PNG: encoded by node-png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
+ * PNG: encoded by codec/png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
@@ -32,7 +32,7 @@ import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
 import { shippedFontFile } from '../text/node-fonts';
-import { encodeOpaquePng } from './node-png';
+import { encodeOpaquePng } from '../codec/png';
 import { CadLimitError } from '../errors';
 import { limitsOf } from '../limits';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_SIDE, type RenderOptions } from './options';

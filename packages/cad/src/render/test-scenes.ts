@@ -4,8 +4,8 @@ import { type DisplayList, type Primitive, type Scene, type Style } from '../dis
 import { FOREGROUND } from '../geom/color';
 import type { FontRef } from '../text/fonts';
 
-export const RED = 0xff0000;
-export const BLUE = 0x0000ff;
+const RED = 0xff0000;
+const BLUE = 0x0000ff;
 
 export function stroke(style: number, ...subpaths: number[][]): Primitive {
   const coords: number[] = [];

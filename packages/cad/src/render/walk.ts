@@ -23,7 +23,7 @@ export interface Sink {
 const boxCache = new WeakMap<Primitive[], Float64Array>();
 
 /** minX, minY, maxX, maxY per primitive (list coordinates). */
-export function primitiveBoxes(list: DisplayList): Float64Array {
+function primitiveBoxes(list: DisplayList): Float64Array {
   let boxes = boxCache.get(list.primitives);
   if (boxes && boxes.length === list.primitives.length * 4) return boxes;
   const prims = list.primitives;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { cacheKey } from '../text/node-fonts';
 
 /** packages/cad/ (this file is src/resident/place.ts; bundled, import.meta.url still names it). */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The Node entry of the command, which the client runs when the engine cannot take a command. */
 export const ENTRY = join(PACKAGE_ROOT, 'bin', 'cad.cjs');
 /** The native client; bin/cad runs it when it exists (same path there). */

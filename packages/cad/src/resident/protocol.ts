@@ -15,9 +15,9 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
-export const PROTOCOL_MAGIC = 'xcad-cad/1';
+const PROTOCOL_MAGIC = 'xcad-cad/1';
 /** Frames larger than this are refused (a request is a few KB; output is sent in small pieces). */
-export const MAX_FRAME = 64 * 2 ** 20;
+const MAX_FRAME = 64 * 2 ** 20;
 
 export type FrameType = 'q' | 'a' | 'f' | 'o' | 'e' | 'x';
 

@@ -36,7 +36,7 @@ export interface ServeOptions {
 }
 
 /** Settings read on every command: taken from the client for the duration of its command. */
-export const PER_COMMAND_VARS = ['CAD_FONT_DIR', 'CAD_DEBUG'];
+const PER_COMMAND_VARS = ['CAD_FONT_DIR', 'CAD_DEBUG'];
 /** The client's and the engine's own switches: never compared. */
 const CONTROL_VARS = /^CAD_SERVER(_|$)/;
 const ENGINE_VAR = /^X?CAD_/;
@@ -52,7 +52,7 @@ export function settingsDiffer(request: Record<string, string>, own: NodeJS.Proc
 }
 
 /** Whether an engine answers at `socket`. */
-export function engineAnswers(socket: string, timeoutMs = 1000): Promise<boolean> {
+function engineAnswers(socket: string, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const conn = connect(socket);
     const done = (live: boolean): void => {
@@ -67,7 +67,7 @@ export function engineAnswers(socket: string, timeoutMs = 1000): Promise<boolean
 }
 
 /** What `cad server status` prints about the engine that answers it. */
-export interface EngineStatus {
+interface EngineStatus {
   pid: number;
   socket: string;
   startedAt: string;

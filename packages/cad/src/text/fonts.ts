@@ -32,8 +32,6 @@ export interface FontRef {
   substituted: boolean;
 }
 
-export type { ShxGlyph } from './shx';
-
 export interface ResolvedFont {
   ref: FontRef;
   /** Advance width of `text` in em units (font size 1). */
@@ -119,8 +117,6 @@ export interface FontProviderOptions {
 }
 
 // ---- character classes ----------------------------------------------------------------------
-
-export { isCjk } from './cjk';
 
 export function hasCjk(text: string): boolean {
   for (const ch of text) if (isCjk(ch.codePointAt(0) as number)) return true;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Scene } from '../display/types';
 import { renderScenes } from './index';
 import { list, modelScene, stroke, STYLES } from './test-scenes';
-import { encodeOpaquePng } from './node-png';
+import { encodeOpaquePng } from '../codec/png';
 
 /** A canvas with what `paint` draws on white; its pixels read back as the encoder reads them. */
 function canvasOf(width: number, height: number, paint: (g: SKRSContext2D) => void): { g: SKRSContext2D; pixels: Uint8ClampedArray } {

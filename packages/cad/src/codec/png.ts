@@ -1,7 +1,10 @@
 /**
- * Node only: PNG encoding of an opaque canvas, several times faster than the canvas' own encoder
- * (which tries every row filter at zlib level 6: ~70 ms for a 2000 × 1500 drawing, a third of a
- * `cad convert` run).
+ * Node only: the one PNG writer (the engine's images, the API's captcha and QR codes) and its
+ * CRC-32, Node's own `zlib.crc32`.
+ *
+ * An opaque canvas is encoded several times faster than by the canvas' own encoder (which tries
+ * every row filter at zlib level 6: ~70 ms for a 2000 × 1500 drawing, a third of a `cad convert`
+ * run).
  *
  * Drawings are opaque (the background is painted first), so the image is written as 8-bit RGB, or
  * as 8-bit grey when every pixel is grey (black or grey lines on white: antialiasing blends greys
@@ -12,7 +15,7 @@
  * 100-megapixel image never holds a second full copy of itself.
  */
 import { once } from 'node:events';
-import { createDeflate, crc32 } from 'node:zlib';
+import { createDeflate, crc32, deflateSync } from 'node:zlib';
 
 /** An opaque RGBA image read in strips of rows (the canvas' getImageData). */
 export interface RgbaRows {
@@ -46,6 +49,20 @@ function chunk(type: string, data: Uint8Array): Buffer {
   out.set(data, 8);
   out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
   return out;
+}
+
+const GREY = 0;
+const RGB = 2;
+
+/** A whole PNG of 8-bit samples, not interlaced, around its compressed rows. */
+function pngFile(width: number, height: number, colourType: typeof GREY | typeof RGB, idat: Uint8Array): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = colourType;
+  // Bytes 10-12 stay 0: deflate, filter method 0, no interlace.
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
 }
 
 type Pixels = Uint8Array | Uint8ClampedArray;
@@ -184,13 +201,7 @@ async function encode(image: RgbaRows, level: number, grey: boolean): Promise<Bu
   }
   z.end();
   await done;
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bits per channel
-  header[9] = grey ? 0 : 2; // colour type: grey or RGB
-  // Bytes 10-12 stay 0: deflate, filter method 0, no interlace.
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', Buffer.concat(parts)), chunk('IEND', new Uint8Array(0))]);
+  return pngFile(width, height, grey ? GREY : RGB, Buffer.concat(parts));
 }
 
 /** Encodes an opaque RGBA image as an 8-bit RGB PNG, or grey when `options.grey` and it is. */
@@ -203,4 +214,15 @@ export async function encodeOpaquePng(image: RgbaRows, options: PngOptions = {})
     if (png) return png;
   }
   return (await encode(image, level, false)) as Buffer;
+}
+
+/** A small PNG (8-bit RGB) of rows that each start with their filter byte (0, none): captchas, QR codes. */
+export function encodeRgbPng(width: number, height: number, filteredRows: Uint8Array): Buffer {
+  return pngFile(width, height, RGB, deflateSync(filteredRows));
+}
+
+/** A real PNG of `size`x`size` pixels of one colour (tests and fixtures). */
+export function solidPng(size: number, rgb: readonly [number, number, number]): Buffer {
+  const row = [0, ...Array.from({ length: size }, () => rgb).flat()];
+  return encodeRgbPng(size, size, Uint8Array.from(Array.from({ length: size }, () => row).flat()));
 }
