@@ -341,7 +341,7 @@ class Bits {
   }
 }
 
-export interface LwData {
+interface LwData {
   flags: number;
   constantWidth: number;
   elevation: number;
