@@ -23,7 +23,7 @@ import { nodeFontProvider, shippedFontFile } from './text/node-fonts';
 import { readGlyphOutlines, type GlyphOutlines } from './text/sfnt';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../bin/cad.cjs');
+const BIN = resolve(here, '../../cad-cli/bin/cad.cjs');
 const FIX = resolve(here, '../test-fixtures');
 const CORPUS = '/work/shared/corpus';
 const tmp = mkdtempSync(join(tmpdir(), 'cad-cjk-'));

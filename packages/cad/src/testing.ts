@@ -4,3 +4,4 @@
  */
 export * from './hostile.testing';
 export { xclipDxf, type ClipOptions } from './display/xclip-fixture';
+export { dxfText } from './dxf/test-helpers';

@@ -6,9 +6,9 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheKey } from '../text/node-fonts';
+import { cacheKey } from '@xcad/cad/fonts';
 
-/** packages/cad/ (this file is src/resident/place.ts; bundled, import.meta.url still names it). */
+/** packages/cad-cli/ (this file is src/resident/place.ts; bundled, import.meta.url still names it). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The Node entry of the command, which the client runs when the engine cannot take a command. */
 export const ENTRY = join(PACKAGE_ROOT, 'bin', 'cad.cjs');

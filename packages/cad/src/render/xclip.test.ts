@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readDxf } from '../dxf/reader';
 import type { InsertEntity } from '../model';
-import { renderScenes } from '../render';
-import { decode, type Pixels } from '../render/test-scenes';
-import { drawList, type Sink } from '../render/walk';
-import { buildScenes } from './builder';
-import type { DisplayList } from './types';
-import { xclipDxf } from './xclip-fixture';
+import { renderScenes } from './index';
+import { decode, type Pixels } from './test-scenes';
+import { drawList, type Sink } from './walk';
+import { buildScenes } from '../display/builder';
+import type { DisplayList } from '../display/types';
+import { xclipDxf } from '../display/xclip-fixture';
 
 const insertOf = (bytes: Uint8Array): InsertEntity => {
   const e = readDxf(bytes).drawing.modelSpace.find((x): x is InsertEntity => x.type === 'INSERT');

@@ -7,8 +7,8 @@
  */
 import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
-import type { ConvertOptions, OutputFormat } from './convert';
-import { DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, type DwgVersion } from './dwg-writer/constants';
+import type { ConvertOptions, OutputFormat } from '@xcad/cad/convert';
+import { DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, type DwgVersion } from '@xcad/cad/dwg-writer';
 
 /** The DWG releases written, and the default (the newest of them). */
 const DWG_WRITE_LIST = DWG_WRITE_VERSIONS.join(', ');
@@ -217,7 +217,7 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   if (!format) throw new UsageError(`cannot tell the output format from '${basename(output)}': use .pdf, .png, .jpg, .svg, .dxf or .dwg`);
   if (v.has('width') && v.has('dpi')) throw new UsageError('give either --width or --dpi, not both');
   if (v.has('layout') && p.flags.has('all-layouts')) throw new UsageError('give either --layout or --all-layouts, not both');
-  const { MAX_WIDTH, MAX_DPI } = await import('./convert');
+  const { MAX_WIDTH, MAX_DPI } = await import('@xcad/cad/convert');
   const options: ConvertOptions = { format, name: basename(input) };
   const layout = v.get('layout');
   if (layout !== undefined) {
@@ -240,7 +240,7 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
 
   const bytes = readInput(input);
   checkWritable(output);
-  const { convertDrawing } = await import('./convert');
+  const { convertDrawing } = await import('@xcad/cad/convert');
   const result = await convertDrawing(bytes, options);
   const perLayout = options.allLayouts === true && format !== 'pdf';
   const used = new Set<string>();
@@ -270,7 +270,7 @@ async function dxfCommand(p: Parsed, input: string, output: string, out: NodeJS.
   const pages = p.values.get('pages');
   const isPdf = Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
   if (pages !== undefined && !isPdf) throw new UsageError('--pages is for a PDF input');
-  const result = isPdf ? await pdfToDxf(bytes, { version, binary, ...(pages === undefined ? {} : { pages }) }) : await (await import('./dxf-writer/convert')).convertToDxf(bytes, basename(input), { version, binary });
+  const result = isPdf ? await pdfToDxf(bytes, { version, binary, ...(pages === undefined ? {} : { pages }) }) : await (await import('@xcad/cad/dxf-writer')).convertToDxf(bytes, basename(input), { version, binary });
   writeOutput(output, result.bytes);
   out.write(`wrote ${output} (DXF ${version}${binary ? ' binary' : ''}; ${kb(result.bytes.length)})\n`);
   for (const n of result.notes) err.write(`cad: note: ${n}\n`);
@@ -293,11 +293,11 @@ async function dwgCommand(p: Parsed, input: string, output: string, out: NodeJS.
   if (pages !== undefined && !isPdf) throw new UsageError('--pages is for a PDF input');
   let result: { bytes: Uint8Array; notes: string[] };
   if (isPdf) {
-    const [{ pdfToDrawing }, { writeDwg }] = await Promise.all([import('./pdf/index'), import('./dwg-writer/writer')]);
+    const [{ pdfToDrawing }, { writeDwg }] = await Promise.all([import('@xcad/cad/pdf'), import('@xcad/cad/dwg-writer')]);
     const read = await pdfToDrawing(bytes, pages === undefined ? {} : { pages });
     const written = writeDwg(read.drawing, { version });
     result = { bytes: written.bytes, notes: [...read.notes, ...written.notes] };
-  } else result = await (await import('./dwg-writer/convert')).convertToDwg(bytes, basename(input), { version });
+  } else result = await (await import('@xcad/cad/dwg-writer')).convertToDwg(bytes, basename(input), { version });
   writeOutput(output, result.bytes);
   out.write(`wrote ${output} (DWG ${version}; ${kb(result.bytes.length)})\n`);
   for (const n of result.notes) err.write(`cad: note: ${n}\n`);
@@ -306,7 +306,7 @@ async function dwgCommand(p: Parsed, input: string, output: string, out: NodeJS.
 
 /** PDF → drawing (its vectors and text, in mm) → DXF. */
 async function pdfToDxf(bytes: Uint8Array, options: { version: (typeof DXF_VERSIONS)[number]; binary: boolean; pages?: string }): Promise<{ bytes: Uint8Array; notes: string[] }> {
-  const [{ pdfToDrawing }, { writeDxf }] = await Promise.all([import('./pdf/index'), import('./dxf-writer/writer')]);
+  const [{ pdfToDrawing }, { writeDxf }] = await Promise.all([import('@xcad/cad/pdf'), import('@xcad/cad/dxf-writer')]);
   const read = await pdfToDrawing(bytes, options.pages === undefined ? {} : { pages: options.pages });
   const written = writeDxf(read.drawing, { version: options.version, binary: options.binary });
   return { bytes: written.bytes, notes: [...read.notes, ...written.notes] };
@@ -329,10 +329,10 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
   const input = p.positional[0] as string;
   const bytes = readInput(input);
   const [{ openDrawing }, { buildScenes }, { defaultFonts }, { detectDxf }] = await Promise.all([
-    import('./open'),
-    import('./display/builder'),
-    import('./convert'),
-    import('./dxf/index'),
+    import('@xcad/cad/open'),
+    import('@xcad/cad/display'),
+    import('@xcad/cad/convert'),
+    import('@xcad/cad/dxf'),
   ]);
   const { drawing, warnings, format } = await openDrawing(bytes, basename(input));
   const fonts = await defaultFonts();

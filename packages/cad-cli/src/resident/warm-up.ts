@@ -9,10 +9,10 @@
  * layout, each back end and writer are then loaded, their fonts parsed, and their hot code
  * compiled by V8 before the first real command rather than during it.
  */
-import { convertDrawing } from '../convert';
-import { convertToDwg } from '../dwg-writer/convert';
-import { convertToDxf } from '../dxf-writer/convert';
-import { pdfToDrawing } from '../pdf/index';
+import { convertDrawing } from '@xcad/cad/convert';
+import { convertToDwg } from '@xcad/cad/dwg-writer';
+import { convertToDxf } from '@xcad/cad/dxf-writer';
+import { pdfToDrawing } from '@xcad/cad/pdf';
 
 type Group = [number, string | number];
 

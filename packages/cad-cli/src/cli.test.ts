@@ -3,7 +3,7 @@
  * Every command runs once, up front and two at a time, and the tests read the results.
  */
 import { execFile } from 'node:child_process';
-import { readDxf } from './dxf/index';
+import { readDxf } from '@xcad/cad/dxf';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -11,12 +11,12 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutFileName, main } from './cli';
-import { dxfText } from './dxf/test-helpers';
-import { readDwg } from './dwg-client';
+import { dxfText } from '@xcad/cad/testing';
+import { readDwg } from '@xcad/cad/dwg-client';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../bin/cad.cjs');
-const FIX = resolve(here, '../test-fixtures');
+const FIX = resolve(here, '../../cad/test-fixtures');
 const tmp = mkdtempSync(join(tmpdir(), 'cad-cli-'));
 const out = (f: string): string => join(tmp, f);
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CAD = fileURLToPath(new URL('../../bin/cad', import.meta.url));
-const FIX = fileURLToPath(new URL('../../test-fixtures/', import.meta.url));
+const FIX = fileURLToPath(new URL('../../../cad/test-fixtures/', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'cad-engine-'));
 const SOCKET = join(tmp, 'engine', 'engine.sock');
 mkdirSync(join(tmp, 'engine'), { mode: 0o700 });

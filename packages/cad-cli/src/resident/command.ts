@@ -145,7 +145,7 @@ export async function serverCommand(args: string[], out: NodeJS.WritableStream, 
         err.write('cad: the resident engine runs from the bundled command only (not with CAD_NO_BUNDLE)\n');
         return 1;
       }
-      const { keepDwgReader, releaseDwgReader } = await import('../dwg-client');
+      const { keepDwgReader, releaseDwgReader } = await import('@xcad/cad/dwg-client');
       // DWG files are read by one reader child kept for a minute, not a child per file.
       keepDwgReader(60_000);
       const code = await serve({

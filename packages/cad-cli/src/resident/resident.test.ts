@@ -386,7 +386,7 @@ describe('the wire format', () => {
 
 describe('the warm-up', () => {
   it('draws its drawing to every format without a warning (a failing warm-up would warm nothing)', async () => {
-    const { convertDrawing } = await import('../convert');
+    const { convertDrawing } = await import('@xcad/cad/convert');
     const { warmDrawing } = await import('./warm-up');
     for (const format of ['pdf', 'png', 'svg'] as const) {
       const r = await convertDrawing(warmDrawing(), { format, name: 'warm-up.dxf' });
@@ -403,7 +403,7 @@ describe('the warm-up', () => {
     expect(svg).toMatch(/>200</);
     expect(svg).toMatch(/>150</);
     // The writers and the PDF reader it warms take it too.
-    const [{ convertToDxf }, { convertToDwg }, { pdfToDrawing }] = await Promise.all([import('../dxf-writer/convert'), import('../dwg-writer/convert'), import('../pdf/index')]);
+    const [{ convertToDxf }, { convertToDwg }, { pdfToDrawing }] = await Promise.all([import('@xcad/cad/dxf-writer'), import('@xcad/cad/dwg-writer'), import('@xcad/cad/pdf')]);
     expect((await convertToDxf(warmDrawing(), 'w.dxf', { version: '2018' })).bytes.length).toBeGreaterThan(10_000);
     expect((await convertToDwg(warmDrawing(), 'w.dxf', { version: '2018' })).bytes.length).toBeGreaterThan(10_000);
     const pdf = (await convertDrawing(warmDrawing(), { format: 'pdf', name: 'w.dxf' })).outputs[0]?.data as Uint8Array;

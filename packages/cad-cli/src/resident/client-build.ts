@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { cacheKey } from '../text/node-fonts';
+import { cacheKey } from '@xcad/cad/fonts';
 
 export interface ClientBuild {
   /** Where the binary goes. */
