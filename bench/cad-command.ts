@@ -1,4 +1,4 @@
-// The `cad` command as the benchmarks time it: packages/cad/bin/cad, as a user runs it, handing its
+// The `cad` command as the benchmarks time it: packages/cad-cli/bin/cad, as a user runs it, handing its
 // work to a resident engine (decision 0024) with a socket of the bench's own, or cold (CAD_SERVER=0,
 // a Node process per command). The engine is started before the timing and stopped after it, and
 // reports how many commands it ran, so a bench can check that none of its timed commands ran cold.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The command timed: bin/cad as installed (CAD_CLI names another; a .cjs/.js one runs under this Node). */
-export const CLI = process.env.CAD_CLI ? path.resolve(process.env.CAD_CLI) : path.join(root, 'packages', 'cad', 'bin', 'cad');
+export const CLI = process.env.CAD_CLI ? path.resolve(process.env.CAD_CLI) : path.join(root, 'packages', 'cad-cli', 'bin', 'cad');
 
 /** The engine's socket for this run: a folder of the bench's own, so no other engine answers. */
 const ENGINE_SOCKET = path.join(mkdtempSync(path.join(tmpdir(), 'cad-bench-')), 'engine.sock');

@@ -1,6 +1,6 @@
 // CAD engine benchmark (decision 0017): the CAD engine against its peers, in the same run, on the corpus.
 //  1. Per-file wall time of the `cad convert FILE out.pdf` and `out.png` commands, run as a user
-//     runs them (`packages/cad/bin/cad`, one command per file, as the peers are run), against
+//     runs them (`packages/cad-cli/bin/cad`, one command per file, as the peers are run), against
 //     ezdxf (`python3 -m ezdxf draw -o out.png FILE`) and LibreCAD (`librecad dxf2pdf`); medians
 //     over the corpus DXF files (the gen_large_* files excluded). Targets: ours/ezdxf <= 0.20 (PNG
 //     vs ezdxf's PNG), ours/LibreCAD <= 1.0 (PDF vs its PDF). The command hands its work to the

@@ -1,6 +1,6 @@
 // Conversion benchmark (decisions 0019, 0023): the conversions against their peers, in the same run, on the corpus.
 //  1. PDF -> DXF, per corpus PDF: the `cad convert in.pdf out.dxf` command as a user runs it
-//     (packages/cad/bin/cad, a command per file, as the peer is run; it hands its work to the
+//     (packages/cad-cli/bin/cad, a command per file, as the peer is run; it hands its work to the
 //     resident engine of decision 0024, started before the timing) against pstoedit (`pstoedit
 //     -psarg "-dNEWPDF=false" -f "dxf_s:-mm" in.pdf out.dxf`); the median of the per-file ratios,
 //     target <= 0.333 (ours at least 3x faster). Beside it the cold time (the same command with
@@ -31,7 +31,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
 const RESULTS = path.join(root, 'bench', 'results', 'convert');
 /** The cad.cjs entry, for the start-up split (CAD_NO_BUNDLE runs it from the sources). */
-const ENTRY = path.join(root, 'packages', 'cad', 'bin', 'cad.cjs');
+const ENTRY = path.join(root, 'packages', 'cad-cli', 'bin', 'cad.cjs');
 const TIMEOUT_MS = 300_000;
 const TARGET_PDF_RATIO = 1 / 3;
 const TARGET_WRITE_SHARE = 0.3;

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FEEDBACK_LIMITS, FEEDBACK_MESSAGES, endpoints } from '@xcad/protocol';
+import { solidPng } from '@xcad/cad/png';
 import { createDatabase } from '@xcad/db';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { apiAs, asVisitor, signInContext } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
-import { solidPng } from '@xcad/api/png';
 
 // Decision 0013: the feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) forms as a
 // person fills them in, checked against what the servers stored: the e2e SQLite database and the

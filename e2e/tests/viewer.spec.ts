@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { xclipDxf } from '../../packages/cad/src/display/xclip-fixture';
+import { xclipDxf } from '@xcad/cad/testing';
 import { handMadeDxf } from '../../apps/web/lib/viewer/test-drawings';
 import { fitView, toScreen } from '../../apps/web/lib/viewer/view';
 import { asVisitor } from '../support/auth';

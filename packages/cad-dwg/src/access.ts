@@ -3,7 +3,7 @@
  * field offsets LibreDWG's dynamic API reports (cached per object type), which is an order of
  * magnitude faster than one Embind call per field; colours and nested structs go through the API.
  */
-import type { Vec3 } from '@xcad/cad/model';
+import type { Vec3 } from '@xcad/cad/geom';
 import { decodeEscapes, type Decoder } from './text';
 import type { DwgColor, DwgPoint, Wasm } from './wasm';
 

@@ -1,7 +1,7 @@
 /**
- * The DWG reader as a browser Web Worker (the online viewer, issue 9). GPL-3.0-or-later, like the
- * rest of this package: the page loads this worker only when the user opens a DWG, and shows the
- * LibreDWG notice with a link to the source (docs/decisions/0016).
+ * The DWG reader as a browser Web Worker (the online viewer, docs/decisions/0021-viewer.md).
+ * GPL-3.0-or-later, like the rest of this package: the page loads this worker only when the user
+ * opens a DWG, and shows the LibreDWG notice with a link to the source (docs/decisions/0016).
  *
  * The page sends `{ file, port }`: the file, and one end of a MessageChannel whose other end the
  * viewer's own build worker holds. The drawing model (plain data) goes straight to that port, so

@@ -1,7 +1,6 @@
 /** DWG bytes → the @xcad/cad drawing model, in-process, through LibreDWG (WebAssembly). */
 import type { CadReadErrorReason } from '@xcad/cad/errors';
-import type { ReadResult } from '@xcad/cad/dxf/reader';
-import { blockClip } from '@xcad/cad/dxf/clip';
+import { blockClip, type ReadResult } from '@xcad/cad/dxf';
 import type {
   Block,
   BlockRecord,
@@ -22,7 +21,9 @@ import type {
   ViewportEntity,
 } from '@xcad/cad/model';
 import { Access, hex, pt, RAD2DEG } from './access';
-import { EntityReader, modelColor, type Names, type Owner } from './entities';
+import { modelColor } from './entities/colors';
+import type { Names, Owner } from './entities/context';
+import { EntityReader } from './entities/reader';
 import { applyHeaderVars, emptyDrawing, finishDrawing } from '@xcad/cad/drawing';
 import { codePageEncoding, codePageName, decoderFor, releaseName, type Decoder } from './text';
 import { ERR_CRITICAL, lineweight, SUPERTYPE_ENTITY, T } from './types';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapColor, modelColor } from './entities';
+import { heapColor, modelColor } from './entities/colors';
 import { codePageEncoding, codePageName, decodeEscapes, decoderFor, releaseName } from './text';
 import { lineweight } from './types';
 import { dwgSignature, isSupportedSignature } from './version';

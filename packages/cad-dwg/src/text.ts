@@ -32,4 +32,4 @@ export function codePageEncoding(n: number): string {
 
 // The decoder cache, the escapes and the release names are the engine's own (browser-safe, no
 // dependencies); this program uses them as they are (decision 0016).
-export { decodeEscapes, getDecoder as decoderFor, releaseName, type Decoder } from '@xcad/cad/dxf/codepage';
+export { decodeEscapes, getDecoder as decoderFor, releaseName, type Decoder } from '@xcad/cad/dxf';

@@ -104,7 +104,7 @@ describe('DWG and its DXF twin', () => {
   if (pairs.length) {
     const read: { name: string; dwg: Drawing; dxf: Drawing }[] = [];
     beforeAll(async () => {
-      const { readDxf } = await import('@xcad/cad/dxf/reader');
+      const { readDxf } = await import('@xcad/cad/dxf');
       for (const [dwgFile, dxfFile, name] of pairs)
         read.push({ name, dwg: (await readDwgBytes(readFileSync(dwgFile))).drawing, dxf: readDxf(readFileSync(dxfFile)).drawing });
     }, 120_000);

@@ -1,9 +1,9 @@
 /**
- * Issue 22: Chinese right on a machine with no CJK font installed. The installed fonts are hidden
- * from the engine ($CAD_SYSTEM_FONTS=0), so these hold whether or not fonts-noto-cjk is there:
- * the `cad` command (a child process, as a person runs it) turns the corpus' Chinese drawings
- * (GBK, UTF-8, MTEXT, TArch DXF and DWG) into PDFs whose text pdftotext reads back, and PNGs
- * whose Chinese is the shipped font's glyphs, not boxes.
+ * Chinese right on a machine with no CJK font installed (docs/decisions/0025-shipped-cad-fonts.md).
+ * The installed fonts are hidden from the engine ($CAD_SYSTEM_FONTS=0), so these hold whether or
+ * not fonts-noto-cjk is there: the `cad` command (a child process, as a person runs it) turns the
+ * corpus' Chinese drawings (GBK, UTF-8, MTEXT, TArch DXF and DWG) into PDFs whose text pdftotext
+ * reads back, and PNGs whose Chinese is the shipped font's glyphs, not boxes.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { nodeFontProvider, shippedFontFile } from './text/node-fonts';
 import { readGlyphOutlines, type GlyphOutlines } from './text/sfnt';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(here, '../bin/cad.cjs');
+const BIN = resolve(here, '../../cad-cli/bin/cad.cjs');
 const FIX = resolve(here, '../test-fixtures');
 const CORPUS = '/work/shared/corpus';
 const tmp = mkdtempSync(join(tmpdir(), 'cad-cjk-'));

@@ -1,5 +1,6 @@
 /** Helpers over the drawing model that every reader shares (browser-safe, no dependencies). */
-import type { Drawing, Entity, Header, Vec3 } from './model';
+import type { Drawing, Entity, Header } from './model';
+import type { Vec3 } from './geom/vector';
 
 /** A drawing with `header` and nothing else: the readers fill it in. */
 export function emptyDrawing(header: Header): Drawing {

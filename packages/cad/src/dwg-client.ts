@@ -4,8 +4,8 @@
  * child's stdin and reads the drawing model back from its stdout (docs/decisions/0016).
  *
  * Start-up: running the program's TypeScript through tsx costs ~0.25 s a read, so the program is
- * bundled once with esbuild (as bin/cad.cjs bundles the CLI) into one ES module under
- * node_modules/.cache/cad-dwg/ of this package, rebuilt when one of its files changes;
+ * bundled once with esbuild (as packages/cad-cli/bin/cad.cjs bundles the command) into one ES
+ * module under node_modules/.cache/cad-dwg/ of this package, rebuilt when one of its files changes;
  * @mlightcad/libredwg-web stays outside the bundle (it loads its .wasm next to its code). Without
  * esbuild, tsx runs the sources (CAD_NO_BUNDLE=1 forces that). The child compiles LibreDWG's 9 MB
  * of WebAssembly with the baseline compiler only (`--liftoff-only`): optimising it takes longer

@@ -1,6 +1,7 @@
 /**
- * Hostile inputs, made in memory for the tests and the bench (issue 21): tiny files that expand
- * into enormous work. Each is a valid file; only its numbers are unreasonable.
+ * Hostile inputs, made in memory for the tests and the bench
+ * (docs/decisions/0027-bounded-conversions.md): tiny files that expand into enormous work. Each is
+ * a valid file; only its numbers are unreasonable.
  */
 import { deflateRawSync, constants as zlib } from 'node:zlib';
 

@@ -33,7 +33,7 @@ export interface InkScore {
  * The background colour: the most common colour over the whole image (sampled). Not the border's:
  * a render with no margin (`--width`) has its outermost lines on the border.
  */
-export function backgroundOf(img: RgbaImage): [number, number, number] {
+function backgroundOf(img: RgbaImage): [number, number, number] {
   const counts = new Map<number, number>();
   const d = img.data;
   const n = img.width * img.height;
@@ -142,7 +142,7 @@ export function cropAndScale(mask: InkMask, width: number, height?: number, trim
 }
 
 /** Square dilation by `radius` pixels (separable). */
-export function dilate(mask: InkMask, radius: number): InkMask {
+function dilate(mask: InkMask, radius: number): InkMask {
   if (radius <= 0) return mask;
   const { width: w, height: h } = mask;
   const tmp = new Uint8Array(w * h);
@@ -165,7 +165,7 @@ export function dilate(mask: InkMask, radius: number): InkMask {
 }
 
 /** F1 of ink overlap between two masks of the same size, each side allowed `tolerance` pixels. */
-export function compareMasks(a: InkMask, b: InkMask, tolerance: number): InkScore {
+function compareMasks(a: InkMask, b: InkMask, tolerance: number): InkScore {
   if (a.width !== b.width || a.height !== b.height) throw new Error('compareMasks: sizes differ');
   const da = dilate(a, tolerance);
   const db = dilate(b, tolerance);
@@ -252,7 +252,7 @@ function bestFit(pa: Float64Array, pb: Float64Array, maxScale: number, maxShift:
  * the plain F1: when this one is high and the plain one low, the renders differ in placement or
  * extents (a wrapped text, a longer ray), not in what they draw.
  */
-export function alignedScore(a: InkMask, b: InkMask, tolerance: number): InkScore {
+function alignedScore(a: InkMask, b: InkMask, tolerance: number): InkScore {
   const shift = Math.round(a.width * 0.05);
   const fx = bestFit(profile(a, 'x', 2), profile(b, 'x', 2), 0.08, shift);
   const fy = bestFit(profile(a, 'y', 2), profile(b, 'y', 2), 0.08, shift);

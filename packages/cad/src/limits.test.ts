@@ -1,15 +1,10 @@
 /**
- * Issue 21: the engine's budgets against hostile files made in memory (hostile.testing.ts): each
- * stops the work early with a CadLimitError naming the budget, whoever calls the engine (the
- * conversion workers through convertDrawing and pdfToDrawing, the `cad` command, the viewer's
- * build worker through buildScenes).
+ * The engine's budgets (docs/decisions/0027-bounded-conversions.md) against hostile files made in
+ * memory (hostile.testing.ts): each stops the work early with a CadLimitError naming the budget,
+ * whoever calls the engine (the conversion workers through convertDrawing and pdfToDrawing, the
+ * `cad` command (its own limits.test.ts), the viewer's build worker through buildScenes).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './cli';
+import { describe, expect, it } from 'vitest';
 import { convertDrawing } from './convert';
 import { buildScenes } from './display/builder';
 import { readDxf } from './dxf/reader';
@@ -17,9 +12,6 @@ import { CadLimitError } from './errors';
 import { doublingBlocksDxf, flateBomb, flateBombPdf, manyPagesPdf, minsertBombDxf, nestedMinsertDxf, pdfOf, splineDxf } from './hostile.testing';
 import { ENGINE_LIMITS } from './limits';
 import { pdfToDrawing } from './pdf/index';
-
-const tmp = mkdtempSync(join(tmpdir(), 'cad-limits-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The CadLimitError `work` fails with, or the test fails. */
 async function limitOf(work: () => unknown): Promise<CadLimitError> {
@@ -110,21 +102,5 @@ describe('the PDF budgets', { timeout: 30_000 }, () => {
     expect(await limitOf(() => pdfToDrawing(bytes))).toMatchObject({ limit: 'pdfPages', max: 100 });
     const some = await pdfToDrawing(bytes, { pages: '1-3' });
     expect(some.drawing.modelSpace.length).toBeGreaterThanOrEqual(3);
-  });
-});
-
-describe('the cad command', { timeout: 30_000 }, () => {
-  it('says in one line which budget a drawing went over, exit code 1', async () => {
-    const input = join(tmp, 'line.dxf');
-    writeFileSync(input, minsertBombDxf(1, 1));
-    let stderr = '';
-    const err = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        stderr += chunk.toString();
-        callback();
-      },
-    });
-    expect(await main(['convert', input, join(tmp, 'out.png'), '--width', '20000'], new Writable({ write: (_c, _e, cb) => cb() }), err)).toBe(1);
-    expect(stderr).toBe('cad: the image would be 20000×20000 px (400 megapixels); the limit is 100 megapixels and 32767 px a side: use a smaller width or dpi\n');
   });
 });

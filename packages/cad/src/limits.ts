@@ -1,12 +1,12 @@
 /**
- * What one conversion may make of a file (issue 21, decision 0027). A small file can describe an
- * enormous amount of work: a 300-byte DXF with a MINSERT of 10^7 copies, MINSERTs nested four deep,
- * a 1 MB PDF whose content inflates to 1 GB. Each budget is checked as the work goes, and the
- * first one exceeded stops it with a CadLimitError naming it, so the conversion fails early, with
- * a reason, instead of filling memory or running until its time limit. The same budgets guard the
- * conversion workers, the `cad` command and its resident engine, and the viewer's build worker.
- * The defaults are about 40 times what the corpus's largest drawings need (82,000 entities drawn,
- * 350,000 points).
+ * What one conversion may make of a file (docs/decisions/0027-bounded-conversions.md). A small file
+ * can describe an enormous amount of work: a 300-byte DXF with a MINSERT of 10^7 copies, MINSERTs
+ * nested four deep, a 1 MB PDF whose content inflates to 1 GB. Each budget is checked as the work
+ * goes, and the first one exceeded stops it with a CadLimitError naming it, so the conversion fails
+ * early, with a reason, instead of filling memory or running until its time limit. The same budgets
+ * guard the conversion workers, the `cad` command and its resident engine, and the viewer's build
+ * worker. The defaults are about 40 times what the corpus's largest drawings need (82,000 entities
+ * drawn, 350,000 points).
  */
 import { CadLimitError, type LimitName } from './errors';
 

@@ -9,12 +9,12 @@
  * - Angles are in DEGREES, as DXF writes them (ARC start/end, TEXT rotation, INSERT rotation, ...).
  *   Exceptions, named so in their field docs: ELLIPSE start/end *parameters* and hatch gradient
  *   angle are RADIANS, as in DXF.
- * - Points are `[x, y, z]` tuples everywhere (z = 0 when the source has none).
+ * - Points are `Vec3` tuples (geom/vector).
  * - Colour: `aci` 0 = ByBlock, 256 = ByLayer, 1..255 indexed; `rgb` 0xRRGGBB true colour, which wins
  *   over `aci` when present.
  */
-
-export type Vec3 = [number, number, number];
+import type { HatchPatternLine } from './geom/hatch-patterns';
+import type { Vec3 } from './geom/vector';
 
 export type HeaderValue = string | number | boolean | Vec3;
 
@@ -571,14 +571,6 @@ export interface HatchPath {
   /** Polyline path (flag 2): vertices with bulges. */
   polyline?: { vertices: { x: number; y: number; bulge: number }[]; closed: boolean };
   edges: HatchEdge[];
-}
-
-export interface HatchPatternLine {
-  /** Degrees. */
-  angle: number;
-  base: [number, number];
-  offset: [number, number];
-  dashes: number[];
 }
 
 export interface HatchEntity extends EntityBase {

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { SHIPPED_FONTS, SHIPPED_FONT_NOTICES } from '@xcad/cad/text/shipped';
+import { SHIPPED_FONTS, SHIPPED_FONT_NOTICES } from '@xcad/cad/text';
 
 // A copy of what the installed desktop app runs: the root scripts, the content, the workspaces'
 // sources without their tests, the web app's production build (as apps/web/.next, without

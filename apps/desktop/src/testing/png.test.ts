@@ -1,26 +1,13 @@
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodePng, pixelAt, rgbOf, shareOfColour } from './png';
-
-function crcTable(): Uint32Array {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-}
-const CRC = crcTable();
 
 function chunk(type: string, body: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(body.length, 0);
   head.write(type, 4, 'latin1');
-  let crc = 0xffffffff;
-  for (const byte of Buffer.concat([head.subarray(4), body])) crc = (CRC[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
   const tail = Buffer.alloc(4);
-  tail.writeUInt32BE((crc ^ 0xffffffff) >>> 0, 0);
+  tail.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
   return Buffer.concat([head, body, tail]);
 }
 

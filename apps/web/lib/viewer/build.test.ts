@@ -1,4 +1,4 @@
-import { minsertBombDxf, nestedMinsertDxf } from '@xcad/cad/hostile.testing';
+import { minsertBombDxf, nestedMinsertDxf } from '@xcad/cad/testing';
 import { describe, expect, it } from 'vitest';
 import { classifyError, handleBuildRequest } from './build';
 import { handMadeDxf } from './test-drawings';

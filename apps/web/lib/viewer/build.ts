@@ -1,6 +1,6 @@
-import { buildScenes } from '@xcad/cad/display/builder';
+import { buildScenes } from '@xcad/cad/display';
 import { ENGINE_LIMITS } from '@xcad/cad/limits';
-import { readDxf } from '@xcad/cad/dxf/reader';
+import { readDxf } from '@xcad/cad/dxf';
 import type { Drawing } from '@xcad/cad/model';
 import type { DwgHandoff } from '@xcad/cad-dwg/browser';
 import { byteSizeOf, noticesOf, packScenes, transferablesOf } from './pack';

@@ -1,4 +1,4 @@
-import { MAX_SUBSET_CODE_POINTS, decodeCodePoints } from '@xcad/cad/text/shipped';
+import { MAX_SUBSET_CODE_POINTS, decodeCodePoints } from '@xcad/cad/text';
 import { describe, expect, it } from 'vitest';
 import { cjkCodePoints, servedFaceOf, subsetRequests, unicodeRange } from './cjk-fonts';
 import type { ListTexts } from './types';

@@ -1,5 +1,4 @@
-import { isCjk } from '@xcad/cad/text/cjk';
-import { cadFontUrl, MAX_SUBSET_CODE_POINTS, SERVED_CJK_FACES, type ServedCjkFace } from '@xcad/cad/text/shipped';
+import { cadFontUrl, isCjk, MAX_SUBSET_CODE_POINTS, SERVED_CJK_FACES, type ServedCjkFace } from '@xcad/cad/text';
 import type { ListTexts } from './types';
 
 // Decision 0025: CJK text is drawn from the fonts the CAD engine ships (Noto Sans SC,

@@ -1,7 +1,6 @@
-import { buildScenes } from '@xcad/cad/display/builder';
-import type { DisplayList, Primitive } from '@xcad/cad/display/types';
-import { xclipDxf } from '@xcad/cad/display/xclip-fixture';
-import { readDxf } from '@xcad/cad/dxf/reader';
+import { buildScenes, type DisplayList, type Primitive } from '@xcad/cad/display';
+import { xclipDxf } from '@xcad/cad/testing';
+import { readDxf } from '@xcad/cad/dxf';
 import { describe, expect, it } from 'vitest';
 import { clipChain, insideClip, insideRing, polygonThrough } from './clips';
 import type { GlyphSet } from './glyphs';

@@ -1,4 +1,4 @@
-import { isCjk } from '@xcad/cad/text/cjk';
+import { isCjk } from '@xcad/cad/text';
 import { SERVED_FAMILIES, servedFaceOf } from './cjk-fonts';
 import { Floats } from './floats';
 import type { Box, ListTexts, PackedFont } from './types';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildScenes } from '@xcad/cad/display/builder';
-import { readDxf } from '@xcad/cad/dxf/reader';
+import { buildScenes } from '@xcad/cad/display';
+import { readDxf } from '@xcad/cad/dxf';
 import { describe, expect, it } from 'vitest';
 import { noticesOf, packList, packScenes, transferablesOf } from './pack';
 import { handMadeDxf } from './test-drawings';

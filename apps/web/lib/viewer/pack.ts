@@ -1,4 +1,4 @@
-import type { BuildResult, DisplayList, Gradient, PathPrimitive, Scene } from '@xcad/cad/display/types';
+import type { BuildResult, DisplayList, Gradient, PathPrimitive, Scene } from '@xcad/cad/display';
 import { Floats } from './floats';
 import { triangulateRings } from './triangulate';
 import {

@@ -1,4 +1,4 @@
-import { layoutSheet } from '@xcad/cad/render/paper';
+import { layoutSheet } from '@xcad/cad/paper';
 import { displayColor } from './colors';
 import { CELL, FONT_PX, GLYPH_FLOATS, type GlyphSet } from './glyphs';
 import { MAX_CLIP_DEPTH, clipChain, polygonThrough } from './clips';

@@ -1,5 +1,5 @@
-import { buildScenes } from '@xcad/cad/display/builder';
-import { readDxf } from '@xcad/cad/dxf/reader';
+import { buildScenes } from '@xcad/cad/display';
+import { readDxf } from '@xcad/cad/dxf';
 import { describe, expect, it } from 'vitest';
 import { packScenes } from './pack';
 import { snapInList } from './snap';

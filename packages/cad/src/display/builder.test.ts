@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
-import { buildScenes, clipLine } from './builder';
-import { aciColor } from './color';
+import { clipLine } from './build-context';
+import { buildScenes } from './builder';
+import { aciColor } from '../geom/color';
 import { allPoints, build, modelList, subpaths } from './test-helpers';
-import { FOREGROUND } from './types';
+import { FOREGROUND } from '../geom/color';
 
 type G = [number, string | number][];
 const close = (a: number, b: number, eps = 1e-6): boolean => Math.abs(a - b) <= eps;

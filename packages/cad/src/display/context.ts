@@ -9,9 +9,10 @@
  * `ctx.matrix` for entities given in WCS (LINE, 3D polylines, 3DFACE, ...).
  */
 import type { Drawing, Entity, EntityBase } from '../model';
-import type { Mat } from './matrix';
-import type { BuildWarning, FontRef, Gradient, TextPrimitive } from './types';
+import type { Mat } from '../geom/matrix';
+import type { BuildWarning, Gradient, TextPrimitive } from './types';
 import type { FontProvider } from '../text/fonts';
+import type { FontRef } from '../text/fonts';
 
 /** A linetype pattern ready to apply: dash (>0), gap (<0), dot (0) lengths in entity units. */
 export interface DashPattern {

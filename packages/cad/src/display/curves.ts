@@ -1,98 +1,93 @@
 /**
  * The geometric entities: LINE, POINT, CIRCLE, ARC, ELLIPSE, LWPOLYLINE, POLYLINE (2D, 3D, polygon
- * mesh, polyface), SPLINE, SOLID, TRACE, 3DFACE. Each is tessellated in its own coordinate system
+ * mesh, polyface), SPLINE, SOLID, TRACE, 3DFACE, MLINE, MESH. Each is tessellated in its own coordinate system
  * and handed to the context, which transforms, dashes and records it.
  */
-import type { Entity, EntityOf, LwVertex, Vec3 } from '../model';
-import type { DrawContext } from './context';
-import { scaleOf, type Mat } from './matrix';
+import type { Entity, EntityOf, EntityType, LwVertex } from '../model';
+import type { DrawContext, EntityHandler } from './context';
+import type { Mat } from '../geom/matrix';
+import { fitPointCurve, splinePoints } from '../geom/spline';
+import type { Vec3 } from '../geom/vector';
 
 const TAU = Math.PI * 2;
 
+/** The geometric types, each drawn by its handler. */
+export const CURVES = {
+  LINE: (e, ctx) => {
+    ctx.stroke3(ctx.style(e), ctx.matrix, [...e.start, ...e.end], false, { dashes: ctx.dashes(e) });
+  },
+  POINT: drawPoint,
+  CIRCLE: (e, ctx) => {
+    const m = ctx.ocs(e, e.center[2]);
+    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, 0, TAU, ctx.arcSegments(e.radius, TAU, m)), false, { dashes: ctx.dashes(e) });
+  },
+  ARC: (e, ctx) => {
+    const m = ctx.ocs(e, e.center[2]);
+    const a0 = (e.startAngle * Math.PI) / 180;
+    let sweep = (e.endAngle * Math.PI) / 180 - a0;
+    sweep = ((sweep % TAU) + TAU) % TAU || TAU;
+    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, a0, sweep, ctx.arcSegments(e.radius, sweep, m)), false, { dashes: ctx.dashes(e) });
+  },
+  ELLIPSE: drawEllipse,
+  LWPOLYLINE: drawLwPolyline,
+  POLYLINE: drawPolyline,
+  SPLINE: drawSpline,
+  SOLID: drawSolid,
+  TRACE: drawSolid,
+  '3DFACE': (e, ctx) => {
+    const style = ctx.style(e);
+    const [p1, p2, p3, p4] = e.points;
+    const pts = same(p3, p4) ? [p1, p2, p3] : [p1, p2, p3, p4];
+    const hidden = e.invisibleEdges ?? 0;
+    for (let i = 0; i < pts.length; i++) {
+      if (hidden & (1 << i)) continue;
+      const a = pts[i] as Vec3, b = pts[(i + 1) % pts.length] as Vec3;
+      ctx.stroke3(style, ctx.matrix, [...a, ...b], false);
+    }
+  },
+  MLINE: drawMLine,
+  MESH: (e, ctx) => {
+    const style = ctx.style(e);
+    const v = e.vertices;
+    const edges: [number, number][] = e.edges.length ? e.edges : [];
+    if (!edges.length) {
+      const seen = new Set<string>();
+      for (const f of e.faces)
+        for (let i = 0; i < f.length; i++) {
+          const a = f[i] as number, b = f[(i + 1) % f.length] as number;
+          const key = a < b ? `${a},${b}` : `${b},${a}`;
+          if (!seen.has(key)) {
+            seen.add(key);
+            edges.push([a, b]);
+          }
+        }
+    }
+    for (const [a, b] of edges) {
+      const p = v[a], q = v[b];
+      if (p && q) ctx.stroke3(style, ctx.matrix, [...p, ...q], false);
+    }
+  },
+} satisfies { [K in CurveType]: EntityHandler<EntityOf<K>> };
+
+type CurveType = 'LINE' | 'POINT' | 'CIRCLE' | 'ARC' | 'ELLIPSE' | 'LWPOLYLINE' | 'POLYLINE' | 'SPLINE' | 'SOLID' | 'TRACE' | '3DFACE' | 'MLINE' | 'MESH';
+
+const CURVE_HANDLERS: Partial<Record<EntityType, EntityHandler<never>>> = CURVES;
+
 /** Draws `e` when it is one of the geometric types; false for every other type. */
 export function drawCurveEntity(e: Entity, ctx: DrawContext): boolean {
-  switch (e.type) {
-    case 'LINE': {
-      ctx.stroke3(ctx.style(e), ctx.matrix, [...e.start, ...e.end], false, { dashes: ctx.dashes(e) });
-      return true;
-    }
-    case 'POINT':
-      drawPoint(e, ctx);
-      return true;
-    case 'CIRCLE': {
-      const m = ctx.ocs(e, e.center[2]);
-      ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, 0, TAU, ctx.arcSegments(e.radius, TAU, m)), false, { dashes: ctx.dashes(e) });
-      return true;
-    }
-    case 'ARC': {
-      const m = ctx.ocs(e, e.center[2]);
-      const a0 = (e.startAngle * Math.PI) / 180;
-      let sweep = (e.endAngle * Math.PI) / 180 - a0;
-      sweep = ((sweep % TAU) + TAU) % TAU || TAU;
-      ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, a0, sweep, ctx.arcSegments(e.radius, sweep, m)), false, { dashes: ctx.dashes(e) });
-      return true;
-    }
-    case 'ELLIPSE':
-      drawEllipse(e, ctx);
-      return true;
-    case 'LWPOLYLINE':
-      drawLwPolyline(e, ctx);
-      return true;
-    case 'POLYLINE':
-      drawPolyline(e, ctx);
-      return true;
-    case 'SPLINE':
-      drawSpline(e, ctx);
-      return true;
-    case 'SOLID':
-    case 'TRACE': {
-      const m = ctx.ocs(e, e.points[0][2]);
-      const [p1, p2, p3, p4] = e.points;
-      const ring = same(p3, p4) ? [p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]] : [p1[0], p1[1], p2[0], p2[1], p4[0], p4[1], p3[0], p3[1]];
-      if (Math.abs(ringArea(ring)) > 1e-18) ctx.fill(ctx.style(e), m, [ring]);
-      else ctx.stroke(ctx.style(e), m, ring, true);
-      return true;
-    }
-    case '3DFACE': {
-      const style = ctx.style(e);
-      const [p1, p2, p3, p4] = e.points;
-      const pts = same(p3, p4) ? [p1, p2, p3] : [p1, p2, p3, p4];
-      const hidden = e.invisibleEdges ?? 0;
-      for (let i = 0; i < pts.length; i++) {
-        if (hidden & (1 << i)) continue;
-        const a = pts[i] as Vec3, b = pts[(i + 1) % pts.length] as Vec3;
-        ctx.stroke3(style, ctx.matrix, [...a, ...b], false);
-      }
-      return true;
-    }
-    case 'MLINE':
-      drawMLine(e, ctx);
-      return true;
-    case 'MESH': {
-      const style = ctx.style(e);
-      const v = e.vertices;
-      const edges: [number, number][] = e.edges.length ? e.edges : [];
-      if (!edges.length) {
-        const seen = new Set<string>();
-        for (const f of e.faces)
-          for (let i = 0; i < f.length; i++) {
-            const a = f[i] as number, b = f[(i + 1) % f.length] as number;
-            const key = a < b ? `${a},${b}` : `${b},${a}`;
-            if (!seen.has(key)) {
-              seen.add(key);
-              edges.push([a, b]);
-            }
-          }
-      }
-      for (const [a, b] of edges) {
-        const p = v[a], q = v[b];
-        if (p && q) ctx.stroke3(style, ctx.matrix, [...p, ...q], false);
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
+  const draw = CURVE_HANDLERS[e.type] as EntityHandler | undefined;
+  if (!draw) return false;
+  draw(e, ctx);
+  return true;
+}
+
+/** SOLID and TRACE: the quadrilateral filled (a triangle when the last two corners coincide), outlined when it has no area. */
+function drawSolid(e: EntityOf<'SOLID' | 'TRACE'>, ctx: DrawContext): void {
+  const m = ctx.ocs(e, e.points[0][2]);
+  const [p1, p2, p3, p4] = e.points;
+  const ring = same(p3, p4) ? [p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]] : [p1[0], p1[1], p2[0], p2[1], p4[0], p4[1], p3[0], p3[1]];
+  if (Math.abs(ringArea(ring)) > 1e-18) ctx.fill(ctx.style(e), m, [ring]);
+  else ctx.stroke(ctx.style(e), m, ring, true);
 }
 
 /** MLINE: each element of its style drawn as a polyline offset along the vertices' miters. */
@@ -446,101 +441,11 @@ function drawPolyline(e: EntityOf<'POLYLINE'>, ctx: DrawContext): void {
 
 // ---- SPLINE -------------------------------------------------------------------------------
 
-/** A clamped uniform knot vector for `n` control points of `degree`. */
-function clampedKnots(n: number, degree: number): number[] {
-  const k: number[] = [];
-  for (let i = 0; i <= degree; i++) k.push(0);
-  for (let i = 1; i < n - degree; i++) k.push(i);
-  for (let i = 0; i <= degree; i++) k.push(Math.max(1, n - degree));
-  return k;
-}
-
-/** Evaluates a (rational) B-spline at parameter t by de Boor's algorithm. */
-export function deBoor(t: number, degree: number, knots: number[], ctrl: Vec3[], weights: number[] | null): Vec3 {
-  const n = ctrl.length;
-  let s = degree;
-  while (s < n - 1 && t >= (knots[s + 1] as number)) s++;
-  const d: [number, number, number, number][] = [];
-  for (let j = 0; j <= degree; j++) {
-    const p = ctrl[j + s - degree] as Vec3;
-    const w = weights ? (weights[j + s - degree] ?? 1) : 1;
-    d.push([p[0] * w, p[1] * w, p[2] * w, w]);
-  }
-  for (let r = 1; r <= degree; r++) {
-    for (let j = degree; j >= r; j--) {
-      const i = j + s - degree;
-      const k0 = knots[i] as number, k1 = knots[i + degree - r + 1] as number;
-      const a = k1 === k0 ? 0 : (t - k0) / (k1 - k0);
-      const dj = d[j] as [number, number, number, number], dp = d[j - 1] as [number, number, number, number];
-      for (let c = 0; c < 4; c++) dj[c] = (1 - a) * (dp[c] as number) + a * (dj[c] as number);
-    }
-  }
-  const r = d[degree] as [number, number, number, number];
-  const w = r[3] || 1;
-  return [r[0] / w, r[1] / w, r[2] / w];
-}
-
-/** Points of a NURBS curve as x, y, z triples. */
-export function splinePoints(
-  degree: number,
-  knots: number[],
-  ctrl: Vec3[],
-  weights: number[] | null,
-  segmentsPerSpan: number,
-): number[] {
-  const n = ctrl.length;
-  if (n < 2) return [];
-  const p = Math.max(1, Math.min(degree, n - 1));
-  let k = knots;
-  if (k.length !== n + p + 1 || k.some((v, i) => i > 0 && v < (k[i - 1] as number))) k = clampedKnots(n, p);
-  const t0 = k[p] as number, t1 = k[n] as number;
-  if (!(t1 > t0)) return ctrl.flatMap((c) => c);
-  const out: number[] = [];
-  // Sample each non-empty knot span.
-  for (let s = p; s < n; s++) {
-    const a = k[s] as number, b = k[s + 1] as number;
-    if (!(b > a)) continue;
-    const segs = p === 1 ? 1 : segmentsPerSpan;
-    for (let i = out.length ? 1 : 0; i <= segs; i++) {
-      const t = i === segs ? b - (s === n - 1 ? 0 : 1e-12 * (b - a)) : a + ((b - a) * i) / segs;
-      out.push(...deBoor(Math.min(t, t1), p, k, ctrl, weights));
-    }
-  }
-  return out;
-}
-
-/** A curve through fit points (centripetal Catmull-Rom), for splines stored without control points. */
-export function fitPointCurve(fit: Vec3[], segmentsPerSpan: number, closed: boolean): number[] {
-  const n = fit.length;
-  if (n < 3) return fit.flatMap((p) => p);
-  const pts = closed ? [fit[n - 1] as Vec3, ...fit, fit[0] as Vec3, fit[1] as Vec3] : [fit[0] as Vec3, ...fit, fit[n - 1] as Vec3];
-  const out: number[] = [];
-  const spans = closed ? n : n - 1;
-  for (let i = 0; i < spans; i++) {
-    const p0 = pts[i] as Vec3, p1 = pts[i + 1] as Vec3, p2 = pts[i + 2] as Vec3, p3 = pts[i + 3] as Vec3;
-    const d = (a: Vec3, b: Vec3): number => Math.max(Math.sqrt(Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2])), 1e-12);
-    const t01 = d(p0, p1), t12 = d(p1, p2), t23 = d(p2, p3);
-    for (let j = i === 0 ? 0 : 1; j <= segmentsPerSpan; j++) {
-      const u = j / segmentsPerSpan;
-      const point: number[] = [];
-      for (let c = 0; c < 3; c++) {
-        const m1 = (p2[c] as number) - (p1[c] as number) + t12 * (((p1[c] as number) - (p0[c] as number)) / t01 - ((p2[c] as number) - (p0[c] as number)) / (t01 + t12));
-        const m2 = (p2[c] as number) - (p1[c] as number) + t12 * (((p3[c] as number) - (p2[c] as number)) / t23 - ((p3[c] as number) - (p1[c] as number)) / (t12 + t23));
-        const a = 2 * (p1[c] as number) - 2 * (p2[c] as number) + m1 + m2;
-        const b = -3 * (p1[c] as number) + 3 * (p2[c] as number) - 2 * m1 - m2;
-        point.push(a * u * u * u + b * u * u + m1 * u + (p1[c] as number));
-      }
-      out.push(...point);
-    }
-  }
-  return out;
-}
-
 /**
  * The highest spline degree drawn. De Boor's algorithm costs degree² per point, so a hostile degree
  * (1,000 in a 60 KB file took a minute) is refused; CAD programs write degree 3, rarely up to 10.
  */
-export const MAX_SPLINE_DEGREE = 11;
+const MAX_SPLINE_DEGREE = 11;
 
 function drawSpline(e: EntityOf<'SPLINE'>, ctx: DrawContext): void {
   const ctrl = e.controlPoints;
@@ -559,57 +464,3 @@ function drawSpline(e: EntityOf<'SPLINE'>, ctx: DrawContext): void {
   else pts = fitPointCurve(e.fitPoints, perSpan, e.closed);
   if (pts.length >= 6) ctx.stroke3(style, ctx.matrix, pts, false, { dashes });
 }
-
-// ---- extents ------------------------------------------------------------------------------
-
-/** A few characteristic points of an entity in its own space (for the tolerance estimate only). */
-export function entityKeyPoints(e: Entity): [number, number][] {
-  switch (e.type) {
-    case 'LINE':
-      return [
-        [e.start[0], e.start[1]],
-        [e.end[0], e.end[1]],
-      ];
-    case 'CIRCLE':
-    case 'ARC':
-      return [
-        [e.center[0] - e.radius, e.center[1] - e.radius],
-        [e.center[0] + e.radius, e.center[1] + e.radius],
-      ];
-    case 'ELLIPSE':
-      return [
-        [e.center[0] - e.majorAxis[0], e.center[1] - e.majorAxis[1]],
-        [e.center[0] + e.majorAxis[0], e.center[1] + e.majorAxis[1]],
-      ];
-    case 'LWPOLYLINE':
-      return e.vertices.map((v) => [v.x, v.y]);
-    case 'POLYLINE':
-      return e.vertices.map((v) => [v.position[0], v.position[1]]);
-    case 'SPLINE':
-      return (e.controlPoints.length ? e.controlPoints : e.fitPoints).map((p) => [p[0], p[1]]);
-    case 'INSERT':
-    case 'TEXT':
-    case 'ATTRIB':
-    case 'MTEXT':
-      return [[e.insertion[0], e.insertion[1]]];
-    case 'SOLID':
-    case 'TRACE':
-    case '3DFACE':
-      return e.points.map((p) => [p[0], p[1]]);
-    case 'POINT':
-      return [[e.position[0], e.position[1]]];
-    case 'VIEWPORT':
-      return [
-        [e.center[0] - e.width / 2, e.center[1] - e.height / 2],
-        [e.center[0] + e.width / 2, e.center[1] + e.height / 2],
-      ];
-    case 'HATCH':
-      return e.paths.flatMap((p) => (p.polyline ? p.polyline.vertices.map((v) => [v.x, v.y] as [number, number]) : p.edges.flatMap((ed) => (ed.kind === 'line' ? [ed.start, ed.end] : []))));
-    case 'DIMENSION':
-      return [[e.defPoint[0], e.defPoint[1]], [e.textMidpoint[0], e.textMidpoint[1]]];
-    default:
-      return [];
-  }
-}
-
-export { scaleOf };

@@ -8,11 +8,12 @@
  * Also home of the helpers the other annotation handlers share: dimension-style variables,
  * arrowheads and virtual text entities.
  */
-import type { Color, DimStyle, DimensionEntity, Drawing, EntityBase, MTextEntity, Vec3 } from '../model';
+import type { Color, DimStyle, DimensionEntity, Drawing, EntityBase, MTextEntity } from '../model';
 import type { DrawContext, EntityHandler } from './context';
 import { arcPoints } from './curves';
-import { isMetric } from './hatch';
-import { apply3, isDefaultExtrusion, multiply, ocsToWcs, rotationZ, scaling, translation, type Mat } from './matrix';
+import { isMetric } from '../geom/hatch-patterns';
+import { apply3, isDefaultExtrusion, multiply, ocsToWcs, rotationZ, scaling, translation, type Mat } from '../geom/matrix';
+import type { Vec3 } from '../geom/vector';
 
 const DEG = Math.PI / 180;
 type P2 = [number, number];
@@ -41,7 +42,7 @@ function findBlock(d: Drawing, name: string): Drawing['blocks'][string] | undefi
   return Object.values(d.blocks).find((x) => x.name.toUpperCase() === key);
 }
 
-export function findDimStyle(d: Drawing, name: string | undefined): DimStyle | undefined {
+function findDimStyle(d: Drawing, name: string | undefined): DimStyle | undefined {
   const n = name || 'STANDARD';
   const s = d.dimStyles[n];
   if (s) return s;
@@ -196,7 +197,7 @@ export function virtualMText(owner: EntityBase, t: VirtualText): MTextEntity {
 
 // ---- arrowheads ---------------------------------------------------------------------------------
 
-export type ArrowKind = 'closed-filled' | 'closed' | 'open' | 'open30' | 'open90' | 'tick' | 'dot' | 'dot-blank' | 'none';
+type ArrowKind = 'closed-filled' | 'closed' | 'open' | 'open30' | 'open90' | 'tick' | 'dot' | 'dot-blank' | 'none';
 
 const ARROW_NAMES: Record<string, ArrowKind> = {
   '': 'closed-filled',
@@ -352,7 +353,7 @@ function applyPost(s: string, post: string): string {
 }
 
 /** The text a dimension shows: the user text with `<>` replaced, or the measurement; '' when suppressed. */
-export function dimensionText(userText: string, measured: string): string {
+function dimensionText(userText: string, measured: string): string {
   if (userText === ' ') return '';
   if (!userText) return measured;
   return userText.replace(/<>/g, measured);

@@ -1,16 +1,36 @@
-/** Entity type → the handler that draws it (the geometric types live in curves.ts, INSERT and XLINE in builder.ts). */
-import type { EntityType } from '../model';
-import { drawMText, drawText } from '../text/draw';
-import type { EntityHandler } from './context';
+/**
+ * The one table the builder draws through: entity type → its handler. Every EntityType has one
+ * (`satisfies` makes a new type fail to compile until it is drawn or explicitly left out); the
+ * geometric types come from curves.ts, INSERT and XLINE/RAY from the builder itself.
+ */
+import type { Entity, EntityOf, EntityType, InsertEntity, XLineEntity } from '../model';
+import type { DrawContext } from './context';
+import { CURVES } from './curves';
+import { drawMText, drawText } from './text';
 import { drawDimension } from './dimension';
 import { drawHatch } from './hatch';
 import { drawImage } from './image';
 import { drawLeader, drawMLeader } from './leader';
+import { drawProxyGraphics } from './proxy';
 import { drawTable } from './table';
 
-export const HANDLERS: Partial<Record<EntityType, EntityHandler<never>>> = {
+/** What the builder does beyond the DrawContext every handler gets: block references, construction lines, counts. */
+export interface BuildContext extends DrawContext {
+  drawInsert(e: InsertEntity): void;
+  addXline(e: XLineEntity): void;
+  /** Counts an entity drawn / not drawn under `type` (the build result's `drawn` / `skipped`). */
+  count(type: string): void;
+  skip(type: string): void;
+}
+
+/** Draws one entity; false when it is not to be counted as drawn under its type (it counted itself, or is drawn elsewhere). */
+export type DrawEntity<E extends Entity = Entity> = (e: E, ctx: BuildContext) => boolean | void;
+
+export const HANDLERS = {
+  ...CURVES,
   TEXT: drawText,
-  ATTRIB: drawText,
+  // A multi-line attribute (R2018) is its embedded MTEXT.
+  ATTRIB: (e, ctx) => (e.mtext ? drawMText(e.mtext, ctx) : drawText(e, ctx)),
   ATTDEF: drawText,
   MTEXT: drawMText,
   HATCH: drawHatch,
@@ -20,4 +40,19 @@ export const HANDLERS: Partial<Record<EntityType, EntityHandler<never>>> = {
   ACAD_TABLE: drawTable,
   IMAGE: drawImage,
   WIPEOUT: drawImage,
-};
+  INSERT: (e, ctx) => ctx.drawInsert(e),
+  XLINE: (e, ctx) => ctx.addXline(e),
+  RAY: (e, ctx) => ctx.addXline(e),
+  // Drawn by the layout pass that looks through it.
+  VIEWPORT: () => false,
+  UNKNOWN: (e, ctx) => {
+    // Custom objects (TArch, AEC, ...) saved with proxy graphics: draw those.
+    if (e.graphics && drawProxyGraphics(e, ctx)) {
+      ctx.count(e.dxfType);
+      return false;
+    }
+    ctx.skip(e.dxfType);
+    ctx.warn({ code: 'unsupported-entity', subject: e.dxfType, message: `${e.dxfType} entities are not drawn` });
+    return false;
+  },
+} satisfies { [K in EntityType]: DrawEntity<EntityOf<K>> };

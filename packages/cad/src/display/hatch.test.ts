@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDxf } from '../dxf/reader';
 import { buildScenes } from './builder';
-import { lookupPattern, patternNames } from './hatch-patterns';
+import { lookupPattern, patternNames } from '../geom/hatch-patterns';
 import { build, modelList, subpaths } from './test-helpers';
 import type { DisplayList, PathPrimitive } from './types';
 

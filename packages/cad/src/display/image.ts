@@ -9,7 +9,7 @@
  */
 import type { Drawing, ImageEntity } from '../model';
 import type { EntityHandler } from './context';
-import { fromAxes, multiply, type Mat } from './matrix';
+import { fromAxes, multiply, type Mat } from '../geom/matrix';
 
 export const drawImage: EntityHandler<ImageEntity> = (e, ctx) => {
   const [w, h] = e.imageSize;
@@ -38,7 +38,7 @@ export const drawImage: EntityHandler<ImageEntity> = (e, ctx) => {
 };
 
 /** The clip polygon in pixel coordinates (x, y pairs, not repeating the first point). */
-export function boundary(e: ImageEntity, w: number, h: number): number[] {
+function boundary(e: ImageEntity, w: number, h: number): number[] {
   const pts = e.clipBoundary;
   const useClip = (e.type === 'WIPEOUT' || e.clipping) && pts.length >= 2;
   if (!useClip || pts.length === 2) {

@@ -1,3 +1,4 @@
 export * from './types';
-export { buildScenes, type BuildOptions } from './builder';
+export { buildScenes } from './builder';
+export type { BuildOptions } from './build-context';
 export type { DrawContext, EntityHandler, DashPattern } from './context';

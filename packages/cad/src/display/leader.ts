@@ -4,12 +4,13 @@
  * their landing and arrowheads, the MTEXT content at its stored location with its defined width,
  * alignment, style, colour and frame, or the block content with its attribute values).
  */
-import type { Color, Drawing, EntityBase, InsertEntity, LeaderEntity, MLeaderEntity, MTextEntity, TextEntity, Vec3 } from '../model';
-import { drawMText } from '../text/draw';
+import type { Color, Drawing, EntityBase, InsertEntity, LeaderEntity, MLeaderEntity, MTextEntity, TextEntity } from '../model';
+import { drawMText } from './text';
 import type { DrawContext, EntityHandler } from './context';
-import { fitPointCurve } from './curves';
+import { fitPointCurve } from '../geom/spline';
 import { arrowOf, baseFrom, blockRecordName, dimScale, dimVars, drawArrow, textStyleName, virtualMText, wcsToOcs, type Arrow, type DimVars } from './dimension';
-import { affineInvert, affineMultiply, apply, isDefaultExtrusion, multiply, textMatrix, translation, type Affine2D, type Mat } from './matrix';
+import { affineInvert, affineMultiply, apply, isDefaultExtrusion, multiply, textMatrix, translation, type Affine2D, type Mat } from '../geom/matrix';
+import type { Vec3 } from '../geom/vector';
 
 // ---- LEADER -----------------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
  * path primitive (one beginPath/stroke in the back ends), bounds are tracked as points arrive.
  * Clipped runs (XCLIP) are marked with beginClip/endClip; the bounds take the clip into account.
  */
-import type { Bounds, ClipRun, DisplayList, FontRef, Gradient, LayerInfo, Primitive, Style, TextPrimitive } from './types';
+import type { Bounds, ClipRun, DisplayList, Gradient, LayerInfo, Primitive, Style, TextPrimitive } from './types';
+import type { FontRef } from '../text/fonts';
 
 interface OpenClip {
   run: ClipRun;

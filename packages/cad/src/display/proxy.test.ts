@@ -7,8 +7,9 @@ import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
 import { defaultFontProvider } from '../text/fonts';
 import type { DashPattern, DrawContext } from './context';
-import { IDENTITY, apply3, isDefaultExtrusion, multiply, ocsToWcs, translation, type Mat } from './matrix';
-import { PROXY, drawProxyGraphics, hexToBytes } from './proxy';
+import { IDENTITY, apply3, isDefaultExtrusion, multiply, ocsToWcs, translation, type Mat } from '../geom/matrix';
+import { drawProxyGraphics } from './proxy';
+import { PROXY, hexToBytes } from './proxy-decode';
 import { testDxf, type TestDrawing } from './test-helpers';
 
 // ---- a tiny metafile encoder --------------------------------------------------------------------

@@ -7,7 +7,7 @@
 import type { TableEntity } from '../model';
 import type { EntityHandler } from './context';
 import { virtualMText } from './dimension';
-import { multiply, translation } from './matrix';
+import { multiply, translation } from '../geom/matrix';
 
 export const drawTable: EntityHandler<TableEntity> = (e, ctx) => {
   const [x, y, z] = e.insertion;

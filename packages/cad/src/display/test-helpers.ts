@@ -2,7 +2,8 @@
 import type { Drawing } from '../model';
 import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
-import { buildScenes, type BuildOptions } from './builder';
+import type { BuildOptions } from './build-context';
+import { buildScenes } from './builder';
 import type { BuildResult, DisplayList, PathPrimitive } from './types';
 
 type G = [number, string | number][];
@@ -37,7 +38,7 @@ export function testDxf(d: TestDrawing): Uint8Array {
   return new TextEncoder().encode(dxfText(g));
 }
 
-export function drawingOf(d: TestDrawing): Drawing {
+function drawingOf(d: TestDrawing): Drawing {
   return readDxf(testDxf(d)).drawing;
 }
 

@@ -1,4 +1,4 @@
-import type { Substitution } from '../text/fonts';
+import type { FontRef, Substitution } from '../text/fonts';
 /**
  * The display list: what every back end (PDF, PNG/JPG, SVG, the browser viewer) draws. It is built
  * once from a `Drawing` by `buildScenes` and holds only resolved, world-space geometry:
@@ -13,9 +13,6 @@ import type { Substitution } from '../text/fonts';
  * Everything here is plain data (numbers, strings, arrays, Float64Array), so a Web Worker can post
  * a scene to the page with its buffers transferred.
  */
-
-/** `Style.color` value meaning "the foreground colour": ACI 7, black on white paper, white on black. */
-export const FOREGROUND = -1;
 
 export interface Style {
   /** 0xRRGGBB, or FOREGROUND. */
@@ -74,19 +71,6 @@ export interface TextPrimitive {
 }
 
 export type Primitive = PathPrimitive | TextPrimitive;
-
-export interface FontRef {
-  /** The name the drawing asked for (style font, e.g. 'simplex.shx', 'SimSun'). */
-  requested: string;
-  /** CSS-like family the back ends use: 'Noto Sans CJK SC', 'Noto Sans', ... */
-  family: string;
-  /** Absolute path of the font file used, when the back end should load one. */
-  file?: string;
-  /** Face name inside a font collection (.ttc), e.g. 'Noto Sans CJK SC'. */
-  face?: string;
-  /** True when the requested font was not found and this is a substitute. */
-  substituted: boolean;
-}
 
 export interface LayerInfo {
   name: string;

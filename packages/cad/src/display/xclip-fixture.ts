@@ -1,5 +1,5 @@
 /**
- * A hand-made XCLIP drawing for the tests of the engine (display/xclip.test.ts) and of the
+ * A hand-made XCLIP drawing for the tests of the engine (render/xclip.test.ts) and of the
  * browser viewer: every number a test checks is known exactly. Not used by the engine itself.
  */
 import { dxfText } from '../dxf/test-helpers';

@@ -1,7 +1,8 @@
 /** The bit codes and checksums against bytes worked out by hand from the format description. */
 import { describe, expect, it } from 'vitest';
 import { BitWriter, modularChar, modularShort, unsignedModularChar } from './bits';
-import { crc16, crc32, pageChecksum } from './crc';
+import { crc32 } from 'node:zlib';
+import { crc16, pageChecksum } from './crc';
 
 const hex = (w: BitWriter): string => Buffer.from(w.toBytes()).toString('hex');
 const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));

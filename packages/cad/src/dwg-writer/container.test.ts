@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SENTINEL } from './constants';
 import { MAGIC } from './container2004';
-import { crc16, crc32, pageChecksum } from './crc';
+import { crc32 } from 'node:zlib';
+import { crc16, pageChecksum } from './crc';
 import { sampleDrawing } from './test-drawing';
 import { writeDwg } from './writer';
 

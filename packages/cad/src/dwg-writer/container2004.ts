@@ -14,7 +14,8 @@
  */
 import { BitWriter } from './bits';
 import { SENTINEL } from './constants';
-import { crc32, pageChecksum } from './crc';
+import { crc32 } from 'node:zlib';
+import { pageChecksum } from './crc';
 import { compress2004 } from './lz77';
 import { ByteOut, classesData, framedSection, objectMap, streamedSection, type DwgClass, type EncodedObject } from './container2000';
 

@@ -1,7 +1,8 @@
 /**
  * The checksums of the DWG format: the 16-bit CRC the specification calls "CRC8" (the reflected
- * 0x8005 polynomial, table-driven one byte at a time, with a seed: 0xC0C1 for most sections), the
- * standard CRC-32 (R2004 section maps) and the R2004 page checksum (an Adler-32 variant).
+ * 0x8005 polynomial, table-driven one byte at a time, with a seed: 0xC0C1 for most sections) and
+ * the R2004 page checksum (an Adler-32 variant). The standard CRC-32 (R2004 section maps) is
+ * Node's `zlib.crc32`, whose second argument continues a running checksum.
  */
 
 const CRC16_TABLE = (() => {
@@ -19,26 +20,6 @@ export function crc16(data: Uint8Array, seed: number, from = 0, to = data.length
   let crc = seed & 0xffff;
   for (let i = from; i < to; i++) crc = (crc >>> 8) ^ (CRC16_TABLE[(crc ^ (data[i] as number)) & 0xff] as number);
   return crc;
-}
-
-const CRC32_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-    t[i] = c >>> 0;
-  }
-  return t;
-})();
-
-/**
- * CRC-32 (IEEE, reflected). `seed` is the running value: pass 0 for a fresh checksum; the value is
- * inverted on entry and exit, so chained calls continue a checksum.
- */
-export function crc32(data: Uint8Array, seed = 0, from = 0, to = data.length): number {
-  let crc = ~seed >>> 0;
-  for (let i = from; i < to; i++) crc = (crc >>> 8) ^ (CRC32_TABLE[(crc ^ (data[i] as number)) & 0xff] as number);
-  return ~crc >>> 0;
 }
 
 /**

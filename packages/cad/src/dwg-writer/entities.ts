@@ -4,7 +4,7 @@
  * format fixes for the release, and the handle references. Angles go from the model's degrees to
  * radians. Strings go through `ObjWriter.t` (code page TV before R2007, UTF-16 TU after).
  */
-import { nearestAci } from '../display/color';
+import { nearestAci } from '../geom/color';
 import type {
   DimensionEntity,
   Entity,
@@ -16,12 +16,12 @@ import type {
   PolylineEntity,
   SplineEntity,
   TextEntity,
-  Vec3,
   ViewportEntity,
 } from '../model';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
 import { ObjWriter, type WriteContext } from './object';
+import type { Vec3 } from '../geom/vector';
 
 const RAD = Math.PI / 180;
 
@@ -80,7 +80,7 @@ function ocsColor(o: ObjWriter, ctx: EntityContext, e: Entity): void {
 }
 
 /** The common entity data and its handles (before the type's own fields). */
-export function entityCommon(o: ObjWriter, p: Placed, ctx: EntityContext): void {
+function entityCommon(o: ObjWriter, p: Placed, ctx: EntityContext): void {
   const e = p.e;
   o.d.b(0); // no graphics
   o.d.bb(p.mode);
@@ -255,14 +255,14 @@ function curveType(flags: number): number {
 }
 
 /** The vertex type and the fields of a POLYLINE's vertex `i` (faces after the coordinates). */
-export function vertexType(pl: PolylineEntity, i: number): number {
+function vertexType(pl: PolylineEntity, i: number): number {
   if (pl.kind === 'polyface') return i < pl.vertices.length ? OT.VERTEX_PFACE : OT.VERTEX_PFACE_FACE;
   if (pl.kind === 'mesh') return OT.VERTEX_MESH;
   if (pl.kind === '3d') return OT.VERTEX_3D;
   return OT.VERTEX_2D;
 }
 
-export function vertex(o: ObjWriter, ctx: EntityContext, pl: PolylineEntity, i: number): void {
+function vertex(o: ObjWriter, ctx: EntityContext, pl: PolylineEntity, i: number): void {
   if (pl.kind === 'polyface' && i >= pl.vertices.length) {
     const f = pl.faces[i - pl.vertices.length] ?? [];
     for (let k = 0; k < 4; k++) o.d.bs(f[k] ?? 0);
@@ -352,7 +352,7 @@ function dimension(o: ObjWriter, p: Placed, ctx: EntityContext, e: DimensionEnti
   o.ref(Ref.HardPointer, p.block ?? 0);
 }
 
-export function dimensionType(e: DimensionEntity): number {
+function dimensionType(e: DimensionEntity): number {
   return [OT.DIMENSION_LINEAR, OT.DIMENSION_ALIGNED, OT.DIMENSION_ANG2LN, OT.DIMENSION_DIAMETER, OT.DIMENSION_RADIUS, OT.DIMENSION_ANG3PT, OT.DIMENSION_ORDINATE, OT.DIMENSION_LINEAR][e.dimType & 7] as number;
 }
 
@@ -482,7 +482,7 @@ function image(o: ObjWriter, p: Placed, ctx: EntityContext, e: ImageEntity): voi
 }
 
 /** The object type to write for a placed entity. */
-export function typeOf(p: Placed, ctx: EntityContext): number {
+function typeOf(p: Placed, ctx: EntityContext): number {
   const e = p.e;
   if (p.kind === 'seqend') return OT.SEQEND;
   switch (e.type) {

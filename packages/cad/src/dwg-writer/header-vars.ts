@@ -5,8 +5,9 @@
  * stream; from R2007 the handles and the strings (UTF-16) have streams of their own, HANDSEED
  * staying in the data, as in the objects.
  */
-import type { Header, Vec3 } from '../model';
+import type { Header } from '../model';
 import { BitWriter, Ref } from './bits';
+import type { Vec3 } from '../geom/vector';
 
 /** Handles of the objects the header names. 0 = none. */
 export interface HeaderHandles {

@@ -154,8 +154,3 @@ export function eedString(value: string, ctx: WriteContext, codePage: number): U
   out.set(bytes, 4);
   return out;
 }
-
-/** EED item: a 16-bit integer (1070). */
-export function eedShort(v: number): Uint8Array {
-  return Uint8Array.of(70, v & 0xff, (v >> 8) & 0xff);
-}

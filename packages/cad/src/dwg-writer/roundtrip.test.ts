@@ -5,11 +5,12 @@
  * Chinese text survives the code page, and what the release cannot hold is lowered and noted.
  */
 import { describe, expect, it } from 'vitest';
-import { nearestAci } from '../display/color';
+import { nearestAci } from '../geom/color';
 import { readDwg } from '../dwg-client';
 import type { Entity, EntityOf, EntityType } from '../model';
 import { sampleDrawing } from './test-drawing';
-import { DWG_WRITE_VERSIONS, DwgLowering, DwgWriteError, writeDwg } from './writer';
+import { DwgLowering, DwgWriteError, writeDwg } from './writer';
+import { DWG_WRITE_VERSIONS } from './constants';
 
 const countTypes = (es: Entity[]): Record<string, number> => {
   const c: Record<string, number> = {};

@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { isDwg, openDwgReader, type DwgReader } from '../dwg-client';
 import type { Drawing, Entity } from '../model';
 import { openDrawing } from '../open';
-import { DWG_WRITE_VERSIONS, DwgLowering, writeDwg, type DwgVersion } from './writer';
+import { DwgLowering, writeDwg, type DwgVersion } from './writer';
+import { DWG_WRITE_VERSIONS } from './constants';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CORPUS = process.env.CAD_CORPUS ?? resolve(here, '../../../../../shared/corpus');

@@ -4,10 +4,11 @@
  * IMAGEDEF, encoded as R2000 to R2018 store them (strings in the string stream from R2007, the
  * fields each release added in its place).
  */
-import type { DimStyle, Layer, Layout, Linetype, TextStyle, Vec3 } from '../model';
+import type { DimStyle, Layer, Layout, Linetype, TextStyle } from '../model';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
 import { type Eed, ObjWriter, objectCommon, tableRecordStart, type WriteContext } from './object';
+import type { Vec3 } from '../geom/vector';
 
 export type TableContext = WriteContext;
 

@@ -5,7 +5,7 @@
  * the release cannot hold goes through the DXF writer's `Lowering` (the same rules for the same
  * release year) and is reported once per kind in `notes`.
  */
-import { nearestAci } from '../display/color';
+import { nearestAci } from '../geom/color';
 import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering } from '../dxf-writer/lower';
@@ -36,8 +36,6 @@ import {
 } from './tables';
 
 export type { DwgVersion } from './constants';
-
-export { DWG_WRITE_VERSIONS, DWG_VERSION_NAMES };
 
 /** A request this writer cannot serve (a release not written yet). Same name as the engine's convert refusals. */
 export class DwgWriteError extends Error {

@@ -1,8 +1,8 @@
 /**
- * The DXF writer's quality bar over the corpus (issue 8): every corpus DWG and DXF (the gen_large_*
- * files aside: `npm run bench:convert` times those), or without the corpus every committed
- * fixture, is read once and written in every DXF version, R12 to 2018, ASCII, and once as binary
- * DXF (2018). Each written file must:
+ * The DXF writer's quality bar over the corpus (docs/decisions/0019-online-conversion.md): every
+ * corpus DWG and DXF (the gen_large_* files aside: `npm run bench:convert` times those), or without
+ * the corpus every committed fixture, is read once and written in every DXF version, R12 to 2018,
+ * ASCII, and once as binary DXF (2018). Each written file must:
  *
  * (a) read back through our reader with, per entity type, the counts the source gives after the
  *     writer's downgrade rules (`Lowering`: R12 has no MTEXT, LWPOLYLINE, ELLIPSE, SPLINE, HATCH...;

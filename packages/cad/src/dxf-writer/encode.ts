@@ -98,7 +98,7 @@ export function encodeString(s: string, unicode: boolean): Uint8Array {
 }
 
 /** Shortest text that reads back as the same double; always with a decimal point or exponent. */
-export function formatDouble(n: number): string {
+function formatDouble(n: number): string {
   if (!Number.isFinite(n)) return '0.0';
   const s = String(n);
   return /[.e]/.test(s) ? s : `${s}.0`;

@@ -2,16 +2,19 @@
  * Curves to polylines within a chord tolerance, and hatch areas to boundary rings, fill
  * trapezoids and pattern lines: what R12 gets instead of ELLIPSE, SPLINE and HATCH.
  */
-import { clipFamily, isMetric, lineFamily } from '../display/hatch';
-import { lookupPattern, userPattern } from '../display/hatch-patterns';
-import { deBoor, fitPointCurve } from '../display/curves';
-import type { Drawing, EllipseEntity, HatchEdge, HatchEntity, HatchPatternLine, SplineEntity, Vec3 } from '../model';
+import { isMetric } from '../geom/hatch-patterns';
+import { lookupPattern, userPattern } from '../geom/hatch-patterns';
+import { deBoor, fitPointCurve } from '../geom/spline';
+import type { Drawing, EllipseEntity, HatchEdge, HatchEntity, SplineEntity } from '../model';
+import type { Vec3 } from '../geom/vector';
+import type { HatchPatternLine } from '../geom/hatch-patterns';
+import { clipFamily, lineFamily } from '../geom/hatch-lines';
 
 const TAU = Math.PI * 2;
 const MAX_SEGMENTS = 20_000;
 
 /** Segments for an arc of `sweep` radians on a circle of radius r so that the sagitta stays within tol. */
-export function arcSegments(r: number, sweep: number, tol: number): number {
+function arcSegments(r: number, sweep: number, tol: number): number {
   const s = Math.abs(sweep);
   if (!(r > tol) || !(tol > 0)) return Math.max(1, Math.ceil(s / (Math.PI / 2)));
   const step = 2 * Math.acos(1 - tol / r);

@@ -2,6 +2,7 @@
  * What a DXF version cannot hold, turned into what it can: every rule counts itself through
  * `note` with a key "TYPE: what happened", so the writer reports each kind of change once.
  */
+import { apply3, isDefaultExtrusion, ocsToWcs } from '../geom/matrix';
 import { plainMText } from '../text/mtext-parser';
 import type {
   Block,
@@ -17,13 +18,11 @@ import type {
   PolylineEntity,
   QuadEntity,
   TextEntity,
-  Vec3,
 } from '../model';
 import { ellipsePoints, fillTrapezoids, hatchRings, patternLines, patternSegments, splinePolyline } from './geometry';
+import type { Vec3 } from '../geom/vector';
 
 const MAX_PATTERN_SEGMENTS = 100_000;
-
-const isDefault = (v: Vec3): boolean => v[0] === 0 && v[1] === 0 && v[2] === 1;
 
 /** The common fields of `e`, for the entities that replace it (handle and owner are new). */
 function baseOf(e: Entity): EntityBase {
@@ -40,21 +39,6 @@ function baseOf(e: Entity): EntityBase {
   if (e.thickness !== undefined) b.thickness = e.thickness;
   if (e.transparency !== undefined) b.transparency = e.transparency;
   return b;
-}
-
-/** OCS → WCS by the arbitrary-axis algorithm. */
-export function ocsToWcs(n: Vec3): (x: number, y: number, z: number) => Vec3 {
-  if (isDefault(n)) return (x, y, z) => [x, y, z];
-  const len = Math.hypot(n[0], n[1], n[2]) || 1;
-  const nz: Vec3 = [n[0] / len, n[1] / len, n[2] / len];
-  const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const unit = (a: Vec3): Vec3 => {
-    const l = Math.hypot(a[0], a[1], a[2]) || 1;
-    return [a[0] / l, a[1] / l, a[2] / l];
-  };
-  const ax = unit(Math.abs(nz[0]) < 1 / 64 && Math.abs(nz[1]) < 1 / 64 ? cross([0, 1, 0], nz) : cross([0, 0, 1], nz));
-  const ay = unit(cross(nz, ax));
-  return (x, y, z) => [ax[0] * x + ay[0] * y + nz[0] * z, ax[1] * x + ay[1] * y + nz[1] * z, ax[2] * x + ay[2] * y + nz[2] * z];
 }
 
 export class Lowering {
@@ -196,7 +180,7 @@ export class Lowering {
    */
   private wcsPolyline(e: Entity, pts: Vec3[], closed: boolean): Entity {
     const z = pts[0]?.[2] ?? 0;
-    const flat = isDefault(e.extrusion) && pts.every((p) => p[2] === z);
+    const flat = isDefaultExtrusion(e.extrusion) && pts.every((p) => p[2] === z);
     if (!flat) return this.polylineOf(e, '3d', pts, closed, 0);
     if (this.year === 12) return this.polylineOf(e, '2d', pts.map((p) => [p[0], p[1], z]), closed, z);
     const lw: LwPolylineEntity = {
@@ -336,7 +320,7 @@ export class Lowering {
     const toWcs = ocsToWcs(e.extrusion);
     const base = { ...baseOf(e), extrusion: [0, 0, 1] as Vec3 };
     for (const [x0, y0, x1, y1] of segments) {
-      const line: LineEntity = { ...base, type: 'LINE', start: toWcs(x0, y0, e.elevation), end: toWcs(x1, y1, e.elevation) };
+      const line: LineEntity = { ...base, type: 'LINE', start: apply3(toWcs, x0, y0, e.elevation), end: apply3(toWcs, x1, y1, e.elevation) };
       out.push(line);
     }
     return out;

@@ -9,14 +9,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nearestAci } from '../display/color';
+import { nearestAci } from '../geom/color';
 import { emptyDrawing } from '../drawing';
 import { detectDxf, readDxf } from '../dxf/index';
-import type { Drawing, Entity, EntityBase, EntityOf, EntityType, Vec3 } from '../model';
+import type { Drawing, Entity, EntityBase, EntityOf, EntityType } from '../model';
 import { openDrawing } from '../open';
 import { convertToDxf } from './convert';
 import { ellipsePoints } from './geometry';
 import { ACADVER, chordTolerance, DXF_VERSIONS, writeDxf, type DxfVersion } from './writer';
+import type { Vec3 } from '../geom/vector';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIX = resolve(here, '../../test-fixtures');

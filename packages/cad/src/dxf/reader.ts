@@ -17,14 +17,15 @@ import type {
   PolylineEntity,
   InsertEntity,
   TextEntity,
-  Vec3,
   ViewportEntity,
 } from '../model';
 import { blockClip, IDENTITY_3X4 } from './clip';
 import { encodingForCodePage, releaseName } from './codepage';
-import { addVertex, buildEntity } from './entities';
+import { addVertex } from './entities/curves';
+import { buildEntity } from './entities/table';
 import { asNum, asStr, DxfRecord } from './record';
 import { AsciiSource, BinarySource, isBinaryDxf, type GroupSource } from './tokenizer';
+import type { Vec3 } from '../geom/vector';
 
 export interface ReadOptions {
   /** Force the text encoding (a TextDecoder label), ignoring $DWGCODEPAGE. */

@@ -1,4 +1,4 @@
-import type { Vec3 } from '../model';
+import type { Vec3 } from '../geom/vector';
 import type { GroupValue } from './tokenizer';
 
 /**

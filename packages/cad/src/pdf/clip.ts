@@ -7,7 +7,7 @@
  * fills are cut to the region, text is kept when its baseline starts or ends inside it.
  * Pure geometry: no pdf.js import.
  */
-import type { Pt, Segment, Subpath } from './graphics';
+import type { Pt, Segment, Subpath } from './path';
 
 /** A convex polygon, counter-clockwise, no repeated closing vertex. */
 export type ConvexPolygon = Pt[];
@@ -31,7 +31,7 @@ function roughPoints(sp: Subpath): Pt[] {
 }
 
 /** The axis-aligned box of some points as a polygon, or null when there are none. */
-export function boxPolygon(pts: Pt[]): ConvexPolygon | null {
+function boxPolygon(pts: Pt[]): ConvexPolygon | null {
   if (!pts.length) return null;
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of pts) {
@@ -110,7 +110,7 @@ export function clipRegionOf(subpaths: Subpath[]): ConvexPolygon | null {
 }
 
 /** `subject` cut to the convex `clip` (Sutherland-Hodgman); the result may be empty. */
-export function clipPolygon(subject: Pt[], clip: ConvexPolygon): Pt[] {
+function clipPolygon(subject: Pt[], clip: ConvexPolygon): Pt[] {
   let out = subject;
   for (let i = 0; i < clip.length && out.length; i++) {
     const a = clip[i] as Pt, b = clip[(i + 1) % clip.length] as Pt;
@@ -166,7 +166,7 @@ export function bezierAt(p0: Pt, c1: Pt, c2: Pt, p3: Pt, t: number): Pt {
 }
 
 /** The part of a cubic Bezier between t0 and t1, as a Bezier (de Casteljau, twice). */
-export function bezierPart(p0: Pt, c1: Pt, c2: Pt, p3: Pt, t0: number, t1: number): [Pt, Pt, Pt, Pt] {
+function bezierPart(p0: Pt, c1: Pt, c2: Pt, p3: Pt, t0: number, t1: number): [Pt, Pt, Pt, Pt] {
   const split = (a: Pt, b: Pt, c: Pt, d: Pt, t: number): { left: [Pt, Pt, Pt, Pt]; right: [Pt, Pt, Pt, Pt] } => {
     const ab = lerp(a, b, t), bc = lerp(b, c, t), cd = lerp(c, d, t);
     const abc = lerp(ab, bc, t), bcd = lerp(bc, cd, t);

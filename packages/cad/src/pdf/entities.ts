@@ -3,9 +3,11 @@
  * LWPOLYLINE and SPLINE (or flattened polylines), fills become SOLID or a solid HATCH, text runs
  * become TEXT. Layers, linetypes and text styles are created as the entities need them.
  */
-import type { Color, Drawing, Entity, EntityBase, HatchEdge, HatchEntity, HatchPath, LwPolylineEntity, SplineEntity, TextEntity, Vec3 } from '../model';
-import { aciColor, nearestAci } from '../display/color';
-import type { FillMark, Mark, Pt, StrokeMark, Subpath, TextMark } from './graphics';
+import type { Color, Drawing, Entity, EntityBase, HatchEdge, HatchEntity, HatchPath, LwPolylineEntity, SplineEntity, TextEntity } from '../model';
+import { aciColor, nearestAci } from '../geom/color';
+import type { FillMark, Mark, StrokeMark, TextMark } from './graphics';
+import type { Vec3 } from '../geom/vector';
+import type { Pt, Subpath } from './path';
 
 export interface EntityOptions {
   curves: 'spline' | 'polyline';
@@ -18,13 +20,13 @@ export interface EntityOptions {
 }
 
 /** Chord tolerance for flattened Beziers, mm. */
-export const FLATTEN_TOLERANCE = 0.05;
+const FLATTEN_TOLERANCE = 0.05;
 /** The widest standard lineweight (1/100 mm); wider lines become constant-width polylines. */
 const MAX_LINEWEIGHT = 211;
 const LINEWEIGHTS = [0, 5, 9, 13, 15, 18, 20, 25, 30, 35, 40, 50, 53, 60, 70, 80, 90, 100, 106, 120, 140, 158, 200, 211];
 
 /** The standard lineweight nearest to a width in mm. */
-export function lineweightOf(mm: number): number {
+function lineweightOf(mm: number): number {
   const w = mm * 100;
   let best = 0;
   for (const lw of LINEWEIGHTS) if (Math.abs(lw - w) < Math.abs(best - w)) best = lw;
@@ -46,7 +48,7 @@ const same = (a: Pt, b: Pt, eps = 1e-6): boolean => Math.abs(a[0] - b[0]) <= eps
 const v3 = (p: Pt): Vec3 => [p[0], p[1], 0];
 
 /** Points along a cubic Bezier (excluding its start), within `FLATTEN_TOLERANCE`. */
-export function flattenCubic(p0: Pt, c1: Pt, c2: Pt, p3: Pt): Pt[] {
+function flattenCubic(p0: Pt, c1: Pt, c2: Pt, p3: Pt): Pt[] {
   // Max deviation of an n-segment polyline is at most 3/4·M/n², M the largest second difference.
   const m = Math.max(Math.hypot(p0[0] - 2 * c1[0] + c2[0], p0[1] - 2 * c1[1] + c2[1]), Math.hypot(c1[0] - 2 * c2[0] + p3[0], c1[1] - 2 * c2[1] + p3[1]));
   const n = Math.max(1, Math.min(128, Math.ceil(Math.sqrt((0.75 * m) / FLATTEN_TOLERANCE))));
@@ -60,7 +62,7 @@ export function flattenCubic(p0: Pt, c1: Pt, c2: Pt, p3: Pt): Pt[] {
 }
 
 /** A subpath's vertices with curves flattened; a closing copy of the start is dropped. */
-export function flatten(sp: Subpath): { points: Pt[]; closed: boolean } {
+function flatten(sp: Subpath): { points: Pt[]; closed: boolean } {
   const points: Pt[] = [sp.start];
   let pen = sp.start;
   for (const s of sp.segments) {
@@ -167,7 +169,7 @@ function bezierKnots(n: number): number[] {
 }
 
 /** A run of cubic Beziers as one clamped degree-3 B-spline (knots of multiplicity 3 at the joins). */
-export function bezierSpline(b: EntityBase, start: Pt, curves: { c1: Pt; c2: Pt; to: Pt }[]): SplineEntity {
+function bezierSpline(b: EntityBase, start: Pt, curves: { c1: Pt; c2: Pt; to: Pt }[]): SplineEntity {
   const controlPoints: Vec3[] = [v3(start)];
   for (const c of curves) controlPoints.push(v3(c.c1), v3(c.c2), v3(c.to));
   const knots = bezierKnots(curves.length);
@@ -368,7 +370,7 @@ function textEntity(m: TextMark, tables: Tables, o: EntityOptions): TextEntity {
  * Joins text runs that continue one another: same baseline direction, height, font, colour and
  * layer, the next starting where the previous ends (a space put in for a small gap).
  */
-export function mergeText(marks: TextMark[]): TextMark[] {
+function mergeText(marks: TextMark[]): TextMark[] {
   const out: TextMark[] = [];
   for (const m of marks) {
     const prev = out[out.length - 1];

@@ -6,12 +6,14 @@
  * XObjects with and without a transparency group, page ranges with an image-only page between.
  */
 import { describe, expect, it } from 'vitest';
-import type { Entity, EntityOf, HatchEdge, Vec3 } from '../model';
+import type { Entity, EntityOf, HatchEdge } from '../model';
 import { bezierAt, clipFill, clipStroke, intersectRegions, type ConvexPolygon } from './clip';
-import { CJK_CAP_RATIO, type Pt, type Subpath } from './graphics';
+import { CJK_CAP_RATIO } from './graphics';
 import { MM_PER_PT, PAGE_GAP_MM, pdfToDrawing, type PdfToDrawingResult } from './index';
 import { CJK_FONT, darkPlotFixture, PAGE, pdfBytes } from './test-helpers';
-import { encodeOpaquePng } from '../render/node-png';
+import { encodeOpaquePng } from '../codec/png';
+import type { Vec3 } from '../geom/vector';
+import type { Pt, Subpath } from './path';
 
 const K = MM_PER_PT;
 /** pdfkit's y-down point on a PAGE-sized page -> model mm (page 1). */

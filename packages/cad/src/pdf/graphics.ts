@@ -6,12 +6,12 @@
  * (`clip.ts`). Pure: no pdf.js import (the operator numbers are pdf.js' `OPS`, checked by a test).
  */
 import { clipFill, clipRegionOf, clipStroke, intersectRegions, isInside, type ConvexPolygon } from './clip';
+import type { Pt, Segment, Subpath } from './path';
 
 /** 2D affine [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f (the PDF order). */
 export type Affine = [number, number, number, number, number, number];
-export type Pt = [number, number];
 
-export const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
+const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
 
 /** pdf.js operator numbers used here (pdf.js `OPS`). */
 export const OP = {
@@ -104,17 +104,10 @@ export function multiply(m: Affine, n: Affine): Affine {
   ];
 }
 
-export const apply = (m: Affine, x: number, y: number): Pt => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+const apply = (m: Affine, x: number, y: number): Pt => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 const applyVector = (m: Affine, x: number, y: number): Pt => [m[0] * x + m[2] * y, m[1] * x + m[3] * y];
 /** The mean length scale of a matrix (line widths and dashes scale by it). */
-export const meanScale = (m: Affine): number => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
-
-export type Segment = { kind: 'line'; to: Pt } | { kind: 'curve'; c1: Pt; c2: Pt; to: Pt };
-export interface Subpath {
-  start: Pt;
-  segments: Segment[];
-  closed: boolean;
-}
+const meanScale = (m: Affine): number => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
 
 /** Where a mark belongs: its colour and, when the page has them, its optional content group. */
 interface MarkBase {
@@ -239,7 +232,7 @@ const PATTERN_GREY = 0x808080;
  * (an SHX big font's, which our renderer sets at an em of the text height: text/fonts.ts), so a
  * height survives a round trip through PDF.
  */
-export const LATIN_CAP_RATIO = 0.72;
+const LATIN_CAP_RATIO = 0.72;
 export const CJK_CAP_RATIO = 1;
 const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 const capRatio = (text: string): number => (CJK.test(text) ? CJK_CAP_RATIO : LATIN_CAP_RATIO);

@@ -62,7 +62,7 @@ interface PdfDoc {
 /**
  * pdf.js' CJK CMaps and standard-font data, from its package folder. Node's modules are taken
  * with process.getBuiltinModule, not imported: the package index stays browser-safe, and a
- * bundled build (bin/cad.cjs) needs no dynamic import.
+ * bundled build (packages/cad-cli/bin/cad.cjs) needs no dynamic import.
  */
 function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string } {
   const { createRequire } = process.getBuiltinModule('node:module');

@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { Entity, EntityOf, Vec3 } from '../model';
+import type { Entity, EntityOf } from '../model';
 import { convertDrawing, CadConvertError } from '../convert';
 import { CadReadError } from '../errors';
 import { entitiesDxf } from '../dxf/test-helpers';
-import { nearestAci } from '../display/color';
+import { nearestAci } from '../geom/color';
 import { CJK_CAP_RATIO, OP, replayPage, type Affine, type StrokeMark } from './graphics';
 import { MM_PER_PT, PAGE_GAP_MM, pdfToDrawing, RASTER_ONLY_MESSAGE, type PdfToDrawingResult } from './index';
 import { parsePageRange } from './pages';
 import { mainFixture, PAGE, pdfBytes, rasterFixture } from './test-helpers';
+import type { Vec3 } from '../geom/vector';
 
 const K = MM_PER_PT;
 /** pdfkit's y-down point -> model mm on page 1. */

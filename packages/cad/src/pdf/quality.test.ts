@@ -1,6 +1,6 @@
 /**
- * The PDF -> DXF quality bar (issue 8), over every corpus PDF (../shared/corpus/pdf), or without
- * the corpus over PDFs generated here:
+ * The PDF -> DXF quality bar (docs/decisions/0019-online-conversion.md), over every corpus PDF
+ * (../shared/corpus/pdf), or without the corpus over PDFs generated here:
  *
  * 1. Our DXF (pdfToDrawing, then writeDxf 2018) keeps at least as many straight segments, curves
  *    and text items as pstoedit's (`pstoedit -psarg "-dNEWPDF=false" -f "dxf_s:-mm" in.pdf

@@ -18,7 +18,8 @@
  * straight segments lying on the page border, the outline of the page's background fill (which
  * pstoedit writes as four lines and we leave out, see `takeBackground`).
  */
-import type { Entity, HatchEdge, Vec3 } from '../model';
+import type { Entity, HatchEdge } from '../model';
+import type { Vec3 } from '../geom/vector';
 
 export interface SegmentCount {
   lines: number;

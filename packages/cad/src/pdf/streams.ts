@@ -1,8 +1,8 @@
 /**
- * Issue 21: the bytes a PDF's compressed streams inflate to, counted before pdf.js reads them.
- * pdf.js inflates a content stream whole into one growing buffer, outside the V8 heap: a 1 MB page
- * whose content inflated to 1 GB took a conversion to 2.4 GB, a 3 MB one to 6.4 GB. No hook of
- * pdf.js can stop it, so the file is looked at first.
+ * The bytes a PDF's compressed streams inflate to (docs/decisions/0027-bounded-conversions.md),
+ * counted before pdf.js reads them. pdf.js inflates a content stream whole into one growing buffer,
+ * outside the V8 heap: a 1 MB page whose content inflated to 1 GB took a conversion to 2.4 GB, a
+ * 3 MB one to 6.4 GB. No hook of pdf.js can stop it, so the file is looked at first.
  *
  * A stream is always an indirect object (`N G obj << dict >> stream EOL data endstream`, PDF 32000
  * §7.3.8), never inside an object stream, so each one is found by its keyword, its dictionary

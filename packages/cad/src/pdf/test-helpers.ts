@@ -1,6 +1,6 @@
 /** PDFs with known geometry, written with pdfkit for the PDF -> drawing tests. */
 import PDFDocument from 'pdfkit';
-import { encodeOpaquePng } from '../render/node-png';
+import { encodeOpaquePng } from '../codec/png';
 import { shippedFontFile } from '../text/node-fonts';
 
 /** A CJK font pdfkit embeds: the shipped Noto Sans SC (npm ci installs it). */

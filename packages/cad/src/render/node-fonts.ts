@@ -16,7 +16,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
-import type { FontRef } from '../display/types';
+import type { FontRef } from '../text/fonts';
 import { cacheKey, cjkFallbackFont, fontCacheDir } from '../text/node-fonts';
 
 const usable = new Map<string, boolean>();

@@ -14,12 +14,13 @@
 import { statSync } from 'node:fs';
 import { createDeflate } from 'node:zlib';
 import PDFDocument from 'pdfkit';
-import type { FontRef, Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
 import { cjkFont, faceBytes, faceFile, needsCjk, refFont, type FontFile } from './node-fonts';
 import type { RenderOptions } from './options';
 import { PT_PER_MM, backgroundRgb, gradientSpan, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
 import { drawScene, isWinAnsi, textFrame, withoutControls, type Sink } from './walk';
+import type { FontRef } from '../text/fonts';
 
 /** Device units per point: coordinates are written as integers in 1/100 pt. */
 const UNITS_PER_PT = 100;

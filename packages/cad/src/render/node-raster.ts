@@ -23,16 +23,16 @@
  * fallback (text/node-fonts.ts: installed, else the shipped Noto Sans SC) backs up every text with
  * CJK characters so Chinese never shows as boxes; it is not touched for a drawing without them.
  *
- * PNG: encoded by node-png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
+ * PNG: encoded by codec/png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { FontRef, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer } from './device';
 import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
 import { shippedFontFile } from '../text/node-fonts';
-import { encodeOpaquePng } from './node-png';
+import { encodeOpaquePng } from '../codec/png';
 import { CadLimitError } from '../errors';
 import { limitsOf } from '../limits';
 import { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH, RASTER_MAX_SIDE, type RenderOptions } from './options';
@@ -52,6 +52,7 @@ import {
   type Page,
 } from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
+import type { FontRef } from '../text/fonts';
 
 /** Device coordinates beyond this are clipped away (Skia works in 32-bit floats). */
 const LIMIT = 1e7;

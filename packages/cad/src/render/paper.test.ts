@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FOREGROUND } from '../display/types';
+import { FOREGROUND } from '../geom/color';
 import { displayColor, displayRgb, layoutSheet, lineweightMm, scenePage, type Affine } from './paper';
 import { layoutScene, sampleScene } from './test-scenes';
 

@@ -7,7 +7,8 @@
  * PDF viewers, canvases and SVG lay out a page); scene units are drawing units (model space) or
  * paper-space units (layouts, taken as millimetres when the layout has a page setup).
  */
-import { FOREGROUND, type Bounds, type Paper, type Scene } from '../display/types';
+import { type Bounds, type Paper, type Scene } from '../display/types';
+import { FOREGROUND } from '../geom/color';
 
 export type PaperName = 'A0' | 'A1' | 'A2' | 'A3' | 'A4';
 export type Orientation = 'auto' | 'portrait' | 'landscape';

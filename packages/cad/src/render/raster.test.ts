@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderScenes } from './index';
 import { rasterLayout } from './node-raster';
-import type { FontRef, PathPrimitive, Primitive } from '../display/types';
+import type { PathPrimitive, Primitive } from '../display/types';
 import { CJK_FONT, LATIN_FONT, STYLES, decode, fill, layoutScene, list, modelScene, sampleScene, stroke, text, type Pixels } from './test-scenes';
+import type { FontRef } from '../text/fonts';
 
 const isInk = (p: [number, number, number], bg = 255): boolean => Math.abs(p[0] - bg) + Math.abs(p[1] - bg) + Math.abs(p[2] - bg) > 60;
 const isRed = (p: [number, number, number]): boolean => p[0] > 180 && p[0] - p[1] > 80 && p[0] - p[2] > 80;

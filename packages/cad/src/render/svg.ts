@@ -5,11 +5,12 @@
  * 1/100 000 of the page and written as relative moves, which keeps big drawings compact.
  * Browser-safe (a string builder).
  */
-import type { FontRef, Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
 import type { RenderOptions } from './options';
 import { backgroundRgb, gradientSpan, cssColor, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
+import type { FontRef } from '../text/fonts';
 
 function escapeXml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));

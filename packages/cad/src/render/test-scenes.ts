@@ -1,9 +1,11 @@
 /** Hand-made scenes for the back-end tests. */
 import { loadImage, createCanvas } from '@napi-rs/canvas';
-import { FOREGROUND, type DisplayList, type FontRef, type Primitive, type Scene, type Style } from '../display/types';
+import { type DisplayList, type Primitive, type Scene, type Style } from '../display/types';
+import { FOREGROUND } from '../geom/color';
+import type { FontRef } from '../text/fonts';
 
-export const RED = 0xff0000;
-export const BLUE = 0x0000ff;
+const RED = 0xff0000;
+const BLUE = 0x0000ff;
 
 export function stroke(style: number, ...subpaths: number[][]): Primitive {
   const coords: number[] = [];

@@ -4,8 +4,9 @@
  * Primitives outside the visible area are culled using per-primitive boxes cached per list, so a
  * viewport looking at a corner of a big model only pays for what it shows. Browser-safe.
  */
-import type { Bounds, DisplayList, FontRef, PathPrimitive, Primitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { Bounds, DisplayList, PathPrimitive, Primitive, Scene, Style, TextPrimitive } from '../display/types';
 import { affineInverse, affineMul, transformBox, type Affine } from './paper';
+import type { FontRef } from '../text/fonts';
 
 export interface Sink {
   /** `m` maps the primitive's coordinates to device coordinates. */
@@ -22,7 +23,7 @@ export interface Sink {
 const boxCache = new WeakMap<Primitive[], Float64Array>();
 
 /** minX, minY, maxX, maxY per primitive (list coordinates). */
-export function primitiveBoxes(list: DisplayList): Float64Array {
+function primitiveBoxes(list: DisplayList): Float64Array {
   let boxes = boxCache.get(list.primitives);
   if (boxes && boxes.length === list.primitives.length * 4) return boxes;
   const prims = list.primitives;

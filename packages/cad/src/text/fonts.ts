@@ -13,13 +13,24 @@
  */
 import type { TextStyle } from '../model';
 import { isCjk } from './cjk';
-import type { FontRef } from '../display/types';
 import { FONT_METRICS, METRIC_CODES, type FontMetricsEntry } from './metrics-table';
 import { readSfnt, type SfntFace } from './sfnt';
 import { SHIPPED_FONTS } from './shipped';
 import { loadShx, type ShxFont, type ShxGlyph } from './shx';
 
-export type { ShxGlyph } from './shx';
+/** A font as the display list names it: what was asked for and what the back ends draw with. */
+export interface FontRef {
+  /** The name the drawing asked for (style font, e.g. 'simplex.shx', 'SimSun'). */
+  requested: string;
+  /** CSS-like family the back ends use: 'Noto Sans CJK SC', 'Noto Sans', ... */
+  family: string;
+  /** Absolute path of the font file used, when the back end should load one. */
+  file?: string;
+  /** Face name inside a font collection (.ttc), e.g. 'Noto Sans CJK SC'. */
+  face?: string;
+  /** True when the requested font was not found and this is a substitute. */
+  substituted: boolean;
+}
 
 export interface ResolvedFont {
   ref: FontRef;
@@ -106,8 +117,6 @@ export interface FontProviderOptions {
 }
 
 // ---- character classes ----------------------------------------------------------------------
-
-export { isCjk } from './cjk';
 
 export function hasCjk(text: string): boolean {
   for (const ch of text) if (isCjk(ch.codePointAt(0) as number)) return true;

@@ -24,7 +24,7 @@ export interface StackShape {
   bar?: [number, number, number, number];
 }
 
-export type Placed<S extends Shaped> =
+type Placed<S extends Shaped> =
   | { kind: 'text'; x: number; y: number; text: string; format: MTextFormat; shaped: S; line: number }
   | { kind: 'space'; x: number; y: number; width: number; format: MTextFormat; line: number; char: string }
   | { kind: 'stack'; x: number; y: number; upper: S; lower: S; shape: StackShape; format: MTextFormat; line: number };

@@ -145,7 +145,7 @@ function valueOrFactor(expr: string, current: number): number {
 }
 
 /** Decodes %% codes in a plain string (MTEXT: no underline toggles). */
-export function decodePercent(s: string): string {
+function decodePercent(s: string): string {
   if (!s.includes('%%')) return s;
   return s.replace(/%%(\d{3}|[cdp%])/gi, (_m, code: string) => {
     if (/^\d{3}$/.test(code)) return String.fromCharCode(Number(code));

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { encodeRgbPng } from '../../lib/png';
+import { encodeRgbPng } from '@xcad/cad/png';
 
 // The image captcha of spec §7 `imgverify` (defaults 90x40, font 16, length 4, spec §9): a PNG
 // drawn from our own stroke font, so it needs no native image library and no font file.

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { cadFontUrl, MAX_SUBSET_CODE_POINTS } from '@xcad/cad/text/shipped';
+import { cadFontUrl, MAX_SUBSET_CODE_POINTS } from '@xcad/cad/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app';
 

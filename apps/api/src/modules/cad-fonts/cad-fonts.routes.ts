@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { CAD_FONTS_PATH } from '@xcad/cad/text/shipped';
+import { CAD_FONTS_PATH } from '@xcad/cad/text';
 import { sendProtocolError } from '../../plugins/errors';
 import { CadFontError, createCadFontsService } from './cad-fonts.service';
 

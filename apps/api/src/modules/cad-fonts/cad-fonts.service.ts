@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
-import { shippedFontFile } from '@xcad/cad/text/node-fonts';
-import { SERVED_CJK_FACES, SHIPPED_FONT_VERSION, decodeCodePoints, type ServedCjkFace } from '@xcad/cad/text/shipped';
-import { subsetTrueType, toWoff } from '@xcad/cad/text/subset';
+import { shippedFontFile } from '@xcad/cad/fonts';
+import { decodeCodePoints, SERVED_CJK_FACES, type ServedCjkFace, SHIPPED_FONT_VERSION, subsetTrueType, toWoff } from '@xcad/cad/text';
 
 // Decision 0025: the viewer draws CJK text from the fonts the CAD engine ships, so the
 // screen and every export agree. It asks for the characters a drawing has; this answers a WOFF

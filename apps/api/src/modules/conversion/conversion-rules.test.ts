@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONVERSION_LIMITS } from '@xcad/protocol';
 import { describe, expect, it } from 'vitest';
-import { solidPng } from '../../lib/png';
+import { solidPng } from '@xcad/cad/png';
 import {
   acceptsKind,
   beijingDayStart,

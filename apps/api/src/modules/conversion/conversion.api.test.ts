@@ -12,7 +12,7 @@ import {
   ZUploadParResponse,
 } from '@xcad/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solidPng } from '../../lib/png';
+import { solidPng } from '@xcad/cad/png';
 import { call, freshClient, signInBySms, type Caller } from '../auth/auth.testing';
 import { sweepConversions } from './conversion-sweep';
 import {

@@ -1,5 +1,5 @@
 import { encode } from 'uqr';
-import { encodeRgbPng } from '../../lib/png';
+import { encodeRgbPng } from '@xcad/cad/png';
 
 // The phone QR of a conversion task (sitetaskdownqrcode): a PNG the tool pages show as <img>.
 

@@ -5,7 +5,7 @@ import { FEEDBACK_LIMITS, FEEDBACK_MESSAGES, PROTOCOL_ERRORS, type SignableField
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signedCall, type TestApp } from '../../test-app';
 import { createAuthTestApp, freshClient, signInBySms, signedBody, type AuthTestApp } from '../auth/auth.testing';
-import { solidPng } from '../../lib/png';
+import { solidPng } from '@xcad/cad/png';
 
 // Decision 0013: POST /api/v4/feedbacksubmit and /api/v4/complaintsubmit, on the real app and database.
 

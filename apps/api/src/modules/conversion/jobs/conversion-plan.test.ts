@@ -1,4 +1,4 @@
-import { DWG_WRITE_VERSIONS } from '@xcad/cad/dwg-writer/constants';
+import { DWG_WRITE_VERSIONS } from '@xcad/cad/dwg-writer';
 import { DWG_OUTPUT_VERSIONS, cadVersionsFor } from '@xcad/protocol';
 import { describe, expect, it } from 'vitest';
 import { acceptsInput, expectedInputs, layoutImageName, outputNameOf, planConversion, stemOf, uniqueNames } from './conversion-plan';

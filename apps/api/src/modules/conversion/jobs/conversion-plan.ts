@@ -1,8 +1,8 @@
 import type { ConversionTaskRow } from '@xcad/db';
 import { DWG_OUTPUT_VERSIONS, TASK_TOOLS, TASK_TYPES, ZConversionOptions, type TInputKind, type TTaskType } from '@xcad/protocol';
 import { JOB_MESSAGES } from './job-messages';
-import { DXF_VERSIONS, type DxfVersion } from '@xcad/cad/dxf-writer/writer';
-import type { DwgVersion } from '@xcad/cad/dwg-writer/constants';
+import { DXF_VERSIONS, type DxfVersion } from '@xcad/cad/dxf-writer';
+import type { DwgVersion } from '@xcad/cad/dwg-writer';
 import type { CadTarget, WorkerConvertOptions } from './worker-protocol';
 
 // Decision 0019: what a task asks of the CAD engine (its tool, output and `parainfo` options), and the

@@ -1,12 +1,10 @@
 import { CadConvertError, convertDrawing } from '@xcad/cad/convert';
 import { CadLimitError, CadReadError, type LimitName } from '@xcad/cad/errors';
 import { checkOutputBytes } from '@xcad/cad/limits';
-import { convertToDxf } from '@xcad/cad/dxf-writer/convert';
-import { writeDxf } from '@xcad/cad/dxf-writer/writer';
-import { convertToDwg } from '@xcad/cad/dwg-writer/convert';
-import { writeDwg } from '@xcad/cad/dwg-writer/writer';
+import { convertToDxf, writeDxf } from '@xcad/cad/dxf-writer';
+import { convertToDwg, writeDwg } from '@xcad/cad/dwg-writer';
 import type { Drawing } from '@xcad/cad/model';
-import { pdfToDrawing } from '@xcad/cad/pdf/index';
+import { pdfToDrawing } from '@xcad/cad/pdf';
 import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest, type CadTarget } from './worker-protocol';
 
 // Decisions 0019 and 0027: the entry of a conversion process (started through worker-boot.mjs). It converts

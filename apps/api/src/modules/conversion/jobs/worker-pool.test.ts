@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { flateBombPdf, nestedMinsertDxf } from '@xcad/cad/hostile.testing';
+import { flateBombPdf, nestedMinsertDxf } from '@xcad/cad/testing';
 import { ConversionWorkerPool } from './worker-pool';
 import type { ConversionOutcome, WorkerConvertOptions } from './worker-protocol';
 

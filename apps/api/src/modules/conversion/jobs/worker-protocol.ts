@@ -1,8 +1,8 @@
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import type { ConvertOptions } from '@xcad/cad/convert';
-import type { DxfVersion } from '@xcad/cad/dxf-writer/writer';
-import type { DwgVersion } from '@xcad/cad/dwg-writer/constants';
+import type { DxfVersion } from '@xcad/cad/dxf-writer';
+import type { DwgVersion } from '@xcad/cad/dwg-writer';
 import type { LimitName } from '@xcad/cad/errors';
 
 // Decisions 0019 and 0027: what the job runner and a conversion process say to each other over its IPC

@@ -1,4 +1,4 @@
-import { crc32 } from '../../../lib/png';
+import { crc32 } from 'node:zlib';
 
 // Decision 0019: several converted files are downloaded as one zip. PDFs, PNGs and JPGs are compressed
 // already, so the entries are stored as they are (method 0): no compressor needed, and the zip is
