@@ -16,11 +16,11 @@ import { buildScenes } from './display/builder';
 import type { TextPrimitive } from './display/types';
 import { readDxf } from './dxf/index';
 import { compareInk, type RgbaImage } from './ink-compare';
-import { affineMul, type Affine } from './render/paper';
 import { rasterLayout } from './render/node-raster';
 import { decode } from './render/test-scenes';
 import { nodeFontProvider, shippedFontFile } from './text/node-fonts';
 import { readGlyphOutlines, type GlyphOutlines } from './text/sfnt';
+import { affineMultiply, type Affine2D } from './geom/matrix';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../../cad-cli/bin/cad.cjs');
@@ -96,9 +96,9 @@ function referenceRun(font: GlyphOutlines, text: string, px: number): RgbaImage 
 }
 
 /** The pixels of a PNG inside a text primitive's box (its em box along its baseline), in a white image. */
-function textRegion(img: Awaited<ReturnType<typeof decode>>, t: TextPrimitive, toPixels: Affine): RgbaImage {
-  const m = affineMul(toPixels, t.matrix);
-  const applyAffine = (a: Affine, x: number, y: number): [number, number] => [a[0] * x + a[2] * y + a[4], a[1] * x + a[3] * y + a[5]];
+function textRegion(img: Awaited<ReturnType<typeof decode>>, t: TextPrimitive, toPixels: Affine2D): RgbaImage {
+  const m = affineMultiply(toPixels, t.matrix);
+  const applyAffine = (a: Affine2D, x: number, y: number): [number, number] => [a[0] * x + a[2] * y + a[4], a[1] * x + a[3] * y + a[5]];
   const corners = [
     [0, -0.25 * t.size],
     [t.width, -0.25 * t.size],
@@ -142,7 +142,7 @@ describe('Chinese with no CJK font installed ($CAD_SYSTEM_FONTS=0: the shipped f
       const scene = buildScenes(readDxf(readFileSync(file)).drawing, { layouts: 'model', fonts: nodeFontProvider() }).scenes[0];
       if (!scene) throw new Error('no model');
       const layout = rasterLayout(scene, { width: 1600 });
-      const toPixels = affineMul(layout.matrix, layout.page.matrix);
+      const toPixels = affineMultiply(layout.matrix, layout.page.matrix);
       const img = await decode(readFileSync(outOf(file, 'png')));
       const sans = readGlyphOutlines(readFileSync(shippedFontFile('cjkSans') as string)) as GlyphOutlines;
       const texts = scene.list.primitives.filter((p): p is TextPrimitive => p.kind === 'text');

@@ -89,15 +89,11 @@ export function toAffine2D(m: Mat): Affine2D {
   return [m[0] as number, m[4] as number, m[1] as number, m[5] as number, m[3] as number, m[7] as number];
 }
 
-export function affineMultiply(a: Affine2D, b: Affine2D): Affine2D {
-  return [
-    a[0] * b[0] + a[2] * b[1],
-    a[1] * b[0] + a[3] * b[1],
-    a[0] * b[2] + a[2] * b[3],
-    a[1] * b[2] + a[3] * b[3],
-    a[0] * b[4] + a[2] * b[5] + a[4],
-    a[1] * b[4] + a[3] * b[5] + a[5],
-  ];
+/** a ∘ b: apply b, then a. Takes display-list matrices (plain number lists) as well. */
+export function affineMultiply(a: Affine2D | readonly number[], b: Affine2D | readonly number[]): Affine2D {
+  const [a0, a1, a2, a3, a4, a5] = a as Affine2D;
+  const [b0, b1, b2, b3, b4, b5] = b as Affine2D;
+  return [a0 * b0 + a2 * b1, a1 * b0 + a3 * b1, a0 * b2 + a2 * b3, a1 * b2 + a3 * b3, a0 * b4 + a2 * b5 + a4, a1 * b4 + a3 * b5 + a5];
 }
 
 export function affineInvert(a: Affine2D): Affine2D {

@@ -6,12 +6,11 @@
  * (`clip.ts`). Pure: no pdf.js import (the operator numbers are pdf.js' `OPS`, checked by a test).
  */
 import { clipFill, clipRegionOf, clipStroke, intersectRegions, isInside, type ConvexPolygon } from './clip';
+import { affineMultiply, type Affine2D } from '../geom/matrix';
 import type { Pt, Segment, Subpath } from './path';
 
-/** 2D affine [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f (the PDF order). */
-export type Affine = [number, number, number, number, number, number];
 
-const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
+const IDENTITY: Affine2D = [1, 0, 0, 1, 0, 0];
 
 /** pdf.js operator numbers used here (pdf.js `OPS`). */
 export const OP = {
@@ -92,22 +91,10 @@ const IMAGE_OPS = new Set<number>([
   OP.paintSolidColorImageMask,
 ]);
 
-export function multiply(m: Affine, n: Affine): Affine {
-  // m first, then n.
-  return [
-    m[0] * n[0] + m[1] * n[2],
-    m[0] * n[1] + m[1] * n[3],
-    m[2] * n[0] + m[3] * n[2],
-    m[2] * n[1] + m[3] * n[3],
-    m[4] * n[0] + m[5] * n[2] + n[4],
-    m[4] * n[1] + m[5] * n[3] + n[5],
-  ];
-}
-
-const apply = (m: Affine, x: number, y: number): Pt => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-const applyVector = (m: Affine, x: number, y: number): Pt => [m[0] * x + m[2] * y, m[1] * x + m[3] * y];
+const apply = (m: Affine2D, x: number, y: number): Pt => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+const applyVector = (m: Affine2D, x: number, y: number): Pt => [m[0] * x + m[2] * y, m[1] * x + m[3] * y];
 /** The mean length scale of a matrix (line widths and dashes scale by it). */
-const meanScale = (m: Affine): number => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+const meanScale = (m: Affine2D): number => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
 
 /** Where a mark belongs: its colour and, when the page has them, its optional content group. */
 interface MarkBase {
@@ -152,7 +139,7 @@ export type Mark = StrokeMark | FillMark | TextMark;
 
 export interface FontInfo {
   family: string;
-  fontMatrix: Affine;
+  fontMatrix: Affine2D;
   vertical: boolean;
 }
 
@@ -177,7 +164,7 @@ interface GlyphLike {
 }
 
 interface State {
-  ctm: Affine;
+  ctm: Affine2D;
   lineWidth: number;
   dash: number[];
   dashPhase: number;
@@ -195,7 +182,7 @@ interface State {
   clip: ConvexPolygon | null;
 }
 
-const initialState = (ctm: Affine, clip: ConvexPolygon | null): State => ({
+const initialState = (ctm: Affine2D, clip: ConvexPolygon | null): State => ({
   ctm,
   lineWidth: 1,
   dash: [],
@@ -215,9 +202,9 @@ const initialState = (ctm: Affine, clip: ConvexPolygon | null): State => ({
 
 const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : []);
-const affine = (v: unknown): Affine | null => {
+const affine = (v: unknown): Affine2D | null => {
   const a = list(v);
-  return a.length >= 6 && a.slice(0, 6).every((x) => typeof x === 'number') ? (a.slice(0, 6) as Affine) : null;
+  return a.length >= 6 && a.slice(0, 6).every((x) => typeof x === 'number') ? (a.slice(0, 6) as Affine2D) : null;
 };
 const rgbOf = (v: unknown): number => {
   const [r, g, b] = list(v).map((x) => Math.max(0, Math.min(255, Math.round(num(x)))));
@@ -242,13 +229,13 @@ interface Run {
   text: string;
   start: Pt;
   /** The text matrix (times CTM and page) at the run's start, for its axes. */
-  frame: Affine;
+  frame: Affine2D;
   state: State;
   ocg: string | undefined;
 }
 
 /** A rectangle [x0, y0, x1, y1] of user space under `m`, as a region. */
-export function rectRegion(rect: ArrayLike<number>, m: Affine): ConvexPolygon | null {
+export function rectRegion(rect: ArrayLike<number>, m: Affine2D): ConvexPolygon | null {
   const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = Array.from(rect);
   return clipRegionOf([{ start: apply(m, x0, y0), segments: [apply(m, x1, y0), apply(m, x1, y1), apply(m, x0, y1)].map((to) => ({ kind: 'line', to })), closed: true }]);
 }
@@ -261,7 +248,7 @@ export function rectRegion(rect: ArrayLike<number>, m: Affine): ConvexPolygon | 
 export function replayPage(
   fnArray: ArrayLike<number>,
   argsArray: ArrayLike<unknown>,
-  page: Affine,
+  page: Affine2D,
   fontOf: (id: string) => FontInfo | null,
   visible: ConvexPolygon | null = null,
 ): PageMarks {
@@ -274,8 +261,8 @@ export function replayPage(
   let path: Subpath[] = [];
   let current: Subpath | null = null;
   let pen: Pt = [0, 0];
-  let tm: Affine = IDENTITY;
-  let tlm: Affine = IDENTITY;
+  let tm: Affine2D = IDENTITY;
+  let tlm: Affine2D = IDENTITY;
   let run: Run | null = null;
 
   const ocg = (): string | undefined => {
@@ -397,7 +384,7 @@ export function replayPage(
   };
 
   // ---- text --------------------------------------------------------------------------------------
-  const frame = (): Affine => multiply(tm, st.ctm);
+  const frame = (): Affine2D => affineMultiply(st.ctm, tm);
   const flush = (): void => {
     if (!run) return;
     const r = run;
@@ -414,7 +401,7 @@ export function replayPage(
     const cross = xx * yy - xy * yx;
     const between = (Math.acos(Math.max(-1, Math.min(1, (xx * yx + xy * yy) / (xLen * yLen)))) * 180) / Math.PI;
     const ratio = (xLen * s.hScale) / yLen;
-    const end = apply(multiply(tm, st.ctm), 0, s.rise);
+    const end = apply(affineMultiply(st.ctm, tm), 0, s.rise);
     if (s.clip && !(s.clip.length >= 3 && (isInside(r.start, s.clip) || isInside(end, s.clip)))) {
       out.clipped++;
       return;
@@ -435,7 +422,7 @@ export function replayPage(
     });
   };
   const advance = (dx: number): void => {
-    tm = multiply([1, 0, 0, 1, dx * st.hScale, 0], tm);
+    tm = affineMultiply(tm, [1, 0, 0, 1, dx * st.hScale, 0]);
   };
   const showText = (glyphs: unknown[]): void => {
     const font = st.font;
@@ -471,7 +458,7 @@ export function replayPage(
     flush();
   };
   const moveText = (x: number, y: number): void => {
-    tlm = multiply([1, 0, 0, 1, x, y], tlm);
+    tlm = affineMultiply(tlm, [1, 0, 0, 1, x, y]);
     tm = tlm;
   };
 
@@ -487,13 +474,13 @@ export function replayPage(
         break;
       case OP.transform: {
         const m = affine(args);
-        if (m) st.ctm = multiply(m, st.ctm);
+        if (m) st.ctm = affineMultiply(st.ctm, m);
         break;
       }
       case OP.paintFormXObjectBegin: {
         push();
         const m = affine(args[0]);
-        if (m) st.ctm = multiply(m, st.ctm);
+        if (m) st.ctm = affineMultiply(st.ctm, m);
         // The form shows only what lies inside its bounding box.
         const bbox = list(args[1]);
         if (bbox.length === 4) narrowClip(rectRegion(bbox as number[], st.ctm));
@@ -505,14 +492,14 @@ export function replayPage(
         push();
         const g = args[0] as { matrix?: unknown; bbox?: unknown } | undefined;
         const bbox = list(g?.bbox);
-        if (bbox.length === 4) narrowClip(rectRegion(bbox as number[], multiply(affine(g?.matrix) ?? IDENTITY, st.ctm)));
+        if (bbox.length === 4) narrowClip(rectRegion(bbox as number[], affineMultiply(st.ctm, affine(g?.matrix) ?? IDENTITY)));
         break;
       }
       case OP.beginAnnotation: {
         // An annotation's appearance: its own state, placed from the page's user space.
         push();
         st = initialState(page, visible);
-        for (const m of [affine(args[2]), affine(args[3])]) if (m) st.ctm = multiply(m, st.ctm);
+        for (const m of [affine(args[2]), affine(args[3])]) if (m) st.ctm = affineMultiply(st.ctm, m);
         break;
       }
       case OP.paintFormXObjectEnd:

@@ -11,7 +11,8 @@ import type { Color, Drawing, Entity, Header } from '../model';
 import { emptyDrawing, finishDrawing } from '../drawing';
 import { CadLimitError, CadReadError } from '../errors';
 import { limitsOf, type EngineLimits } from '../limits';
-import { multiply, rectRegion, replayPage, type Affine, type FontInfo, type Mark, type PageMarks } from './graphics';
+import { affineMultiply, type Affine2D } from '../geom/matrix';
+import { rectRegion, replayPage, type FontInfo, type Mark, type PageMarks } from './graphics';
 import { colorOf, isDark, markEntities, Tables, takeBackground } from './entities';
 import { parsePageRange } from './pages';
 import { checkPdfStreams } from './streams';
@@ -140,16 +141,16 @@ function fontInfo(font: unknown): FontInfo | null {
       // Not GBK: keep the name as read.
     }
   }
-  const m = Array.isArray(f.fontMatrix) && f.fontMatrix.length === 6 ? (f.fontMatrix as Affine) : ([0.001, 0, 0, 0.001, 0, 0] as Affine);
+  const m = Array.isArray(f.fontMatrix) && f.fontMatrix.length === 6 ? (f.fontMatrix as Affine2D) : ([0.001, 0, 0, 0.001, 0, 0] as Affine2D);
   return { family, fontMatrix: m, vertical: f.vertical === true };
 }
 
 /** PDF user space -> model-space mm: the page's view box and rotation, y up, placed at `offsetX`. */
-function pageMatrix(viewport: { transform: number[]; height: number }, offsetX: number): Affine {
+function pageMatrix(viewport: { transform: number[]; height: number }, offsetX: number): Affine2D {
   const t = viewport.transform;
-  const view: Affine = [t[0] ?? 1, t[1] ?? 0, t[2] ?? 0, t[3] ?? 1, t[4] ?? 0, t[5] ?? 0];
-  const yUp: Affine = [MM_PER_PT, 0, 0, -MM_PER_PT, offsetX, viewport.height * MM_PER_PT];
-  return multiply(view, yUp);
+  const view: Affine2D = [t[0] ?? 1, t[1] ?? 0, t[2] ?? 0, t[3] ?? 1, t[4] ?? 0, t[5] ?? 0];
+  const yUp: Affine2D = [MM_PER_PT, 0, 0, -MM_PER_PT, offsetX, viewport.height * MM_PER_PT];
+  return affineMultiply(yUp, view);
 }
 
 const LAYER_NAME_BAD = /[<>/\\":;?*|=`,]/g;

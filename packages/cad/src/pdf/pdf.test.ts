@@ -5,7 +5,8 @@ import { convertDrawing, CadConvertError } from '../convert';
 import { CadReadError } from '../errors';
 import { entitiesDxf } from '../dxf/test-helpers';
 import { nearestAci } from '../geom/color';
-import { CJK_CAP_RATIO, OP, replayPage, type Affine, type StrokeMark } from './graphics';
+import type { Affine2D } from '../geom/matrix';
+import { CJK_CAP_RATIO, OP, replayPage, type StrokeMark } from './graphics';
 import { MM_PER_PT, PAGE_GAP_MM, pdfToDrawing, RASTER_ONLY_MESSAGE, type PdfToDrawingResult } from './index';
 import { parsePageRange } from './pages';
 import { mainFixture, PAGE, pdfBytes, rasterFixture } from './test-helpers';
@@ -233,7 +234,7 @@ describe('raster-only and unreadable PDFs', () => {
 describe('the graphics state replay', () => {
   const none = (): null => null;
   it('scales widths and dashes by the transform and restores them with the state', () => {
-    const scale2: Affine = [2, 0, 0, 2, 0, 0];
+    const scale2: Affine2D = [2, 0, 0, 2, 0, 0];
     const path = [[OP.moveTo, OP.lineTo], [0, 0, 10, 0], [0, 0, 10, 0]];
     const ops = [OP.save, OP.transform, OP.setLineWidth, OP.setDash, OP.constructPath, OP.stroke, OP.restore, OP.constructPath, OP.stroke];
     const args = [null, scale2, [3], [[4, 1], 0], path, null, null, path, null];

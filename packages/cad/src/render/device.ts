@@ -5,7 +5,7 @@
  * large box so that no back end prints or rasterises numbers it cannot represent. Browser-safe.
  */
 import type { PathPrimitive } from '../display/types';
-import type { Affine } from './paper';
+import type { Affine2D } from '../geom/matrix';
 
 export interface DevicePath {
   /** x, y pairs, device coordinates; only the first 2·count numbers are valid. */
@@ -23,7 +23,7 @@ export class DeviceTransformer {
   constructor(private readonly limit: number) {}
 
   /** The primitive's points through `m`, clipped when needed. Reuses its buffers: consume before the next call. */
-  transform(p: PathPrimitive, m: Affine): DevicePath {
+  transform(p: PathPrimitive, m: Affine2D): DevicePath {
     const c = p.coords;
     const n = c.length >> 1;
     if (this.xy.length < 2 * n) this.xy = new Float64Array(Math.max(2 * n, this.xy.length * 2));

@@ -15,7 +15,7 @@ import { renderSvg } from './svg';
 
 export type { OutputFormat, RenderOptions } from './options';
 export { RASTER_DEFAULT_DPI, RASTER_DEFAULT_WIDTH } from './options';
-export type { PaperName, Orientation, ColorMode, Background, Page, PageOptions, Affine } from './paper';
+export type { PaperName, Orientation, ColorMode, Background, Page, PageOptions } from './paper';
 export { PAPER_SIZES, scenePage, displayColor, displayRgb, layoutSheet } from './paper';
 
 /** PDF: one page per scene. PNG/JPG/SVG: the first scene (callers pass one scene per file). */

@@ -18,9 +18,10 @@ import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../di
 import { DeviceTransformer, type DevicePath } from './device';
 import { cjkFont, faceBytes, faceFile, needsCjk, refFont, type FontFile } from './node-fonts';
 import type { RenderOptions } from './options';
-import { PT_PER_MM, backgroundRgb, gradientSpan, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
+import { PT_PER_MM, backgroundRgb, gradientSpan, displayRgb, lineweightMm, scaleAffine, scenePage, type Background, type ColorMode } from './paper';
 import { drawScene, isWinAnsi, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
+import type { Affine2D } from '../geom/matrix';
 
 /** Device units per point: coordinates are written as integers in 1/100 pt. */
 const UNITS_PER_PT = 100;
@@ -209,7 +210,7 @@ class PdfSink implements Sink {
     return any;
   }
 
-  path(p: PathPrimitive, m: Affine, style: Style): void {
+  path(p: PathPrimitive, m: Affine2D, style: Style): void {
     if (!p.starts.length) return;
     this.endText();
     const d = this.dev.transform(p, m);
@@ -234,7 +235,7 @@ class PdfSink implements Sink {
    * A gradient fill is painted in points, not hundredths (viewers refuse shading fills under a
    * near-singular matrix), between q/Q so the scale does not leak.
    */
-  private gradientFill(g: Gradient, d: DevicePath, m: Affine, evenOdd: boolean): void {
+  private gradientFill(g: Gradient, d: DevicePath, m: Affine2D, evenOdd: boolean): void {
     this.flush();
     this.doc.save();
     this.doc.transform(UNITS_PER_PT, 0, 0, UNITS_PER_PT, 0, 0);
@@ -253,7 +254,7 @@ class PdfSink implements Sink {
     this.resetState();
   }
 
-  private setGradient(g: Gradient, d: DevicePath, m: Affine): void {
+  private setGradient(g: Gradient, d: DevicePath, m: Affine2D): void {
     // The gradient axis: the hatch angle carried to the device, spanning the path's extent along it.
     const { dx, dy, lo, hi, minX, minY, maxX, maxY } = gradientSpan(g.angle, m, d.xy, d.count);
     if (!(hi > lo)) {
@@ -390,7 +391,7 @@ class PdfSink implements Sink {
     return { font: this.useFont(choice), text };
   }
 
-  text(t: TextPrimitive, m: Affine, style: Style, ref: FontRef | undefined): void {
+  text(t: TextPrimitive, m: Affine2D, style: Style, ref: FontRef | undefined): void {
     const text = withoutControls(t.text);
     if (!text.trim()) return;
     const frame = textFrame(t, m);

@@ -44,15 +44,14 @@ import {
   cssColor,
   displayRgb,
   lineweightMm,
-  affineMul,
   scenePage,
-  type Affine,
   type Background,
   type ColorMode,
   type Page,
 } from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
+import { affineMultiply, type Affine2D } from '../geom/matrix';
 
 /** Device coordinates beyond this are clipped away (Skia works in 32-bit floats). */
 const LIMIT = 1e7;
@@ -244,7 +243,7 @@ class CanvasSink implements Sink {
     this.width = -1;
   }
 
-  path(p: PathPrimitive, m: Affine, style: Style): void {
+  path(p: PathPrimitive, m: Affine2D, style: Style): void {
     const d = this.dev.transform(p, m);
     if (!d.subpaths) return;
     this.identity();
@@ -289,7 +288,7 @@ class CanvasSink implements Sink {
     ctx.fill(p.rule === 'nonzero' ? 'nonzero' : 'evenodd');
   }
 
-  private fillGradient(p: PathPrimitive, m: Affine, xy: Float64Array, count: number): void {
+  private fillGradient(p: PathPrimitive, m: Affine2D, xy: Float64Array, count: number): void {
     const g = p.gradient;
     if (!g) return;
     // The gradient axis: the hatch angle carried to the device, spanning the path's extent along it.
@@ -320,7 +319,7 @@ class CanvasSink implements Sink {
     ctx.fill(p.rule === 'nonzero' ? 'nonzero' : 'evenodd');
   }
 
-  text(t: TextPrimitive, m: Affine, style: Style, font: FontRef | undefined): void {
+  text(t: TextPrimitive, m: Affine2D, style: Style, font: FontRef | undefined): void {
     const text = withoutControls(t.text);
     if (!text.trim()) return;
     const frame = textFrame(t, m);
@@ -417,7 +416,7 @@ class CanvasSink implements Sink {
 export interface RasterLayout {
   page: Page;
   /** Page mm → pixels. */
-  matrix: Affine;
+  matrix: Affine2D;
   pxPerMm: number;
   width: number;
   height: number;
@@ -493,7 +492,7 @@ export async function renderRaster(scene: Scene | undefined, options: RenderOpti
   let grey = true;
   if (scene) {
     const sink = new CanvasSink(ctx, options.color ?? 'color', background, r.policy, r.pxPerMm);
-    const m = affineMul(r.matrix, r.page.matrix);
+    const m = affineMultiply(r.matrix, r.page.matrix);
     const pad = 16;
     drawScene(scene, m, sink, { minX: -pad, minY: -pad, maxX: r.width + pad, maxY: r.height + pad });
     grey = sink.grey;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FOREGROUND } from '../geom/color';
-import { displayColor, displayRgb, layoutSheet, lineweightMm, scenePage, type Affine } from './paper';
+import { displayColor, displayRgb, layoutSheet, lineweightMm, scenePage } from './paper';
 import { layoutScene, sampleScene } from './test-scenes';
+import type { Affine2D } from '../geom/matrix';
 
-const apply = (m: Affine, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+const apply = (m: Affine2D, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 
 describe('scenePage', () => {
   it('fits model space to a page the shape of the extents, long side A3, 5 mm margin, y flipped', () => {

@@ -9,14 +9,13 @@
  */
 import { type Bounds, type Paper, type Scene } from '../display/types';
 import { FOREGROUND } from '../geom/color';
+import type { Affine2D } from '../geom/matrix';
 
 export type PaperName = 'A0' | 'A1' | 'A2' | 'A3' | 'A4';
 export type Orientation = 'auto' | 'portrait' | 'landscape';
 export type ColorMode = 'color' | 'gray' | 'mono';
 export type Background = 'white' | 'black';
 /** [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f (the display list's convention). */
-export type Affine = [number, number, number, number, number, number];
-
 /** ISO 216 sizes in millimetres, portrait (width, height). */
 export const PAPER_SIZES: Readonly<Record<PaperName, readonly [number, number]>> = {
   A0: [841, 1189],
@@ -48,7 +47,7 @@ export interface Page {
   width: number;
   height: number;
   /** Scene → page mm (y down, origin top-left). */
-  matrix: Affine;
+  matrix: Affine2D;
   /** Page mm per scene unit. */
   scale: number;
 }
@@ -124,7 +123,7 @@ export function paperSize(name: PaperName, landscape: boolean): [number, number]
 }
 
 /** The transform placing `box` centred on a `width`×`height` page, scaled by `s`, y flipped. */
-export function placeBox(box: Bounds, width: number, height: number, s: number): Affine {
+export function placeBox(box: Bounds, width: number, height: number, s: number): Affine2D {
   const cx = (box.minX + box.maxX) / 2, cy = (box.minY + box.maxY) / 2;
   return [s, 0, 0, -s, width / 2 - s * cx, height / 2 + s * cy];
 }
@@ -205,21 +204,14 @@ function placeSheet(paper: LayoutSheet | null, bounds: Bounds | null): { sheet: 
 
 // ---- affine helpers ---------------------------------------------------------------------------
 
-/** a ∘ b: apply b, then a. */
-export function affineMul(a: Affine | readonly number[], b: Affine | readonly number[]): Affine {
-  const [a0, a1, a2, a3, a4, a5] = a as Affine;
-  const [b0, b1, b2, b3, b4, b5] = b as Affine;
-  return [a0 * b0 + a2 * b1, a1 * b0 + a3 * b1, a0 * b2 + a2 * b3, a1 * b2 + a3 * b3, a0 * b4 + a2 * b5 + a4, a1 * b4 + a3 * b5 + a5];
-}
-
-export function affineInverse(m: Affine): Affine | null {
+export function affineInverse(m: Affine2D): Affine2D | null {
   const [a, b, c, d, e, f] = m;
   const det = a * d - b * c;
   if (!det || !Number.isFinite(det)) return null;
   return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
 }
 
-export function scaleAffine(k: number, m: Affine): Affine {
+export function scaleAffine(k: number, m: Affine2D): Affine2D {
   return [k * m[0], k * m[1], k * m[2], k * m[3], k * m[4], k * m[5]];
 }
 
@@ -230,7 +222,7 @@ export function scaleAffine(k: number, m: Affine): Affine {
  */
 export function gradientSpan(
   angle: number,
-  m: Affine,
+  m: Affine2D,
   xy: ArrayLike<number>,
   count: number,
 ): { dx: number; dy: number; lo: number; hi: number; minX: number; minY: number; maxX: number; maxY: number } {
@@ -254,7 +246,7 @@ export function gradientSpan(
 }
 
 /** The bounding box of `b` transformed by `m`. */
-export function transformBox(b: Bounds, m: Affine): Bounds {
+export function transformBox(b: Bounds, m: Affine2D): Bounds {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const x of [b.minX, b.maxX])
     for (const y of [b.minY, b.maxY]) {

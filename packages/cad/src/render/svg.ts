@@ -8,9 +8,10 @@
 import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
 import type { RenderOptions } from './options';
-import { backgroundRgb, gradientSpan, cssColor, displayRgb, lineweightMm, scaleAffine, scenePage, type Affine, type Background, type ColorMode } from './paper';
+import { backgroundRgb, gradientSpan, cssColor, displayRgb, lineweightMm, scaleAffine, scenePage, type Background, type ColorMode } from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
+import type { Affine2D } from '../geom/matrix';
 
 function escapeXml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
@@ -77,7 +78,7 @@ class SvgSink implements Sink {
     return cssColor(displayRgb(c, this.mode, this.background));
   }
 
-  path(p: PathPrimitive, m: Affine, style: Style): void {
+  path(p: PathPrimitive, m: Affine2D, style: Style): void {
     const dp = this.dev.transform(p, m);
     if (!dp.subpaths) return;
     const d = this.d(dp, p.mode === 'stroke');
@@ -95,7 +96,7 @@ class SvgSink implements Sink {
     this.parts.push(`<path d="${d}" fill="${fill}"${rule}/>\n`);
   }
 
-  private gradient(g: Gradient, d: DevicePath, m: Affine): string {
+  private gradient(g: Gradient, d: DevicePath, m: Affine2D): string {
     // The gradient axis: the hatch angle carried to the device, spanning the path's extent along it.
     const { dx, dy, lo, hi, minX, minY, maxX, maxY } = gradientSpan(g.angle, m, d.xy, d.count);
     const name = g.name.toUpperCase();
@@ -120,7 +121,7 @@ class SvgSink implements Sink {
     return `url(#${id})`;
   }
 
-  text(t: TextPrimitive, m: Affine, style: Style, font: FontRef | undefined): void {
+  text(t: TextPrimitive, m: Affine2D, style: Style, font: FontRef | undefined): void {
     const text = cleanText(t.text);
     if (!text.trim()) return;
     const frame = textFrame(t, m);
@@ -151,7 +152,7 @@ export function svgString(scene: Scene | undefined, options: Omit<RenderOptions,
   const fitModel = !!scene?.isModel && (options.paper === undefined || options.paper === 'fit');
   const page = scene
     ? scenePage(scene, { ...(options.paper ? { paper: options.paper } : {}), ...(options.orientation ? { orientation: options.orientation } : {}) })
-    : { width: 210, height: 297, matrix: [1, 0, 0, 1, 0, 0] as Affine, scale: 1 };
+    : { width: 210, height: 297, matrix: [1, 0, 0, 1, 0, 0] as Affine2D, scale: 1 };
   // User units: model units for a model scene on its own page, else millimetres.
   const unitsPerMm = fitModel ? 1 / page.scale : 1;
   const w = page.width * unitsPerMm, h = page.height * unitsPerMm;

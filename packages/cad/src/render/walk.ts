@@ -5,13 +5,14 @@
  * viewport looking at a corner of a big model only pays for what it shows. Browser-safe.
  */
 import type { Bounds, DisplayList, PathPrimitive, Primitive, Scene, Style, TextPrimitive } from '../display/types';
-import { affineInverse, affineMul, transformBox, type Affine } from './paper';
+import { affineInverse, transformBox } from './paper';
 import type { FontRef } from '../text/fonts';
+import { affineMultiply, type Affine2D } from '../geom/matrix';
 
 export interface Sink {
   /** `m` maps the primitive's coordinates to device coordinates. */
-  path(p: PathPrimitive, m: Affine, style: Style): void;
-  text(t: TextPrimitive, m: Affine, style: Style, font: FontRef | undefined): void;
+  path(p: PathPrimitive, m: Affine2D, style: Style): void;
+  text(t: TextPrimitive, m: Affine2D, style: Style, font: FontRef | undefined): void;
   /**
    * Start clipping to a polygon (x, y pairs, device coordinates, nonzero rule); a nested call
    * clips to the intersection with the clips already open (an XCLIPped block in a viewport).
@@ -78,7 +79,7 @@ function hiddenStyles(list: DisplayList, frozen: readonly number[]): Uint8Array 
  * Draws one display list through `m` (list → device), skipping primitives outside `view`
  * (device coordinates; undefined = draw everything).
  */
-export function drawList(list: DisplayList, m: Affine, sink: Sink, view?: Bounds, frozen: readonly number[] = []): void {
+export function drawList(list: DisplayList, m: Affine2D, sink: Sink, view?: Bounds, frozen: readonly number[] = []): void {
   const hidden = hiddenStyles(list, frozen);
   const inv = view ? affineInverse(m) : null;
   const cull = inv && view ? transformBox(view, inv) : null;
@@ -114,7 +115,7 @@ export function drawList(list: DisplayList, m: Affine, sink: Sink, view?: Bounds
 }
 
 /** A polygon (x, y pairs) through `m`. */
-function devicePolygon(poly: Float64Array, m: Affine): Float64Array {
+function devicePolygon(poly: Float64Array, m: Affine2D): Float64Array {
   const out = new Float64Array(poly.length);
   for (let i = 0; i < poly.length; i += 2) {
     const x = poly[i] as number, y = poly[i + 1] as number;
@@ -125,7 +126,7 @@ function devicePolygon(poly: Float64Array, m: Affine): Float64Array {
 }
 
 /** Draws a scene: viewports first (clipped), then the paper-space list. `m` maps scene units to device units. */
-export function drawScene(scene: Scene, m: Affine, sink: Sink, view?: Bounds): void {
+export function drawScene(scene: Scene, m: Affine2D, sink: Sink, view?: Bounds): void {
   for (const vp of scene.viewports) {
     const clip = vp.clip;
     if (clip.length < 6) continue;
@@ -147,7 +148,7 @@ export function drawScene(scene: Scene, m: Affine, sink: Sink, view?: Bounds): v
       if (vpView.minX >= vpView.maxX || vpView.minY >= vpView.maxY) continue;
     }
     sink.beginClip(dev);
-    drawList(vp.list, affineMul(m, vp.matrix), sink, vpView, vp.frozenLayers);
+    drawList(vp.list, affineMultiply(m, vp.matrix), sink, vpView, vp.frozenLayers);
     sink.endClip();
   }
   drawList(scene.list, m, sink, view);
@@ -176,10 +177,10 @@ export function isWinAnsi(text: string): boolean {
  * y DOWN, 1 unit = 1 device unit at font size `fontSize`) to device coordinates with y down.
  * Normalised so the matrix has unit scale on average and the size is in device units.
  */
-export function textFrame(t: TextPrimitive, m: Affine): { matrix: Affine; fontSize: number; width: number } | null {
+export function textFrame(t: TextPrimitive, m: Affine2D): { matrix: Affine2D; fontSize: number; width: number } | null {
   // text space (y up, world units) → device, then flip glyph y (device y down).
-  const a = affineMul(m, t.matrix);
-  const g: Affine = [a[0], a[1], -a[2], -a[3], a[4], a[5]];
+  const a = affineMultiply(m, t.matrix);
+  const g: Affine2D = [a[0], a[1], -a[2], -a[3], a[4], a[5]];
   const det = Math.abs(g[0] * g[3] - g[1] * g[2]);
   const sigma = Math.sqrt(det);
   if (!(sigma > 0) || !Number.isFinite(sigma)) return null;
