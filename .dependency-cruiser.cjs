@@ -1,6 +1,9 @@
 // The boundaries `npm run lint` holds (ARCHITECTURE.md, decision 0035). Each rule names the floor or
 // the boundary it keeps; `npx depcruise --config .dependency-cruiser.cjs apps packages ...` lists
 // what breaks them.
+// Tests, their helpers and fixtures, and a package's `testing` entry (what other workspaces' tests use).
+const TEST_CODE = '(\\.(test|spec|testing)\\.tsx?$|(^|/)testing\\.ts$|test-helpers\\.ts$|-fixture\\.ts$|(^|/)test-[^/]*\\.ts$|/global-setup\\.ts$)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -63,8 +66,8 @@ module.exports = {
       name: 'no-test-code-in-product',
       severity: 'error',
       comment: 'Product code never imports a test, a test helper or a fixture.',
-      from: { pathNot: '(\\.(test|spec|testing)\\.tsx?$|/test-[^/]*\\.ts$|^e2e/|^bench/|^deploy/.*\\.test\\.ts$|/global-setup\\.ts$)' },
-      to: { path: '(\\.(test|spec|testing)\\.tsx?$|/test-helpers\\.ts$|-fixture\\.ts$)' },
+      from: { pathNot: [TEST_CODE, '^(e2e|bench|deploy)/'] },
+      to: { path: TEST_CODE },
     },
   ],
   options: {

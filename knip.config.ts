@@ -29,6 +29,12 @@ const config: KnipConfig = {
       // The shipped fonts are files read by path (packages/cad/src/text/shipped.ts), not modules.
       ignoreDependencies: ['@expo-google-fonts/noto-sans-sc', '@expo-google-fonts/noto-serif-sc', 'dejavu-fonts-ttf'],
     },
+    'packages/cad-cli': {
+      // bin/cad.cjs bundles src/cli.ts with esbuild at first use (or runs it under tsx), and calls
+      // the bundle's main and afterCommand.
+      entry: ['bin/cad.cjs', 'src/cli.ts', 'src/**/*.test.ts'],
+      project: ['src/**/*.ts', 'bin/*.cjs'],
+    },
     'packages/db': {
       entry: ['src/**/*.test.ts'],
       project: ['src/**/*.ts'],

@@ -40,7 +40,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cadArgv, CLI, EngineTally, stopEngine } from './cad-command';
-import { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore, type RgbaImage } from '../packages/cad/src/ink-compare';
+import { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore, type RgbaImage } from '@xcad/cad/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');

@@ -22,7 +22,7 @@ import {
   minsertBombDxf,
   nestedMinsertDxf,
   splineDxf,
-} from '../packages/cad/src/hostile.testing';
+} from '@xcad/cad/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = path.join(root, 'packages', 'cad', 'test-fixtures');

@@ -89,7 +89,7 @@ function getWithHeaders(url: string, path: string, headers: Record<string, strin
   });
 }
 
-describe('the API server process at a public origin (issue 21 finding 1)', () => {
+describe('the API server process at a public origin (decision 0026)', () => {
   const PUBLIC = { NODE_ENV: 'production', PRODUCT_SIGN_SECRET: 'a-production-secret', SITE_URL: 'https://www.xunjiecad.com', PUBLIC_ORIGIN: 'https://www.xunjiecad.com' };
 
   it('refuses to start with the development providers, naming each and the override', { timeout: 30_000 }, async () => {

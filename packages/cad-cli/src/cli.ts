@@ -422,6 +422,7 @@ export async function main(args: string[], out: NodeJS.WritableStream = process.
 /**
  * Run by bin/cad.cjs after the command: when the client could not hand the command to a resident
  * engine ($CAD_SERVER_FALLBACK), start one in the background for the next commands (decision 0024).
+ * @public (bin/cad.cjs calls it on the bundle of this file)
  */
 export async function afterCommand(args: string[]): Promise<void> {
   // `cad server ...` decides about the engine itself (status and stop must not start one).
