@@ -2,7 +2,8 @@
 // the boundary it keeps; `npx depcruise --config .dependency-cruiser.cjs apps packages ...` lists
 // what breaks them.
 // Tests, their helpers and fixtures, and a package's `testing` entry (what other workspaces' tests use).
-const TEST_CODE = '(\\.(test|spec|testing)\\.tsx?$|(^|/)testing\\.ts$|test-helpers\\.ts$|-fixture\\.ts$|(^|/)test-[^/]*\\.ts$|/global-setup\\.ts$)';
+const TEST_CODE =
+  '(\\.(test|spec|testing)\\.tsx?$|(^|/)testing\\.ts$|test-helpers\\.ts$|-fixture\\.ts$|(^|/)test-[^/]*\\.ts$|/global-setup\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -44,7 +45,7 @@ module.exports = {
     {
       name: 'geom-is-the-bottom-floor',
       severity: 'error',
-      comment: 'The CAD engine\'s geom floor (vectors, matrices, OCS, curves, colours, patterns) imports nothing else of the engine.',
+      comment: "The CAD engine's geom floor (vectors, matrices, OCS, curves, colours, patterns) imports nothing else of the engine.",
       from: { path: '^packages/cad/src/geom/' },
       to: { path: '^packages/cad/src/', pathNot: '^packages/cad/src/geom/' },
     },
@@ -75,7 +76,11 @@ module.exports = {
     exclude: { path: '(^|/)(node_modules|\\.next|\\.next-[^/]*|dist|data)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.depcruise.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.mjs', '.js', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mjs', '.js', '.cjs', '.json'],
+    },
     combinedDependencies: true,
   },
 };

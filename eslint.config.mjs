@@ -27,7 +27,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@xcad/*/src', '@xcad/*/src/*'], message: 'Import the package through an entry point its package.json exports.' },
-            { group: ['**/packages/*/src/*', '**/apps/*/src/*'], message: 'Import another workspace by its package name and exported entry point.' },
+            {
+              group: ['**/packages/*/src/*', '**/apps/*/src/*'],
+              message: 'Import another workspace by its package name and exported entry point.',
+            },
           ],
         },
       ],
@@ -64,7 +67,10 @@ export default tseslint.config(
     files: ['apps/web/components/**/*.{ts,tsx}', 'apps/web/app/**/*.{ts,tsx}'],
     ignores: ['apps/web/app/**/route.ts'],
     rules: {
-      'no-restricted-globals': ['error', { name: 'fetch', message: 'Call the API through apiClient() or a lib/* wrapper of the feature (decision 0034).' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the API through apiClient() or a lib/* wrapper of the feature (decision 0034).' },
+      ],
     },
   },
   {

@@ -14,7 +14,13 @@ export default defineConfig({
         resolve: { alias: { '@': fileURLToPath(new URL('./apps/web', import.meta.url)) } },
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/web/lib/**/*.test.ts', 'apps/web/server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.ts',
+            'apps/web/lib/**/*.test.ts',
+            'apps/web/server/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           exclude: [...ignore, ...dbTests],
         },
       },

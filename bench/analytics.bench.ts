@@ -25,7 +25,15 @@ const PACED_TARGET = 0.8;
 /** A tracker's batch: twenty events of the kinds a visit sends, valid for the bench's lifetime. */
 function batchBody(): string {
   const now = Date.now();
-  const common = { software_name: 'web', software_version: 'online', channel: 'bench', platform: 'WEB', uid: 'u-bench', device_id: 'd-bench', time: now };
+  const common = {
+    software_name: 'web',
+    software_version: 'online',
+    channel: 'bench',
+    platform: 'WEB',
+    uid: 'u-bench',
+    device_id: 'd-bench',
+    time: now,
+  };
   const kinds = [
     { event: 'view', page: '/', title: '迅捷CAD' },
     { event: 'click', page: '/', module: 'header', name: '在线转换', tab_name: '工具' },
@@ -41,7 +49,12 @@ interface IngestResult extends LoadResult {
 }
 
 /** Loads the collector; an answer that does not accept the whole batch counts as refused. */
-async function ingest(name: string, url: string, body: string, options: { durationSeconds: number; overallRate?: number }): Promise<IngestResult> {
+async function ingest(
+  name: string,
+  url: string,
+  body: string,
+  options: { durationSeconds: number; overallRate?: number },
+): Promise<IngestResult> {
   const expected = `{"accepted":${BATCH},"rejected":0}`;
   let refused = 0;
   let refusalSample: string | undefined;
@@ -116,7 +129,10 @@ export async function runAnalyticsBench(): Promise<boolean> {
       ingest('ingest flat out, home page loaded too', url, body, { durationSeconds: concurrentSeconds }),
     );
     const [homePaced, paced] = await homeDuring(`home page / while ingest runs at ${PACED_RATE * BATCH} events/s`, site.web, () =>
-      ingest(`ingest paced at ${PACED_RATE} req/s, home page loaded too`, url, body, { durationSeconds: concurrentSeconds, overallRate: PACED_RATE }),
+      ingest(`ingest paced at ${PACED_RATE} req/s, home page loaded too`, url, body, {
+        durationSeconds: concurrentSeconds,
+        overallRate: PACED_RATE,
+      }),
     );
 
     const homeAfter = await measure({ name: 'home page / alone, after', url: `${site.web}/`, workers: 2 });
@@ -127,9 +143,12 @@ export async function runAnalyticsBench(): Promise<boolean> {
     const flatRatio = homeFlat.requestsPerSecond / baseline;
     const pacedRatio = homePaced.requestsPerSecond / baseline;
     console.log(`home alone: ${baseline.toFixed(0)} req/s (mean of before and after)`);
-    console.log(`home SSR while ingest runs flat out: ${(flatRatio * 100).toFixed(1)}% of home alone (both compete for the same cores; for information)`);
+    console.log(
+      `home SSR while ingest runs flat out: ${(flatRatio * 100).toFixed(1)}% of home alone (both compete for the same cores; for information)`,
+    );
     const keptPace = paced.requestsPerSecond / PACED_RATE;
-    const isMet = pacedRatio >= PACED_TARGET && keptPace >= 0.95 && [alone, flat, paced, homeBefore, homeFlat, homePaced, homeAfter].every(isClean);
+    const isMet =
+      pacedRatio >= PACED_TARGET && keptPace >= 0.95 && [alone, flat, paced, homeBefore, homeFlat, homePaced, homeAfter].every(isClean);
     console.log(
       `home SSR while ingest takes ${PACED_RATE * BATCH} events/s: ${(pacedRatio * 100).toFixed(1)}% of home alone (target >= ${PACED_TARGET * 100}%), ingest kept ${(keptPace * 100).toFixed(0)}% of its pace (target >= 95%) ${isMet ? 'MET' : 'NOT MET'}`,
     );

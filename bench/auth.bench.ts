@@ -18,7 +18,9 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const DEVICE = productDevice('bench-device', { deviceos: 'Linux' });
 
 function signedBody(fields: SignableFields): string {
-  return JSON.stringify(signFields({ ...DEVICE, timestamp: Math.floor(Date.now() / 1000), nonce: randomUUID(), ...fields }, DEV_SIGN_SECRET));
+  return JSON.stringify(
+    signFields({ ...DEVICE, timestamp: Math.floor(Date.now() / 1000), nonce: randomUUID(), ...fields }, DEV_SIGN_SECRET),
+  );
 }
 
 interface BenchAccount {
@@ -47,9 +49,13 @@ async function registerAccounts(apiOrigin: string, count: number): Promise<Bench
       fetch: (input, init) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': ip } }),
     });
     await client.call(endpoints.imgverify, {});
-    const captchas = (await (await fetch(`${apiOrigin}/api/dev/captcha-outbox?deviceid=${deviceid}`)).json()) as { captchas: Array<{ text: string }> };
+    const captchas = (await (await fetch(`${apiOrigin}/api/dev/captcha-outbox?deviceid=${deviceid}`)).json()) as {
+      captchas: Array<{ text: string }>;
+    };
     await client.call(endpoints.smsverify, { account: phone, verifytype: 'register', imgcode: captchas.captchas[0]?.text ?? '' });
-    const outbox = (await (await fetch(`${apiOrigin}/api/dev/sms-outbox?account=${phone}`)).json()) as { messages: Array<{ code: string }> };
+    const outbox = (await (await fetch(`${apiOrigin}/api/dev/sms-outbox?account=${phone}`)).json()) as {
+      messages: Array<{ code: string }>;
+    };
     await client.call(endpoints.safregister, { account: phone, smscode: outbox.messages[0]?.code ?? '', password: PASSWORD });
     const { userinfo } = await client.call(endpoints.login, { account: phone, password: PASSWORD });
     accounts.push({ phone, ip, usertoken: userinfo.usertoken });

@@ -76,6 +76,9 @@ export class EngineTally {
     // The status command the count comes from is not one of them.
     const ran = (await engineCommands()) - this.base - 1;
     const all = ran >= this.sent;
-    return { all, line: `the resident engine ran ${ran} of the ${this.sent} timed commands${all ? '' : ' (the others ran cold: NOT an engine figure)'}` };
+    return {
+      all,
+      line: `the resident engine ran ${ran} of the ${this.sent} timed commands${all ? '' : ' (the others ran cold: NOT an engine figure)'}`,
+    };
   }
 }

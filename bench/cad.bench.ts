@@ -71,10 +71,12 @@ const ACS_SAMPLE_XLINES =
  */
 const EZDXF_WRONG: Record<string, string> = {
   'mlcad_block-color.dxf': 'ezdxf draws the Chinese MTEXT as boxes (no CJK font)',
-  'skydxf_hatches.dxf': "the HATCH names pattern gost_non-metal without its lines; ezdxf leaves it empty, we draw the GOST 45-degree cross-hatch",
+  'skydxf_hatches.dxf':
+    'the HATCH names pattern gost_non-metal without its lines; ezdxf leaves it empty, we draw the GOST 45-degree cross-hatch',
   'skydxf_polyfacemesh.dxf': 'ezdxf draws the invisible edges of the polyface faces (AutoCAD, and we, draw only the visible ones)',
   'ezdxf_viewports_paperspace.dxf': 'ezdxf draws no frame for IMAGE entities whose picture is missing (we draw the frame)',
-  'ldwg_2013_gh109_1_zh_tarch.dxf': 'ezdxf draws the Chinese text as boxes and leaves out the doors and the stair of the TArch proxy graphics',
+  'ldwg_2013_gh109_1_zh_tarch.dxf':
+    'ezdxf draws the Chinese text as boxes and leaves out the doors and the stair of the TArch proxy graphics',
   'ldwg_example_2000.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
   'ldwg_example_2000_binary.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
   'ldwg_example_2018.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
@@ -82,7 +84,8 @@ const EZDXF_WRONG: Record<string, string> = {
   'ldwg_example_r14.dxf': 'ezdxf leaves out the XLINE and the RAY (AutoCAD plots them, clipped to the plot area, as we do)',
   'ldwg_2000_TS1.dxf': 'ezdxf draws the RAY out to an arbitrary length, which sets its ink box; we clip it to the extents of the rest',
   'ezdxf_wipeout_door.dxf': 'ezdxf shifts the lower MTEXTs ~1500 units right of their insertion point (x=11538, above the second door)',
-  'ezdxf_xclip.dxf': 'ezdxf 0.18 ignores XCLIP (the SPATIAL_FILTER of each block reference): it draws all 8 clipped references whole; AutoCAD, and we, show only what each rectangular, polygonal or inverted boundary keeps',
+  'ezdxf_xclip.dxf':
+    'ezdxf 0.18 ignores XCLIP (the SPATIAL_FILTER of each block reference): it draws all 8 clipped references whole; AutoCAD, and we, show only what each rectangular, polygonal or inverted boundary keeps',
   'acs_sample_AC1015_ascii.dxf': ACS_SAMPLE_XLINES,
   'acs_sample_AC1018_ascii.dxf': ACS_SAMPLE_XLINES,
   'acs_sample_AC1021_ascii.dxf': ACS_SAMPLE_XLINES,
@@ -150,7 +153,12 @@ function run(cmd: string, cmdArgs: string[], timeoutMs: number, env: NodeJS.Proc
         if (Number.isFinite(kb) && kb > 0) rssMb = kb / 1024;
         rmSync(timeFile, { force: true });
       }
-      const lastLine = stderr.trim().split('\n').filter((l) => !/^Command (exited|terminated)/.test(l)).pop() ?? '';
+      const lastLine =
+        stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !/^Command (exited|terminated)/.test(l))
+          .pop() ?? '';
       if (timedOut) resolve({ ms, status: 'timeout', error: `killed after ${timeoutMs / 1000} s` });
       else if (code !== 0) resolve({ ms, status: 'crash', ...(rssMb ? { rssMb } : {}), error: `exit ${code}: ${lastLine.slice(0, 160)}` });
       else resolve({ ms, status: 'ok', ...(rssMb ? { rssMb } : {}) });
@@ -235,7 +243,8 @@ async function runEzdxf(argv: string[], png: string): Promise<RunResult & { ink?
  */
 async function ezdxf(file: string, key: string, cache: PeerCache): Promise<(RunResult & { ink?: boolean }) | undefined> {
   const png = path.join(RESULTS, 'peers', `${key}.ezdxf.png`);
-  if (!(cache.ezdxf && (cache.ezdxf.status !== 'ok' || existsSync(png))) && !oursOnly) cache.ezdxf = await runEzdxf(['-m', 'ezdxf', 'draw', '-o', png, file], png);
+  if (!(cache.ezdxf && (cache.ezdxf.status !== 'ok' || existsSync(png))) && !oursOnly)
+    cache.ezdxf = await runEzdxf(['-m', 'ezdxf', 'draw', '-o', png, file], png);
   const ref = cache.ezdxfRef;
   const refOk = ref?.v === EZDXF_REF_VERSION && (ref.status !== 'ok' || existsSync(ezdxfRefPng(key)));
   if (!refOk && !oursOnly && !path.basename(file).startsWith('gen_large_')) {
@@ -273,7 +282,8 @@ async function ours(file: string, out: string, extra: string[] = [], cold = fals
   if (!cold) tally.sent++;
   const { cmd, argv, env } = cadArgv(['convert', file, out, ...extra], cold);
   const r = await run(cmd, argv, OURS_TIMEOUT_MS, env);
-  if (r.status === 'crash' && /^exit 1: cad: .*(no drawable entities|not a DWG or DXF|empty)/.test(r.error ?? '')) return { ...r, status: 'refused' };
+  if (r.status === 'crash' && /^exit 1: cad: .*(no drawable entities|not a DWG or DXF|empty)/.test(r.error ?? ''))
+    return { ...r, status: 'refused' };
   return r.status === 'ok' && !existsSync(out) ? { ...r, status: 'crash', error: 'no output' } : r;
 }
 
@@ -305,7 +315,10 @@ async function quality(name: string, key: string, oursPng: string, row: Row): Pr
   }
   const ref = row.ezRef;
   if (!ref || ref.status !== 'ok' || !ref.ink) {
-    row.note = ref?.status === 'ok' ? 'not compared: ezdxf drew nothing' : `not compared: ezdxf ${ref ? ref.status : 'reference not drawn (run the peers)'}`;
+    row.note =
+      ref?.status === 'ok'
+        ? 'not compared: ezdxf drew nothing'
+        : `not compared: ezdxf ${ref ? ref.status : 'reference not drawn (run the peers)'}`;
     return;
   }
   if (row.png.status !== 'ok') return;
@@ -331,7 +344,9 @@ async function quality(name: string, key: string, oursPng: string, row: Row): Pr
  * fonts and caches loaded once, as in a conversion worker); one untimed conversion first for each
  * format. Refusals (an empty drawing) are timed like conversions.
  */
-async function warmTimes(files: string[]): Promise<{ pdf: number; png: number; byFile: Map<string, { pdf: number; png: number }>; failed: string[] }> {
+async function warmTimes(
+  files: string[],
+): Promise<{ pdf: number; png: number; byFile: Map<string, { pdf: number; png: number }>; failed: string[] }> {
   const { convertDrawing } = await import('../packages/cad/src/convert');
   const byFile = new Map<string, { pdf: number; png: number }>();
   const failed: string[] = [];
@@ -360,7 +375,14 @@ async function warmTimes(files: string[]): Promise<{ pdf: number; png: number; b
 }
 
 /** The Chinese drawings of the corpus (section 4). */
-const CJK_DRAWINGS = ['dxf/gen_zh_r2000_gbk.dxf', 'dxf/gen_zh_r2018_utf8.dxf', 'dxf/mlcad_block-color.dxf', 'dxf/ldwg_2013_gh109_1_zh_tarch.dxf', 'dwg/ldwg_2013_gh109_1_zh_tarch.dwg', 'dwg/lc_tarch_t1.dwg'];
+const CJK_DRAWINGS = [
+  'dxf/gen_zh_r2000_gbk.dxf',
+  'dxf/gen_zh_r2018_utf8.dxf',
+  'dxf/mlcad_block-color.dxf',
+  'dxf/ldwg_2013_gh109_1_zh_tarch.dxf',
+  'dwg/ldwg_2013_gh109_1_zh_tarch.dwg',
+  'dwg/lc_tarch_t1.dwg',
+];
 const TARGET_CJK_RATIO = 1.2;
 const CJK_ROUNDS = 7;
 
@@ -369,10 +391,15 @@ async function cjkFontBench(): Promise<boolean> {
   const systemFont = process.env.BENCH_CJK_FONT ?? '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
   const files = CJK_DRAWINGS.filter((f) => existsSync(path.join(CORPUS, f)));
   if (!existsSync(systemFont) || !files.length) {
-    console.log(`\nShipped CJK font vs the system's: no ${existsSync(systemFont) ? 'Chinese corpus drawing' : `Noto Sans CJK at ${systemFont} (set BENCH_CJK_FONT)`}: not measured.`);
+    console.log(
+      `\nShipped CJK font vs the system's: no ${existsSync(systemFont) ? 'Chinese corpus drawing' : `Noto Sans CJK at ${systemFont} (set BENCH_CJK_FONT)`}: not measured.`,
+    );
     return true;
   }
-  const configs = { shipped: { CAD_SYSTEM_FONTS: '0', XCAD_CJK_FONT: '' }, system: { CAD_SYSTEM_FONTS: '0', XCAD_CJK_FONT: systemFont } } as const;
+  const configs = {
+    shipped: { CAD_SYSTEM_FONTS: '0', XCAD_CJK_FONT: '' },
+    system: { CAD_SYSTEM_FONTS: '0', XCAD_CJK_FONT: systemFont },
+  } as const;
   const { convertDrawing } = await import('../packages/cad/src/convert');
   const withEnv = async <T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> => {
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
@@ -407,7 +434,8 @@ async function cjkFontBench(): Promise<boolean> {
       for (let round = 0; round < CJK_ROUNDS; round++) {
         const pair: Partial<Record<Config, number>> = {};
         for (const config of (round % 2 ? ['system', 'shipped'] : ['shipped', 'system']) as Config[]) pair[config] = await once(config);
-        for (const config of ['shipped', 'system'] as Config[]) times.set(key(file, config, format), [...(times.get(key(file, config, format)) ?? []), pair[config] as number]);
+        for (const config of ['shipped', 'system'] as Config[])
+          times.set(key(file, config, format), [...(times.get(key(file, config, format)) ?? []), pair[config] as number]);
         ratios.set(`${file}|${format}`, [...(ratios.get(`${file}|${format}`) ?? []), (pair.shipped as number) / (pair.system as number)]);
       }
     }
@@ -415,8 +443,12 @@ async function cjkFontBench(): Promise<boolean> {
   const f3 = (seconds: number): string => (Number.isFinite(seconds) ? seconds.toFixed(3) : '-');
   const at = (file: string, config: Config, format: string): number => median(times.get(key(file, config, format)) ?? []) / 1000;
   const ratioAt = (file: string, format: string): number => median(ratios.get(`${file}|${format}`) ?? []);
-  console.log(`\nShipped CJK font (Noto Sans SC / Serif SC, npm) vs the installed one (${path.basename(systemFont)}), installed Latin fonts hidden in both`);
-  console.log(`warm: one process, convertDrawing per file, the two fonts taking turns (${CJK_ROUNDS} pairs after an untimed conversion each); ratio: median of the pairs' shipped/system`);
+  console.log(
+    `\nShipped CJK font (Noto Sans SC / Serif SC, npm) vs the installed one (${path.basename(systemFont)}), installed Latin fonts hidden in both`,
+  );
+  console.log(
+    `warm: one process, convertDrawing per file, the two fonts taking turns (${CJK_ROUNDS} pairs after an untimed conversion each); ratio: median of the pairs' shipped/system`,
+  );
   console.log('| Chinese drawing | shipped PDF s | system PDF s | PDF ratio | shipped PNG s | system PNG s | PNG ratio |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const file of files)
@@ -425,17 +457,25 @@ async function cjkFontBench(): Promise<boolean> {
     );
   const med = (config: Config, format: string): number => median(files.map((f) => at(f, config, format)));
   const ratio = (format: string): number => median(files.map((f) => ratioAt(f, format)));
-  const pdfRatio = ratio('pdf'), pngRatio = ratio('png');
-  console.log(`| median | ${f3(med('shipped', 'pdf'))} | ${f3(med('system', 'pdf'))} | ${f3(pdfRatio)} | ${f3(med('shipped', 'png'))} | ${f3(med('system', 'png'))} | ${f3(pngRatio)} |`);
+  const pdfRatio = ratio('pdf'),
+    pngRatio = ratio('png');
+  console.log(
+    `| median | ${f3(med('shipped', 'pdf'))} | ${f3(med('system', 'pdf'))} | ${f3(pdfRatio)} | ${f3(med('shipped', 'png'))} | ${f3(med('system', 'png'))} | ${f3(pngRatio)} |`,
+  );
   const isMet = pdfRatio <= TARGET_CJK_RATIO && pngRatio <= TARGET_CJK_RATIO;
-  console.log(`shipped / system, warm (median over the drawings): PDF ${pdfRatio.toFixed(3)}, PNG ${pngRatio.toFixed(3)} (target <= ${TARGET_CJK_RATIO}): ${isMet ? 'met' : 'NOT met'}`);
+  console.log(
+    `shipped / system, warm (median over the drawings): PDF ${pdfRatio.toFixed(3)}, PNG ${pngRatio.toFixed(3)} (target <= ${TARGET_CJK_RATIO}): ${isMet ? 'met' : 'NOT met'}`,
+  );
   if (!flag('no-cold')) {
     // Cold: a process per command, which reads and parses its font once.
     const cold = new Map<string, number[]>();
     for (const file of files) {
       for (const format of ['pdf', 'png'] as const) {
         for (const config of ['shipped', 'system'] as Config[]) {
-          const { cmd, argv, env } = cadArgv(['convert', path.join(CORPUS, file), path.join(RESULTS, 'ours', `cjk-${config}.${format}`)], true);
+          const { cmd, argv, env } = cadArgv(
+            ['convert', path.join(CORPUS, file), path.join(RESULTS, 'ours', `cjk-${config}.${format}`)],
+            true,
+          );
           const r = await run(cmd, argv, OURS_TIMEOUT_MS, { ...env, ...configs[config] });
           cold.set(`${config}|${format}`, [...(cold.get(`${config}|${format}`) ?? []), r.status === 'ok' ? r.ms / 1000 : NaN]);
         }
@@ -445,7 +485,9 @@ async function cjkFontBench(): Promise<boolean> {
     console.log(
       `cold (CAD_SERVER=0, a process per file), median: PDF shipped ${f3(c('shipped', 'pdf'))} s, system ${f3(c('system', 'pdf'))} s; PNG shipped ${f3(c('shipped', 'png'))} s, system ${f3(c('system', 'png'))} s`,
     );
-    console.log(`the font's start-up cost in a process (cold minus warm, median): shipped PDF ${f3(c('shipped', 'pdf') - med('shipped', 'pdf'))} s, PNG ${f3(c('shipped', 'png') - med('shipped', 'png'))} s`);
+    console.log(
+      `the font's start-up cost in a process (cold minus warm, median): shipped PDF ${f3(c('shipped', 'pdf') - med('shipped', 'pdf'))} s, PNG ${f3(c('shipped', 'png') - med('shipped', 'png'))} s`,
+    );
   }
   return isMet;
 }
@@ -463,11 +505,15 @@ export async function runCadBench(): Promise<boolean> {
   if (!peersOnly) await tally.begin();
   const withCold = timingOurs && !flag('no-cold');
   for (const d of ['peers', 'librecad', 'ours', 'compare']) mkdirSync(path.join(RESULTS, d), { recursive: true });
-  const all = readdirSync(path.join(CORPUS, 'dxf')).filter((f) => f.toLowerCase().endsWith('.dxf')).sort();
+  const all = readdirSync(path.join(CORPUS, 'dxf'))
+    .filter((f) => f.toLowerCase().endsWith('.dxf'))
+    .sort();
   const files = all.filter((f) => !f.startsWith('gen_large_') && (only === undefined || f.includes(only)));
   const large = all.filter((f) => f.startsWith('gen_large_') && (only === undefined || f.includes(only)));
 
-  console.log(`\nCAD engine: ${files.length} corpus DXF files, one at a time (ours: ${path.relative(root, CLI)} convert; cold: the same with CAD_SERVER=0)`);
+  console.log(
+    `\nCAD engine: ${files.length} corpus DXF files, one at a time (ours: ${path.relative(root, CLI)} convert; cold: the same with CAD_SERVER=0)`,
+  );
   console.log('| file | KB | ours PDF s | ours PNG s | cold PDF s | cold PNG s | ezdxf s | LibreCAD s | ink F1 | aligned F1 |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const rows: Row[] = [];
@@ -501,7 +547,9 @@ export async function runCadBench(): Promise<boolean> {
     rows.push(row);
     const f1 = row.f1 ? row.f1.f1.toFixed(3) : row.note ? 'n/a' : '-';
     const aligned = row.f1?.aligned ? row.f1.aligned.f1.toFixed(3) : '-';
-    console.log(`| ${name} | ${row.kb} | ${secs(pdf)} | ${secs(png)} | ${secs(pdfCold)} | ${secs(pngCold)} | ${secs(ez)} | ${secs(lc)} | ${f1} | ${aligned} |`);
+    console.log(
+      `| ${name} | ${row.kb} | ${secs(pdf)} | ${secs(png)} | ${secs(pdfCold)} | ${secs(pngCold)} | ${secs(ez)} | ${secs(lc)} | ${f1} | ${aligned} |`,
+    );
   }
   // Every timed command must have run in the engine (one it declined ran cold and is no engine figure).
   const inEngine = timingOurs ? await tally.check() : { all: true, line: '' };
@@ -527,14 +575,18 @@ export async function runCadBench(): Promise<boolean> {
   const s3 = (ms: number): string => (Number.isFinite(ms) ? (ms / 1000).toFixed(3) : '-');
   console.log('\n| median over the corpus (s) | ours PDF | ours PNG | ezdxf | LibreCAD | LibreCAD, files it drew |');
   console.log('|---|---:|---:|---:|---:|---:|');
-  console.log(`| \`cad convert\`, a command per file (the targets) | ${s3(mPdf)} | ${s3(mPng)} | ${s3(mEz)} | ${s3(mLc)} | ${s3(mLcDrew)} |`);
+  console.log(
+    `| \`cad convert\`, a command per file (the targets) | ${s3(mPdf)} | ${s3(mPng)} | ${s3(mEz)} | ${s3(mLc)} | ${s3(mLcDrew)} |`,
+  );
   if (withCold) console.log(`| cold: the same, CAD_SERVER=0 (a Node process per file) | ${s3(mPdfCold)} | ${s3(mPngCold)} | | | |`);
   if (warm) console.log(`| warm: one process, convertDrawing per file | ${s3(warm.pdf)} | ${s3(warm.png)} | | | |`);
   if (timingOurs) console.log(inEngine.line);
   // What starting any command costs here (spawn, /usr/bin/time, waiting for it): in every figure.
   const floor: number[] = [];
   for (let i = 0; i < 15; i++) floor.push((await run('/bin/true', [], 10_000)).ms);
-  console.log(`starting a command at all (/bin/true through the same runner) takes ${s3(median(floor))} s: it is in every per-command figure above, ours and the peers'`);
+  console.log(
+    `starting a command at all (/bin/true through the same runner) takes ${s3(median(floor))} s: it is in every per-command figure above, ours and the peers'`,
+  );
   console.log(`failures: ours PDF ${failures((r) => r.pdf)}; ours PNG ${failures((r) => r.png)}`);
   console.log(`failures: ezdxf ${failures((r) => r.ez)}; LibreCAD ${failures((r) => r.lc)}`);
   const lcRan = rows.filter((r) => r.lc?.status === 'ok');
@@ -545,7 +597,9 @@ export async function runCadBench(): Promise<boolean> {
   const isEzMet = ezRatio <= TARGET_EZDXF_RATIO && inEngine.all;
   const isLcMet = lcRatio <= TARGET_LIBRECAD_RATIO && inEngine.all;
   console.log(`ours PNG / ezdxf: ${ezRatio.toFixed(3)} (target <= ${TARGET_EZDXF_RATIO}): ${isEzMet ? 'met' : 'NOT met'}`);
-  console.log(`ours PDF / LibreCAD dxf2pdf, all files: ${lcRatio.toFixed(3)} (target <= ${TARGET_LIBRECAD_RATIO}): ${isLcMet ? 'met' : 'NOT met'}`);
+  console.log(
+    `ours PDF / LibreCAD dxf2pdf, all files: ${lcRatio.toFixed(3)} (target <= ${TARGET_LIBRECAD_RATIO}): ${isLcMet ? 'met' : 'NOT met'}`,
+  );
   console.log(
     `ours PDF / LibreCAD dxf2pdf, the ${lcDrew.length} files LibreCAD drew (ours ${s3(mPdfLcDrew)} s, LibreCAD ${s3(mLcDrew)} s): ${(mPdfLcDrew / mLcDrew).toFixed(3)}`,
   );
@@ -562,23 +616,31 @@ export async function runCadBench(): Promise<boolean> {
     );
     if (warm.failed.length) console.log(`warm failures: ${warm.failed.join('; ')}`);
   }
-  const oursFailed = rows.filter((r) => (r.pdf.status !== 'ok' && r.pdf.status !== 'refused') || (r.png.status !== 'ok' && r.png.status !== 'refused'));
+  const oursFailed = rows.filter(
+    (r) => (r.pdf.status !== 'ok' && r.pdf.status !== 'refused') || (r.png.status !== 'ok' && r.png.status !== 'refused'),
+  );
   const oursRefused = rows.filter((r) => r.png.status === 'refused');
-  if (oursRefused.length) console.log(`ours refused (a clear reason, exit 1): ${oursRefused.map((r) => `${r.name} (${(r.png.error ?? '').replace(/^exit 1: cad: /, '')})`).join('; ')}`);
+  if (oursRefused.length)
+    console.log(
+      `ours refused (a clear reason, exit 1): ${oursRefused.map((r) => `${r.name} (${(r.png.error ?? '').replace(/^exit 1: cad: /, '')})`).join('; ')}`,
+    );
 
   // Quality against ezdxf.
   let isF1Met = true;
   if (!flag('no-quality')) {
     const scored = rows.filter((r) => r.f1);
     const below = scored.filter((r) => (r.f1?.f1 ?? 0) < TARGET_F1);
-    console.log(`\nInk F1 against ezdxf (crop to ink less 0.1% strays, ${F1_WIDTH} px wide, 2-px tolerance): ${scored.length} files compared, median ${median(scored.map((r) => r.f1?.f1 ?? 0)).toFixed(3)}`);
+    console.log(
+      `\nInk F1 against ezdxf (crop to ink less 0.1% strays, ${F1_WIDTH} px wide, 2-px tolerance): ${scored.length} files compared, median ${median(scored.map((r) => r.f1?.f1 ?? 0)).toFixed(3)}`,
+    );
     console.log(`below ${TARGET_F1}: ${below.length ? '' : 'none'}`);
     for (const r of below.sort((x, y) => (x.f1?.f1 ?? 0) - (y.f1?.f1 ?? 0)))
       console.log(
         `  ${r.name}: F1 ${r.f1?.f1.toFixed(3)} (precision ${r.f1?.precision.toFixed(3)}, recall ${r.f1?.recall.toFixed(3)}; aligned ${r.f1?.aligned?.f1.toFixed(3)}); side by side: ${path.relative(root, path.join(RESULTS, 'compare', `${r.name}.png`))}`,
       );
     const notCompared = rows.filter((r) => !r.f1 && r.note);
-    if (notCompared.length) console.log(`not compared:\n${notCompared.map((r) => `  ${r.name}: ${r.note?.replace('not compared: ', '')}`).join('\n')}`);
+    if (notCompared.length)
+      console.log(`not compared:\n${notCompared.map((r) => `  ${r.name}: ${r.note?.replace('not compared: ', '')}`).join('\n')}`);
     const alignedBelow = scored.filter((r) => (r.f1?.aligned?.f1 ?? 0) < TARGET_F1);
     console.log(
       `aligned F1 (each render's scale and shift fitted to the other, +-8%): median ${median(scored.map((r) => r.f1?.aligned?.f1 ?? 0)).toFixed(3)}, below ${TARGET_F1}: ${alignedBelow.map((r) => r.name).join(', ') || 'none'}`,
@@ -602,17 +664,24 @@ export async function runCadBench(): Promise<boolean> {
       const png = peersOnly ? SKIPPED : await ours(file, path.join(RESULTS, 'ours', `${name}.png`), [], true);
       const ez = await ezdxf(file, key, cache);
       saveCache(key, cache);
-      const met = (r: RunResult): boolean => r.status === 'ok' && r.ms / 1000 < TARGET_LARGE_S && (r.rssMb ?? Infinity) < TARGET_LARGE_RSS_MB;
+      const met = (r: RunResult): boolean =>
+        r.status === 'ok' && r.ms / 1000 < TARGET_LARGE_S && (r.rssMb ?? Infinity) < TARGET_LARGE_RSS_MB;
       isLargeMet = isLargeMet && met(pdf) && met(png);
       const mb = (r: RunResult): string => (r.rssMb ? r.rssMb.toFixed(0) : '?');
-      console.log(`| ${name} | ${(bytes.length / 2 ** 20).toFixed(1)} | ${secs(pdf)} | ${mb(pdf)} | ${secs(png)} | ${mb(png)} | ${secs(ez)} |`);
+      console.log(
+        `| ${name} | ${(bytes.length / 2 ** 20).toFixed(1)} | ${secs(pdf)} | ${mb(pdf)} | ${secs(png)} | ${mb(png)} | ${secs(ez)} |`,
+      );
     }
-    console.log(`large files under ${TARGET_LARGE_S} s and ${TARGET_LARGE_RSS_MB} MB each: ${isLargeMet ? 'met' : 'NOT met'} (LibreCAD not run on them: it crashes after ~47 s at 2.2 GB)`);
+    console.log(
+      `large files under ${TARGET_LARGE_S} s and ${TARGET_LARGE_RSS_MB} MB each: ${isLargeMet ? 'met' : 'NOT met'} (LibreCAD not run on them: it crashes after ~47 s at 2.2 GB)`,
+    );
   }
 
   // Ours on the DWG files (no peer reads DWG): median time and any failure.
   if (!flag('no-dwg') && !peersOnly && !qualityOnly && existsSync(path.join(CORPUS, 'dwg'))) {
-    const dwgs = readdirSync(path.join(CORPUS, 'dwg')).filter((f) => f.toLowerCase().endsWith('.dwg') && (only === undefined || f.includes(only))).sort();
+    const dwgs = readdirSync(path.join(CORPUS, 'dwg'))
+      .filter((f) => f.toLowerCase().endsWith('.dwg') && (only === undefined || f.includes(only)))
+      .sort();
     const times: number[] = [];
     const coldTimes: number[] = [];
     const bad: string[] = [];
@@ -632,7 +701,10 @@ export async function runCadBench(): Promise<boolean> {
     }
   }
 
-  if (oursFailed.length) console.log(`\nours FAILED (crash or timeout) on: ${oursFailed.map((r) => `${r.name} (${r.pdf.error ?? r.png.error ?? ''})`).join('; ')}`);
+  if (oursFailed.length)
+    console.log(
+      `\nours FAILED (crash or timeout) on: ${oursFailed.map((r) => `${r.name} (${r.pdf.error ?? r.png.error ?? ''})`).join('; ')}`,
+    );
   const isCjkMet = flag('no-cjk') || peersOnly || qualityOnly ? true : await cjkFontBench();
   const isMet = isEzMet && isLcMet && isLargeMet && isF1Met && isCjkMet;
   console.log(`\nCAD targets: ${isMet ? 'met' : 'NOT met'}`);

@@ -76,7 +76,12 @@ function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = process.en
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = performance.now() - start;
-      const lastLine = stderr.trim().split('\n').filter((l) => !/^cad: note:/.test(l)).pop() ?? '';
+      const lastLine =
+        stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !/^cad: note:/.test(l))
+          .pop() ?? '';
       if (timedOut) resolve({ ms, status: 'timeout', error: `killed after ${TIMEOUT_MS / 1000} s` });
       else if (code !== 0) resolve({ ms, status: 'crash', error: `exit ${code}: ${lastLine.slice(0, 160)}` });
       else resolve({ ms, status: 'ok' });
@@ -180,7 +185,10 @@ async function pdfBench(): Promise<boolean> {
 
   // Warm: this process, each file through pdfToDrawing + writeDxf, after one untimed conversion.
   if (!flag('no-warm')) {
-    const [{ pdfToDrawing }, { writeDxf }] = await Promise.all([import('../packages/cad/src/pdf/index'), import('../packages/cad/src/dxf-writer/writer')]);
+    const [{ pdfToDrawing }, { writeDxf }] = await Promise.all([
+      import('../packages/cad/src/pdf/index'),
+      import('../packages/cad/src/dxf-writer/writer'),
+    ]);
     const once = async (name: string): Promise<number> => {
       const bytes = readFileSync(path.join(CORPUS, 'pdf', name));
       const t = performance.now();
@@ -216,12 +224,17 @@ async function pdfBench(): Promise<boolean> {
     `medians over the ${both.length} files both answered: ours ${s3(median(both.map((r) => r.ours.ms)))} s, cold ${s3(median(both.map((r) => r.cold?.ms ?? NaN)))} s, warm ${s3(median(both.map((r) => r.warmMs ?? NaN)))} s, pstoedit ${s3(median(both.map((r) => r.peer.ms)))} s`,
   );
   console.log(inEngine.line);
-  if (refused.length) console.log(`ours refused (a one-line reason, exit 1): ${refused.map((r) => `${r.name} (${(r.ours.error ?? '').replace(/^exit 1: cad: /, '')})`).join('; ')}`);
+  if (refused.length)
+    console.log(
+      `ours refused (a one-line reason, exit 1): ${refused.map((r) => `${r.name} (${(r.ours.error ?? '').replace(/^exit 1: cad: /, '')})`).join('; ')}`,
+    );
   if (failed.length) console.log(`ours FAILED: ${failed.map((r) => `${r.name}: ${r.ours.status} ${r.ours.error ?? ''}`).join('; ')}`);
   const isMet = ratio <= TARGET_PDF_RATIO && failed.length === 0 && inEngine.all;
   console.log(`median of ours/pstoedit per file ${r3(ratio)} (target <= ${r3(TARGET_PDF_RATIO)}): ${isMet ? 'met' : 'NOT met'}`);
-  if (Number.isFinite(coldRatio)) console.log(`cold (CAD_SERVER=0, a Node process per file; not the target): median of ours/pstoedit per file ${r3(coldRatio)}`);
-  if (Number.isFinite(warmRatio)) console.log(`warm (one process, as the conversion workers run; not the target): median of ours/pstoedit per file ${r3(warmRatio)}`);
+  if (Number.isFinite(coldRatio))
+    console.log(`cold (CAD_SERVER=0, a Node process per file; not the target): median of ours/pstoedit per file ${r3(coldRatio)}`);
+  if (Number.isFinite(warmRatio))
+    console.log(`warm (one process, as the conversion workers run; not the target): median of ours/pstoedit per file ${r3(warmRatio)}`);
 
   // Where a cold run's time goes: each part alone, the fastest of three runs.
   const nodeAlone = await fastest(3, process.execPath, ['-e', '0']);
@@ -239,7 +252,8 @@ async function pdfBench(): Promise<boolean> {
   console.log(`| node + tsx + the CLI's sources (\`CAD_NO_BUNDLE=1 cad --help\`; PDF inputs run this way) | ${s3(cliSources)} |`);
   console.log(`| node + pdf.js and its worker (ES modules, 2.9 MB), which require @napi-rs/canvas | ${s3(pdfjs)} |`);
   console.log(`| node + @napi-rs/canvas alone (pdf.js loads it for DOMMatrix/Path2D polyfills) | ${s3(canvas)} |`);
-  if (smallest?.cold) console.log(`| the whole cold run on the smallest PDF (${smallest.name}, ${smallest.kb} KB) | ${s3(smallest.cold.ms)} |`);
+  if (smallest?.cold)
+    console.log(`| the whole cold run on the smallest PDF (${smallest.name}, ${smallest.kb} KB) | ${s3(smallest.cold.ms)} |`);
   if (smallest)
     console.log(
       `pstoedit takes ${s3(smallest.peer.ms)} s on the smallest PDF: Node's own start-up is ${Math.round((100 * nodeAlone) / smallest.peer.ms)}% of that, ` +
@@ -285,8 +299,12 @@ async function dwgBench(): Promise<boolean> {
   const first = files[0];
   if (first) await parse(readFileSync(path.join(CORPUS, 'dwg', first)));
 
-  console.log(`\nDWG -> DXF: ${files.length} corpus DWGs, one at a time; LibreDWG = libredwg-web's dwg_read_file, ours = its objects mapped to our model + writeDxf 2018`);
-  console.log('| file | KB | LibreDWG parse s | ours: map s | ours: write s | write/parse | ours whole (reader process + write) s | whole/parse |');
+  console.log(
+    `\nDWG -> DXF: ${files.length} corpus DWGs, one at a time; LibreDWG = libredwg-web's dwg_read_file, ours = its objects mapped to our model + writeDxf 2018`,
+  );
+  console.log(
+    '| file | KB | LibreDWG parse s | ours: map s | ours: write s | write/parse | ours whole (reader process + write) s | whole/parse |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   const rows: DwgRow[] = [];
   for (const name of files) {
@@ -342,12 +360,21 @@ async function dwgBench(): Promise<boolean> {
   const mapShare = median(ok.map((r) => (r.mapMs + r.writeMs) / r.parseMs));
   const whole = median(ok.map((r) => r.totalMs / r.parseMs));
   const sum = (pick: (r: DwgRow) => number): number => ok.reduce((t, r) => t + pick(r), 0);
-  console.log(`per-phase totals over ${ok.length} files: LibreDWG parse ${s3(sum((r) => r.parseMs))} s, map to model ${s3(sum((r) => r.mapMs))} s, write ${s3(sum((r) => r.writeMs))} s; whole conversions ${s3(sum((r) => r.totalMs))} s`);
+  console.log(
+    `per-phase totals over ${ok.length} files: LibreDWG parse ${s3(sum((r) => r.parseMs))} s, map to model ${s3(sum((r) => r.mapMs))} s, write ${s3(sum((r) => r.writeMs))} s; whole conversions ${s3(sum((r) => r.totalMs))} s`,
+  );
   const bad = rows.filter((r) => r.error);
-  if (bad.length) console.log(`refused or failed: ${bad.map((r) => `${r.name} (${statSync(path.join(CORPUS, 'dwg', r.name)).size >> 10} KB): ${r.error}`).join('; ')}`);
+  if (bad.length)
+    console.log(
+      `refused or failed: ${bad.map((r) => `${r.name} (${statSync(path.join(CORPUS, 'dwg', r.name)).size >> 10} KB): ${r.error}`).join('; ')}`,
+    );
   const isMet = share < TARGET_WRITE_SHARE;
-  console.log(`writing adds (median of write/parse per file) ${r3(share)} of LibreDWG's parse time (target < ${TARGET_WRITE_SHARE}): ${isMet ? 'met' : 'NOT met'}`);
-  console.log(`map + write: median ${r3(mapShare)} of the parse; the whole conversion (reader process start-up included): median ${r3(whole)} x the parse`);
+  console.log(
+    `writing adds (median of write/parse per file) ${r3(share)} of LibreDWG's parse time (target < ${TARGET_WRITE_SHARE}): ${isMet ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `map + write: median ${r3(mapShare)} of the parse; the whole conversion (reader process start-up included): median ${r3(whole)} x the parse`,
+  );
   return isMet;
 }
 
@@ -377,7 +404,11 @@ async function poolBench(): Promise<void> {
   const inPool = async (job: (typeof jobs)[number]): Promise<number> => {
     const input = new Uint8Array(readFileSync(job.file));
     const t = performance.now();
-    await pool.convert(job.pdf ? { input, options: { format: 'pdf' }, cad: { format: 'dxf', version: '2018', fromPdf: true } } : { input, options: { format: 'pdf', name: job.name } });
+    await pool.convert(
+      job.pdf
+        ? { input, options: { format: 'pdf' }, cad: { format: 'dxf', version: '2018', fromPdf: true } }
+        : { input, options: { format: 'pdf', name: job.name } },
+    );
     return performance.now() - t;
   };
   const inProcess = async (job: (typeof jobs)[number]): Promise<number> => {

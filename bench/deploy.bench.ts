@@ -27,7 +27,12 @@ interface RunFigures {
 
 function row(figures: RunFigures): string {
   const summary = summarize(figures.run.records, SECONDS * 1000);
-  const beyond = failuresBeyondKills(figures.run.records, figures.run.kills).length + failuresBeyondKills(figures.run.failedStarts.map((start) => ({ ...start, target: 'conversion start', status: 0 })), figures.run.kills).length;
+  const beyond =
+    failuresBeyondKills(figures.run.records, figures.run.kills).length +
+    failuresBeyondKills(
+      figures.run.failedStarts.map((start) => ({ ...start, target: 'conversion start', status: 0 })),
+      figures.run.kills,
+    ).length;
   const finished = figures.run.tasktags.length - figures.unfinished.length;
   return `| ${figures.name} | ${summary.requests} | ${summary.perSecond.toFixed(1)} | ${summary.failed} | ${beyond} | ${summary.p50Ms} | ${summary.p99Ms} | ${figures.accepted} / ${figures.stored} | ${finished} / ${figures.run.tasktags.length} |`;
 }
@@ -52,7 +57,12 @@ export async function runDeployBench(): Promise<boolean> {
   try {
     const member = await converterMember(recipe, '13912340031');
     // Warm every process up first (compiled code, caches, pools), so the baseline is not a cold start.
-    await loadRun(recipe, member, { durationMs: WARM_UP_SECONDS * 1000, connections: CONNECTIONS, devicePrefix: 'bench-warm-up', withKills: false });
+    await loadRun(recipe, member, {
+      durationMs: WARM_UP_SECONDS * 1000,
+      connections: CONNECTIONS,
+      devicePrefix: 'bench-warm-up',
+      withKills: false,
+    });
     const figures: RunFigures[] = [];
     for (const [name, withKills] of [
       ['undisturbed', false],
@@ -63,22 +73,34 @@ export async function runDeployBench(): Promise<boolean> {
       const run = await loadRun(recipe, member, { durationMs: SECONDS * 1000, connections: CONNECTIONS, devicePrefix, withKills });
       const t0 = run.records[0]?.startedAt ?? 0;
       for (const kill of run.kills) {
-        const inFlight = run.records.filter((record) => isFailure(record) && record.startedAt <= kill.goneAt && kill.at <= record.endedAt).length;
-        console.log(`  killed ${kill.name} (pid ${kill.pid}) at ${((kill.at - t0) / 1000).toFixed(1)} s, gone ${kill.goneAt - kill.at} ms later; ${inFlight} failed request(s) in flight on it`);
+        const inFlight = run.records.filter(
+          (record) => isFailure(record) && record.startedAt <= kill.goneAt && kill.at <= record.endedAt,
+        ).length;
+        console.log(
+          `  killed ${kill.name} (pid ${kill.pid}) at ${((kill.at - t0) / 1000).toFixed(1)} s, gone ${kill.goneAt - kill.at} ms later; ${inFlight} failed request(s) in flight on it`,
+        );
       }
       const left = await unfinished(member, run.tasktags, 120_000);
-      const accepted = acceptedEvents(run.records.filter((record) => record.target === 'analytics batch' && !isFailure(record)).map((record) => record.answer));
+      const accepted = acceptedEvents(
+        run.records.filter((record) => record.target === 'analytics batch' && !isFailure(record)).map((record) => record.answer),
+      );
       figures.push({ name, run, accepted, stored: await storedEvents(recipe, devicePrefix), unfinished: left });
     }
-    console.log('\n| run | requests | req/s | failed | failed beyond in-flight | p50 ms | p99 ms | events acknowledged / stored | conversions finished / started |');
+    console.log(
+      '\n| run | requests | req/s | failed | failed beyond in-flight | p50 ms | p99 ms | events acknowledged / stored | conversions finished / started |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const entry of figures) console.log(row(entry));
     const [calm, killed] = figures.map((entry) => summarize(entry.run.records, SECONDS * 1000));
     if (calm !== undefined && killed !== undefined) {
-      console.log(`with kills: ${((killed.perSecond / calm.perSecond) * 100).toFixed(0)}% of the undisturbed throughput, p99 ${(killed.p99Ms / Math.max(calm.p99Ms, 1)).toFixed(2)}x`);
+      console.log(
+        `with kills: ${((killed.perSecond / calm.perSecond) * 100).toFixed(0)}% of the undisturbed throughput, p99 ${(killed.p99Ms / Math.max(calm.p99Ms, 1)).toFixed(2)}x`,
+      );
     }
     const met = figures.every(isMet);
-    console.log(`no failure but requests in flight on a killed process, every acknowledged write stored, every conversion finished: ${met ? 'MET' : 'NOT MET'}`);
+    console.log(
+      `no failure but requests in flight on a killed process, every acknowledged write stored, every conversion finished: ${met ? 'MET' : 'NOT MET'}`,
+    );
     return met;
   } finally {
     await recipe.stop();

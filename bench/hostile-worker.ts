@@ -21,7 +21,11 @@ const pool = new ConversionWorkerPool({
 for await (const line of createInterface({ input: process.stdin })) {
   const request = JSON.parse(line) as Request;
   const started = performance.now();
-  const outcome = await pool.convert({ input: new Uint8Array(readFileSync(request.file)), options: request.options, ...(request.cad ? { cad: request.cad } : {}) });
+  const outcome = await pool.convert({
+    input: new Uint8Array(readFileSync(request.file)),
+    options: request.options,
+    ...(request.cad ? { cad: request.cad } : {}),
+  });
   const ms = Math.round(performance.now() - started);
   const answer = outcome.ok
     ? { ok: true, ms, outputBytes: outcome.outputs.reduce((sum, output) => sum + output.data.length, 0) }

@@ -101,7 +101,10 @@ interface Answer {
 
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'xcad-hostile-'));
-  const worker = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'hostile-worker.ts')], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const worker = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'hostile-worker.ts')], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const answers = createInterface({ input: worker.stdout })[Symbol.asyncIterator]();
   const pid = worker.pid as number;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -126,7 +129,9 @@ async function main(): Promise<void> {
     const warm = await convert(path.join(FIXTURES, 'ezdxf_hatches_1.dxf'), { format: 'pdf' });
     if (!warm.answer.ok) throw new Error(`the warm-up conversion failed: ${warm.answer.failure ?? ''} ${warm.answer.detail ?? ''}`);
     const baseline = { worker: warm.workerAfter, tree: warm.treeAfter };
-    console.log(`\nHostile files through the conversion pool (CONVERSION_MEMORY_MB ${process.env['CONVERSION_MEMORY_MB'] ?? 1536}, CONVERSION_TIMEOUT_SECONDS ${process.env['CONVERSION_TIMEOUT_SECONDS'] ?? 180})`);
+    console.log(
+      `\nHostile files through the conversion pool (CONVERSION_MEMORY_MB ${process.env['CONVERSION_MEMORY_MB'] ?? 1536}, CONVERSION_TIMEOUT_SECONDS ${process.env['CONVERSION_TIMEOUT_SECONDS'] ?? 180})`,
+    );
     console.log(`baseline after a real drawing: worker ${mb(baseline.worker)} MB, worker and its children ${mb(baseline.tree)} MB\n`);
     console.log('| file | input KB | outcome | s | worker peak MB | worker after MB | tree peak MB | tree after MB |');
     console.log('|---|---:|---|---:|---:|---:|---:|---:|');
@@ -136,13 +141,17 @@ async function main(): Promise<void> {
       const bytes = c.bytes();
       writeFileSync(file, bytes);
       const r = await convert(file, c.options, c.cad);
-      const outcome = r.answer.ok ? `converted (${mb(r.answer.outputBytes ?? 0)} MB out)` : `${r.answer.failure ?? ''}: ${(r.answer.detail ?? '').slice(0, 90)}`;
+      const outcome = r.answer.ok
+        ? `converted (${mb(r.answer.outputBytes ?? 0)} MB out)`
+        : `${r.answer.failure ?? ''}: ${(r.answer.detail ?? '').slice(0, 90)}`;
       console.log(
         `| ${c.name} | ${(bytes.length / 1024).toFixed(1)} | ${outcome.replace(/\|/g, '/')} | ${(r.answer.ms / 1000).toFixed(1)} | ${mb(r.workerPeak)} | ${mb(r.workerAfter)} | ${mb(r.treePeak)} | ${mb(r.treeAfter)} |`,
       );
     }
     const hwm = memoryOf(pid)?.hwm ?? 0;
-    console.log(`\nthe worker's own peak over the run (VmHWM): ${mb(hwm)} MB, ${(hwm / Math.max(1, baseline.worker)).toFixed(2)} x its baseline`);
+    console.log(
+      `\nthe worker's own peak over the run (VmHWM): ${mb(hwm)} MB, ${(hwm / Math.max(1, baseline.worker)).toFixed(2)} x its baseline`,
+    );
   } finally {
     worker.stdin.end();
     worker.kill('SIGTERM');

@@ -33,13 +33,21 @@ type Scores = Record<Category, number>;
 
 async function audit(url: string, port: number, preset: 'mobile' | 'desktop'): Promise<Scores> {
   // The site's visitors read Chinese: the browser asks for zh-CN as theirs would.
-  const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES], extraHeaders: { 'Accept-Language': 'zh-CN,zh;q=0.9' } };
+  const flags: Flags = {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...CATEGORIES],
+    extraHeaders: { 'Accept-Language': 'zh-CN,zh;q=0.9' },
+  };
   const config: Config | undefined = preset === 'desktop' ? desktopConfig : undefined;
   const result = await lighthouse(url, flags, config);
   if (result === undefined) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
-  const scores = Object.fromEntries(CATEGORIES.map((category) => [category, Math.round((lhr.categories[category]?.score ?? 0) * 100)])) as Scores;
+  const scores = Object.fromEntries(
+    CATEGORIES.map((category) => [category, Math.round((lhr.categories[category]?.score ?? 0) * 100)]),
+  ) as Scores;
   // What held a score under its target: the failing audits, so a regression is readable here.
   for (const category of CATEGORIES) {
     if (scores[category] >= TARGETS[category]) continue;
@@ -82,7 +90,16 @@ export async function runLighthouseBench(): Promise<boolean> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
     userDataDir: profile,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--lang=zh-CN'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--lang=zh-CN',
+    ],
   });
   let isMet = true;
   try {

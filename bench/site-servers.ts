@@ -3,7 +3,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureWebBuild, freePort, migrateAndSeed, spawnApi, spawnWeb, stopChild, waitForHttp, withEmbeddedDefaults } from '../scripts/lib.mjs';
+import {
+  ensureWebBuild,
+  freePort,
+  migrateAndSeed,
+  spawnApi,
+  spawnWeb,
+  stopChild,
+  waitForHttp,
+  withEmbeddedDefaults,
+} from '../scripts/lib.mjs';
 
 export interface RunningSite {
   /** The site origin (front server: pages, /api, /wp-json, /content). */

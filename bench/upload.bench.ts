@@ -13,14 +13,29 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createDatabase } from '@xcad/db';
-import { ApiClientError, CONVERTER_PRODUCT_ID, DEV_SIGN_SECRET, UPLOAD, createApiClient, endpoints, productDevice, type ApiClient } from '@xcad/protocol';
+import {
+  ApiClientError,
+  CONVERTER_PRODUCT_ID,
+  DEV_SIGN_SECRET,
+  UPLOAD,
+  createApiClient,
+  endpoints,
+  productDevice,
+  type ApiClient,
+} from '@xcad/protocol';
 import { freePort, migrateAndSeed, spawnApi, stopChild, waitForHttp, withEmbeddedDefaults } from '../scripts/lib.mjs';
 
 const FILE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 200);
 const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3);
 const TASKS = 10;
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/cad/test-fixtures');
-const CONVERSION_FILES = ['ezdxf_hatches_1.dxf', 'acs_sample_AC1015.dwg', 'ezdxf_VP4.dxf', 'skydxf_splines.dxf', 'ezdxf_mtext_complex_inline_codes.dxf'];
+const CONVERSION_FILES = [
+  'ezdxf_hatches_1.dxf',
+  'acs_sample_AC1015.dwg',
+  'ezdxf_VP4.dxf',
+  'skydxf_splines.dxf',
+  'ezdxf_mtext_complex_inline_codes.dxf',
+];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -89,17 +104,35 @@ async function putBaseline(origin: string, file: string, size: number): Promise<
 }
 
 function clientOf(api: string, deviceid: string): ApiClient {
-  return createApiClient({ baseUrl: api, secret: DEV_SIGN_SECRET, domain: '127.0.0.1', device: () => productDevice(deviceid, { deviceos: 'Linux' }) });
+  return createApiClient({
+    baseUrl: api,
+    secret: DEV_SIGN_SECRET,
+    domain: '127.0.0.1',
+    device: () => productDevice(deviceid, { deviceos: 'Linux' }),
+  });
 }
 
-async function sendChunks(api: string, task: { tasktag: string; tasktoken: string; timestamp: number }, fileindex: number, file: string, size: number): Promise<void> {
+async function sendChunks(
+  api: string,
+  task: { tasktag: string; tasktoken: string; timestamp: number },
+  fileindex: number,
+  file: string,
+  size: number,
+): Promise<void> {
   const chunkBytes = UPLOAD.conversionChunkBytes;
   const chunks = Math.ceil(size / chunkBytes);
   for (let chunk = 0; chunk < chunks; chunk += 1) {
     const start = chunk * chunkBytes;
     const end = Math.min(size, start + chunkBytes);
     const chunkStarted = performance.now();
-    const query = new URLSearchParams({ tasktag: task.tasktag, timestamp: String(task.timestamp), tasktoken: task.tasktoken, fileindex: String(fileindex), chunks: String(chunks), chunk: String(chunk) });
+    const query = new URLSearchParams({
+      tasktag: task.tasktag,
+      timestamp: String(task.timestamp),
+      tasktoken: task.tasktoken,
+      fileindex: String(fileindex),
+      chunks: String(chunks),
+      chunk: String(chunk),
+    });
     const response = await fetch(`${api}/api/v4/uploadfile?${query.toString()}`, {
       method: 'POST',
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(end - start) },
@@ -147,7 +180,9 @@ async function memberSession(api: string, dir: string): Promise<{ account: strin
   const deviceid = 'bench-upload';
   const client = clientOf(api, deviceid);
   await client.call(endpoints.imgverify, {});
-  const captchas = (await (await fetch(`${api}/api/dev/captcha-outbox?deviceid=${deviceid}`)).json()) as { captchas: Array<{ text: string }> };
+  const captchas = (await (await fetch(`${api}/api/dev/captcha-outbox?deviceid=${deviceid}`)).json()) as {
+    captchas: Array<{ text: string }>;
+  };
   await client.call(endpoints.smsverify, { account: phone, verifytype: 'register', imgcode: captchas.captchas[0]?.text ?? '' });
   const outbox = (await (await fetch(`${api}/api/dev/sms-outbox?account=${phone}`)).json()) as { messages: Array<{ code: string }> };
   await client.call(endpoints.safregister, { account: phone, smscode: outbox.messages[0]?.code ?? '', password: 'bench1234' });
@@ -155,7 +190,10 @@ async function memberSession(api: string, dir: string): Promise<{ account: strin
   const { db, destroy } = createDatabase({ sqlitePath: path.join(dir, 'bench.sqlite') });
   try {
     const now = Math.floor(Date.now() / 1000);
-    await db.insertInto('membership').values({ user_id: Number(userinfo.uid), product_id: CONVERTER_PRODUCT_ID, auth_value: now + 86_400, updated_at: now }).execute();
+    await db
+      .insertInto('membership')
+      .values({ user_id: Number(userinfo.uid), product_id: CONVERTER_PRODUCT_ID, auth_value: now + 86_400, updated_at: now })
+      .execute();
   } finally {
     await destroy();
   }
@@ -173,7 +211,15 @@ async function uploadRounds(dir: string): Promise<{ apiSeconds: number[]; bareSe
     const member = await memberSession(api.origin, dir);
     for (let round = 0; round < ROUNDS; round += 1) {
       result.bareSeconds.push(await putBaseline(bare.origin, file, size));
-      const task = await client.call(endpoints.uploadpar, { ...member, filename: 'upload.dxf', filecount: 1, tasktype: 'cad2ver', outputfileextension: 'dwg', fileversion: '2004', limitsize: 1_000_000 });
+      const task = await client.call(endpoints.uploadpar, {
+        ...member,
+        filename: 'upload.dxf',
+        filecount: 1,
+        tasktype: 'cad2ver',
+        outputfileextension: 'dwg',
+        fileversion: '2004',
+        limitsize: 1_000_000,
+      });
       const pid = api.child.pid ?? 0;
       const before = rssOf(pid);
       const sampler = sampleRss(pid);
@@ -200,7 +246,12 @@ async function conversionRound(dir: string, concurrency: number): Promise<{ seco
         const copy = path.join(dir, `task-${index}-${name}`);
         writeFileSync(copy, bytes);
         const client = clientOf(api.origin, `bench-convert-${concurrency}-${index}`);
-        const task = await client.call(endpoints.uploadpar, { filename: name, filecount: 1, tasktype: 'cad2pdf', outputfileextension: 'pdf' });
+        const task = await client.call(endpoints.uploadpar, {
+          filename: name,
+          filecount: 1,
+          tasktype: 'cad2pdf',
+          outputfileextension: 'pdf',
+        });
         await sendChunks(api.origin, task, 0, copy, bytes.length);
         for (;;) {
           // taskstate answers 20000 while the task runs, which the client reports as a refusal.
@@ -214,7 +265,11 @@ async function conversionRound(dir: string, concurrency: number): Promise<{ seco
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    return { seconds, done: outcomes.filter((outcome) => outcome === 'done').length, failed: outcomes.filter((outcome) => outcome === 'failed').length };
+    return {
+      seconds,
+      done: outcomes.filter((outcome) => outcome === 'done').length,
+      failed: outcomes.filter((outcome) => outcome === 'failed').length,
+    };
   } finally {
     await api.stop();
   }
@@ -244,7 +299,9 @@ export async function runUploadBench(): Promise<boolean> {
     console.log('|---:|---:|---:|---:|---:|');
     for (const workers of [1, 2]) {
       const round = await conversionRound(dir, workers);
-      console.log(`| ${workers} | ${round.seconds.toFixed(1)} | ${((TASKS / round.seconds) * 60).toFixed(0)} | ${round.done} | ${round.failed} |`);
+      console.log(
+        `| ${workers} | ${round.seconds.toFixed(1)} | ${((TASKS / round.seconds) * 60).toFixed(0)} | ${round.done} | ${round.failed} |`,
+      );
     }
     return isThroughputMet && isMemoryMet;
   } finally {

@@ -26,7 +26,14 @@ const LARGE_DXF = path.join(CORPUS, 'dxf', 'gen_large_cw750_x20.dxf');
 const DWG = path.join(CORPUS, 'dwg', 'ldwg_2018_Dynblocks.dwg');
 const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const RUNS = Number(process.env.BENCH_VIEWER_RUNS ?? 3);
-const CHROMIUM_ARGS = ['--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--enable-unsafe-swiftshader',
+  '--use-angle=swiftshader',
+  '--ignore-gpu-blocklist',
+  '--disable-background-networking',
+  '--no-first-run',
+];
 const VIEWPORT = { width: 1440, height: 900 };
 const TARGET_FIRST_FRAME_MS = 3000;
 const TARGET_FRAME_MS = 33;
@@ -71,7 +78,14 @@ const PEER_WORKER = `import { DxfViewer } from 'dxf-viewer'; DxfViewer.SetupWork
 async function servePeer(dir: string): Promise<{ origin: string; server: Server }> {
   writeFileSync(path.join(dir, 'entry.js'), PEER_ENTRY);
   writeFileSync(path.join(dir, 'worker-entry.js'), PEER_WORKER);
-  const common = { bundle: true, minify: true, format: 'iife' as const, platform: 'browser' as const, nodePaths: [path.join(root, 'node_modules')], logLevel: 'error' as const };
+  const common = {
+    bundle: true,
+    minify: true,
+    format: 'iife' as const,
+    platform: 'browser' as const,
+    nodePaths: [path.join(root, 'node_modules')],
+    logLevel: 'error' as const,
+  };
   await build({ ...common, entryPoints: [path.join(dir, 'entry.js')], outfile: path.join(dir, 'page.js') });
   await build({ ...common, entryPoints: [path.join(dir, 'worker-entry.js')], outfile: path.join(dir, 'worker.js') });
   const files: Record<string, [string, Buffer]> = {
@@ -201,7 +215,9 @@ async function measure(browser: Browser, viewer: Viewer, file: string, withFrame
       await page.waitForTimeout(50);
     }
     const firstFrame = await viewer.firstFrame(page);
-    const heapMb = await page.evaluate(() => ((performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN) / 1048576);
+    const heapMb = await page.evaluate(
+      () => ((performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN) / 1048576,
+    );
     const breakdown = (await page.getAttribute('[data-testid=viewer-stage]', 'data-timings').catch(() => null)) ?? '';
     let frames: number[] = [];
     if (withFrames) {
@@ -224,7 +240,12 @@ export async function runViewerBench(): Promise<boolean> {
     console.log(`No corpus at ${CORPUS}: nothing to measure (set CAD_CORPUS).`);
     return true;
   }
-  console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+  console.log(
+    `load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (${os.cpus().length} cores)`,
+  );
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xcad-bench-viewer-'));
   const site = await startSite();
   const peer = await servePeer(dir);
@@ -234,7 +255,9 @@ export async function runViewerBench(): Promise<boolean> {
     const gl = await probe.evaluate(() => {
       const g = document.createElement('canvas').getContext('webgl2');
       const info = g?.getExtension('WEBGL_debug_renderer_info');
-      return g ? `${g.getParameter(g.VERSION)} / ${info ? g.getParameter(info.UNMASKED_RENDERER_WEBGL) : g.getParameter(g.RENDERER)}` : 'no WebGL2';
+      return g
+        ? `${g.getParameter(g.VERSION)} / ${info ? g.getParameter(info.UNMASKED_RENDERER_WEBGL) : g.getParameter(g.RENDERER)}`
+        : 'no WebGL2';
     });
     await probe.close();
     console.log(`Chromium ${browser.version()}, ${gl}`);
@@ -243,11 +266,22 @@ export async function runViewerBench(): Promise<boolean> {
     const results = { ours: [] as Run[], theirs: [] as Run[], dwg: [] as Run[] };
     for (let run = 0; run < RUNS; run++) {
       // The two take turns starting, so neither always gets the warmer machine.
-      const order: ['ours' | 'theirs', Viewer][] = run % 2 === 0 ? [['ours', ours], ['theirs', theirs]] : [['theirs', theirs], ['ours', ours]];
+      const order: ['ours' | 'theirs', Viewer][] =
+        run % 2 === 0
+          ? [
+              ['ours', ours],
+              ['theirs', theirs],
+            ]
+          : [
+              ['theirs', theirs],
+              ['ours', ours],
+            ];
       for (const [key, viewer] of order) {
         const r = await measure(browser, viewer, LARGE_DXF, true);
         results[key].push(r);
-        console.log(`  run ${run + 1} ${viewer.name}: first frame ${seconds(r.firstFrame)}, JS heap ${r.heapMb.toFixed(0)} MB${r.frames.length ? `, median frame ${millis(median(r.frames))}` : ''}${r.breakdown ? ` ${r.breakdown}` : ''}`);
+        console.log(
+          `  run ${run + 1} ${viewer.name}: first frame ${seconds(r.firstFrame)}, JS heap ${r.heapMb.toFixed(0)} MB${r.frames.length ? `, median frame ${millis(median(r.frames))}` : ''}${r.breakdown ? ` ${r.breakdown}` : ''}`,
+        );
       }
       const d = await measure(browser, ours, DWG, false);
       results.dwg.push(d);
@@ -264,16 +298,33 @@ export async function runViewerBench(): Promise<boolean> {
     const large = `${path.basename(LARGE_DXF)} (${(readFileSync(LARGE_DXF).length / 1048576).toFixed(1)} MB)`;
     console.log(`\n| ${RUNS} runs, medians | ours (/kantu) | dxf-viewer 1.0 | ours / dxf-viewer |`);
     console.log('|---|---|---|---|');
-    console.log(`| first complete frame, ${large} | ${seconds(oursFirst)} | ${seconds(theirsFirst)} | ${(oursFirst / theirsFirst).toFixed(2)} |`);
-    console.log(`| first complete frame, ${path.basename(DWG)} (${(readFileSync(DWG).length / 1048576).toFixed(1)} MB) | ${seconds(dwgFirst)} | reads DXF only | - |`);
-    console.log(`| frame time, zoom and pan, median | ${millis(median(oursFrames))} | ${millis(median(theirsFrames))} | ${(median(oursFrames) / median(theirsFrames)).toFixed(2)} |`);
-    console.log(`| frame time, zoom and pan, 95th percentile | ${millis(p95(oursFrames))} | ${millis(p95(theirsFrames))} | ${(p95(oursFrames) / p95(theirsFrames)).toFixed(2)} |`);
-    console.log(`| page JS heap after opening the DXF | ${median(results.ours.map((r) => r.heapMb)).toFixed(0)} MB | ${median(results.theirs.map((r) => r.heapMb)).toFixed(0)} MB | - |`);
+    console.log(
+      `| first complete frame, ${large} | ${seconds(oursFirst)} | ${seconds(theirsFirst)} | ${(oursFirst / theirsFirst).toFixed(2)} |`,
+    );
+    console.log(
+      `| first complete frame, ${path.basename(DWG)} (${(readFileSync(DWG).length / 1048576).toFixed(1)} MB) | ${seconds(dwgFirst)} | reads DXF only | - |`,
+    );
+    console.log(
+      `| frame time, zoom and pan, median | ${millis(median(oursFrames))} | ${millis(median(theirsFrames))} | ${(median(oursFrames) / median(theirsFrames)).toFixed(2)} |`,
+    );
+    console.log(
+      `| frame time, zoom and pan, 95th percentile | ${millis(p95(oursFrames))} | ${millis(p95(theirsFrames))} | ${(p95(oursFrames) / p95(theirsFrames)).toFixed(2)} |`,
+    );
+    console.log(
+      `| page JS heap after opening the DXF | ${median(results.ours.map((r) => r.heapMb)).toFixed(0)} MB | ${median(results.theirs.map((r) => r.heapMb)).toFixed(0)} MB | - |`,
+    );
     const isFaster = oursFirst < theirsFirst;
     const isUnder = oursFirst < TARGET_FIRST_FRAME_MS;
     const isSmooth = median(oursFrames) < TARGET_FRAME_MS;
-    console.log(`\nfaster than dxf-viewer: ${isFaster ? 'yes' : 'NO'}; under ${TARGET_FIRST_FRAME_MS / 1000} s: ${isUnder ? 'yes' : 'NO'}; median frame under ${TARGET_FRAME_MS} ms: ${isSmooth ? 'yes' : 'NO'}`);
-    console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `\nfaster than dxf-viewer: ${isFaster ? 'yes' : 'NO'}; under ${TARGET_FIRST_FRAME_MS / 1000} s: ${isUnder ? 'yes' : 'NO'}; median frame under ${TARGET_FRAME_MS} ms: ${isSmooth ? 'yes' : 'NO'}`,
+    );
+    console.log(
+      `load average after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     const isMet = isFaster && isUnder && isSmooth;
     console.log(`Viewer targets: ${isMet ? 'met' : 'NOT met'}`);
     return isMet;

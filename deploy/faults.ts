@@ -28,7 +28,15 @@ function analyticsBatch(devicePrefix: string): () => string {
   let batches = 0;
   return () => {
     batches += 1;
-    const common = { software_name: 'web', software_version: 'online', channel: 'recipe', platform: 'WEB', uid: 'u-recipe', device_id: `${devicePrefix}-${batches}`, time: Date.now() };
+    const common = {
+      software_name: 'web',
+      software_version: 'online',
+      channel: 'recipe',
+      platform: 'WEB',
+      uid: 'u-recipe',
+      device_id: `${devicePrefix}-${batches}`,
+      time: Date.now(),
+    };
     const events = [
       { event: 'view', page: '/', title: '迅捷CAD' },
       { event: 'click', page: '/', module: 'header', name: '在线转换', tab_name: '工具' },
@@ -53,14 +61,21 @@ export function loadTargets(devicePrefix: string): LoadTarget[] {
 
 /** How many analytics events the collector said it stored, from the answers of the load. */
 export function acceptedEvents(answers: ReadonlyArray<string | undefined>): number {
-  return answers.reduce((sum, answer) => sum + ((answer === undefined ? undefined : (JSON.parse(answer) as { accepted?: number }).accepted) ?? 0), 0);
+  return answers.reduce(
+    (sum, answer) => sum + ((answer === undefined ? undefined : (JSON.parse(answer) as { accepted?: number }).accepted) ?? 0),
+    0,
+  );
 }
 
 /** How many events of devices `devicePrefix-*` the database holds. */
 export async function storedEvents(recipe: Recipe, devicePrefix: string): Promise<number> {
   const { db, destroy } = createDatabase({ databaseUrl: recipe.databaseUrl, poolMax: 1 });
   try {
-    const row = await db.selectFrom('analytics_events').select((eb) => eb.fn.countAll<number>().as('n')).where('device_id', 'like', `${devicePrefix}-%`).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('analytics_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('device_id', 'like', `${devicePrefix}-%`)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   } finally {
     await destroy();
@@ -100,7 +115,9 @@ export const killProcess = (recipe: Recipe, name: string): Promise<Kill> => kill
 
 /** Kills the conversion worker that holds a running conversion (its runner id carries its process id). */
 export async function killWorkerMidJob(recipe: Recipe, timeoutMs = 20_000): Promise<Kill> {
-  const workers = recipe.processes.filter((entry) => entry.tier === 'worker' && entry.child.exitCode === null && entry.child.signalCode === null);
+  const workers = recipe.processes.filter(
+    (entry) => entry.tier === 'worker' && entry.child.exitCode === null && entry.child.signalCode === null,
+  );
   const { db, destroy } = createDatabase({ databaseUrl: recipe.databaseUrl, poolMax: 1 });
   try {
     const deadline = Date.now() + timeoutMs;
@@ -138,7 +155,8 @@ export function driveConversions(recipe: Recipe, member: Member, everyMs: number
     uploads.push(
       startConversion(recipe, member, name, fixture(name)).then(
         (tasktag) => void started.push(tasktag),
-        (error: unknown) => void failedStarts.push({ startedAt, endedAt: Date.now(), error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          void failedStarts.push({ startedAt, endedAt: Date.now(), error: error instanceof Error ? error.message : String(error) }),
       ),
     );
   };
@@ -163,7 +181,9 @@ export async function converterMember(recipe: Recipe, phone: string): Promise<Me
 
 /** Waits for every task; resolves those that did not end done. */
 export async function unfinished(member: Member, tasktags: readonly string[], timeoutMs: number): Promise<string[]> {
-  const outcomes = await Promise.all(tasktags.map(async (tasktag) => ({ tasktag, outcome: await taskOutcome(member, tasktag, timeoutMs).catch(() => 'timeout') })));
+  const outcomes = await Promise.all(
+    tasktags.map(async (tasktag) => ({ tasktag, outcome: await taskOutcome(member, tasktag, timeoutMs).catch(() => 'timeout') })),
+  );
   return outcomes.filter((entry) => entry.outcome !== 'done').map((entry) => entry.tasktag);
 }
 
@@ -180,9 +200,18 @@ export interface LoadRun {
  * along; with `withKills`, one process of each tier is killed around the middle of the run (an API,
  * a web process, a worker while it converts, an nginx worker), a little apart.
  */
-export async function loadRun(recipe: Recipe, member: Member, options: { durationMs: number; connections: number; devicePrefix: string; withKills: boolean }): Promise<LoadRun> {
+export async function loadRun(
+  recipe: Recipe,
+  member: Member,
+  options: { durationMs: number; connections: number; devicePrefix: string; withKills: boolean },
+): Promise<LoadRun> {
   const conversions = driveConversions(recipe, member, 1_500);
-  const load = runLoad({ origin: recipe.origin, connections: options.connections, durationMs: options.durationMs, targets: loadTargets(options.devicePrefix) });
+  const load = runLoad({
+    origin: recipe.origin,
+    connections: options.connections,
+    durationMs: options.durationMs,
+    targets: loadTargets(options.devicePrefix),
+  });
   const kills: Kill[] = [];
   if (options.withKills) {
     const at = (fraction: number) => new Promise((resolve) => setTimeout(resolve, options.durationMs * fraction));

@@ -45,11 +45,21 @@ function send(agent: http.Agent, origin: URL, target: LoadTarget, timeoutMs: num
       resolve({ target: target.name, startedAt, endedAt: Date.now(), status, ...extra });
     };
     const request = http.request(
-      { agent, host: origin.hostname, port: origin.port || 80, method: target.method, path: target.path, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: timeoutMs },
+      {
+        agent,
+        host: origin.hostname,
+        port: origin.port || 80,
+        method: target.method,
+        path: target.path,
+        headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        timeout: timeoutMs,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => finish(response.statusCode ?? 0, body === undefined ? {} : { answer: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          finish(response.statusCode ?? 0, body === undefined ? {} : { answer: Buffer.concat(chunks).toString('utf8') }),
+        );
         response.on('error', (error) => finish(0, { error: error.message }));
       },
     );
@@ -107,6 +117,11 @@ export function summarize(records: readonly RequestRecord[], durationMs: number)
 }
 
 /** The failed requests that were not in flight while a killed process was dying (from its kill to its end). */
-export function failuresBeyondKills(records: readonly RequestRecord[], kills: ReadonlyArray<{ at: number; goneAt: number }>): RequestRecord[] {
-  return records.filter((record) => isFailure(record) && !kills.some((kill) => record.startedAt <= kill.goneAt && kill.at <= record.endedAt));
+export function failuresBeyondKills(
+  records: readonly RequestRecord[],
+  kills: ReadonlyArray<{ at: number; goneAt: number }>,
+): RequestRecord[] {
+  return records.filter(
+    (record) => isFailure(record) && !kills.some((kill) => record.startedAt <= kill.goneAt && kill.at <= record.endedAt),
+  );
 }

@@ -89,7 +89,8 @@ export function sweepStaleNetworks(): void {
 /** The /24s of 10.0.0.0/8 this machine already has an address or a route in. */
 function subnetsInUse(): Set<string> {
   const used = new Set<string>();
-  for (const match of `${ip(['-4', '-o', 'addr'])}\n${ip(['-4', 'route'])}`.matchAll(/\b10\.(\d+)\.(\d+)\.\d+/g)) used.add(`10.${match[1]}.${match[2]}`);
+  for (const match of `${ip(['-4', '-o', 'addr'])}\n${ip(['-4', 'route'])}`.matchAll(/\b10\.(\d+)\.(\d+)\.\d+/g))
+    used.add(`10.${match[1]}.${match[2]}`);
   return used;
 }
 

@@ -39,7 +39,8 @@ function namespaceOf(pid: number): string {
 
 describe('the production recipe: smoke test through nginx', () => {
   it('runs each tier on a test host of its own', () => {
-    for (const entry of recipe.processes) expect(namespaceOf(entry.child.pid ?? 0), entry.name).toBe(recipe.network.hosts[entry.tier].namespace);
+    for (const entry of recipe.processes)
+      expect(namespaceOf(entry.child.pid ?? 0), entry.name).toBe(recipe.network.hosts[entry.tier].namespace);
     for (const worker of recipe.nginxWorkers()) expect(namespaceOf(worker)).toBe(recipe.network.hosts.front.namespace);
     expect(new Set(recipe.processes.map((entry) => entry.tier))).toEqual(new Set(TIERS));
     expect(recipe.processes.filter((entry) => entry.tier === 'api')).toHaveLength(2);
@@ -51,7 +52,11 @@ describe('the production recipe: smoke test through nginx', () => {
     for (const url of ['/api/dev/sms-outbox?account=13800138000', '/api/dev/captcha-outbox?deviceid=x']) {
       expect((await fetch(`${recipe.origin}${url}`)).status, url).toBe(404);
     }
-    const confirm = await fetch(`${recipe.origin}/api/dev/pay/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderno":"XC2026120112000012345678"}' });
+    const confirm = await fetch(`${recipe.origin}/api/dev/pay/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"orderno":"XC2026120112000012345678"}',
+    });
     expect(confirm.status).toBe(404);
   });
 
@@ -67,15 +72,27 @@ describe('the production recipe: smoke test through nginx', () => {
 
     // Converted by a worker process, stored in the S3 store, not on a disk of the API hosts.
     const { db, destroy } = createDatabase({ databaseUrl: recipe.databaseUrl, poolMax: 1 });
-    const job = await db.selectFrom('conversion_job').select('locked_by').where('tasktag', '=', tasktag).executeTakeFirstOrThrow().finally(destroy);
+    const job = await db
+      .selectFrom('conversion_job')
+      .select('locked_by')
+      .where('tasktag', '=', tasktag)
+      .executeTakeFirstOrThrow()
+      .finally(destroy);
     const workerPids = recipe.processes.filter((entry) => entry.tier === 'worker').map((entry) => String(entry.child.pid));
     expect(workerPids).toContain(job.locked_by?.split(':')[1]);
-    expect(readdirSync(recipe.s3Dir, { recursive: true }).map(String).some((file) => file.includes(tasktag))).toBe(true);
+    expect(
+      readdirSync(recipe.s3Dir, { recursive: true })
+        .map(String)
+        .some((file) => file.includes(tasktag)),
+    ).toBe(true);
 
     const home = await fetch(`${recipe.origin}/`);
     expect(home.status).toBe(200);
     expect(await home.text()).toContain('迅捷CAD');
-    const [post] = (await (await fetch(`${recipe.origin}/wp-json/wp/v2/posts?per_page=1`)).json()) as Array<{ id: number; title: { rendered: string } }>;
+    const [post] = (await (await fetch(`${recipe.origin}/wp-json/wp/v2/posts?per_page=1`)).json()) as Array<{
+      id: number;
+      title: { rendered: string };
+    }>;
     const article = await fetch(`${recipe.origin}/${post?.id ?? 0}.html`);
     expect(article.status).toBe(200);
     expect(await article.text()).toContain(post?.title.rendered ?? '?');
@@ -87,9 +104,19 @@ describe('the production recipe: one process of each tier killed mid-load', () =
     const before = recipe.nginxWorkers();
     const run = await loadRun(recipe, member, { durationMs: 20_000, connections: 20, devicePrefix: 'fault', withKills: true });
 
-    expect(run.kills.map((kill) => kill.name)).toEqual(['api-1', 'web-1', expect.stringMatching(/^worker-\d mid-conversion$/), 'an nginx worker']);
+    expect(run.kills.map((kill) => kill.name)).toEqual([
+      'api-1',
+      'web-1',
+      expect.stringMatching(/^worker-\d mid-conversion$/),
+      'an nginx worker',
+    ]);
     expect(failuresBeyondKills(run.records, run.kills)).toEqual([]);
-    expect(failuresBeyondKills(run.failedStarts.map((start) => ({ ...start, target: 'conversion start', status: 0 })), run.kills)).toEqual([]);
+    expect(
+      failuresBeyondKills(
+        run.failedStarts.map((start) => ({ ...start, target: 'conversion start', status: 0 })),
+        run.kills,
+      ),
+    ).toEqual([]);
     // The survivors served the rest: after the last kill every kind of request succeeded again.
     const last = Math.max(...run.kills.map((kill) => kill.goneAt));
     const after = run.records.filter((record) => record.startedAt > last);

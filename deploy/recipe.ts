@@ -1,6 +1,17 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync, chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -104,7 +115,8 @@ function waitForTcp(host: string, port: number, child: ChildProcess, timeoutMs =
 async function waitForLine(file: string, pattern: RegExp, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(readFileSync(file, 'utf8'))) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${path.basename(file, '.log')} exited: ${readFileSync(file, 'utf8').slice(-2000)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${path.basename(file, '.log')} exited: ${readFileSync(file, 'utf8').slice(-2000)}`);
     if (Date.now() > deadline) throw new Error(`${path.basename(file, '.log')} did not say ${String(pattern)} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -117,12 +129,20 @@ async function runToEnd(command: string[], options: { env: NodeJS.ProcessEnv; cw
   const child = spawn(program, args, { cwd: options.cwd ?? root, env: options.env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`${command.slice(0, 6).join(' ')} failed (exit ${String(code)}): ${readFileSync(options.logFile, 'utf8').slice(-2000)}`);
+  if (code !== 0)
+    throw new Error(
+      `${command.slice(0, 6).join(' ')} failed (exit ${String(code)}): ${readFileSync(options.logFile, 'utf8').slice(-2000)}`,
+    );
 }
 
 /** A settings file as `.env` holds them. */
 function writeSettings(file: string, settings: Record<string, string>): void {
-  writeFileSync(file, `${Object.entries(settings).map(([name, value]) => `${name}=${value}`).join('\n')}\n`);
+  writeFileSync(
+    file,
+    `${Object.entries(settings)
+      .map(([name, value]) => `${name}=${value}`)
+      .join('\n')}\n`,
+  );
 }
 
 const S3RVER_SCRIPT = `
@@ -134,7 +154,8 @@ process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
 
 /** What the recipe cannot run without, said plainly instead of as the first command's failure. */
 function checkPrerequisites(): void {
-  if (process.getuid?.() !== 0) throw new Error('the production recipe needs root: it makes network namespaces and runs PostgreSQL as its own user');
+  if (process.getuid?.() !== 0)
+    throw new Error('the production recipe needs root: it makes network namespaces and runs PostgreSQL as its own user');
   for (const [program, hint] of [
     ['nginx', 'apt-get install nginx (.ci/run does)'],
     ['redis-server', 'apt-get install redis-server'],
@@ -165,7 +186,11 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
     const logFile = path.join(logDir, `${name}.log`);
     const fd = openSync(logFile, 'a');
     const launched = [...network.launcher(tier), ...command];
-    const child = spawn(launched[0] ?? '', launched.slice(1), { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/root', ...env }, stdio: ['ignore', fd, fd] });
+    const child = spawn(launched[0] ?? '', launched.slice(1), {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/root', ...env },
+      stdio: ['ignore', fd, fd],
+    });
     closeSync(fd);
     const started: RecipeProcess = { name, tier, child, logFile };
     processes.push(started);
@@ -191,22 +216,85 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
     execFileSync('chown', ['postgres:postgres', pgDir]);
     const bin = postgresBin();
     const asPostgres = ['setpriv', '--reuid=postgres', '--regid=postgres', '--init-groups'];
-    await runToEnd([...asPostgres, path.join(bin, 'initdb'), '-D', pgDir, '--auth=trust', '--username=postgres', '--no-sync', '--encoding=UTF8', '--locale=C'], {
-      env: { PATH: process.env['PATH'] ?? '' },
-      logFile: path.join(logDir, 'initdb.log'),
-    });
+    await runToEnd(
+      [
+        ...asPostgres,
+        path.join(bin, 'initdb'),
+        '-D',
+        pgDir,
+        '--auth=trust',
+        '--username=postgres',
+        '--no-sync',
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
+      {
+        env: { PATH: process.env['PATH'] ?? '' },
+        logFile: path.join(logDir, 'initdb.log'),
+      },
+    );
     appendFileSync(path.join(pgDir, 'pg_hba.conf'), `host all all ${network.cidr} trust\n`);
     const data = hostOf('data');
-    const postgres = start('postgres', 'data', [...asPostgres, path.join(bin, 'postgres'), '-D', pgDir, '-c', `listen_addresses=${data}`, '-c', `port=${POSTGRES_PORT}`, '-c', `unix_socket_directories=${pgDir}`, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'], {});
+    const postgres = start(
+      'postgres',
+      'data',
+      [
+        ...asPostgres,
+        path.join(bin, 'postgres'),
+        '-D',
+        pgDir,
+        '-c',
+        `listen_addresses=${data}`,
+        '-c',
+        `port=${POSTGRES_PORT}`,
+        '-c',
+        `unix_socket_directories=${pgDir}`,
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+      ],
+      {},
+    );
     const redisDir = path.join(workDir, 'redis');
     mkdirSync(redisDir);
-    const redis = start('redis', 'data', ['redis-server', '--bind', data, '--port', String(REDIS_PORT), '--protected-mode', 'no', '--save', '', '--appendonly', 'no', '--dir', redisDir], {});
+    const redis = start(
+      'redis',
+      'data',
+      [
+        'redis-server',
+        '--bind',
+        data,
+        '--port',
+        String(REDIS_PORT),
+        '--protected-mode',
+        'no',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        redisDir,
+      ],
+      {},
+    );
     const s3Dir = path.join(workDir, 's3');
     mkdirSync(s3Dir);
     // s3rver's paged listings use DES tokens, which OpenSSL 3 allows only with the legacy provider.
     const s3rver = createRequire(import.meta.url).resolve('s3rver');
-    const s3 = start('s3', 'data', [process.execPath, '--openssl-legacy-provider', '-e', S3RVER_SCRIPT, s3rver, s3Dir, data, String(S3_PORT), S3_BUCKET], {});
-    await Promise.all([waitForTcp(data, POSTGRES_PORT, postgres.child), waitForTcp(data, REDIS_PORT, redis.child), waitForLine(s3.logFile, /s3rver ready/, s3.child)]);
+    const s3 = start(
+      's3',
+      'data',
+      [process.execPath, '--openssl-legacy-provider', '-e', S3RVER_SCRIPT, s3rver, s3Dir, data, String(S3_PORT), S3_BUCKET],
+      {},
+    );
+    await Promise.all([
+      waitForTcp(data, POSTGRES_PORT, postgres.child),
+      waitForTcp(data, REDIS_PORT, redis.child),
+      waitForLine(s3.logFile, /s3rver ready/, s3.child),
+    ]);
 
     // What the API and worker hosts share: `npm run api` / `npm run worker` read it as their .env.
     const databaseUrl = `postgres://postgres@${data}:${POSTGRES_PORT}/postgres`;
@@ -245,9 +333,16 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
     });
 
     const apis = API_PORTS.map((port, index) =>
-      start(`api-${index + 1}`, 'api', [process.execPath, '--import', LOAD_ENV, '--import', 'tsx', 'apps/api/src/server.ts'], { XCAD_ENV_FILE: apiFile, API_PORT: String(port) }),
+      start(`api-${index + 1}`, 'api', [process.execPath, '--import', LOAD_ENV, '--import', 'tsx', 'apps/api/src/server.ts'], {
+        XCAD_ENV_FILE: apiFile,
+        API_PORT: String(port),
+      }),
     );
-    const workers = [1, 2].map((index) => start(`worker-${index}`, 'worker', [process.execPath, '--import', LOAD_ENV, '--import', 'tsx', 'apps/api/src/worker.ts'], { XCAD_ENV_FILE: apiFile }));
+    const workers = [1, 2].map((index) =>
+      start(`worker-${index}`, 'worker', [process.execPath, '--import', LOAD_ENV, '--import', 'tsx', 'apps/api/src/worker.ts'], {
+        XCAD_ENV_FILE: apiFile,
+      }),
+    );
     await Promise.all([
       ...apis.map((api, index) => waitForHttp(`http://${hostOf('api')}:${API_PORTS[index] ?? 0}/health`, 60_000, api.child)),
       ...workers.map((worker) => waitForLine(worker.logFile, /conversion worker started/, worker.child, 60_000)),
@@ -290,7 +385,13 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
       logFile: path.join(logDir, 'build.log'),
     });
     const webs = WEB_PORTS.map((port, index) =>
-      start(`web-${index + 1}`, 'web', [process.execPath, '--import', '../../scripts/load-env.mjs', '--import', 'tsx', 'server/main.ts'], { XCAD_ENV_FILE: webFile, WEB_PORT: String(port) }, webDir),
+      start(
+        `web-${index + 1}`,
+        'web',
+        [process.execPath, '--import', '../../scripts/load-env.mjs', '--import', 'tsx', 'server/main.ts'],
+        { XCAD_ENV_FILE: webFile, WEB_PORT: String(port) },
+        webDir,
+      ),
     );
     await Promise.all(webs.map((web, index) => waitForHttp(`http://${hostOf('web')}:${WEB_PORTS[index] ?? 0}/`, 90_000, web.child)));
     await waitForHttp(`${origin}/`, 30_000, nginx.child);
@@ -314,18 +415,30 @@ export async function startRecipe(options: RecipeOptions = {}): Promise<Recipe> 
         return readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
       },
       smsCodesFor: (phone) =>
-        apis.flatMap((api) =>
-          readFileSync(api.logFile, 'utf8')
-            .split('\n')
-            .filter((line) => line.includes('"msg":"dev sms sent"'))
-            .map((line) => JSON.parse(line) as { account?: string; code?: string; time?: number })
-            .filter((entry) => entry.account === phone),
-        )
+        apis
+          .flatMap((api) =>
+            readFileSync(api.logFile, 'utf8')
+              .split('\n')
+              .filter((line) => line.includes('"msg":"dev sms sent"'))
+              .map((line) => JSON.parse(line) as { account?: string; code?: string; time?: number })
+              .filter((entry) => entry.account === phone),
+          )
           .sort((a, b) => (a.time ?? 0) - (b.time ?? 0))
           .map((entry) => entry.code ?? ''),
       onApiHost: async (pathname, body) => {
         const script = `fetch(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/json' }, body: process.argv[2] }).then(async (r) => console.info(JSON.stringify({ status: r.status, body: await r.text() })))`;
-        const answer = execFileSync(network.launcher('api')[0] ?? '', [...network.launcher('api').slice(1), process.execPath, '-e', script, `http://127.0.0.1:${API_PORTS[0]}${pathname}`, JSON.stringify(body)], { encoding: 'utf8' });
+        const answer = execFileSync(
+          network.launcher('api')[0] ?? '',
+          [
+            ...network.launcher('api').slice(1),
+            process.execPath,
+            '-e',
+            script,
+            `http://127.0.0.1:${API_PORTS[0]}${pathname}`,
+            JSON.stringify(body),
+          ],
+          { encoding: 'utf8' },
+        );
         return JSON.parse(answer) as { status: number; body: string };
       },
       stop,

@@ -1,4 +1,12 @@
-import { ApiClientError, CONVERTER_PRODUCT_ID, createApiClient, endpoints, productDevice, type ApiClient, type TUserInfo } from '@xcad/protocol';
+import {
+  ApiClientError,
+  CONVERTER_PRODUCT_ID,
+  createApiClient,
+  endpoints,
+  productDevice,
+  type ApiClient,
+  type TUserInfo,
+} from '@xcad/protocol';
 import type { Recipe } from './recipe';
 
 // What a visitor of the recipe's public origin does, through nginx only: sign in with an SMS code
@@ -47,10 +55,12 @@ const signedIn = (member: Member) => ({ account: member.phone, usertoken: member
 export async function buyWithSandbox(recipe: Recipe, member: Member, productid: number, packageid: number): Promise<string> {
   const { orderno } = await member.client.call(endpoints.memorder, { ...signedIn(member), productid, packageid, paytype: 'wxpay' });
   const paid = await recipe.onApiHost('/api/dev/pay/confirm', { orderno });
-  if (paid.status !== 200 || !paid.body.includes('"code":10000')) throw new Error(`the sandbox confirm of ${orderno} answered ${paid.status} ${paid.body}`);
+  if (paid.status !== 200 || !paid.body.includes('"code":10000'))
+    throw new Error(`the sandbox confirm of ${orderno} answered ${paid.status} ${paid.body}`);
   await poll(
     `order ${orderno} paid`,
-    async () => ((await member.client.call(endpoints.payorderstatedetails, { ...signedIn(member), orderno })).state === 'paid' ? true : undefined),
+    async () =>
+      (await member.client.call(endpoints.payorderstatedetails, { ...signedIn(member), orderno })).state === 'paid' ? true : undefined,
     10_000,
   );
   return orderno;
@@ -67,7 +77,11 @@ export async function membershipOf(member: Member, productid: number): Promise<n
 async function sendChunk(origin: string, query: URLSearchParams, bytes: Uint8Array<ArrayBuffer>, isLast: boolean): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const response = await fetch(`${origin}/api/v4/uploadfile?${query.toString()}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes });
+      const response = await fetch(`${origin}/api/v4/uploadfile?${query.toString()}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
       const answer = (await response.json()) as { code?: number };
       if (answer.code === (isLast ? 10000 : 11000)) return;
       if (response.status < 500) throw new Error(`uploadfile answered ${response.status} ${JSON.stringify(answer)}`);
@@ -80,8 +94,21 @@ async function sendChunk(origin: string, query: URLSearchParams, bytes: Uint8Arr
 
 /** Uploads a drawing for conversion to PDF; resolves its tasktag once the last chunk has queued the job. */
 export async function startConversion(recipe: Recipe, member: Member, name: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const task = await member.client.call(endpoints.uploadpar, { ...signedIn(member), filename: name, filecount: 1, tasktype: 'cad2pdf', outputfileextension: 'pdf' });
-  const query = new URLSearchParams({ tasktag: task.tasktag, timestamp: String(task.timestamp), tasktoken: task.tasktoken, fileindex: '0', chunks: '1', chunk: '0' });
+  const task = await member.client.call(endpoints.uploadpar, {
+    ...signedIn(member),
+    filename: name,
+    filecount: 1,
+    tasktype: 'cad2pdf',
+    outputfileextension: 'pdf',
+  });
+  const query = new URLSearchParams({
+    tasktag: task.tasktag,
+    timestamp: String(task.timestamp),
+    tasktoken: task.tasktoken,
+    fileindex: '0',
+    chunks: '1',
+    chunk: '0',
+  });
   await sendChunk(recipe.origin, query, bytes, true);
   return task.tasktag;
 }

@@ -21,10 +21,15 @@ try {
   process.exit(1);
 }
 const running = recipe;
-for (const entry of running.processes) say(`${entry.name.padEnd(9)} pid ${String(entry.child.pid).padEnd(8)} on ${running.network.hosts[entry.tier].namespace} (${running.network.hosts[entry.tier].address}), log ${entry.logFile}`);
+for (const entry of running.processes)
+  say(
+    `${entry.name.padEnd(9)} pid ${String(entry.child.pid).padEnd(8)} on ${running.network.hosts[entry.tier].namespace} (${running.network.hosts[entry.tier].address}), log ${entry.logFile}`,
+  );
 say(`open ${running.origin}/ (nginx); settings in ${running.workDir}/api.env and web.env, nginx's in ${running.workDir}/nginx/nginx.conf`);
 say(`SMS codes: the API logs' "dev sms sent" lines (${running.workDir}/logs/api-*.log)`);
-say(`sandbox payments: ip netns exec ${running.network.hosts.api.namespace} curl -X POST http://127.0.0.1:3001/api/dev/pay/confirm -H 'content-type: application/json' -d '{"orderno":"XC..."}'`);
+say(
+  `sandbox payments: ip netns exec ${running.network.hosts.api.namespace} curl -X POST http://127.0.0.1:3001/api/dev/pay/confirm -H 'content-type: application/json' -d '{"orderno":"XC..."}'`,
+);
 say('Ctrl+C stops everything and removes the test hosts');
 
 let isStopping = false;

@@ -22,7 +22,11 @@ const ORDERNO = 'XC2026120112000012345678';
 function npmRun(script: string, args: string[] = []): { status: number | null; output: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, XCAD_ENV_FILE: path.join(dir, 'settings.env') };
   for (const name of ['DATABASE_URL', 'SQLITE_PATH', 'STORAGE_DIR', 'STORAGE_PROVIDER', 'NODE_ENV']) delete env[name];
-  const result = spawnSync('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], { cwd: root, env, encoding: 'utf8' });
+  const result = spawnSync('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -55,8 +59,18 @@ describe('the README commands read the settings file as npm start does (decision
     const seed = npmRun('db:seed');
     expect(seed.status, seed.output).toBe(0);
     const counts = await withDatabase(async ({ db }) => ({
-      packages: (await db.selectFrom('pay_package').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n,
-      posts: (await db.selectFrom('content_post').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n,
+      packages: (
+        await db
+          .selectFrom('pay_package')
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+      posts: (
+        await db
+          .selectFrom('content_post')
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
     }));
     expect(counts.packages).toBeGreaterThan(0);
     expect(counts.posts).toBeGreaterThan(0);
@@ -67,7 +81,12 @@ describe('the README commands read the settings file as npm start does (decision
     const created = npmRun('operator:create', ['--phone', PHONE]);
     expect(created.status, created.output).toBe(0);
     const user = await withDatabase(({ db }) =>
-      db.selectFrom('app_user').innerJoin('operators', 'operators.user_id', 'app_user.id').select('app_user.id').where('app_user.mobile', '=', PHONE).executeTakeFirst(),
+      db
+        .selectFrom('app_user')
+        .innerJoin('operators', 'operators.user_id', 'app_user.id')
+        .select('app_user.id')
+        .where('app_user.mobile', '=', PHONE)
+        .executeTakeFirst(),
     );
     expect(user).toBeDefined();
 
@@ -75,10 +94,40 @@ describe('the README commands read the settings file as npm start does (decision
     await withDatabase(async ({ db }) => {
       const order = await db
         .insertInto('pay_order')
-        .values({ orderno: ORDERNO, user_id: user?.id ?? 0, paytype: 'wxpay', provider: 'sandbox', state: 'paid', amount_fen: 8800, subject: 'test', bundle_real_id: null, created_at: now, expires_at: now + 1800, paid_at: now, closed_at: null, transaction_id: 'T1', provider_checked_at: null })
+        .values({
+          orderno: ORDERNO,
+          user_id: user?.id ?? 0,
+          paytype: 'wxpay',
+          provider: 'sandbox',
+          state: 'paid',
+          amount_fen: 8800,
+          subject: 'test',
+          bundle_real_id: null,
+          created_at: now,
+          expires_at: now + 1800,
+          paid_at: now,
+          closed_at: null,
+          transaction_id: 'T1',
+          provider_checked_at: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.insertInto('invoice').values({ order_id: order.id, user_id: user?.id ?? 0, title_type: 'personal', title: '张三', email: 'a@example.com', address: null, phone: null, bank: null, bank_account: null, created_at: now, issued_at: null }).execute();
+      await db
+        .insertInto('invoice')
+        .values({
+          order_id: order.id,
+          user_id: user?.id ?? 0,
+          title_type: 'personal',
+          title: '张三',
+          email: 'a@example.com',
+          address: null,
+          phone: null,
+          bank: null,
+          bank_account: null,
+          created_at: now,
+          issued_at: null,
+        })
+        .execute();
     });
     const issued = npmRun('invoice:issue', [ORDERNO]);
     expect(issued.output).toContain(`invoice: ${ORDERNO} issued`);

@@ -39,7 +39,13 @@ const installed = (name: string) => existsSync(path.join(dir, 'node_modules', na
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'xcad-install-'));
-  const manifest = { name: 'xcad-install-fixture', version: '1.0.0', private: true, dependencies: { [LIBRARY]: tarball(LIBRARY) }, devDependencies: { [DEV_TOOL]: tarball(DEV_TOOL) } };
+  const manifest = {
+    name: 'xcad-install-fixture',
+    version: '1.0.0',
+    private: true,
+    dependencies: { [LIBRARY]: tarball(LIBRARY) },
+    devDependencies: { [DEV_TOOL]: tarball(DEV_TOOL) },
+  };
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest));
 });
 

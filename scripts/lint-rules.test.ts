@@ -44,7 +44,11 @@ async function lint(cwd: string, command: string, args: string[]): Promise<{ cod
 }
 
 const depcruise = (cwd: string) =>
-  lint(cwd, bin('depcruise'), ['--config', join(root, '.dependency-cruiser.cjs'), ...['apps', 'packages'].filter((dir) => existsSync(join(cwd, dir)))]);
+  lint(cwd, bin('depcruise'), [
+    '--config',
+    join(root, '.dependency-cruiser.cjs'),
+    ...['apps', 'packages'].filter((dir) => existsSync(join(cwd, dir))),
+  ]);
 const depcruiseConfigs = ['tsconfig.base.json', 'tsconfig.depcruise.json'];
 
 describe('npm run lint', () => {
@@ -69,7 +73,8 @@ describe('npm run lint', () => {
       {
         'apps/api/src/modules/auth/user.repository.ts': repository,
         'apps/api/src/modules/auth/auth.service.ts': service,
-        'apps/api/src/modules/pay/pay.service.ts': "import { findUser } from '../auth/user.repository';\nexport const payer = findUser(1);\n",
+        'apps/api/src/modules/pay/pay.service.ts':
+          "import { findUser } from '../auth/user.repository';\nexport const payer = findUser(1);\n",
       },
       depcruiseConfigs,
     );
@@ -118,7 +123,10 @@ describe('npm run lint', () => {
   });
 
   it('fails on a block of 12 lines written twice', { timeout: 60_000 }, async () => {
-    const body = Array.from({ length: 14 }, (_, i) => `  total += Math.hypot(points[${i}]!.x - origin.x, points[${i}]!.y * scale + ${i});`).join('\n');
+    const body = Array.from(
+      { length: 14 },
+      (_, i) => `  total += Math.hypot(points[${i}]!.x - origin.x, points[${i}]!.y * scale + ${i});`,
+    ).join('\n');
     const copy = (name: string) =>
       `export function ${name}(points: { x: number; y: number }[], origin: { x: number }, scale: number): number {\n  let total = 0;\n${body}\n  return total;\n}\n`;
     const dir = tree({ 'apps/one.ts': copy('first'), 'apps/two.ts': copy('second') }, ['.jscpd.json']);

@@ -17,9 +17,7 @@ export function proxy(request: NextRequest): NextResponse {
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? '';
   // spec §2: a page opened from a search-engine cache host is routed by its original path.
   const isCacheCopy = isSearchCacheHost(host);
-  const original = isCacheCopy
-    ? originalPathFromCacheUrl(`http://${host}${url.pathname}${url.search}`, { siteHosts })
-    : null;
+  const original = isCacheCopy ? originalPathFromCacheUrl(`http://${host}${url.pathname}${url.search}`, { siteHosts }) : null;
   const target = original ? new URL(original, url) : url;
   if (isCacheCopy && !isPagePath(target.pathname)) return NextResponse.next();
 

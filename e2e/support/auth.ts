@@ -57,7 +57,9 @@ export async function smsCountFor(phone: string): Promise<number> {
 
 /** The text of the newest image captcha shown to `deviceid` (dev outbox, console SMS provider only). */
 export async function captchaTextFor(deviceid: string): Promise<string> {
-  const { captchas } = await getJson<{ captchas: Array<{ text: string }> }>(`/api/dev/captcha-outbox?deviceid=${encodeURIComponent(deviceid)}`);
+  const { captchas } = await getJson<{ captchas: Array<{ text: string }> }>(
+    `/api/dev/captcha-outbox?deviceid=${encodeURIComponent(deviceid)}`,
+  );
   expect(captchas.length, `a captcha for ${deviceid}`).toBeGreaterThan(0);
   return captchas[0]!.text;
 }

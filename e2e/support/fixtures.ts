@@ -43,7 +43,14 @@ export async function seedFixtureAccounts(sqlitePath: string): Promise<void> {
     const member = await db.selectFrom('app_user').select('id').where('username', '=', FIXTURE_PHONES.member).executeTakeFirstOrThrow();
     await db
       .insertInto('membership')
-      .values(MEMBER_PRODUCT_IDS.map((productId) => ({ user_id: member.id, product_id: productId, auth_value: now + YEAR_SECONDS, updated_at: now })))
+      .values(
+        MEMBER_PRODUCT_IDS.map((productId) => ({
+          user_id: member.id,
+          product_id: productId,
+          auth_value: now + YEAR_SECONDS,
+          updated_at: now,
+        })),
+      )
       .onConflict((conflict) => conflict.columns(['user_id', 'product_id']).doNothing())
       .execute();
   } finally {

@@ -43,7 +43,15 @@ function createOperator(): Operator {
   delete env.DATABASE_URL;
   const output = execFileSync(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'apps/api/src/modules/analytics/operator.cli.ts'), '--phone', operator.phone, '--password', operator.password],
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'apps/api/src/modules/analytics/operator.cli.ts'),
+      '--phone',
+      operator.phone,
+      '--password',
+      operator.password,
+    ],
     { cwd: ROOT, env, encoding: 'utf8' },
   );
   expect(output).toContain('operator');
@@ -51,7 +59,9 @@ function createOperator(): Operator {
 }
 
 async function reportFor(usertoken: string, from: string, to: string): Promise<TAnalyticsReport> {
-  const response = await fetch(`${inject('baseUrl')}/api/analytics/report?from=${from}&to=${to}`, { headers: { cookie: `${SESSION_COOKIE}=${usertoken}` } });
+  const response = await fetch(`${inject('baseUrl')}/api/analytics/report?from=${from}&to=${to}`, {
+    headers: { cookie: `${SESSION_COOKIE}=${usertoken}` },
+  });
   expect(response.status).toBe(200);
   return ZAnalyticsReport.parse(await response.json());
 }
@@ -117,7 +127,10 @@ async function collectorLog(page: Page): Promise<{ calls: CollectorCall[]; event
 }
 
 async function queued(page: Page): Promise<TAnalyticsEventRecord[]> {
-  return page.evaluate((key) => (JSON.parse(window.localStorage.getItem(key) ?? '[]') as { event: TAnalyticsEventRecord }[]).map((item) => item.event), QUEUE_KEY);
+  return page.evaluate(
+    (key) => (JSON.parse(window.localStorage.getItem(key) ?? '[]') as { event: TAnalyticsEventRecord }[]).map((item) => item.event),
+    QUEUE_KEY,
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -220,7 +233,9 @@ describe('collected counts and the operator report', () => {
     const taskRow = view.locator('[data-testid="task-row"][data-tool="cad2pdf"]');
     await expect(text('task-count', taskRow)).resolves.toBe(String(expected.cad2pdfTasks));
     await expect(taskRow.innerText()).resolves.toContain('CAD转PDF');
-    const steps = await view.locator('[data-testid="funnel-devices"]').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-count'))));
+    const steps = await view
+      .locator('[data-testid="funnel-devices"]')
+      .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-count'))));
     expect(steps).toEqual(expected.funnel);
     // The chart has a bar per day, and the table the day's figures.
     await expect(office.getByTestId('daily-bar').count()).resolves.toBe(7);
@@ -270,10 +285,23 @@ describe('the tracker in the browser', () => {
     expect(log.calls).toHaveLength(0);
     await expect.poll(() => log.calls.length, { timeout: FLUSH_MS + 5_000 }).toBe(1);
     const events = log.events();
-    expect(events.map((event) => `${event.event} ${event.page}`)).toEqual(['view /', 'click /', 'view /buy.html', 'click /buy.html', 'view /download.html']);
+    expect(events.map((event) => `${event.event} ${event.page}`)).toEqual([
+      'view /',
+      'click /',
+      'view /buy.html',
+      'click /buy.html',
+      'view /download.html',
+    ]);
     expect(log.calls[0]!.answer).toEqual({ accepted: 5, rejected: 0 });
     const deviceId = await page.evaluate(() => window.localStorage.getItem('_g_uuid'));
-    for (const event of events) expect(event).toMatchObject({ software_name: 'web', software_version: 'online', platform: 'WEB', device_id: deviceId, locale: 'zh-CN' });
+    for (const event of events)
+      expect(event).toMatchObject({
+        software_name: 'web',
+        software_version: 'online',
+        platform: 'WEB',
+        device_id: deviceId,
+        locale: 'zh-CN',
+      });
     expect(events[1]).toMatchObject({ module: 'header', tab_name: 'buy', name: 'buy', click_type: 'link' });
     expect(await queued(page)).toEqual([]);
   });
@@ -333,7 +361,9 @@ describe('the tracker in the browser', () => {
     });
     const log = await collectorLog(page);
     await page.goto('/');
-    await page.evaluate(() => (window as unknown as { xcadAnalyticsQueue: { push(input: unknown): void } }).xcadAnalyticsQueue.push({ event: 'activation' }));
+    await page.evaluate(() =>
+      (window as unknown as { xcadAnalyticsQueue: { push(input: unknown): void } }).xcadAnalyticsQueue.push({ event: 'activation' }),
+    );
     await drain(page);
     const events = log.events();
     expect(events.map((event) => event.event).sort()).toEqual(['activation', 'startup', 'view']);

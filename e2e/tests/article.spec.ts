@@ -10,7 +10,7 @@ const browser = useBrowser();
 const ENTRY = '/1001.html';
 
 describe('article page', () => {
-  it('opens from the footer\'s newest guides, shows title and body, and moves to the neighbouring article', async () => {
+  it("opens from the footer's newest guides, shows title and body, and moves to the neighbouring article", async () => {
     const page = await browser.page(DESKTOP);
     await page.goto(ENTRY);
     const firstGuide = page.getByTestId('footer-guides').getByRole('link').first();
@@ -27,7 +27,8 @@ describe('article page', () => {
     await expect(page.getByTestId('article-related').getByRole('link').count()).resolves.toBeGreaterThanOrEqual(3);
 
     const first = page.url();
-    const neighbour = (await page.getByTestId('article-next').count()) > 0 ? page.getByTestId('article-next') : page.getByTestId('article-previous');
+    const neighbour =
+      (await page.getByTestId('article-next').count()) > 0 ? page.getByTestId('article-next') : page.getByTestId('article-previous');
     const neighbourTitle = (await neighbour.innerText()).trim();
     await neighbour.click();
     await page.waitForURL((url) => url.href !== first && /\/\d+\.html$/.test(url.pathname));

@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { asVisitor, captchaTextFor, deviceIdOf, loginThroughApi, registerThroughApi, smsCodeFor, smsCountFor, uniquePhone } from '../support/auth';
+import {
+  asVisitor,
+  captchaTextFor,
+  deviceIdOf,
+  loginThroughApi,
+  registerThroughApi,
+  smsCodeFor,
+  smsCountFor,
+  uniquePhone,
+} from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
 

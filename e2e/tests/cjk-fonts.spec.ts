@@ -23,7 +23,10 @@ async function textOf(download: Download): Promise<{ text: string; fonts: string
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'xcad-e2e-cjk-')), 'out.pdf');
   await download.saveAs(file);
   expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-  return { text: execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }), fonts: execFileSync('pdffonts', [file], { encoding: 'utf8' }) };
+  return {
+    text: execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }),
+    fonts: execFileSync('pdffonts', [file], { encoding: 'utf8' }),
+  };
 }
 
 /** The font subsets a page fetches, with their sizes. */
@@ -31,7 +34,14 @@ function watchFonts(page: Page): { url: string; status: number; bytes: Promise<n
   const seen: { url: string; status: number; bytes: Promise<number> }[] = [];
   page.on('response', (response: Response) => {
     if (!response.url().includes('/api/site/cad-fonts/')) return;
-    seen.push({ url: response.url(), status: response.status(), bytes: response.body().then((b) => b.length, () => -1) });
+    seen.push({
+      url: response.url(),
+      status: response.status(),
+      bytes: response.body().then(
+        (b) => b.length,
+        () => -1,
+      ),
+    });
   });
   return seen;
 }
@@ -94,7 +104,10 @@ describe('Chinese without CJK fonts on the server', () => {
     expect(fonts).toHaveLength(before);
 
     await page.getByTestId('viewer-export').click();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('viewer-export-start').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('viewer-export-start').click(),
+    ]);
     const { text, fonts: pdfFonts } = await textOf(download);
     for (const s of CHINESE) expect(text).toContain(s);
     expect(pdfFonts).toMatch(/\+NotoSansSC-Regular/);

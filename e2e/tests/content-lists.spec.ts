@@ -53,7 +53,9 @@ describe('/help.html (软件帮助)', () => {
     await page.waitForURL(/\/help\.html\?s=/);
     const results = page.getByTestId('search-results');
     await results.waitFor();
-    const titles = await results.getByTestId('list-post').evaluateAll((links) => links.map((link) => link.firstElementChild?.textContent ?? ''));
+    const titles = await results
+      .getByTestId('list-post')
+      .evaluateAll((links) => links.map((link) => link.firstElementChild?.textContent ?? ''));
     expect(titles.some((title) => title.includes('字体'))).toBe(true);
     await expect(page.getByTestId('help-search-input').inputValue()).resolves.toBe('字体');
   });

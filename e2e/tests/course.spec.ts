@@ -79,7 +79,9 @@ describe('/video.html', () => {
     await video.evaluate((element: HTMLVideoElement) => element.pause());
     const item = page.locator('[data-testid="lesson-item"][data-lesson="3"]');
     await item.getByTestId('lesson-progress').waitFor();
-    const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem('xcad_course_progress') ?? '{}') as Record<string, { position: number }>);
+    const stored = await page.evaluate(
+      () => JSON.parse(window.localStorage.getItem('xcad_course_progress') ?? '{}') as Record<string, { position: number }>,
+    );
     expect(stored[lessons[2]!.id]?.position).toBeGreaterThanOrEqual(4);
 
     await page.reload();
@@ -112,7 +114,9 @@ describe('/video.html', () => {
     const resumed = page.getByTestId('lesson-video');
     await expect.poll(() => currentTime(resumed)).toBeGreaterThanOrEqual(answer.progress.position - 1);
     expect(await currentTime(resumed)).toBeLessThanOrEqual(answer.progress.position + 1);
-    await expect(page.getByTestId('lesson-resumed').innerText()).resolves.toContain(`00:${String(answer.progress.position).padStart(2, '0')}`);
+    await expect(page.getByTestId('lesson-resumed').innerText()).resolves.toContain(
+      `00:${String(answer.progress.position).padStart(2, '0')}`,
+    );
     const item = page.locator('[data-testid="lesson-item"][data-lesson="2"]');
     const percent = Number(await item.getByTestId('lesson-progress').getAttribute('aria-valuenow'));
     expect(percent).toBe(Math.round((answer.progress.position / lesson.duration) * 100));
@@ -122,7 +126,10 @@ describe('/video.html', () => {
       element.currentTime = element.duration - 1.5;
     });
     const [completed] = await Promise.all([
-      page.waitForResponse(async (response) => isSaveOf(response) && ((await response.json()) as { progress?: { completed: boolean } }).progress?.completed === true),
+      page.waitForResponse(
+        async (response) =>
+          isSaveOf(response) && ((await response.json()) as { progress?: { completed: boolean } }).progress?.completed === true,
+      ),
       playUntil(resumed, lesson.duration - 1.4),
     ]);
     expect(completed.status()).toBe(200);
@@ -197,7 +204,14 @@ describe('/resources.html', () => {
     await expect(page.getByTestId('hub-master').getByTestId('hub-article').count()).resolves.toBeGreaterThan(0);
     const lessons = page.getByTestId('hub-lesson');
     await expect(lessons.count()).resolves.toBe(4);
-    await expect.poll(() => lessons.first().locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(640);
+    await expect
+      .poll(() =>
+        lessons
+          .first()
+          .locator('img')
+          .evaluate((image: HTMLImageElement) => image.naturalWidth),
+      )
+      .toBe(640);
 
     await lessons.nth(1).click();
     await page.waitForURL(/\/video\.html\?lesson=2$/);

@@ -195,7 +195,9 @@ describe('daily pictures on phones and on the home page', () => {
       await hasNoHorizontalScroll(page);
     }
     await page.goto('/dailypic.html');
-    const [first, second] = await page.getByTestId('dailypic-card').evaluateAll((cards) => cards.slice(0, 2).map((card) => card.getBoundingClientRect().top));
+    const [first, second] = await page
+      .getByTestId('dailypic-card')
+      .evaluateAll((cards) => cards.slice(0, 2).map((card) => card.getBoundingClientRect().top));
     expect(first).toBe(second);
   });
 

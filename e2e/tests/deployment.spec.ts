@@ -36,7 +36,10 @@ describe('the development doors of the production build (decision 0026)', () => 
   afterAll(() => Promise.all(started.map((child) => stopChild(child))));
 
   /** The production API and web servers over the browser tests' database, at `origin`. */
-  async function deployment(origin: string, extra: NodeJS.ProcessEnv): Promise<{ api: ChildProcess; apiUrl: string; output: () => string }> {
+  async function deployment(
+    origin: string,
+    extra: NodeJS.ProcessEnv,
+  ): Promise<{ api: ChildProcess; apiUrl: string; output: () => string }> {
     const apiPort = await freePort();
     const env = withEmbeddedDefaults({
       ...process.env,
@@ -68,7 +71,9 @@ describe('the development doors of the production build (decision 0026)', () => 
     const { api, output } = await deployment(PUBLIC_ORIGIN, {});
     const [code] = (await once(api, 'exit')) as [number | null];
     expect(code).toBe(1);
-    expect(output()).toContain(`[api] refusing to start: development providers at the public origin ${PUBLIC_ORIGIN}: SMS_PROVIDER=console, WECHAT_PROVIDER=dev, QQ_PROVIDER=dev, WXPAY_PROVIDER=sandbox, ALIPAY_PROVIDER=sandbox`);
+    expect(output()).toContain(
+      `[api] refusing to start: development providers at the public origin ${PUBLIC_ORIGIN}: SMS_PROVIDER=console, WECHAT_PROVIDER=dev, QQ_PROVIDER=dev, WXPAY_PROVIDER=sandbox, ALIPAY_PROVIDER=sandbox`,
+    );
   });
 
   it('with the override it starts, warns, and every /api/dev/* reached through the public origin is unknown', async () => {
@@ -76,7 +81,18 @@ describe('the development doors of the production build (decision 0026)', () => 
     await waitForHttp(`${apiUrl}/health`, 60_000, api);
     expect(output()).toContain(`[api] WARNING: UNSAFE_DEV_PROVIDERS_AT=${PUBLIC_ORIGIN}`);
     const webPort = await freePort();
-    const web = spawnWeb(withEmbeddedDefaults({ ...process.env, NODE_ENV: 'production', ...e2eDistDir(), API_ORIGIN: apiUrl, SITE_URL: PUBLIC_ORIGIN, LOG_LEVEL: 'warn' }), webPort, 'ignore');
+    const web = spawnWeb(
+      withEmbeddedDefaults({
+        ...process.env,
+        NODE_ENV: 'production',
+        ...e2eDistDir(),
+        API_ORIGIN: apiUrl,
+        SITE_URL: PUBLIC_ORIGIN,
+        LOG_LEVEL: 'warn',
+      }),
+      webPort,
+      'ignore',
+    );
     started.push(web);
     const site = `http://127.0.0.1:${webPort}`;
     await waitForHttp(`${site}/`, 60_000, web);

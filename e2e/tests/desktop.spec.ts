@@ -114,7 +114,8 @@ describe('the desktop app window (Chromium app mode)', () => {
     const titleBar = page.getByTestId('desktop-title-bar');
     await expect.poll(() => titleBar.isVisible()).toBe(true);
     expect(await titleBar.boundingBox()).toMatchObject({ y: 0, height: DESKTOP_WINDOW.titleBarHeight });
-    for (const label of ['最小化', '最大化', '关闭']) expect(await page.getByRole('button', { name: label, exact: true }).isVisible()).toBe(true);
+    for (const label of ['最小化', '最大化', '关闭'])
+      expect(await page.getByRole('button', { name: label, exact: true }).isVisible()).toBe(true);
     expect(await page.getByTestId('site-footer').count()).toBe(1);
     expect(await page.getByTestId('site-footer').isVisible()).toBe(false);
     expect(await page.getByTestId('mobile-footer').isVisible()).toBe(false);
@@ -123,7 +124,11 @@ describe('the desktop app window (Chromium app mode)', () => {
   });
 
   it('reports the desktop platform (software info LINUX) and its version', async () => {
-    expect(await shell.page.evaluate(() => [window.desktop?.isDesktop, window.desktop?.platform, window.desktop?.version])).toEqual([true, 'LINUX', '0.1.0']);
+    expect(await shell.page.evaluate(() => [window.desktop?.isDesktop, window.desktop?.platform, window.desktop?.version])).toEqual([
+      true,
+      'LINUX',
+      '0.1.0',
+    ]);
   });
 
   it('maximises, restores and minimises the real window from the title bar', async () => {
@@ -180,7 +185,10 @@ describe('the desktop app window (Chromium app mode)', () => {
       frame.name = 'elsewhere';
       document.body.append(frame);
     });
-    const frame = await expect.poll(() => page.frame({ name: 'elsewhere' })?.url()).toMatch(/^data:/).then(() => page.frame({ name: 'elsewhere' })!);
+    const frame = await expect
+      .poll(() => page.frame({ name: 'elsewhere' })?.url())
+      .toMatch(/^data:/)
+      .then(() => page.frame({ name: 'elsewhere' })!);
     expect(await frame.evaluate(() => typeof window.desktop)).toBe('undefined');
     const refusal = await frame.evaluate(async () => {
       const call = (window as unknown as Record<string, (method: string) => Promise<unknown>>).__xcadDesktopCall;
@@ -211,7 +219,12 @@ describe('the desktop app window (Chromium app mode)', () => {
     const { page } = shell;
     await page.evaluate(() => window.desktop?.openExternal('https://www.xunjiepdf.com/'));
     await expect.poll(() => (existsSync(openedFile) ? readFileSync(openedFile, 'utf8') : '')).toContain('https://www.xunjiepdf.com/\n');
-    const refused = await page.evaluate(() => window.desktop?.openExternal('file:///etc/passwd').then(() => 'opened', (error: Error) => error.message));
+    const refused = await page.evaluate(() =>
+      window.desktop?.openExternal('file:///etc/passwd').then(
+        () => 'opened',
+        (error: Error) => error.message,
+      ),
+    );
     expect(refused).toMatch(/http or https/);
 
     await page.evaluate(() => {
@@ -308,7 +321,11 @@ describe('the .deb and the installed app', () => {
     expect(ours.filter((file) => /\.(test|spec)\.tsx?$/.test(file))).toEqual([]);
     expect(shipped.filter((file) => file.includes('/.next/cache/'))).toEqual([]);
     // Tools for developers stay out.
-    expect(shipped.some((file) => file.startsWith(`.${INSTALL_DIR}/node_modules/vitest/`) || file.startsWith(`.${INSTALL_DIR}/node_modules/typescript/`))).toBe(false);
+    expect(
+      shipped.some(
+        (file) => file.startsWith(`.${INSTALL_DIR}/node_modules/vitest/`) || file.startsWith(`.${INSTALL_DIR}/node_modules/typescript/`),
+      ),
+    ).toBe(false);
 
     const entry = readFileSync(path.join(installRoot, 'usr/share/applications/xcad-desktop.desktop'), 'utf8');
     expect(entry).toMatch(/^Exec=xcad-desktop$/m);
@@ -318,11 +335,21 @@ describe('the .deb and the installed app', () => {
 
   it('the installed app runs once per user: a second launch brings the first forward, SIGTERM stops everything', async () => {
     const appDir = path.join(installRoot, INSTALL_DIR.slice(1));
-    const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display.display, XCAD_DESKTOP_DATA_DIR: path.join(scratch, 'installed-data'), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DISPLAY: display.display,
+      XCAD_DESKTOP_DATA_DIR: path.join(scratch, 'installed-data'),
+      LOG_LEVEL: 'warn',
+    };
     delete env.NEXT_DIST_DIR;
     delete env.XCAD_BUILD_FINGERPRINT;
     // As /usr/bin/xcad-desktop runs it, from the unpacked package instead of /usr/lib.
-    const launch = () => spawn(process.execPath, ['--import', 'tsx', path.join(appDir, 'apps/desktop/src/shell/main.ts'), '--installed'], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const launch = () =>
+      spawn(process.execPath, ['--import', 'tsx', path.join(appDir, 'apps/desktop/src/shell/main.ts'), '--installed'], {
+        cwd: appDir,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     const output = (child: ChildProcess) => {
       let text = '';
       child.on('error', (error) => (text += `could not start: ${error.message}\n`));

@@ -27,9 +27,30 @@ const PAGES: PageCase[] = [
   { path: '/download-lookchart.html', key: 'download-lookchart', name: '迅捷CAD看图', version: '3.5', size: '36.5 MB', isMobile: false },
   { path: '/download-holdall.html', key: 'download-holdall', name: '迅捷CAD工具箱', version: '2.6', size: '30.2 MB', isMobile: false },
   { path: '/download-cadapp.html', key: 'download-cadapp', name: '迅捷CAD手机版', version: '3.4.0', size: '65.3 MB', isMobile: true },
-  { path: '/download-cadkantuapp.html', key: 'download-cadkantuapp', name: '迅捷CAD看图手机版', version: '4.1.2', size: '50.5 MB', isMobile: true },
-  { path: '/download-converter-app.html', key: 'download-converter-app', name: '迅捷CAD转换器手机版', version: '2.8.1', size: '35.2 MB', isMobile: true },
-  { path: '/download-mobile-lookchart.html', key: 'download-mobile-lookchart', name: '迅捷手机CAD看图', version: '1.9.0', size: '24.1 MB', isMobile: true },
+  {
+    path: '/download-cadkantuapp.html',
+    key: 'download-cadkantuapp',
+    name: '迅捷CAD看图手机版',
+    version: '4.1.2',
+    size: '50.5 MB',
+    isMobile: true,
+  },
+  {
+    path: '/download-converter-app.html',
+    key: 'download-converter-app',
+    name: '迅捷CAD转换器手机版',
+    version: '2.8.1',
+    size: '35.2 MB',
+    isMobile: true,
+  },
+  {
+    path: '/download-mobile-lookchart.html',
+    key: 'download-mobile-lookchart',
+    name: '迅捷手机CAD看图',
+    version: '1.9.0',
+    size: '24.1 MB',
+    isMobile: true,
+  },
 ];
 
 interface Release {
@@ -93,7 +114,10 @@ describe('the nine download pages', () => {
   it('links the editor page to its installation help and purchase page', async () => {
     const page = await browser.page(DESKTOP);
     await page.goto('/download.html');
-    const help = await page.getByTestId('download-help').locator('li a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    const help = await page
+      .getByTestId('download-help')
+      .locator('li a')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(help).toEqual(['/1001.html', '/1002.html', '/1005.html', '/1006.html']);
     await expect(page.getByTestId('download-help').innerText()).resolves.toContain('迅捷CAD编辑器的下载与安装');
     await expect(page.getByTestId('download-buy').locator('a').getAttribute('href')).resolves.toBe('/buy/cadeditor.html');
@@ -130,7 +154,8 @@ describe('downloading', () => {
   it('puts the visitor’s own platform first: an iPhone gets the App Store button, and is told the editor is for PCs', async () => {
     const page = await browser.page({
       ...MOBILE,
-      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      userAgent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
     });
     await page.goto('/download-cadapp.html');
     const primary = page.getByTestId('download-primary');

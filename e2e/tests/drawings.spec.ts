@@ -145,7 +145,9 @@ describe('/dwgItem/{id} downloads', () => {
     await expect(page.locator('h1').innerText()).resolves.toBe(free.title);
     await expect(page.title()).resolves.toContain(free.title);
     await expect(page.getByTestId('drawing-meta').innerText()).resolves.toContain(free.version);
-    await expect(page.getByTestId('drawing-preview').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).resolves.toBe(true);
+    await expect(
+      page.getByTestId('drawing-preview').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
+    ).resolves.toBe(true);
 
     const expected = Buffer.from(await (await fetch(`${browser.baseUrl}${free.fileUrl}`)).arrayBuffer());
     expect(expected.length).toBe(free.sizeBytes);

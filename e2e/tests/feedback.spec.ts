@@ -57,7 +57,10 @@ async function openForm(page: Page, path: string): Promise<void> {
 }
 
 function errorOf(page: Page, field: string): Promise<string> {
-  return page.getByTestId(`error-${field}`).innerText().then((text) => text.trim());
+  return page
+    .getByTestId(`error-${field}`)
+    .innerText()
+    .then((text) => text.trim());
 }
 
 async function ticketShown(page: Page): Promise<string> {
@@ -138,7 +141,9 @@ describe('/意见反馈.html', () => {
     await page.getByTestId('feedback-submit').click();
     const ticketNo = await ticketShown(page);
     expect(ticketNo).toMatch(/^FK\d{14}$/);
-    await expect(page.getByTestId('feedback-thanks').getByRole('link', { name: '去帮助中心' }).getAttribute('href')).resolves.toBe('/help.html');
+    await expect(page.getByTestId('feedback-thanks').getByRole('link', { name: '去帮助中心' }).getAttribute('href')).resolves.toBe(
+      '/help.html',
+    );
 
     const row = await rowOf(ticketNo);
     expect(row).toMatchObject({
@@ -155,7 +160,12 @@ describe('/意见反馈.html', () => {
     });
     const shots = await database.db.selectFrom('feedback_screenshot').selectAll().where('submission_id', '=', row!.id).execute();
     expect(shots).toHaveLength(1);
-    expect(shots[0]).toMatchObject({ position: 1, storage_key: `private/feedback/${ticketNo}/1.png`, content_type: 'image/png', size: png.length });
+    expect(shots[0]).toMatchObject({
+      position: 1,
+      storage_key: `private/feedback/${ticketNo}/1.png`,
+      content_type: 'image/png',
+      size: png.length,
+    });
     await expect(readFile(path.join(inject('storageDir'), 'private', 'feedback', ticketNo, '1.png'))).resolves.toEqual(png);
     // Not served to anyone.
     const response = await fetch(`${browser.baseUrl}/content/private/feedback/${ticketNo}/1.png`);
@@ -166,7 +176,12 @@ describe('/意见反馈.html', () => {
     const { options, ip } = visitor(DESKTOP);
     const { client } = apiAs(ip);
     for (let index = 0; index < FEEDBACK_LIMITS.submissionsPerIpPerHour; index += 1) {
-      await client.call(endpoints.feedbacksubmit, { category: 'website', product: 'website', content: `${CONTENT}（第${index + 1}次）`, contact: 'me@example.com' });
+      await client.call(endpoints.feedbacksubmit, {
+        category: 'website',
+        product: 'website',
+        content: `${CONTENT}（第${index + 1}次）`,
+        contact: 'me@example.com',
+      });
     }
     const page = await browser.page(options);
     await openForm(page, FEEDBACK_PATH);
@@ -197,7 +212,14 @@ describe('/jianyi.html', () => {
     await page.getByTestId('feedback-submit').click();
     const ticketNo = await ticketShown(page);
     await hasNoHorizontalScroll(page);
-    expect(await rowOf(ticketNo)).toMatchObject({ category: 'suggestion', product: 'converter', contact: FIXTURE_PHONES.ordinary, user_id: Number(user.uid), ip, page_path: '/jianyi.html' });
+    expect(await rowOf(ticketNo)).toMatchObject({
+      category: 'suggestion',
+      product: 'converter',
+      contact: FIXTURE_PHONES.ordinary,
+      user_id: Number(user.uid),
+      ip,
+      page_path: '/jianyi.html',
+    });
 
     await page.getByTestId('feedback-again').click();
     await page.getByTestId('feedback-form').waitFor();

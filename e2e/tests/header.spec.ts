@@ -15,9 +15,9 @@ const MENU_LABELS: Record<string, string> = {
 };
 
 async function activeEntries(page: Awaited<ReturnType<typeof browser.page>>) {
-  return page.locator('[data-testid="site-header"] [data-testid^="nav-"][aria-current="page"]').evaluateAll((nodes) =>
-    nodes.map((node) => node.getAttribute('data-testid')),
-  );
+  return page
+    .locator('[data-testid="site-header"] [data-testid^="nav-"][aria-current="page"]')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
 }
 
 describe('desktop header menu', () => {
@@ -91,7 +91,10 @@ describe('desktop header menu', () => {
     const page = await browser.page(DESKTOP);
     await page.goto('/');
     await page.getByTestId('nav-tools').hover();
-    await page.getByTestId('subnav-tools').getByRole('link', { name: /CAD转PDF/ }).click();
+    await page
+      .getByTestId('subnav-tools')
+      .getByRole('link', { name: /CAD转PDF/ })
+      .click();
     await page.waitForURL('**/tools/cad2pdf');
     await expect.poll(() => activeEntries(page)).toEqual(['nav-tools']);
   });

@@ -100,7 +100,10 @@ describe('buying a membership', () => {
     try {
       const user = await db.selectFrom('app_user').select('id').where('username', '=', phone).executeTakeFirstOrThrow();
       const yesterday = Math.floor(Date.now() / 1000) - 86_400;
-      await db.insertInto('membership').values({ user_id: user.id, product_id: 211, auth_value: yesterday, updated_at: yesterday }).execute();
+      await db
+        .insertInto('membership')
+        .values({ user_id: user.id, product_id: 211, auth_value: yesterday, updated_at: yesterday })
+        .execute();
     } finally {
       await destroy();
     }

@@ -27,7 +27,9 @@ function handMade(name = 'hand-made.dxf') {
 async function open(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
   await page.getByTestId('viewer-file-input').setInputFiles(file);
   await expect.poll(() => page.getByTestId('viewer').getAttribute('data-state'), { timeout: 45_000 }).toBe('ready');
-  await expect.poll(async () => Number((await page.getByTestId('viewer-stage').getAttribute('data-frames')) ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number((await page.getByTestId('viewer-stage').getAttribute('data-frames')) ?? 0), { timeout: 15_000 })
+    .toBeGreaterThan(0);
 }
 
 /** Waits until the canvas has drawn another frame after `action`. */
@@ -68,7 +70,10 @@ function redBox(p: Pixels): { minX: number; maxX: number; minY: number; maxY: nu
 
 /** Box of the pixels that pass `test`. */
 function boxOf(p: Pixels, test: (r: number, g: number, b: number) => boolean): { minX: number; maxX: number; minY: number; maxY: number } {
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
   for (let y = 0; y < p.height; y++)
     for (let x = 0; x < p.width; x++) {
       const i = 4 * (y * p.width + x);
@@ -87,11 +92,18 @@ function boxOf(p: Pixels, test: (r: number, g: number, b: number) => boolean): {
  */
 function inkBox(p: Pixels): { minX: number; maxX: number; minY: number; maxY: number } {
   const [r0, g0, b0] = [p.data[0] as number, p.data[1] as number, p.data[2] as number];
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
   for (let y = 2; y < p.height - 2; y++)
     for (let x = 2; x < p.width - 2; x++) {
       const i = 4 * (y * p.width + x);
-      if (Math.max(Math.abs((p.data[i] as number) - r0), Math.abs((p.data[i + 1] as number) - g0), Math.abs((p.data[i + 2] as number) - b0)) < 60) continue;
+      if (
+        Math.max(Math.abs((p.data[i] as number) - r0), Math.abs((p.data[i + 1] as number) - g0), Math.abs((p.data[i + 2] as number) - b0)) <
+        60
+      )
+        continue;
       minX = Math.min(minX, x);
       maxX = Math.max(maxX, x);
       minY = Math.min(minY, y);
@@ -231,10 +243,16 @@ describe('online viewer /kantu', () => {
     await expect(error.textContent()).resolves.toContain('文件已损坏或不完整');
 
     const half = readFileSync(path.join(FIXTURES, 'ezdxf_hatches_1.dxf')).subarray(0, 5000);
-    await page.getByTestId('viewer-file-input').setInputFiles({ name: 'cut.dxf', mimeType: 'application/dxf', buffer: Buffer.concat([half, Buffer.from('\r\n  0\r\nGARBAGE\r\n\u0001\u0002')]) });
+    await page.getByTestId('viewer-file-input').setInputFiles({
+      name: 'cut.dxf',
+      mimeType: 'application/dxf',
+      buffer: Buffer.concat([half, Buffer.from('\r\n  0\r\nGARBAGE\r\n\u0001\u0002')]),
+    });
     await expect.poll(() => page.getByTestId('viewer').getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(error|ready)$/);
 
-    await page.getByTestId('viewer-file-input').setInputFiles({ name: 'notes.dxf', mimeType: 'text/plain', buffer: Buffer.from('meeting notes, not a drawing\n') });
+    await page
+      .getByTestId('viewer-file-input')
+      .setInputFiles({ name: 'notes.dxf', mimeType: 'text/plain', buffer: Buffer.from('meeting notes, not a drawing\n') });
     await expect.poll(() => page.getByTestId('viewer-error').getAttribute('data-error'), { timeout: 30_000 }).toBe('not-drawing');
     await expect(page.getByTestId('viewer-error').textContent()).resolves.toContain('不是DWG或DXF图纸');
     expect(errors).toEqual([]);
@@ -253,7 +271,9 @@ describe('online viewer /kantu', () => {
     const name = (withFile?.meta.file ?? '').split('/').pop() ?? '';
     await expect.poll(() => page.getByTestId('viewer-status').textContent()).toContain(name);
 
-    const members = (await (await fetch(`${browser.baseUrl}/api/site/drawings?access=member&per_page=1`)).json()) as { items: { id: number }[] };
+    const members = (await (await fetch(`${browser.baseUrl}/api/site/drawings?access=member&per_page=1`)).json()) as {
+      items: { id: number }[];
+    };
     const id = members.items[0]?.id;
     expect(id).toBeDefined();
     await page.goto(`/kantu?file=/api/site/drawings/${id}/file`);
@@ -267,7 +287,10 @@ describe('online viewer /kantu', () => {
     await page.getByTestId('viewer-export').click();
     const dialog = page.getByTestId('viewer-export-dialog');
     await expect(dialog.textContent()).resolves.toContain('上传到服务器');
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('viewer-export-start').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('viewer-export-start').click(),
+    ]);
     expect(download.suggestedFilename()).toBe('hand-made.pdf');
     const stream = await download.createReadStream();
     const chunks: Buffer[] = [];
@@ -294,7 +317,8 @@ describe('online viewer /kantu', () => {
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x: box.x + x, y: box.y + y, id })) });
 
     // One finger: 60 px right, 40 px down.
-    const cx = box.width / 2, cy = box.height / 2;
+    const cx = box.width / 2,
+      cy = box.height / 2;
     await nextFrame(page, async () => {
       await touch('touchStart', [[cx, cy]]);
       for (let k = 1; k <= 6; k++) await touch('touchMove', [[cx + 10 * k, cy + (40 * k) / 6]]);

@@ -62,7 +62,18 @@ export interface BuildAppOptions {
 }
 
 /** The API, with every route registered but not listening; callers may add routes before use. */
-export async function buildApp({ env, db, logger, smsProvider, clock = Date.now, storage = storageFromEnv(env), payProviders, conversionJobs, onRoute, conversionMinChunkBytes = CONVERSION_LIMITS.chunkBytes }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  env,
+  db,
+  logger,
+  smsProvider,
+  clock = Date.now,
+  storage = storageFromEnv(env),
+  payProviders,
+  conversionJobs,
+  onRoute,
+  conversionMinChunkBytes = CONVERSION_LIMITS.chunkBytes,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger ?? createLogger(env),
     logController: new AccessLogController(),
@@ -129,8 +140,14 @@ export async function buildApp({ env, db, logger, smsProvider, clock = Date.now,
 
   // Decision 0019: online conversion. The local queue runs in this process once it is ready and lets
   // running conversions finish (or hands them back) when it closes.
-  const jobs = conversionJobs ?? (env.CONVERSION_QUEUE === 'bullmq' ? createBullmqJobs({ env, log: app.log }) : createLocalJobs({ db, storage, log: app.log, clock, env }));
-  await app.register(conversionRoutes, { deps: { db, env, storage, log: app.log, clock, jobs, limits, minChunkBytes: conversionMinChunkBytes } });
+  const jobs =
+    conversionJobs ??
+    (env.CONVERSION_QUEUE === 'bullmq'
+      ? createBullmqJobs({ env, log: app.log })
+      : createLocalJobs({ db, storage, log: app.log, clock, env }));
+  await app.register(conversionRoutes, {
+    deps: { db, env, storage, log: app.log, clock, jobs, limits, minChunkBytes: conversionMinChunkBytes },
+  });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
 

@@ -72,7 +72,9 @@ describe('loadEnv', () => {
   });
 
   it('takes the BullMQ conversion queue with its Redis and refuses what BullMQ would not', () => {
-    expect(loadEnv({ CONVERSION_QUEUE: 'bullmq', REDIS_URL: 'rediss://:pw@redis.internal:6380/2', CONVERSION_QUEUE_NAME: 'site-b.conversion' })).toMatchObject({
+    expect(
+      loadEnv({ CONVERSION_QUEUE: 'bullmq', REDIS_URL: 'rediss://:pw@redis.internal:6380/2', CONVERSION_QUEUE_NAME: 'site-b.conversion' }),
+    ).toMatchObject({
       CONVERSION_QUEUE: 'bullmq',
       REDIS_URL: 'rediss://:pw@redis.internal:6380/2',
       CONVERSION_QUEUE_NAME: 'site-b.conversion',
@@ -86,7 +88,10 @@ describe('loadEnv', () => {
     expect(loadEnv({}).RATE_LIMIT_STORE).toBe('database');
     expect(loadEnv({ CONVERSION_QUEUE: 'bullmq' }).RATE_LIMIT_STORE).toBe('redis');
     expect(loadEnv({ CONVERSION_QUEUE: 'bullmq', RATE_LIMIT_STORE: 'database' }).RATE_LIMIT_STORE).toBe('database');
-    expect(loadEnv({ RATE_LIMIT_STORE: 'redis', RATE_LIMIT_PREFIX: 'site-b:limits' })).toMatchObject({ RATE_LIMIT_STORE: 'redis', RATE_LIMIT_PREFIX: 'site-b:limits' });
+    expect(loadEnv({ RATE_LIMIT_STORE: 'redis', RATE_LIMIT_PREFIX: 'site-b:limits' })).toMatchObject({
+      RATE_LIMIT_STORE: 'redis',
+      RATE_LIMIT_PREFIX: 'site-b:limits',
+    });
     expect(() => loadEnv({ RATE_LIMIT_STORE: 'memory' })).toThrow('- RATE_LIMIT_STORE:');
     expect(() => loadEnv({ RATE_LIMIT_PREFIX: 'a b' })).toThrow('- RATE_LIMIT_PREFIX:');
   });
@@ -103,7 +108,13 @@ describe('loadEnv', () => {
         S3_FORCE_PATH_STYLE: 'false',
         S3_PREFIX: 'sites/xcad',
       }),
-    ).toMatchObject({ STORAGE_PROVIDER: 's3', S3_REGION: 'oss-cn-hangzhou', S3_BUCKET: 'xcad-files', S3_FORCE_PATH_STYLE: false, S3_PREFIX: 'sites/xcad' });
+    ).toMatchObject({
+      STORAGE_PROVIDER: 's3',
+      S3_REGION: 'oss-cn-hangzhou',
+      S3_BUCKET: 'xcad-files',
+      S3_FORCE_PATH_STYLE: false,
+      S3_PREFIX: 'sites/xcad',
+    });
     expect(loadEnv({ S3_FORCE_PATH_STYLE: 'true' }).S3_FORCE_PATH_STYLE).toBe(true);
     expect(loadEnv({ S3_BUCKET: 'unused-while-local' }).STORAGE_PROVIDER).toBe('local');
 
@@ -124,7 +135,9 @@ describe('loadEnv', () => {
   });
 
   it('takes the analytics retention and limits, and refuses values the collector could not honour', () => {
-    expect(loadEnv({ ANALYTICS_RETENTION_DAYS: '30', ANALYTICS_RATE_PER_MINUTE: '6000', ANALYTICS_DEVICE_RATE_PER_MINUTE: '300' })).toMatchObject({
+    expect(
+      loadEnv({ ANALYTICS_RETENTION_DAYS: '30', ANALYTICS_RATE_PER_MINUTE: '6000', ANALYTICS_DEVICE_RATE_PER_MINUTE: '300' }),
+    ).toMatchObject({
       ANALYTICS_RETENTION_DAYS: 30,
       ANALYTICS_RATE_PER_MINUTE: 6000,
       ANALYTICS_DEVICE_RATE_PER_MINUTE: 300,
@@ -144,7 +157,8 @@ describe('loadEnv', () => {
     }
     expect(error).toBeInstanceOf(EnvError);
     const message = (error as EnvError).message;
-    for (const name of ['API_PORT', 'LOG_LEVEL', 'DATABASE_URL', 'SIGN_WINDOW_SECONDS', 'PRODUCT_SIGN_SECRET']) expect(message).toContain(`- ${name}:`);
+    for (const name of ['API_PORT', 'LOG_LEVEL', 'DATABASE_URL', 'SIGN_WINDOW_SECONDS', 'PRODUCT_SIGN_SECRET'])
+      expect(message).toContain(`- ${name}:`);
   });
 
   describe('SMS provider', () => {
@@ -214,11 +228,15 @@ describe('loadEnv', () => {
     });
 
     it('needs the merchant credentials only with a real payment provider', () => {
-      expect(() => loadEnv({ WXPAY_PROVIDER: 'wechatpay', WECHATPAY_APPID: 'wx1' })).toThrow('- WECHATPAY_MCHID: required when WXPAY_PROVIDER=wechatpay');
+      expect(() => loadEnv({ WXPAY_PROVIDER: 'wechatpay', WECHATPAY_APPID: 'wx1' })).toThrow(
+        '- WECHATPAY_MCHID: required when WXPAY_PROVIDER=wechatpay',
+      );
       expect(() => loadEnv({ ALIPAY_PROVIDER: 'alipay' })).toThrow('- ALIPAY_PRIVATE_KEY: required when ALIPAY_PROVIDER=alipay');
       expect(() => loadEnv({ WECHATPAY_APIV3_KEY: 'short' })).toThrow(/- WECHATPAY_APIV3_KEY: must be the 32-character APIv3 key/);
       expect(() => loadEnv({ WXPAY_PROVIDER: 'paypal' })).toThrow(/- WXPAY_PROVIDER:/);
-      expect(loadEnv({ ALIPAY_PROVIDER: 'alipay', ALIPAY_APP_ID: '2021', ALIPAY_PRIVATE_KEY: 'k', ALIPAY_PUBLIC_KEY: 'p' }).ALIPAY_PROVIDER).toBe('alipay');
+      expect(
+        loadEnv({ ALIPAY_PROVIDER: 'alipay', ALIPAY_APP_ID: '2021', ALIPAY_PRIVATE_KEY: 'k', ALIPAY_PUBLIC_KEY: 'p' }).ALIPAY_PROVIDER,
+      ).toBe('alipay');
     });
 
     it('refuses a PUBLIC_ORIGIN that is not an absolute URL', () => {

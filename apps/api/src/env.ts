@@ -25,7 +25,10 @@ const trustProxy = z
   .transform((value): TrustProxy => {
     if (value === 'true') return true;
     if (value === 'false') return false;
-    return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    return value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
   });
 
 const port = z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535);
@@ -90,9 +93,16 @@ const ZEnv = z.object({
   // A folder of the bucket every key goes under (several sites sharing one bucket).
   S3_PREFIX: z
     .string()
-    .refine((value) => value.replace(/^\/+|\/+$/g, '').split('/').every((segment) => /^[^\\\0]+$/.test(segment) && segment !== '.' && segment !== '..'), {
-      error: "must name a folder of the bucket ('xcad' or 'sites/xcad')",
-    })
+    .refine(
+      (value) =>
+        value
+          .replace(/^\/+|\/+$/g, '')
+          .split('/')
+          .every((segment) => /^[^\\\0]+$/.test(segment) && segment !== '.' && segment !== '..'),
+      {
+        error: "must name a folder of the bucket ('xcad' or 'sites/xcad')",
+      },
+    )
     .optional(),
   // Decision 0012: where the download pages' buttons send installers (the vendor's CDN); file names are appended.
   SOFTWARE_DOWNLOAD_BASE_URL: z.url({ error: 'must be an absolute URL' }).default('https://download.xunjiecad.com/soft/'),
@@ -125,13 +135,20 @@ const ZEnv = z.object({
   CONVERSION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   CONVERSION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
   CONVERSION_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(1536),
-  CONVERSION_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(24),
+  CONVERSION_RETENTION_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 30)
+    .default(24),
   // Decision 0019: who carries the conversion jobs. local: the database queue above, run by the API
   // process; bullmq: a Redis queue (BullMQ), run by `npm run worker` processes. The queue's name
   // lets several sites (or test runs) share one Redis; BullMQ refuses ':' in it.
   CONVERSION_QUEUE: z.enum(['local', 'bullmq']).default('local'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).default('redis://127.0.0.1:6379'),
-  CONVERSION_QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'letters, digits, _ . - only' }).default('xcad-conversion'),
+  CONVERSION_QUEUE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: 'letters, digits, _ . - only' })
+    .default('xcad-conversion'),
   // Decision 0022: analytics events are kept this many days besides today (at least the 7 days an
   // event may be late), and the collector takes this many events a minute per client address and
   // per device id (at least one full batch of 50) before it answers 429.
@@ -143,27 +160,52 @@ const ZEnv = z.object({
   // which needs that Redis anyway); database: in the main database (the default otherwise).
   RATE_LIMIT_STORE: z.enum(LIMIT_STORES).optional(),
   // The limit store's keys go under this prefix in Redis (several sites can share one Redis).
-  RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, { error: 'letters, digits, _ . : - only' }).default('xcad-limits'),
+  RATE_LIMIT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, { error: 'letters, digits, _ . : - only' })
+    .default('xcad-limits'),
 });
 
 // The credentials each real SMS provider cannot send without.
 const SMS_REQUIRED = {
   console: [],
   aliyun: ['ALIYUN_SMS_ACCESS_KEY_ID', 'ALIYUN_SMS_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_TEMPLATE_CODE'],
-  tencent: ['TENCENT_SMS_SECRET_ID', 'TENCENT_SMS_SECRET_KEY', 'TENCENT_SMS_SDK_APP_ID', 'TENCENT_SMS_SIGN_NAME', 'TENCENT_SMS_TEMPLATE_ID'],
+  tencent: [
+    'TENCENT_SMS_SECRET_ID',
+    'TENCENT_SMS_SECRET_KEY',
+    'TENCENT_SMS_SDK_APP_ID',
+    'TENCENT_SMS_SIGN_NAME',
+    'TENCENT_SMS_TEMPLATE_ID',
+  ],
 } as const satisfies Record<(typeof SMS_PROVIDERS)[number], ReadonlyArray<keyof z.input<typeof ZEnv>>>;
 
-const OAUTH_REQUIRED: ReadonlyArray<{ variable: 'WECHAT_PROVIDER' | 'QQ_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
+const OAUTH_REQUIRED: ReadonlyArray<{
+  variable: 'WECHAT_PROVIDER' | 'QQ_PROVIDER';
+  value: string;
+  needs: ReadonlyArray<keyof z.input<typeof ZEnv>>;
+}> = [
   { variable: 'WECHAT_PROVIDER', value: 'open-platform', needs: ['WECHAT_APP_ID', 'WECHAT_APP_SECRET'] },
   { variable: 'QQ_PROVIDER', value: 'qq-connect', needs: ['QQ_APP_ID', 'QQ_APP_KEY'] },
 ];
 
 // The credentials each real payment provider cannot take money without (decision 0018).
-const PAY_REQUIRED: ReadonlyArray<{ variable: 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDER'; value: string; needs: ReadonlyArray<keyof z.input<typeof ZEnv>> }> = [
+const PAY_REQUIRED: ReadonlyArray<{
+  variable: 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDER';
+  value: string;
+  needs: ReadonlyArray<keyof z.input<typeof ZEnv>>;
+}> = [
   {
     variable: 'WXPAY_PROVIDER',
     value: 'wechatpay',
-    needs: ['WECHATPAY_APPID', 'WECHATPAY_MCHID', 'WECHATPAY_MCH_SERIAL_NO', 'WECHATPAY_PRIVATE_KEY', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_PUBLIC_KEY', 'WECHATPAY_PUBLIC_KEY_ID'],
+    needs: [
+      'WECHATPAY_APPID',
+      'WECHATPAY_MCHID',
+      'WECHATPAY_MCH_SERIAL_NO',
+      'WECHATPAY_PRIVATE_KEY',
+      'WECHATPAY_APIV3_KEY',
+      'WECHATPAY_PUBLIC_KEY',
+      'WECHATPAY_PUBLIC_KEY_ID',
+    ],
   },
   { variable: 'ALIPAY_PROVIDER', value: 'alipay', needs: ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] },
 ];
@@ -189,9 +231,7 @@ export class EnvError extends Error {
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''));
   const result = ZEnv.safeParse(present);
-  const problems = result.success
-    ? []
-    : result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
   // The development secret ships in public code; a production server must have its own.
   if (present['NODE_ENV'] === 'production' && present['PRODUCT_SIGN_SECRET'] === undefined) {
     problems.push('PRODUCT_SIGN_SECRET: required when NODE_ENV=production');

@@ -52,7 +52,15 @@ async function mustCall(path: string, fields: Record<string, string | number>): 
 
 const owner = await sessionOf();
 const signedIn = { account: owner.account, usertoken: owner.usertoken };
-const task = await mustCall('/api/v4/uploadpar', { ...signedIn, tasktype: 'cad2pdf', outputfileextension: 'pdf', filename: 'plan.dxf', filecount: 1, limitsize: 51_200, isshare: 0 });
+const task = await mustCall('/api/v4/uploadpar', {
+  ...signedIn,
+  tasktype: 'cad2pdf',
+  outputfileextension: 'pdf',
+  filename: 'plan.dxf',
+  filecount: 1,
+  limitsize: 51_200,
+  isshare: 0,
+});
 const order = await mustCall('/api/v4/memorder', { ...signedIn, productid: 211, packageid: 304, paytype: 'wxpay' });
 const login = await mustCall('/api/v4/wechatguid', {});
 const today = beijingDayOf(t.clock.now());
@@ -110,7 +118,19 @@ const EXAMPLES: Record<string, unknown> = {
   chunks: 1,
   chunk: 0,
   timestamp: nowSeconds(),
-  events: [{ event: 'view', software_name: 'web', software_version: 'online', channel: '', platform: 'WEB', uid: 'sweep', device_id: 'sweep', page: '/', time: t.clock.now() }],
+  events: [
+    {
+      event: 'view',
+      software_name: 'web',
+      software_version: 'online',
+      channel: '',
+      platform: 'WEB',
+      uid: 'sweep',
+      device_id: 'sweep',
+      page: '/',
+      time: t.clock.now(),
+    },
+  ],
   from: today,
   to: today,
   id: 1,
@@ -167,11 +187,15 @@ describe('the malformed-input sweep', () => {
     expect(routes).toContainEqual({ method: 'GET', url: '/content/*', isSigned: false });
   });
 
-  it.each(routes.map((route) => [`${route.method} ${route.url}`, route] as const))('%s answers every hostile input without a 5xx or a leak', async (_name, route) => {
-    const { count, failures } = await sweep(route);
-    expect(count).toBeGreaterThan(100);
-    expect(failures).toEqual([]);
-  }, 60_000);
+  it.each(routes.map((route) => [`${route.method} ${route.url}`, route] as const))(
+    '%s answers every hostile input without a 5xx or a leak',
+    async (_name, route) => {
+      const { count, failures } = await sweep(route);
+      expect(count).toBeGreaterThan(100);
+      expect(failures).toEqual([]);
+    },
+    60_000,
+  );
 
   it('leaves the process healthy: health, a signed call and a signed-in call answer normally', async () => {
     const health = await t.app.inject({ method: 'GET', url: '/health' });

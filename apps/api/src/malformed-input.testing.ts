@@ -2,7 +2,15 @@
 // route, as whole requests. malformed-input.api.test.ts throws them at every route the app
 // registers; nothing here knows a route by name, so a route added later is swept the same way.
 import { createHash, randomUUID } from 'node:crypto';
-import { endpoints, isAcceptableString, productDevice, signaturePayload, SESSION_COOKIE, type SignableFields, type ZCommonFields } from '@xcad/protocol';
+import {
+  endpoints,
+  isAcceptableString,
+  productDevice,
+  signaturePayload,
+  SESSION_COOKIE,
+  type SignableFields,
+  type ZCommonFields,
+} from '@xcad/protocol';
 import type { InjectOptions } from 'fastify';
 import { z } from 'zod';
 
@@ -141,7 +149,20 @@ export const HOSTILE_SEGMENTS: readonly string[] = [
  * Field names of routes the protocol registry does not describe (unsigned GETs, chunk uploads,
  * the content API, analytics, dev pages): the query and body names those routes read.
  */
-export const GENERIC_FIELDS: readonly string[] = ['id', 'page', 'per_page', 'q', 'search', 'slug', 'platform', 'tasktag', 'code', 'deviceid', 'events', 'state'];
+export const GENERIC_FIELDS: readonly string[] = [
+  'id',
+  'page',
+  'per_page',
+  'q',
+  'search',
+  'slug',
+  'platform',
+  'tasktag',
+  'code',
+  'deviceid',
+  'events',
+  'state',
+];
 
 /** The common fields a route may read beyond the signature check (the others only pass ZCommonFields). */
 const COMMON_FIELDS: ReadonlyArray<keyof typeof ZCommonFields.shape> = ['deviceid', 'productid', 'timestamp', 'nonce'];
@@ -186,7 +207,8 @@ function encodeComponent(text: string): string {
   if (isAcceptableString(text)) return encodeURIComponent(text);
   return Array.from(text, (char) => {
     const code = char.charCodeAt(0);
-    if (char.length === 1 && code >= 0xd800 && code <= 0xdfff) return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
+    if (char.length === 1 && code >= 0xd800 && code <= 0xdfff)
+      return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
     return encodeURIComponent(char);
   }).join('');
 }
@@ -234,23 +256,35 @@ function headersOf({ context, isSignedIn }: Shape, contentType?: string): Record
 
 /** `fields` with their datasign (spec §7), hashed natively: the protocol's MD5 is slow on the sweep's large bodies. */
 function signed(fields: SignableFields, secret: string): SignableFields {
-  return { ...fields, datasign: createHash('md5').update(signaturePayload(fields) + secret, 'utf8').digest('hex') };
+  return {
+    ...fields,
+    datasign: createHash('md5')
+      .update(signaturePayload(fields) + secret, 'utf8')
+      .digest('hex'),
+  };
 }
 
 /** A request with `fields` where the route reads them: the query of a GET, the JSON body (signed on /api/v4) otherwise. */
-function fieldsRequest(shape: Shape, fields: Record<string, unknown>, segments: Readonly<Record<string, string>> = {}, encoding: 'json' | 'form' = 'json'): InjectOptions {
+function fieldsRequest(
+  shape: Shape,
+  fields: Record<string, unknown>,
+  segments: Readonly<Record<string, string>> = {},
+  encoding: 'json' | 'form' = 'json',
+): InjectOptions {
   const { route, context } = shape;
   const path = pathWith(route.url, segments);
   const base = { method: route.method as InjectOptions['method'], remoteAddress: freshAddress() };
   if (!hasBody(route.method)) return { ...base, url: `${path}?${queryString(fields)}`, headers: headersOf(shape) };
   if (route.isSigned) {
     const body = signed(fields as SignableFields, context.secret);
-    if (encoding === 'form') return { ...base, url: path, payload: queryString(body), headers: headersOf(shape, 'application/x-www-form-urlencoded') };
+    if (encoding === 'form')
+      return { ...base, url: path, payload: queryString(body), headers: headersOf(shape, 'application/x-www-form-urlencoded') };
     return { ...base, url: path, payload: JSON.stringify(body), headers: headersOf(shape, 'application/json') };
   }
   // Unsigned routes may read their fields from the query (the chunk uploads): they get them in both.
   const url = `${path}?${queryString(fields)}`;
-  if (encoding === 'form') return { ...base, url, payload: queryString(fields), headers: headersOf(shape, 'application/x-www-form-urlencoded') };
+  if (encoding === 'form')
+    return { ...base, url, payload: queryString(fields), headers: headersOf(shape, 'application/x-www-form-urlencoded') };
   return { ...base, url, payload: JSON.stringify(fields), headers: headersOf(shape, 'application/json') };
 }
 
@@ -266,13 +300,18 @@ function fieldProbes(route: SweptRoute, context: SweepContext): Probe[] {
   const names = [...own, ...common];
   const probes: Probe[] = [];
   const probe = (label: string, fields: Record<string, unknown>, shape: Shape, encoding: 'json' | 'form' = 'json') =>
-    probes.push({ label: `${label}${shape.isSignedIn ? ' (signed in)' : ''}${encoding === 'form' ? ' as a form' : ''}`, request: fieldsRequest(shape, fields, {}, encoding) });
+    probes.push({
+      label: `${label}${shape.isSignedIn ? ' (signed in)' : ''}${encoding === 'form' ? ' as a form' : ''}`,
+      request: fieldsRequest(shape, fields, {}, encoding),
+    });
   // The sharp values go down the signed-in path (most routes stop a visitor before their
   // repository); the others alternate, so each meets both the visitor's and the member's code.
   let sequence = 0;
   const nextShape = (): Shape => ({ route, context, isSignedIn: (sequence += 1) % 2 === 0 });
-  const oneField = (name: string, label: string, value: Value, shape: Shape) => probe(`${name} = ${label}`, { ...baselineOf(shape, names), [name]: value }, shape);
-  for (const name of names) for (const [label, value] of HOSTILE_VALUES.slice(0, SHARP_COUNT)) oneField(name, label, value, { route, context, isSignedIn: true });
+  const oneField = (name: string, label: string, value: Value, shape: Shape) =>
+    probe(`${name} = ${label}`, { ...baselineOf(shape, names), [name]: value }, shape);
+  for (const name of names)
+    for (const [label, value] of HOSTILE_VALUES.slice(0, SHARP_COUNT)) oneField(name, label, value, { route, context, isSignedIn: true });
   HOSTILE_VALUES.slice(SHARP_COUNT).forEach(([label, value], index) => oneField(names[index % names.length]!, label, value, nextShape()));
   // Inside a list of objects (the example of `events`): each of the object's fields in turn.
   for (const name of names) {
@@ -280,7 +319,8 @@ function fieldProbes(route: SweptRoute, context: SweepContext): Probe[] {
     const item: unknown = Array.isArray(example) ? example[0] : undefined;
     if (typeof item !== 'object' || item === null) continue;
     for (const key of Object.keys(item)) {
-      for (const [label, value] of HOSTILE_VALUES.slice(0, NESTED_SHARP_COUNT)) oneField(name, `[{${key}: ${label}}]`, [{ ...item, [key]: value }] as Value, { route, context, isSignedIn: true });
+      for (const [label, value] of HOSTILE_VALUES.slice(0, NESTED_SHARP_COUNT))
+        oneField(name, `[{${key}: ${label}}]`, [{ ...item, [key]: value }] as Value, { route, context, isSignedIn: true });
     }
   }
   // Every field at once, for what only a combination reaches (a value too long for one request
@@ -300,7 +340,10 @@ function segmentProbes(route: SweptRoute, context: SweepContext): Probe[] {
   const shape: Shape = { route, context, isSignedIn: true };
   const fields = baselineOf(shape, fieldNamesOf(route).own);
   return paramsOf(route.url).flatMap((name) =>
-    HOSTILE_SEGMENTS.map((segment) => ({ label: `path ${name} = ${segment.slice(0, 40)}`, request: fieldsRequest(shape, fields, { [name]: segment }) })),
+    HOSTILE_SEGMENTS.map((segment) => ({
+      label: `path ${name} = ${segment.slice(0, 40)}`,
+      request: fieldsRequest(shape, fields, { [name]: segment }),
+    })),
   );
 }
 
@@ -317,8 +360,12 @@ const MULTIPART = '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n-
 /** Whole-request probes: bodies that are not objects, broken or huge JSON, wrong content types, odd methods, odd queries. */
 function requestProbes(route: SweptRoute, context: SweepContext): Probe[] {
   const path = pathWith(route.url, Object.fromEntries(paramsOf(route.url).map((name) => [name, String(context.examples[name] ?? '1')])));
-  const request = (label: string, options: Omit<InjectOptions, 'remoteAddress'>): Probe => ({ label, request: { method: route.method as InjectOptions['method'], url: path, remoteAddress: freshAddress(), ...options } as InjectOptions });
-  const json = (label: string, payload: string | Buffer, contentType = 'application/json'): Probe => request(label, { payload, headers: { 'content-type': contentType } });
+  const request = (label: string, options: Omit<InjectOptions, 'remoteAddress'>): Probe => ({
+    label,
+    request: { method: route.method as InjectOptions['method'], url: path, remoteAddress: freshAddress(), ...options } as InjectOptions,
+  });
+  const json = (label: string, payload: string | Buffer, contentType = 'application/json'): Probe =>
+    request(label, { payload, headers: { 'content-type': contentType } });
   const probes: Probe[] = [
     request('no body', {}),
     json('empty JSON body', ''),

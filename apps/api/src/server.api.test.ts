@@ -90,7 +90,12 @@ function getWithHeaders(url: string, path: string, headers: Record<string, strin
 }
 
 describe('the API server process at a public origin (decision 0026)', () => {
-  const PUBLIC = { NODE_ENV: 'production', PRODUCT_SIGN_SECRET: 'a-production-secret', SITE_URL: 'https://www.xunjiecad.com', PUBLIC_ORIGIN: 'https://www.xunjiecad.com' };
+  const PUBLIC = {
+    NODE_ENV: 'production',
+    PRODUCT_SIGN_SECRET: 'a-production-secret',
+    SITE_URL: 'https://www.xunjiecad.com',
+    PUBLIC_ORIGIN: 'https://www.xunjiecad.com',
+  };
 
   it('refuses to start with the development providers, naming each and the override', { timeout: 30_000 }, async () => {
     started = startServer(PUBLIC);
@@ -108,7 +113,9 @@ describe('the API server process at a public origin (decision 0026)', () => {
     const server = startServer({ ...PUBLIC, ...location, UNSAFE_DEV_PROVIDERS_AT: 'https://www.xunjiecad.com', LOG_LEVEL: 'warn' });
     started = server;
     const url = await listeningUrl(server);
-    expect(started.output()).toContain('[api] WARNING: UNSAFE_DEV_PROVIDERS_AT=https://www.xunjiecad.com: development providers at a public origin');
+    expect(started.output()).toContain(
+      '[api] WARNING: UNSAFE_DEV_PROVIDERS_AT=https://www.xunjiecad.com: development providers at a public origin',
+    );
 
     const outbox = '/api/dev/sms-outbox?account=13800138000';
     const host = new URL(url).host;
@@ -116,7 +123,9 @@ describe('the API server process at a public origin (decision 0026)', () => {
     // The warning is written by the logger after the answer leaves: wait for it to reach the output.
     await expect.poll(() => server.output(), { timeout: 5_000 }).toContain('development route used at a public deployment');
     // What nginx at the public origin sends for a visitor: its address, the public host name.
-    expect(await getWithHeaders(url, outbox, { host, 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'www.xunjiecad.com' })).toBe(404);
+    expect(await getWithHeaders(url, outbox, { host, 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'www.xunjiecad.com' })).toBe(
+      404,
+    );
     expect(await getWithHeaders(url, outbox, { host: 'www.xunjiecad.com' })).toBe(404);
   });
 });

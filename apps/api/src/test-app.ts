@@ -65,7 +65,18 @@ export async function createTestApp(overrides: NodeJS.ProcessEnv = {}, options: 
   const database = await createTestDatabase();
   const logs: Array<Record<string, unknown>> = [];
   const storage = new LocalDiskStorage(await mkdtemp(path.join(tmpdir(), 'xcad-storage-')));
-  const app = await buildApp({ env, db: database.db, logger: capturingLogger(env, logs), clock: clock.now, smsProvider: options.smsProvider, storage, payProviders: options.payProviders, conversionJobs: options.conversionJobs, onRoute: options.onRoute, conversionMinChunkBytes: options.conversionMinChunkBytes });
+  const app = await buildApp({
+    env,
+    db: database.db,
+    logger: capturingLogger(env, logs),
+    clock: clock.now,
+    smsProvider: options.smsProvider,
+    storage,
+    payProviders: options.payProviders,
+    conversionJobs: options.conversionJobs,
+    onRoute: options.onRoute,
+    conversionMinChunkBytes: options.conversionMinChunkBytes,
+  });
   return {
     app,
     database,
@@ -91,7 +102,15 @@ export async function createSecondTestApp(first: TestApp, options: TestAppOption
   const database = first.database.engine === 'postgres' ? createDatabase({ databaseUrl: first.database.location, poolMax: 5 }) : undefined;
   const db = database?.db ?? first.database.db;
   const logs: Array<Record<string, unknown>> = [];
-  const app = await buildApp({ env: first.env, db, logger: capturingLogger(first.env, logs), clock: first.clock.now, smsProvider: options.smsProvider, storage: first.storage, conversionJobs: options.conversionJobs });
+  const app = await buildApp({
+    env: first.env,
+    db,
+    logger: capturingLogger(first.env, logs),
+    clock: first.clock.now,
+    smsProvider: options.smsProvider,
+    storage: first.storage,
+    conversionJobs: options.conversionJobs,
+  });
   return {
     ...first,
     app,

@@ -32,7 +32,8 @@ async function articlePaths(): Promise<Array<{ path: string; modified?: string }
     const answer = await wpGet('posts', { page, per_page: 100, _fields: 'id,modified' });
     if (answer === false || !Array.isArray(answer.body)) break;
     for (const post of answer.body as Array<{ id?: unknown; modified?: unknown }>) {
-      if (typeof post.id === 'number') found.push({ path: `/${post.id}.html`, ...(typeof post.modified === 'string' ? { modified: post.modified } : {}) });
+      if (typeof post.id === 'number')
+        found.push({ path: `/${post.id}.html`, ...(typeof post.modified === 'string' ? { modified: post.modified } : {}) });
     }
     if (page >= (answer.totalPages ?? 1)) break;
   }

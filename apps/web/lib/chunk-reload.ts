@@ -9,8 +9,7 @@ export const CHUNK_RELOAD_KEY = 'xcad:chunk-reload-at';
 export function isChunkLoadError(reason: unknown): boolean {
   if (reason === null || reason === undefined) return false;
   const name = typeof reason === 'object' && 'name' in reason ? String(reason.name) : '';
-  const message =
-    typeof reason === 'string' ? reason : typeof reason === 'object' && 'message' in reason ? String(reason.message) : '';
+  const message = typeof reason === 'string' ? reason : typeof reason === 'object' && 'message' in reason ? String(reason.message) : '';
   return name === 'ChunkLoadError' || /Loading (CSS )?chunk [\w/.-]+ failed/i.test(message) || /Failed to load chunk/i.test(message);
 }
 

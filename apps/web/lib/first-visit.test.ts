@@ -6,7 +6,12 @@ afterEach(() => vi.unstubAllGlobals());
 describe('isFirstVisit', () => {
   it('is true once per key and tab session', () => {
     const stored = new Map<string, string>();
-    vi.stubGlobal('window', { sessionStorage: { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => stored.set(key, value) } });
+    vi.stubGlobal('window', {
+      sessionStorage: {
+        getItem: (key: string) => stored.get(key) ?? null,
+        setItem: (key: string, value: string) => stored.set(key, value),
+      },
+    });
     expect(isFirstVisit('xcad:viewed:1')).toBe(true);
     expect(isFirstVisit('xcad:viewed:1')).toBe(false);
     expect(isFirstVisit('xcad:viewed:2')).toBe(true);

@@ -27,11 +27,7 @@ const NUMERIC = /^\d+$/;
 const ARTICLE_ID = /^\d+(\.html)?$/;
 const SLUG = /^[\w-]+$/;
 
-const page = (
-  name: string,
-  pattern: string,
-  extra: Partial<Omit<RouteDef, 'name' | 'pattern'>> = {},
-): RouteDef => ({
+const page = (name: string, pattern: string, extra: Partial<Omit<RouteDef, 'name' | 'pattern'>> = {}): RouteDef => ({
   name,
   pattern,
   messageKey: extra.messageKey ?? name,
@@ -103,7 +99,11 @@ export const ROUTES: readonly RouteDef[] = [
   }),
   page('scanlogin-logintag', '/scanlogin/{logintag}', { params: { logintag: SLUG }, layout: 'compati', folder: '/scanlogin/[logintag]' }),
   // Decision 0018: the sandbox cashier an order's QR leads to (protocol ORDER_NO_PATTERN: XC + 22 digits).
-  page('pay-sandbox-orderno', '/pay/sandbox/{orderno}', { params: { orderno: /^XC\d{22}$/ }, layout: 'compati', folder: '/pay/sandbox/[orderno]' }),
+  page('pay-sandbox-orderno', '/pay/sandbox/{orderno}', {
+    params: { orderno: /^XC\d{22}$/ },
+    layout: 'compati',
+    folder: '/pay/sandbox/[orderno]',
+  }),
   // Decision 0022: the analytics reports, for operator accounts only (npm run operator:create).
   page('operator-analytics', '/operator/analytics', { layout: 'operator', isIndexed: false }),
 ];

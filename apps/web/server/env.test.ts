@@ -25,14 +25,22 @@ describe('loadWebEnv', () => {
 
   it('reads the values set, empty ones counting as unset', () => {
     const env = loadWebEnv({ WEB_PORT: '8080', API_PORT: '4001', PAGE_CACHE_TTL_MS: '0', SITE_URL: ' ', NEXT_DIST_DIR: '.next-e2e' });
-    expect(env).toMatchObject({ WEB_PORT: 8080, API_ORIGIN: 'http://127.0.0.1:4001', PAGE_CACHE_TTL_MS: 0, SITE_URL: 'http://localhost:3000', NEXT_DIST_DIR: '.next-e2e' });
+    expect(env).toMatchObject({
+      WEB_PORT: 8080,
+      API_ORIGIN: 'http://127.0.0.1:4001',
+      PAGE_CACHE_TTL_MS: 0,
+      SITE_URL: 'http://localhost:3000',
+      NEXT_DIST_DIR: '.next-e2e',
+    });
     expect(loadWebEnv({ API_ORIGIN: 'http://api.internal:3001', API_PORT: '4001' }).API_ORIGIN).toBe('http://api.internal:3001');
   });
 
   it('refuses production on the development signing secret, as the API does', () => {
     expect(() => loadWebEnv({ NODE_ENV: 'production' })).toThrow(WebEnvError);
     expect(() => loadWebEnv({ NODE_ENV: 'production' })).toThrow('PRODUCT_SIGN_SECRET: required when NODE_ENV=production');
-    expect(loadWebEnv({ NODE_ENV: 'production', PRODUCT_SIGN_SECRET: 'a-secret-of-its-own' }).PRODUCT_SIGN_SECRET).toBe('a-secret-of-its-own');
+    expect(loadWebEnv({ NODE_ENV: 'production', PRODUCT_SIGN_SECRET: 'a-secret-of-its-own' }).PRODUCT_SIGN_SECRET).toBe(
+      'a-secret-of-its-own',
+    );
   });
 
   it('lists every bad variable in one error', () => {
@@ -43,7 +51,12 @@ describe('loadWebEnv', () => {
       message = error instanceof WebEnvError ? error.message : '';
     }
     expect(message).toMatch(/^invalid environment:\n/);
-    for (const name of ['WEB_PORT: must be a port number', 'API_ORIGIN: must be an http:// or https:// URL', 'PAGE_CACHE_MAX_ENTRIES', 'PRODUCT_SIGN_SECRET']) {
+    for (const name of [
+      'WEB_PORT: must be a port number',
+      'API_ORIGIN: must be an http:// or https:// URL',
+      'PAGE_CACHE_MAX_ENTRIES',
+      'PRODUCT_SIGN_SECRET',
+    ]) {
       expect(message).toContain(`  - ${name}`);
     }
   });

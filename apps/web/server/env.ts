@@ -40,9 +40,7 @@ export class WebEnvError extends Error {
 export function loadWebEnv(source: Readonly<Record<string, string | undefined>> = process.env): WebEnv {
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''));
   const result = ZWebEnv.safeParse(present);
-  const problems = result.success
-    ? []
-    : result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
   // The development secret ships in public code; a production server must have its own (as the API).
   if (present['NODE_ENV'] === 'production' && present['PRODUCT_SIGN_SECRET'] === undefined) {
     problems.push('PRODUCT_SIGN_SECRET: required when NODE_ENV=production');

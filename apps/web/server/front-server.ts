@@ -28,8 +28,7 @@ function forwardHeaders(req: IncomingMessage): http.OutgoingHttpHeaders {
   const prior = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = prior ? `${String(prior)}, ${remote}` : remote;
   headers['x-forwarded-host'] = req.headers['x-forwarded-host'] ?? req.headers.host ?? '';
-  headers['x-forwarded-proto'] =
-    req.headers['x-forwarded-proto'] ?? ('encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http');
+  headers['x-forwarded-proto'] = req.headers['x-forwarded-proto'] ?? ('encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http');
   return headers;
 }
 

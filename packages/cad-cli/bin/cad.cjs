@@ -62,7 +62,9 @@ module.exports = function inflate(source, dest) {
  * a small code cache and runs with it do not compile it.
  */
 const LAZY = {
-  fontkit: (dir) => `const real = () => globalThis.${CHUNK_LOADER}?.('fontkit') ?? require('node:module').createRequire(${JSON.stringify(join(dir, 'x.js'))})('fontkit');
+  fontkit: (
+    dir,
+  ) => `const real = () => globalThis.${CHUNK_LOADER}?.('fontkit') ?? require('node:module').createRequire(${JSON.stringify(join(dir, 'x.js'))})('fontkit');
 module.exports = { create: (...a) => real().create(...a) };`,
   linebreak: () => `const real = () => { const m = require('linebreak'); return m.default ?? m; };
 module.exports = function LineBreaker(...a) { return new (real())(...a); };`,
@@ -114,7 +116,9 @@ function cadPlugin(kind, { lazy }) {
       // The back ends this kind of run never calls.
       build.onResolve({ filter: /^\.\/render\/node-(pdf|raster)$/ }, (args) => {
         const name = args.path.slice('./render/'.length);
-        return /[\\/]src[\\/]convert\.ts$/.test(args.importer) && LEFT_OUT[kind].includes(name) ? { path: name, namespace: 'cad-left-out' } : undefined;
+        return /[\\/]src[\\/]convert\.ts$/.test(args.importer) && LEFT_OUT[kind].includes(name)
+          ? { path: name, namespace: 'cad-left-out' }
+          : undefined;
       });
       build.onLoad({ filter: /.*/, namespace: 'cad-left-out' }, (args) => ({
         contents: `const no = () => { throw new Error('the ${args.path} back end is not in the ${kind} bundle (bin/cad.cjs)'); };\nexport const renderPdf = no, renderRaster = no, rasterLayout = no;`,
@@ -124,7 +128,9 @@ function cadPlugin(kind, { lazy }) {
       if (lazy) {
         build.onResolve({ filter: LAZY_NAMES }, (args) =>
           // (Named without .mjs: esbuild would take a stand-in so named for an ES module.)
-          args.pluginData === 'cad-real' ? undefined : { path: args.path.replace(/\.mjs$/, ''), namespace: 'cad-lazy', pluginData: args.resolveDir },
+          args.pluginData === 'cad-real'
+            ? undefined
+            : { path: args.path.replace(/\.mjs$/, ''), namespace: 'cad-lazy', pluginData: args.resolveDir },
         );
         build.onLoad({ filter: /.*/, namespace: 'cad-lazy' }, (args) => ({
           contents: LAZY[args.path](args.pluginData),
@@ -147,7 +153,8 @@ function cadPlugin(kind, { lazy }) {
         // pdfkit finds the metrics of its standard fonts (Helvetica: every PDF) at run time through
         // its package's import map: ~8 ms resolving and compiling. Bundled instead (loaded when used).
         contents = contents.replace(/\brequire\$1\((['"])#standard-fonts\//g, 'require($1#standard-fonts/');
-        if (usesDir) contents = `var __dirname = ${JSON.stringify(dirname(args.path))}, __filename = ${JSON.stringify(args.path)};\n${contents}`;
+        if (usesDir)
+          contents = `var __dirname = ${JSON.stringify(dirname(args.path))}, __filename = ${JSON.stringify(args.path)};\n${contents}`;
         return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js', resolveDir: dirname(args.path) };
       });
     },
@@ -176,7 +183,12 @@ async function buildBundle(kind) {
     minifySyntax: true,
   };
   try {
-    const result = await esbuild.build({ ...common, entryPoints: [entry], outfile: join(outdir, `cli-${kind}.cjs`), plugins: [cadPlugin(kind, { lazy: true })] });
+    const result = await esbuild.build({
+      ...common,
+      entryPoints: [entry],
+      outfile: join(outdir, `cli-${kind}.cjs`),
+      plugins: [cadPlugin(kind, { lazy: true })],
+    });
     const metas = [result.metafile];
     // The chunks the stand-ins load: fontkit, resolved from where pdfkit imports it.
     const fontkitFrom = findImporterDir(result.metafile, 'cad-lazy:fontkit');
@@ -192,7 +204,8 @@ async function buildBundle(kind) {
     const pdfjs = await esbuild.build({
       ...common,
       stdin: {
-        contents: "module.exports = { pdf: require('pdfjs-dist/legacy/build/pdf.mjs'), worker: require('pdfjs-dist/legacy/build/pdf.worker.mjs') };",
+        contents:
+          "module.exports = { pdf: require('pdfjs-dist/legacy/build/pdf.mjs'), worker: require('pdfjs-dist/legacy/build/pdf.worker.mjs') };",
         resolveDir: pkg,
         sourcefile: 'pdfjs-chunk.js',
         loader: 'js',
@@ -246,7 +259,8 @@ function pruneOldBundles() {
     rmSync(join(cacheRoot, 'manifest.json'), { force: true });
     for (const name of names) {
       const path = join(cacheRoot, name);
-      if (!keep.has(name) && name.startsWith('b') && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+      if (!keep.has(name) && name.startsWith('b') && Date.now() - statSync(path).mtimeMs > 3_600_000)
+        rmSync(path, { recursive: true, force: true });
     }
   } catch {
     // A cache that cannot be tidied is still usable.

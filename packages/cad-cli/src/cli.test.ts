@@ -28,28 +28,53 @@ interface Run {
 
 function cad(args: string[]): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, CAD_DEBUG: '' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', timeout: 60_000, env: { ...process.env, CAD_DEBUG: '' } },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 // Hand-made inputs for the error paths.
 writeFileSync(out('empty.dxf'), '');
-writeFileSync(out('garbage.dxf'), Uint8Array.from({ length: 4000 }, (_, i) => (i * 7919 + 13) % 251));
+writeFileSync(
+  out('garbage.dxf'),
+  Uint8Array.from({ length: 4000 }, (_, i) => (i * 7919 + 13) % 251),
+);
 writeFileSync(out('fake.pdf.dxf'), '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n');
 writeFileSync(out('truncated.dwg'), Buffer.concat([Buffer.from('AC1015'), Buffer.alloc(200, 0x55)]));
 // A LINE on a frozen layer only: nothing drawable.
 writeFileSync(
   out('frozen.dxf'),
   dxfText([
-    [0, 'SECTION'], [2, 'TABLES'], [0, 'TABLE'], [2, 'LAYER'],
-    [0, 'LAYER'], [2, 'HIDDEN'], [70, 1], [62, 7], [6, 'CONTINUOUS'],
-    [0, 'ENDTAB'], [0, 'ENDSEC'],
-    [0, 'SECTION'], [2, 'ENTITIES'],
-    [0, 'LINE'], [8, 'HIDDEN'], [10, 0], [20, 0], [30, 0], [11, 10], [21, 10], [31, 0],
-    [0, 'ENDSEC'], [0, 'EOF'],
+    [0, 'SECTION'],
+    [2, 'TABLES'],
+    [0, 'TABLE'],
+    [2, 'LAYER'],
+    [0, 'LAYER'],
+    [2, 'HIDDEN'],
+    [70, 1],
+    [62, 7],
+    [6, 'CONTINUOUS'],
+    [0, 'ENDTAB'],
+    [0, 'ENDSEC'],
+    [0, 'SECTION'],
+    [2, 'ENTITIES'],
+    [0, 'LINE'],
+    [8, 'HIDDEN'],
+    [10, 0],
+    [20, 0],
+    [30, 0],
+    [11, 10],
+    [21, 10],
+    [31, 0],
+    [0, 'ENDSEC'],
+    [0, 'EOF'],
   ]),
 );
 
@@ -143,7 +168,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const ok = (name: string): Run => {
   const r = results[name];
   expect(r, name).toBeDefined();
-  expect(r?.stderr.split('\n').filter((l) => l && !l.startsWith('cad: note:')), `${name}: ${r?.stderr}`).toEqual([]);
+  expect(
+    r?.stderr.split('\n').filter((l) => l && !l.startsWith('cad: note:')),
+    `${name}: ${r?.stderr}`,
+  ).toEqual([]);
   expect(r?.code, `${name}: ${r?.stderr}`).toBe(0);
   return r as Run;
 };
@@ -160,7 +188,10 @@ describe('cad info', () => {
     expect(info).toMatchObject({ format: 'dxf', dxf: 'ascii', version: 'AC1015', release: 'R2000', codePage: 'ANSI_936', encoding: 'gbk' });
     const layers = info.layers as { name: string; on: boolean; frozen: boolean; color: number | string }[];
     expect(layers.map((l) => l.name)).toContain('0');
-    expect(layers.some((l) => /[\u4e00-\u9fff]/.test(l.name)), 'a Chinese layer name, decoded').toBe(true);
+    expect(
+      layers.some((l) => /[\u4e00-\u9fff]/.test(l.name)),
+      'a Chinese layer name, decoded',
+    ).toBe(true);
     expect(layers.every((l) => typeof l.on === 'boolean' && typeof l.frozen === 'boolean')).toBe(true);
     const layouts = info.layouts as { name: string; isModel: boolean; entities: number; viewports: number }[];
     expect(layouts[0]).toMatchObject({ isModel: true });
@@ -339,7 +370,8 @@ describe('cad convert to DWG', () => {
     const { drawing, warnings } = await readDwg(bytes);
     expect(warnings).toEqual([]);
     expect(drawing.modelSpace.length).toBe(source.modelSpace.length);
-    const texts = (d: typeof drawing): string[] => d.modelSpace.flatMap((e) => (e.type === 'TEXT' || e.type === 'MTEXT' ? [e.text] : [])).sort();
+    const texts = (d: typeof drawing): string[] =>
+      d.modelSpace.flatMap((e) => (e.type === 'TEXT' || e.type === 'MTEXT' ? [e.text] : [])).sort();
     expect(texts(drawing)).toEqual(texts(source));
     expect(texts(drawing).some((t) => /[\u4e00-\u9fff]/.test(t))).toBe(true);
   });

@@ -108,7 +108,12 @@ function parseArgs(args: string[], allowed: { values: Set<string>; flags: Set<st
   return parsed;
 }
 
-function oneOf<T extends string>(name: string, value: string | undefined, choices: readonly T[], aliases: Record<string, T> = {}): T | undefined {
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  choices: readonly T[],
+  aliases: Record<string, T> = {},
+): T | undefined {
   if (value === undefined) return undefined;
   const found = choices.find((c) => c.toLowerCase() === value.toLowerCase()) ?? aliases[value.toLowerCase()];
   if (!found) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got '${value}')`);
@@ -158,7 +163,7 @@ function fsReason(err: unknown): string {
     case 'EROFS':
       return 'read-only file system';
     default:
-      return err instanceof Error ? err.message.split('\n')[0] ?? 'failed' : 'failed';
+      return err instanceof Error ? (err.message.split('\n')[0] ?? 'failed') : 'failed';
   }
 }
 
@@ -190,14 +195,20 @@ function writeOutput(path: string, data: Uint8Array): void {
 /** OUT-<layout>.ext, the layout name made safe for a file name (CJK kept). */
 export function layoutFileName(out: string, layout: string): string {
   const ext = extname(out);
-  const safe = [...layout].map((c) => (c.charCodeAt(0) < 32 || "\\/:*?\"<>|".includes(c) ? '_' : c)).join('').replace(/\s+/g, '_') || 'layout';
+  const safe =
+    [...layout]
+      .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? '_' : c))
+      .join('')
+      .replace(/\s+/g, '_') || 'layout';
   return `${out.slice(0, out.length - ext.length)}-${safe}${ext}`;
 }
 
 /** Characters as they look and as code points: '한 (U+D55C), 국 (U+AD6D)'. */
-const codePoints = (chars: readonly string[]): string => chars.map((c) => `${c} (U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')})`).join(', ');
+const codePoints = (chars: readonly string[]): string =>
+  chars.map((c) => `${c} (U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')})`).join(', ');
 
-const kb = (n: number): string => (n < 10_240 ? `${n} bytes` : n < 10_485_760 ? `${Math.round(n / 1024)} KB` : `${(n / 1_048_576).toFixed(1)} MB`);
+const kb = (n: number): string =>
+  n < 10_240 ? `${n} bytes` : n < 10_485_760 ? `${Math.round(n / 1024)} KB` : `${(n / 1_048_576).toFixed(1)} MB`;
 
 async function convertCommand(args: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const p = parseArgs(args, { values: VALUE_OPTIONS, flags: FLAG_OPTIONS });
@@ -259,18 +270,34 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
 }
 
 /** cad convert IN OUT.dxf [--version V] [--binary] [--pages P]: DWG/DXF/PDF → DXF of the chosen version. */
-async function dxfCommand(p: Parsed, input: string, output: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+async function dxfCommand(
+  p: Parsed,
+  input: string,
+  output: string,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   const unused = RENDER_OPTIONS.filter((o) => p.values.has(o));
   if (p.flags.has('all-layouts')) unused.push('all-layouts');
   if (unused.length) throw new UsageError(`--${unused[0]} is not used for a .dxf output (only --version, --binary and --pages)`);
-  const version = oneOf('version', p.values.get('version'), DXF_VERSIONS, { r2000: '2000', r2004: '2004', r2007: '2007', r2010: '2010', r2013: '2013', r2018: '2018' }) ?? '2018';
+  const version =
+    oneOf('version', p.values.get('version'), DXF_VERSIONS, {
+      r2000: '2000',
+      r2004: '2004',
+      r2007: '2007',
+      r2010: '2010',
+      r2013: '2013',
+      r2018: '2018',
+    }) ?? '2018';
   const binary = p.flags.has('binary');
   const bytes = readInput(input);
   checkWritable(output);
   const pages = p.values.get('pages');
   const isPdf = Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
   if (pages !== undefined && !isPdf) throw new UsageError('--pages is for a PDF input');
-  const result = isPdf ? await pdfToDxf(bytes, { version, binary, ...(pages === undefined ? {} : { pages }) }) : await (await import('@xcad/cad/dxf-writer')).convertToDxf(bytes, basename(input), { version, binary });
+  const result = isPdf
+    ? await pdfToDxf(bytes, { version, binary, ...(pages === undefined ? {} : { pages }) })
+    : await (await import('@xcad/cad/dxf-writer')).convertToDxf(bytes, basename(input), { version, binary });
   writeOutput(output, result.bytes);
   out.write(`wrote ${output} (DXF ${version}${binary ? ' binary' : ''}; ${kb(result.bytes.length)})\n`);
   for (const n of result.notes) err.write(`cad: note: ${n}\n`);
@@ -278,14 +305,21 @@ async function dxfCommand(p: Parsed, input: string, output: string, out: NodeJS.
 }
 
 /** cad convert IN OUT.dwg [--version V] [--pages P]: DWG/DXF/PDF → DWG of the chosen release. */
-async function dwgCommand(p: Parsed, input: string, output: string, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+async function dwgCommand(
+  p: Parsed,
+  input: string,
+  output: string,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   const unused = RENDER_OPTIONS.filter((o) => p.values.has(o));
   if (p.flags.has('all-layouts')) unused.push('all-layouts');
   if (p.flags.has('binary')) unused.push('binary');
   if (unused.length) throw new UsageError(`--${unused[0]} is not used for a .dwg output (only --version and --pages)`);
   const aliases = Object.fromEntries(DWG_VERSION_NAMES.map((n) => [`r${n}`, n])) as Record<string, DwgVersion>;
   const version = oneOf('version', p.values.get('version'), DWG_VERSION_NAMES, aliases) ?? DWG_DEFAULT;
-  if (!DWG_WRITE_VERSIONS.includes(version)) throw new UsageError(`DWG ${version} output is not supported yet: --version must be one of ${DWG_WRITE_LIST} for a .dwg output`);
+  if (!DWG_WRITE_VERSIONS.includes(version))
+    throw new UsageError(`DWG ${version} output is not supported yet: --version must be one of ${DWG_WRITE_LIST} for a .dwg output`);
   const bytes = readInput(input);
   checkWritable(output);
   const pages = p.values.get('pages');
@@ -305,7 +339,10 @@ async function dwgCommand(p: Parsed, input: string, output: string, out: NodeJS.
 }
 
 /** PDF → drawing (its vectors and text, in mm) → DXF. */
-async function pdfToDxf(bytes: Uint8Array, options: { version: (typeof DXF_VERSIONS)[number]; binary: boolean; pages?: string }): Promise<{ bytes: Uint8Array; notes: string[] }> {
+async function pdfToDxf(
+  bytes: Uint8Array,
+  options: { version: (typeof DXF_VERSIONS)[number]; binary: boolean; pages?: string },
+): Promise<{ bytes: Uint8Array; notes: string[] }> {
   const [{ pdfToDrawing }, { writeDxf }] = await Promise.all([import('@xcad/cad/pdf'), import('@xcad/cad/dxf-writer')]);
   const read = await pdfToDrawing(bytes, options.pages === undefined ? {} : { pages: options.pages });
   const written = writeDxf(read.drawing, { version: options.version, binary: options.binary });
@@ -313,9 +350,31 @@ async function pdfToDxf(bytes: Uint8Array, options: { version: (typeof DXF_VERSI
 }
 
 const UNITS = [
-  'unitless', 'inches', 'feet', 'miles', 'millimetres', 'centimetres', 'metres', 'kilometres', 'microinches', 'mils', 'yards',
-  'angstroms', 'nanometres', 'microns', 'decimetres', 'decametres', 'hectometres', 'gigametres', 'astronomical units',
-  'light years', 'parsecs', 'US survey feet', 'US survey inches', 'US survey yards', 'US survey miles',
+  'unitless',
+  'inches',
+  'feet',
+  'miles',
+  'millimetres',
+  'centimetres',
+  'metres',
+  'kilometres',
+  'microinches',
+  'mils',
+  'yards',
+  'angstroms',
+  'nanometres',
+  'microns',
+  'decimetres',
+  'decametres',
+  'hectometres',
+  'gigametres',
+  'astronomical units',
+  'light years',
+  'parsecs',
+  'US survey feet',
+  'US survey inches',
+  'US survey yards',
+  'US survey miles',
 ];
 
 async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -358,7 +417,10 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
     encoding: h.encoding,
     units: h.insUnits === undefined ? null : (UNITS[h.insUnits] ?? `code ${h.insUnits}`),
     // The header's $EXTMIN/$EXTMAX when written, else the extents of what the model draws.
-    extents: h.extMin && h.extMax && h.extMin[0] <= h.extMax[0] && h.extMin[1] <= h.extMax[1] ? { min: h.extMin, max: h.extMax } : drawnExtents(build.scenes),
+    extents:
+      h.extMin && h.extMax && h.extMin[0] <= h.extMax[0] && h.extMin[1] <= h.extMax[1]
+        ? { min: h.extMin, max: h.extMax }
+        : drawnExtents(build.scenes),
     layers: Object.values(drawing.layers).map((l) => ({
       name: l.name,
       on: l.on,
@@ -388,7 +450,11 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
 }
 
 /** Runs the command; returns the exit code. Never throws. */
-export async function main(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+export async function main(
+  args: string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
   const fail = (code: number, message: string): number => {
     err.write(`cad: ${message.replace(/\s*\n\s*/g, ' ').trim()}\n`);
     return code;
@@ -408,7 +474,11 @@ export async function main(args: string[], out: NodeJS.WritableStream = process.
       const warmUp = async (): Promise<void> => (await import('./resident/warm-up')).warmUp();
       return await serverCommand(rest, out, err, main, warmUp);
     }
-    throw new UsageError(command.startsWith('-') ? `unknown option '${command}' (see cad --help)` : `unknown command '${command}' (convert, info or server; see cad --help)`);
+    throw new UsageError(
+      command.startsWith('-')
+        ? `unknown option '${command}' (see cad --help)`
+        : `unknown command '${command}' (convert, info or server; see cad --help)`,
+    );
   } catch (e) {
     if (e instanceof UsageError) return fail(2, e.message);
     if (e instanceof InputError) return fail(1, e.message);
@@ -435,7 +505,9 @@ export async function afterCommand(args: string[]): Promise<void> {
 }
 
 /** Model-space extents of the built display list, as [x, y, 0] corners; null when nothing is drawn. */
-function drawnExtents(scenes: { isModel: boolean; bounds: { minX: number; minY: number; maxX: number; maxY: number } | null }[]): { min: number[]; max: number[] } | null {
+function drawnExtents(
+  scenes: { isModel: boolean; bounds: { minX: number; minY: number; maxX: number; maxY: number } | null }[],
+): { min: number[]; max: number[] } | null {
   const b = scenes.find((sc) => sc.isModel)?.bounds;
   return b ? { min: [b.minX, b.minY, 0], max: [b.maxX, b.maxY, 0] } : null;
 }

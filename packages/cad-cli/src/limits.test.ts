@@ -24,7 +24,11 @@ describe('the cad command', { timeout: 30_000 }, () => {
         callback();
       },
     });
-    expect(await main(['convert', input, join(tmp, 'out.png'), '--width', '20000'], new Writable({ write: (_c, _e, cb) => cb() }), err)).toBe(1);
-    expect(stderr).toBe('cad: the image would be 20000×20000 px (400 megapixels); the limit is 100 megapixels and 32767 px a side: use a smaller width or dpi\n');
+    expect(
+      await main(['convert', input, join(tmp, 'out.png'), '--width', '20000'], new Writable({ write: (_c, _e, cb) => cb() }), err),
+    ).toBe(1);
+    expect(stderr).toBe(
+      'cad: the image would be 20000×20000 px (400 megapixels); the limit is 100 megapixels and 32767 px a side: use a smaller width or dpi\n',
+    );
   });
 });

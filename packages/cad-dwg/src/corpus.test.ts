@@ -31,7 +31,11 @@ function files(): string[] {
 }
 
 function entityCount(d: Drawing): number {
-  return d.modelSpace.length + Object.values(d.blocks).reduce((n, b) => n + b.entities.length, 0) + d.layouts.reduce((n, l) => n + (l.entities?.length ?? 0), 0);
+  return (
+    d.modelSpace.length +
+    Object.values(d.blocks).reduce((n, b) => n + b.entities.length, 0) +
+    d.layouts.reduce((n, l) => n + (l.entities?.length ?? 0), 0)
+  );
 }
 
 describe('DWG corpus sweep', () => {

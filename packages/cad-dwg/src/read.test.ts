@@ -209,7 +209,13 @@ describe('DWG reader: entities of the ACadSharp R2000 sample', () => {
     // DXF twin: the rectangle (46.43, -35.99)-(49.21, -32.69) through the inverse insert matrix (scale 25.4).
     const clip = get('D2F', 'INSERT').clip;
     expect(clip?.inverted).toBe(false);
-    close(clip?.boundary.flat(), [91.33667303435482, 28.46559553810482, 161.88236210731543, 28.46559553810482, 161.88236210731543, 112.30965829060813, 91.33667303435482, 112.30965829060813]);
+    close(
+      clip?.boundary.flat(),
+      [
+        91.33667303435482, 28.46559553810482, 161.88236210731543, 28.46559553810482, 161.88236210731543, 112.30965829060813,
+        91.33667303435482, 112.30965829060813,
+      ],
+    );
     // Only that one reference is clipped.
     expect([...byHandle.values()].filter((e) => e.type === 'INSERT' && e.clip)).toHaveLength(1);
   });

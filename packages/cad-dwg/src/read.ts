@@ -117,29 +117,173 @@ export async function readDwgBytes(bytes: Uint8Array, options: DwgReadOptions = 
 
 /** Header variables copied into `header.vars` ($NAME), by kind. */
 const HEADER_NUMBERS = [
-  'ACADMAINTVER', 'DIMADEC', 'DIMALT', 'DIMALTD', 'DIMALTF', 'DIMALTRND', 'DIMALTTD', 'DIMALTTZ', 'DIMALTU', 'DIMALTZ',
-  'DIMATFIT', 'DIMAUNIT', 'DIMAZIN', 'DIMDLE', 'DIMDSEP', 'DIMFRAC', 'DIMJUST', 'DIMLIM', 'DIMLUNIT', 'DIMRND',
-  'DIMSAH', 'DIMSD1', 'DIMSD2', 'DIMSE1', 'DIMSE2', 'DIMSOXD', 'DIMTDEC', 'DIMTIX', 'DIMTM', 'DIMTMOVE', 'DIMTOFL',
-  'DIMTOL', 'DIMTOLJ', 'DIMTP', 'DIMTVP', 'DIMTZIN', 'DIMUPT', 'DIMFXL', 'DIMJOGANG', 'DIMTFILL', 'DIMARCSYM',
-  'DIMLWD', 'DIMLWE', 'CHAMFERA', 'CHAMFERB', 'CHAMFERC', 'CHAMFERD', 'FILLETRAD', 'CMLSCALE', 'CMLJUST',
-  'INSUNITS', 'MEASUREMENT', 'LTSCALE', 'PSLTSCALE', 'CELTSCALE', 'PDMODE', 'PDSIZE', 'TEXTSIZE', 'TRACEWID',
-  'DIMSCALE', 'DIMASZ', 'DIMTXT', 'DIMGAP', 'DIMEXO', 'DIMEXE', 'DIMDLI', 'DIMTSZ', 'DIMCEN', 'DIMTAD', 'DIMTIH',
-  'DIMTOH', 'DIMDEC', 'DIMLFAC', 'DIMZIN', 'DIMTFAC', 'ANGDIR', 'AUNITS', 'AUPREC', 'LUNITS', 'LUPREC', 'TILEMODE',
-  'MIRRTEXT', 'FILLMODE', 'QTEXTMODE', 'ATTMODE', 'PLINEGEN', 'PLINEWID', 'SPLINESEGS', 'ELEVATION', 'THICKNESS',
-  'MAXACTVP', 'LIMCHECK', 'ORTHOMODE', 'REGENMODE', 'USRTIMER', 'SURFU', 'SURFV', 'SPLFRAME', 'SPLINETYPE',
-  'PELEVATION', 'PSVPSCALE', 'TEXTQLTY', 'DIMASO', 'DIMSHO', 'CELWEIGHT', 'ENDCAPS', 'JOINSTYLE', 'LWDISPLAY',
-  'XEDIT', 'EXTNAMES', 'PSTYLEMODE', 'OLESTARTUP', 'CEPSNTYPE', 'INDEXCTL', 'HIDETEXT', 'XCLIPFRAME', 'HALOGAP',
-  'OBSCOLOR', 'OBSLTYPE', 'INTERSECTIONDISPLAY', 'INTERSECTIONCOLOR', 'DIMASSOC', 'SORTENTS', 'PUCSORTHOVIEW',
-  'UCSORTHOVIEW', 'PROXYGRAPHICS', 'VISRETAIN', 'DISPSILH', 'SKPOLY', 'TREEDEPTH', 'ISOLINES', 'FACETRES',
+  'ACADMAINTVER',
+  'DIMADEC',
+  'DIMALT',
+  'DIMALTD',
+  'DIMALTF',
+  'DIMALTRND',
+  'DIMALTTD',
+  'DIMALTTZ',
+  'DIMALTU',
+  'DIMALTZ',
+  'DIMATFIT',
+  'DIMAUNIT',
+  'DIMAZIN',
+  'DIMDLE',
+  'DIMDSEP',
+  'DIMFRAC',
+  'DIMJUST',
+  'DIMLIM',
+  'DIMLUNIT',
+  'DIMRND',
+  'DIMSAH',
+  'DIMSD1',
+  'DIMSD2',
+  'DIMSE1',
+  'DIMSE2',
+  'DIMSOXD',
+  'DIMTDEC',
+  'DIMTIX',
+  'DIMTM',
+  'DIMTMOVE',
+  'DIMTOFL',
+  'DIMTOL',
+  'DIMTOLJ',
+  'DIMTP',
+  'DIMTVP',
+  'DIMTZIN',
+  'DIMUPT',
+  'DIMFXL',
+  'DIMJOGANG',
+  'DIMTFILL',
+  'DIMARCSYM',
+  'DIMLWD',
+  'DIMLWE',
+  'CHAMFERA',
+  'CHAMFERB',
+  'CHAMFERC',
+  'CHAMFERD',
+  'FILLETRAD',
+  'CMLSCALE',
+  'CMLJUST',
+  'INSUNITS',
+  'MEASUREMENT',
+  'LTSCALE',
+  'PSLTSCALE',
+  'CELTSCALE',
+  'PDMODE',
+  'PDSIZE',
+  'TEXTSIZE',
+  'TRACEWID',
+  'DIMSCALE',
+  'DIMASZ',
+  'DIMTXT',
+  'DIMGAP',
+  'DIMEXO',
+  'DIMEXE',
+  'DIMDLI',
+  'DIMTSZ',
+  'DIMCEN',
+  'DIMTAD',
+  'DIMTIH',
+  'DIMTOH',
+  'DIMDEC',
+  'DIMLFAC',
+  'DIMZIN',
+  'DIMTFAC',
+  'ANGDIR',
+  'AUNITS',
+  'AUPREC',
+  'LUNITS',
+  'LUPREC',
+  'TILEMODE',
+  'MIRRTEXT',
+  'FILLMODE',
+  'QTEXTMODE',
+  'ATTMODE',
+  'PLINEGEN',
+  'PLINEWID',
+  'SPLINESEGS',
+  'ELEVATION',
+  'THICKNESS',
+  'MAXACTVP',
+  'LIMCHECK',
+  'ORTHOMODE',
+  'REGENMODE',
+  'USRTIMER',
+  'SURFU',
+  'SURFV',
+  'SPLFRAME',
+  'SPLINETYPE',
+  'PELEVATION',
+  'PSVPSCALE',
+  'TEXTQLTY',
+  'DIMASO',
+  'DIMSHO',
+  'CELWEIGHT',
+  'ENDCAPS',
+  'JOINSTYLE',
+  'LWDISPLAY',
+  'XEDIT',
+  'EXTNAMES',
+  'PSTYLEMODE',
+  'OLESTARTUP',
+  'CEPSNTYPE',
+  'INDEXCTL',
+  'HIDETEXT',
+  'XCLIPFRAME',
+  'HALOGAP',
+  'OBSCOLOR',
+  'OBSLTYPE',
+  'INTERSECTIONDISPLAY',
+  'INTERSECTIONCOLOR',
+  'DIMASSOC',
+  'SORTENTS',
+  'PUCSORTHOVIEW',
+  'UCSORTHOVIEW',
+  'PROXYGRAPHICS',
+  'VISRETAIN',
+  'DISPSILH',
+  'SKPOLY',
+  'TREEDEPTH',
+  'ISOLINES',
+  'FACETRES',
 ];
 const HEADER_ANGLES = ['ANGBASE'];
 /** Colour variables: stored as the ACI number, as DXF writes them. */
 const HEADER_COLORS = ['CECOLOR', 'DIMCLRD', 'DIMCLRE', 'DIMCLRT'];
 const HEADER_POINTS = [
-  'EXTMIN', 'EXTMAX', 'LIMMIN', 'LIMMAX', 'INSBASE', 'PEXTMIN', 'PEXTMAX', 'PLIMMIN', 'PLIMMAX', 'PINSBASE',
-  'UCSORG', 'UCSXDIR', 'UCSYDIR', 'PUCSORG', 'PUCSXDIR', 'PUCSYDIR',
+  'EXTMIN',
+  'EXTMAX',
+  'LIMMIN',
+  'LIMMAX',
+  'INSBASE',
+  'PEXTMIN',
+  'PEXTMAX',
+  'PLIMMIN',
+  'PLIMMAX',
+  'PINSBASE',
+  'UCSORG',
+  'UCSXDIR',
+  'UCSYDIR',
+  'PUCSORG',
+  'PUCSXDIR',
+  'PUCSYDIR',
 ];
-const HEADER_STRINGS = ['DIMPOST', 'DIMAPOST', 'DIMBLK_T', 'DIMBLK1_T', 'DIMBLK2_T', 'MENU', 'PROJECTNAME', 'HYPERLINKBASE', 'STYLESHEET', 'FINGERPRINTGUID', 'VERSIONGUID'];
+const HEADER_STRINGS = [
+  'DIMPOST',
+  'DIMAPOST',
+  'DIMBLK_T',
+  'DIMBLK1_T',
+  'DIMBLK2_T',
+  'MENU',
+  'PROJECTNAME',
+  'HYPERLINKBASE',
+  'STYLESHEET',
+  'FINGERPRINTGUID',
+  'VERSIONGUID',
+];
 const HEADER_TABLE_REFS: [string, 'layers' | 'ltypes' | 'styles' | 'dimstyles' | 'blocks' | 'mlineStyles'][] = [
   ['CLAYER', 'layers'],
   ['TEXTSTYLE', 'styles'],
@@ -156,22 +300,81 @@ const HEADER_TABLE_REFS: [string, 'layers' | 'ltypes' | 'styles' | 'dimstyles' |
 /** DIMSTYLE fields → DXF group codes (the DXF reader stores DIMSTYLE variables by group code). */
 type DimKind = 'd' | 'b' | 'bs' | 'bsd' | 't' | 'h' | 'cmc';
 const DIMSTYLE_FIELDS: [number, string, DimKind][] = [
-  [3, 'DIMPOST', 't'], [4, 'DIMAPOST', 't'], [6, 'DIMBLK1_T', 't'], [7, 'DIMBLK2_T', 't'],
-  [40, 'DIMSCALE', 'd'], [41, 'DIMASZ', 'd'], [42, 'DIMEXO', 'd'], [43, 'DIMDLI', 'd'], [44, 'DIMEXE', 'd'],
-  [45, 'DIMRND', 'd'], [46, 'DIMDLE', 'd'], [47, 'DIMTP', 'd'], [48, 'DIMTM', 'd'], [49, 'DIMFXL', 'd'],
-  [50, 'DIMJOGANG', 'd'], [69, 'DIMTFILL', 'bs'],
-  [71, 'DIMTOL', 'b'], [72, 'DIMLIM', 'b'], [73, 'DIMTIH', 'b'], [74, 'DIMTOH', 'b'], [75, 'DIMSE1', 'b'],
-  [76, 'DIMSE2', 'b'], [77, 'DIMTAD', 'bs'], [78, 'DIMZIN', 'bs'], [79, 'DIMAZIN', 'bs'], [90, 'DIMARCSYM', 'bs'],
-  [140, 'DIMTXT', 'd'], [141, 'DIMCEN', 'd'], [142, 'DIMTSZ', 'd'], [143, 'DIMALTF', 'd'], [144, 'DIMLFAC', 'd'],
-  [145, 'DIMTVP', 'd'], [146, 'DIMTFAC', 'd'], [147, 'DIMGAP', 'd'], [148, 'DIMALTRND', 'd'],
-  [170, 'DIMALT', 'b'], [171, 'DIMALTD', 'bs'], [172, 'DIMTOFL', 'b'], [173, 'DIMSAH', 'b'], [174, 'DIMTIX', 'b'],
-  [175, 'DIMSOXD', 'b'], [176, 'DIMCLRD', 'cmc'], [177, 'DIMCLRE', 'cmc'], [178, 'DIMCLRT', 'cmc'], [179, 'DIMADEC', 'bs'],
-  [271, 'DIMDEC', 'bs'], [272, 'DIMTDEC', 'bs'], [273, 'DIMALTU', 'bs'], [274, 'DIMALTTD', 'bs'], [275, 'DIMAUNIT', 'bs'],
-  [276, 'DIMFRAC', 'bs'], [277, 'DIMLUNIT', 'bs'], [278, 'DIMDSEP', 'bs'], [279, 'DIMTMOVE', 'bs'], [280, 'DIMJUST', 'bs'],
-  [281, 'DIMSD1', 'b'], [282, 'DIMSD2', 'b'], [283, 'DIMTOLJ', 'bs'], [284, 'DIMTZIN', 'bs'], [285, 'DIMALTZ', 'bs'],
-  [286, 'DIMALTTZ', 'bs'], [288, 'DIMUPT', 'b'], [289, 'DIMATFIT', 'bs'], [290, 'DIMFXLON', 'b'], [294, 'DIMTXTDIRECTION', 'b'],
-  [340, 'DIMTXSTY', 'h'], [341, 'DIMLDRBLK', 'h'], [342, 'DIMBLK', 'h'], [343, 'DIMBLK1', 'h'], [344, 'DIMBLK2', 'h'],
-  [345, 'DIMLTYPE', 'h'], [346, 'DIMLTEX1', 'h'], [347, 'DIMLTEX2', 'h'], [371, 'DIMLWD', 'bsd'], [372, 'DIMLWE', 'bsd'],
+  [3, 'DIMPOST', 't'],
+  [4, 'DIMAPOST', 't'],
+  [6, 'DIMBLK1_T', 't'],
+  [7, 'DIMBLK2_T', 't'],
+  [40, 'DIMSCALE', 'd'],
+  [41, 'DIMASZ', 'd'],
+  [42, 'DIMEXO', 'd'],
+  [43, 'DIMDLI', 'd'],
+  [44, 'DIMEXE', 'd'],
+  [45, 'DIMRND', 'd'],
+  [46, 'DIMDLE', 'd'],
+  [47, 'DIMTP', 'd'],
+  [48, 'DIMTM', 'd'],
+  [49, 'DIMFXL', 'd'],
+  [50, 'DIMJOGANG', 'd'],
+  [69, 'DIMTFILL', 'bs'],
+  [71, 'DIMTOL', 'b'],
+  [72, 'DIMLIM', 'b'],
+  [73, 'DIMTIH', 'b'],
+  [74, 'DIMTOH', 'b'],
+  [75, 'DIMSE1', 'b'],
+  [76, 'DIMSE2', 'b'],
+  [77, 'DIMTAD', 'bs'],
+  [78, 'DIMZIN', 'bs'],
+  [79, 'DIMAZIN', 'bs'],
+  [90, 'DIMARCSYM', 'bs'],
+  [140, 'DIMTXT', 'd'],
+  [141, 'DIMCEN', 'd'],
+  [142, 'DIMTSZ', 'd'],
+  [143, 'DIMALTF', 'd'],
+  [144, 'DIMLFAC', 'd'],
+  [145, 'DIMTVP', 'd'],
+  [146, 'DIMTFAC', 'd'],
+  [147, 'DIMGAP', 'd'],
+  [148, 'DIMALTRND', 'd'],
+  [170, 'DIMALT', 'b'],
+  [171, 'DIMALTD', 'bs'],
+  [172, 'DIMTOFL', 'b'],
+  [173, 'DIMSAH', 'b'],
+  [174, 'DIMTIX', 'b'],
+  [175, 'DIMSOXD', 'b'],
+  [176, 'DIMCLRD', 'cmc'],
+  [177, 'DIMCLRE', 'cmc'],
+  [178, 'DIMCLRT', 'cmc'],
+  [179, 'DIMADEC', 'bs'],
+  [271, 'DIMDEC', 'bs'],
+  [272, 'DIMTDEC', 'bs'],
+  [273, 'DIMALTU', 'bs'],
+  [274, 'DIMALTTD', 'bs'],
+  [275, 'DIMAUNIT', 'bs'],
+  [276, 'DIMFRAC', 'bs'],
+  [277, 'DIMLUNIT', 'bs'],
+  [278, 'DIMDSEP', 'bs'],
+  [279, 'DIMTMOVE', 'bs'],
+  [280, 'DIMJUST', 'bs'],
+  [281, 'DIMSD1', 'b'],
+  [282, 'DIMSD2', 'b'],
+  [283, 'DIMTOLJ', 'bs'],
+  [284, 'DIMTZIN', 'bs'],
+  [285, 'DIMALTZ', 'bs'],
+  [286, 'DIMALTTZ', 'bs'],
+  [288, 'DIMUPT', 'b'],
+  [289, 'DIMATFIT', 'bs'],
+  [290, 'DIMFXLON', 'b'],
+  [294, 'DIMTXTDIRECTION', 'b'],
+  [340, 'DIMTXSTY', 'h'],
+  [341, 'DIMLDRBLK', 'h'],
+  [342, 'DIMBLK', 'h'],
+  [343, 'DIMBLK1', 'h'],
+  [344, 'DIMBLK2', 'h'],
+  [345, 'DIMLTYPE', 'h'],
+  [346, 'DIMLTEX1', 'h'],
+  [347, 'DIMLTEX2', 'h'],
+  [371, 'DIMLWD', 'bsd'],
+  [372, 'DIMLWE', 'bsd'],
 ];
 
 class DwgConverter {
@@ -285,7 +488,8 @@ class DwgConverter {
       let dxfName = '';
       if (type >= 500) {
         dxfName = safe(() => w.dwg_object_get_dxfname(obj), '');
-        if (dxfName !== 'IMAGEDEF' && dxfName !== 'SORTENTSTABLE' && dxfName !== 'WIPEOUTVARIABLES' && dxfName !== 'SPATIAL_FILTER') continue;
+        if (dxfName !== 'IMAGEDEF' && dxfName !== 'SORTENTSTABLE' && dxfName !== 'WIPEOUTVARIABLES' && dxfName !== 'SPATIAL_FILTER')
+          continue;
       }
       const tio = w.dwg_object_to_object_tio(obj);
       if (!tio) continue;
@@ -496,7 +700,8 @@ class DwgConverter {
     }
     if (!name) name = `*BLOCK_${hex(handle)}`;
     const raw = a.u8(tio, type, 'flag');
-    const bit = (field: string, value: number, rawBit: number): number => (a.off(tio, type, field) >= 0 ? (a.u8(tio, type, field) ? value : 0) : raw & rawBit);
+    const bit = (field: string, value: number, rawBit: number): number =>
+      a.off(tio, type, field) >= 0 ? (a.u8(tio, type, field) ? value : 0) : raw & rawBit;
     // DXF 70: 1 anonymous, 2 has attributes, 4 xref, 8 overlay, 16 external, 32 resolved.
     const flags = bit('anonymous', 1, 1) | bit('hasattrs', 2, 2) | bit('blkisxref', 4, 4) | bit('xrefoverlaid', 8, 8) | (raw & 48);
     const anonymous = (flags & 1) !== 0 || name.startsWith('*');
@@ -735,7 +940,14 @@ class DwgConverter {
     for (const obj of this.entityObjs) {
       if (this.visited.has(obj)) continue;
       const type = w.dwg_object_get_fixedtype(obj);
-      if (type === T.BLOCK || type === T.ENDBLK || type === T.SEQEND || type === T.ATTRIB || (type >= T.VERTEX_2D && type <= T.VERTEX_PFACE_FACE)) continue;
+      if (
+        type === T.BLOCK ||
+        type === T.ENDBLK ||
+        type === T.SEQEND ||
+        type === T.ATTRIB ||
+        (type >= T.VERTEX_2D && type <= T.VERTEX_PFACE_FACE)
+      )
+        continue;
       this.visited.add(obj);
       const etio = w.dwg_object_to_entity_tio(obj);
       const ownerTio = etio ? safe(() => w.dwg_entity_owner(etio), 0) : 0;
@@ -785,7 +997,16 @@ class DwgConverter {
     const a = this.a;
     // R1.x drawings have no layer table: everything is on layer 0.
     if (!Object.keys(d.layers).length)
-      d.layers['0'] = { name: '0', color: { aci: 7 }, linetype: 'CONTINUOUS', lineweight: -3, on: true, frozen: false, locked: false, plot: true };
+      d.layers['0'] = {
+        name: '0',
+        color: { aci: 7 },
+        linetype: 'CONTINUOUS',
+        lineweight: -3,
+        on: true,
+        frozen: false,
+        locked: false,
+        plot: true,
+      };
     for (const bh of this.headers) {
       bh.block.layer = this.names.layers.get(bh.layerHandle) ?? '0';
       d.blockRecords.push(bh.record);
@@ -794,7 +1015,8 @@ class DwgConverter {
     const headerByHandle = new Map<number, BlockHeader>();
     for (const bh of this.headers) headerByHandle.set(bh.handle, bh);
     const paper = this.paperEntities;
-    const entitiesOf = (bh: BlockHeader | undefined): Entity[] => (bh && upper(bh.name) === '*PAPER_SPACE' ? paper : (bh?.block.entities ?? []));
+    const entitiesOf = (bh: BlockHeader | undefined): Entity[] =>
+      bh && upper(bh.name) === '*PAPER_SPACE' ? paper : (bh?.block.entities ?? []);
     const viewportsOf = (es: Entity[]): ViewportEntity[] => es.filter((e): e is ViewportEntity => e.type === 'VIEWPORT');
 
     for (const { obj, tio } of this.layoutObjs) {
@@ -828,11 +1050,24 @@ class DwgConverter {
       d.layouts.push(layout);
     }
     if (!d.layouts.some((l) => l.isModel)) {
-      d.layouts.push({ name: 'Model', tabOrder: 0, blockName: this.headers.find((b) => isModelName(b.name))?.name ?? '*Model_Space', isModel: true, viewports: [] });
+      d.layouts.push({
+        name: 'Model',
+        tabOrder: 0,
+        blockName: this.headers.find((b) => isModelName(b.name))?.name ?? '*Model_Space',
+        isModel: true,
+        viewports: [],
+      });
     }
     if (!d.layouts.some((l) => upper(l.blockName) === '*PAPER_SPACE') && paper.length) {
       const bh = this.headers.find((b) => upper(b.name) === '*PAPER_SPACE');
-      d.layouts.push({ name: 'Layout1', tabOrder: 1, blockName: bh?.name ?? '*Paper_Space', isModel: false, entities: paper, viewports: viewportsOf(paper) });
+      d.layouts.push({
+        name: 'Layout1',
+        tabOrder: 1,
+        blockName: bh?.name ?? '*Paper_Space',
+        isModel: false,
+        entities: paper,
+        viewports: viewportsOf(paper),
+      });
     }
     d.layouts.sort((x, y) => (x.isModel === y.isModel ? x.tabOrder - y.tabOrder : x.isModel ? -1 : 1));
     // Viewport ids: 1 is the layout's overall paper-space view, then in drawing order.
@@ -940,4 +1175,3 @@ function safe<R>(f: () => R, fallback: R): R {
     return fallback;
   }
 }
-

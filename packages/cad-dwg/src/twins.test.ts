@@ -55,9 +55,34 @@ const EXPECTED_DIFFERENCES: Record<string, Record<string, [number, number]>> = {
 
 /** acs_sample_AC1015_ascii.dxf as the DXF reader counts it (for runs without the corpus). */
 const AC1015_DXF_COUNTS: Record<string, number> = {
-  POINT: 40, LINE: 98, LWPOLYLINE: 23, CIRCLE: 13, ARC: 3, ELLIPSE: 1, '3DFACE': 1, MESH: 2, HATCH: 8, XLINE: 1, RAY: 1,
-  MLINE: 3, TEXT: 29, MTEXT: 36, POLYLINE: 2, SOLID: 14, SPLINE: 2, WIPEOUT: 1, LEADER: 1, DIMENSION: 11, ACAD_TABLE: 2,
-  INSERT: 14, ATTRIB: 4, MULTILEADER: 15, UNKNOWN: 8, IMAGE: 1, VIEWPORT: 6, ATTDEF: 5,
+  POINT: 40,
+  LINE: 98,
+  LWPOLYLINE: 23,
+  CIRCLE: 13,
+  ARC: 3,
+  ELLIPSE: 1,
+  '3DFACE': 1,
+  MESH: 2,
+  HATCH: 8,
+  XLINE: 1,
+  RAY: 1,
+  MLINE: 3,
+  TEXT: 29,
+  MTEXT: 36,
+  POLYLINE: 2,
+  SOLID: 14,
+  SPLINE: 2,
+  WIPEOUT: 1,
+  LEADER: 1,
+  DIMENSION: 11,
+  ACAD_TABLE: 2,
+  INSERT: 14,
+  ATTRIB: 4,
+  MULTILEADER: 15,
+  UNKNOWN: 8,
+  IMAGE: 1,
+  VIEWPORT: 6,
+  ATTDEF: 5,
 };
 
 /** Entities by type over model space, every block and every layout, ATTRIBs included. */
@@ -67,7 +92,8 @@ export function countByType(d: Drawing, fromDxf = false): Record<string, number>
     let k: string = e.type;
     // Proxy and custom classes are named differently by each writer; dimensions the DWG reader
     // draws from their blocks (arc, jogged radius) are UNKNOWN for the DXF reader.
-    if (e.type === 'UNKNOWN') k = fromDxf && (e.dxfType === 'ARC_DIMENSION' || e.dxfType === 'LARGE_RADIAL_DIMENSION') ? 'DIMENSION' : 'UNKNOWN';
+    if (e.type === 'UNKNOWN')
+      k = fromDxf && (e.dxfType === 'ARC_DIMENSION' || e.dxfType === 'LARGE_RADIAL_DIMENSION') ? 'DIMENSION' : 'UNKNOWN';
     c[k] = (c[k] ?? 0) + 1;
     if (e.type === 'INSERT') e.attributes.forEach(add);
   };
@@ -134,12 +160,14 @@ describe('DWG and its DXF twin', () => {
             texts++;
             if (/[\u4e00-\u9fff]/.test(e.text)) chinese++;
             // DXF writes control characters in caret notation (^J); DWG keeps them.
-            if (e.text !== (x.text ?? '').replace(/\^J/g, '\n') && !(e.type !== 'MTEXT' && x.text === '')) mismatches.push(`${name} ${h}: ${e.text} / ${x.text}`);
+            if (e.text !== (x.text ?? '').replace(/\^J/g, '\n') && !(e.type !== 'MTEXT' && x.text === ''))
+              mismatches.push(`${name} ${h}: ${e.text} / ${x.text}`);
           }
           if (x.color.rgb !== undefined || x.transparency !== undefined) {
             colours++;
             // A colour-book colour (DXF 430) keeps only its ACI in LibreDWG.
-            if (e.color.rgb !== x.color.rgb && e.color.aci !== x.color.aci) mismatches.push(`${name} ${h}: colour ${JSON.stringify(e.color)} / ${JSON.stringify(x.color)}`);
+            if (e.color.rgb !== x.color.rgb && e.color.aci !== x.color.aci)
+              mismatches.push(`${name} ${h}: colour ${JSON.stringify(e.color)} / ${JSON.stringify(x.color)}`);
             if (e.transparency !== x.transparency) mismatches.push(`${name} ${h}: transparency ${e.transparency} / ${x.transparency}`);
           }
         }

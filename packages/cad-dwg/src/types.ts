@@ -6,4 +6,3 @@ export const SUPERTYPE_ENTITY = 0;
 
 /** LibreDWG error bits at or above this make the read unusable (DWG_ERR_CRITICAL). */
 export const ERR_CRITICAL = 128;
-

@@ -58,7 +58,25 @@ for (let c = 0x3b1; c <= 0x3c9; c++) codes.push(c);
 for (let c = 0x410; c <= 0x44f; c++) codes.push(c);
 codes.push(0x401, 0x451, 0x152, 0x153, 0x160, 0x161, 0x178, 0x17d, 0x17e, 0x192);
 codes.push(0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2030, 0x2032, 0x2033, 0x20ac, 0x2122, 0x2126);
-codes.push(0x2190, 0x2191, 0x2192, 0x2193, 0x2205, 0x2206, 0x2211, 0x2212, 0x221a, 0x221e, 0x2220, 0x2248, 0x2260, 0x2261, 0x2264, 0x2265, 0x2300);
+codes.push(
+  0x2190,
+  0x2191,
+  0x2192,
+  0x2193,
+  0x2205,
+  0x2206,
+  0x2211,
+  0x2212,
+  0x221a,
+  0x221e,
+  0x2220,
+  0x2248,
+  0x2260,
+  0x2261,
+  0x2264,
+  0x2265,
+  0x2300,
+);
 codes.push(0x2103, 0x2116, 0x25a1, 0x25cb, 0x25cf, 0x3000);
 
 /** Covered code points as sorted [start, end] ranges, written compactly in base 36. */
@@ -114,7 +132,14 @@ for (const [key, file, ps] of FONTS) {
   if (ps) {
     // CJK blocks: ideographs, kana, hangul, half-width forms.
     const w = (c) => em(font.glyphForCodePoint(c).advanceWidth);
-    entry.cjk = { ideograph: w(0x4e2d), kana: w(0x3042), hangul: w(0xac00), halfwidth: w(0xff71), fullwidth: w(0xff21), punctuation: w(0x3002) };
+    entry.cjk = {
+      ideograph: w(0x4e2d),
+      kana: w(0x3042),
+      hangul: w(0xac00),
+      halfwidth: w(0xff71),
+      fullwidth: w(0xff21),
+      punctuation: w(0x3002),
+    };
   }
   table[key] = entry;
 }
@@ -157,7 +182,12 @@ for (const [key, e] of Object.entries(table)) {
     .join(', ');
   lines.push(`  '${key}': {`);
   lines.push(`    ${head},`);
-  if (cjk) lines.push(`    cjk: ${JSON.stringify(cjk).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ')},`);
+  if (cjk)
+    lines.push(
+      `    cjk: ${JSON.stringify(cjk)
+        .replace(/"(\w+)":/g, '$1: ')
+        .replace(/,/g, ', ')},`,
+    );
   lines.push(`    widths: [${widths.join(', ')}],`);
   lines.push(`    coverage: COVERAGE[${coverages.indexOf(coverage)}] as string,`);
   lines.push('  },');

@@ -49,9 +49,14 @@ interface Run {
 
 function cad(args: string[]): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...HIDDEN, CAD_DEBUG: '' } }, (err, _stdout, stderr) => {
-      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...HIDDEN, CAD_DEBUG: '' } },
+      (err, _stdout, stderr) => {
+        done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr });
+      },
+    );
   });
 }
 
@@ -105,27 +110,33 @@ function textRegion(img: Awaited<ReturnType<typeof decode>>, t: TextPrimitive, t
     [0, 1.1 * t.size],
     [t.width, 1.1 * t.size],
   ].map(([x, y]) => applyAffine(m, x as number, y as number));
-  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[0])))), x1 = Math.min(img.width, Math.ceil(Math.max(...corners.map((c) => c[0]))));
-  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[1])))), y1 = Math.min(img.height, Math.ceil(Math.max(...corners.map((c) => c[1]))));
-  const w = x1 - x0, h = y1 - y0;
+  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[0])))),
+    x1 = Math.min(img.width, Math.ceil(Math.max(...corners.map((c) => c[0]))));
+  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[1])))),
+    y1 = Math.min(img.height, Math.ceil(Math.max(...corners.map((c) => c[1]))));
+  const w = x1 - x0,
+    h = y1 - y0;
   const data = new Uint8ClampedArray(w * h * 4);
   for (let y = 0; y < h; y++) data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x1) * 4), y * w * 4);
   return { width: w, height: h, data };
 }
 
 describe('Chinese with no CJK font installed ($CAD_SYSTEM_FONTS=0: the shipped fonts only)', () => {
-  it.each(DRAWINGS)('cad convert %s to PDF: pdftotext reads the Chinese back, from embedded subsets of the shipped fonts', (file, strings) => {
-    const out = outOf(file, 'pdf');
-    expect(runs.get(out)?.code, runs.get(out)?.stderr).toBe(0);
-    const text = execFileSync('/usr/bin/pdftotext', [out, '-'], { encoding: 'utf8' });
-    for (const s of strings) expect(text).toContain(s);
-    expect(text).not.toContain('?');
-    const fonts = execFileSync('/usr/bin/pdffonts', [out], { encoding: 'utf8' });
-    // "emb sub uni": embedded, subset, with a ToUnicode map.
-    expect(fonts).toMatch(/[A-Z]{6}\+NotoSans(SC|SerifSC)?-Regular\s+CID TrueType\s+Identity-H\s+yes yes yes/);
-    // A one-page drawing with a few hundred characters stays small.
-    expect(readFileSync(out).length).toBeLessThan(200_000);
-  });
+  it.each(DRAWINGS)(
+    'cad convert %s to PDF: pdftotext reads the Chinese back, from embedded subsets of the shipped fonts',
+    (file, strings) => {
+      const out = outOf(file, 'pdf');
+      expect(runs.get(out)?.code, runs.get(out)?.stderr).toBe(0);
+      const text = execFileSync('/usr/bin/pdftotext', [out, '-'], { encoding: 'utf8' });
+      for (const s of strings) expect(text).toContain(s);
+      expect(text).not.toContain('?');
+      const fonts = execFileSync('/usr/bin/pdffonts', [out], { encoding: 'utf8' });
+      // "emb sub uni": embedded, subset, with a ToUnicode map.
+      expect(fonts).toMatch(/[A-Z]{6}\+NotoSans(SC|SerifSC)?-Regular\s+CID TrueType\s+Identity-H\s+yes yes yes/);
+      // A one-page drawing with a few hundred characters stays small.
+      expect(readFileSync(out).length).toBeLessThan(200_000);
+    },
+  );
 
   it.each(DRAWINGS)('cad convert %s to PNG: no note of characters without a font', (file) => {
     const out = outOf(file, 'png');

@@ -16,7 +16,15 @@ import type { FontProvider } from './text/fonts';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../test-fixtures');
 const line = (x1: number, y1: number, x2: number, y2: number, extra: [number, string | number][] = []): [number, string | number][] => [
-  [0, 'LINE'], [8, '0'], ...extra, [10, x1], [20, y1], [30, 0], [11, x2], [21, y2], [31, 0],
+  [0, 'LINE'],
+  [8, '0'],
+  ...extra,
+  [10, x1],
+  [20, y1],
+  [30, 0],
+  [11, x2],
+  [21, y2],
+  [31, 0],
 ];
 /** A 100 x 50 diagonal in model space. */
 const modelDxf = entitiesDxf(line(0, 0, 100, 50));
@@ -27,7 +35,8 @@ let fonts: FontProvider;
 beforeAll(async () => {
   fonts = await defaultFonts([]);
 });
-const convert = (bytes: Uint8Array, options: ConvertOptions): ReturnType<typeof convertDrawing> => convertDrawing(bytes, { fonts, ...options });
+const convert = (bytes: Uint8Array, options: ConvertOptions): ReturnType<typeof convertDrawing> =>
+  convertDrawing(bytes, { fonts, ...options });
 
 async function refusal(p: Promise<unknown>): Promise<Error> {
   try {
@@ -100,8 +109,22 @@ describe('convertDrawing: refusals', () => {
   it('a drawing whose only line is on a frozen layer is refused with the reason', async () => {
     const bytes = new TextEncoder().encode(
       dxfText([
-        [0, 'SECTION'], [2, 'TABLES'], [0, 'TABLE'], [2, 'LAYER'], [0, 'LAYER'], [2, 'HIDDEN'], [70, 1], [62, 7], [6, 'CONTINUOUS'], [0, 'ENDTAB'], [0, 'ENDSEC'],
-        [0, 'SECTION'], [2, 'ENTITIES'], ...line(0, 0, 1, 1, [[8, 'HIDDEN']]).filter(([c, v]) => !(c === 8 && v === '0')), [0, 'ENDSEC'], [0, 'EOF'],
+        [0, 'SECTION'],
+        [2, 'TABLES'],
+        [0, 'TABLE'],
+        [2, 'LAYER'],
+        [0, 'LAYER'],
+        [2, 'HIDDEN'],
+        [70, 1],
+        [62, 7],
+        [6, 'CONTINUOUS'],
+        [0, 'ENDTAB'],
+        [0, 'ENDSEC'],
+        [0, 'SECTION'],
+        [2, 'ENTITIES'],
+        ...line(0, 0, 1, 1, [[8, 'HIDDEN']]).filter(([c, v]) => !(c === 8 && v === '0')),
+        [0, 'ENDSEC'],
+        [0, 'EOF'],
       ]),
     );
     const err = await refusal(convert(bytes, { format: 'pdf', name: 'plan.dxf' }));
@@ -137,7 +160,12 @@ describe('openDrawing: by content, not by name', () => {
     ['blank lines', '\n\n  \r\n', 'empty', /the file is empty/],
     ['text', 'hello, this is not a drawing', 'not-dxf', /not a DWG or DXF drawing/],
   ])('refuses %s', async (_what, content, reason, message) => {
-    const err = await refusal(openDrawing(Uint8Array.from(content, (c) => c.charCodeAt(0)), 'x.dxf'));
+    const err = await refusal(
+      openDrawing(
+        Uint8Array.from(content, (c) => c.charCodeAt(0)),
+        'x.dxf',
+      ),
+    );
     expect(err).toBeInstanceOf(CadReadError);
     expect((err as CadReadError).reason).toBe(reason);
     expect(err.message).toMatch(/^x\.dxf: /);

@@ -64,14 +64,16 @@ export class CadConvertError extends Error {
 const FORMATS: readonly OutputFormat[] = ['pdf', 'png', 'jpg', 'svg'];
 
 function checkOptions(o: ConvertOptions): void {
-  if (!FORMATS.includes(o.format)) throw new CadConvertError('bad-option', `unknown output format '${String(o.format)}' (pdf, png, jpg or svg)`);
+  if (!FORMATS.includes(o.format))
+    throw new CadConvertError('bad-option', `unknown output format '${String(o.format)}' (pdf, png, jpg or svg)`);
   if (o.width !== undefined && o.dpi !== undefined) throw new CadConvertError('bad-option', 'give either a width or a DPI, not both');
   if (o.layout !== undefined && o.allLayouts) throw new CadConvertError('bad-option', 'give either a layout or all layouts, not both');
   if (o.width !== undefined && !(Number.isInteger(o.width) && o.width >= 1 && o.width <= MAX_WIDTH))
     throw new CadConvertError('bad-option', `width must be a whole number of pixels from 1 to ${MAX_WIDTH}`);
   if (o.dpi !== undefined && !(Number.isFinite(o.dpi) && o.dpi >= 1 && o.dpi <= MAX_DPI))
     throw new CadConvertError('bad-option', `DPI must be a number from 1 to ${MAX_DPI}`);
-  if (o.quality !== undefined && !(o.quality >= 1 && o.quality <= 100)) throw new CadConvertError('bad-option', 'JPG quality must be from 1 to 100');
+  if (o.quality !== undefined && !(o.quality >= 1 && o.quality <= 100))
+    throw new CadConvertError('bad-option', 'JPG quality must be from 1 to 100');
 }
 
 export const MAX_WIDTH = RASTER_MAX_SIDE;
@@ -103,14 +105,21 @@ function nothingToDraw(drawing: Drawing, build: BuildResult, name: string | unde
   }
   const skipped = Object.entries(build.counts.skipped).sort((a, b) => b[1] - a[1]);
   const skippedTotal = skipped.reduce((n, [, c]) => n + c, 0);
-  const list = skipped.slice(0, 6).map(([t, n]) => `${n} ${t}`).join(', ');
+  const list = skipped
+    .slice(0, 6)
+    .map(([t, n]) => `${n} ${t}`)
+    .join(', ');
   if (skippedTotal >= total) return new CadReadError('empty', `${what}: only entity types not drawn here (${list})`);
   const hidden = `the ${total} entit${total === 1 ? 'y is' : 'ies are'} on layers that are off, frozen or not plotted, or invisible`;
   return new CadReadError('empty', `${what}: ${hidden}${skippedTotal ? `; not drawn here: ${list}` : ''}`);
 }
 
 /** Picks the scenes to draw; throws when there is nothing to draw. */
-function chooseScenes(drawing: Drawing, fonts: FontProvider, options: Pick<ConvertOptions, 'layout' | 'allLayouts' | 'name' | 'limits'>): BuildResult {
+function chooseScenes(
+  drawing: Drawing,
+  fonts: FontProvider,
+  options: Pick<ConvertOptions, 'layout' | 'allLayouts' | 'name' | 'limits'>,
+): BuildResult {
   const limits = options.limits;
   if (options.layout !== undefined) {
     const wanted = options.layout.toLowerCase();
@@ -149,7 +158,16 @@ function chooseScenes(drawing: Drawing, fonts: FontProvider, options: Pick<Conve
 
 /** The back-end options among a conversion's options. */
 function renderChoices(o: ConvertOptions): RenderChoices {
-  const { format: _format, layout: _layout, allLayouts: _all, fonts: _fonts, fontDirs: _dirs, name: _name, dwgTimeoutMs: _timeout, ...choices } = o;
+  const {
+    format: _format,
+    layout: _layout,
+    allLayouts: _all,
+    fonts: _fonts,
+    fontDirs: _dirs,
+    name: _name,
+    dwgTimeoutMs: _timeout,
+    ...choices
+  } = o;
   return choices;
 }
 
@@ -177,7 +195,8 @@ async function render(scenes: Scene[], options: RenderOptions): Promise<Uint8Arr
 }
 
 /** 'AC' and a release number: the bytes are (probably) a DWG, read by a separate process. */
-const isDwgSignature = (bytes: Uint8Array): boolean => bytes.length >= 6 && bytes[0] === 0x41 && bytes[1] === 0x43 && /^AC[0-9.]{4}$/.test(String.fromCharCode(...bytes.subarray(0, 6)));
+const isDwgSignature = (bytes: Uint8Array): boolean =>
+  bytes.length >= 6 && bytes[0] === 0x41 && bytes[1] === 0x43 && /^AC[0-9.]{4}$/.test(String.fromCharCode(...bytes.subarray(0, 6)));
 
 /**
  * While the DWG reader runs in its own process, this one waits: load the back end meanwhile (and
@@ -187,7 +206,12 @@ const isDwgSignature = (bytes: Uint8Array): boolean => bytes.length >= 6 && byte
 function warmUpWhileReading(format: OutputFormat): Promise<void> {
   return new Promise<void>((done) => {
     setImmediate(() => {
-      const load = format === 'pdf' ? import('./render/node-pdf') : format === 'png' || format === 'jpg' ? import('./render/node-raster').then((m) => m.warmUpRaster()) : null;
+      const load =
+        format === 'pdf'
+          ? import('./render/node-pdf')
+          : format === 'png' || format === 'jpg'
+            ? import('./render/node-raster').then((m) => m.warmUpRaster())
+            : null;
       if (!load) return done();
       load.then(
         () => done(),
@@ -205,7 +229,12 @@ export async function renderChosen(scenes: Scene[], options: ConvertOptions): Pr
     return [{ name: scenes.length === 1 ? scenes[0]?.name : undefined, layouts: scenes.map((s) => s.name), data }];
   }
   const outputs: ConvertOutput[] = [];
-  for (const scene of scenes) outputs.push({ name: scene.name, layouts: [scene.name], data: checkOutputBytes(await render([scene], { format: options.format, ...choices }), options.limits) });
+  for (const scene of scenes)
+    outputs.push({
+      name: scene.name,
+      layouts: [scene.name],
+      data: checkOutputBytes(await render([scene], { format: options.format, ...choices }), options.limits),
+    });
   return outputs;
 }
 
@@ -222,7 +251,10 @@ export interface PreparedConversion {
 }
 
 /** Reads the bytes and chooses the scenes (the first half of `convertDrawing`). Throws as it does. */
-export async function prepareConversion(bytes: Uint8Array, options: Omit<ConvertOptions, 'format'> & { format?: OutputFormat }): Promise<PreparedConversion> {
+export async function prepareConversion(
+  bytes: Uint8Array,
+  options: Omit<ConvertOptions, 'format'> & { format?: OutputFormat },
+): Promise<PreparedConversion> {
   checkOptions({ format: 'pdf', ...options });
   const opened = await openDrawing(bytes, options.name, options.dwgTimeoutMs !== undefined ? { dwgTimeoutMs: options.dwgTimeoutMs } : {});
   const fonts = options.fonts ?? (await defaultFonts(options.fontDirs));

@@ -71,27 +71,31 @@ describe('readDwg (the DWG reader as a child process)', () => {
     expect(performance.now() - t).toBeLessThan(5_000);
   });
 
-  it('runs the reader bundled once (cached, reused by the next reads), or from its sources without the bundle', { timeout: 60_000 }, async () => {
-    await readDwg(fixture);
-    const manifestFile = path.resolve(here, '../node_modules/.cache/cad-dwg/manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { dir: string; inputs: Record<string, string> };
-    expect(existsSync(path.join(path.dirname(manifestFile), manifest.dir, 'main.mjs'))).toBe(true);
-    expect(Object.keys(manifest.inputs).some((f) => f.endsWith('cad-dwg/src/main.ts'))).toBe(true);
-    const again = await readDwg(fixture);
-    expect(again.drawing.modelSpace).toHaveLength(163);
-    expect((JSON.parse(readFileSync(manifestFile, 'utf8')) as { dir: string }).dir).toBe(manifest.dir);
+  it(
+    'runs the reader bundled once (cached, reused by the next reads), or from its sources without the bundle',
+    { timeout: 60_000 },
+    async () => {
+      await readDwg(fixture);
+      const manifestFile = path.resolve(here, '../node_modules/.cache/cad-dwg/manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { dir: string; inputs: Record<string, string> };
+      expect(existsSync(path.join(path.dirname(manifestFile), manifest.dir, 'main.mjs'))).toBe(true);
+      expect(Object.keys(manifest.inputs).some((f) => f.endsWith('cad-dwg/src/main.ts'))).toBe(true);
+      const again = await readDwg(fixture);
+      expect(again.drawing.modelSpace).toHaveLength(163);
+      expect((JSON.parse(readFileSync(manifestFile, 'utf8')) as { dir: string }).dir).toBe(manifest.dir);
 
-    const saved = process.env['CAD_NO_BUNDLE'];
-    process.env['CAD_NO_BUNDLE'] = '1';
-    try {
-      const fromSources = await readDwg(fixture);
-      expect(fromSources.drawing.modelSpace).toHaveLength(163);
-      expect(fromSources.drawing.layouts.map((l) => l.name)).toEqual(again.drawing.layouts.map((l) => l.name));
-    } finally {
-      if (saved === undefined) delete process.env['CAD_NO_BUNDLE'];
-      else process.env['CAD_NO_BUNDLE'] = saved;
-    }
-  });
+      const saved = process.env['CAD_NO_BUNDLE'];
+      process.env['CAD_NO_BUNDLE'] = '1';
+      try {
+        const fromSources = await readDwg(fixture);
+        expect(fromSources.drawing.modelSpace).toHaveLength(163);
+        expect(fromSources.drawing.layouts.map((l) => l.name)).toEqual(again.drawing.layouts.map((l) => l.name));
+      } finally {
+        if (saved === undefined) delete process.env['CAD_NO_BUNDLE'];
+        else process.env['CAD_NO_BUNDLE'] = saved;
+      }
+    },
+  );
 });
 
 describe('openDwgReader (one reader process for many files)', () => {

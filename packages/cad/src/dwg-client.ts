@@ -80,9 +80,15 @@ function cachedReader(): string | null {
 interface EsbuildPlugin {
   name: string;
   setup(build: {
-    onResolve(o: { filter: RegExp }, f: (a: { path: string; resolveDir: string; pluginData?: unknown }) => Promise<object | undefined> | object | undefined): void;
+    onResolve(
+      o: { filter: RegExp },
+      f: (a: { path: string; resolveDir: string; pluginData?: unknown }) => Promise<object | undefined> | object | undefined,
+    ): void;
     onLoad(o: { filter: RegExp }, f: (a: { path: string }) => object | undefined): void;
-    resolve(path: string, o: { kind: 'import-statement'; resolveDir: string; pluginData?: unknown }): Promise<{ path: string; errors: unknown[] }>;
+    resolve(
+      path: string,
+      o: { kind: 'import-statement'; resolveDir: string; pluginData?: unknown },
+    ): Promise<{ path: string; errors: unknown[] }>;
   }): void;
 }
 interface Esbuild {
@@ -116,7 +122,11 @@ async function buildReader(): Promise<string | null> {
       build.onLoad({ filter: /\.ts$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
-        return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts', resolveDir: dirname(args.path) };
+        return {
+          contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+          loader: 'ts',
+          resolveDir: dirname(args.path),
+        };
       });
     },
   };
@@ -158,7 +168,8 @@ function pruneReaders(keep: string): void {
   try {
     for (const name of readdirSync(CACHE_ROOT)) {
       const path = join(CACHE_ROOT, name);
-      if (name !== keep && name.startsWith('b') && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+      if (name !== keep && name.startsWith('b') && Date.now() - statSync(path).mtimeMs > 3_600_000)
+        rmSync(path, { recursive: true, force: true });
     }
   } catch {
     // A cache that cannot be tidied is still usable.
@@ -199,12 +210,22 @@ function failure(code: number | null, signal: NodeJS.Signals | null, stderr: str
   const reason = (code !== null && EXIT_REASONS[code]) || 'corrupt';
   if (m && m[1] !== 'internal' && m[1] !== 'io') return new CadReadError(m[1] as CadReadErrorReason, m[2] as string);
   if (signal) return new CadReadError('corrupt', `The DWG reader was stopped (${signal})${line ? `: ${line}` : ''}`);
-  return new CadReadError(reason, `The DWG reader failed${code !== null ? ` (exit ${code})` : ''}${m ? `: ${m[2]}` : line ? `: ${line.slice(0, 300)}` : ''}`);
+  return new CadReadError(
+    reason,
+    `The DWG reader failed${code !== null ? ` (exit ${code})` : ''}${m ? `: ${m[2]}` : line ? `: ${line.slice(0, 300)}` : ''}`,
+  );
 }
 
 function isReadResult(v: unknown): v is ReadResult {
   const r = v as ReadResult | null;
-  return !!r && typeof r === 'object' && Array.isArray(r.warnings) && !!r.drawing && Array.isArray(r.drawing.modelSpace) && typeof r.drawing.layers === 'object';
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    Array.isArray(r.warnings) &&
+    !!r.drawing &&
+    Array.isArray(r.drawing.modelSpace) &&
+    typeof r.drawing.layers === 'object'
+  );
 }
 
 interface ChildResult {
@@ -301,7 +322,8 @@ export async function readDwg(bytes: Uint8Array, options: ReadDwgOptions = {}): 
     wasmFlagsOk = false;
     r = await runReader(command, args, bytes, timeoutMs);
   }
-  if (r.timedOut) throw new CadReadError('corrupt', `The DWG reader did not finish within ${Math.round(timeoutMs / 100) / 10} s (DWG ${version})`);
+  if (r.timedOut)
+    throw new CadReadError('corrupt', `The DWG reader did not finish within ${Math.round(timeoutMs / 100) / 10} s (DWG ${version})`);
   if (r.code !== 0) throw failure(r.code, r.signal, r.err);
   try {
     const result: unknown = deserialize(Buffer.concat(r.out));
@@ -359,7 +381,8 @@ class ServeReader implements DwgReader {
     if (this.closed) return Promise.reject(new CadReadError('unsupported', 'The DWG reader was closed'));
     if (bytes.length === 0) return Promise.reject(new CadReadError('empty', 'The file is empty'));
     const version = dwgVersion(bytes);
-    if (!version) return Promise.reject(new CadReadError('corrupt', 'Not a DWG file: it does not start with an AutoCAD version signature (AC10xx)'));
+    if (!version)
+      return Promise.reject(new CadReadError('corrupt', 'Not a DWG file: it does not start with an AutoCAD version signature (AC10xx)'));
     const timeoutMs = options.timeoutMs ?? this.defaults.timeoutMs ?? 60_000;
     return new Promise<ReadResult>((resolve, reject) => {
       this.queue.push({ bytes, version, timeoutMs, resolve, reject });
@@ -419,7 +442,11 @@ class ServeReader implements DwgReader {
 
   private timedOut(job: ServeJob, child: ReturnType<typeof spawn>): void {
     this.drop(child);
-    this.settle(job, () => job.reject(new CadReadError('corrupt', `The DWG reader did not finish within ${Math.round(job.timeoutMs / 100) / 10} s (DWG ${job.version})`)));
+    this.settle(job, () =>
+      job.reject(
+        new CadReadError('corrupt', `The DWG reader did not finish within ${Math.round(job.timeoutMs / 100) / 10} s (DWG ${job.version})`),
+      ),
+    );
   }
 
   /** Forgets a child (killing it if it still runs): the next job starts a new one. */
@@ -443,7 +470,10 @@ class ServeReader implements DwgReader {
   private async spawnChild(): Promise<ReturnType<typeof spawn>> {
     const { command, args } = await readerCommand();
     const serveArgs = [...args.filter((a) => a !== '-'), '--serve'];
-    const child = spawn(command, [...(wasmFlagsOk ? WASM_FLAGS : []), ...serveArgs], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(command, [...(wasmFlagsOk ? WASM_FLAGS : []), ...serveArgs], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const flagged = wasmFlagsOk;
     this.child = child;
     this.out = [];
@@ -503,11 +533,14 @@ class ServeReader implements DwgReader {
         try {
           result = deserialize(payload);
         } catch (e) {
-          this.settle(job, () => job.reject(new CadReadError('corrupt', `The DWG reader's output could not be read: ${(e as Error).message}`)));
+          this.settle(job, () =>
+            job.reject(new CadReadError('corrupt', `The DWG reader's output could not be read: ${(e as Error).message}`)),
+          );
           continue;
         }
         if (isReadResult(result)) this.settle(job, () => job.resolve(result as ReadResult));
-        else this.settle(job, () => job.reject(new CadReadError('corrupt', "The DWG reader's output could not be read: unexpected output")));
+        else
+          this.settle(job, () => job.reject(new CadReadError('corrupt', "The DWG reader's output could not be read: unexpected output")));
       } else this.settle(job, () => job.reject(failure(null, null, payload.toString('utf8'))));
     }
   }

@@ -55,20 +55,30 @@ async function decode(png: Uint8Array): Promise<RgbaImage> {
 }
 
 describe('golden images (512 px, ink F1 >= 0.97 with 1-px tolerance)', () => {
-  it.each(CASES)('%s: %s', async (file, _what, layout) => {
-    const result = await convertDrawing(readFileSync(join(FIXTURES, file)), { format: 'png', width: WIDTH, fonts, name: file, ...(layout ? { layout } : {}) });
-    const png = result.outputs[0]?.data;
-    expect(png).toBeDefined();
-    const goldenFile = join(GOLDEN, file.replace(/\.dxf$/i, '.png'));
-    if (UPDATE) {
-      writeFileSync(goldenFile, png as Uint8Array);
-      return;
-    }
-    expect(existsSync(goldenFile), `${goldenFile} missing: run with UPDATE_GOLDEN=1`).toBe(true);
-    const [ours, golden] = await Promise.all([decode(png as Uint8Array), decode(readFileSync(goldenFile))]);
-    expect(ours.width).toBe(WIDTH);
-    const score = compareInk(ours, golden, { width: WIDTH, tolerance: 1 });
-    expect(score, 'no ink').not.toBeNull();
-    expect(score?.f1, `precision ${score?.precision.toFixed(3)}, recall ${score?.recall.toFixed(3)}`).toBeGreaterThanOrEqual(MIN_F1);
-  }, 30_000);
+  it.each(CASES)(
+    '%s: %s',
+    async (file, _what, layout) => {
+      const result = await convertDrawing(readFileSync(join(FIXTURES, file)), {
+        format: 'png',
+        width: WIDTH,
+        fonts,
+        name: file,
+        ...(layout ? { layout } : {}),
+      });
+      const png = result.outputs[0]?.data;
+      expect(png).toBeDefined();
+      const goldenFile = join(GOLDEN, file.replace(/\.dxf$/i, '.png'));
+      if (UPDATE) {
+        writeFileSync(goldenFile, png as Uint8Array);
+        return;
+      }
+      expect(existsSync(goldenFile), `${goldenFile} missing: run with UPDATE_GOLDEN=1`).toBe(true);
+      const [ours, golden] = await Promise.all([decode(png as Uint8Array), decode(readFileSync(goldenFile))]);
+      expect(ours.width).toBe(WIDTH);
+      const score = compareInk(ours, golden, { width: WIDTH, tolerance: 1 });
+      expect(score, 'no ink').not.toBeNull();
+      expect(score?.f1, `precision ${score?.precision.toFixed(3)}, recall ${score?.recall.toFixed(3)}`).toBeGreaterThanOrEqual(MIN_F1);
+    },
+    30_000,
+  );
 });

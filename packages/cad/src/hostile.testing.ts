@@ -108,7 +108,11 @@ export function pdfOf(objects: (string | [string, Uint8Array])[]): Uint8Array {
   });
   const xref = length;
   const table = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  push(ascii(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${table}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`));
+  push(
+    ascii(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${table}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
   const out = new Uint8Array(length);
   let at = 0;
   for (const part of parts) {

@@ -122,7 +122,8 @@ export function cropAndScale(mask: InkMask, width: number, height?: number, trim
     for (let y = box.y0; y <= box.y1; y++) {
       const ty = Math.min(h - 1, Math.floor((y - box.y0) * sy));
       const src = y * mask.width;
-      for (let x = box.x0; x <= box.x1; x++) if (mask.bits[src + x]) bits[ty * width + Math.min(width - 1, Math.floor((x - box.x0) * sx))] = 1;
+      for (let x = box.x0; x <= box.x1; x++)
+        if (mask.bits[src + x]) bits[ty * width + Math.min(width - 1, Math.floor((x - box.x0) * sx))] = 1;
     }
   } else {
     // Upscaling in at least one direction: each target pixel looks at the source pixels it covers.
@@ -133,7 +134,12 @@ export function cropAndScale(mask: InkMask, width: number, height?: number, trim
         const xa = box.x0 + Math.floor(tx / sx);
         const xb = Math.max(xa, box.x0 + Math.ceil((tx + 1) / sx) - 1);
         let ink = 0;
-        for (let y = ya; y <= Math.min(yb, box.y1) && !ink; y++) for (let x = xa; x <= Math.min(xb, box.x1); x++) if (mask.bits[y * mask.width + x]) { ink = 1; break; }
+        for (let y = ya; y <= Math.min(yb, box.y1) && !ink; y++)
+          for (let x = xa; x <= Math.min(xb, box.x1); x++)
+            if (mask.bits[y * mask.width + x]) {
+              ink = 1;
+              break;
+            }
         bits[ty * width + tx] = ink;
       }
     }
@@ -169,7 +175,10 @@ function compareMasks(a: InkMask, b: InkMask, tolerance: number): InkScore {
   if (a.width !== b.width || a.height !== b.height) throw new Error('compareMasks: sizes differ');
   const da = dilate(a, tolerance);
   const db = dilate(b, tolerance);
-  let inkA = 0, inkB = 0, hitA = 0, hitB = 0;
+  let inkA = 0,
+    inkB = 0,
+    hitA = 0,
+    hitB = 0;
   for (let i = 0; i < a.bits.length; i++) {
     if (a.bits[i]) {
       inkA++;

@@ -42,9 +42,16 @@ export function entityKeyPoints(e: Entity): [number, number][] {
         [e.center[0] + e.width / 2, e.center[1] + e.height / 2],
       ];
     case 'HATCH':
-      return e.paths.flatMap((p) => (p.polyline ? p.polyline.vertices.map((v) => [v.x, v.y] as [number, number]) : p.edges.flatMap((ed) => (ed.kind === 'line' ? [ed.start, ed.end] : []))));
+      return e.paths.flatMap((p) =>
+        p.polyline
+          ? p.polyline.vertices.map((v) => [v.x, v.y] as [number, number])
+          : p.edges.flatMap((ed) => (ed.kind === 'line' ? [ed.start, ed.end] : [])),
+      );
     case 'DIMENSION':
-      return [[e.defPoint[0], e.defPoint[1]], [e.textMidpoint[0], e.textMidpoint[1]]];
+      return [
+        [e.defPoint[0], e.defPoint[1]],
+        [e.textMidpoint[0], e.textMidpoint[1]],
+      ];
     default:
       return [];
   }

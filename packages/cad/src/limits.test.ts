@@ -9,7 +9,16 @@ import { convertDrawing } from './convert';
 import { buildScenes } from './display/builder';
 import { readDxf } from './dxf/reader';
 import { CadLimitError } from './errors';
-import { doublingBlocksDxf, flateBomb, flateBombPdf, manyPagesPdf, minsertBombDxf, nestedMinsertDxf, pdfOf, splineDxf } from './hostile.testing';
+import {
+  doublingBlocksDxf,
+  flateBomb,
+  flateBombPdf,
+  manyPagesPdf,
+  minsertBombDxf,
+  nestedMinsertDxf,
+  pdfOf,
+  splineDxf,
+} from './hostile.testing';
 import { ENGINE_LIMITS } from './limits';
 import { pdfToDrawing } from './pdf/index';
 
@@ -41,8 +50,12 @@ describe('the drawing budgets', { timeout: 30_000 }, () => {
     const { drawing: doubling } = readDxf(doublingBlocksDxf(23));
     expect(await limitOf(() => buildScenes(doubling, { limits: { entities: 50_000 } }))).toMatchObject({ limit: 'entities', max: 50_000 });
     // An empty block in a grid costs nothing to draw but each copy is still counted.
-    const emptyGrid = ascii('0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n8\n0\n2\nE\n70\n0\n10\n0\n20\n0\n0\nENDBLK\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n0\nINSERT\n8\n0\n2\nE\n10\n0\n20\n0\n70\n10000\n71\n10000\n44\n1\n45\n1\n0\nLINE\n8\n0\n10\n0\n20\n0\n11\n1\n21\n1\n0\nENDSEC\n0\nEOF\n');
-    expect(await limitOf(() => buildScenes(readDxf(emptyGrid).drawing, { limits: { entities: 50_000 } }))).toMatchObject({ limit: 'entities' });
+    const emptyGrid = ascii(
+      '0\nSECTION\n2\nBLOCKS\n0\nBLOCK\n8\n0\n2\nE\n70\n0\n10\n0\n20\n0\n0\nENDBLK\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n0\nINSERT\n8\n0\n2\nE\n10\n0\n20\n0\n70\n10000\n71\n10000\n44\n1\n45\n1\n0\nLINE\n8\n0\n10\n0\n20\n0\n11\n1\n21\n1\n0\nENDSEC\n0\nEOF\n',
+    );
+    expect(await limitOf(() => buildScenes(readDxf(emptyGrid).drawing, { limits: { entities: 50_000 } }))).toMatchObject({
+      limit: 'entities',
+    });
   });
 
   it('refuses past the points budget, or keeps what was drawn when asked to truncate (the viewer)', async () => {
@@ -57,13 +70,21 @@ describe('the drawing budgets', { timeout: 30_000 }, () => {
     const { drawing } = readDxf(splineDxf(2_000, 1_000));
     const build = buildScenes(drawing, { layouts: 'model' });
     expect(build.counts.skipped['SPLINE']).toBe(1);
-    expect(build.warnings.map((w) => w.message)).toContain('A SPLINE entity could not be drawn: its degree 1000 is over 11, the highest drawn');
+    expect(build.warnings.map((w) => w.message)).toContain(
+      'A SPLINE entity could not be drawn: its degree 1000 is over 11, the highest drawn',
+    );
   });
 
   it('refuses an image over 100 megapixels and an output over its budget', async () => {
     const line = minsertBombDxf(1, 1);
-    expect(await limitOf(() => convertDrawing(line, { format: 'png', width: 20_000 }))).toMatchObject({ limit: 'pixels', max: 100_000_000 });
-    expect(await limitOf(() => convertDrawing(line, { format: 'pdf', limits: { outputBytes: 500 } }))).toMatchObject({ limit: 'outputBytes', max: 500 });
+    expect(await limitOf(() => convertDrawing(line, { format: 'png', width: 20_000 }))).toMatchObject({
+      limit: 'pixels',
+      max: 100_000_000,
+    });
+    expect(await limitOf(() => convertDrawing(line, { format: 'pdf', limits: { outputBytes: 500 } }))).toMatchObject({
+      limit: 'outputBytes',
+      max: 500,
+    });
     expect((await convertDrawing(line, { format: 'png', width: 2_000 })).outputs).toHaveLength(1);
   });
 });
@@ -89,12 +110,21 @@ describe('the PDF budgets', { timeout: 30_000 }, () => {
       [`<< /Length 5 0 R /Filter [/FlateDecode /Fl] >>`, new Uint8Array(deflateSync(twice))],
       '10',
     ]);
-    expect(await limitOf(() => pdfToDrawing(chained, { limits: { pdfDecodedBytes: 32 * 2 ** 20 } }))).toMatchObject({ limit: 'pdfDecodedBytes' });
+    expect(await limitOf(() => pdfToDrawing(chained, { limits: { pdfDecodedBytes: 32 * 2 ** 20 } }))).toMatchObject({
+      limit: 'pdfDecodedBytes',
+    });
     // Two streams that break off after 40 MB each: what came out before the damage counts.
     const damaged = flateBomb(40 * 2 ** 20);
     damaged.fill(0xff, damaged.length - 6);
-    const broken = pdfOf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>', [`<< /Filter /FlateDecode >>`, damaged], [`<< /Filter /FlateDecode >>`, damaged]]);
-    expect(await limitOf(() => pdfToDrawing(broken, { limits: { pdfDecodedBytes: 64 * 2 ** 20 } }))).toMatchObject({ limit: 'pdfDecodedBytes' });
+    const broken = pdfOf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [] /Count 0 >>',
+      [`<< /Filter /FlateDecode >>`, damaged],
+      [`<< /Filter /FlateDecode >>`, damaged],
+    ]);
+    expect(await limitOf(() => pdfToDrawing(broken, { limits: { pdfDecodedBytes: 64 * 2 ** 20 } }))).toMatchObject({
+      limit: 'pdfDecodedBytes',
+    });
   });
 
   it('refuses more pages than its budget at once, and converts a range of them', async () => {

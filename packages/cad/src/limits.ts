@@ -35,6 +35,7 @@ export function limitsOf(overrides: Partial<EngineLimits> | undefined): EngineLi
 /** An output file within the budget, or the CadLimitError that refuses it. */
 export function checkOutputBytes(bytes: Uint8Array, limits: Partial<EngineLimits> = {}): Uint8Array {
   const max = limitsOf(limits).outputBytes;
-  if (bytes.length > max) throw new CadLimitError('outputBytes', max, `the output would be ${bytes.length} bytes, over the ${max}-byte limit`);
+  if (bytes.length > max)
+    throw new CadLimitError('outputBytes', max, `the output would be ${bytes.length} bytes, over the ${max}-byte limit`);
   return bytes;
 }

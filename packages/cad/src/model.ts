@@ -230,9 +230,21 @@ export interface EntityBase {
   transparency?: number;
 }
 
-export interface LineEntity extends EntityBase { type: 'LINE'; start: Vec3; end: Vec3 }
-export interface PointEntity extends EntityBase { type: 'POINT'; position: Vec3; angle: number }
-export interface CircleEntity extends EntityBase { type: 'CIRCLE'; center: Vec3; radius: number }
+export interface LineEntity extends EntityBase {
+  type: 'LINE';
+  start: Vec3;
+  end: Vec3;
+}
+export interface PointEntity extends EntityBase {
+  type: 'POINT';
+  position: Vec3;
+  angle: number;
+}
+export interface CircleEntity extends EntityBase {
+  type: 'CIRCLE';
+  center: Vec3;
+  radius: number;
+}
 export interface ArcEntity extends EntityBase {
   type: 'ARC';
   center: Vec3;
@@ -252,7 +264,13 @@ export interface EllipseEntity extends EntityBase {
   endParam: number;
 }
 
-export interface LwVertex { x: number; y: number; bulge: number; startWidth: number; endWidth: number }
+export interface LwVertex {
+  x: number;
+  y: number;
+  bulge: number;
+  startWidth: number;
+  endWidth: number;
+}
 export interface LwPolylineEntity extends EntityBase {
   type: 'LWPOLYLINE';
   vertices: LwVertex[];
@@ -553,7 +571,15 @@ export interface MLeaderEntity extends EntityBase {
 export type HatchEdge =
   | { kind: 'line'; start: [number, number]; end: [number, number] }
   | { kind: 'arc'; center: [number, number]; radius: number; startAngle: number; endAngle: number; ccw: boolean }
-  | { kind: 'ellipse'; center: [number, number]; majorAxis: [number, number]; ratio: number; startAngle: number; endAngle: number; ccw: boolean }
+  | {
+      kind: 'ellipse';
+      center: [number, number];
+      majorAxis: [number, number];
+      ratio: number;
+      startAngle: number;
+      endAngle: number;
+      ccw: boolean;
+    }
   | {
       kind: 'spline';
       degree: number;
@@ -621,7 +647,11 @@ export interface TableEntity extends EntityBase {
   cells: string[];
 }
 
-export interface XLineEntity extends EntityBase { type: 'XLINE' | 'RAY'; base: Vec3; direction: Vec3 }
+export interface XLineEntity extends EntityBase {
+  type: 'XLINE' | 'RAY';
+  base: Vec3;
+  direction: Vec3;
+}
 
 export interface ViewportEntity extends EntityBase {
   type: 'VIEWPORT';
@@ -722,4 +752,10 @@ export type Entity =
 export type EntityType = Entity['type'];
 
 /** The entity interface for one `type` (works for shared interfaces such as TEXT/ATTRIB/ATTDEF). */
-export type EntityOf<T extends EntityType> = Entity extends infer E ? (E extends Entity ? (T extends E['type'] ? E : never) : never) : never;
+export type EntityOf<T extends EntityType> = Entity extends infer E
+  ? E extends Entity
+    ? T extends E['type']
+      ? E
+      : never
+    : never
+  : never;

@@ -85,9 +85,11 @@ export async function openDrawing(bytes: Uint8Array, name?: string, options: Ope
       const result = await guardAsync(what, () => dwg.readDwg(bytes, { timeoutMs: options.dwgTimeoutMs ?? DEFAULT_DWG_TIMEOUT_MS }));
       return { ...result, format: 'dwg' };
     }
-    if (/^AC[0-9.]{4}$/.test(ascii(bytes, 0, 6))) throw new CadReadError('unsupported', `${what}unsupported DWG version ${ascii(bytes, 0, 6)}`);
+    if (/^AC[0-9.]{4}$/.test(ascii(bytes, 0, 6)))
+      throw new CadReadError('unsupported', `${what}unsupported DWG version ${ascii(bytes, 0, 6)}`);
   }
 
-  if (detectDxf(bytes)) return { ...guard(what, () => readDxf(bytes, options.encoding ? { encoding: options.encoding } : {})), format: 'dxf' };
+  if (detectDxf(bytes))
+    return { ...guard(what, () => readDxf(bytes, options.encoding ? { encoding: options.encoding } : {})), format: 'dxf' };
   throw new CadReadError('not-dxf', `${what}not a DWG or DXF drawing (unrecognised content)`);
 }

@@ -31,7 +31,9 @@ function drawings(dir: string, ext: RegExp): string[] {
     .map((f) => join(dir, f));
 }
 
-const files = hasCorpus ? [...drawings(join(CORPUS, 'dxf'), /\.dxf$/i), ...drawings(join(CORPUS, 'dwg'), /\.dwg$/i)] : drawings(FIXTURES, /\.(dxf|dwg)$/i);
+const files = hasCorpus
+  ? [...drawings(join(CORPUS, 'dxf'), /\.dxf$/i), ...drawings(join(CORPUS, 'dwg'), /\.dwg$/i)]
+  : drawings(FIXTURES, /\.(dxf|dwg)$/i);
 const name = (f: string): string => f.slice(f.lastIndexOf('/', f.lastIndexOf('/') - 1) + 1);
 
 const REFUSALS = new Set(['empty', 'corrupt', 'unsupported', 'not-dxf']);
@@ -61,33 +63,37 @@ describe(`render sweep over ${hasCorpus ? 'the corpus' : 'the committed fixtures
     expect(files.length).toBeGreaterThan(hasCorpus ? 100 : 5);
   });
 
-  it.each(files.map((f) => [name(f), f]))('%s: PDF and PNG, or a clear refusal', async (label, file) => {
-    const bytes = readFileSync(file);
-    let prepared;
-    try {
-      prepared = await prepareConversion(bytes, { name: label, fonts, dwgTimeoutMs: 60_000 });
-    } catch (err) {
-      if (!(err instanceof CadReadError)) throw err;
-      expect(REFUSALS.has(err.reason), `reason '${err.reason}'`).toBe(true);
-      expect(err.message).toMatch(/\w/);
-      expect(err.message).not.toContain('\n');
-      refused.push(`${label}: ${err.reason}: ${err.message}`);
-      return;
-    }
-    expect(prepared.scenes.length).toBe(1);
-    const drawn = Object.values(prepared.drawn).reduce((a, b) => a + b, 0);
-    expect(drawn, 'a scene was chosen, so something was drawn').toBeGreaterThan(0);
+  it.each(files.map((f) => [name(f), f]))(
+    '%s: PDF and PNG, or a clear refusal',
+    async (label, file) => {
+      const bytes = readFileSync(file);
+      let prepared;
+      try {
+        prepared = await prepareConversion(bytes, { name: label, fonts, dwgTimeoutMs: 60_000 });
+      } catch (err) {
+        if (!(err instanceof CadReadError)) throw err;
+        expect(REFUSALS.has(err.reason), `reason '${err.reason}'`).toBe(true);
+        expect(err.message).toMatch(/\w/);
+        expect(err.message).not.toContain('\n');
+        refused.push(`${label}: ${err.reason}: ${err.message}`);
+        return;
+      }
+      expect(prepared.scenes.length).toBe(1);
+      const drawn = Object.values(prepared.drawn).reduce((a, b) => a + b, 0);
+      expect(drawn, 'a scene was chosen, so something was drawn').toBeGreaterThan(0);
 
-    const [png] = await renderChosen(prepared.scenes, { format: 'png', width: 512 });
-    expect(png).toBeDefined();
-    const { width, ink } = await pngInk(png?.data ?? new Uint8Array());
-    expect(width).toBe(512);
-    expect(ink, `blank PNG although ${drawn} entities were drawn`).toBeGreaterThan(0);
+      const [png] = await renderChosen(prepared.scenes, { format: 'png', width: 512 });
+      expect(png).toBeDefined();
+      const { width, ink } = await pngInk(png?.data ?? new Uint8Array());
+      expect(width).toBe(512);
+      expect(ink, `blank PNG although ${drawn} entities were drawn`).toBeGreaterThan(0);
 
-    const [pdf] = await renderChosen(prepared.scenes, { format: 'pdf' });
-    const head = new TextDecoder('latin1').decode(pdf?.data.subarray(0, 5));
-    expect(head).toBe('%PDF-');
-    expect(pdf?.data.length ?? 0).toBeGreaterThan(500);
-    converted++;
-  }, 90_000);
+      const [pdf] = await renderChosen(prepared.scenes, { format: 'pdf' });
+      const head = new TextDecoder('latin1').decode(pdf?.data.subarray(0, 5));
+      expect(head).toBe('%PDF-');
+      expect(pdf?.data.length ?? 0).toBeGreaterThan(500);
+      converted++;
+    },
+    90_000,
+  );
 });

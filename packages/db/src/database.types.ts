@@ -19,7 +19,8 @@ import type { RequestNonceTable } from './tables/request-nonce.table';
 import type { SoftwareTables } from './tables/software.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
-export interface Database extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables, AnalyticsTables {
+export interface Database
+  extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables, AnalyticsTables {
   request_nonce: RequestNonceTable;
   limit_counter: LimitCounterTable;
   app_user: AppUserTable;

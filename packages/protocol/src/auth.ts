@@ -89,7 +89,11 @@ export const ZWechatGuidResponse = successOf({
 });
 
 export const ZWechatStateRequest = z.object({
-  logintag: z.string({ error: '登录标识无效' }).min(8, { error: '登录标识无效' }).max(64, { error: '登录标识无效' }).refine(isCleanLine, { error: '登录标识无效' }),
+  logintag: z
+    .string({ error: '登录标识无效' })
+    .min(8, { error: '登录标识无效' })
+    .max(64, { error: '登录标识无效' })
+    .refine(isCleanLine, { error: '登录标识无效' }),
   showvip: ZFlag.optional(),
 });
 export const ZWechatStateResponse = successOf({ userinfo: ZUserInfo });

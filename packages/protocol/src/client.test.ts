@@ -60,7 +60,9 @@ function fakeServer(options: { serverAheadSeconds?: number; answer?: (fields: Si
     if (Math.abs(Number(fields['timestamp']) - serverNow()) > SIGN_WINDOW_SECONDS) {
       return json({ code: 10003, message: '请求已过期，请校准时间后重试' }, 401);
     }
-    return options.answer?.(fields) ?? json({ code: 10000, message: '成功', account: fields['account'], stamp: Number(fields['timestamp']) });
+    return (
+      options.answer?.(fields) ?? json({ code: 10000, message: '成功', account: fields['account'], stamp: Number(fields['timestamp']) })
+    );
   };
   return { fetch, received, serverNow };
 }
@@ -155,7 +157,11 @@ describe('client.call', () => {
   it('rejects a contract failure with the HTTP status', async () => {
     const fetch: FetchFn = async () => json({ code: 10002, message: '请求签名校验失败' }, 401);
     const error = await rejectionOf(clientFor(fetch).call(echo, { account: '13800138000', showvip: 1 }));
-    expect({ code: error.code, message: error.message, status: error.httpStatus }).toEqual({ code: 10002, message: '请求签名校验失败', status: 401 });
+    expect({ code: error.code, message: error.message, status: error.httpStatus }).toEqual({
+      code: 10002,
+      message: '请求签名校验失败',
+      status: 401,
+    });
   });
 
   it('signs with the secret the server checks', async () => {
@@ -292,7 +298,9 @@ describe('resolveApiUrl (spec §7)', () => {
   });
 
   it('uses http in the desktop app', () => {
-    expect(resolveApiUrl('/wp-json/wp/v2/tags', { ...web, protocol: 'file:', isDesktop: true })).toBe('http://www.xunjiecad.com/wp-json/wp/v2/tags');
+    expect(resolveApiUrl('/wp-json/wp/v2/tags', { ...web, protocol: 'file:', isDesktop: true })).toBe(
+      'http://www.xunjiecad.com/wp-json/wp/v2/tags',
+    );
   });
 
   it('leaves absolute URLs and URLs without wp- alone', () => {

@@ -67,4 +67,3 @@ export function parseDesktopWindowState(value: unknown): DesktopWindowState | nu
   const parsed = ZDesktopWindowState.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
-

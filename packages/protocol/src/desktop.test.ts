@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP_METHODS, desktopBridgeOf, desktopChannel, desktopPlatformOf, isDesktopBridge, softwarePlatformOf, type DesktopBridge } from './desktop';
+import {
+  DESKTOP_METHODS,
+  desktopBridgeOf,
+  desktopChannel,
+  desktopPlatformOf,
+  isDesktopBridge,
+  softwarePlatformOf,
+  type DesktopBridge,
+} from './desktop';
 import { DesktopCallError, parseDesktopCall, parseDesktopWindowState } from './desktop-calls';
 
 function fakeBridge(overrides: Partial<Record<keyof DesktopBridge, unknown>> = {}): Record<string, unknown> {
-  const bridge: Record<string, unknown> = { isDesktop: true, platform: 'LINUX', version: '0.1.0', onMaximizedChange: () => () => undefined };
+  const bridge: Record<string, unknown> = {
+    isDesktop: true,
+    platform: 'LINUX',
+    version: '0.1.0',
+    onMaximizedChange: () => () => undefined,
+  };
   for (const method of DESKTOP_METHODS) bridge[method] = async () => undefined;
   return { ...bridge, ...overrides };
 }
@@ -55,7 +68,14 @@ describe('parseDesktopCall', () => {
   });
 
   it('opens only web addresses outside the app', () => {
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'ms-settings:display', 'not a url', 'http://', `https://a.cn/${'x'.repeat(2100)}`]) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'ms-settings:display',
+      'not a url',
+      'http://',
+      `https://a.cn/${'x'.repeat(2100)}`,
+    ]) {
       expect(() => parseDesktopCall('openExternal', [url]), url).toThrow(/http or https|too big|2048/);
     }
   });

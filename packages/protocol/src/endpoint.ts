@@ -19,4 +19,3 @@ export function defineEndpoint<Req extends z.ZodType<SignableFields>, Res extend
 ): Endpoint<Req, Res> {
   return endpoint;
 }
-

@@ -58,7 +58,15 @@ export const ZCommonFields = z.object({
   softname: zLine(64).optional(),
   softversion: zLine(32).optional(),
   // Kept as it came (it is signed as sent); a product id fits an `integer` column.
-  productid: z.union([z.number().int().min(0).max(INT32_MAX), z.string().regex(/^\d{1,10}$/).refine((text) => Number(text) <= INT32_MAX)]).optional(),
+  productid: z
+    .union([
+      z.number().int().min(0).max(INT32_MAX),
+      z
+        .string()
+        .regex(/^\d{1,10}$/)
+        .refine((text) => Number(text) <= INT32_MAX),
+    ])
+    .optional(),
   devicetype: zLine(32).optional(),
   language: zLine(16).optional(),
   deviceos: zLine(64).optional(),

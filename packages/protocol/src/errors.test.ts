@@ -183,7 +183,13 @@ describe('ApiError', () => {
 
   it('never puts the log message into the envelope', () => {
     const cause = new Error('db down');
-    const error = new ApiError({ code: 10500, httpStatus: 500, userMessage: '服务器繁忙，请稍后再试', logMessage: 'pool exhausted', cause });
+    const error = new ApiError({
+      code: 10500,
+      httpStatus: 500,
+      userMessage: '服务器繁忙，请稍后再试',
+      logMessage: 'pool exhausted',
+      cause,
+    });
     expect(error.cause).toBe(cause);
     expect(JSON.stringify(error.toEnvelope())).not.toContain('pool');
   });

@@ -3,15 +3,18 @@ import { INPUT_MESSAGES, INT32_MAX, isAcceptableString, isCleanLine, isCleanText
 
 describe('the characters a request may carry', () => {
   it('refuses NUL and half surrogate pairs anywhere, keeps everything else', () => {
-    for (const text of ['a\u0000b', '\u0000', 'x\ud800', '\udc00y', '\udc00\ud800']) expect(isAcceptableString(text), JSON.stringify(text)).toBe(false);
-    for (const text of ['', '图纸😀', 'a\u0001\u001f\u007fb', 'line\r\nbreak', '\ufeff\u202e']) expect(isAcceptableString(text), JSON.stringify(text)).toBe(true);
+    for (const text of ['a\u0000b', '\u0000', 'x\ud800', '\udc00y', '\udc00\ud800'])
+      expect(isAcceptableString(text), JSON.stringify(text)).toBe(false);
+    for (const text of ['', '图纸😀', 'a\u0001\u001f\u007fb', 'line\r\nbreak', '\ufeff\u202e'])
+      expect(isAcceptableString(text), JSON.stringify(text)).toBe(true);
   });
 
   it('one line holds no control character; free text may hold tabs and line breaks', () => {
     expect(isCleanLine('文件 name-1.dwg')).toBe(true);
     for (const text of ['a\tb', 'a\nb', 'a\u0007b', 'a\u007f', 'a\ud800']) expect(isCleanLine(text), JSON.stringify(text)).toBe(false);
     expect(isCleanText('第一行\r\n第二行\t完')).toBe(true);
-    for (const text of ['a\u0000', 'a\u0008', 'a\u000b', 'a\u001b[31m', 'a\udfff']) expect(isCleanText(text), JSON.stringify(text)).toBe(false);
+    for (const text of ['a\u0000', 'a\u0008', 'a\u000b', 'a\u001b[31m', 'a\udfff'])
+      expect(isCleanText(text), JSON.stringify(text)).toBe(false);
   });
 
   it('makes a clean line of any text without changing its length', () => {

@@ -26,7 +26,15 @@ describe('md5Hex', () => {
   });
 
   it('hashes the UTF-8 bytes of Chinese text and emoji', () => {
-    for (const text of ['迅捷CAD编辑器', '当前账号未注册，请先注册！', '😀👍🏽', 'name=迅捷&price=88', '中'.repeat(18), '中'.repeat(19), '中'.repeat(22)]) {
+    for (const text of [
+      '迅捷CAD编辑器',
+      '当前账号未注册，请先注册！',
+      '😀👍🏽',
+      'name=迅捷&price=88',
+      '中'.repeat(18),
+      '中'.repeat(19),
+      '中'.repeat(22),
+    ]) {
       expect(md5Hex(text), text).toBe(nodeMd5(text));
     }
   });

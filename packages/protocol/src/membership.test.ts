@@ -43,7 +43,9 @@ describe('productMembership', () => {
 describe('membershipLevelOf (spec §4)', () => {
   it('is 普通用户 when no product was ever bought', () => {
     expect(membershipLevelOf({}, NOW)).toBe('普通用户');
-    expect(membershipLevelOf({ 211: undefined, 214: 0, 202: undefined, 297: undefined, 204: undefined, 203: undefined }, NOW)).toBe('普通用户');
+    expect(membershipLevelOf({ 211: undefined, 214: 0, 202: undefined, 297: undefined, 204: undefined, 203: undefined }, NOW)).toBe(
+      '普通用户',
+    );
   });
 
   it('is 会员已过期 when expiries lapsed and none is in the future', () => {

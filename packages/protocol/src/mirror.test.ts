@@ -66,7 +66,13 @@ afterEach(() => {
 describe('selectMirror (spec §7)', () => {
   it('asks every mirror at once with HEAD /health and the X-Product header', async () => {
     const net = fakeNetwork({ 'https://a.example.com': { delayMs: 50 }, 'https://b.example.com': { delayMs: 50 } });
-    const result = track(selectMirror(['https://a.example.com/', 'https://b.example.com'], { fetch: net.fetch, fallback: FALLBACK, headers: { 'X-Domain': 'www.xunjiecad.com' } }));
+    const result = track(
+      selectMirror(['https://a.example.com/', 'https://b.example.com'], {
+        fetch: net.fetch,
+        fallback: FALLBACK,
+        headers: { 'X-Domain': 'www.xunjiecad.com' },
+      }),
+    );
     expect(net.seen.map((s) => s.url)).toEqual(['https://a.example.com/health', 'https://b.example.com/health']);
     for (const { init } of net.seen) {
       expect(init.method).toBe('HEAD');
@@ -83,7 +89,12 @@ describe('selectMirror (spec §7)', () => {
       'https://fast.example.com': { delayMs: 120 },
       'https://mid.example.com': { delayMs: 300 },
     });
-    const result = track(selectMirror(['https://slow.example.com', 'https://fast.example.com', 'https://mid.example.com'], { fetch: net.fetch, fallback: FALLBACK }));
+    const result = track(
+      selectMirror(['https://slow.example.com', 'https://fast.example.com', 'https://mid.example.com'], {
+        fetch: net.fetch,
+        fallback: FALLBACK,
+      }),
+    );
     await vi.advanceTimersByTimeAsync(120);
     expect(result).toEqual({ value: 'https://fast.example.com', atMs: 120 });
     expect(net.aborted.sort()).toEqual(['https://mid.example.com', 'https://slow.example.com']);
@@ -95,7 +106,12 @@ describe('selectMirror (spec §7)', () => {
       'https://none.example.com': { delayMs: 20, machineId: null },
       'https://right.example.com': { delayMs: 400 },
     });
-    const result = track(selectMirror(['https://wrong.example.com', 'https://none.example.com', 'https://right.example.com'], { fetch: net.fetch, fallback: FALLBACK }));
+    const result = track(
+      selectMirror(['https://wrong.example.com', 'https://none.example.com', 'https://right.example.com'], {
+        fetch: net.fetch,
+        fallback: FALLBACK,
+      }),
+    );
     await vi.advanceTimersByTimeAsync(399);
     expect(result.value).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
@@ -108,7 +124,12 @@ describe('selectMirror (spec §7)', () => {
       'https://moved.example.com': { delayMs: 10, status: 204 },
       'https://ok.example.com': { delayMs: 90 },
     });
-    const result = track(selectMirror(['https://busy.example.com', 'https://moved.example.com', 'https://ok.example.com'], { fetch: net.fetch, fallback: FALLBACK }));
+    const result = track(
+      selectMirror(['https://busy.example.com', 'https://moved.example.com', 'https://ok.example.com'], {
+        fetch: net.fetch,
+        fallback: FALLBACK,
+      }),
+    );
     await vi.advanceTimersByTimeAsync(90);
     expect(result.value).toBe('https://ok.example.com');
   });
@@ -135,7 +156,12 @@ describe('selectMirror (spec §7)', () => {
       'https://down.example.com': { delayMs: 30, fails: true },
       'https://bad.example.com': { delayMs: 60, status: 500 },
     });
-    const result = track(selectMirror(['https://down.example.com', 'https://bad.example.com', 'https://unknown.example.com'], { fetch: net.fetch, fallback: FALLBACK }));
+    const result = track(
+      selectMirror(['https://down.example.com', 'https://bad.example.com', 'https://unknown.example.com'], {
+        fetch: net.fetch,
+        fallback: FALLBACK,
+      }),
+    );
     await vi.advanceTimersByTimeAsync(60);
     expect(result).toEqual({ value: FALLBACK, atMs: 60 });
   });

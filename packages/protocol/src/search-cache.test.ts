@@ -5,12 +5,17 @@ const siteHosts = ['www.xunjiecad.com', 'localhost'];
 const options = { siteHosts };
 
 describe('isSearchCacheHost', () => {
-  it.each(['webcache.googleusercontent.com', 'cc.bingj.com', 'snapshot.sogoucdn.com', 'cache.baiducontent.com', 'c.360webcache.com', 'WWW.360webcache.com', 'cc.bingj.com:443'])(
-    'knows %s',
-    (host) => {
-      expect(isSearchCacheHost(host)).toBe(true);
-    },
-  );
+  it.each([
+    'webcache.googleusercontent.com',
+    'cc.bingj.com',
+    'snapshot.sogoucdn.com',
+    'cache.baiducontent.com',
+    'c.360webcache.com',
+    'WWW.360webcache.com',
+    'cc.bingj.com:443',
+  ])('knows %s', (host) => {
+    expect(isSearchCacheHost(host)).toBe(true);
+  });
 
   it.each(['www.xunjiecad.com', 'google.com', 'evil360webcache.com', 'bingj.com'])('does not take %s for a cache', (host) => {
     expect(isSearchCacheHost(host)).toBe(false);
@@ -25,14 +30,21 @@ describe('originalPathFromCacheUrl', () => {
   });
 
   it('reads Google cache:KEY:URL', () => {
-    const href = 'https://webcache.googleusercontent.com/search?q=cache:AbC_12-xy:https://www.xunjiecad.com/help/2.html%3Fa%3D1+cad&hl=zh-CN';
+    const href =
+      'https://webcache.googleusercontent.com/search?q=cache:AbC_12-xy:https://www.xunjiecad.com/help/2.html%3Fa%3D1+cad&hl=zh-CN';
     expect(originalPathFromCacheUrl(href, options)).toBe('/help/2.html?a=1');
   });
 
   it('reads Google cache:URL without key or scheme', () => {
-    expect(originalPathFromCacheUrl('https://webcache.googleusercontent.com/search?q=cache:www.xunjiecad.com/buy.html', options)).toBe('/buy.html');
-    expect(originalPathFromCacheUrl('https://webcache.googleusercontent.com/search?q=cache:https://www.xunjiecad.com/tools/cad2pdf', options)).toBe('/tools/cad2pdf');
-    expect(originalPathFromCacheUrl('https://webcache.googleusercontent.com/search?q=cache:k1:xunjiecad.com/dwglist', options)).toBe('/dwglist');
+    expect(originalPathFromCacheUrl('https://webcache.googleusercontent.com/search?q=cache:www.xunjiecad.com/buy.html', options)).toBe(
+      '/buy.html',
+    );
+    expect(
+      originalPathFromCacheUrl('https://webcache.googleusercontent.com/search?q=cache:https://www.xunjiecad.com/tools/cad2pdf', options),
+    ).toBe('/tools/cad2pdf');
+    expect(originalPathFromCacheUrl('https://webcache.googleusercontent.com/search?q=cache:k1:xunjiecad.com/dwglist', options)).toBe(
+      '/dwglist',
+    );
   });
 
   it('reads Bing u= and url=', () => {
@@ -52,7 +64,8 @@ describe('originalPathFromCacheUrl', () => {
   });
 
   it('falls back to the canonical link on Baidu', () => {
-    const href = 'http://cache.baiducontent.com/c?m=9f65cb4a8c8507ed4fece7631046893b4c4380146d96864968d4e414c42246&p=8b2a9715d9c&user=baidu';
+    const href =
+      'http://cache.baiducontent.com/c?m=9f65cb4a8c8507ed4fece7631046893b4c4380146d96864968d4e414c42246&p=8b2a9715d9c&user=baidu';
     expect(originalPathFromCacheUrl(href, { siteHosts, canonical: 'https://www.xunjiecad.com/video.html' })).toBe('/video.html');
     expect(originalPathFromCacheUrl(href, { siteHosts, canonical: '/help/3?a=b' })).toBe('/help/3?a=b');
     expect(originalPathFromCacheUrl(href, { siteHosts, canonical: 'https://other.example/x.html' })).toBeNull();
@@ -62,7 +75,9 @@ describe('originalPathFromCacheUrl', () => {
   it('reads u/url on any foreign host only when it points at the site', () => {
     const target = encodeURIComponent('https://www.xunjiecad.com/tag/7');
     expect(originalPathFromCacheUrl(`https://snapshot.example.net/view?url=${target}`, options)).toBe('/tag/7');
-    expect(originalPathFromCacheUrl(`https://snapshot.example.net/view?u=${encodeURIComponent('https://elsewhere.com/tag/7')}`, options)).toBeNull();
+    expect(
+      originalPathFromCacheUrl(`https://snapshot.example.net/view?u=${encodeURIComponent('https://elsewhere.com/tag/7')}`, options),
+    ).toBeNull();
     expect(originalPathFromCacheUrl('https://snapshot.example.net/view', { siteHosts, canonical: '/help.html' })).toBeNull();
   });
 

@@ -19,11 +19,7 @@ function withoutWww(host: string): string {
 
 export function isSearchCacheHost(host: string): boolean {
   const hostname = normalizeHost(host);
-  return (
-    EXACT_CACHE_HOSTS.includes(hostname) ||
-    hostname === QIHOO_CACHE_DOMAIN ||
-    hostname.endsWith(`.${QIHOO_CACHE_DOMAIN}`)
-  );
+  return EXACT_CACHE_HOSTS.includes(hostname) || hostname === QIHOO_CACHE_DOMAIN || hostname.endsWith(`.${QIHOO_CACHE_DOMAIN}`);
 }
 
 function isSiteHost(host: string, siteHosts: readonly string[]): boolean {

@@ -35,7 +35,15 @@ describe('computeDatasign', () => {
   });
 
   it('signs a realistic body with numbers, empties and the secret', () => {
-    const body = { timestamp: 1_763_712_000, account: '13800138000', productid: 211, deviceid: 'abc', showvip: 1, imgcode: '', nonce: null };
+    const body = {
+      timestamp: 1_763_712_000,
+      account: '13800138000',
+      productid: 211,
+      deviceid: 'abc',
+      showvip: 1,
+      imgcode: '',
+      nonce: null,
+    };
     expect(computeDatasign(body, 'dev-secret')).toBe('1f259178c840dbb3afe99b311aa17566');
   });
 

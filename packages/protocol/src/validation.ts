@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { FORM_LIMITS } from './constants';
-import {
-  PASSWORD_FORM_ERROR,
-  PASSWORD_FORM_MESSAGES,
-  SMS_FORM_ERROR,
-  type PasswordFormErrorCode,
-  type SmsFormErrorCode,
-} from './errors';
+import { PASSWORD_FORM_ERROR, PASSWORD_FORM_MESSAGES, SMS_FORM_ERROR, type PasswordFormErrorCode, type SmsFormErrorCode } from './errors';
 
 // spec §5: the input masks and validation rules shared by the web forms and the API. Validators
 // return '' when the value is valid, else the message to show.
@@ -189,13 +183,9 @@ export const ZImageCode = z
   .string({ error: VALIDATION_MESSAGES.imageCode })
   .regex(IMAGE_CODE_PATTERN, { error: VALIDATION_MESSAGES.imageCode });
 
-export const ZPassword = z
-  .string({ error: VALIDATION_MESSAGES.password })
-  .regex(PASSWORD_PATTERN, { error: VALIDATION_MESSAGES.password });
+export const ZPassword = z.string({ error: VALIDATION_MESSAGES.password }).regex(PASSWORD_PATTERN, { error: VALIDATION_MESSAGES.password });
 
-export const ZAccount = z
-  .string({ error: VALIDATION_MESSAGES.account })
-  .refine(isAccount, { error: VALIDATION_MESSAGES.account });
+export const ZAccount = z.string({ error: VALIDATION_MESSAGES.account }).refine(isAccount, { error: VALIDATION_MESSAGES.account });
 
 export const ZLoginPassword = z
   .string({ error: VALIDATION_MESSAGES.loginPasswordEmpty })

@@ -13,17 +13,29 @@ const hanging: FetchLike = (_url, init) =>
   });
 
 const GET = { method: 'GET', headers: {} } as const;
-const ZAnswer = vendorObject({ code: vendorString, name: vendorText, extra: vendorValue, items: z.array(vendorObject({ id: vendorString })).catch([]) });
+const ZAnswer = vendorObject({
+  code: vendorString,
+  name: vendorText,
+  extra: vendorValue,
+  items: z.array(vendorObject({ id: vendorString })).catch([]),
+});
 
 describe('callVendor', () => {
   it('keeps the exact text and the headers of the answer', async () => {
-    const reply = await callVendor(() => Promise.resolve(new Response('{"a": 1 }', { status: 201, headers: { 'x-sign': 's' } })), 'https://v.example/', GET, 1000);
+    const reply = await callVendor(
+      () => Promise.resolve(new Response('{"a": 1 }', { status: 201, headers: { 'x-sign': 's' } })),
+      'https://v.example/',
+      GET,
+      1000,
+    );
     expect(reply.kind === 'answer' && [reply.status, reply.text, reply.headers.get('x-sign')]).toEqual([201, '{"a": 1 }', 's']);
   });
 
   it('gives up after its timeout and reports a network error, never throwing', async () => {
     expect(await callVendor(hanging, 'https://v.example/', GET, 20)).toEqual({ kind: 'failure', detail: 'no answer within 20 ms' });
-    expect(await callVendor(() => Promise.reject(new TypeError('getaddrinfo ENOTFOUND v.example')), 'https://v.example/', GET, 1000)).toEqual({
+    expect(
+      await callVendor(() => Promise.reject(new TypeError('getaddrinfo ENOTFOUND v.example')), 'https://v.example/', GET, 1000),
+    ).toEqual({
       kind: 'failure',
       detail: 'getaddrinfo ENOTFOUND v.example',
     });
@@ -32,8 +44,18 @@ describe('callVendor', () => {
 
 describe('callVendorJson', () => {
   it('reads the fields of the schema, an odd field as absent', async () => {
-    const reply = await callVendorJson(answering(200, '{"code":"OK","name":"","extra":[1],"items":[{"id":7},{"id":"b"}]}'), 'https://v.example/', GET, 1000, ZAnswer);
-    expect(reply).toEqual({ kind: 'answer', status: 200, body: { code: 'OK', name: undefined, extra: [1], items: [{ id: undefined }, { id: 'b' }] } });
+    const reply = await callVendorJson(
+      answering(200, '{"code":"OK","name":"","extra":[1],"items":[{"id":7},{"id":"b"}]}'),
+      'https://v.example/',
+      GET,
+      1000,
+      ZAnswer,
+    );
+    expect(reply).toEqual({
+      kind: 'answer',
+      status: 200,
+      body: { code: 'OK', name: undefined, extra: [1], items: [{ id: undefined }, { id: 'b' }] },
+    });
   });
 
   it('reads JSON that is not an object as an empty one', async () => {
@@ -55,12 +77,18 @@ describe('callVendorJson', () => {
   });
 
   it('counts a 5xx as unavailable without reading it when asked to', async () => {
-    expect(await callVendorJson(answering(503, '{"code":"OK"}'), 'https://v.example/', GET, 1000, ZAnswer, { serverErrorIsFailure: true })).toEqual({
+    expect(
+      await callVendorJson(answering(503, '{"code":"OK"}'), 'https://v.example/', GET, 1000, ZAnswer, { serverErrorIsFailure: true }),
+    ).toEqual({
       kind: 'failure',
       reason: 'unavailable',
       detail: 'HTTP 503',
     });
-    expect(await callVendorJson(answering(503, '{"code":"BUSY"}'), 'https://v.example/', GET, 1000, ZAnswer)).toMatchObject({ kind: 'answer', status: 503, body: { code: 'BUSY' } });
+    expect(await callVendorJson(answering(503, '{"code":"BUSY"}'), 'https://v.example/', GET, 1000, ZAnswer)).toMatchObject({
+      kind: 'answer',
+      status: 503,
+      body: { code: 'BUSY' },
+    });
   });
 
   it('calls an answer of the wrong shape malformed when the schema is strict', async () => {

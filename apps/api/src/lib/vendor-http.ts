@@ -16,9 +16,7 @@ export interface VendorRequest {
 }
 
 /** The answer's exact text: the payment vendors sign the bytes, not the parsed JSON. */
-export type VendorReply =
-  | { kind: 'answer'; status: number; headers: Headers; text: string }
-  | { kind: 'failure'; detail: string };
+export type VendorReply = { kind: 'answer'; status: number; headers: Headers; text: string } | { kind: 'failure'; detail: string };
 
 export async function callVendor(fetchImpl: FetchLike, url: string, request: VendorRequest, timeoutMs: number): Promise<VendorReply> {
   const controller = new AbortController();
@@ -39,8 +37,7 @@ export async function callVendor(fetchImpl: FetchLike, url: string, request: Ven
  * that is not JSON, or not of the schema's shape, is `malformed`.
  */
 export type VendorJson<T> =
-  | { kind: 'answer'; status: number; body: T }
-  | { kind: 'failure'; reason: 'unavailable' | 'malformed'; detail: string };
+  { kind: 'answer'; status: number; body: T } | { kind: 'failure'; reason: 'unavailable' | 'malformed'; detail: string };
 
 export interface VendorJsonOptions {
   /** Names the call in failure details, when the URL must not be logged (it carries a secret). */

@@ -44,7 +44,12 @@ async function addUnits(trx: Transaction<Database>, charges: readonly Charge[], 
 
 async function statesOf(db: Kysely<Database> | Transaction<Database>, keys: readonly string[], now: number): Promise<CounterState[]> {
   if (keys.length === 0) return [];
-  const rows = await db.selectFrom('limit_counter').selectAll().where('key', 'in', [...keys]).where('window_end', '>', now).execute();
+  const rows = await db
+    .selectFrom('limit_counter')
+    .selectAll()
+    .where('key', 'in', [...keys])
+    .where('window_end', '>', now)
+    .execute();
   return keys.map((key) => {
     const row = rows.find((candidate) => candidate.key === key);
     return row === undefined ? { count: 0, windowEnd: 0 } : { count: Number(row.count), windowEnd: Number(row.window_end) };
@@ -67,7 +72,14 @@ export class DatabaseLimitStore implements LimitStore {
           sorted.filter((charge) => charge.cost > 0),
           now,
         );
-        for (const [index, state] of (await statesOf(trx, checked.map((charge) => charge.key), now)).entries()) states.set(checked[index]!.key, state);
+        for (const [index, state] of (
+          await statesOf(
+            trx,
+            checked.map((charge) => charge.key),
+            now,
+          )
+        ).entries())
+          states.set(checked[index]!.key, state);
         // The first charge (in the caller's order) that went over is the one the refusal names.
         return charges.map((charge) => {
           const state = states.get(charge.key) ?? { count: 0, windowEnd: 0 };
@@ -95,7 +107,15 @@ export class DatabaseLimitStore implements LimitStore {
           .execute();
       }
       // A window back at zero is forgotten, so the next unit opens a whole new one.
-      await trx.deleteFrom('limit_counter').where('key', 'in', given.map((charge) => charge.key)).where('count', '<=', 0).execute();
+      await trx
+        .deleteFrom('limit_counter')
+        .where(
+          'key',
+          'in',
+          given.map((charge) => charge.key),
+        )
+        .where('count', '<=', 0)
+        .execute();
     });
   }
 
@@ -105,7 +125,10 @@ export class DatabaseLimitStore implements LimitStore {
 
   async reset(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.db.deleteFrom('limit_counter').where('key', 'in', [...keys]).execute();
+    await this.db
+      .deleteFrom('limit_counter')
+      .where('key', 'in', [...keys])
+      .execute();
   }
 
   async purge(now: number): Promise<number> {

@@ -10,7 +10,11 @@ export * from './limit-store';
 export { DatabaseLimitStore } from './database-limit-store';
 
 /** The limit store RATE_LIMIT_STORE names (decision 0029). */
-export function limitStoreFromEnv(env: Pick<Env, 'RATE_LIMIT_STORE' | 'REDIS_URL' | 'RATE_LIMIT_PREFIX'>, db: Kysely<Database>, log: FastifyBaseLogger): LimitStore {
+export function limitStoreFromEnv(
+  env: Pick<Env, 'RATE_LIMIT_STORE' | 'REDIS_URL' | 'RATE_LIMIT_PREFIX'>,
+  db: Kysely<Database>,
+  log: FastifyBaseLogger,
+): LimitStore {
   if (env.RATE_LIMIT_STORE === 'database') return new DatabaseLimitStore(db);
   return new RedisLimitStore({
     url: env.REDIS_URL,

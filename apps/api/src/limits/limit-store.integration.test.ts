@@ -128,7 +128,9 @@ describe.each(kinds)('the %s limit store', (_kind, open) => {
 
   it('lets exactly the limit through when many requests race, from two instances over one store', async () => {
     const key = freshKey('race');
-    const attempts = Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? store : other).consume([{ key, cost: 1, limit: 10, windowMs: MINUTE }], T0));
+    const attempts = Array.from({ length: 40 }, (_, index) =>
+      (index % 2 === 0 ? store : other).consume([{ key, cost: 1, limit: 10, windowMs: MINUTE }], T0),
+    );
     const results = await Promise.all(attempts);
     expect(results.filter((result) => result.ok)).toHaveLength(10);
     expect(await other.read([key], T0)).toEqual([{ count: 10, windowEnd: T0 + MINUTE }]);
@@ -148,7 +150,10 @@ describe.each(kinds)('the %s limit store', (_kind, open) => {
     const keys = hostile.map((part) => limitKey('device', part, sequence));
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of keys) expect(key).toMatch(/^[\w.@%:-]+$/);
-    const result = await store.consume(keys.map((key) => ({ key, cost: 1, limit: 1, windowMs: MINUTE })), T0);
+    const result = await store.consume(
+      keys.map((key) => ({ key, cost: 1, limit: 1, windowMs: MINUTE })),
+      T0,
+    );
     expect(result).toEqual({ ok: true, counts: keys.map(() => 1) });
   });
 });

@@ -101,7 +101,13 @@ export class RedisLimitStore implements LimitStore {
     assertDistinctKeys(charges);
     if (charges.length === 0) return { ok: true, counts: [] };
     const args = [now, ...charges.flatMap((charge) => [charge.cost, charge.limit, charge.windowMs])];
-    const [isTaken = 0, ...rest] = numbersOf(await this.run(SCRIPTS.consume, charges.map((charge) => charge.key), args));
+    const [isTaken = 0, ...rest] = numbersOf(
+      await this.run(
+        SCRIPTS.consume,
+        charges.map((charge) => charge.key),
+        args,
+      ),
+    );
     if (isTaken === 1) return { ok: true, counts: rest };
     const [index = 1, retryAfterMs = 0] = rest;
     return { ok: false, key: charges[index - 1]?.key ?? '', retryAfterMs };
@@ -110,7 +116,11 @@ export class RedisLimitStore implements LimitStore {
   async refund(charges: ReadonlyArray<Pick<Charge, 'key' | 'cost'>>, now: number): Promise<void> {
     const given = charges.filter((charge) => charge.cost > 0);
     if (given.length === 0) return;
-    await this.run(SCRIPTS.refund, given.map((charge) => charge.key), [now, ...given.map((charge) => charge.cost)]);
+    await this.run(
+      SCRIPTS.refund,
+      given.map((charge) => charge.key),
+      [now, ...given.map((charge) => charge.cost)],
+    );
   }
 
   async read(keys: readonly string[], now: number): Promise<CounterState[]> {

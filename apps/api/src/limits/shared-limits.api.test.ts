@@ -49,7 +49,13 @@ describe.each(stores)('two API processes on the %s limit store', (_kind, env) =>
 
   it("share an address's free conversions of the day, whatever device ids it sends", async () => {
     const ip = freshClient().ip;
-    const start = (app: TestApp) => call(app, '/api/v4/uploadpar', { tasktype: 'cad2pdf', outputfileextension: 'pdf', filename: 'a.dwg', filecount: 1 }, { ...freshClient(), ip });
+    const start = (app: TestApp) =>
+      call(
+        app,
+        '/api/v4/uploadpar',
+        { tasktype: 'cad2pdf', outputfileextension: 'pdf', filename: 'a.dwg', filecount: 1 },
+        { ...freshClient(), ip },
+      );
     for (let index = 0; index < CONVERSION_LIMITS.freeTasksPerAddressPerDay; index += 1) {
       expect((await start(index % 2 === 0 ? first : second)).body, `task ${index}`).toMatchObject({ code: 10000 });
     }
@@ -58,8 +64,13 @@ describe.each(stores)('two API processes on the %s limit store', (_kind, env) =>
 
   it("share a phone's SMS resend wait", async () => {
     const client = freshClient();
-    expect((await call(first, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toEqual({ code: 10000, message: '' });
-    expect((await call(second, '/api/v4/safsmsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toMatchObject({ code: 10061 });
+    expect((await call(first, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toEqual({
+      code: 10000,
+      message: '',
+    });
+    expect((await call(second, '/api/v4/safsmsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toMatchObject({
+      code: 10061,
+    });
   });
 
   it("share an account's wrong passwords: the lock holds on both", async () => {
@@ -67,9 +78,11 @@ describe.each(stores)('two API processes on the %s limit store', (_kind, env) =>
     // A phone no user has: unknown accounts lock like real ones.
     const account = client.phone;
     for (let attempt = 0; attempt < AUTH_LIMITS.failuresBeforeLock; attempt += 1) {
-      const answer = (await call(attempt % 2 === 0 ? first : second, '/api/v4/login', { account, password: 'wrong-password-1' }, client)).body;
+      const answer = (await call(attempt % 2 === 0 ? first : second, '/api/v4/login', { account, password: 'wrong-password-1' }, client))
+        .body;
       expect(answer['code'], `attempt ${attempt}`).toBe(attempt === AUTH_LIMITS.failuresBeforeLock - 1 ? 10062 : 12001);
     }
-    for (const app of [first, second]) expect((await call(app, '/api/v4/login', { account, password: 'wrong-password-1' }, client)).body).toMatchObject({ code: 10062 });
+    for (const app of [first, second])
+      expect((await call(app, '/api/v4/login', { account, password: 'wrong-password-1' }, client)).body).toMatchObject({ code: 10062 });
   });
 });

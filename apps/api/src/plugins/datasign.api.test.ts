@@ -124,7 +124,9 @@ describe('signed /api/v4 routes (spec §7 datasign)', () => {
     for (const datasign of ['签'.repeat(32), 'z'.repeat(32), ' '.repeat(32)]) {
       const response = await postJson({ ...signed(), datasign });
       expect([400, 401], datasign).toContain(response.statusCode);
-      expect([PROTOCOL_ERRORS.malformed.code, PROTOCOL_ERRORS.badSignature.code], datasign).toContain(response.json<{ code: number }>().code);
+      expect([PROTOCOL_ERRORS.malformed.code, PROTOCOL_ERRORS.badSignature.code], datasign).toContain(
+        response.json<{ code: number }>().code,
+      );
     }
     const upper = signed();
     expect((await postJson({ ...upper, datasign: upper.datasign.toUpperCase() })).json()).toMatchObject({ code: SUCCESS_CODE });

@@ -50,7 +50,9 @@ function isSignatureValid(fields: SignableFields, secret: string): boolean {
   const given = fields['datasign'];
   // Hex only: the buffers compared below must have the same length (32 ASCII bytes).
   if (typeof given !== 'string' || !/^[0-9a-f]{32}$/i.test(given)) return false;
-  const expected = createHash('md5').update(signaturePayload(fields) + secret, 'utf8').digest('hex');
+  const expected = createHash('md5')
+    .update(signaturePayload(fields) + secret, 'utf8')
+    .digest('hex');
   return timingSafeEqual(Buffer.from(given.toLowerCase()), Buffer.from(expected));
 }
 
@@ -85,7 +87,9 @@ export function registerDatasign(app: FastifyInstance, options: DatasignOptions)
   });
 
   const purge = (): void => {
-    purgeExpiredNonces(db, Math.floor(clock() / 1000)).catch((error: unknown) => app.log.warn({ err: error }, 'purging expired request nonces failed'));
+    purgeExpiredNonces(db, Math.floor(clock() / 1000)).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'purging expired request nonces failed'),
+    );
   };
   const timer = setInterval(purge, options.purgeIntervalMs ?? 60_000);
   timer.unref();

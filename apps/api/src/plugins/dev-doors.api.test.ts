@@ -31,7 +31,12 @@ const DEV_CALLS = [
 
 describe('/api/dev/* (decision 0026)', () => {
   it('answers requests made on this host as before', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/dev/sms-outbox?account=13800138000', remoteAddress: '127.0.0.1', headers: { host: '127.0.0.1:3001' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/dev/sms-outbox?account=13800138000',
+      remoteAddress: '127.0.0.1',
+      headers: { host: '127.0.0.1:3001' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ messages: [] });
   });
@@ -54,7 +59,12 @@ describe('/api/dev/* (decision 0026)', () => {
 
   it('refuses a request addressed to a public host name, even from this host', async () => {
     for (const host of ['www.xunjiecad.com', '192.168.1.20:3000', '[2001:db8::1]:3000']) {
-      const direct = await t.app.inject({ method: 'GET', url: '/api/dev/sms-outbox?account=13800138000', remoteAddress: '127.0.0.1', headers: { host } });
+      const direct = await t.app.inject({
+        method: 'GET',
+        url: '/api/dev/sms-outbox?account=13800138000',
+        remoteAddress: '127.0.0.1',
+        headers: { host },
+      });
       expect(direct.statusCode, host).toBe(404);
     }
     const throughProxy = await t.app.inject({
@@ -65,6 +75,10 @@ describe('/api/dev/* (decision 0026)', () => {
       headers: { host: '127.0.0.1:3001', 'x-forwarded-for': '127.0.0.1', 'x-forwarded-host': 'www.xunjiecad.com' },
     });
     expect(throughProxy.statusCode).toBe(404);
-    expect(t.logs.some((line) => line['msg'] === 'development route refused: not a request made on this host' && line['host'] === 'www.xunjiecad.com')).toBe(true);
+    expect(
+      t.logs.some(
+        (line) => line['msg'] === 'development route refused: not a request made on this host' && line['host'] === 'www.xunjiecad.com',
+      ),
+    ).toBe(true);
   });
 });

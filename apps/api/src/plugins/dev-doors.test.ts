@@ -61,7 +61,9 @@ describe('devDoorsAtStart', () => {
   });
 
   it('starts a public origin with the real providers', () => {
-    expect(atStart({ ...REAL_PROVIDERS, SITE_URL: 'https://www.xunjiecad.com', PUBLIC_ORIGIN: 'https://www.xunjiecad.com' }).kind).toBe('closed');
+    expect(atStart({ ...REAL_PROVIDERS, SITE_URL: 'https://www.xunjiecad.com', PUBLIC_ORIGIN: 'https://www.xunjiecad.com' }).kind).toBe(
+      'closed',
+    );
   });
 
   it('starts a test host whose operator named its very origin, and only that one', () => {
@@ -70,14 +72,24 @@ describe('devDoorsAtStart', () => {
     // A settings file copied to production keeps its override: it names the wrong origin.
     const copied = atStart({ SITE_URL: 'https://www.xunjiecad.com', UNSAFE_DEV_PROVIDERS_AT: 'https://staging.xunjiecad.com' });
     expect(copied.kind).toBe('refused');
-    expect(copied.kind === 'refused' && copied.message).toContain('UNSAFE_DEV_PROVIDERS_AT names https://staging.xunjiecad.com, not https://www.xunjiecad.com');
+    expect(copied.kind === 'refused' && copied.message).toContain(
+      'UNSAFE_DEV_PROVIDERS_AT names https://staging.xunjiecad.com, not https://www.xunjiecad.com',
+    );
   });
 });
 
 describe('loopback names and addresses', () => {
   it('knows this machine from every other', () => {
-    expect(['localhost', 'LOCALHOST.', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '[::ffff:7f00:1]'].filter((host) => !isLoopbackHost(host))).toEqual([]);
-    expect(['www.xunjiecad.com', 'localhost.example.com', '10.0.0.1', '[::]', '0.0.0.0', '[2001:db8::1]', 'example.localhost.com'].filter(isLoopbackHost)).toEqual([]);
+    expect(
+      ['localhost', 'LOCALHOST.', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', '[::ffff:7f00:1]'].filter(
+        (host) => !isLoopbackHost(host),
+      ),
+    ).toEqual([]);
+    expect(
+      ['www.xunjiecad.com', 'localhost.example.com', '10.0.0.1', '[::]', '0.0.0.0', '[2001:db8::1]', 'example.localhost.com'].filter(
+        isLoopbackHost,
+      ),
+    ).toEqual([]);
     expect(['127.0.0.1', '::1', '::ffff:127.0.0.1'].every(isLoopbackAddress)).toBe(true);
     expect(['10.200.0.1', '::ffff:10.0.0.1', 'localhost', ''].some(isLoopbackAddress)).toBe(false);
   });

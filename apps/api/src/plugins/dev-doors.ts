@@ -11,11 +11,24 @@ import type { Env } from '../env';
 
 const DEV_ROUTE_PREFIX = '/api/dev/';
 
-type DevDoorsEnv = Pick<Env, 'SMS_PROVIDER' | 'WECHAT_PROVIDER' | 'QQ_PROVIDER' | 'WXPAY_PROVIDER' | 'ALIPAY_PROVIDER' | 'SITE_URL' | 'PUBLIC_ORIGIN' | 'UNSAFE_DEV_PROVIDERS_AT'>;
+type DevDoorsEnv = Pick<
+  Env,
+  | 'SMS_PROVIDER'
+  | 'WECHAT_PROVIDER'
+  | 'QQ_PROVIDER'
+  | 'WXPAY_PROVIDER'
+  | 'ALIPAY_PROVIDER'
+  | 'SITE_URL'
+  | 'PUBLIC_ORIGIN'
+  | 'UNSAFE_DEV_PROVIDERS_AT'
+>;
 
 /** Whether a URL host name (brackets allowed around IPv6) names this machine's loopback. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   return isLoopbackAddress(host);
 }
@@ -48,10 +61,7 @@ function publicOriginsOf(env: DevDoorsEnv): string[] {
   return [...new Set(origins.filter((url) => !isLoopbackHost(url.hostname)).map((url) => url.origin))];
 }
 
-export type DevDoorsAtStart =
-  | { kind: 'closed' | 'local' }
-  | { kind: 'refused'; message: string }
-  | { kind: 'overridden'; message: string };
+export type DevDoorsAtStart = { kind: 'closed' | 'local' } | { kind: 'refused'; message: string } | { kind: 'overridden'; message: string };
 
 /**
  * What start-up makes of the development providers: none configured (`closed`), a local site

@@ -79,7 +79,11 @@ describe('response headers', () => {
 describe('logging', () => {
   it('writes one line per request and never a secret field', async () => {
     const before = t.logs.length;
-    const response = await t.app.inject({ method: 'GET', url: '/api/v4/getutctime?usertoken=abc', headers: { 'x-request-id': 'one-line' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/v4/getutctime?usertoken=abc',
+      headers: { 'x-request-id': 'one-line' },
+    });
     expect(response.statusCode).toBe(200);
     const lines = t.logs.slice(before).filter((line) => line['reqId'] === 'one-line');
     expect(lines).toHaveLength(1);

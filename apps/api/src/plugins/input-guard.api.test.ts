@@ -2,7 +2,15 @@ import { seedPayCatalogue } from '@xcad/db';
 import { PROTOCOL_ERRORS, type SignableFields } from '@xcad/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postEvents, trackerEvent } from '../modules/analytics/analytics.testing';
-import { call, createAuthTestApp, freshClient, signedBody, signInBySms, type AuthTestApp, type CallResult } from '../modules/auth/auth.testing';
+import {
+  call,
+  createAuthTestApp,
+  freshClient,
+  signedBody,
+  signInBySms,
+  type AuthTestApp,
+  type CallResult,
+} from '../modules/auth/auth.testing';
 
 // Decision 0028: on PostgreSQL a NUL in `deviceid`, `tasktag` or an analytics event's `page`
 // answered 500 (invalid byte sequence for encoding "UTF8": 0x00), and so did integers past 32 bits
@@ -52,7 +60,11 @@ describe('NUL in a field', () => {
   });
 
   it('in tasktag of the unsigned chunk upload and the QR image: 10001', async () => {
-    const chunk = await t.app.inject({ method: 'POST', url: '/api/v4/uploadfile?tasktag=a%00b&timestamp=1&tasktoken=t&fileindex=0&chunks=1&chunk=0', payload: Buffer.from('x') });
+    const chunk = await t.app.inject({
+      method: 'POST',
+      url: '/api/v4/uploadfile?tasktag=a%00b&timestamp=1&tasktoken=t&fileindex=0&chunks=1&chunk=0',
+      payload: Buffer.from('x'),
+    });
     expect({ status: chunk.statusCode, body: chunk.json() }).toEqual({ status: 400, body: MALFORMED });
     const qr = await t.app.inject({ method: 'GET', url: '/api/v4/sitetaskdownqrcode?tasktag=a%00b&deviceid=d' });
     expect({ status: qr.statusCode, body: qr.json() }).toEqual({ status: 400, body: MALFORMED });
@@ -81,22 +93,35 @@ describe('NUL in a field', () => {
 
 describe('integers beyond the column’s type', () => {
   it('productid of 2^31 and 2^40 (a common field of every signed call): 10001', async () => {
-    for (const productid of [2 ** 31, 2 ** 40, String(2 ** 40)]) expectMalformed(await callAsMember('/api/v4/memrole', { ...signedIn(), productid }));
+    for (const productid of [2 ** 31, 2 ** 40, String(2 ** 40)])
+      expectMalformed(await callAsMember('/api/v4/memrole', { ...signedIn(), productid }));
   });
 
   it('packageid of 2^31: memorder refuses the field, and no order is placed', async () => {
     const before = await ordersOfMember();
     for (const packageid of [2 ** 31, 2 ** 40, '9223372036854775808']) {
       const result = await callAsMember('/api/v4/memorder', { ...signedIn(), productid: 211, packageid, paytype: 'wxpay' });
-      expect({ status: result.status, code: result.body['code'], field: result.body['field'] }).toEqual({ status: 200, code: INVALID_FIELD, field: 'packageid' });
+      expect({ status: result.status, code: result.body['code'], field: result.body['field'] }).toEqual({
+        status: 200,
+        code: INVALID_FIELD,
+        field: 'packageid',
+      });
     }
     expect(await ordersOfMember()).toBe(before);
   });
 
   it('packageids holding 2^31: paymerge refuses the field, as an array and as a comma list', async () => {
     for (const packageids of [[2 ** 31], [304, 2 ** 40], `304,${2 ** 31}`]) {
-      const result = await callAsMember('/api/v4/paymerge', { ...signedIn(), packageids: packageids as SignableFields[string], paytype: 'wxpay' });
-      expect({ status: result.status, code: result.body['code'], field: result.body['field'] }).toEqual({ status: 200, code: INVALID_FIELD, field: 'packageids' });
+      const result = await callAsMember('/api/v4/paymerge', {
+        ...signedIn(),
+        packageids: packageids as SignableFields[string],
+        paytype: 'wxpay',
+      });
+      expect({ status: result.status, code: result.body['code'], field: result.body['field'] }).toEqual({
+        status: 200,
+        code: INVALID_FIELD,
+        field: 'packageids',
+      });
     }
   });
 });
@@ -105,7 +130,12 @@ describe('bodies no field rule sees', () => {
   it('nested deeper than the contract allows, even looking signed: 10001', async () => {
     const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
     const looksSigned = `{"deviceid":"d","timestamp":${Math.floor(t.clock.now() / 1000)},"datasign":"${'0'.repeat(32)}","x":${deep}}`;
-    const response = await t.app.inject({ method: 'POST', url: '/api/v4/memprofile', payload: looksSigned, headers: { 'content-type': 'application/json' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v4/memprofile',
+      payload: looksSigned,
+      headers: { 'content-type': 'application/json' },
+    });
     expect({ status: response.statusCode, body: response.json() }).toEqual({ status: 400, body: MALFORMED });
     const signed = signedBody(t, { nested: [[[[[[[[[[[[[[[[['x']]]]]]]]]]]]]]]]] as unknown as SignableFields[string] });
     const nested = await t.app.inject({ method: 'POST', url: '/api/v4/memprofile', payload: signed });
@@ -113,7 +143,12 @@ describe('bodies no field rule sees', () => {
   });
 
   it('a payment notice that is not the provider’s: 400, not a server error', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/pay/notify/sandbox', payload: '{"event":"paid","orderno":"XC1"}', headers: { 'content-type': 'application/json' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/notify/sandbox',
+      payload: '{"event":"paid","orderno":"XC1"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect({ status: response.statusCode, body: response.json() }).toEqual({ status: 400, body: { code: 'FAIL' } });
   });
 });

@@ -48,7 +48,11 @@ export function inputProblemOf(value: unknown): InputProblem | undefined {
 
 // WordPress's answer for a parameter it cannot read (FACTS.md "WordPress REST API").
 function wordPressRefusal(field: string) {
-  return { code: 'rest_invalid_param', message: `Invalid parameter(s): ${field}`, data: { status: 400, params: { [field]: 'Invalid parameter.' } } };
+  return {
+    code: 'rest_invalid_param',
+    message: `Invalid parameter(s): ${field}`,
+    data: { status: 400, params: { [field]: 'Invalid parameter.' } },
+  };
 }
 
 function refuse(request: FastifyRequest, reply: FastifyReply, part: string, problem: InputProblem): FastifyReply {
@@ -61,7 +65,11 @@ function refuse(request: FastifyRequest, reply: FastifyReply, part: string, prob
 export function registerInputGuard(app: FastifyInstance): void {
   // preValidation: the body is parsed, no route hook (request signing) has run yet.
   app.addHook('preValidation', async (request, reply) => {
-    for (const [part, value] of [['params', request.params], ['query', request.query], ['body', request.body]] as const) {
+    for (const [part, value] of [
+      ['params', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
       const problem = inputProblemOf(value);
       if (problem !== undefined) return refuse(request, reply, part, problem);
     }

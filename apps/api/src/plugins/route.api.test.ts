@@ -27,7 +27,13 @@ beforeAll(async () => {
   for (const auth of ['required', 'if-given', 'optional'] as const) {
     route(t.app, probes[auth], {
       auth,
-      handler: async ({ fields, session, deviceId }) => ({ code: SUCCESS_CODE, message: '', uid: session === null ? null : String(session.user.id), n: fields.n, device: deviceId }),
+      handler: async ({ fields, session, deviceId }) => ({
+        code: SUCCESS_CODE,
+        message: '',
+        uid: session === null ? null : String(session.user.id),
+        n: fields.n,
+        device: deviceId,
+      }),
     });
   }
   usertoken = (await signInBySms(t, caller)).userinfo.usertoken;
@@ -61,11 +67,20 @@ describe('route()', () => {
   it('if-given: no usertoken is a visitor, a dead one is refused', async () => {
     expect((await call(t, probes['if-given'].path, { n: 1 }, caller)).body).toMatchObject({ code: SUCCESS_CODE, uid: null });
     expect((await call(t, probes['if-given'].path, { n: 1, usertoken: DEAD_TOKEN }, caller)).body).toEqual(notSignedIn);
-    expect((await call(t, probes['if-given'].path, { n: 1, usertoken }, caller)).body).toMatchObject({ code: SUCCESS_CODE, uid: expect.stringMatching(/^\d+$/) });
+    expect((await call(t, probes['if-given'].path, { n: 1, usertoken }, caller)).body).toMatchObject({
+      code: SUCCESS_CODE,
+      uid: expect.stringMatching(/^\d+$/),
+    });
   });
 
   it('optional: a dead usertoken reads as a visitor', async () => {
-    expect((await call(t, probes.optional.path, { n: 1, usertoken: DEAD_TOKEN }, caller)).body).toMatchObject({ code: SUCCESS_CODE, uid: null });
-    expect((await call(t, probes.optional.path, { n: 1 }, caller, { cookie: `${SESSION_COOKIE}=${usertoken}` })).body).toMatchObject({ code: SUCCESS_CODE, uid: expect.stringMatching(/^\d+$/) });
+    expect((await call(t, probes.optional.path, { n: 1, usertoken: DEAD_TOKEN }, caller)).body).toMatchObject({
+      code: SUCCESS_CODE,
+      uid: null,
+    });
+    expect((await call(t, probes.optional.path, { n: 1 }, caller, { cookie: `${SESSION_COOKIE}=${usertoken}` })).body).toMatchObject({
+      code: SUCCESS_CODE,
+      uid: expect.stringMatching(/^\d+$/),
+    });
   });
 });

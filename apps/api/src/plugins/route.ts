@@ -44,11 +44,21 @@ const ZCaller = z.object({ usertoken: z.string().optional().catch(undefined), ac
 const ZDevice = z.object({ deviceid: z.string() });
 
 /** The session of `usertoken` as `auth` reads it; also for the few unsigned routes that answer by cookie. */
-export async function sessionOf<A extends AuthMode>(app: FastifyInstance, auth: A, usertoken: string | undefined, account?: string): Promise<SessionFor<A>> {
+export async function sessionOf<A extends AuthMode>(
+  app: FastifyInstance,
+  auth: A,
+  usertoken: string | undefined,
+  account?: string,
+): Promise<SessionFor<A>> {
   return (await lookUp(app, auth, usertoken, account)) as SessionFor<A>;
 }
 
-async function lookUp(app: FastifyInstance, auth: AuthMode, usertoken: string | undefined, account: string | undefined): Promise<SignedIn | null | undefined> {
+async function lookUp(
+  app: FastifyInstance,
+  auth: AuthMode,
+  usertoken: string | undefined,
+  account: string | undefined,
+): Promise<SignedIn | null | undefined> {
   if (auth === 'none') return undefined;
   const now = Math.floor(app.sessions.clock() / 1000);
   const credentials = { usertoken, account };
@@ -64,7 +74,11 @@ async function lookUp(app: FastifyInstance, auth: AuthMode, usertoken: string | 
 }
 
 /** Registers `endpoint` on `app` (POST, or the endpoint's own methods) with `options.handler`. */
-export function route<E extends Endpoint, A extends AuthMode>(app: FastifyInstance, endpoint: E, options: RouteOptions<NoInfer<E>, A>): void {
+export function route<E extends Endpoint, A extends AuthMode>(
+  app: FastifyInstance,
+  endpoint: E,
+  options: RouteOptions<NoInfer<E>, A>,
+): void {
   app.route({
     method: [...(endpoint.methods ?? ['POST'])],
     url: endpoint.path,

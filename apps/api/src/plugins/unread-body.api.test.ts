@@ -48,7 +48,11 @@ function streamed(bytes: number): ReadableStream<Uint8Array> {
 describe('a body over the limit, through the web front server (decision 0026)', () => {
   it('answers the API’s 413 envelope, whatever the size, and the site keeps serving', async () => {
     for (const size of [2 * MiB, 8 * MiB, 30 * MiB, 2 * MiB, 8 * MiB]) {
-      const response = await fetch(`${site}/api/v4/login`, { method: 'POST', body: jsonOf(size), headers: { 'content-type': 'application/json' } });
+      const response = await fetch(`${site}/api/v4/login`, {
+        method: 'POST',
+        body: jsonOf(size),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.status, `${size} bytes`).toBe(413);
       expect(await response.json()).toEqual({ code: PROTOCOL_ERRORS.malformed.code, message: PROTOCOL_ERRORS.malformed.message });
     }
@@ -68,9 +72,17 @@ describe('a body over the limit, through the web front server (decision 0026)', 
   });
 
   it('passes the routes’ own 413 answers through (analytics batch, feedback screenshots)', async () => {
-    const analytics = await fetch(`${site}/api/analytics/events`, { method: 'POST', body: jsonOf(4 * MiB), headers: { 'content-type': 'application/json' } });
+    const analytics = await fetch(`${site}/api/analytics/events`, {
+      method: 'POST',
+      body: jsonOf(4 * MiB),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(analytics.status).toBe(413);
-    const feedback = await fetch(`${site}/api/v4/feedbacksubmit`, { method: 'POST', body: jsonOf(12 * MiB), headers: { 'content-type': 'application/json' } });
+    const feedback = await fetch(`${site}/api/v4/feedbacksubmit`, {
+      method: 'POST',
+      body: jsonOf(12 * MiB),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(feedback.status).toBe(413);
     expect(await feedback.json()).toMatchObject({ field: 'screenshots' });
   });

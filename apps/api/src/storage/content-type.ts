@@ -26,7 +26,17 @@ export function contentTypeOf(key: string): string {
 }
 
 /** Types a browser may render inline from our origin without risk (SVG is served with a CSP sandbox). */
-const INLINE: ReadonlySet<string> = new Set(['image/svg+xml', 'image/png', 'image/jpeg', 'image/webp', 'image/gif', 'video/mp4', 'video/webm', 'application/pdf', 'text/vtt; charset=utf-8']);
+const INLINE: ReadonlySet<string> = new Set([
+  'image/svg+xml',
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'video/mp4',
+  'video/webm',
+  'application/pdf',
+  'text/vtt; charset=utf-8',
+]);
 
 /** Types a browser may show inline from our origin (SVG is served under a sandboxing CSP); the rest download. */
 export function isInlineSafe(type: string): boolean {

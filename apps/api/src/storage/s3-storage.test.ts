@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { CreateBucketCommand, GetObjectCommand, UploadPartCommand, type UploadPartCopyCommandInput, type UploadPartCopyCommandOutput } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  UploadPartCommand,
+  type UploadPartCopyCommandInput,
+  type UploadPartCopyCommandOutput,
+} from '@aws-sdk/client-s3';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { S3Storage, StoredObjectMissingError, canCopyAsParts } from './s3-storage';
@@ -196,7 +202,9 @@ describe('stream', () => {
       expect(part.statusCode).toBe(206);
       expect(part.headers['content-range']).toBe('bytes 9000-9999/10000');
       expect(part.rawPayload.equals(expected(1_000, 9_000))).toBe(true);
-      expect((await app.inject({ url: '/content/files/manual.pdf', headers: { 'if-none-match': whole.headers.etag } })).statusCode).toBe(304);
+      expect((await app.inject({ url: '/content/files/manual.pdf', headers: { 'if-none-match': whole.headers.etag } })).statusCode).toBe(
+        304,
+      );
       expect((await app.inject({ url: '/content/files/none.pdf' })).statusCode).toBe(404);
     } finally {
       await app.close();
@@ -313,7 +321,15 @@ describe('compose', () => {
         const source = decodeURIComponent(input.CopySource ?? '').split('/');
         const { Body } = await storage.client.send(new GetObjectCommand({ Bucket: source[0], Key: source.slice(1).join('/') }));
         const data = await Body?.transformToByteArray();
-        const { ETag } = await storage.client.send(new UploadPartCommand({ Bucket: input.Bucket, Key: input.Key, UploadId: input.UploadId, PartNumber: input.PartNumber, Body: data }));
+        const { ETag } = await storage.client.send(
+          new UploadPartCommand({
+            Bucket: input.Bucket,
+            Key: input.Key,
+            UploadId: input.UploadId,
+            PartNumber: input.PartNumber,
+            Body: data,
+          }),
+        );
         const output: UploadPartCopyCommandOutput = { CopyPartResult: { ETag }, $metadata: {} };
         return { output, response: undefined };
       },

@@ -79,7 +79,8 @@ function checkedKey(key: string): string {
 }
 
 function checkedPrefix(prefix: string): string {
-  if (!prefix.endsWith('/') || !isValidStorageKey(prefix.slice(0, -1))) throw new InvalidStorageKeyError(`invalid storage prefix: ${JSON.stringify(prefix)}`);
+  if (!prefix.endsWith('/') || !isValidStorageKey(prefix.slice(0, -1)))
+    throw new InvalidStorageKeyError(`invalid storage prefix: ${JSON.stringify(prefix)}`);
   return prefix;
 }
 
@@ -109,7 +110,8 @@ function storedObject(key: string, head: { ContentLength?: number; LastModified?
   const size = head.ContentLength ?? 0;
   const modified = head.LastModified?.getTime() ?? 0;
   // S3 sends ETags quoted; some stores do not, and HTTP needs the quotes.
-  const etag = head.ETag === undefined ? `"${size.toString(36)}-${modified.toString(36)}"` : head.ETag.startsWith('"') ? head.ETag : `"${head.ETag}"`;
+  const etag =
+    head.ETag === undefined ? `"${size.toString(36)}-${modified.toString(36)}"` : head.ETag.startsWith('"') ? head.ETag : `"${head.ETag}"`;
   return { key, size, modified, etag };
 }
 
@@ -209,7 +211,12 @@ export class S3Storage implements StreamingStorage {
       }
     }
     const body = Readable.from(watched());
-    const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: objectKey, Body: body }, partSize: UPLOAD_PART_BYTES, queueSize: UPLOAD_QUEUE });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: objectKey, Body: body },
+      partSize: UPLOAD_PART_BYTES,
+      queueSize: UPLOAD_QUEUE,
+    });
     try {
       await upload.done();
     } catch (error) {
@@ -230,9 +237,13 @@ export class S3Storage implements StreamingStorage {
         return { objectKey: this.objectKey(source), size: found.size };
       }),
     );
-    await this.join(objectKey, parts.filter((part) => part.size > 0));
+    await this.join(
+      objectKey,
+      parts.filter((part) => part.size > 0),
+    );
     const stored = await this.written(key);
-    if (options.consume === true) await this.deleteObjects([...new Set(parts.map((part) => part.objectKey))].filter((source) => source !== objectKey));
+    if (options.consume === true)
+      await this.deleteObjects([...new Set(parts.map((part) => part.objectKey))].filter((source) => source !== objectKey));
     return stored;
   }
 
@@ -245,7 +256,9 @@ export class S3Storage implements StreamingStorage {
     if (parts.length === 1 && first.objectKey === objectKey) return;
     // Copied inside the store, never through this process, whenever S3's rules allow.
     if (parts.length === 1 && first.size <= MAX_PART_BYTES) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: objectKey, CopySource: copySource(this.bucket, first.objectKey) }));
+      await this.client.send(
+        new CopyObjectCommand({ Bucket: this.bucket, Key: objectKey, CopySource: copySource(this.bucket, first.objectKey) }),
+      );
       return;
     }
     if (!this.partCopyUnsupported && canCopyAsParts(parts.map((part) => part.size)) && (await this.copyAsParts(objectKey, parts))) return;
@@ -260,7 +273,9 @@ export class S3Storage implements StreamingStorage {
     try {
       const completed = await mapLimited(parts, COPY_CONCURRENCY, async (part, index): Promise<CompletedPart> => {
         const PartNumber = index + 1;
-        const { CopyPartResult } = await this.client.send(new UploadPartCopyCommand({ ...target, UploadId, PartNumber, CopySource: copySource(this.bucket, part.objectKey) }));
+        const { CopyPartResult } = await this.client.send(
+          new UploadPartCopyCommand({ ...target, UploadId, PartNumber, CopySource: copySource(this.bucket, part.objectKey) }),
+        );
         if (CopyPartResult?.ETag === undefined) throw new Error(`no ETag for part ${PartNumber} of ${objectKey}`);
         return { PartNumber, ETag: CopyPartResult.ETag };
       });
@@ -284,7 +299,11 @@ export class S3Storage implements StreamingStorage {
   private async objectStream(objectKey: string, key: string, range?: ByteRange): Promise<Readable> {
     try {
       const { Body } = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: objectKey, Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}` }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: objectKey,
+          Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}`,
+        }),
       );
       if (!(Body instanceof Readable)) throw new Error(`no body for stored object ${key}`);
       return Body;
@@ -344,7 +363,9 @@ export class S3Storage implements StreamingStorage {
     const keys: string[] = [];
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: folder, MaxKeys: this.batchSize, ContinuationToken }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: folder, MaxKeys: this.batchSize, ContinuationToken }),
+      );
       for (const entry of page.Contents ?? []) if (entry.Key !== undefined) keys.push(entry.Key);
       ContinuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } while (ContinuationToken !== undefined);
@@ -357,7 +378,8 @@ export class S3Storage implements StreamingStorage {
         new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
       );
       const [failed] = Errors ?? [];
-      if (failed !== undefined) throw new Error(`could not delete stored object ${failed.Key ?? '?'}: ${failed.Code ?? ''} ${failed.Message ?? ''}`.trim());
+      if (failed !== undefined)
+        throw new Error(`could not delete stored object ${failed.Key ?? '?'}: ${failed.Code ?? ''} ${failed.Message ?? ''}`.trim());
     }
   }
 }

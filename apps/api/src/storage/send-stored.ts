@@ -60,7 +60,13 @@ function rangeStillValid(request: FastifyRequest, object: StoredObject): boolean
 }
 
 /** Sends `object` (already looked up with `storage.stat`) as the answer to `request`. */
-export function sendStored(request: FastifyRequest, reply: FastifyReply, storage: Storage, object: StoredObject, options: SendStoredOptions = {}): FastifyReply {
+export function sendStored(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: Storage,
+  object: StoredObject,
+  options: SendStoredOptions = {},
+): FastifyReply {
   const type = contentTypeOf(options.downloadName ?? object.key);
   const fileName = options.downloadName ?? object.key.slice(object.key.lastIndexOf('/') + 1);
   reply
@@ -69,7 +75,10 @@ export function sendStored(request: FastifyRequest, reply: FastifyReply, storage
     .header('last-modified', new Date(object.modified).toUTCString())
     .header('accept-ranges', 'bytes')
     .header('cache-control', options.cacheControl ?? 'public, max-age=86400')
-    .header('content-disposition', contentDisposition(options.downloadName === undefined && isInlineSafe(type) ? 'inline' : 'attachment', fileName));
+    .header(
+      'content-disposition',
+      contentDisposition(options.downloadName === undefined && isInlineSafe(type) ? 'inline' : 'attachment', fileName),
+    );
   // An SVG opened directly must not run script in our origin.
   if (type === 'image/svg+xml') reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
 
@@ -80,7 +89,10 @@ export function sendStored(request: FastifyRequest, reply: FastifyReply, storage
     return reply.code(416).header('content-range', `bytes */${object.size}`).header('content-length', '0').send();
   }
   if (range !== undefined) {
-    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${object.size}`).header('content-length', String(range.end - range.start + 1));
+    reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${object.size}`)
+      .header('content-length', String(range.end - range.start + 1));
   } else {
     reply.header('content-length', String(object.size));
   }

@@ -48,7 +48,11 @@ describe('content files in storage', () => {
     expect(response.headers['content-security-policy']).toContain('sandbox');
     expect(response.headers['content-disposition']).toMatch(/^inline;/);
     expect(response.body).toBe(svg);
-    const again = await t.app.inject({ method: 'GET', url: `/content/images/help/${encodeURIComponent('安装')}.svg`, headers: { 'if-none-match': String(response.headers.etag) } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/content/images/help/${encodeURIComponent('安装')}.svg`,
+      headers: { 'if-none-match': String(response.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     // A '%' in a file name arrives as %25 and is decoded once.
@@ -75,7 +79,14 @@ describe('content files in storage', () => {
   });
 
   it('never serves private files, dot files or paths outside storage', async () => {
-    for (const url of ['/content/private/drawings/member.dwg', '/content/../private/drawings/member.dwg', '/content/%2e%2e/private/drawings/member.dwg', '/content/images/.DS_Store', '/content/images/help', '/content/%E0%A4%A']) {
+    for (const url of [
+      '/content/private/drawings/member.dwg',
+      '/content/../private/drawings/member.dwg',
+      '/content/%2e%2e/private/drawings/member.dwg',
+      '/content/images/.DS_Store',
+      '/content/images/help',
+      '/content/%E0%A4%A',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url });
       // A malformed escape is refused by the router itself (400); everything else is simply absent.
       expect([400, 404], url).toContain(response.statusCode);

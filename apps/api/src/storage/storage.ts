@@ -112,7 +112,7 @@ const COPY_BUFFER_BYTES = 1024 * 1024;
 
 /** Writes all of `bytes` at `position` (null: at the file's current position). */
 async function writeAll(file: FileHandle, bytes: Uint8Array, position: number | null = null): Promise<void> {
-  for (let offset = 0; offset < bytes.length; ) {
+  for (let offset = 0; offset < bytes.length;) {
     const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset, position === null ? null : position + offset);
     offset += bytesWritten;
   }
@@ -137,7 +137,11 @@ async function appendFiles(target: string, files: readonly string[]): Promise<vo
     for (const file of files) {
       const part = await open(file, 'r');
       try {
-        for (let read = await part.read(buffer, 0, buffer.length, null); read.bytesRead > 0; read = await part.read(buffer, 0, buffer.length, null)) {
+        for (
+          let read = await part.read(buffer, 0, buffer.length, null);
+          read.bytesRead > 0;
+          read = await part.read(buffer, 0, buffer.length, null)
+        ) {
           await writeAll(output, buffer.subarray(0, read.bytesRead));
         }
       } finally {
@@ -151,7 +155,8 @@ async function appendFiles(target: string, files: readonly string[]): Promise<vo
 
 /** A folder prefix ('a/b/'): a valid key followed by one '/'. */
 function checkedPrefix(prefix: string): string {
-  if (!prefix.endsWith('/') || !isValidStorageKey(prefix.slice(0, -1))) throw new InvalidStorageKeyError(`invalid storage prefix: ${JSON.stringify(prefix)}`);
+  if (!prefix.endsWith('/') || !isValidStorageKey(prefix.slice(0, -1)))
+    throw new InvalidStorageKeyError(`invalid storage prefix: ${JSON.stringify(prefix)}`);
   return prefix;
 }
 
@@ -239,7 +244,12 @@ export class LocalDiskStorage implements StreamingStorage {
     return stored;
   }
 
-  async writeAt(key: string, offset: number, source: Readable | AsyncIterable<Uint8Array>, options: PutStreamOptions = {}): Promise<number> {
+  async writeAt(
+    key: string,
+    offset: number,
+    source: Readable | AsyncIterable<Uint8Array>,
+    options: PutStreamOptions = {},
+  ): Promise<number> {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`invalid offset ${offset}`);
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
@@ -316,7 +326,14 @@ export class LocalDiskStorage implements StreamingStorage {
     }
     return entries
       .filter((entry) => entry.isFile() && !entry.name.endsWith(TEMPORARY_SUFFIX))
-      .map((entry) => folder + path.relative(this.pathOf(folder.slice(0, -1)), path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+      .map(
+        (entry) =>
+          folder +
+          path
+            .relative(this.pathOf(folder.slice(0, -1)), path.join(entry.parentPath, entry.name))
+            .split(path.sep)
+            .join('/'),
+      );
   }
 }
 

@@ -16,17 +16,26 @@ function manifest(dir: string, body: Record<string, unknown>): void {
 /** A repository with the runtime workspaces and an installed node_modules. */
 function repository(apiDependencies: Record<string, string>): string {
   const root = mkdtempSync(path.join(scratch, 'repo-'));
-  for (const workspace of RUNTIME_WORKSPACES) manifest(path.join(root, workspace), { name: `@xcad/${path.basename(workspace)}`, dependencies: {} });
+  for (const workspace of RUNTIME_WORKSPACES)
+    manifest(path.join(root, workspace), { name: `@xcad/${path.basename(workspace)}`, dependencies: {} });
   manifest(path.join(root, 'apps/api'), { name: '@xcad/api', dependencies: { '@xcad/db': '0.1.0', ...apiDependencies } });
   const modules = path.join(root, 'node_modules');
   manifest(path.join(modules, 'tsx'), { name: 'tsx', dependencies: { esbuild: '1' } });
-  manifest(path.join(modules, 'esbuild'), { name: 'esbuild', optionalDependencies: { '@esbuild/linux-x64': '1', '@esbuild/win32-x64': '1' } });
+  manifest(path.join(modules, 'esbuild'), {
+    name: 'esbuild',
+    optionalDependencies: { '@esbuild/linux-x64': '1', '@esbuild/win32-x64': '1' },
+  });
   manifest(path.join(modules, '@esbuild/linux-x64'), { name: '@esbuild/linux-x64' });
   manifest(path.join(modules, 'fastify'), { name: 'fastify', dependencies: { 'light-my-request': '6' } });
   manifest(path.join(modules, 'light-my-request'), { name: 'light-my-request', dependencies: { cookie: '1' } });
   // Two versions of one package: the nested one wins for its parent.
   manifest(path.join(modules, 'cookie'), { name: 'cookie', version: '1.0.0' });
-  manifest(path.join(modules, 'next'), { name: 'next', dependencies: { cookie: '2' }, peerDependencies: { react: '19', sass: '1' }, peerDependenciesMeta: { sass: { optional: true } } });
+  manifest(path.join(modules, 'next'), {
+    name: 'next',
+    dependencies: { cookie: '2' },
+    peerDependencies: { react: '19', sass: '1' },
+    peerDependenciesMeta: { sass: { optional: true } },
+  });
   manifest(path.join(modules, 'next/node_modules/cookie'), { name: 'cookie', version: '2.0.0' });
   manifest(path.join(modules, 'react'), { name: 'react' });
   manifest(path.join(modules, 'sass'), { name: 'sass' });
@@ -99,6 +108,8 @@ describe('the Debian package files', () => {
     expect(desktopEntry()).toMatch(/^StartupWMClass=xcad-desktop$/m);
     expect(launcherScript()).toMatch(/^#!\/bin\/sh\n/);
     expect(launcherScript()).toContain('cd /usr/lib/xcad-desktop\n');
-    expect(launcherScript()).toMatch(/exec \/usr\/bin\/node --import tsx \/usr\/lib\/xcad-desktop\/apps\/desktop\/src\/shell\/main\.ts --installed "\$@"/);
+    expect(launcherScript()).toMatch(
+      /exec \/usr\/bin\/node --import tsx \/usr\/lib\/xcad-desktop\/apps\/desktop\/src\/shell\/main\.ts --installed "\$@"/,
+    );
   });
 });

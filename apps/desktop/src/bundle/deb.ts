@@ -36,7 +36,15 @@ export class DebBuildError extends Error {
 }
 
 export function debArchitecture(nodeArch: string): string {
-  const map: Record<string, string> = { x64: 'amd64', arm64: 'arm64', ia32: 'i386', arm: 'armhf', ppc64: 'ppc64el', s390x: 's390x', riscv64: 'riscv64' };
+  const map: Record<string, string> = {
+    x64: 'amd64',
+    arm64: 'arm64',
+    ia32: 'i386',
+    arm: 'armhf',
+    ppc64: 'ppc64el',
+    s390x: 's390x',
+    riscv64: 'riscv64',
+  };
   const arch = map[nodeArch];
   if (!arch) throw new DebBuildError(`no Debian architecture for ${nodeArch}`);
   return arch;

@@ -1,4 +1,15 @@
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { SHIPPED_FONTS, SHIPPED_FONT_NOTICES } from '@xcad/cad/text';
 
@@ -9,7 +20,15 @@ import { SHIPPED_FONTS, SHIPPED_FONT_NOTICES } from '@xcad/cad/text';
 // Used by the .deb and by the Electron build (which puts it in the app's resources).
 
 /** The workspaces the app runs (not e2e, not bench). */
-export const RUNTIME_WORKSPACES = ['packages/protocol', 'packages/db', 'packages/cad', 'packages/cad-dwg', 'apps/api', 'apps/web', 'apps/desktop'] as const;
+export const RUNTIME_WORKSPACES = [
+  'packages/protocol',
+  'packages/db',
+  'packages/cad',
+  'packages/cad-dwg',
+  'apps/api',
+  'apps/web',
+  'apps/desktop',
+] as const;
 /** Run-time tools the workspaces do not list: the servers are started with `node --import tsx`. */
 const RUNTIME_TOOLS = ['tsx'];
 const TOP_LEVEL_FILES = ['package.json', 'tsconfig.base.json', 'scripts/lib.mjs', 'scripts/lib.d.mts'];
@@ -17,7 +36,12 @@ const TOP_LEVEL_DIRS = ['content'];
 
 const SKIPPED_NAMES = new Set(['node_modules', 'test-fixtures', 'dist', '.git', '.turbo', 'coverage']);
 function isSkipped(name: string): boolean {
-  return SKIPPED_NAMES.has(name) || name.startsWith('.next') || /\.(test|spec|integration\.test|api\.test)\.tsx?$/.test(name) || name === 'next-env.d.ts';
+  return (
+    SKIPPED_NAMES.has(name) ||
+    name.startsWith('.next') ||
+    /\.(test|spec|integration\.test|api\.test)\.tsx?$/.test(name) ||
+    name === 'next-env.d.ts'
+  );
 }
 
 export interface StageOptions {
@@ -50,7 +74,12 @@ export class StageError extends Error {
 export function keptFiles(packageName: string): string[] | null {
   const notices = SHIPPED_FONT_NOTICES[packageName];
   if (!notices) return null;
-  return [...notices, ...Object.values(SHIPPED_FONTS).filter((f) => f.pkg === packageName).map((f) => f.file)];
+  return [
+    ...notices,
+    ...Object.values(SHIPPED_FONTS)
+      .filter((f) => f.pkg === packageName)
+      .map((f) => f.file),
+  ];
 }
 
 interface Manifest {

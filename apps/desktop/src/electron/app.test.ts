@@ -121,7 +121,12 @@ const fake = await vi.hoisted(async () => {
     }
     quit() {
       this.quitCalls += 1;
-      const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+      const event = {
+        defaultPrevented: false,
+        preventDefault() {
+          this.defaultPrevented = true;
+        },
+      };
       this.emit('before-quit', event);
     }
     exit() {}
@@ -279,7 +284,9 @@ describe('IPC handlers', () => {
     const window = newWindow();
     registerDesktopIpc(window as never, SITE);
     await expect(Promise.resolve().then(() => invoke('moveBy', eventFrom(window), 'a', 1))).rejects.toThrow(/desktop\.moveBy/);
-    await expect(Promise.resolve().then(() => invoke('openExternal', eventFrom(window), 'file:///etc/passwd'))).rejects.toThrow(/http or https/);
+    await expect(Promise.resolve().then(() => invoke('openExternal', eventFrom(window), 'file:///etc/passwd'))).rejects.toThrow(
+      /http or https/,
+    );
     expect(fake.opened).toEqual([]);
   });
 
@@ -336,7 +343,12 @@ describe('navigation', () => {
     expect(fake.opened).toEqual(['https://kefu.example.com/chat']);
 
     const navigate = (url: string) => {
-      const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+      const event = {
+        defaultPrevented: false,
+        preventDefault() {
+          this.defaultPrevented = true;
+        },
+      };
       window.webContents.emit('will-navigate', event, url);
       return event.defaultPrevented;
     };
@@ -388,7 +400,12 @@ describe('runDesktopApp', () => {
 
   it('quitting stops the servers before the app exits', async () => {
     await runDesktopApp(preload);
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     fake.app.emit('before-quit', event);
     expect(event.defaultPrevented).toBe(true);
     await vi.waitFor(() => expect(fake.servers.stops).toBe(1));

@@ -21,7 +21,6 @@ import { VERSION_SWITCH } from './constants';
 // site's own pages only, one instance per user, external sites in the system browser, and the
 // servers stopped before the app exits.
 
-
 export function mainWindowOptions(preloadPath: string, version: string): BrowserWindowConstructorOptions {
   return {
     width: DESKTOP_WINDOW.width,
@@ -109,7 +108,8 @@ export function registerDesktopIpc(window: BrowserWindow, origin: string): () =>
 
   for (const method of DESKTOP_METHODS) {
     ipcMain.handle(desktopChannel(method), async (event, ...args: unknown[]) => {
-      if (!isTrustedSender(event, window, origin)) throw new DesktopCallError(`window.desktop.${method} refused: the caller is not the app's page`);
+      if (!isTrustedSender(event, window, origin))
+        throw new DesktopCallError(`window.desktop.${method} refused: the caller is not the app's page`);
       const call = parseDesktopCall(method, args);
       switch (call.method) {
         case 'moveBy':

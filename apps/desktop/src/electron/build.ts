@@ -24,8 +24,18 @@ export async function bundleElectron(outDir: string): Promise<void> {
     legalComments: 'none',
     minify: true,
   };
-  await build({ ...common, platform: 'node', entryPoints: [path.join(appDir, 'src', 'electron', 'main.ts')], outfile: path.join(outDir, 'main.cjs') });
-  await build({ ...common, platform: 'browser', entryPoints: [path.join(appDir, 'src', 'electron', 'preload.ts')], outfile: path.join(outDir, 'preload.cjs') });
+  await build({
+    ...common,
+    platform: 'node',
+    entryPoints: [path.join(appDir, 'src', 'electron', 'main.ts')],
+    outfile: path.join(outDir, 'main.cjs'),
+  });
+  await build({
+    ...common,
+    platform: 'browser',
+    entryPoints: [path.join(appDir, 'src', 'electron', 'preload.ts')],
+    outfile: path.join(outDir, 'preload.cjs'),
+  });
 }
 
 /** The package.json electron-builder reads from the app folder. */
@@ -52,7 +62,9 @@ async function main(): Promise<void> {
   writeFileSync(path.join(dist, 'app', 'package.json'), `${JSON.stringify(appManifest(manifest), null, 2)}\n`);
   const webDistDir = await ensureSiteBuild(root);
   const report = stageSite({ root, outDir: path.join(dist, 'site'), webDistDir });
-  console.info(`[xcad-desktop] dist/app bundled; dist/site: ${report.files} files, ${(report.bytes / 1048576).toFixed(0)} MB, ${report.packages.length} packages`);
+  console.info(
+    `[xcad-desktop] dist/app bundled; dist/site: ${report.files} files, ${(report.bytes / 1048576).toFixed(0)} MB, ${report.packages.length} packages`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

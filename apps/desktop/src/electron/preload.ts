@@ -1,5 +1,11 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { DESKTOP_WINDOW_STATE_CHANNEL, desktopChannel, desktopPlatformOf, type DesktopBridge, type DesktopMethod } from '@xcad/protocol/desktop';
+import {
+  DESKTOP_WINDOW_STATE_CHANNEL,
+  desktopChannel,
+  desktopPlatformOf,
+  type DesktopBridge,
+  type DesktopMethod,
+} from '@xcad/protocol/desktop';
 import { parseDesktopWindowState } from '@xcad/protocol/desktop-calls';
 import { VERSION_SWITCH } from './constants';
 

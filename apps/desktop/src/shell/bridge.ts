@@ -41,7 +41,8 @@ export async function handleBridgeCall(
   args: unknown[],
   handlers: ShellBridgeHandlers,
 ): Promise<unknown> {
-  if (originOf(callerUrl) !== origin) throw new DesktopCallError(`window.desktop refused a call from ${originOf(callerUrl) ?? 'a document without an origin'}`);
+  if (originOf(callerUrl) !== origin)
+    throw new DesktopCallError(`window.desktop refused a call from ${originOf(callerUrl) ?? 'a document without an origin'}`);
   const call = parseDesktopCall(method, args);
   const window = handlers.window();
   switch (call.method) {
@@ -71,7 +72,9 @@ export async function installShellBridge(context: BrowserContext, options: Shell
   await context.exposeBinding(BINDING, (source, method: unknown, ...args: unknown[]) =>
     handleBridgeCall(source.frame.url(), options.origin, method, args, options),
   );
-  await context.addInitScript({ content: pageBridgeScript({ origin: options.origin, binding: BINDING, platform: options.platform, version: options.version }) });
+  await context.addInitScript({
+    content: pageBridgeScript({ origin: options.origin, binding: BINDING, platform: options.platform, version: options.version }),
+  });
 }
 
 /**

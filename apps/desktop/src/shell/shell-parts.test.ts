@@ -43,7 +43,10 @@ describe('single instance', () => {
     const dataDir = mkdtempSync(path.join(scratch, 'stale-'));
     // A socket file nobody listens on: its process was killed while listening.
     const socketPath = instanceSocketPath(dataDir);
-    spawnSync(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+    spawnSync(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
     expect(existsSync(socketPath)).toBe(true);
     const lock = await acquireInstanceLock(dataDir, async () => undefined, 2_000);
     expect(lock.isPrimary).toBe(true);
@@ -130,7 +133,9 @@ describe('the page binding', () => {
 
   it('refuses other origins, blank documents and calls outside the contract', async () => {
     calls.length = 0;
-    await expect(handleBridgeCall('https://evil.example/', site, 'minimize', [], handlers)).rejects.toThrow(/refused a call from https:\/\/evil\.example/);
+    await expect(handleBridgeCall('https://evil.example/', site, 'minimize', [], handlers)).rejects.toThrow(
+      /refused a call from https:\/\/evil\.example/,
+    );
     await expect(handleBridgeCall('http://127.0.0.1:4001/', site, 'minimize', [], handlers)).rejects.toThrow(/refused/);
     await expect(handleBridgeCall('data:text/html,x', site, 'close', [], handlers)).rejects.toThrow(/without an origin/);
     await expect(handleBridgeCall(`${site}/`, site, 'exec', ['rm'], handlers)).rejects.toThrow(/unknown desktop method/);
@@ -158,7 +163,12 @@ describe('the page binding', () => {
     };
     run(page);
     expect('__b' in page).toBe(false);
-    const desktop = page.desktop as { platform: string; moveBy(dx: number, dy: number): Promise<void>; toggleMaximize(): Promise<boolean>; onMaximizedChange(listener: (value: boolean) => void): () => void };
+    const desktop = page.desktop as {
+      platform: string;
+      moveBy(dx: number, dy: number): Promise<void>;
+      toggleMaximize(): Promise<boolean>;
+      onMaximizedChange(listener: (value: boolean) => void): () => void;
+    };
     expect(desktop.platform).toBe('LINUX');
     const states: boolean[] = [];
     desktop.onMaximizedChange((value) => states.push(value));

@@ -207,7 +207,9 @@ export async function launchDesktopShell(options: DesktopShellOptions): Promise<
 
     await page.goto(`${origin}/`, { waitUntil: 'domcontentloaded', timeout: 90_000 });
     log(`window open on ${origin}/`);
-    await page.evaluate(lifecycleScript(lifecycleEventsOf(options.dataDir))).catch((error: Error) => log(`start-up not reported: ${error.message}`));
+    await page
+      .evaluate(lifecycleScript(lifecycleEventsOf(options.dataDir)))
+      .catch((error: Error) => log(`start-up not reported: ${error.message}`));
     const browserPid = childPidWithArgument(`--user-data-dir=${profileDir(options.dataDir)}`);
     return {
       siteUrl: origin,

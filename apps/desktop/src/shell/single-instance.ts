@@ -20,9 +20,7 @@ export function instanceSocketPath(dataDir: string): string {
   return path.join(os.tmpdir(), `xcad-desktop-${digest}.sock`);
 }
 
-export type InstanceLock =
-  | { readonly isPrimary: true; release(): Promise<void> }
-  | { readonly isPrimary: false };
+export type InstanceLock = { readonly isPrimary: true; release(): Promise<void> } | { readonly isPrimary: false };
 
 function listen(socketPath: string, onFocus: () => Promise<void>): Promise<net.Server> {
   return new Promise((resolve, reject) => {

@@ -111,14 +111,20 @@ export function rgbOf(hex: string): [number, number, number] {
 }
 
 /** The share of pixels in a rectangle within `tolerance` of a colour on every channel. */
-export function shareOfColour(image: RgbaImage, rect: { x: number; y: number; width: number; height: number }, rgb: readonly number[], tolerance = 3): number {
+export function shareOfColour(
+  image: RgbaImage,
+  rect: { x: number; y: number; width: number; height: number },
+  rgb: readonly number[],
+  tolerance = 3,
+): number {
   let matching = 0;
   let total = 0;
   for (let y = rect.y; y < rect.y + rect.height; y += 1) {
     for (let x = rect.x; x < rect.x + rect.width; x += 1) {
       const [r, g, b] = pixelAt(image, x, y);
       total += 1;
-      if (Math.abs(r - (rgb[0] ?? 0)) <= tolerance && Math.abs(g - (rgb[1] ?? 0)) <= tolerance && Math.abs(b - (rgb[2] ?? 0)) <= tolerance) matching += 1;
+      if (Math.abs(r - (rgb[0] ?? 0)) <= tolerance && Math.abs(g - (rgb[1] ?? 0)) <= tolerance && Math.abs(b - (rgb[2] ?? 0)) <= tolerance)
+        matching += 1;
     }
   }
   return total === 0 ? 0 : matching / total;

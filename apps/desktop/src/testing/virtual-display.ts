@@ -35,9 +35,13 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs: number
 
 export async function startVirtualDisplay(size = { width: 1440, height: 900 }): Promise<VirtualDisplay> {
   // -displayfd: Xvfb takes a free display number and writes it on fd 3 once it accepts clients.
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${size.width}x${size.height}x24`, '-nolisten', 'tcp', '-nolisten', 'unix-abstract'], {
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
+  const xvfb = spawn(
+    'Xvfb',
+    ['-displayfd', '3', '-screen', '0', `${size.width}x${size.height}x24`, '-nolisten', 'tcp', '-nolisten', 'unix-abstract'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
   let errors = '';
   xvfb.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-2000);

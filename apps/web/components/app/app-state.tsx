@@ -190,13 +190,7 @@ function Dialog({ dialog, onClose }: { dialog: OpenDialog; onClose: (isConfirmed
               {dialog.cancelText}
             </button>
           )}
-          <button
-            type="button"
-            className={styles.buttonPrimary}
-            data-testid="dialog-confirm"
-            data-autofocus
-            onClick={() => onClose(true)}
-          >
+          <button type="button" className={styles.buttonPrimary} data-testid="dialog-confirm" data-autofocus onClick={() => onClose(true)}>
             {dialog.confirmText}
           </button>
         </div>

@@ -19,11 +19,7 @@ export function PersonalNav({ label, items }: { label: string; items: readonly P
       <ul>
         {items.map((item) => (
           <li key={item.path}>
-            <Link
-              href={item.href}
-              className={styles.link}
-              aria-current={rest === item.path ? 'page' : undefined}
-            >
+            <Link href={item.href} className={styles.link} aria-current={rest === item.path ? 'page' : undefined}>
               {item.label}
             </Link>
           </li>

@@ -14,15 +14,7 @@ import styles from './site-frame.module.css';
  * footer are both rendered and CSS shows one (pages stay cacheable for every device); the
  * floating side bar belongs to the default layout only.
  */
-export async function SiteFrame({
-  locale,
-  children,
-  hasSideBar = false,
-}: {
-  locale: Locale;
-  children: ReactNode;
-  hasSideBar?: boolean;
-}) {
+export async function SiteFrame({ locale, children, hasSideBar = false }: { locale: Locale; children: ReactNode; hasSideBar?: boolean }) {
   const t = await getTranslations({ locale, namespace: 'common' });
   return (
     <div className={styles.frame}>

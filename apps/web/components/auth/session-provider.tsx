@@ -86,7 +86,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     hasValidated = true;
     const store = sessionStore();
     // A failed module load (offline) leaves the session as stored: it is checked on the next page.
-    if (store.getSnapshot().user) sessionCalls().then((calls) => calls.validateStoredSession(store), () => undefined);
+    if (store.getSnapshot().user)
+      sessionCalls().then(
+        (calls) => calls.validateStoredSession(store),
+        () => undefined,
+      );
   }, []);
 
   const refreshMembership = useCallback(async () => {

@@ -22,7 +22,12 @@ import {
   type LessonAccess,
   type ProgressMap,
 } from '@/lib/course/progress';
-import { localProgressSnapshot, saveLocalProgress, serverLocalProgressSnapshot, subscribeLocalProgress } from '@/lib/course/local-progress-store';
+import {
+  localProgressSnapshot,
+  saveLocalProgress,
+  serverLocalProgressSnapshot,
+  subscribeLocalProgress,
+} from '@/lib/course/local-progress-store';
 import { LessonPlayer } from './lesson-player';
 import styles from './course.module.css';
 
@@ -82,15 +87,20 @@ export function CourseView({ lessons, selected }: { lessons: readonly TCourseLes
         saveLocalProgress(lessonId, entry);
         return;
       }
-      const update = (change: (current: RemoteProgress) => RemoteProgress) => setRemote((current) => (current !== null && current.token === usertoken ? change(current) : current));
-      update((current) => ({ ...current, progress: { ...current.progress, [lessonId]: mergeProgress(current.progress[lessonId], entry) } }));
+      const update = (change: (current: RemoteProgress) => RemoteProgress) =>
+        setRemote((current) => (current !== null && current.token === usertoken ? change(current) : current));
+      update((current) => ({
+        ...current,
+        progress: { ...current.progress, [lessonId]: mergeProgress(current.progress[lessonId], entry) },
+      }));
       void (async () => {
         try {
           const client = await apiClient();
           await client.call(endpoints.coursesaveprogress, { usertoken, account, lessonid: lessonId, position, completed: isCompleted });
         } catch (error) {
           // The membership ended while watching: the player shows the offer from now on.
-          if (error instanceof ApiClientError && error.code === COURSE_ERRORS.membersOnly.codes[0]) update((current) => ({ ...current, isMember: false }));
+          if (error instanceof ApiClientError && error.code === COURSE_ERRORS.membersOnly.codes[0])
+            update((current) => ({ ...current, isMember: false }));
           else if (!isSessionRefused(error)) console.error('[course] progress could not be saved', error);
         }
       })();
@@ -215,7 +225,11 @@ export function CourseView({ lessons, selected }: { lessons: readonly TCourseLes
                     <span className={styles.itemMeta}>
                       <span>{item.lecturer}</span>
                       <span>{formatDuration(item.duration)}</span>
-                      {item.isFree ? <span className={styles.badgeFree}>{t('free')}</span> : <span className={styles.badgeMember}>{t('members')}</span>}
+                      {item.isFree ? (
+                        <span className={styles.badgeFree}>{t('free')}</span>
+                      ) : (
+                        <span className={styles.badgeMember}>{t('members')}</span>
+                      )}
                     </span>
                     {share > 0 && !entry?.completed && (
                       <span

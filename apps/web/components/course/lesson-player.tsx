@@ -25,7 +25,16 @@ export interface LessonPlayerProps {
   onProgress(lessonId: number, position: number, isCompleted: boolean): void;
 }
 
-export function LessonPlayer({ lesson, access, hasMembershipFailed, resumeFrom, lessonCount, buyHref, onSignIn, onProgress }: LessonPlayerProps) {
+export function LessonPlayer({
+  lesson,
+  access,
+  hasMembershipFailed,
+  resumeFrom,
+  lessonCount,
+  buyHref,
+  onSignIn,
+  onProgress,
+}: LessonPlayerProps) {
   const t = useTranslations('course');
   const video = useRef<HTMLVideoElement>(null);
   const hasStarted = useRef(false);

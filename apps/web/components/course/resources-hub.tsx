@@ -17,7 +17,19 @@ import styles from './resources.module.css';
 const ARTICLES_PER_SECTION = 4;
 const LESSONS_SHOWN = 4;
 
-async function ArticleSection({ locale, slug, icon, title, text }: { locale: Locale; slug: 'basics' | 'master'; icon: ReactNode; title: string; text: string }) {
+async function ArticleSection({
+  locale,
+  slug,
+  icon,
+  title,
+  text,
+}: {
+  locale: Locale;
+  slug: 'basics' | 'master';
+  icon: ReactNode;
+  title: string;
+  text: string;
+}) {
   const [t, newest] = await Promise.all([getTranslations({ locale, namespace: 'course' }), newestTutorials(slug, ARTICLES_PER_SECTION)]);
   const sectionHref = localizePath(`/${slug}.html`, locale);
   return (
@@ -91,7 +103,11 @@ async function VideoSection({ locale }: { locale: Locale }) {
               <Link
                 href={`${videoHref}?lesson=${lesson.position}`}
                 className={styles.lesson}
-                aria-label={t('hub.lessonLabel', { number: lesson.position, title: lesson.title, duration: formatDuration(lesson.duration) })}
+                aria-label={t('hub.lessonLabel', {
+                  number: lesson.position,
+                  title: lesson.title,
+                  duration: formatDuration(lesson.duration),
+                })}
                 data-testid="hub-lesson"
               >
                 <span className={styles.posterBox}>
@@ -125,8 +141,20 @@ export async function ResourcesHub({ locale }: { locale: Locale }) {
       </header>
       <div className={`container ${styles.body}`}>
         <div className={styles.columns}>
-          <ArticleSection locale={locale} slug="basics" icon={<BasicsGlyph size={26} />} title={t('hub.basicsTitle')} text={t('hub.basicsText')} />
-          <ArticleSection locale={locale} slug="master" icon={<MasterGlyph size={26} />} title={t('hub.masterTitle')} text={t('hub.masterText')} />
+          <ArticleSection
+            locale={locale}
+            slug="basics"
+            icon={<BasicsGlyph size={26} />}
+            title={t('hub.basicsTitle')}
+            text={t('hub.basicsText')}
+          />
+          <ArticleSection
+            locale={locale}
+            slug="master"
+            icon={<MasterGlyph size={26} />}
+            title={t('hub.masterTitle')}
+            text={t('hub.masterText')}
+          />
         </div>
         <VideoSection locale={locale} />
       </div>

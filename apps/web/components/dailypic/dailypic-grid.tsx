@@ -37,7 +37,13 @@ export function RatingStars({ rating, label }: { rating: number; label: string }
   return (
     <span className={styles.stars} role="img" aria-label={label}>
       {[1, 2, 3, 4, 5].map((star) => (
-        <svg key={star} viewBox="0 0 20 20" aria-hidden="true" focusable="false" className={star <= rating ? styles.starOn : styles.starOff}>
+        <svg
+          key={star}
+          viewBox="0 0 20 20"
+          aria-hidden="true"
+          focusable="false"
+          className={star <= rating ? styles.starOn : styles.starOff}
+        >
           <path d="m10 1.8 2.5 5.2 5.7.8-4.1 4 1 5.6L10 14.7l-5.1 2.7 1-5.6-4.1-4 5.7-.8Z" />
         </svg>
       ))}
@@ -45,10 +51,25 @@ export function RatingStars({ rating, label }: { rating: number; label: string }
   );
 }
 
-async function DailypicCard({ locale, picture, rank, isEager }: { locale: Locale; picture: DailypicSummary; rank?: number; isEager: boolean }) {
+async function DailypicCard({
+  locale,
+  picture,
+  rank,
+  isEager,
+}: {
+  locale: Locale;
+  picture: DailypicSummary;
+  rank?: number;
+  isEager: boolean;
+}) {
   const t = await getTranslations({ locale, namespace: 'dailypic' });
   return (
-    <Link href={localizePath(dailypicPath(picture.id), locale)} className={linkCardClass(styles.tile)} data-testid="dailypic-card" data-id={picture.id}>
+    <Link
+      href={localizePath(dailypicPath(picture.id), locale)}
+      className={linkCardClass(styles.tile)}
+      data-testid="dailypic-card"
+      data-id={picture.id}
+    >
       <span className={styles.thumb}>
         {picture.image !== '' && (
           // eslint-disable-next-line @next/next/no-img-element -- previews are served by the API's storage, not next/image

@@ -117,7 +117,10 @@ export async function DailypicIndex({
           <p className={styles.summary} data-testid="dailypic-summary">
             {isSearch
               ? t.rich('searchResults', { query, total: load.value.total, strong: (chunks) => <strong>{chunks}</strong> })
-              : t.rich(tab === 'hot' ? 'hotSummary' : 'newSummary', { total: load.value.total, strong: (chunks) => <strong>{chunks}</strong> })}
+              : t.rich(tab === 'hot' ? 'hotSummary' : 'newSummary', {
+                  total: load.value.total,
+                  strong: (chunks) => <strong>{chunks}</strong>,
+                })}
           </p>
           <DailypicGrid
             locale={locale}

@@ -106,7 +106,9 @@ export async function DailypicView({ locale, picture, hot }: { locale: Locale; p
                 )}
                 <figcaption>
                   <span>{t('previewCaption')}</span>
-                  <Link href={viewerLink} data-testid="dailypic-open-viewer">{t('openOnline')}</Link>
+                  <Link href={viewerLink} data-testid="dailypic-open-viewer">
+                    {t('openOnline')}
+                  </Link>
                 </figcaption>
               </figure>
 

@@ -81,7 +81,13 @@ export function DesktopTitleBar({ desktop }: { readonly desktop: DesktopBridge }
         <span className={styles.title}>{t('title')}</span>
       </div>
       <div className={styles.buttons}>
-        <button type="button" className={styles.button} title={t('minimize')} aria-label={t('minimize')} onClick={() => desktop.minimize().catch(report)}>
+        <button
+          type="button"
+          className={styles.button}
+          title={t('minimize')}
+          aria-label={t('minimize')}
+          onClick={() => desktop.minimize().catch(report)}
+        >
           <svg viewBox="0 0 12 12" aria-hidden="true">
             <path d="M2 6h8" />
           </svg>

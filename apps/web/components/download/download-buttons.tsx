@@ -33,7 +33,12 @@ export function DownloadButtons({ software, files }: { readonly software: string
   // A platform name or null: a primitive, so the same snapshot on every call.
   const detected = useSyncExternalStore(
     subscribeToNothing,
-    () => preferredPlatform(navigator.userAgent, files.map((file) => file.platform), navigator.maxTouchPoints),
+    () =>
+      preferredPlatform(
+        navigator.userAgent,
+        files.map((file) => file.platform),
+        navigator.maxTouchPoints,
+      ),
     () => null,
   );
 
@@ -48,11 +53,20 @@ export function DownloadButtons({ software, files }: { readonly software: string
   if (main === undefined) return null;
   const others = files.filter((file) => file !== main);
   const announce = (file: DownloadButtonFile) => () => {
-    track(downloadEvent({ name: file.fileName ?? `${software}-${file.platform}`, actionName: `software:${software}`, size: file.bytes, result: 'success' }));
+    track(
+      downloadEvent({
+        name: file.fileName ?? `${software}-${file.platform}`,
+        actionName: `software:${software}`,
+        size: file.bytes,
+        result: 'success',
+      }),
+    );
     window.dispatchEvent(new Event(SOFTWARE_DOWNLOADED_EVENT));
   };
   const hintOf = (file: DownloadButtonFile) =>
-    file.isStore ? t('button.storeHint', { platform: t(`platform.${file.platform}`) }) : t('button.primaryHint', { platform: t(`platform.${file.platform}`), size: file.size });
+    file.isStore
+      ? t('button.storeHint', { platform: t(`platform.${file.platform}`) })
+      : t('button.primaryHint', { platform: t(`platform.${file.platform}`), size: file.size });
 
   return (
     <div className={styles.buttons} data-testid="download-buttons">

@@ -106,7 +106,9 @@ async function Hero({ locale, route, software }: { locale: Locale; route: Downlo
               </span>
             </p>
           </div>
-          <div className={styles.heroSide}>{isMobile ? <QrCodes locale={locale} files={software.files} /> : <FilesCard locale={locale} software={software} />}</div>
+          <div className={styles.heroSide}>
+            {isMobile ? <QrCodes locale={locale} files={software.files} /> : <FilesCard locale={locale} software={software} />}
+          </div>
         </div>
       </div>
     </section>
@@ -259,7 +261,10 @@ async function Aside({ locale, route, software }: { locale: Locale; route: Downl
 
 /** The API could not be reached (or has no such product yet): say so, never a crash. */
 async function Unavailable({ locale, route }: { locale: Locale; route: DownloadRoute }) {
-  const [t, pages] = await Promise.all([getTranslations({ locale, namespace: 'download' }), getTranslations({ locale, namespace: 'pages' })]);
+  const [t, pages] = await Promise.all([
+    getTranslations({ locale, namespace: 'download' }),
+    getTranslations({ locale, namespace: 'pages' }),
+  ]);
   return (
     <div className={styles.page} data-testid="download-page" data-state="unavailable">
       <section className={styles.hero}>

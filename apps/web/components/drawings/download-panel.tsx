@@ -66,7 +66,11 @@ export function DownloadPanel({ fileUrl, fileName, format, isMemberOnly, buyHref
     }
   };
 
-  const label = !isMemberOnly ? t('downloadFree', { format }) : status === 'signedOut' ? t('downloadSignIn') : t('downloadMember', { format });
+  const label = !isMemberOnly
+    ? t('downloadFree', { format })
+    : status === 'signedOut'
+      ? t('downloadSignIn')
+      : t('downloadMember', { format });
   return (
     <div className={styles.download} data-testid="drawing-download-panel">
       <a
@@ -76,7 +80,9 @@ export function DownloadPanel({ fileUrl, fileName, format, isMemberOnly, buyHref
         data-access={isMemberOnly ? 'member' : 'free'}
         aria-busy={isChecking ? 'true' : undefined}
         onClick={
-          isMemberOnly ? (event) => void onMemberClick(event) : () => track(downloadEvent({ name: fileName, actionName: 'drawing', result: 'success' }))
+          isMemberOnly
+            ? (event) => void onMemberClick(event)
+            : () => track(downloadEvent({ name: fileName, actionName: 'drawing', result: 'success' }))
         }
         data-testid="drawing-download"
         rel="nofollow"

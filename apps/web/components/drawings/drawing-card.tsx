@@ -18,7 +18,12 @@ function drawingPath(id: number): string {
 export async function DrawingCard({ locale, drawing, isEager = false }: { locale: Locale; drawing: TDrawingListItem; isEager?: boolean }) {
   const t = await getTranslations({ locale, namespace: 'drawings' });
   return (
-    <Link href={localizePath(drawingPath(drawing.id), locale)} className={linkCardClass(styles.tile)} data-testid="drawing-card" data-id={drawing.id}>
+    <Link
+      href={localizePath(drawingPath(drawing.id), locale)}
+      className={linkCardClass(styles.tile)}
+      data-testid="drawing-card"
+      data-id={drawing.id}
+    >
       <span className={styles.thumb}>
         {/* eslint-disable-next-line @next/next/no-img-element -- previews are served by the API's storage, not next/image */}
         <img

@@ -24,7 +24,12 @@ export async function DrawingDetail({ locale, drawing }: { locale: Locale; drawi
   const noFilters = { q: '', page: 1 } as const;
   const categoryHref = listHref(listBase, noFilters, { category: drawing.category.slug });
   const rows: Array<[string, ReactNode]> = [
-    [t('metaCategory'), <Link key="category" href={categoryHref}>{drawing.category.name}</Link>],
+    [
+      t('metaCategory'),
+      <Link key="category" href={categoryHref}>
+        {drawing.category.name}
+      </Link>,
+    ],
     [t('metaFormat'), drawing.format],
     [t('metaVersion'), t('versionValue', { version: drawing.version })],
     [t('metaSize'), formatBytes(drawing.sizeBytes)],
@@ -42,7 +47,14 @@ export async function DrawingDetail({ locale, drawing }: { locale: Locale; drawi
         <div className={styles.detailPreview}>
           <figure className={styles.preview}>
             {/* eslint-disable-next-line @next/next/no-img-element -- previews are served by the API's storage, not next/image */}
-            <img src={drawing.preview} alt={t('previewAlt', { title: drawing.title })} width={960} height={720} fetchPriority="high" data-testid="drawing-preview" />
+            <img
+              src={drawing.preview}
+              alt={t('previewAlt', { title: drawing.title })}
+              width={960}
+              height={720}
+              fetchPriority="high"
+              data-testid="drawing-preview"
+            />
             <figcaption className={styles.previewCaption}>{t('previewCaption')}</figcaption>
           </figure>
         </div>
@@ -67,7 +79,11 @@ export async function DrawingDetail({ locale, drawing }: { locale: Locale; drawi
             isMemberOnly={drawing.isMemberOnly}
             buyHref={localizePath(BUY_PATH, locale)}
           />
-          <Link className={styles.secondary} href={viewerHref(localizePath(VIEWER_PATH, locale), drawing.fileUrl, drawing.fileName)} data-testid="drawing-open-viewer">
+          <Link
+            className={styles.secondary}
+            href={viewerHref(localizePath(VIEWER_PATH, locale), drawing.fileUrl, drawing.fileName)}
+            data-testid="drawing-open-viewer"
+          >
             {t('openViewer')}
           </Link>
           <Link className={styles.secondary} href={listBase}>

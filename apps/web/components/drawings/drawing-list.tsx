@@ -76,7 +76,13 @@ export async function DrawingFilters({ locale, state, list }: { locale: Locale; 
           {t('categoryLabel')}
         </span>
         <ul className={styles.chips} aria-labelledby="filter-category">
-          <Chip href={listHref(base, state, { category: undefined })} isCurrent={state.category === undefined} label={t('allCategories')} count={total} testId="category-all" />
+          <Chip
+            href={listHref(base, state, { category: undefined })}
+            isCurrent={state.category === undefined}
+            label={t('allCategories')}
+            count={total}
+            testId="category-all"
+          />
           {list.categories.map((category) => (
             <Chip
               key={category.slug}
@@ -94,7 +100,12 @@ export async function DrawingFilters({ locale, state, list }: { locale: Locale; 
           {t('formatLabel')}
         </span>
         <ul className={styles.chips} aria-labelledby="filter-format">
-          <Chip href={listHref(base, state, { format: undefined })} isCurrent={state.format === undefined} label={t('allFormats')} testId="format-all" />
+          <Chip
+            href={listHref(base, state, { format: undefined })}
+            isCurrent={state.format === undefined}
+            label={t('allFormats')}
+            testId="format-all"
+          />
           <Chip href={listHref(base, state, { format: 'DWG' })} isCurrent={state.format === 'DWG'} label="DWG" testId="format-DWG" />
           <Chip href={listHref(base, state, { format: 'DXF' })} isCurrent={state.format === 'DXF'} label="DXF" testId="format-DXF" />
         </ul>
@@ -104,9 +115,24 @@ export async function DrawingFilters({ locale, state, list }: { locale: Locale; 
           {t('accessLabel')}
         </span>
         <ul className={styles.chips} aria-labelledby="filter-access">
-          <Chip href={listHref(base, state, { access: undefined })} isCurrent={state.access === undefined} label={t('accessAll')} testId="access-all" />
-          <Chip href={listHref(base, state, { access: 'free' })} isCurrent={state.access === 'free'} label={t('accessFree')} testId="access-free" />
-          <Chip href={listHref(base, state, { access: 'member' })} isCurrent={state.access === 'member'} label={t('accessMember')} testId="access-member" />
+          <Chip
+            href={listHref(base, state, { access: undefined })}
+            isCurrent={state.access === undefined}
+            label={t('accessAll')}
+            testId="access-all"
+          />
+          <Chip
+            href={listHref(base, state, { access: 'free' })}
+            isCurrent={state.access === 'free'}
+            label={t('accessFree')}
+            testId="access-free"
+          />
+          <Chip
+            href={listHref(base, state, { access: 'member' })}
+            isCurrent={state.access === 'member'}
+            label={t('accessMember')}
+            testId="access-member"
+          />
         </ul>
       </div>
     </nav>

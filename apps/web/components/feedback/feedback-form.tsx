@@ -12,7 +12,7 @@ import {
 } from '@xcad/protocol';
 import Image from 'next/image';
 import { cardClass } from '@/components/ui/card';
-import { FieldError, FieldHint, FieldLabel, FormError, formClasses, TextInputField } from '@/components/ui/form';
+import { boundField, FieldError, FieldHint, FieldLabel, FormError, formClasses, TextInputField } from '@/components/ui/form';
 import Link from '@/components/ui/link';
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -53,8 +53,22 @@ const MAX_MB = FEEDBACK_LIMITS.screenshotMaxBytes / 1024 / 1024;
 
 /** Copy keys that differ between the three pages. */
 const COPY = {
-  feedback: { title: 'feedbackTitle', content: 'content', contentPlaceholder: 'contentPlaceholder', submit: 'submit', thanks: 'feedbackTitle', body: 'feedbackBody' },
-  jianyi: { title: 'jianyiTitle', content: 'jianyiContent', contentPlaceholder: 'jianyiContentPlaceholder', submit: 'jianyiSubmit', thanks: 'jianyiTitle', body: 'feedbackBody' },
+  feedback: {
+    title: 'feedbackTitle',
+    content: 'content',
+    contentPlaceholder: 'contentPlaceholder',
+    submit: 'submit',
+    thanks: 'feedbackTitle',
+    body: 'feedbackBody',
+  },
+  jianyi: {
+    title: 'jianyiTitle',
+    content: 'jianyiContent',
+    contentPlaceholder: 'jianyiContentPlaceholder',
+    submit: 'jianyiSubmit',
+    thanks: 'jianyiTitle',
+    body: 'feedbackBody',
+  },
   complaint: {
     title: 'complaintTitle',
     content: 'complaintContent',
@@ -143,10 +157,18 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
     input.value = '';
     if (files.length === 0) return;
     const typed = await Promise.all(files.map(async (file) => ({ file, type: await imageTypeOf(file) })));
-    const problem = validateScreenshotFiles([...screenshots.map(({ file, type }) => ({ size: file.size, type })), ...typed.map(({ file, type }) => ({ size: file.size, type }))]);
+    const problem = validateScreenshotFiles([
+      ...screenshots.map(({ file, type }) => ({ size: file.size, type })),
+      ...typed.map(({ file, type }) => ({ size: file.size, type })),
+    ]);
     setFieldError('screenshots', problem);
     if (problem !== '') return;
-    const added = typed.map(({ file, type }) => ({ id: nextShotId.current++, file, url: URL.createObjectURL(file), type: type as ImageType }));
+    const added = typed.map(({ file, type }) => ({
+      id: nextShotId.current++,
+      file,
+      url: URL.createObjectURL(file),
+      type: type as ImageType,
+    }));
     setScreenshots((previous) => [...previous, ...added]);
   }
 
@@ -273,31 +295,37 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
   const contentMax = kind === 'feedback' ? FEEDBACK_LIMITS.feedbackContentMax : FEEDBACK_LIMITS.complaintContentMax;
   const categoryLabel = kind === 'feedback' ? t('form.category') : t('form.complaintCategory');
 
-  const textInput = (field: 'orderno' | 'contactname' | 'contact', label: string, placeholder: string, extra: { isRequired: boolean; hint?: ReactNode; autoComplete: string; maxLength: number }) => (
+  const textInput = (
+    field: 'orderno' | 'contactname' | 'contact',
+    label: string,
+    placeholder: string,
+    extra: { isRequired: boolean; hint?: ReactNode; autoComplete: string; maxLength: number },
+  ) => (
     <TextInputField
-      id={idOf(field)}
+      {...boundField({ idOf, errorIdOf, values: current, errors, change, blur }, field)}
       label={label}
       isRequired={extra.isRequired}
       optionalText={t('optional')}
       hint={extra.hint}
-      error={errors[field]}
-      errorId={errorIdOf(field)}
       errorTestId={`error-${field}`}
       fieldClassName={styles.field}
       inputClassName={styles.input}
       data-testid={`field-${field}`}
-      name={field}
-      value={current[field]}
       placeholder={placeholder}
       autoComplete={extra.autoComplete}
       maxLength={extra.maxLength}
-      onChange={(event) => change(field, event.target.value)}
-      onBlur={() => blur(field)}
     />
   );
 
   return (
-    <form ref={markLive} className={cardClass(styles.formCard)} onSubmit={(event) => void submit(event)} noValidate data-testid="feedback-form" aria-labelledby={`${baseId}-title`}>
+    <form
+      ref={markLive}
+      className={cardClass(styles.formCard)}
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      data-testid="feedback-form"
+      aria-labelledby={`${baseId}-title`}
+    >
       <div className={styles.cardHeader}>
         <h2 id={`${baseId}-title`} className={styles.cardTitle}>
           {t(`form.${copy.title}`)}
@@ -386,7 +414,9 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
           <span className={`${formClasses.hint} ${styles.counterHint}`}>{t('form.counterHint', { min: contentMin })}</span>
           <span
             id={`${idOf('content')}-counter`}
-            className={length > contentMax || (length > 0 && length < contentMin) ? `${styles.counter} ${styles.counterWarn}` : styles.counter}
+            className={
+              length > contentMax || (length > 0 && length < contentMin) ? `${styles.counter} ${styles.counterWarn}` : styles.counter
+            }
             data-testid="content-counter"
           >
             {t('form.counter', { count: length, max: contentMax })}
@@ -396,14 +426,23 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
       </div>
 
       {kind === 'complaint' &&
-        textInput('contactname', t('form.contactName'), t('form.contactNamePlaceholder'), { isRequired: false, autoComplete: 'name', maxLength: 40 })}
+        textInput('contactname', t('form.contactName'), t('form.contactNamePlaceholder'), {
+          isRequired: false,
+          autoComplete: 'name',
+          maxLength: 40,
+        })}
 
-      {textInput('contact', kind === 'feedback' ? t('form.contact') : t('form.complaintContact'), kind === 'feedback' ? t('form.contactPlaceholder') : t('form.complaintContactPlaceholder'), {
-        isRequired: true,
-        autoComplete: 'tel',
-        maxLength: 80,
-        ...(isPrefilled ? { hint: t('form.contactPrefilled') } : {}),
-      })}
+      {textInput(
+        'contact',
+        kind === 'feedback' ? t('form.contact') : t('form.complaintContact'),
+        kind === 'feedback' ? t('form.contactPlaceholder') : t('form.complaintContactPlaceholder'),
+        {
+          isRequired: true,
+          autoComplete: 'tel',
+          maxLength: 80,
+          ...(isPrefilled ? { hint: t('form.contactPrefilled') } : {}),
+        },
+      )}
 
       <div className={styles.field} role="group" aria-labelledby={`${idOf('screenshots')}-label`}>
         <span id={`${idOf('screenshots')}-label`} className={formClasses.label}>
@@ -413,7 +452,13 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
         <ul className={styles.shots}>
           {screenshots.map((shot, index) => (
             <li key={shot.id} className={styles.shot} data-testid="screenshot-thumb">
-              <Image src={shot.url} alt={t('form.screenshotAlt', { n: index + 1, name: shot.file.name })} width={96} height={96} unoptimized />
+              <Image
+                src={shot.url}
+                alt={t('form.screenshotAlt', { n: index + 1, name: shot.file.name })}
+                width={96}
+                height={96}
+                unoptimized
+              />
               <button
                 type="button"
                 className={styles.remove}
@@ -446,13 +491,21 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
             </li>
           )}
         </ul>
-        <FieldHint id={`${idOf('screenshots')}-hint`}>{t('form.screenshotsHint', { count: FEEDBACK_LIMITS.screenshotMaxCount, size: MAX_MB })}</FieldHint>
+        <FieldHint id={`${idOf('screenshots')}-hint`}>
+          {t('form.screenshotsHint', { count: FEEDBACK_LIMITS.screenshotMaxCount, size: MAX_MB })}
+        </FieldHint>
         <FieldError id={errorIdOf('screenshots')} testId="error-screenshots" message={errors.screenshots} />
       </div>
 
       <div className={styles.footer}>
         <FormError testId="feedback-error">{formError}</FormError>
-        <button type="submit" className={styles.primary} data-testid="feedback-submit" disabled={isSending} aria-busy={isSending || undefined}>
+        <button
+          type="submit"
+          className={styles.primary}
+          data-testid="feedback-submit"
+          disabled={isSending}
+          aria-busy={isSending || undefined}
+        >
           {isSending && <Spinner size={16} tone="light" />}
           {isSending ? t('form.submitting') : t(`form.${copy.submit}`)}
         </button>

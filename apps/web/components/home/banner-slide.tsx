@@ -45,15 +45,7 @@ export function BannerSlide({ slideKey, eyebrow, title, subtitle, points, primar
           </div>
         </div>
         {/* Decorative illustrations drawn for this site (public/home/*.svg), kept out of the HTML. */}
-        <Image
-          src={`/home/${slideKey}.svg`}
-          alt=""
-          width={560}
-          height={340}
-          unoptimized
-          priority={isFirst}
-          className={styles.slideArt}
-        />
+        <Image src={`/home/${slideKey}.svg`} alt="" width={560} height={340} unoptimized priority={isFirst} className={styles.slideArt} />
       </div>
     </div>
   );

@@ -35,7 +35,8 @@ export async function AnalyticsReport({ locale, report }: { readonly locale: Loc
   const { totals, funnel } = report;
   const firstStep = funnel.steps[0]?.devices ?? 0;
   const toolName = (tool: string) => (isTaskType(tool) ? tools(`tool.${tool}.name`) : tool);
-  const seconds = (ms: number) => (ms > 0 ? t('tasks.seconds', { seconds: format.number(ms / 1000, { maximumFractionDigits: 1 }) }) : t('tasks.none'));
+  const seconds = (ms: number) =>
+    ms > 0 ? t('tasks.seconds', { seconds: format.number(ms / 1000, { maximumFractionDigits: 1 }) }) : t('tasks.none');
   const cards = [
     { key: 'visitors', value: count(totals.visitors) },
     { key: 'views', value: count(totals.views) },
@@ -68,7 +69,12 @@ export async function AnalyticsReport({ locale, report }: { readonly locale: Loc
           days={report.days}
           labels={{
             title: t('daily.title'),
-            description: t('daily.chartDesc', { from: report.from, to: report.to, visitors: count(totals.visitors), views: count(totals.views) }),
+            description: t('daily.chartDesc', {
+              from: report.from,
+              to: report.to,
+              visitors: count(totals.visitors),
+              views: count(totals.views),
+            }),
             views: t('daily.views'),
             visitors: t('daily.visitors'),
             count,
@@ -214,7 +220,10 @@ export async function AnalyticsReport({ locale, report }: { readonly locale: Loc
               <li key={step.step} className={styles.funnelStep} data-testid="funnel-step" data-step={step.step}>
                 <span className={styles.funnelName}>{t(`funnel.steps.${step.step}`)}</span>
                 <span className={styles.funnelTrack} aria-hidden="true">
-                  <span className={styles.funnelFill} style={{ width: `${Math.max(step.devices > 0 ? 1 : 0, Math.round(share * 100))}%` }} />
+                  <span
+                    className={styles.funnelFill}
+                    style={{ width: `${Math.max(step.devices > 0 ? 1 : 0, Math.round(share * 100))}%` }}
+                  />
                 </span>
                 <span className={styles.funnelFigure}>
                   <span data-testid="funnel-devices" data-count={step.devices}>

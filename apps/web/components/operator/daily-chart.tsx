@@ -41,7 +41,16 @@ export function DailyChart({ days, labels }: { readonly days: TAnalyticsReport['
         </g>
         <g className={styles.bars}>
           {chart.bars.map((bar, index) => (
-            <rect key={bar.day} x={bar.x} y={bar.y} width={bar.width} height={bar.height} rx={Math.min(3, bar.width / 4)} data-testid="daily-bar" data-day={bar.day}>
+            <rect
+              key={bar.day}
+              x={bar.x}
+              y={bar.y}
+              width={bar.width}
+              height={bar.height}
+              rx={Math.min(3, bar.width / 4)}
+              data-testid="daily-bar"
+              data-day={bar.day}
+            >
               <title>{`${bar.day} ${labels.views} ${labels.count(days[index]?.views ?? 0)}, ${labels.visitors} ${labels.count(days[index]?.visitors ?? 0)}`}</title>
             </rect>
           ))}

@@ -14,7 +14,17 @@ const PRESETS = [
   { key: 'last90', days: 90 },
 ] as const;
 
-export async function RangeForm({ locale, path, range, nowMs }: { readonly locale: Locale; readonly path: string; readonly range: ReadRange; readonly nowMs: number }) {
+export async function RangeForm({
+  locale,
+  path,
+  range,
+  nowMs,
+}: {
+  readonly locale: Locale;
+  readonly path: string;
+  readonly range: ReadRange;
+  readonly nowMs: number;
+}) {
   const t = await getTranslations({ locale, namespace: 'operator.range' });
   const today = lastDays(1, nowMs).to;
   return (

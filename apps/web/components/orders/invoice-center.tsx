@@ -36,9 +36,7 @@ interface InvoiceData {
 
 /** What was read for which session and which attempt (a retry or a new sign-in asks again). */
 type Loaded = { readonly token: string; readonly attempt: number } & (
-  | ({ readonly phase: 'ready' } & InvoiceData)
-  | { readonly phase: 'failed' }
-  | { readonly phase: 'refused' }
+  ({ readonly phase: 'ready' } & InvoiceData) | { readonly phase: 'failed' } | { readonly phase: 'refused' }
 );
 
 async function loadInvoiceData(signed: Signed): Promise<InvoiceData> {
@@ -75,10 +73,19 @@ function InvoiceGate() {
         {t('title')}
       </h2>
       <p className={styles.gateText}>{t('text')}</p>
-      <button type="button" className={`${styles.gateButton} ${styles.desktopOnly}`} data-testid="signin-gate-login" onClick={() => loginModal.open()}>
+      <button
+        type="button"
+        className={`${styles.gateButton} ${styles.desktopOnly}`}
+        data-testid="signin-gate-login"
+        onClick={() => loginModal.open()}
+      >
         {t('login')}
       </button>
-      <Link className={`${styles.gateButton} ${styles.mobileOnly}`} data-testid="signin-gate-mobile" href={mobileLoginHref(query ? `${pathname}?${query}` : pathname)}>
+      <Link
+        className={`${styles.gateButton} ${styles.mobileOnly}`}
+        data-testid="signin-gate-mobile"
+        href={mobileLoginHref(query ? `${pathname}?${query}` : pathname)}
+      >
         {t('login')}
       </Link>
     </section>
@@ -99,7 +106,11 @@ function NoOrders() {
   const t = useTranslations('orders.invoice.noOrders');
   const { href } = useSiteLocale();
   return (
-    <section className={cardClass(styles.formCard, styles.noOrders)} data-testid="invoice-no-orders" aria-labelledby="invoice-no-orders-title">
+    <section
+      className={cardClass(styles.formCard, styles.noOrders)}
+      data-testid="invoice-no-orders"
+      aria-labelledby="invoice-no-orders-title"
+    >
       <span className={styles.noOrdersIcon} aria-hidden="true">
         <ReceiptIcon size={28} />
       </span>
@@ -164,11 +175,16 @@ export function InvoiceCenter() {
   const signed: Signed = { account, usertoken: token };
   const ready = loaded;
   const update = (change: (data: InvoiceData) => InvoiceData) =>
-    setLoaded((previous) => (previous !== null && previous.phase === 'ready' && previous.token === token ? { ...previous, ...change(previous) } : previous));
+    setLoaded((previous) =>
+      previous !== null && previous.phase === 'ready' && previous.token === token ? { ...previous, ...change(previous) } : previous,
+    );
 
   function submitted(invoice: TInvoice) {
     setHasSubmitted(true);
-    update((data) => ({ choices: data.choices.filter((order) => order.orderno !== invoice.orderno), invoices: withInvoice(data.invoices, invoice) }));
+    update((data) => ({
+      choices: data.choices.filter((order) => order.orderno !== invoice.orderno),
+      invoices: withInvoice(data.invoices, invoice),
+    }));
   }
 
   function orderGone(orderno: string) {

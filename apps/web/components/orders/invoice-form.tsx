@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import { cardClass } from '@/components/ui/card';
-import { FieldError, FieldLabel, FormError, TextInputField } from '@/components/ui/form';
+import { boundField, FieldError, FieldLabel, FormError, TextInputField } from '@/components/ui/form';
 import { CheckIcon, ChevronDownIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -150,7 +150,13 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
   }
 
   function startAgain() {
-    setValues((previous) => ({ ...initialInvoiceValues(choices[0]?.orderno ?? ''), titletype: previous.titletype, title: previous.title, taxno: previous.taxno, email: previous.email }));
+    setValues((previous) => ({
+      ...initialInvoiceValues(choices[0]?.orderno ?? ''),
+      titletype: previous.titletype,
+      title: previous.title,
+      taxno: previous.taxno,
+      email: previous.email,
+    }));
     setErrors({});
     setFormError('');
     setSubmitted(null);
@@ -184,33 +190,46 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
   const describedBy = (field: InvoiceField, ...more: string[]) => [...more, errorIdOf(field)].join(' ');
   const isCompany = current.titletype === 'company';
 
-  const textInput = (field: TextField, label: string, extra: { isRequired: boolean; placeholder: string; hint?: ReactNode; type?: 'text' | 'email' | 'tel'; inputMode?: 'text' | 'email' | 'tel' | 'numeric'; autoComplete: string; maxLength: number }) => (
+  const textInput = (
+    field: TextField,
+    label: string,
+    extra: {
+      isRequired: boolean;
+      placeholder: string;
+      hint?: ReactNode;
+      type?: 'text' | 'email' | 'tel';
+      inputMode?: 'text' | 'email' | 'tel' | 'numeric';
+      autoComplete: string;
+      maxLength: number;
+    },
+  ) => (
     <TextInputField
-      id={idOf(field)}
+      {...boundField({ idOf, errorIdOf, values: current, errors, change, blur }, field)}
       label={label}
       isRequired={extra.isRequired}
       optionalText={t('optional')}
       hint={extra.hint}
-      error={errors[field]}
-      errorId={errorIdOf(field)}
       errorTestId={`field-error-${field}`}
       fieldClassName={styles.field}
       inputClassName={styles.input}
       data-testid={`invoice-field-${field}`}
-      name={field}
       type={extra.type ?? 'text'}
       inputMode={extra.inputMode}
-      value={current[field]}
       placeholder={extra.placeholder}
       autoComplete={extra.autoComplete}
       maxLength={extra.maxLength}
-      onChange={(event) => change(field, event.target.value)}
-      onBlur={() => blur(field)}
     />
   );
 
   return (
-    <form ref={markLive} className={cardClass(styles.formCard)} onSubmit={(event) => void submit(event)} noValidate data-testid="invoice-form" aria-labelledby={`${baseId}-title`}>
+    <form
+      ref={markLive}
+      className={cardClass(styles.formCard)}
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      data-testid="invoice-form"
+      aria-labelledby={`${baseId}-title`}
+    >
       <div className={styles.cardHeader}>
         <h2 id={`${baseId}-title`} className={styles.cardTitle}>
           {t('heading')}
@@ -234,7 +253,11 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
         >
           {choices.map((order) => (
             <option key={order.orderno} value={order.orderno}>
-              {t('orderOption', { subject: order.subject, amount: formatYuan(order.amount), date: formatBeijingDate(order.paidtime ?? order.createtime) })}
+              {t('orderOption', {
+                subject: order.subject,
+                amount: formatYuan(order.amount),
+                date: formatBeijingDate(order.paidtime ?? order.createtime),
+              })}
             </option>
           ))}
         </select>
@@ -325,10 +348,28 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
             <div id={`${baseId}-more`} className={styles.moreBody}>
               <p className={styles.moreHint}>{t('moreHint')}</p>
               <div className={styles.moreGrid}>
-                {textInput('address', t('address'), { isRequired: false, placeholder: t('addressPlaceholder'), autoComplete: 'street-address', maxLength: 100 })}
-                {textInput('phone', t('phone'), { isRequired: false, placeholder: t('phonePlaceholder'), type: 'tel', inputMode: 'tel', autoComplete: 'tel', maxLength: 24 })}
+                {textInput('address', t('address'), {
+                  isRequired: false,
+                  placeholder: t('addressPlaceholder'),
+                  autoComplete: 'street-address',
+                  maxLength: 100,
+                })}
+                {textInput('phone', t('phone'), {
+                  isRequired: false,
+                  placeholder: t('phonePlaceholder'),
+                  type: 'tel',
+                  inputMode: 'tel',
+                  autoComplete: 'tel',
+                  maxLength: 24,
+                })}
                 {textInput('bank', t('bank'), { isRequired: false, placeholder: t('bankPlaceholder'), autoComplete: 'off', maxLength: 50 })}
-                {textInput('bankaccount', t('bankaccount'), { isRequired: false, placeholder: t('bankaccountPlaceholder'), inputMode: 'numeric', autoComplete: 'off', maxLength: 30 })}
+                {textInput('bankaccount', t('bankaccount'), {
+                  isRequired: false,
+                  placeholder: t('bankaccountPlaceholder'),
+                  inputMode: 'numeric',
+                  autoComplete: 'off',
+                  maxLength: 30,
+                })}
               </div>
             </div>
           )}
@@ -337,7 +378,13 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
 
       <div className={styles.footer}>
         <FormError testId="invoice-error">{formError}</FormError>
-        <button type="submit" className={styles.primary} data-testid="invoice-submit" disabled={isSending} aria-busy={isSending || undefined}>
+        <button
+          type="submit"
+          className={styles.primary}
+          data-testid="invoice-submit"
+          disabled={isSending}
+          aria-busy={isSending || undefined}
+        >
           {isSending && <Spinner size={16} tone="light" />}
           {isSending ? t('submitting') : t('submit')}
         </button>

@@ -21,7 +21,13 @@ export function InvoiceList({ invoices }: { readonly invoices: readonly TInvoice
       ) : (
         <ul className={styles.list} data-testid="invoice-list" data-count={invoices.length}>
           {invoices.map((invoice) => (
-            <li key={invoice.orderno} className={styles.invoice} data-testid="invoice-row" data-orderno={invoice.orderno} data-state={invoice.state}>
+            <li
+              key={invoice.orderno}
+              className={styles.invoice}
+              data-testid="invoice-row"
+              data-orderno={invoice.orderno}
+              data-state={invoice.state}
+            >
               <div className={styles.invoiceHead}>
                 <p className={styles.invoiceTitle}>
                   <span className={styles.titleType}>{t(`titletypes.${invoice.titletype}`)}</span>

@@ -70,7 +70,14 @@ export function OpenVip({ uid, rows: serverRows, products }: OpenVipProps) {
 
   // WAI-ARIA tabs: arrows move between products, Home and End to the ends.
   function onTabKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
-    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1, ArrowUp: index - 1, Home: 0, End: PRODUCTS.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowRight: index + 1,
+      ArrowDown: index + 1,
+      ArrowLeft: index - 1,
+      ArrowUp: index - 1,
+      Home: 0,
+      End: PRODUCTS.length - 1,
+    };
     const target = moves[event.key];
     if (target === undefined) return;
     event.preventDefault();
@@ -86,7 +93,12 @@ export function OpenVip({ uid, rows: serverRows, products }: OpenVipProps) {
   const catalogueProduct = products === null ? null : pcProductOf(products, selected);
   const expiry = row.expireTime === null ? '' : formatBeijingDate(row.expireTime);
 
-  const statusText = row.expireTime === null ? null : row.isLifelong ? t('lifelong') : t(row.level === 'premium' ? 'expiresOn' : 'expiredOn', { date: expiry });
+  const statusText =
+    row.expireTime === null
+      ? null
+      : row.isLifelong
+        ? t('lifelong')
+        : t(row.level === 'premium' ? 'expiresOn' : 'expiredOn', { date: expiry });
   const note = {
     open: t('openNote'),
     renew: t('renewNote', { date: expiry }),
@@ -136,10 +148,23 @@ export function OpenVip({ uid, rows: serverRows, products }: OpenVipProps) {
         })}
       </div>
 
-      <section className={styles.panel} role="tabpanel" id="openvip-panel" aria-labelledby={`openvip-tab-${selected}`} data-productid={selected}>
-        <header className={styles.status} data-testid="openvip-membership" data-level={row.level} data-lifelong={row.isLifelong || undefined}>
+      <section
+        className={styles.panel}
+        role="tabpanel"
+        id="openvip-panel"
+        aria-labelledby={`openvip-tab-${selected}`}
+        data-productid={selected}
+      >
+        <header
+          className={styles.status}
+          data-testid="openvip-membership"
+          data-level={row.level}
+          data-lifelong={row.isLifelong || undefined}
+        >
           <div className={styles.statusMain}>
-            <h2 className={styles.title}>{t(effect === 'renew' || effect === 'lifelong' ? 'renewTitle' : 'openTitle', { product: name })}</h2>
+            <h2 className={styles.title}>
+              {t(effect === 'renew' || effect === 'lifelong' ? 'renewTitle' : 'openTitle', { product: name })}
+            </h2>
             <p className={styles.current}>
               <span className={styles.currentLabel}>{t('current')}</span>
               <span className={styles.level} data-level={row.level}>

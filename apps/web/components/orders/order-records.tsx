@@ -37,7 +37,10 @@ function OrderRow({ order, now }: { readonly order: TOrderDetails; readonly now:
   const { href } = useSiteLocale();
   const state = displayedStateOf(order, now);
   const action = invoiceActionOf(order);
-  const items = order.items.length > 0 ? order.items.map((item) => ({ key: `${item.realId}`, product: item.productname, name: item.name })) : [{ key: 'subject', product: order.subject, name: '' }];
+  const items =
+    order.items.length > 0
+      ? order.items.map((item) => ({ key: `${item.realId}`, product: item.productname, name: item.name }))
+      : [{ key: 'subject', product: order.subject, name: '' }];
   return (
     <tr className={styles.row} data-testid="order-row" data-orderno={order.orderno} data-state={state}>
       <td className={styles.orderCell}>
@@ -76,7 +79,9 @@ function OrderRow({ order, now }: { readonly order: TOrderDetails; readonly now:
             {formatBeijingTime(order.paidtime)}
           </span>
         )}
-        {state === 'unpaid' && <span className={styles.unpaidHint}>{t('records.unpaidUntil', { time: formatBeijingTime(order.expiretime) })}</span>}
+        {state === 'unpaid' && (
+          <span className={styles.unpaidHint}>{t('records.unpaidUntil', { time: formatBeijingTime(order.expiretime) })}</span>
+        )}
       </td>
       <td className={styles.invoiceCell} data-invoice={action}>
         {action === 'apply' ? (
@@ -94,12 +99,28 @@ function OrderRow({ order, now }: { readonly order: TOrderDetails; readonly now:
   );
 }
 
-function Pager({ page, count, isBusy, onGo }: { readonly page: number; readonly count: number; readonly isBusy: boolean; readonly onGo: (page: number) => void }) {
+function Pager({
+  page,
+  count,
+  isBusy,
+  onGo,
+}: {
+  readonly page: number;
+  readonly count: number;
+  readonly isBusy: boolean;
+  readonly onGo: (page: number) => void;
+}) {
   const t = useTranslations('orders.records.pager');
   if (count <= 1) return null;
   return (
     <nav className={styles.pager} aria-label={t('label')} data-testid="orders-pager">
-      <button type="button" className={styles.pageButton} disabled={page <= 1 || isBusy} onClick={() => onGo(page - 1)} aria-label={t('previous')}>
+      <button
+        type="button"
+        className={styles.pageButton}
+        disabled={page <= 1 || isBusy}
+        onClick={() => onGo(page - 1)}
+        aria-label={t('previous')}
+      >
         <ChevronLeftIcon size={16} />
       </button>
       {pageItemsOf(page, count).map((item, index) =>
@@ -121,7 +142,13 @@ function Pager({ page, count, isBusy, onGo }: { readonly page: number; readonly 
           </button>
         ),
       )}
-      <button type="button" className={styles.pageButton} disabled={page >= count || isBusy} onClick={() => onGo(page + 1)} aria-label={t('next')}>
+      <button
+        type="button"
+        className={styles.pageButton}
+        disabled={page >= count || isBusy}
+        onClick={() => onGo(page + 1)}
+        aria-label={t('next')}
+      >
         <ChevronRightIcon size={16} />
       </button>
     </nav>

@@ -68,7 +68,11 @@ export function routePage(name: RouteName, options: RoutePageOptions = {}) {
  * The metadata of a list page whose query string picks variants (a search, a tab, a later page):
  * those stay out of search engines' index, the plain list is indexed.
  */
-export async function searchRouteMetadata(name: RouteName, props: SearchRouteProps, isVariant: (search: SearchParams) => boolean): Promise<Metadata> {
+export async function searchRouteMetadata(
+  name: RouteName,
+  props: SearchRouteProps,
+  isVariant: (search: SearchParams) => boolean,
+): Promise<Metadata> {
   const [route, search] = await Promise.all([resolveRoute(name, props), props.searchParams]);
   const metadata = await routeMetadata(route.locale, name);
   return isVariant(search) ? { ...metadata, robots: { index: false, follow: true } } : metadata;

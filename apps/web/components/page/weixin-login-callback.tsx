@@ -80,7 +80,11 @@ function completeLogin(logintag: string, code: string, state: string): Promise<C
 export function WeixinLoginCallback() {
   const t = useTranslations('account.weixinCallback');
   const locale = useLocale() as Locale;
-  const isComplete = useSyncExternalStore(subscribe, () => hasAllParams(readParams()), () => null);
+  const isComplete = useSyncExternalStore(
+    subscribe,
+    () => hasAllParams(readParams()),
+    () => null,
+  );
   const [result, setResult] = useState<CallbackResult | null>(null);
 
   useEffect(() => {

@@ -38,7 +38,11 @@ export async function BuyIndex({ locale }: { locale: Locale }) {
           <ul className={styles.productGrid}>
             {cards.map(({ def, from }) => (
               <li key={def.route}>
-                <Link className={styles.productCard} href={localizePath(buyPathOf(def.route), locale)} data-testid={`product-card-${def.key}`}>
+                <Link
+                  className={styles.productCard}
+                  href={localizePath(buyPathOf(def.route), locale)}
+                  data-testid={`product-card-${def.key}`}
+                >
                   <span className={styles.cardHead}>
                     <span className={styles.cardIcon} aria-hidden="true">
                       <MenuGlyph name={def.glyph} size={28} />

@@ -4,7 +4,15 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useFormatter, useTranslations } from 'next-intl';
 import { renderSVG } from 'uqr';
-import { PAY_LIMITS, PAY_TYPES, formatYuan, type TAnalyticsEventInput, type TOrderCreated, type TOrderDetails, type TPayType } from '@xcad/protocol';
+import {
+  PAY_LIMITS,
+  PAY_TYPES,
+  formatYuan,
+  type TAnalyticsEventInput,
+  type TOrderCreated,
+  type TOrderDetails,
+  type TPayType,
+} from '@xcad/protocol';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import { CheckIcon, ClockIcon, CloseIcon } from '@/components/ui/icons';
@@ -13,7 +21,14 @@ import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
 import { track } from '@/lib/analytics/browser';
 import { addPaymentInfoEvent, checkoutEvent, purchaseEvent } from '@/lib/analytics/events';
-import { formatCountdown, isSandboxPayUrl, secondsUntil, type CashierFailure, type CashierPurchase, type CashierState } from '@/lib/pay/cashier';
+import {
+  formatCountdown,
+  isSandboxPayUrl,
+  secondsUntil,
+  type CashierFailure,
+  type CashierPurchase,
+  type CashierState,
+} from '@/lib/pay/cashier';
 import { CashierSignin } from './cashier-signin';
 import { PayTypeIcon } from './pay-type-icon';
 import { useCashier } from './use-cashier';
@@ -23,13 +38,11 @@ import styles from './cashier.module.css';
 // order number, a countdown and the switch between WeChat Pay and Alipay; success or failure when
 // the polled order is paid or closed. A bottom sheet at 750 px and below, like the login modal.
 
-
 function ModalFrame({ title, onClose, children }: { readonly title: string; readonly onClose: () => void; readonly children: ReactNode }) {
   const t = useTranslations('pay.cashier');
   const dialog = useRef<HTMLDivElement>(null);
 
   useModal(dialog, onClose);
-
 
   return (
     <div className={styles.backdrop} onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
@@ -69,7 +82,15 @@ function QrCode({ payurl, label }: { readonly payurl: string; readonly label: st
   return <div className={styles.qrImage} role="img" aria-label={label} dangerouslySetInnerHTML={{ __html: svg }} />;
 }
 
-function PayTypeSwitch({ paytype, isBusy, onSwitch }: { readonly paytype: TPayType; readonly isBusy: boolean; readonly onSwitch: (paytype: TPayType) => void }) {
+function PayTypeSwitch({
+  paytype,
+  isBusy,
+  onSwitch,
+}: {
+  readonly paytype: TPayType;
+  readonly isBusy: boolean;
+  readonly onSwitch: (paytype: TPayType) => void;
+}) {
   const t = useTranslations('pay');
   return (
     <div className={styles.switch} role="radiogroup" aria-label={t('plans.payType')}>
@@ -250,7 +271,14 @@ function ErrorView({ message, isPoll, onRetry }: { readonly message: string; rea
   );
 }
 
-function StepView({ state, purchase, nowSeconds, place, retryPoll, onClose }: {
+function StepView({
+  state,
+  purchase,
+  nowSeconds,
+  place,
+  retryPoll,
+  onClose,
+}: {
   readonly state: CashierState;
   readonly purchase: CashierPurchase;
   readonly nowSeconds: number;
@@ -271,7 +299,11 @@ function StepView({ state, purchase, nowSeconds, place, retryPoll, onClose }: {
       return <FailedView reason={state.reason} onAgain={() => place(state.paytype)} />;
     case 'error':
       return (
-        <ErrorView message={state.message} isPoll={state.retry === 'poll'} onRetry={state.retry === 'poll' ? retryPoll : () => place(state.paytype)} />
+        <ErrorView
+          message={state.message}
+          isPoll={state.retry === 'poll'}
+          onRetry={state.retry === 'poll' ? retryPoll : () => place(state.paytype)}
+        />
       );
   }
 }

@@ -28,7 +28,9 @@ export function Price({ yuan, className }: { readonly yuan: number; readonly cla
 function PlanNote({ plan }: { readonly plan: TPayPackage }) {
   const t = useTranslations('pay.plans.note');
   const note = planNoteOf(plan);
-  return <span className={styles.planNote}>{note.kind === 'perMonth' ? t('perMonth', { price: formatYuan(note.yuan) }) : t(note.kind)}</span>;
+  return (
+    <span className={styles.planNote}>{note.kind === 'perMonth' ? t('perMonth', { price: formatYuan(note.yuan) }) : t(note.kind)}</span>
+  );
 }
 
 export function ProductPlans(props: { product: TPayProduct; channel?: 'pc' | 'app' }): ReactElement {
@@ -87,7 +89,9 @@ export function ProductPlans(props: { product: TPayProduct; channel?: 'pc' | 'ap
                 {plan.recommended && <span className={styles.badge}>{t('plans.recommended')}</span>}
                 <span className={styles.planName}>{plan.name}</span>
                 <Price yuan={plan.price} className={styles.planPrice} />
-                {plan.priceOri > plan.price && <s className={styles.planOri}>{t('plans.originalPrice', { price: formatYuan(plan.priceOri) })}</s>}
+                {plan.priceOri > plan.price && (
+                  <s className={styles.planOri}>{t('plans.originalPrice', { price: formatYuan(plan.priceOri) })}</s>
+                )}
                 <PlanNote plan={plan} />
                 {saving > 0 && <span className={styles.saving}>{t('plans.saving', { amount: formatYuan(saving) })}</span>}
               </label>

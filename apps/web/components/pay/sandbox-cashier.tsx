@@ -22,7 +22,10 @@ const CANCEL_PATH = '/api/dev/pay/cancel';
 
 type Problem = { readonly kind: 'unsupported' | 'network' | 'failed' } | { readonly kind: 'server'; readonly message: string };
 
-type Load = { readonly state: 'loading' } | { readonly state: 'loaded'; readonly order: TSandboxOrder } | { readonly state: 'error'; readonly problem: Problem };
+type Load =
+  | { readonly state: 'loading' }
+  | { readonly state: 'loaded'; readonly order: TSandboxOrder }
+  | { readonly state: 'error'; readonly problem: Problem };
 
 /** What a dev route answered: null for a 404 (no sandbox here), else its code, message and the order. */
 async function postDev(path: string, orderno: string): Promise<{ code: number; message: string; order: TSandboxOrder | null } | null> {
@@ -36,7 +39,8 @@ async function readOrder(orderno: string): Promise<Load> {
   try {
     const answer = await postDev(ORDER_PATH, orderno);
     if (answer === null) return { state: 'error', problem: { kind: 'unsupported' } };
-    if (answer.code !== SUCCESS_CODE || answer.order === null) return { state: 'error', problem: answer.message ? { kind: 'server', message: answer.message } : { kind: 'failed' } };
+    if (answer.code !== SUCCESS_CODE || answer.order === null)
+      return { state: 'error', problem: answer.message ? { kind: 'server', message: answer.message } : { kind: 'failed' } };
     return { state: 'loaded', order: answer.order };
   } catch {
     return { state: 'error', problem: { kind: 'network' } };
@@ -78,7 +82,8 @@ export function SandboxCashier({ orderno }: { readonly orderno: string }) {
     }
   };
 
-  const problemText = (value: Problem) => (value.kind === 'server' ? value.message || t('sandbox.errors.failed') : t(`sandbox.errors.${value.kind}`));
+  const problemText = (value: Problem) =>
+    value.kind === 'server' ? value.message || t('sandbox.errors.failed') : t(`sandbox.errors.${value.kind}`);
   const order = load.state === 'loaded' ? load.order : null;
 
   return (
@@ -142,10 +147,22 @@ export function SandboxCashier({ orderno }: { readonly orderno: string }) {
 
           {order.state === 'unpaid' ? (
             <div className={styles.buttons}>
-              <button type="button" className={styles.pay} data-testid="sandbox-pay" disabled={action !== null} onClick={() => void act('pay')}>
+              <button
+                type="button"
+                className={styles.pay}
+                data-testid="sandbox-pay"
+                disabled={action !== null}
+                onClick={() => void act('pay')}
+              >
                 {action === 'pay' ? t('sandbox.paying') : t('sandbox.pay')}
               </button>
-              <button type="button" className={styles.cancel} data-testid="sandbox-cancel" disabled={action !== null} onClick={() => void act('cancel')}>
+              <button
+                type="button"
+                className={styles.cancel}
+                data-testid="sandbox-cancel"
+                disabled={action !== null}
+                onClick={() => void act('cancel')}
+              >
                 {action === 'cancel' ? t('sandbox.cancelling') : t('sandbox.cancel')}
               </button>
             </div>

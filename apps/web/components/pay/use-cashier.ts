@@ -1,7 +1,16 @@
 'use client';
 
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { ApiClientError, AUTH_ERRORS, PAY_LIMITS, endpoints, isOrderDetails, type TOrderCreated, type TPayType, type TUserInfo } from '@xcad/protocol';
+import {
+  ApiClientError,
+  AUTH_ERRORS,
+  PAY_LIMITS,
+  endpoints,
+  isOrderDetails,
+  type TOrderCreated,
+  type TPayType,
+  type TUserInfo,
+} from '@xcad/protocol';
 import { useSession } from '@/components/auth/session-provider';
 import { apiClient } from '@/lib/api/client';
 import { refusalOf } from '@/lib/auth/login-flow';

@@ -34,9 +34,7 @@ export async function PersonalOverview({ locale, profile }: PersonalContentProps
               {t(`levels.${overall}`)}
             </span>
           </h2>
-          <p className={styles.account}>
-            {t('usernameLine', { username: profile.username, uid: profile.uid })}
-          </p>
+          <p className={styles.account}>{t('usernameLine', { username: profile.username, uid: profile.uid })}</p>
         </div>
         <Link className={styles.edit} href={localizePath(BASE_PATH, locale)}>
           {t('edit')}

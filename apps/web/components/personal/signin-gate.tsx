@@ -74,7 +74,12 @@ export function SigninGate({ isUnavailable = false }: { isUnavailable?: boolean 
         {t('title')}
       </h2>
       <p className={styles.text}>{t('text')}</p>
-      <button type="button" className={`${styles.button} ${styles.desktopOnly}`} data-testid="signin-gate-login" onClick={() => loginModal.open()}>
+      <button
+        type="button"
+        className={`${styles.button} ${styles.desktopOnly}`}
+        data-testid="signin-gate-login"
+        onClick={() => loginModal.open()}
+      >
         {t('login')}
       </button>
       <Link className={`${styles.button} ${styles.mobileOnly}`} data-testid="signin-gate-mobile" href={href(mobileLoginHref(pathname))}>

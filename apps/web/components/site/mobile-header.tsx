@@ -82,7 +82,13 @@ export function MobileHeader() {
               <UserAvatar src={user.head_portrait} name={displayNameOf(user)} size={28} className={styles.avatar} />
             </Link>
           ) : (
-            <Link href={href(MOBILE_LOGIN_PATH)} className={styles.iconButton} data-testid="mobile-login" aria-label={t('login')} onClick={close}>
+            <Link
+              href={href(MOBILE_LOGIN_PATH)}
+              className={styles.iconButton}
+              data-testid="mobile-login"
+              aria-label={t('login')}
+              onClick={close}
+            >
               <UserIcon className={styles.icon} />
             </Link>
           )}

@@ -7,12 +7,5 @@ import { SideBarView } from './side-bar-view';
  */
 export function SideBar() {
   const config = siteConfig();
-  return (
-    <SideBarView
-      qqChatUrl={config.qqChatUrl}
-      chatUrl={config.chatUrl}
-      downloadUrl={config.downloadUrl}
-      phones={config.phones}
-    />
-  );
+  return <SideBarView qqChatUrl={config.qqChatUrl} chatUrl={config.chatUrl} downloadUrl={config.downloadUrl} phones={config.phones} />;
 }

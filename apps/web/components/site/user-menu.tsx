@@ -121,7 +121,13 @@ export function UserMenu() {
                   {row.level === 'premium'
                     ? row.isLifelong
                       ? products('lifelong')
-                      : products('expiresOn', { date: format.dateTime(new Date((row.expireTime ?? 0) * 1000), { year: 'numeric', month: '2-digit', day: '2-digit' }) })
+                      : products('expiresOn', {
+                          date: format.dateTime(new Date((row.expireTime ?? 0) * 1000), {
+                            year: 'numeric',
+                            month: '2-digit',
+                            day: '2-digit',
+                          }),
+                        })
                     : t(`levels.${row.level}`)}
                 </span>
               </li>

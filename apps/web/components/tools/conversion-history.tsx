@@ -26,7 +26,13 @@ import styles from './tools.module.css';
 const HISTORY_PAGE_SIZE = 10;
 
 type Loaded =
-  | { readonly phase: 'ready'; readonly page: number; readonly tasks: readonly TTaskDetails[]; readonly total: number; readonly now: number }
+  | {
+      readonly phase: 'ready';
+      readonly page: number;
+      readonly tasks: readonly TTaskDetails[];
+      readonly total: number;
+      readonly now: number;
+    }
   | { readonly phase: 'failed'; readonly page: number };
 
 function HistoryRow({ task, now, signed }: { readonly task: TTaskDetails; readonly now: number; readonly signed: SignedFields }) {
@@ -62,7 +68,13 @@ function HistoryRow({ task, now, signed }: { readonly task: TTaskDetails; readon
         )}
       </div>
       {isDownloadable && (
-        <button type="button" className={styles.smallButton} disabled={busyTag === task.tasktag} onClick={() => download(task.tasktag)} data-testid="history-download">
+        <button
+          type="button"
+          className={styles.smallButton}
+          disabled={busyTag === task.tasktag}
+          onClick={() => download(task.tasktag)}
+          data-testid="history-download"
+        >
           <DownloadIcon size={16} />
           {t('recent.download')}
         </button>
@@ -160,11 +172,23 @@ export function ConversionHistory() {
       </ul>
       {count > 1 && (
         <nav className={styles.pager} aria-label={t('pager.label')}>
-          <button type="button" className={styles.iconButton} disabled={page <= 1 || isBusy} onClick={() => setPage(page - 1)} aria-label={t('pager.previous')}>
+          <button
+            type="button"
+            className={styles.iconButton}
+            disabled={page <= 1 || isBusy}
+            onClick={() => setPage(page - 1)}
+            aria-label={t('pager.previous')}
+          >
             <ChevronLeftIcon size={16} />
           </button>
           <span>{t('pager.page', { page, count })}</span>
-          <button type="button" className={styles.iconButton} disabled={page >= count || isBusy} onClick={() => setPage(page + 1)} aria-label={t('pager.next')}>
+          <button
+            type="button"
+            className={styles.iconButton}
+            disabled={page >= count || isBusy}
+            onClick={() => setPage(page + 1)}
+            aria-label={t('pager.next')}
+          >
             <ChevronRightIcon size={16} />
           </button>
         </nav>

@@ -10,7 +10,17 @@ import styles from './tools.module.css';
 
 function UploadGlyph({ size }: { readonly size: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 48 48" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 48 48"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.4"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M14 34h-2.5a8.5 8.5 0 0 1-1.2-16.9A12 12 0 0 1 33.6 13a9.5 9.5 0 0 1 2.9 18.6" />
       <path d="M24 40V22M17 28.5l7-7 7 7" />
     </svg>

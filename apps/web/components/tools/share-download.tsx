@@ -27,7 +27,10 @@ const RENEW_MS = 10 * 60_000;
 /** After an unreadable answer the page waits a little longer before asking again. */
 const UNREADABLE_RETRY_MS = 5_000;
 
-type Shown = { readonly kind: 'loading' } | { readonly kind: 'view'; readonly view: ShareView; readonly isStale: boolean } | { readonly kind: 'refused'; readonly message: string };
+type Shown =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'view'; readonly view: ShareView; readonly isStale: boolean }
+  | { readonly kind: 'refused'; readonly message: string };
 
 const STATE_TONE: Readonly<Record<TTaskStatus, 'active' | 'done' | 'failed'>> = {
   uploading: 'active',
@@ -128,7 +131,17 @@ function ShareBody({ tasktag, code }: { readonly tasktag: string; readonly code:
             href={view.downurl}
             download={view.filename}
             data-testid="share-download"
-            onClick={() => track(downloadEvent({ io: 'share', name: view.filename ?? tasktag, actionName: 'share', size: sharedBytes(view), result: 'success' }))}
+            onClick={() =>
+              track(
+                downloadEvent({
+                  io: 'share',
+                  name: view.filename ?? tasktag,
+                  actionName: 'share',
+                  size: sharedBytes(view),
+                  result: 'success',
+                }),
+              )
+            }
           >
             <DownloadIcon size={22} />
             {view.filename ? t('downloadName', { name: view.filename }) : t('download')}

@@ -124,7 +124,14 @@ function Cad2PdfFields({ options, isDisabled, onChange }: FieldsProps<'cad2pdf'>
   const { t, scope, color } = useChoices();
   return (
     <>
-      <Segmented legend={t('scope.label')} name="scope" value={options.scope} choices={scope} isDisabled={isDisabled} onChange={(value) => onChange({ ...options, scope: value })} />
+      <Segmented
+        legend={t('scope.label')}
+        name="scope"
+        value={options.scope}
+        choices={scope}
+        isDisabled={isDisabled}
+        onChange={(value) => onChange({ ...options, scope: value })}
+      />
       <Select
         label={t('paper.label')}
         name="paper"
@@ -141,7 +148,14 @@ function Cad2PdfFields({ options, isDisabled, onChange }: FieldsProps<'cad2pdf'>
         isDisabled={isDisabled}
         onChange={(value) => onChange({ ...options, orientation: value })}
       />
-      <Segmented legend={t('color.label')} name="color" value={options.color} choices={color} isDisabled={isDisabled} onChange={(value) => onChange({ ...options, color: value })} />
+      <Segmented
+        legend={t('color.label')}
+        name="color"
+        value={options.color}
+        choices={color}
+        isDisabled={isDisabled}
+        onChange={(value) => onChange({ ...options, color: value })}
+      />
     </>
   );
 }
@@ -158,7 +172,14 @@ function Cad2JpgFields({ options, isDisabled, onChange }: FieldsProps<'cad2jpg'>
         isDisabled={isDisabled}
         onChange={(value) => onChange({ ...options, format: value })}
       />
-      <Segmented legend={t('scope.label')} name="scope" value={options.scope} choices={scope} isDisabled={isDisabled} onChange={(value) => onChange({ ...options, scope: value })} />
+      <Segmented
+        legend={t('scope.label')}
+        name="scope"
+        value={options.scope}
+        choices={scope}
+        isDisabled={isDisabled}
+        onChange={(value) => onChange({ ...options, scope: value })}
+      />
       <Segmented
         legend={t('size.label')}
         name="size"
@@ -194,7 +215,14 @@ function Cad2JpgFields({ options, isDisabled, onChange }: FieldsProps<'cad2jpg'>
         isDisabled={isDisabled}
         onChange={(value) => onChange({ ...options, background: value })}
       />
-      <Segmented legend={t('color.label')} name="color" value={options.color} choices={color} isDisabled={isDisabled} onChange={(value) => onChange({ ...options, color: value })} />
+      <Segmented
+        legend={t('color.label')}
+        name="color"
+        value={options.color}
+        choices={color}
+        isDisabled={isDisabled}
+        onChange={(value) => onChange({ ...options, color: value })}
+      />
     </>
   );
 }
@@ -228,7 +256,14 @@ function Pdf2CadFields({ options, isDisabled, onChange, pagesError }: FieldsProp
   const pagesId = useId();
   return (
     <>
-      <Segmented legend={t('format.label')} name="format" value={options.format} choices={cadFormats} isDisabled={isDisabled} onChange={(value) => onChange({ ...options, format: value })} />
+      <Segmented
+        legend={t('format.label')}
+        name="format"
+        value={options.format}
+        choices={cadFormats}
+        isDisabled={isDisabled}
+        onChange={(value) => onChange({ ...options, format: value })}
+      />
       <Segmented
         legend={t('pages.label')}
         name="pages"

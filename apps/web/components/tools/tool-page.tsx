@@ -60,7 +60,10 @@ async function Faq({ locale, tool }: { readonly locale: Locale; readonly tool: T
     memberFiles: CONVERSION_LIMITS.member.maxFiles,
   };
   const own = t.raw(`tool.${tool}.faq`) as Question[];
-  const common = (t.raw('faqCommon') as Question[]).map((_, index) => ({ q: t(`faqCommon.${index}.q`), a: t(`faqCommon.${index}.a`, values) }));
+  const common = (t.raw('faqCommon') as Question[]).map((_, index) => ({
+    q: t(`faqCommon.${index}.q`),
+    a: t(`faqCommon.${index}.a`, values),
+  }));
   return (
     <section className={styles.section} aria-labelledby="tool-faq" data-testid="tool-faq">
       <h2 id="tool-faq" className={styles.sectionTitle}>
@@ -85,7 +88,15 @@ function formatsOf(tool: TTaskType): { inputs: string; outputs: string } {
 }
 
 /** The tools as cards (the hub), or as a strip of the others under a tool. */
-export async function ToolCards({ locale, except, isLarge = false }: { readonly locale: Locale; readonly except?: TTaskType; readonly isLarge?: boolean }) {
+export async function ToolCards({
+  locale,
+  except,
+  isLarge = false,
+}: {
+  readonly locale: Locale;
+  readonly except?: TTaskType;
+  readonly isLarge?: boolean;
+}) {
   const t = await getTranslations({ locale, namespace: 'tools' });
   const cards = [
     ...TOOL_ORDER.filter((tool) => tool !== except).map((tool) => ({
@@ -97,7 +108,15 @@ export async function ToolCards({ locale, except, isLarge = false }: { readonly 
       formats: t('hub.formats', formatsOf(tool)),
       action: t('hub.open'),
     })),
-    { key: 'kantu', glyph: 'viewer' as const, href: '/kantu', name: t('hub.viewer.name'), text: t('hub.viewer.text'), formats: t('hub.viewer.formats'), action: t('hub.viewerOpen') },
+    {
+      key: 'kantu',
+      glyph: 'viewer' as const,
+      href: '/kantu',
+      name: t('hub.viewer.name'),
+      text: t('hub.viewer.text'),
+      formats: t('hub.viewer.formats'),
+      action: t('hub.viewerOpen'),
+    },
   ];
   return (
     <ul className={isLarge ? `${styles.toolCards} ${styles.toolCardsLarge}` : styles.toolCards}>

@@ -9,7 +9,18 @@ import { CheckIcon, CloseIcon, CrownIcon, DownloadIcon, QrCodeIcon } from '@/com
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
 import { formatBeijingTime } from '@/lib/orders/orders';
-import { addFiles, limitsOf, limitsizeOf, megabytesOf, startProblemOf, tierOf, type ConverterTier, type FileProblem, type StartProblem, type TierLimits } from '@/lib/tools/files';
+import {
+  addFiles,
+  limitsOf,
+  limitsizeOf,
+  megabytesOf,
+  startProblemOf,
+  tierOf,
+  type ConverterTier,
+  type FileProblem,
+  type StartProblem,
+  type TierLimits,
+} from '@/lib/tools/files';
 import { formatBytes } from '@/lib/tools/format';
 import { defaultOptionsOf, taskParamsOf, type ToolOptions } from '@/lib/tools/options';
 import { fileBarOf } from '@/lib/tools/progress';
@@ -27,7 +38,15 @@ import styles from './tools.module.css';
 // tier), the tool's settings, then one conversion at a time with a bar per file through upload
 // and conversion, cancel, the download and the phone QR, the tiers and the recent conversions.
 
-function FileRow({ file, taskError = null, onRemove }: { readonly file: FileProgress; readonly taskError?: string | null; readonly onRemove?: () => void }) {
+function FileRow({
+  file,
+  taskError = null,
+  onRemove,
+}: {
+  readonly file: FileProgress;
+  readonly taskError?: string | null;
+  readonly onRemove?: () => void;
+}) {
   const t = useTranslations('tools.workbench');
   const bar = fileBarOf(file);
   const stageText = file.stage === 'uploading' ? t('stage.uploading', { percent: bar.percent ?? 0 }) : t(`stage.${file.stage}`);
@@ -74,7 +93,9 @@ function FileRow({ file, taskError = null, onRemove }: { readonly file: FileProg
       )}
       {file.stage === 'done' && file.outputname && <p className={styles.fileOutput}>{t('output', { name: file.outputname })}</p>}
       {/* The task's own error is shown above the list: a file repeating it would say it twice. */}
-      {(file.stage === 'failed' || file.stage === 'cancelled') && file.reason && file.reason !== taskError && <p className={styles.fileReason}>{file.reason}</p>}
+      {(file.stage === 'failed' || file.stage === 'cancelled') && file.reason && file.reason !== taskError && (
+        <p className={styles.fileReason}>{file.reason}</p>
+      )}
     </li>
   );
 }
@@ -92,8 +113,17 @@ function Result({ snapshot, signed }: { readonly snapshot: RunSnapshot; readonly
           <CheckIcon size={22} />
           {t('phase.done')}
         </p>
-        {snapshot.expiretime !== null && <p className={styles.resultNote}>{t('expires', { time: formatBeijingTime(snapshot.expiretime) })}</p>}
-        <button type="button" className={`${styles.primaryButton} ${styles.bigButton}`} disabled={isBusy} onClick={() => download(tasktag)} data-testid="tool-download" data-track-name="download">
+        {snapshot.expiretime !== null && (
+          <p className={styles.resultNote}>{t('expires', { time: formatBeijingTime(snapshot.expiretime) })}</p>
+        )}
+        <button
+          type="button"
+          className={`${styles.primaryButton} ${styles.bigButton}`}
+          disabled={isBusy}
+          onClick={() => download(tasktag)}
+          data-testid="tool-download"
+          data-track-name="download"
+        >
           {isBusy ? <Spinner size={18} tone="light" /> : <DownloadIcon size={18} />}
           {isBusy ? t('downloading') : t('download')}
         </button>
@@ -250,7 +280,15 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
 
   return (
     <>
-      <section className={styles.workbench} aria-label={t('label', { name })} data-testid="tool-workbench" data-tool={tool} data-phase={phase ?? 'idle'} data-track-module="tools" data-track-tab={tool}>
+      <section
+        className={styles.workbench}
+        aria-label={t('label', { name })}
+        data-testid="tool-workbench"
+        data-tool={tool}
+        data-phase={phase ?? 'idle'}
+        data-track-module="tools"
+        data-track-tab={tool}
+      >
         <div className={styles.panel}>
           {snapshot === null ? (
             <>
@@ -307,7 +345,13 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
               {snapshot.phase === 'done' && !isRunning && <Result snapshot={snapshot} signed={signed} />}
               <div className={styles.runActions}>
                 {isRunning && (
-                  <button type="button" className={styles.secondaryButton} onClick={conversion.cancel} data-testid="tool-cancel" data-track-name="cancel">
+                  <button
+                    type="button"
+                    className={styles.secondaryButton}
+                    onClick={conversion.cancel}
+                    data-testid="tool-cancel"
+                    data-track-name="cancel"
+                  >
                     {t('cancel')}
                   </button>
                 )}
@@ -317,12 +361,24 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
                   </button>
                 )}
                 {hasEnded && phase !== 'done' && (
-                  <button type="button" className={styles.secondaryButton} onClick={conversion.reset} data-testid="tool-edit" data-track-name="edit">
+                  <button
+                    type="button"
+                    className={styles.secondaryButton}
+                    onClick={conversion.reset}
+                    data-testid="tool-edit"
+                    data-track-name="edit"
+                  >
                     {t('edit')}
                   </button>
                 )}
                 {hasEnded && phase === 'done' && (
-                  <button type="button" className={styles.secondaryButton} onClick={startOver} data-testid="tool-again" data-track-name="again">
+                  <button
+                    type="button"
+                    className={styles.secondaryButton}
+                    onClick={startOver}
+                    data-testid="tool-again"
+                    data-track-name="again"
+                  >
                     {t('again')}
                   </button>
                 )}
@@ -346,14 +402,25 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
             />
           </div>
           {snapshot === null && (
-            <button type="button" className={`${styles.primaryButton} ${styles.startButton}`} onClick={start} data-testid="tool-start" data-track-name="start">
+            <button
+              type="button"
+              className={`${styles.primaryButton} ${styles.startButton}`}
+              onClick={start}
+              data-testid="tool-start"
+              data-track-name="start"
+            >
               {t('start')}
             </button>
           )}
         </aside>
       </section>
       <TierPanel tier={tier} />
-      <RecentConversions signed={signed} isReady={session.status !== 'unknown'} refreshKey={refreshKey} hiddenTag={isRunning ? (snapshot?.tasktag ?? null) : null} />
+      <RecentConversions
+        signed={signed}
+        isReady={session.status !== 'unknown'}
+        refreshKey={refreshKey}
+        hiddenTag={isRunning ? (snapshot?.tasktag ?? null) : null}
+      />
     </>
   );
 }

@@ -12,7 +12,15 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
   return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
 }
 
-export async function ToolsMessages({ locale, parts, children }: { readonly locale: Locale; readonly parts: readonly ToolsClientPart[]; readonly children: ReactNode }) {
+export async function ToolsMessages({
+  locale,
+  parts,
+  children,
+}: {
+  readonly locale: Locale;
+  readonly parts: readonly ToolsClientPart[];
+  readonly children: ReactNode;
+}) {
   const messages = await getMessages({ locale });
   const tools = (messages['tools'] ?? {}) as Record<string, unknown>;
   // Task rows name their tool: the names only, without each tool's copy.

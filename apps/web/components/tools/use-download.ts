@@ -33,7 +33,15 @@ export function useDownload(signed: SignedFields): Download {
         },
         (failure: unknown) => {
           const message = messageOf(failure);
-          track(downloadEvent({ name: tasktag, actionName: 'conversion', durationMs: performance.now() - startedAt, result: 'fail', reason: message }));
+          track(
+            downloadEvent({
+              name: tasktag,
+              actionName: 'conversion',
+              durationMs: performance.now() - startedAt,
+              result: 'fail',
+              reason: message,
+            }),
+          );
           setBusyTag(null);
           setError({ tasktag, message });
         },

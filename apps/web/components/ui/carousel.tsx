@@ -103,10 +103,22 @@ export function Carousel({ children, label, prevLabel, nextLabel, indicatorLabel
 
       {settings.arrow !== 'never' && slides.length > 1 && (
         <>
-          <button type="button" className={`${styles.arrow} ${styles.prev}`} aria-label={prevLabel} onClick={prev} disabled={!canGoPrev(state)}>
+          <button
+            type="button"
+            className={`${styles.arrow} ${styles.prev}`}
+            aria-label={prevLabel}
+            onClick={prev}
+            disabled={!canGoPrev(state)}
+          >
             <ChevronLeftIcon size={22} />
           </button>
-          <button type="button" className={`${styles.arrow} ${styles.next}`} aria-label={nextLabel} onClick={next} disabled={!canGoNext(state)}>
+          <button
+            type="button"
+            className={`${styles.arrow} ${styles.next}`}
+            aria-label={nextLabel}
+            onClick={next}
+            disabled={!canGoNext(state)}
+          >
             <ChevronRightIcon size={22} />
           </button>
         </>

@@ -36,7 +36,15 @@ export function FieldLabel({ htmlFor, text, isRequired, optionalText }: FieldLab
 }
 
 /** The line under a field; it keeps its height while empty, so a message does not move the form. */
-export function FieldError({ id, testId, message }: { readonly id: string; readonly testId: string; readonly message: string | undefined }) {
+export function FieldError({
+  id,
+  testId,
+  message,
+}: {
+  readonly id: string;
+  readonly testId: string;
+  readonly message: string | undefined;
+}) {
   return (
     <p id={id} className={styles.error} data-testid={testId} aria-live="polite">
       {message}
@@ -77,8 +85,43 @@ export interface TextInputFieldProps extends InputProps {
   readonly inputClassName: string | undefined;
 }
 
+/** What a form keeps of its text fields: their ids, values and errors, and what a change or leaving does. */
+export interface FieldState<F extends string> {
+  readonly idOf: (field: F) => string;
+  readonly errorIdOf: (field: F) => string;
+  readonly values: Readonly<Record<F, string>>;
+  readonly errors: Readonly<Partial<Record<F, string>>>;
+  readonly change: (field: F, value: string) => void;
+  readonly blur: (field: F) => void;
+}
+
+/** The props of a TextInputField that come from its form's state. */
+export function boundField<F extends string>(form: FieldState<F>, field: F) {
+  return {
+    id: form.idOf(field),
+    name: field,
+    value: form.values[field],
+    error: form.errors[field],
+    errorId: form.errorIdOf(field),
+    onChange: (event: { target: { value: string } }) => form.change(field, event.target.value),
+    onBlur: () => form.blur(field),
+  };
+}
+
 /** A labelled text input with its hint and error line, described by both for assistive technology. */
-export function TextInputField({ id, label, isRequired, optionalText, hint, error, errorId, errorTestId, fieldClassName, inputClassName, ...input }: TextInputFieldProps) {
+export function TextInputField({
+  id,
+  label,
+  isRequired,
+  optionalText,
+  hint,
+  error,
+  errorId,
+  errorTestId,
+  fieldClassName,
+  inputClassName,
+  ...input
+}: TextInputFieldProps) {
   const hintId = `${id}-hint`;
   return (
     <div className={fieldClassName}>

@@ -324,9 +324,7 @@ export const VersionGlyph = (props: IconProps) => (
   </Icon>
 );
 
-export const PdfToCadGlyph = (props: IconProps) => (
-  <DocumentBase {...props} label={<path d="M8 16.5 10.5 12l2.5 2.5L16 10" />} />
-);
+export const PdfToCadGlyph = (props: IconProps) => <DocumentBase {...props} label={<path d="M8 16.5 10.5 12l2.5 2.5L16 10" />} />;
 
 export const FeedbackGlyph = (props: IconProps) => (
   <Icon {...props}>
@@ -341,4 +339,3 @@ export const ComplaintGlyph = (props: IconProps) => (
     <path d="M5 4.5h11.5l-2 4 2 4H5" />
   </Icon>
 );
-

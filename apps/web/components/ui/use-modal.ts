@@ -7,10 +7,15 @@ import type { KeyboardEvent, RefObject } from 'react';
 // not scroll, focus stays inside, Esc closes, Tab and Shift+Tab cycle, and focus returns to where
 // it was when the dialog closes.
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"])';
 
 /** Locks the page, keeps focus in `dialog` and closes on Esc while mounted. */
-export function useModal(dialog: RefObject<HTMLElement | null>, onClose: () => void, { focusOnOpen = true }: { focusOnOpen?: boolean } = {}): void {
+export function useModal(
+  dialog: RefObject<HTMLElement | null>,
+  onClose: () => void,
+  { focusOnOpen = true }: { focusOnOpen?: boolean } = {},
+): void {
   useEffect(() => {
     const previousFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const previousOverflow = document.body.style.overflow;

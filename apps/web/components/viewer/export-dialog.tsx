@@ -48,7 +48,9 @@ export function ExportDialog({
   }, [signed]);
   const onFinished = useCallback((last: RunSnapshot) => {
     if (last.phase === 'done' && last.tasktag) {
-      downloadResult(last.tasktag, signedRef.current).catch((error: unknown) => setDownloadError(String((error as Error)?.message ?? error)));
+      downloadResult(last.tasktag, signedRef.current).catch((error: unknown) =>
+        setDownloadError(String((error as Error)?.message ?? error)),
+      );
     }
   }, []);
   const conversion = useConversion(onFinished);
@@ -63,10 +65,26 @@ export function ExportDialog({
     conversion.start({ tasktype: task.tasktype, params: task.params, files: [source], limitsize: limitsizeOf(tier), signed });
   };
 
-  const percent = snapshot ? Math.round(snapshot.phase === 'uploading' ? (100 * (snapshot.files[0]?.sentBytes ?? 0)) / Math.max(1, snapshot.files[0]?.size ?? 1) : snapshot.progress) : 0;
+  const percent = snapshot
+    ? Math.round(
+        snapshot.phase === 'uploading'
+          ? (100 * (snapshot.files[0]?.sentBytes ?? 0)) / Math.max(1, snapshot.files[0]?.size ?? 1)
+          : snapshot.progress,
+      )
+    : 0;
   return (
-    <div className={styles.dialogBackdrop} role="presentation" onClick={(event) => event.target === event.currentTarget && !conversion.isRunning && onClose()}>
-      <section className={styles.dialog} role="dialog" aria-modal="true" aria-labelledby="viewer-export-title" data-testid="viewer-export-dialog">
+    <div
+      className={styles.dialogBackdrop}
+      role="presentation"
+      onClick={(event) => event.target === event.currentTarget && !conversion.isRunning && onClose()}
+    >
+      <section
+        className={styles.dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="viewer-export-title"
+        data-testid="viewer-export-dialog"
+      >
         <header className={styles.dialogHead}>
           <h2 id="viewer-export-title">{t('title')}</h2>
           <button type="button" className={styles.iconButton} onClick={onClose} aria-label={t('close')} disabled={conversion.isRunning}>
@@ -110,7 +128,12 @@ export function ExportDialog({
               ))}
             </fieldset>
             {snapshot && (
-              <p className={snapshot.phase === 'failed' ? styles.errorText : styles.dialogStatus} role={snapshot.phase === 'failed' ? 'alert' : 'status'} data-testid="viewer-export-status" data-phase={snapshot.phase}>
+              <p
+                className={snapshot.phase === 'failed' ? styles.errorText : styles.dialogStatus}
+                role={snapshot.phase === 'failed' ? 'alert' : 'status'}
+                data-testid="viewer-export-status"
+                data-phase={snapshot.phase}
+              >
                 {t(`phase.${snapshot.phase}`, { percent })}
                 {snapshot.phase === 'failed' && snapshot.error ? ` ${snapshot.error}` : ''}
               </p>
@@ -126,7 +149,11 @@ export function ExportDialog({
                   {t('cancel')}
                 </button>
               ) : snapshot?.phase === 'done' && snapshot.tasktag ? (
-                <button type="button" className={styles.primaryButton} onClick={() => snapshot.tasktag && void downloadResult(snapshot.tasktag, signed)}>
+                <button
+                  type="button"
+                  className={styles.primaryButton}
+                  onClick={() => snapshot.tasktag && void downloadResult(snapshot.tasktag, signed)}
+                >
                   {t('download')}
                 </button>
               ) : (

@@ -26,7 +26,9 @@ export function LayerPanel({
   const t = useTranslations('viewer.layers');
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
-  const shown = layers.map((layer, index) => ({ layer, index })).filter(({ layer }) => !needle || layer.name.toLowerCase().includes(needle));
+  const shown = layers
+    .map((layer, index) => ({ layer, index }))
+    .filter(({ layer }) => !needle || layer.name.toLowerCase().includes(needle));
   const setAll = (on: boolean) => onChange(layers.map((_, i) => (shown.some((s) => s.index === i) ? on : (visible[i] ?? true))));
   return (
     <aside className={styles.layers} aria-labelledby="viewer-layers-title" data-testid="viewer-layers-panel">
@@ -37,7 +39,14 @@ export function LayerPanel({
         </button>
       </header>
       {layers.length >= FILTER_FROM && (
-        <input className={styles.filter} type="search" value={filter} placeholder={t('filter')} aria-label={t('filter')} onChange={(event) => setFilter(event.currentTarget.value)} />
+        <input
+          className={styles.filter}
+          type="search"
+          value={filter}
+          placeholder={t('filter')}
+          aria-label={t('filter')}
+          onChange={(event) => setFilter(event.currentTarget.value)}
+        />
       )}
       <div className={styles.panelActions}>
         <button type="button" className={styles.linkButton} onClick={() => setAll(true)} data-testid="viewer-layers-all-on">

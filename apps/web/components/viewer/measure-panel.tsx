@@ -55,7 +55,15 @@ export function MeasurePanel({
       </header>
       <div className={styles.segmented} role="radiogroup" aria-label={t('title')}>
         {MODES.map((m) => (
-          <button key={m} type="button" role="radio" aria-checked={m === mode} className={styles.segment} onClick={() => onMode(m)} data-testid={`viewer-measure-${m}`}>
+          <button
+            key={m}
+            type="button"
+            role="radio"
+            aria-checked={m === mode}
+            className={styles.segment}
+            onClick={() => onMode(m)}
+            data-testid={`viewer-measure-${m}`}
+          >
             {t(`mode.${m}`)}
           </button>
         ))}

@@ -29,10 +29,16 @@ export function Notices({ notices, isDwg }: { readonly notices: DrawingNotices; 
   const [sourceOpen, setSourceOpen] = useState(false);
   const lines: { key: string; text: string; tone: 'info' | 'warn' }[] = [];
   if (notices.truncated) lines.push({ key: 'truncated', text: t('notices.truncated'), tone: 'warn' });
-  if (notices.missingFonts.length) lines.push({ key: 'fonts', text: t('notices.missingFonts', { fonts: shortList(notices.missingFonts) }), tone: 'info' });
-  if (notices.missingCharacters.length) lines.push({ key: 'chars', text: t('notices.missingCharacters', { chars: shortList(notices.missingCharacters) }), tone: 'warn' });
+  if (notices.missingFonts.length)
+    lines.push({ key: 'fonts', text: t('notices.missingFonts', { fonts: shortList(notices.missingFonts) }), tone: 'info' });
+  if (notices.missingCharacters.length)
+    lines.push({ key: 'chars', text: t('notices.missingCharacters', { chars: shortList(notices.missingCharacters) }), tone: 'warn' });
   if (notices.unsupported.length)
-    lines.push({ key: 'unsupported', text: t('notices.unsupported', { objects: shortList(notices.unsupported.map((u) => `${u.type} ×${u.count}`)) }), tone: 'warn' });
+    lines.push({
+      key: 'unsupported',
+      text: t('notices.unsupported', { objects: shortList(notices.unsupported.map((u) => `${u.type} ×${u.count}`)) }),
+      tone: 'warn',
+    });
   if (notices.xrefs.length) lines.push({ key: 'xrefs', text: t('notices.xrefs', { names: shortList(notices.xrefs) }), tone: 'warn' });
   if (!isDwg && (dismissed || lines.length === 0)) return null;
   return (

@@ -96,7 +96,10 @@ export function ViewerApp() {
 
   // The controller lives as long as the page: one WebGL context, reused for every drawing.
   useEffect(() => {
-    const gl = glCanvas.current, text = textCanvas.current, ui = uiCanvas.current, host = stage.current;
+    const gl = glCanvas.current,
+      text = textCanvas.current,
+      ui = uiCanvas.current,
+      host = stage.current;
     if (!gl || !text || !ui || !host) return;
     const created = ViewerController.create({ gl, text, ui }, host, {
       onCursor: (p) => cursorFeed.emit(p),
@@ -228,7 +231,8 @@ export function ViewerApp() {
   }, []);
 
   useEffect(() => {
-    const onChange = () => setFullscreen(document.fullscreenElement !== null && document.fullscreenElement === shell.current ? 'native' : 'none');
+    const onChange = () =>
+      setFullscreen(document.fullscreenElement !== null && document.fullscreenElement === shell.current ? 'native' : 'none');
     document.addEventListener('fullscreenchange', onChange);
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
@@ -388,10 +392,17 @@ export function ViewerApp() {
             />
           )}
         </div>
-        {phase === 'ready' && opened && layersOpen && <LayerPanel layers={opened.layers} visible={visible} onChange={changeLayers} onClose={() => setLayersOpen(false)} />}
+        {phase === 'ready' && opened && layersOpen && (
+          <LayerPanel layers={opened.layers} visible={visible} onChange={changeLayers} onClose={() => setLayersOpen(false)} />
+        )}
 
         {phase === 'idle' && (
-          <div className={styles.dropzone} data-testid="viewer-dropzone" data-over={isOver || undefined} onClick={(event) => event.target === event.currentTarget && input.current?.click()}>
+          <div
+            className={styles.dropzone}
+            data-testid="viewer-dropzone"
+            data-over={isOver || undefined}
+            onClick={(event) => event.target === event.currentTarget && input.current?.click()}
+          >
             <span className={styles.dropIcon}>
               <ViewerIcon name="upload" size={48} />
             </span>
@@ -532,7 +543,9 @@ function StatusBar({ opened, api, cursor: feed }: { readonly opened: Opened; rea
         {cursor ? t('status.cursor', { x: cursor[0].toFixed(digits), y: cursor[1].toFixed(digits) }) : '\u00a0'}
       </span>
       <span className={styles.statusFile}>
-        {opened.seconds === null ? opened.name : t('status.opened', { name: opened.name, size: formatBytes(opened.size), seconds: opened.seconds.toFixed(2) })}
+        {opened.seconds === null
+          ? opened.name
+          : t('status.opened', { name: opened.name, size: formatBytes(opened.size), seconds: opened.seconds.toFixed(2) })}
       </span>
       <span className={styles.statusPrivacy}>{t('privacyShort')}</span>
       {api && <span className={styles.statusApi}>{t('webgl', { api })}</span>}

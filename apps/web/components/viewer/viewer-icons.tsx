@@ -4,13 +4,37 @@ import type { ReactNode } from 'react';
 
 function Glyph({ children, size = 20 }: { readonly children: ReactNode; readonly size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       {children}
     </svg>
   );
 }
 
-export type IconName = 'open' | 'extents' | 'zoomIn' | 'zoomOut' | 'window' | 'measure' | 'layers' | 'background' | 'lineweights' | 'fullscreen' | 'exitFullscreen' | 'export' | 'close' | 'upload';
+export type IconName =
+  | 'open'
+  | 'extents'
+  | 'zoomIn'
+  | 'zoomOut'
+  | 'window'
+  | 'measure'
+  | 'layers'
+  | 'background'
+  | 'lineweights'
+  | 'fullscreen'
+  | 'exitFullscreen'
+  | 'export'
+  | 'close'
+  | 'upload';
 
 const PATHS: Readonly<Record<IconName, ReactNode>> = {
   open: <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />,

@@ -148,7 +148,15 @@ async function post(body: string, isDebug: boolean): Promise<PostOutcome> {
       keepalive: body.length <= KEEPALIVE_MAX_BYTES,
       signal: AbortSignal.timeout(POST_TIMEOUT_MS),
     });
-    if (isDebug) console.info('[analytics] sent', response.status, await response.clone().text().catch(() => ''));
+    if (isDebug)
+      console.info(
+        '[analytics] sent',
+        response.status,
+        await response
+          .clone()
+          .text()
+          .catch(() => ''),
+      );
     return outcomeOfStatus(response.status);
   } catch {
     return 'deferred';
@@ -266,4 +274,3 @@ export function track(input: TAnalyticsEventInput, at?: Partial<TAnalyticsCommon
     // Measuring never breaks the page.
   }
 }
-

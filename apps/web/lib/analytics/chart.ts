@@ -36,7 +36,13 @@ export function ticksFor(max: number, count = 4): number[] {
 
 export interface DailyChart {
   readonly ticks: readonly { readonly value: number; readonly y: number }[];
-  readonly bars: readonly { readonly day: string; readonly x: number; readonly y: number; readonly width: number; readonly height: number }[];
+  readonly bars: readonly {
+    readonly day: string;
+    readonly x: number;
+    readonly y: number;
+    readonly width: number;
+    readonly height: number;
+  }[];
   /** The visitors line, as SVG polyline points. */
   readonly line: string;
   readonly dots: readonly { readonly day: string; readonly x: number; readonly y: number }[];
@@ -72,7 +78,9 @@ export function dailyChart(points: readonly DailyPoint[], box: ChartBox = DAILY_
     dots: points.map((point, index) => ({ day: point.day, x: round(centreOf(index)), y: round(yOf(point.visitors)) })),
     labels: points
       .map((point, index) => ({ day: point.day, x: round(centreOf(index)), text: point.day.slice(5).replace('-', '/') }))
-      .filter((_, index) => index % labelEvery === 0 || (index === points.length - 1 && (points.length - 1) % labelEvery >= labelEvery / 2)),
+      .filter(
+        (_, index) => index % labelEvery === 0 || (index === points.length - 1 && (points.length - 1) % labelEvery >= labelEvery / 2),
+      ),
   };
 }
 

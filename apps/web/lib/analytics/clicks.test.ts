@@ -53,8 +53,27 @@ describe('click events from the markup', () => {
   it('reports the module, the menu tab and the entry’s own name, from a click on its child', () => {
     const { span } = headerMenu();
     const event = clickEventOf(span, PAGE);
-    expect(event).toEqual({ event: 'click', module: 'header', tab_name: 'tools', name: 'cad2pdf', click_type: 'link', title: 'CAD转PDF 在线转换' });
-    expect(ZAnalyticsEvent.safeParse({ software_name: 'web', software_version: 'online', channel: '', platform: 'WEB', uid: 'u', device_id: 'd', page: '/', time: 1, ...event }).success).toBe(true);
+    expect(event).toEqual({
+      event: 'click',
+      module: 'header',
+      tab_name: 'tools',
+      name: 'cad2pdf',
+      click_type: 'link',
+      title: 'CAD转PDF 在线转换',
+    });
+    expect(
+      ZAnalyticsEvent.safeParse({
+        software_name: 'web',
+        software_version: 'online',
+        channel: '',
+        platform: 'WEB',
+        uid: 'u',
+        device_id: 'd',
+        page: '/',
+        time: 1,
+        ...event,
+      }).success,
+    ).toBe(true);
   });
 
   it('names an unnamed link by its path on this site and by origin and path elsewhere', () => {
@@ -66,7 +85,15 @@ describe('click events from the markup', () => {
   it('names a button by its label and reports it as a button', () => {
     const region = new FakeElement('SECTION', { 'data-track-module': 'tools', 'data-track-tab': 'cad2pdf' });
     const button = region.child(new FakeElement('BUTTON', { 'aria-label': '关闭', 'data-track-action': 'close' }, '×'));
-    expect(clickEventOf(button, PAGE)).toEqual({ event: 'click', module: 'tools', tab_name: 'cad2pdf', name: '关闭', click_type: 'button', title: '关闭', action_name: 'close' });
+    expect(clickEventOf(button, PAGE)).toEqual({
+      event: 'click',
+      module: 'tools',
+      tab_name: 'cad2pdf',
+      name: '关闭',
+      click_type: 'button',
+      title: '关闭',
+      action_name: 'close',
+    });
   });
 
   it('ignores clicks outside a tracked region and on things that are not links or buttons', () => {

@@ -57,4 +57,3 @@ export function clickEventOf(target: ClickTarget, pageUrl: string): Extract<TAna
     ...(action ? { action_name: action } : {}),
   };
 }
-

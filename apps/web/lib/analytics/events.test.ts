@@ -2,7 +2,16 @@ import { ZAnalyticsEvent, type TAnalyticsEventInput, type TOrderCreated, type TO
 import { describe, expect, it } from 'vitest';
 import type { CashierPurchase } from '@/lib/pay/cashier';
 import { initialSnapshot, type RunSnapshot } from '@/lib/tools/upload';
-import { addPaymentInfoEvent, checkoutEvent, conversionEvents, downloadEvent, loginEvent, purchaseEvent, qrLoginFailure, reasonOf } from './events';
+import {
+  addPaymentInfoEvent,
+  checkoutEvent,
+  conversionEvents,
+  downloadEvent,
+  loginEvent,
+  purchaseEvent,
+  qrLoginFailure,
+  reasonOf,
+} from './events';
 
 // Decision 0022: what the flows report, checked against the catalogue the collector validates with.
 
@@ -26,7 +35,10 @@ describe('sign-in', () => {
   it('reports the method, a masked account and the result', () => {
     const ok = loginEvent({ method: 'sms', account: '13812345678' }, { ok: true });
     expect(ok).toEqual({ event: 'login', method: 'sms', login_id: '138****5678', result: 'success' });
-    const failed = loginEvent({ method: 'password', account: '13812345678' }, { ok: false, reason: reasonOf({ code: 10063, message: '账号异常，请联系客服' }) });
+    const failed = loginEvent(
+      { method: 'password', account: '13812345678' },
+      { ok: false, reason: reasonOf({ code: 10063, message: '账号异常，请联系客服' }) },
+    );
     expect(failed).toMatchObject({ result: 'fail', reason: '10063 账号异常，请联系客服' });
     expect(loginEvent({ method: 'wechat' }, { ok: true })).not.toHaveProperty('login_id');
     [ok, failed, loginEvent({ method: 'qq' }, { ok: false, reason: '' })].forEach(expectValid);
@@ -43,7 +55,15 @@ describe('sign-in', () => {
 describe('purchase funnel', () => {
   const pkg: CashierPurchase = { kind: 'package', productid: 211, packageid: 304, title: '迅捷CAD编辑器 12个月', price: 68 };
   const bundle: CashierPurchase = { kind: 'bundle', packageids: [305, 306], title: '编辑器+转换器', price: 128 };
-  const order: TOrderCreated = { code: 10000, message: 'ok', orderno: 'XC2026112210000012345678', payurl: 'http://x/pay', amount: 68, paytype: 'wxpay', expiretime: 0 };
+  const order: TOrderCreated = {
+    code: 10000,
+    message: 'ok',
+    orderno: 'XC2026112210000012345678',
+    payurl: 'http://x/pay',
+    amount: 68,
+    paytype: 'wxpay',
+    expiretime: 0,
+  };
   const details: TOrderDetails = {
     orderno: order.orderno,
     state: 'paid',
@@ -66,13 +86,29 @@ describe('purchase funnel', () => {
 
   it('add_payment_info carries the order, its pay type and amount in yuan', () => {
     const event = addPaymentInfoEvent(pkg, order);
-    expect(event).toMatchObject({ sku: '304', payment_type: 'wechat', transaction_id: order.orderno, currency: 'CNY', value: 68, item_id: '304', item_price: 68, item_quantity: 1 });
+    expect(event).toMatchObject({
+      sku: '304',
+      payment_type: 'wechat',
+      transaction_id: order.orderno,
+      currency: 'CNY',
+      value: 68,
+      item_id: '304',
+      item_price: 68,
+      item_quantity: 1,
+    });
     expectValid(event);
   });
 
   it('purchase carries the paid order’s own number, amount and pay type', () => {
     const event = purchaseEvent(bundle, details);
-    expect(event).toMatchObject({ event: 'purchase', sku: '305+306', payment_type: 'alipay', transaction_id: order.orderno, value: 68, item_name: '编辑器+转换器' });
+    expect(event).toMatchObject({
+      event: 'purchase',
+      sku: '305+306',
+      payment_type: 'alipay',
+      transaction_id: order.orderno,
+      value: 68,
+      item_name: '编辑器+转换器',
+    });
     expectValid(event);
   });
 });
@@ -82,14 +118,30 @@ describe('conversion', () => {
     { name: '总平面图.DWG', size: 1_000 },
     { name: 'b.dxf', size: 500 },
   ];
-  const ended = (phase: RunSnapshot['phase'], change: (file: RunSnapshot['files'][number]) => Partial<RunSnapshot['files'][number]>, error: string | null = null): RunSnapshot => {
+  const ended = (
+    phase: RunSnapshot['phase'],
+    change: (file: RunSnapshot['files'][number]) => Partial<RunSnapshot['files'][number]>,
+    error: string | null = null,
+  ): RunSnapshot => {
     const snapshot = initialSnapshot(files);
     return { ...snapshot, phase, error, files: snapshot.files.map((file) => ({ ...file, ...change(file) })) };
   };
 
   it('reports a finished task and each uploaded file', () => {
-    const events = conversionEvents('cad2pdf', ended('done', (file) => ({ sentBytes: file.size, stage: 'done' })), 5230.4);
-    expect(events[0]).toEqual({ event: 'task', action_name: 'convert', name: 'cad2pdf', extension: 'dwg,dxf', result: 'success', elapsed_ms: 5230, size: 1500 });
+    const events = conversionEvents(
+      'cad2pdf',
+      ended('done', (file) => ({ sentBytes: file.size, stage: 'done' })),
+      5230.4,
+    );
+    expect(events[0]).toEqual({
+      event: 'task',
+      action_name: 'convert',
+      name: 'cad2pdf',
+      extension: 'dwg,dxf',
+      result: 'success',
+      elapsed_ms: 5230,
+      size: 1500,
+    });
     expect(events.slice(1)).toEqual([
       { event: 'file', io: 'upload', action_name: 'cad2pdf', name: '总平面图.DWG', extension: 'dwg', size: 1000, result: 'success' },
       { event: 'file', io: 'upload', action_name: 'cad2pdf', name: 'b.dxf', extension: 'dxf', size: 500, result: 'success' },
@@ -98,7 +150,15 @@ describe('conversion', () => {
   });
 
   it('reports a failed task with its reason, and files that never arrived as failed uploads', () => {
-    const events = conversionEvents('cad2jpg', ended('failed', (file) => (file.index === 0 ? { sentBytes: 1000, stage: 'failed', reason: '文件已损坏' } : { stage: 'uploading' }), '文件已损坏'), 100);
+    const events = conversionEvents(
+      'cad2jpg',
+      ended(
+        'failed',
+        (file) => (file.index === 0 ? { sentBytes: 1000, stage: 'failed', reason: '文件已损坏' } : { stage: 'uploading' }),
+        '文件已损坏',
+      ),
+      100,
+    );
     expect(events[0]).toMatchObject({ result: 'fail', reason: '文件已损坏' });
     expect(events[1]).toMatchObject({ result: 'success' });
     expect(events[2]).toMatchObject({ result: 'fail', reason: '文件已损坏' });
@@ -106,19 +166,44 @@ describe('conversion', () => {
   });
 
   it('reports a cancelled task as cancel, and nothing for a run still going', () => {
-    const events = conversionEvents('pdf2cad', ended('cancelled', () => ({ stage: 'cancelled' })), 50);
+    const events = conversionEvents(
+      'pdf2cad',
+      ended('cancelled', () => ({ stage: 'cancelled' })),
+      50,
+    );
     expect(events[0]).toMatchObject({ result: 'cancel' });
     expect(events[0]).not.toHaveProperty('reason');
     expect(events[1]).toMatchObject({ result: 'cancel' });
     events.forEach(expectValid);
-    expect(conversionEvents('cad2pdf', ended('uploading', () => ({})), 1)).toEqual([]);
+    expect(
+      conversionEvents(
+        'cad2pdf',
+        ended('uploading', () => ({})),
+        1,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('downloads', () => {
   it('reports a download by file name with its extension, size and time', () => {
-    const event = downloadEvent({ name: 'xunjiecad_setup.exe', actionName: 'software:editor', size: 87_300_000.4, durationMs: 12.6, result: 'success' });
-    expect(event).toEqual({ event: 'file', io: 'download', action_name: 'software:editor', name: 'xunjiecad_setup.exe', extension: 'exe', size: 87_300_000, duration: 13, result: 'success' });
+    const event = downloadEvent({
+      name: 'xunjiecad_setup.exe',
+      actionName: 'software:editor',
+      size: 87_300_000.4,
+      durationMs: 12.6,
+      result: 'success',
+    });
+    expect(event).toEqual({
+      event: 'file',
+      io: 'download',
+      action_name: 'software:editor',
+      name: 'xunjiecad_setup.exe',
+      extension: 'exe',
+      size: 87_300_000,
+      duration: 13,
+      result: 'success',
+    });
     expectValid(event);
     const failed = downloadEvent({ name: 'tag123', actionName: 'conversion', result: 'fail', reason: '链接已过期' });
     expect(failed).toMatchObject({ size: 0, result: 'fail', reason: '链接已过期' });

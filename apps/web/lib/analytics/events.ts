@@ -23,7 +23,10 @@ export function reasonOf(refusal: { readonly code: number; readonly message: str
 }
 
 /** One sign-in attempt that reached the server, and how it ended. */
-export function loginEvent(attempt: LoginAttempt, outcome: { readonly ok: true } | { readonly ok: false; readonly reason: string }): EventOf<'login'> {
+export function loginEvent(
+  attempt: LoginAttempt,
+  outcome: { readonly ok: true } | { readonly ok: false; readonly reason: string },
+): EventOf<'login'> {
   const loginId = attempt.account ? maskLoginId(attempt.account) : '';
   return {
     event: 'login',

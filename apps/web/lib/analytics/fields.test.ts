@@ -33,7 +33,18 @@ describe('text limits', () => {
   });
 
   it('makes texts the collector would refuse acceptable instead of losing the event', () => {
-    const event = { event: 'view', software_name: 'web', software_version: 'online', channel: '', platform: 'WEB', uid: 'u', device_id: 'd', page: '/a\u0000b', time: 1, title: 'x\ud800\u0007y' };
+    const event = {
+      event: 'view',
+      software_name: 'web',
+      software_version: 'online',
+      channel: '',
+      platform: 'WEB',
+      uid: 'u',
+      device_id: 'd',
+      page: '/a\u0000b',
+      time: 1,
+      title: 'x\ud800\u0007y',
+    };
     const clipped = clipEvent(event as never) as Record<string, unknown>;
     expect(clipped).toMatchObject({ page: '/a b', title: 'x\ufffd y' });
     expect(ZAnalyticsEvent.safeParse(clipped).success).toBe(true);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CONSENT_STORAGE_KEY, clearConsent, hasOptOutSignal, isTrackingAllowed, readConsent, shouldAskConsent, writeConsent } from './privacy';
+import {
+  CONSENT_STORAGE_KEY,
+  clearConsent,
+  hasOptOutSignal,
+  isTrackingAllowed,
+  readConsent,
+  shouldAskConsent,
+  writeConsent,
+} from './privacy';
 
 // Decision 0022: Do-Not-Track, Global Privacy Control and the consent choice.
 

@@ -31,7 +31,11 @@ export async function loadAnalyticsReport(range: ReportRange): Promise<ReportLoa
   let response: Response;
   let body: unknown;
   try {
-    response = await fetch(url, { headers: { cookie: `${SESSION_COOKIE}=${usertoken}` }, cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    response = await fetch(url, {
+      headers: { cookie: `${SESSION_COOKIE}=${usertoken}` },
+      cache: 'no-store',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     body = await response.json().catch(() => undefined);
   } catch (error) {
     console.error(`[web] the analytics report could not be read: ${error instanceof Error ? error.message : String(error)}`);

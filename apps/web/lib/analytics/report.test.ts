@@ -58,7 +58,9 @@ describe('daily chart', () => {
     expect(empty!.height).toBe(0);
     expect(half!.height).toBeCloseTo(plotHeight / 2, 1);
     expect(tall!.x).toBeLessThan(empty!.x);
-    expect(chart.dots.map((dot) => dot.y)).toEqual([chart.baseline - plotHeight / 4, chart.baseline, chart.baseline - plotHeight / 2].map((y) => Math.round(y * 10) / 10));
+    expect(chart.dots.map((dot) => dot.y)).toEqual(
+      [chart.baseline - plotHeight / 4, chart.baseline, chart.baseline - plotHeight / 2].map((y) => Math.round(y * 10) / 10),
+    );
     expect(chart.line.split(' ')).toHaveLength(3);
     expect(chart.labels.map((label) => label.text)).toEqual(['11/20', '11/21', '11/22']);
   });

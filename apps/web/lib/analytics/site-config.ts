@@ -19,7 +19,9 @@ export function analyticsClientConfig(env: Readonly<Record<string, string | unde
   const statistics = parseStatisticsSiteId(env.BAIDU_TONGJI_ID);
   if (statistics.kind === 'invalid' && warnedValue !== statistics.value) {
     warnedValue = statistics.value;
-    console.warn(`[web] BAIDU_TONGJI_ID "${statistics.value}" is not a Baidu Tongji site id (32 hexadecimal characters); no statistics script is added`);
+    console.warn(
+      `[web] BAIDU_TONGJI_ID "${statistics.value}" is not a Baidu Tongji site id (32 hexadecimal characters); no statistics script is added`,
+    );
   }
   return {
     site: {

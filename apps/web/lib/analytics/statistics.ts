@@ -6,7 +6,8 @@ const BAIDU_TONGJI_ORIGIN = 'https://hm.baidu.com';
 /** Baidu Tongji site ids are 32 hexadecimal characters (the `hm.js?…` of its install snippet). */
 const SITE_ID_PATTERN = /^[0-9a-f]{32}$/i;
 
-export type StatisticsSiteId = { readonly kind: 'none' } | { readonly kind: 'valid'; readonly id: string } | { readonly kind: 'invalid'; readonly value: string };
+export type StatisticsSiteId =
+  { readonly kind: 'none' } | { readonly kind: 'valid'; readonly id: string } | { readonly kind: 'invalid'; readonly value: string };
 
 /** Reads the configured site id: unset or blank is none; anything but 32 hex digits is refused. */
 export function parseStatisticsSiteId(raw: string | undefined): StatisticsSiteId {

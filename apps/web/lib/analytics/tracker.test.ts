@@ -1,6 +1,15 @@
 import { ANALYTICS_LIMITS, ZAnalyticsBatch, ZAnalyticsEvent, type TAnalyticsCommon, type TAnalyticsEventRecord } from '@xcad/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_MS, MAX_FAILED_SENDS, QUEUE_STORAGE_KEY, RETRY_DELAYS_MS, createTracker, outcomeOfStatus, type PostOutcome, type TrackerDeps } from './tracker';
+import {
+  LEASE_MS,
+  MAX_FAILED_SENDS,
+  QUEUE_STORAGE_KEY,
+  RETRY_DELAYS_MS,
+  createTracker,
+  outcomeOfStatus,
+  type PostOutcome,
+  type TrackerDeps,
+} from './tracker';
 
 // Decision 0022: the tracker's batching, retries, offline storage, cap and privacy switch, driven by a
 // fake clock, fake timers, a fake collector and a storage shared like the browser's local storage.
@@ -121,7 +130,13 @@ describe('batching', () => {
     expect(world.posts).toHaveLength(1);
     expect(world.posts[0]!.map((event) => event.event)).toEqual(['view', 'click']);
     for (const event of world.posts[0]!) expect(ZAnalyticsEvent.safeParse(event).success).toBe(true);
-    expect(world.posts[0]![0]).toMatchObject({ software_name: 'web', device_id: 'device-1', page: '/tools/cad2pdf', time: START, title: '首页' });
+    expect(world.posts[0]![0]).toMatchObject({
+      software_name: 'web',
+      device_id: 'device-1',
+      page: '/tools/cad2pdf',
+      time: START,
+      title: '首页',
+    });
     expect(world.storage.queued()).toEqual([]);
   });
 
@@ -211,10 +226,19 @@ describe('retries and offline', () => {
     await settle();
     await world.advance(RETRY_DELAYS_MS.at(-1)! * (MAX_FAILED_SENDS + 2));
     const delivered = world.posts.filter((batch) => !batch.some((event) => (event as { title?: string }).title === 'poison'));
-    expect(delivered.flat().map((event) => (event as { title?: string }).title).sort()).toEqual(
-      Array.from({ length: ANALYTICS_LIMITS.batchSize }, (_, index) => `p${index}`).filter((title) => title !== 'p7').sort(),
+    expect(
+      delivered
+        .flat()
+        .map((event) => (event as { title?: string }).title)
+        .sort(),
+    ).toEqual(
+      Array.from({ length: ANALYTICS_LIMITS.batchSize }, (_, index) => `p${index}`)
+        .filter((title) => title !== 'p7')
+        .sort(),
     );
-    expect(world.posts.filter((batch) => batch.some((event) => (event as { title?: string }).title === 'poison'))).toHaveLength(MAX_FAILED_SENDS);
+    expect(world.posts.filter((batch) => batch.some((event) => (event as { title?: string }).title === 'poison'))).toHaveLength(
+      MAX_FAILED_SENDS,
+    );
     expect(tracker.pending()).toBe(0);
   });
 
@@ -275,12 +299,14 @@ describe('retries and offline', () => {
     expect(world.posts.map((batch) => batch.length)).toEqual([20, 20]);
     await world.advance(ANALYTICS_LIMITS.flushMs);
     expect(world.posts.map((batch) => batch.length)).toEqual([20, 20, 5]);
-    expect(world.posts.flat().map((event) => (event as { title?: string }).title)).toEqual(Array.from({ length: 45 }, (_, index) => `p${index}`));
+    expect(world.posts.flat().map((event) => (event as { title?: string }).title)).toEqual(
+      Array.from({ length: 45 }, (_, index) => `p${index}`),
+    );
   });
 
   it('keeps at most maxStored events while offline, dropping the oldest', async () => {
     world.isOnline = false;
-    const tracker = createTracker(world.deps(), );
+    const tracker = createTracker(world.deps());
     const total = ANALYTICS_LIMITS.maxStored + 7;
     for (let index = 0; index < total; index += 1) tracker.track(view(`p${index}`));
     const stored = world.storage.queued();

@@ -196,7 +196,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
   function withFailure(ids: ReadonlySet<string>): void {
     const items = store.load().map((item) => (ids.has(item.id) ? { ...item, lease: 0, failures: failuresOf(item) + 1 } : item));
     const kept = items.filter((item) => failuresOf(item) < MAX_FAILED_SENDS);
-    if (kept.length < items.length) debug(`${items.length - kept.length} event(s) the collector failed on ${MAX_FAILED_SENDS} times; dropped`);
+    if (kept.length < items.length)
+      debug(`${items.length - kept.length} event(s) the collector failed on ${MAX_FAILED_SENDS} times; dropped`);
     store.save(kept);
   }
 

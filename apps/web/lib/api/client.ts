@@ -14,10 +14,13 @@ function deviceInfo(): DeviceInfo {
       return null;
     }
   })();
-  return productDevice(readOrCreateDeviceId(storage, () => crypto.randomUUID()), {
-    language: document.documentElement.lang || 'zh-CN',
-    deviceos: navigator.platform || 'unknown',
-  });
+  return productDevice(
+    readOrCreateDeviceId(storage, () => crypto.randomUUID()),
+    {
+      language: document.documentElement.lang || 'zh-CN',
+      deviceos: navigator.platform || 'unknown',
+    },
+  );
 }
 
 let client: ApiClient | null = null;

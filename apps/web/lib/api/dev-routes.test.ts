@@ -12,7 +12,11 @@ function answering(status: number, body: unknown) {
 describe('postDevRoute', () => {
   it('posts JSON and answers the code, the message and the whole body', async () => {
     const fetch = answering(200, { code: 10000, message: 'ok', state: 'paid' });
-    expect(await postDevRoute('/api/dev/pay/order', { orderno: 'XC1' })).toEqual({ code: 10000, message: 'ok', body: { code: 10000, message: 'ok', state: 'paid' } });
+    expect(await postDevRoute('/api/dev/pay/order', { orderno: 'XC1' })).toEqual({
+      code: 10000,
+      message: 'ok',
+      body: { code: 10000, message: 'ok', state: 'paid' },
+    });
     expect(fetch).toHaveBeenCalledWith('/api/dev/pay/order', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },

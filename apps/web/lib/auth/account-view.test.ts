@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildLocalMembershipState } from '@xcad/protocol/membership';
-import { canBindMobile, displayNameOf, levelKeyOf, localMembershipRows, maskMobile, overallLevelOf, productMembershipRows, signInMethodsOf } from './account-view';
+import {
+  canBindMobile,
+  displayNameOf,
+  levelKeyOf,
+  localMembershipRows,
+  maskMobile,
+  overallLevelOf,
+  productMembershipRows,
+  signInMethodsOf,
+} from './account-view';
 
 const NOW = 1_800_000_000;
 const DAY = 86_400;

@@ -48,10 +48,7 @@ export interface ProductMembershipRow {
  * spec §4, §6: the membership of each of the six products, from a profile answer's `vip[]`
  * judged at the server's `nowtime` (the client clock only when within the 60 s skew).
  */
-export function productMembershipRows(
-  user: Pick<TUserInfo, 'vip' | 'nowtime'>,
-  clientNow: number,
-): readonly ProductMembershipRow[] {
+export function productMembershipRows(user: Pick<TUserInfo, 'vip' | 'nowtime'>, clientNow: number): readonly ProductMembershipRow[] {
   const now = effectiveNow(user.nowtime ?? clientNow, clientNow);
   const expiries = expiriesOfVip(user.vip);
   return PRODUCTS.map((product) => {
@@ -77,7 +74,14 @@ export function localMembershipRows(state: LocalMembershipState, now: number): r
     const { expireTime } = state[product.key];
     const membership = productMembership(expireTime ?? undefined, now);
     const level: LevelKey = membership.status === 'member' ? 'premium' : membership.status === 'lapsed' ? 'expired' : 'ordinary';
-    return { key: product.key, productId: product.id, level, isLifelong: membership.isLifelong, expireTime: membership.expireTime, buyPath: PRODUCT_BUY_PATHS[product.key] };
+    return {
+      key: product.key,
+      productId: product.id,
+      level,
+      isLifelong: membership.isLifelong,
+      expireTime: membership.expireTime,
+      buyPath: PRODUCT_BUY_PATHS[product.key],
+    };
   });
 }
 

@@ -23,15 +23,7 @@ import {
 // cached QR session and the post-login redirect. The components only wire timers and calls to these.
 
 export type LoginView =
-  | 'wechat'
-  | 'phone'
-  | 'register'
-  | 'forgot'
-  | 'setPassword'
-  | 'notRegistered'
-  | 'registered'
-  | 'setPasswordDone'
-  | 'passwordChanged';
+  'wechat' | 'phone' | 'register' | 'forgot' | 'setPassword' | 'notRegistered' | 'registered' | 'setPasswordDone' | 'passwordChanged';
 
 /** The views a person can go to by a link or a tab; the others follow from a server answer. */
 export type NavigableView = 'wechat' | 'phone' | 'register' | 'forgot';

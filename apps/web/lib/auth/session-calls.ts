@@ -44,7 +44,9 @@ export async function refreshMembership(store: SessionStore): Promise<void> {
   try {
     const client = await apiClient();
     const answers = await Promise.all(
-      PRODUCTS.map((product) => client.call(endpoints.memrole, { account: user.username, usertoken: user.usertoken, productid: product.id })),
+      PRODUCTS.map((product) =>
+        client.call(endpoints.memrole, { account: user.username, usertoken: user.usertoken, productid: product.id }),
+      ),
     );
     const vip = answers.flatMap((answer) => answer.userinfo.vip);
     const serverNow = Math.max(...answers.map((answer) => answer.userinfo.nowtime));

@@ -309,7 +309,14 @@ describe('session store: memberships asked with memrole (spec §4)', () => {
     const store = storeOn(mapStorage());
     store.signIn(user());
     expect(store.getSnapshot().membership).toBeNull();
-    store.setMembership('42', [{ productid: 211, auth_value: NOW + 365 * DAY }, { productid: 203, auth_value: NOW - DAY }], NOW);
+    store.setMembership(
+      '42',
+      [
+        { productid: 211, auth_value: NOW + 365 * DAY },
+        { productid: 203, auth_value: NOW - DAY },
+      ],
+      NOW,
+    );
     const { user: kept, membership } = store.getSnapshot();
     expect(kept?.usertoken).toBe('token-a');
     expect(membership).toMatchObject({ ActivityName: '高级会员', vipExpiretime: NOW + 365 * DAY });

@@ -33,8 +33,8 @@ const CASES: Record<string, unknown> = {
   'nowtime with a fraction': { ...USER, nowtime: 1.5 },
   'nowtime as text': { ...USER, nowtime: '1800000000' },
   'a list': [USER],
-  'null': null,
-  'text': 'user',
+  null: null,
+  text: 'user',
 };
 
 describe('readStoredUser', () => {
@@ -54,7 +54,10 @@ describe('readStoredUser', () => {
 describe('readProductMembership', () => {
   it('reads {isLifelong, expireTime} and refuses anything else', () => {
     expect(readProductMembership({ isLifelong: true, expireTime: null })).toEqual({ isLifelong: true, expireTime: null });
-    expect(readProductMembership({ isLifelong: false, expireTime: 1_900_000_000 })).toEqual({ isLifelong: false, expireTime: 1_900_000_000 });
+    expect(readProductMembership({ isLifelong: false, expireTime: 1_900_000_000 })).toEqual({
+      isLifelong: false,
+      expireTime: 1_900_000_000,
+    });
     expect(readProductMembership({ isLifelong: 'no', expireTime: null })).toBeNull();
     expect(readProductMembership({ isLifelong: false, expireTime: '1900000000' })).toBeNull();
     expect(readProductMembership({ isLifelong: false })).toBeNull();

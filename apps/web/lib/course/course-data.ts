@@ -34,7 +34,13 @@ export async function newestTutorials(slug: 'basics' | 'master', count: number):
   const category = await wpGet('categories', { slug, _fields: 'id,name,slug' });
   const term = category === false ? undefined : termsOf(category.body)?.[0];
   if (term === undefined) return null;
-  const answer = await wpGet('posts', { categories: term.id, per_page: count, orderby: 'date', order: 'desc', _fields: 'id,title,excerpt,date' });
+  const answer = await wpGet('posts', {
+    categories: term.id,
+    per_page: count,
+    orderby: 'date',
+    order: 'desc',
+    _fields: 'id,title,excerpt,date',
+  });
   const posts = answer === false ? null : listPostsOf(answer.body);
   if (posts === null || answer === false) return null;
   return { posts, total: answer.total ?? posts.length };

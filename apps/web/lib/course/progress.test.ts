@@ -63,7 +63,11 @@ describe('resuming and watched share', () => {
   });
 
   it('keeps a lesson completed when it is watched again', () => {
-    expect(mergeProgress({ position: 20, completed: true, updatedAt: 1 }, { position: 4, completed: false, updatedAt: 2 })).toEqual({ position: 4, completed: true, updatedAt: 2 });
+    expect(mergeProgress({ position: 20, completed: true, updatedAt: 1 }, { position: 4, completed: false, updatedAt: 2 })).toEqual({
+      position: 4,
+      completed: true,
+      updatedAt: 2,
+    });
     expect(mergeProgress(undefined, { position: 4, completed: false, updatedAt: 2 }).completed).toBe(false);
   });
 
@@ -115,11 +119,20 @@ describe('a visitor’s progress in localStorage', () => {
       3: { position: 4, completed: 'yes', updatedAt: 3 },
       abc: { position: 4, completed: false, updatedAt: 3 },
     });
-    expect(readLocalProgress(memoryStorage({ [LOCAL_PROGRESS_KEY]: mixed }))).toEqual({ 1: { position: 5, completed: false, updatedAt: 3 } });
+    expect(readLocalProgress(memoryStorage({ [LOCAL_PROGRESS_KEY]: mixed }))).toEqual({
+      1: { position: 5, completed: false, updatedAt: 3 },
+    });
   });
 
   it('survives a storage that refuses writes', () => {
-    const refusing = { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } };
-    expect(writeLocalProgress(refusing, 1, { position: 3, completed: false, updatedAt: 1 })).toEqual({ 1: { position: 3, completed: false, updatedAt: 1 } });
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    expect(writeLocalProgress(refusing, 1, { position: 3, completed: false, updatedAt: 1 })).toEqual({
+      1: { position: 3, completed: false, updatedAt: 1 },
+    });
   });
 });

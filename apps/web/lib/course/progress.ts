@@ -125,13 +125,18 @@ export function readLocalProgress(storage: Pick<Storage, 'getItem'> | null): Pro
   const map: Record<number, ProgressEntry> = {};
   for (const [key, value] of Object.entries(parsed)) {
     const id = Number(key);
-    if (/^\d{1,9}$/.test(key) && id > 0 && isEntry(value)) map[id] = { position: value.position, completed: value.completed, updatedAt: value.updatedAt };
+    if (/^\d{1,9}$/.test(key) && id > 0 && isEntry(value))
+      map[id] = { position: value.position, completed: value.completed, updatedAt: value.updatedAt };
   }
   return map;
 }
 
 /** Stores one lesson's progress for a visitor and answers the new map (storage errors are ignored). */
-export function writeLocalProgress(storage: Pick<Storage, 'getItem' | 'setItem'> | null, lessonId: number, entry: ProgressEntry): ProgressMap {
+export function writeLocalProgress(
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null,
+  lessonId: number,
+  entry: ProgressEntry,
+): ProgressMap {
   const current = readLocalProgress(storage);
   const next: Record<number, ProgressEntry> = { ...current, [lessonId]: mergeProgress(current[lessonId], entry) };
   const ids = Object.keys(next)

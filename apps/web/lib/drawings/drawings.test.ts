@@ -14,7 +14,15 @@ describe('listStateOf', () => {
   });
 
   it('answers null for what the API would refuse (the page is a 404)', () => {
-    for (const params of [{ format: 'pdf' }, { access: 'vip' }, { page: '0' }, { page: 'x' }, { category: '建筑' }, { q: ['a', 'b'] }, { q: '图'.repeat(51) }]) {
+    for (const params of [
+      { format: 'pdf' },
+      { access: 'vip' },
+      { page: '0' },
+      { page: 'x' },
+      { category: '建筑' },
+      { q: ['a', 'b'] },
+      { q: '图'.repeat(51) },
+    ]) {
       expect(listStateOf(params)).toBeNull();
     }
   });
@@ -39,7 +47,12 @@ describe('listHref', () => {
 
 describe('presentation helpers', () => {
   it('formats sizes as people read them', () => {
-    expect([formatBytes(512), formatBytes(7564), formatBytes(36_391), formatBytes(1_297_511)]).toEqual(['512 B', '7.4 KB', '36 KB', '1.2 MB']);
+    expect([formatBytes(512), formatBytes(7564), formatBytes(36_391), formatBytes(1_297_511)]).toEqual([
+      '512 B',
+      '7.4 KB',
+      '36 KB',
+      '1.2 MB',
+    ]);
   });
 
   it('splits a description into paragraphs and summarises the first', () => {
@@ -50,6 +63,13 @@ describe('presentation helpers', () => {
 
   it('refuses an answer that is not a drawing list', () => {
     expect(drawingListOf({ total: 1 })).toBeNull();
-    expect(drawingListOf({ total: 0, totalPages: 0, page: 1, perPage: 12, items: [], categories: [] })).toEqual({ total: 0, totalPages: 0, page: 1, perPage: 12, items: [], categories: [] });
+    expect(drawingListOf({ total: 0, totalPages: 0, page: 1, perPage: 12, items: [], categories: [] })).toEqual({
+      total: 0,
+      totalPages: 0,
+      page: 1,
+      perPage: 12,
+      items: [],
+      categories: [],
+    });
   });
 });

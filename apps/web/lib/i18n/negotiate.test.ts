@@ -59,7 +59,11 @@ describe('decideRoute', () => {
   });
 
   it('serves the root in Chinese otherwise', () => {
-    expect(decideRoute(request('/', { acceptLanguage: 'zh-CN,zh;q=0.9' }))).toEqual({ kind: 'rewrite', pathname: '/zh-CN', locale: 'zh-CN' });
+    expect(decideRoute(request('/', { acceptLanguage: 'zh-CN,zh;q=0.9' }))).toEqual({
+      kind: 'rewrite',
+      pathname: '/zh-CN',
+      locale: 'zh-CN',
+    });
     expect(decideRoute(request('/'))).toEqual({ kind: 'rewrite', pathname: '/zh-CN', locale: 'zh-CN' });
   });
 
@@ -81,7 +85,11 @@ describe('decideRoute', () => {
   });
 
   it('redirects the /zh-CN prefix to the unprefixed URL', () => {
-    expect(decideRoute(request('/zh-CN/help.html', { search: '?a=1' }))).toEqual({ kind: 'redirect', location: '/help.html?a=1', status: 302 });
+    expect(decideRoute(request('/zh-CN/help.html', { search: '?a=1' }))).toEqual({
+      kind: 'redirect',
+      location: '/help.html?a=1',
+      status: 302,
+    });
     expect(decideRoute(request('/zh-CN'))).toMatchObject({ kind: 'redirect', location: '/' });
   });
 
@@ -98,7 +106,11 @@ describe('decideRoute', () => {
   });
 
   it('never redirects on a search-engine cache copy', () => {
-    expect(decideRoute(request('/', { cookieLocale: 'en' }), { isCacheCopy: true })).toEqual({ kind: 'rewrite', pathname: '/en', locale: 'en' });
+    expect(decideRoute(request('/', { cookieLocale: 'en' }), { isCacheCopy: true })).toEqual({
+      kind: 'rewrite',
+      pathname: '/en',
+      locale: 'en',
+    });
     expect(decideRoute(request('/zh-CN/help.html'), { isCacheCopy: true })).toEqual({
       kind: 'rewrite',
       pathname: '/zh-CN/help.html',
@@ -116,14 +128,23 @@ describe('internalPathOf', () => {
 });
 
 describe('isPagePath (the proxy matcher)', () => {
-  it.each(['/', '/help.html', '/123', '/en/tools/cad2pdf', FEEDBACK_ENCODED, '/dailypics/5/2', '/apiary', '/healthy'])('%s is a page', (path) => {
-    expect(isPagePath(path)).toBe(true);
-  });
-
-  it.each(['/api/v4/getutctime', '/api', '/wp-json/wp/v2/posts', '/_next/static/chunks/a.js', '/health', '/favicon.ico', '/brand/logo.svg', '/robots.txt'])(
-    '%s is not a page',
+  it.each(['/', '/help.html', '/123', '/en/tools/cad2pdf', FEEDBACK_ENCODED, '/dailypics/5/2', '/apiary', '/healthy'])(
+    '%s is a page',
     (path) => {
-      expect(isPagePath(path)).toBe(false);
+      expect(isPagePath(path)).toBe(true);
     },
   );
+
+  it.each([
+    '/api/v4/getutctime',
+    '/api',
+    '/wp-json/wp/v2/posts',
+    '/_next/static/chunks/a.js',
+    '/health',
+    '/favicon.ico',
+    '/brand/logo.svg',
+    '/robots.txt',
+  ])('%s is not a page', (path) => {
+    expect(isPagePath(path)).toBe(false);
+  });
 });

@@ -19,9 +19,7 @@ export interface LocaleRequest {
   acceptLanguage?: string | null | undefined;
 }
 
-export type RouteDecision =
-  | { kind: 'redirect'; location: string; status: number }
-  | { kind: 'rewrite'; pathname: string; locale: Locale };
+export type RouteDecision = { kind: 'redirect'; location: string; status: number } | { kind: 'rewrite'; pathname: string; locale: Locale };
 
 /** The supported locale a browser prefers most, from an Accept-Language header; null if none. */
 export function localeFromAcceptLanguage(header: string | null | undefined): Locale | null {

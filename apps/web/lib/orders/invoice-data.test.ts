@@ -19,7 +19,21 @@ function orders(count: number, from = 0): TOrderDetails[] {
 }
 
 function invoice(orderno: string, createtime: number, state: TInvoice['state'] = 'submitted'): TInvoice {
-  return { orderno, titletype: 'personal', title: '张三', taxno: '', email: 'a@example.cn', address: null, phone: null, bank: null, bankaccount: null, state, amount: 68, createtime, issuedtime: null };
+  return {
+    orderno,
+    titletype: 'personal',
+    title: '张三',
+    taxno: '',
+    email: 'a@example.cn',
+    address: null,
+    phone: null,
+    bank: null,
+    bankaccount: null,
+    state,
+    amount: 68,
+    createtime,
+    issuedtime: null,
+  };
 }
 
 describe('paid orders for the invoice page', () => {

@@ -9,7 +9,10 @@ export const PAID_ORDERS_PAGE_SIZE = 50;
 /** Enough for any real customer; a runaway total cannot keep the page asking forever. */
 export const PAID_ORDERS_MAX_PAGES = 10;
 
-export type OrderPageFetcher = (page: number, pagesize: number) => Promise<{ readonly orders: readonly TOrderDetails[]; readonly total: number }>;
+export type OrderPageFetcher = (
+  page: number,
+  pagesize: number,
+) => Promise<{ readonly orders: readonly TOrderDetails[]; readonly total: number }>;
 
 /** The paid orders of every page, asked one page after another until the total is reached. */
 export async function fetchAllPaidOrders(fetchPage: OrderPageFetcher): Promise<TOrderDetails[]> {

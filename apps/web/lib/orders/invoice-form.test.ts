@@ -68,11 +68,25 @@ describe('invoice form rules', () => {
     expect(isFieldShown('email', 'personal')).toBe(true);
     expect(validateInvoiceForm(switched)).toEqual({});
     const parsed = parseInvoiceForm(switched);
-    expect(parsed.ok && parsed.application).toEqual({ orderno: ORDER_NO, titletype: 'personal', title: '张三', taxno: '', email: 'finance@example.cn' });
+    expect(parsed.ok && parsed.application).toEqual({
+      orderno: ORDER_NO,
+      titletype: 'personal',
+      title: '张三',
+      taxno: '',
+      email: 'finance@example.cn',
+    });
   });
 
   it('sends the application trimmed, the tax id upper-cased and empty details left out', () => {
-    const parsed = parseInvoiceForm(company({ title: '  上海迅捷软件科技有限公司 ', taxno: '91310000ma1k123456', email: ' finance@example.cn ', bank: ' ', phone: ' 021-12345678 ' }));
+    const parsed = parseInvoiceForm(
+      company({
+        title: '  上海迅捷软件科技有限公司 ',
+        taxno: '91310000ma1k123456',
+        email: ' finance@example.cn ',
+        bank: ' ',
+        phone: ' 021-12345678 ',
+      }),
+    );
     expect(parsed).toEqual({
       ok: true,
       application: {
@@ -110,6 +124,10 @@ describe('server refusals', () => {
   it('falls back to its own words for a field it does not have or a network failure', () => {
     const foreign = new ApiClientError({ code: 10020, message: '签名错误', details: { field: 'datasign' } });
     expect(invoiceRefusalOf(foreign, 'fallback')).toEqual({ field: null, message: '签名错误', isOrderGone: false });
-    expect(invoiceRefusalOf(new TypeError('Failed to fetch'), 'fallback')).toEqual({ field: null, message: 'fallback', isOrderGone: false });
+    expect(invoiceRefusalOf(new TypeError('Failed to fetch'), 'fallback')).toEqual({
+      field: null,
+      message: 'fallback',
+      isOrderGone: false,
+    });
   });
 });

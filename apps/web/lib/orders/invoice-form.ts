@@ -8,7 +8,17 @@ import type { TInvoiceApplication, TInvoiceTitleType } from '@xcad/protocol';
 export type InvoiceField = 'orderno' | 'titletype' | 'title' | 'taxno' | 'email' | 'address' | 'phone' | 'bank' | 'bankaccount';
 
 /** The fields in page order: the first failing one takes the focus. */
-const INVOICE_FIELDS: readonly InvoiceField[] = ['orderno', 'titletype', 'title', 'taxno', 'email', 'address', 'phone', 'bank', 'bankaccount'];
+const INVOICE_FIELDS: readonly InvoiceField[] = [
+  'orderno',
+  'titletype',
+  'title',
+  'taxno',
+  'email',
+  'address',
+  'phone',
+  'bank',
+  'bankaccount',
+];
 
 /** The special VAT invoice's details, folded away under 'more' until wanted. */
 export const VAT_FIELDS: readonly InvoiceField[] = ['address', 'phone', 'bank', 'bankaccount'];
@@ -77,7 +87,9 @@ export function parseInvoiceForm(
   const result = ZInvoiceApplyRequest.safeParse(submittedValuesOf(values));
   if (!result.success) return { ok: false, errors: validateInvoiceForm(values) };
   const { orderno, titletype, title, taxno, email, address, phone, bank, bankaccount } = result.data;
-  const details = Object.fromEntries(Object.entries({ address, phone, bank, bankaccount }).filter(([, value]) => value !== null)) as Partial<Record<'address' | 'phone' | 'bank' | 'bankaccount', string>>;
+  const details = Object.fromEntries(
+    Object.entries({ address, phone, bank, bankaccount }).filter(([, value]) => value !== null),
+  ) as Partial<Record<'address' | 'phone' | 'bank' | 'bankaccount', string>>;
   return { ok: true, application: { orderno, titletype, title, taxno, email, ...details } };
 }
 
@@ -105,7 +117,11 @@ const codesOf = (group: { readonly codes: readonly number[] }) => group.codes;
 export function invoiceRefusalOf(error: unknown, fallback: string): InvoiceRefusal {
   if (!(error instanceof ApiClientError)) return { field: null, message: fallback, isOrderGone: false };
   const message = error.message || fallback;
-  const isOrderGone = [...codesOf(PAY_ERRORS.invoiceNotPaid), ...codesOf(PAY_ERRORS.invoiceExists), ...codesOf(PAY_ERRORS.orderUnknown)].includes(error.code);
+  const isOrderGone = [
+    ...codesOf(PAY_ERRORS.invoiceNotPaid),
+    ...codesOf(PAY_ERRORS.invoiceExists),
+    ...codesOf(PAY_ERRORS.orderUnknown),
+  ].includes(error.code);
   const named = error.details['field'];
   const isFieldError = codesOf(PAY_ERRORS.invalidField).includes(error.code) && typeof named === 'string';
   const field = isFieldError && (INVOICE_FIELDS as readonly string[]).includes(named) ? (named as InvoiceField) : null;

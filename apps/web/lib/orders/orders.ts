@@ -50,10 +50,10 @@ function isInvoiceable(order: Pick<TOrderDetails, 'state' | 'invoice'>): boolean
 }
 
 /** The orders to choose from on the invoice page, newest payment first. */
-export function invoiceableOrders<T extends Pick<TOrderDetails, 'state' | 'invoice' | 'paidtime' | 'createtime'>>(orders: readonly T[]): T[] {
-  return orders
-    .filter(isInvoiceable)
-    .sort((a, b) => (b.paidtime ?? b.createtime) - (a.paidtime ?? a.createtime));
+export function invoiceableOrders<T extends Pick<TOrderDetails, 'state' | 'invoice' | 'paidtime' | 'createtime'>>(
+  orders: readonly T[],
+): T[] {
+  return orders.filter(isInvoiceable).sort((a, b) => (b.paidtime ?? b.createtime) - (a.paidtime ?? a.createtime));
 }
 
 /** The invoice page's link for one order. */

@@ -53,7 +53,7 @@ describe('buy pages', () => {
 
 describe('reading page copy', () => {
   it('keeps well-formed features and drops the rest', () => {
-    expect(featuresOf([{ title: '标注', text: '线性、对齐、角度标注' }, { title: '' , text: 'x' }, 'x', { title: 'a' }])).toEqual([
+    expect(featuresOf([{ title: '标注', text: '线性、对齐、角度标注' }, { title: '', text: 'x' }, 'x', { title: 'a' }])).toEqual([
       { title: '标注', text: '线性、对齐、角度标注' },
     ]);
     expect(featuresOf('not a list')).toEqual([]);

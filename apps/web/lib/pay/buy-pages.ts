@@ -4,7 +4,14 @@ import type { PayChannel } from './plans';
 // The six /buy/*.html pages (spec §2) and what each sells (spec §6 product ids). Their copy
 // (what the product does, member benefits) is in messages buy.json (server-only) under `products.{key}`.
 
-export const BUY_ROUTES = ['buy-cadeditor', 'buy-cadconverter', 'buy-cadconverterapp', 'buy-cadholdall', 'buy-cadresources', 'buy-cadtuku'] as const;
+export const BUY_ROUTES = [
+  'buy-cadeditor',
+  'buy-cadconverter',
+  'buy-cadconverterapp',
+  'buy-cadholdall',
+  'buy-cadresources',
+  'buy-cadtuku',
+] as const;
 export type BuyRoute = (typeof BUY_ROUTES)[number];
 
 type BuyContentKey = 'editor' | 'converter' | 'converterapp' | 'toolbox' | 'course' | 'library';
@@ -22,8 +29,22 @@ export interface BuyPageDef {
 }
 
 export const BUY_PAGES: Readonly<Record<BuyRoute, BuyPageDef>> = {
-  'buy-cadeditor': { route: 'buy-cadeditor', key: 'editor', productIds: [211, 214], channel: 'pc', glyph: 'editor', tryPath: '/download.html' },
-  'buy-cadconverter': { route: 'buy-cadconverter', key: 'converter', productIds: [202], channel: 'pc', glyph: 'converter', tryPath: '/download-converter.html' },
+  'buy-cadeditor': {
+    route: 'buy-cadeditor',
+    key: 'editor',
+    productIds: [211, 214],
+    channel: 'pc',
+    glyph: 'editor',
+    tryPath: '/download.html',
+  },
+  'buy-cadconverter': {
+    route: 'buy-cadconverter',
+    key: 'converter',
+    productIds: [202],
+    channel: 'pc',
+    glyph: 'converter',
+    tryPath: '/download-converter.html',
+  },
   'buy-cadconverterapp': {
     route: 'buy-cadconverterapp',
     key: 'converterapp',
@@ -32,8 +53,22 @@ export const BUY_PAGES: Readonly<Record<BuyRoute, BuyPageDef>> = {
     glyph: 'mobile',
     tryPath: '/download-converter-app.html',
   },
-  'buy-cadholdall': { route: 'buy-cadholdall', key: 'toolbox', productIds: [204], channel: 'pc', glyph: 'toolbox', tryPath: '/download-holdall.html' },
-  'buy-cadresources': { route: 'buy-cadresources', key: 'course', productIds: [297], channel: 'pc', glyph: 'course', tryPath: '/video.html' },
+  'buy-cadholdall': {
+    route: 'buy-cadholdall',
+    key: 'toolbox',
+    productIds: [204],
+    channel: 'pc',
+    glyph: 'toolbox',
+    tryPath: '/download-holdall.html',
+  },
+  'buy-cadresources': {
+    route: 'buy-cadresources',
+    key: 'course',
+    productIds: [297],
+    channel: 'pc',
+    glyph: 'course',
+    tryPath: '/video.html',
+  },
   'buy-cadtuku': { route: 'buy-cadtuku', key: 'library', productIds: [203], channel: 'pc', glyph: 'library', tryPath: '/dwglist' },
 };
 

@@ -62,14 +62,24 @@ describe('cashier: who may order', () => {
   });
 
   it('sends a user whose session the server refused back to sign in', () => {
-    const state = run(initialCashierState(true, 'wxpay'), { type: 'placeFailed', attempt: 1, message: '请先登录', refusedToken: 'old-token' });
+    const state = run(initialCashierState(true, 'wxpay'), {
+      type: 'placeFailed',
+      attempt: 1,
+      message: '请先登录',
+      refusedToken: 'old-token',
+    });
     expect(state).toEqual({ step: 'signin', paytype: 'wxpay', attempt: 1, refusedToken: 'old-token' });
     // Signing in again places a new order, never taken for the refused one.
     expect(run(state, { type: 'signedIn' })).toEqual({ step: 'placing', paytype: 'wxpay', attempt: 2 });
   });
 
   it('shows a refused order with 重试, which places it again', () => {
-    const refused = run(initialCashierState(true, 'wxpay'), { type: 'placeFailed', attempt: 1, message: '该支付方式暂不可用，请更换支付方式', refusedToken: null });
+    const refused = run(initialCashierState(true, 'wxpay'), {
+      type: 'placeFailed',
+      attempt: 1,
+      message: '该支付方式暂不可用，请更换支付方式',
+      refusedToken: null,
+    });
     expect(refused).toMatchObject({ step: 'error', retry: 'place', message: '该支付方式暂不可用，请更换支付方式' });
     expect(run(refused, { type: 'place', paytype: 'alipay' })).toEqual({ step: 'placing', paytype: 'alipay', attempt: 2 });
   });
@@ -82,7 +92,11 @@ describe('cashier: switching the pay type', () => {
     const late = run(switching, { type: 'placed', attempt: 1, order: ORDER });
     expect(late).toBe(switching);
     const alipayOrder = { ...ORDER, orderno: 'XC2025101012000087654321', paytype: 'alipay' as const };
-    expect(run(switching, { type: 'placed', attempt: 2, order: alipayOrder })).toMatchObject({ step: 'waiting', paytype: 'alipay', order: alipayOrder });
+    expect(run(switching, { type: 'placed', attempt: 2, order: alipayOrder })).toMatchObject({
+      step: 'waiting',
+      paytype: 'alipay',
+      order: alipayOrder,
+    });
   });
 
   it('offers the other pay type', () => {
@@ -103,9 +117,18 @@ describe('cashier: polling the order', () => {
   });
 
   it('reads a closed order as 订单已关闭 in time and 支付超时 after its expiry', () => {
-    expect(run(waiting, { type: 'polled', details: details('closed'), nowSeconds: NOW + 10 })).toMatchObject({ step: 'failed', reason: 'closed' });
-    expect(run(waiting, { type: 'polled', details: details('closed'), nowSeconds: ORDER.expiretime })).toMatchObject({ step: 'failed', reason: 'expired' });
-    expect(run(waiting, { type: 'polled', details: details('unpaid'), nowSeconds: ORDER.expiretime + 1 })).toMatchObject({ step: 'failed', reason: 'expired' });
+    expect(run(waiting, { type: 'polled', details: details('closed'), nowSeconds: NOW + 10 })).toMatchObject({
+      step: 'failed',
+      reason: 'closed',
+    });
+    expect(run(waiting, { type: 'polled', details: details('closed'), nowSeconds: ORDER.expiretime })).toMatchObject({
+      step: 'failed',
+      reason: 'expired',
+    });
+    expect(run(waiting, { type: 'polled', details: details('unpaid'), nowSeconds: ORDER.expiretime + 1 })).toMatchObject({
+      step: 'failed',
+      reason: 'expired',
+    });
   });
 
   it('ignores answers about another order (the one before a switch)', () => {

@@ -16,9 +16,27 @@ export type CashierState =
   | { readonly step: 'signin'; readonly paytype: TPayType; readonly attempt: number; readonly refusedToken: string | null }
   /** `attempt` counts placings: an answer to an earlier, abandoned one is ignored. */
   | { readonly step: 'placing'; readonly paytype: TPayType; readonly attempt: number }
-  | { readonly step: 'waiting'; readonly paytype: TPayType; readonly attempt: number; readonly order: TOrderCreated; readonly failures: number }
-  | { readonly step: 'paid'; readonly paytype: TPayType; readonly attempt: number; readonly order: TOrderCreated; readonly details: TOrderDetails }
-  | { readonly step: 'failed'; readonly paytype: TPayType; readonly attempt: number; readonly order: TOrderCreated; readonly reason: CashierFailure }
+  | {
+      readonly step: 'waiting';
+      readonly paytype: TPayType;
+      readonly attempt: number;
+      readonly order: TOrderCreated;
+      readonly failures: number;
+    }
+  | {
+      readonly step: 'paid';
+      readonly paytype: TPayType;
+      readonly attempt: number;
+      readonly order: TOrderCreated;
+      readonly details: TOrderDetails;
+    }
+  | {
+      readonly step: 'failed';
+      readonly paytype: TPayType;
+      readonly attempt: number;
+      readonly order: TOrderCreated;
+      readonly reason: CashierFailure;
+    }
   | {
       readonly step: 'error';
       readonly paytype: TPayType;
@@ -72,7 +90,8 @@ export function cashierReducer(state: CashierState, action: CashierAction): Cash
       return { step: 'waiting', paytype: action.order.paytype, attempt: state.attempt, order: action.order, failures: 0 };
     case 'placeFailed':
       if (state.step !== 'placing' || state.attempt !== action.attempt) return state;
-      if (action.refusedToken !== null) return { step: 'signin', paytype: state.paytype, attempt: state.attempt, refusedToken: action.refusedToken };
+      if (action.refusedToken !== null)
+        return { step: 'signin', paytype: state.paytype, attempt: state.attempt, refusedToken: action.refusedToken };
       return { step: 'error', paytype: state.paytype, attempt: state.attempt, message: action.message, retry: 'place', order: null };
     case 'polled':
       return afterPoll(state, action.details, action.nowSeconds);

@@ -33,7 +33,10 @@ const converter: TPayProduct = {
 const editor: TPayProduct = {
   productid: 211,
   name: '迅捷CAD编辑器',
-  packages: [pack(305, { productid: 211, name: '终身会员', price: 88, priceOri: 198, paypack: 'lifetime', months: null }), pack(304, { productid: 211 })],
+  packages: [
+    pack(305, { productid: 211, name: '终身会员', price: 88, priceOri: 198, paypack: 'lifetime', months: null }),
+    pack(304, { productid: 211 }),
+  ],
 };
 
 describe('the packages a buy page sells', () => {

@@ -11,13 +11,25 @@ const ANSWER = {
   version: '5.0',
   releasedAt: '2025-08-26',
   files: [
-    { platform: 'windows', fileName: 'xunjiecadeditor_5.0_x64.exe', size: 87342816, isStore: false, url: '/api/site/software/download/download?platform=windows' },
+    {
+      platform: 'windows',
+      fileName: 'xunjiecadeditor_5.0_x64.exe',
+      size: 87342816,
+      isStore: false,
+      url: '/api/site/software/download/download?platform=windows',
+    },
     { platform: 'linux', fileName: 'x.deb', size: 1, isStore: false, url: '/api/site/software/download/download?platform=linux' },
     { platform: 'windows32', fileName: 'x86.exe', size: 80961248, isStore: false, url: 'https://evil.example/x86.exe' },
   ],
   features: [{ title: '兼容R14至2018格式', text: '直接打开' }, { text: 'no title' }],
-  requirements: [{ item: '内存', minimum: '4 GB', recommended: '8 GB' }, { item: '网络', minimum: '不需要联网', recommended: null }],
-  changelog: [{ version: '5.0', releasedAt: '2025-08-26', added: ['支持 2018 格式', 7], improved: [], fixed: 'none' }, { releasedAt: '2025-03-18' }],
+  requirements: [
+    { item: '内存', minimum: '4 GB', recommended: '8 GB' },
+    { item: '网络', minimum: '不需要联网', recommended: null },
+  ],
+  changelog: [
+    { version: '5.0', releasedAt: '2025-08-26', added: ['支持 2018 格式', 7], improved: [], fixed: 'none' },
+    { releasedAt: '2025-03-18' },
+  ],
   downloads: 1234,
   help: [1001, '1002', -3],
   buyPath: '//evil.example/buy',
@@ -63,7 +75,9 @@ describe('formatSize', () => {
 
 describe('isMobileApp', () => {
   it('is true only when every platform is a phone', () => {
-    const files = (platforms: SoftwarePlatform[]) => ({ files: platforms.map((platform) => ({ platform, fileName: null, size: 1, isStore: false, url: '/x' })) });
+    const files = (platforms: SoftwarePlatform[]) => ({
+      files: platforms.map((platform) => ({ platform, fileName: null, size: 1, isStore: false, url: '/x' })),
+    });
     expect(isMobileApp(files(['android', 'ios']))).toBe(true);
     expect(isMobileApp(files(['windows', 'android']))).toBe(false);
   });
@@ -76,7 +90,8 @@ describe('preferredPlatform', () => {
     win64: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36',
     win32: 'Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0 Safari/537.36',
     mac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
-    iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0',
+    iphone:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0',
     android: 'Mozilla/5.0 (Linux; Android 14; V2309A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
     linux: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36',
   };

@@ -124,7 +124,10 @@ export function softwareOf(body: unknown): Software | null {
     releasedAt: text(body.releasedAt),
     files,
     features: Array.isArray(body.features)
-      ? body.features.filter(isRecord).map((feature) => ({ title: text(feature.title), text: text(feature.text) })).filter((feature) => feature.title !== '')
+      ? body.features
+          .filter(isRecord)
+          .map((feature) => ({ title: text(feature.title), text: text(feature.text) }))
+          .filter((feature) => feature.title !== '')
       : [],
     requirements: Array.isArray(body.requirements)
       ? body.requirements
@@ -134,7 +137,9 @@ export function softwareOf(body: unknown): Software | null {
       : [],
     changelog: Array.isArray(body.changelog) ? body.changelog.map(releaseOf).filter((release) => release !== null) : [],
     downloads: count(body.downloads),
-    help: Array.isArray(body.help) ? body.help.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id) && id > 0) : [],
+    help: Array.isArray(body.help)
+      ? body.help.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id) && id > 0)
+      : [],
     buyPath: sitePath(body.buyPath),
   };
 }

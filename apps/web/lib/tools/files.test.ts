@@ -8,8 +8,9 @@ const NOW = 1_760_000_000;
 
 const file = (name: string, size = MB, lastModified = 1) => ({ name, size, lastModified });
 
-describe('the visitor\'s tier', () => {
-  const membership = (expireTime: number | null) => ({ zhuanhuanqi: { isLifelong: false, expireTime } }) as Pick<LocalMembershipState, 'zhuanhuanqi'>;
+describe("the visitor's tier", () => {
+  const membership = (expireTime: number | null) =>
+    ({ zhuanhuanqi: { isLifelong: false, expireTime } }) as Pick<LocalMembershipState, 'zhuanhuanqi'>;
 
   it('is a member while the converter membership runs, a visitor otherwise', () => {
     expect(tierOf(membership(NOW + 60), NOW)).toBe('member');
@@ -18,7 +19,7 @@ describe('the visitor\'s tier', () => {
     expect(tierOf(null, NOW)).toBe('visitor');
   });
 
-  it('sends spec §9\'s limitsize for visitors and the member limit for members (KB)', () => {
+  it("sends spec §9's limitsize for visitors and the member limit for members (KB)", () => {
     expect(limitsizeOf('visitor')).toBe(51200);
     expect(limitsizeOf('member')).toBe(CONVERSION_LIMITS.member.maxFileBytes / 1024);
   });
@@ -37,7 +38,7 @@ describe('checking a picked file', () => {
     expect(extensionOf('a.b.DxF')).toBe('dxf');
   });
 
-  it('refuses an empty file and one over the tier\'s size', () => {
+  it("refuses an empty file and one over the tier's size", () => {
     expect(problemOf(file('a.dwg', 0), 'cad2pdf', 'visitor')).toEqual({ kind: 'empty' });
     expect(problemOf(file('a.dwg', 50 * MB), 'cad2pdf', 'visitor')).toBeNull();
     expect(problemOf(file('a.dwg', 50 * MB + 1), 'cad2pdf', 'visitor')).toEqual({ kind: 'tooLarge', maxMb: 50 });
@@ -57,7 +58,7 @@ describe('adding files to the list', () => {
     expect(added.overflow).toBe(0);
   });
 
-  it('stops at the tier\'s number of files and says how many were left out', () => {
+  it("stops at the tier's number of files and says how many were left out", () => {
     const picked = ['1', '2', '3', '4', '5'].map((name) => file(`${name}.dwg`));
     const visitor = addFiles([], picked, 'cad2pdf', 'visitor');
     expect(visitor.files.map((kept) => kept.name)).toEqual(['1.dwg', '2.dwg', '3.dwg']);
@@ -70,6 +71,10 @@ describe('adding files to the list', () => {
     expect(startProblemOf([], 'cad2pdf', 'visitor')).toEqual({ kind: 'noFiles' });
     expect(startProblemOf(four, 'cad2pdf', 'member')).toBeNull();
     expect(startProblemOf(four, 'cad2pdf', 'visitor')).toEqual({ kind: 'tooMany', max: 3 });
-    expect(startProblemOf([file('a.dwg'), file('big.dwg', 60 * MB)], 'cad2pdf', 'visitor')).toEqual({ index: 1, kind: 'tooLarge', maxMb: 50 });
+    expect(startProblemOf([file('a.dwg'), file('big.dwg', 60 * MB)], 'cad2pdf', 'visitor')).toEqual({
+      index: 1,
+      kind: 'tooLarge',
+      maxMb: 50,
+    });
   });
 });

@@ -55,7 +55,8 @@ export function extensionOf(name: string): string {
 }
 
 export function problemOf(file: NamedSize, tool: TTaskType, tier: ConverterTier): FileProblem | null {
-  if (!(extensionsOf(tool) as readonly string[]).includes(extensionOf(file.name))) return { kind: 'wrongType', expected: kindsLabelOf(tool) };
+  if (!(extensionsOf(tool) as readonly string[]).includes(extensionOf(file.name)))
+    return { kind: 'wrongType', expected: kindsLabelOf(tool) };
   if (file.size === 0) return { kind: 'empty' };
   const { maxFileBytes } = limitsOf(tier);
   if (file.size > maxFileBytes) return { kind: 'tooLarge', maxMb: megabytesOf(maxFileBytes) };
@@ -104,7 +105,8 @@ export function addFiles<F extends NamedSize & { readonly lastModified?: number 
   return { files, refused, overflow };
 }
 
-export type StartProblem = { readonly kind: 'noFiles' } | { readonly kind: 'tooMany'; readonly max: number } | ({ readonly index: number } & FileProblem);
+export type StartProblem =
+  { readonly kind: 'noFiles' } | { readonly kind: 'tooMany'; readonly max: number } | ({ readonly index: number } & FileProblem);
 
 /** Checks the list again when the conversion starts (the tier may have changed since it was made). */
 export function startProblemOf(files: readonly NamedSize[], tool: TTaskType, tier: ConverterTier): StartProblem | null {

@@ -19,7 +19,10 @@ function read(options: ToolOptions) {
 
 describe('CAD to PDF', () => {
   it('fits the model on the paper in colour by default', () => {
-    expect(read(defaultOptionsOf('cad2pdf'))).toMatchObject({ outputfileextension: 'pdf', parainfo: { paper: 'fit', orientation: 'auto', color: 'color' } });
+    expect(read(defaultOptionsOf('cad2pdf'))).toMatchObject({
+      outputfileextension: 'pdf',
+      parainfo: { paper: 'fit', orientation: 'auto', color: 'color' },
+    });
   });
 
   it('asks for every layout, a paper size, an orientation and black and white', () => {
@@ -30,7 +33,16 @@ describe('CAD to PDF', () => {
 
 describe('CAD to image', () => {
   it('sends the format as the output and either a width or a DPI, never both', () => {
-    const byWidth = read({ tool: 'cad2jpg', format: 'png', scope: 'model', sizeBy: 'width', width: 3840, dpi: 300, background: 'black', color: 'gray' });
+    const byWidth = read({
+      tool: 'cad2jpg',
+      format: 'png',
+      scope: 'model',
+      sizeBy: 'width',
+      width: 3840,
+      dpi: 300,
+      background: 'black',
+      color: 'gray',
+    });
     expect(byWidth.outputfileextension).toBe('png');
     expect(byWidth.parainfo).toEqual({ width: 3840, background: 'black', color: 'gray' });
     const byDpi = read({ ...(defaultOptionsOf('cad2jpg') as Extract<ToolOptions, { tool: 'cad2jpg' }>), sizeBy: 'dpi', dpi: 300 });
@@ -42,20 +54,39 @@ describe('CAD to image', () => {
 
 describe('CAD version and PDF to CAD', () => {
   it('sends the target version of cad2ver as fileversion, with no other options', () => {
-    expect(params({ tool: 'cad2ver', version: 'R12', format: 'dxf' })).toEqual({ outputfileextension: 'dxf', fileversion: 'R12', parainfo: '' });
+    expect(params({ tool: 'cad2ver', version: 'R12', format: 'dxf' })).toEqual({
+      outputfileextension: 'dxf',
+      fileversion: 'R12',
+      parainfo: '',
+    });
     expect(read(defaultOptionsOf('cad2ver'))).toMatchObject({ outputfileextension: 'dwg', fileversion: '2004', parainfo: {} });
   });
 
   it('offers DWG only in the versions it is written in, and keeps a version when switching format where it can', () => {
     expect(versionsOf({ tool: 'cad2ver', version: '2004', format: 'dwg' })).toEqual(DWG_OUTPUT_VERSIONS);
     expect(versionsOf({ tool: 'cad2ver', version: '2004', format: 'dxf' })).toContain('R12');
-    expect(withCadFormat({ tool: 'cad2ver', version: 'R12', format: 'dxf' }, 'dwg')).toEqual({ tool: 'cad2ver', version: '2004', format: 'dwg' });
-    expect(withCadFormat({ tool: 'cad2ver', version: '2000', format: 'dxf' }, 'dwg')).toEqual({ tool: 'cad2ver', version: '2000', format: 'dwg' });
-    expect(withCadFormat({ tool: 'cad2ver', version: '2000', format: 'dwg' }, 'dxf')).toEqual({ tool: 'cad2ver', version: '2000', format: 'dxf' });
+    expect(withCadFormat({ tool: 'cad2ver', version: 'R12', format: 'dxf' }, 'dwg')).toEqual({
+      tool: 'cad2ver',
+      version: '2004',
+      format: 'dwg',
+    });
+    expect(withCadFormat({ tool: 'cad2ver', version: '2000', format: 'dxf' }, 'dwg')).toEqual({
+      tool: 'cad2ver',
+      version: '2000',
+      format: 'dwg',
+    });
+    expect(withCadFormat({ tool: 'cad2ver', version: '2000', format: 'dwg' }, 'dxf')).toEqual({
+      tool: 'cad2ver',
+      version: '2000',
+      format: 'dxf',
+    });
   });
 
   it('converts every page unless a range is chosen, and refuses a range it cannot read', () => {
-    expect(params({ tool: 'pdf2cad', format: 'dwg', pageScope: 'all', pages: 'junk' })).toEqual({ outputfileextension: 'dwg', parainfo: '' });
+    expect(params({ tool: 'pdf2cad', format: 'dwg', pageScope: 'all', pages: 'junk' })).toEqual({
+      outputfileextension: 'dwg',
+      parainfo: '',
+    });
     expect(read({ tool: 'pdf2cad', format: 'dxf', pageScope: 'range', pages: ' 1-3， 5 ' }).parainfo).toEqual({ pages: '1-3,5' });
     expect(taskParamsOf({ tool: 'pdf2cad', format: 'dwg', pageScope: 'range', pages: '3-1' })).toEqual({ ok: false, problem: 'pages' });
   });
@@ -69,6 +100,7 @@ describe('page ranges', () => {
   });
 
   it('refuses pages from 0, falling ranges, words and empty input', () => {
-    for (const text of ['', '0', '0-2', '5-2', 'abc', '1--2', '1-2-3', '1,,2', '9'.repeat(65)]) expect(normalizePages(text), text).toBeNull();
+    for (const text of ['', '0', '0-2', '5-2', 'abc', '1--2', '1-2-3', '1,,2', '9'.repeat(65)])
+      expect(normalizePages(text), text).toBeNull();
   });
 });

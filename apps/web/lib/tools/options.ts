@@ -1,4 +1,11 @@
-import { cadVersionsFor, ZConversionOptions, type TCadVersion, type TConversionOptions, type TOutputExtension, type TTaskType } from '@xcad/protocol';
+import {
+  cadVersionsFor,
+  ZConversionOptions,
+  type TCadVersion,
+  type TConversionOptions,
+  type TOutputExtension,
+  type TTaskType,
+} from '@xcad/protocol';
 
 // The options each tool offers (decision 0019) and how they travel: the output in `outputfileextension`,
 // the target version of cad2ver in `fileversion`, everything else as JSON in `parainfo`
@@ -119,7 +126,10 @@ function withParainfo(outputfileextension: TOutputExtension, options: TConversio
   // The page offers nothing outside the protocol's schema; parsing keeps it that way.
   const parsed = ZConversionOptions.parse(options);
   const parainfo = Object.keys(parsed).length === 0 ? '' : JSON.stringify(parsed);
-  return { ok: true, params: fileversion === undefined ? { outputfileextension, parainfo } : { outputfileextension, fileversion, parainfo } };
+  return {
+    ok: true,
+    params: fileversion === undefined ? { outputfileextension, parainfo } : { outputfileextension, fileversion, parainfo },
+  };
 }
 
 /** What uploadpar carries for these options, or the field to correct. */
@@ -148,4 +158,3 @@ export function taskParamsOf(options: ToolOptions): TaskParamsResult {
     }
   }
 }
-

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canDownload, fileBarOf, isTaskActive, taskTitleOf } from './progress';
 
-describe('a file\'s bar', () => {
+describe("a file's bar", () => {
   it('fills with the upload, moves without a value while the server works, and is full when done', () => {
     expect(fileBarOf({ stage: 'pending', sentBytes: 0, size: 100 })).toEqual({ percent: 0, tone: 'idle' });
     expect(fileBarOf({ stage: 'uploading', sentBytes: 37, size: 100 })).toEqual({ percent: 37, tone: 'active' });
@@ -27,7 +27,17 @@ describe('tasks in the lists', () => {
   });
 
   it('are named by their first file and the count of the others', () => {
-    const file = (name: string) => ({ fileindex: 0, name, size: 1, received: [], chunks: 1, state: 'done' as const, reason: null, outputname: null, outputsize: null });
+    const file = (name: string) => ({
+      fileindex: 0,
+      name,
+      size: 1,
+      received: [],
+      chunks: 1,
+      state: 'done' as const,
+      reason: null,
+      outputname: null,
+      outputsize: null,
+    });
     expect(taskTitleOf({ files: [file('a.dwg'), file('b.dwg'), file('c.dwg')] })).toEqual({ first: 'a.dwg', more: 2 });
     expect(taskTitleOf({ files: [file('a.dwg')] })).toEqual({ first: 'a.dwg', more: 0 });
   });

@@ -23,7 +23,10 @@ export function fileBarOf(file: Pick<FileProgress, 'stage' | 'sentBytes' | 'size
       return { percent: 100, tone: 'done' };
     case 'failed':
     case 'cancelled':
-      return { percent: file.size === 0 ? 0 : Math.min(100, Math.floor((file.sentBytes / file.size) * 100)), tone: file.stage === 'failed' ? 'failed' : 'idle' };
+      return {
+        percent: file.size === 0 ? 0 : Math.min(100, Math.floor((file.sentBytes / file.size) * 100)),
+        tone: file.stage === 'failed' ? 'failed' : 'idle',
+      };
   }
 }
 

@@ -11,7 +11,7 @@ const done = {
   downurl: '/api/v4/download/abc?sig=1',
 };
 
-describe('the share page\'s call', () => {
+describe("the share page's call", () => {
   it('asks for the task by its tag and code', () => {
     expect(shareApiPath('a/b', 'c&d')).toBe('/api/file/share/a%2Fb?code=c%26d');
   });
@@ -22,12 +22,21 @@ describe('the share page\'s call', () => {
     const running = { code: 10000, status: 'processing', files: [{ name: 'a.dwg', size: 1, state: 'converting' }], expiretime: 1 };
     expect(readShareAnswer(running)).toEqual({
       kind: 'view',
-      view: { status: 'processing', statusdetail: '', reason: null, files: [{ name: 'a.dwg', size: 1, state: 'converting', reason: null, outputname: null, outputsize: null }], expiretime: 1 },
+      view: {
+        status: 'processing',
+        statusdetail: '',
+        reason: null,
+        files: [{ name: 'a.dwg', size: 1, state: 'converting', reason: null, outputname: null, outputsize: null }],
+        expiretime: 1,
+      },
     });
   });
 
-  it('shows a refusal with the server\'s words, and asks again after anything unreadable', () => {
-    expect(readShareAnswer({ code: 15001, message: '转换任务不存在或已过期' })).toEqual({ kind: 'refused', message: '转换任务不存在或已过期' });
+  it("shows a refusal with the server's words, and asks again after anything unreadable", () => {
+    expect(readShareAnswer({ code: 15001, message: '转换任务不存在或已过期' })).toEqual({
+      kind: 'refused',
+      message: '转换任务不存在或已过期',
+    });
     expect(readShareAnswer('<html>502</html>')).toEqual({ kind: 'unreadable' });
     expect(readShareAnswer({ code: 500 })).toEqual({ kind: 'unreadable' });
     expect(readShareAnswer({ code: 10000, status: 'sleeping', files: [], expiretime: 1 })).toEqual({ kind: 'unreadable' });

@@ -46,7 +46,14 @@ function fileOf(value: unknown): ShareFile | null {
   const state = FILE_STATES.find((candidate) => candidate === value['state']);
   const size = numberOrNull(value['size']);
   if (state === undefined || size === null) return null;
-  return { name: value['name'], size, state, reason: textOrNull(value['reason']), outputname: textOrNull(value['outputname']), outputsize: numberOrNull(value['outputsize']) };
+  return {
+    name: value['name'],
+    size,
+    state,
+    reason: textOrNull(value['reason']),
+    outputname: textOrNull(value['outputname']),
+    outputsize: numberOrNull(value['outputsize']),
+  };
 }
 
 function viewOf(fields: Fields): ShareView | null {

@@ -51,10 +51,19 @@ function details(overrides: Partial<TTaskDetails> = {}): TTaskDetails {
   };
 }
 
-const CODE_OF: Record<TTaskDetails['status'], number> = { uploading: 20000, queued: 20000, processing: 20000, done: 10000, failed: 18000, cancelled: 18000 };
+const CODE_OF: Record<TTaskDetails['status'], number> = {
+  uploading: 20000,
+  queued: 20000,
+  processing: 20000,
+  done: 10000,
+  failed: 18000,
+  cancelled: 18000,
+};
 
 /** A fake of the conversion API: records what arrives, answers from scripts. */
-function fakeApi(options: { taskstates?: (TTaskDetails | 'network')[]; sliceReplies?: Reply[]; uploadpar?: { status: number; body: unknown } } = {}) {
+function fakeApi(
+  options: { taskstates?: (TTaskDetails | 'network')[]; sliceReplies?: Reply[]; uploadpar?: { status: number; body: unknown } } = {},
+) {
   const calls: { path: string; body: Record<string, unknown> }[] = [];
   const slices: SentSlice[] = [];
   const sliceReplies = [...(options.sliceReplies ?? [])];
@@ -70,7 +79,13 @@ function fakeApi(options: { taskstates?: (TTaskDetails | 'network')[]; sliceRepl
       if (init.signal?.aborted) throw new DOMException('aborted', 'AbortError');
       const query = parsed.searchParams;
       const text = await (init.body as Blob).text();
-      slices.push({ fileindex: Number(query.get('fileindex')), chunk: Number(query.get('chunk')), chunks: Number(query.get('chunks')), text, query });
+      slices.push({
+        fileindex: Number(query.get('fileindex')),
+        chunk: Number(query.get('chunk')),
+        chunks: Number(query.get('chunks')),
+        text,
+        query,
+      });
       if (reply !== undefined) return json(reply.status, reply.body);
       received.add(`${query.get('fileindex')}/${query.get('chunk')}`);
       const isComplete = received.size === expected;
@@ -132,7 +147,13 @@ function job(files: UploadSource[], overrides: Partial<ConversionJob> = {}): Con
 function setup(api: ReturnType<typeof fakeApi>, onSleep?: (ms: number) => void) {
   const pauses: number[] = [];
   const snapshots: RunSnapshot[] = [];
-  const client = createApiClient({ baseUrl: ORIGIN, secret: 'test-secret', fetch: api.fetch, device: () => productDevice('device-1'), domain: 'site.test' });
+  const client = createApiClient({
+    baseUrl: ORIGIN,
+    secret: 'test-secret',
+    fetch: api.fetch,
+    device: () => productDevice('device-1'),
+    domain: 'site.test',
+  });
   const deps = {
     client,
     transport: fetchTransport(api.fetch, {}),
@@ -159,8 +180,28 @@ describe('a conversion from start to download', () => {
           status: 'done',
           progress: 100,
           files: [
-            { fileindex: 0, name: '一层.dwg', size: 23, received: [0, 1, 2], chunks: 3, state: 'done', reason: null, outputname: '一层.pdf', outputsize: 900 },
-            { fileindex: 1, name: 'b.dxf', size: 11, received: [0, 1], chunks: 2, state: 'done', reason: null, outputname: 'b.pdf', outputsize: 400 },
+            {
+              fileindex: 0,
+              name: '一层.dwg',
+              size: 23,
+              received: [0, 1, 2],
+              chunks: 3,
+              state: 'done',
+              reason: null,
+              outputname: '一层.pdf',
+              outputsize: 900,
+            },
+            {
+              fileindex: 1,
+              name: 'b.dxf',
+              size: 11,
+              received: [0, 1],
+              chunks: 2,
+              state: 'done',
+              reason: null,
+              outputname: 'b.pdf',
+              outputsize: 400,
+            },
           ],
         }),
       ],
@@ -170,7 +211,8 @@ describe('a conversion from start to download', () => {
     const first = source('一层.dwg', A);
     const second = source('b.dxf', B);
 
-    const final = await startConversion(job([first, second], { signed: { account: '13800138000', usertoken: 'ut' } }), deps, onUpdate).finished;
+    const final = await startConversion(job([first, second], { signed: { account: '13800138000', usertoken: 'ut' } }), deps, onUpdate)
+      .finished;
 
     const uploadpar = api.calls.find((call) => call.path === '/api/v4/uploadpar')?.body;
     expect(uploadpar).toMatchObject({
@@ -208,7 +250,7 @@ describe('a conversion from start to download', () => {
     ]);
   });
 
-  it('reports each file\'s upload as it goes', async () => {
+  it("reports each file's upload as it goes", async () => {
     const api = fakeApi();
     api.expect(5);
     const { deps, snapshots, onUpdate } = setup(api);
@@ -226,17 +268,28 @@ describe('a conversion from start to download', () => {
     api.expect(2);
     const { deps, onUpdate } = setup(api);
     await startConversion(
-      job([source('plan.dwg', 'fifteen bytes!!')], { tasktype: 'cad2ver', params: { outputfileextension: 'dwg', fileversion: '2004', parainfo: '' } }),
+      job([source('plan.dwg', 'fifteen bytes!!')], {
+        tasktype: 'cad2ver',
+        params: { outputfileextension: 'dwg', fileversion: '2004', parainfo: '' },
+      }),
       deps,
       onUpdate,
     ).finished;
-    expect(api.calls[0]?.body).toMatchObject({ filename: 'plan.dwg', filecount: 1, tasktype: 'cad2ver', fileversion: '2004', outputfileextension: 'dwg' });
+    expect(api.calls[0]?.body).toMatchObject({
+      filename: 'plan.dwg',
+      filecount: 1,
+      tasktype: 'cad2ver',
+      fileversion: '2004',
+      outputfileextension: 'dwg',
+    });
   });
 });
 
 describe('when a slice fails', () => {
   it('sends it again after growing pauses when the network or the server fails', async () => {
-    const api = fakeApi({ sliceReplies: [{ status: 200, body: undefined }, 'network', { status: 503, body: { code: 500, message: 'busy' } }] });
+    const api = fakeApi({
+      sliceReplies: [{ status: 200, body: undefined }, 'network', { status: 503, body: { code: 500, message: 'busy' } }],
+    });
     api.expect(2);
     const { deps, pauses, onUpdate } = setup(api);
     const final = await startConversion(job([source('a.dwg', 'twelve bytes')]), deps, onUpdate).finished;
@@ -262,7 +315,7 @@ describe('when a slice fails', () => {
     expect(api.calls.some((call) => call.path === '/api/v4/taskstate')).toBe(false);
   });
 
-  it('shows the server\'s refusal at once, without retrying', async () => {
+  it("shows the server's refusal at once, without retrying", async () => {
     const refusal = { code: 15005, message: CONVERSION_MESSAGES.wrongType('DWG/DXF') };
     const api = fakeApi({ sliceReplies: [{ status: 400, body: refusal }] });
     api.expect(3);
@@ -277,7 +330,22 @@ describe('when a slice fails', () => {
   it('sends the slices the server still lacks once, then waits for the result', async () => {
     const api = fakeApi({
       taskstates: [
-        details({ status: 'uploading', files: [{ fileindex: 0, name: 'a.dwg', size: 23, received: [0, 2], chunks: 3, state: 'uploading', reason: null, outputname: null, outputsize: null }] }),
+        details({
+          status: 'uploading',
+          files: [
+            {
+              fileindex: 0,
+              name: 'a.dwg',
+              size: 23,
+              received: [0, 2],
+              chunks: 3,
+              state: 'uploading',
+              reason: null,
+              outputname: null,
+              outputsize: null,
+            },
+          ],
+        }),
         details({ status: 'done', progress: 100 }),
       ],
     });
@@ -291,7 +359,7 @@ describe('when a slice fails', () => {
   });
 });
 
-describe('the task\'s state', () => {
+describe("the task's state", () => {
   it('shows why the conversion failed, per file and for the task', async () => {
     const reason = 'PDF转CAD功能即将上线，敬请期待';
     const api = fakeApi({
@@ -300,7 +368,9 @@ describe('the task\'s state', () => {
           status: 'failed',
           progress: 100,
           reason,
-          files: [{ fileindex: 0, name: 'a.pdf', size: 5, received: [0], chunks: 1, state: 'failed', reason, outputname: null, outputsize: null }],
+          files: [
+            { fileindex: 0, name: 'a.pdf', size: 5, received: [0], chunks: 1, state: 'failed', reason, outputname: null, outputsize: null },
+          ],
         }),
       ],
     });
@@ -312,7 +382,14 @@ describe('the task\'s state', () => {
   });
 
   it('keeps asking through a few failed requests, and gives up after too many in a row', async () => {
-    const api = fakeApi({ taskstates: ['network', 'network', details({ status: 'processing' }), ...Array.from({ length: POLL_FAILURE_LIMIT }, () => 'network' as const)] });
+    const api = fakeApi({
+      taskstates: [
+        'network',
+        'network',
+        details({ status: 'processing' }),
+        ...Array.from({ length: POLL_FAILURE_LIMIT }, () => 'network' as const),
+      ],
+    });
     api.expect(1);
     const { deps, onUpdate, snapshots } = setup(api);
     const final = await startConversion(job([source('a.dwg', 'x')]), deps, onUpdate).finished;
@@ -326,7 +403,9 @@ describe('the task\'s state', () => {
     api.expect(1);
     const { deps, onUpdate } = setup(api);
     const unknown = async (url: string, init: RequestInit) =>
-      new URL(url).pathname === '/api/v4/taskstate' ? json(200, { code: 15001, message: CONVERSION_MESSAGES.taskUnknown }) : api.fetch(url, init);
+      new URL(url).pathname === '/api/v4/taskstate'
+        ? json(200, { code: 15001, message: CONVERSION_MESSAGES.taskUnknown })
+        : api.fetch(url, init);
     const client = createApiClient({ baseUrl: ORIGIN, secret: 's', fetch: unknown, device: () => productDevice('d'), domain: 'site.test' });
     const final = await startConversion(job([source('a.dwg', 'x')]), { ...deps, client }, onUpdate).finished;
     expect(final).toMatchObject({ phase: 'failed', error: CONVERSION_MESSAGES.taskUnknown });
@@ -375,7 +454,8 @@ describe('cancelling', () => {
     const final = await run.finished;
     expect(final.phase).toBe('cancelled');
     expect(api.calls.filter((call) => call.path === '/api/v4/taskstate')).toHaveLength(3);
-    for (const call of api.calls.filter((candidate) => candidate.path === '/api/v4/taskstate')) expect(call.body).toMatchObject({ tasktag: TASKTAG, tasktoken: 'tok' });
+    for (const call of api.calls.filter((candidate) => candidate.path === '/api/v4/taskstate'))
+      expect(call.body).toMatchObject({ tasktag: TASKTAG, tasktoken: 'tok' });
     expect(api.calls.at(-1)?.path).toBe('/api/v4/taskcancel');
   });
 });
@@ -386,12 +466,32 @@ describe('task details', () => {
     { name: 'b.dwg', size: 50 },
   ];
 
-  it('marks files by the server\'s word, and a cancelled task\'s unfinished files as cancelled', () => {
+  it("marks files by the server's word, and a cancelled task's unfinished files as cancelled", () => {
     const reported = details({
       status: 'cancelled',
       files: [
-        { fileindex: 0, name: 'a.dwg', size: 100, received: [0], chunks: 1, state: 'done', reason: null, outputname: 'a.pdf', outputsize: 10 },
-        { fileindex: 1, name: 'b.dwg', size: 50, received: [0], chunks: 1, state: 'converting', reason: null, outputname: null, outputsize: null },
+        {
+          fileindex: 0,
+          name: 'a.dwg',
+          size: 100,
+          received: [0],
+          chunks: 1,
+          state: 'done',
+          reason: null,
+          outputname: 'a.pdf',
+          outputsize: 10,
+        },
+        {
+          fileindex: 1,
+          name: 'b.dwg',
+          size: 50,
+          received: [0],
+          chunks: 1,
+          state: 'converting',
+          reason: null,
+          outputname: null,
+          outputsize: null,
+        },
       ],
     });
     const next = withTaskDetails(initialSnapshot(files), reported);
@@ -403,7 +503,17 @@ describe('task details', () => {
   it('lists the slices still missing', () => {
     const reported = details({
       files: [
-        { fileindex: 0, name: 'a', size: 30, received: [1], chunks: 3, state: 'uploading', reason: null, outputname: null, outputsize: null },
+        {
+          fileindex: 0,
+          name: 'a',
+          size: 30,
+          received: [1],
+          chunks: 3,
+          state: 'uploading',
+          reason: null,
+          outputname: null,
+          outputsize: null,
+        },
         { fileindex: 1, name: 'b', size: 5, received: [0], chunks: 1, state: 'waiting', reason: null, outputname: null, outputsize: null },
       ],
     });

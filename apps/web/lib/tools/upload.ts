@@ -49,7 +49,12 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 /** The fetch transport: progress only per slice (fetch cannot report upload progress). */
 export function fetchTransport(fetchFn: FetchLike, headers: Readonly<Record<string, string>>): ChunkTransport {
   return async ({ url, body, signal, onProgress }) => {
-    const response = await fetchFn(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/octet-stream' }, body, signal });
+    const response = await fetchFn(url, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/octet-stream' },
+      body,
+      signal,
+    });
     let answer: unknown;
     try {
       answer = await response.json();
@@ -127,7 +132,15 @@ export function initialSnapshot(files: readonly Pick<UploadSource, 'name' | 'siz
   return {
     phase: 'starting',
     tasktag: null,
-    files: files.map((file, index) => ({ index, name: file.name, size: file.size, sentBytes: 0, stage: 'pending', reason: null, outputname: null })),
+    files: files.map((file, index) => ({
+      index,
+      name: file.name,
+      size: file.size,
+      sentBytes: 0,
+      stage: 'pending',
+      reason: null,
+      outputname: null,
+    })),
     progress: 0,
     statusdetail: '',
     error: null,
@@ -199,7 +212,12 @@ export function chunkCountOf(size: number, chunkBytes: number): number {
  * (failed) carry the task's details as well: those are read like a success. The tasktoken proves
  * the task is this page's even where the browser keeps no cookie (decision 0029).
  */
-async function askTaskState(client: Pick<ApiClient, 'call'>, task: { tasktag: string; tasktoken: string }, signed: SignedFields, signal?: AbortSignal): Promise<TTaskDetails> {
+async function askTaskState(
+  client: Pick<ApiClient, 'call'>,
+  task: { tasktag: string; tasktoken: string },
+  signed: SignedFields,
+  signal?: AbortSignal,
+): Promise<TTaskDetails> {
   try {
     return await client.call(endpoints.taskstate, { ...signed, ...task, ifshowtxt: 1 }, signal === undefined ? {} : { signal });
   } catch (error) {
@@ -244,7 +262,8 @@ function readChunkAnswer(answer: ChunkAnswer): { isComplete: boolean } {
   const isTransient = answer.status >= 500 || RETRIED_STATUSES.has(answer.status);
   const body = answer.body;
   if (!isTransient && typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'number') {
-    const message = 'message' in body && typeof body.message === 'string' && body.message !== '' ? body.message : CONVERSION_MESSAGES.chunkInvalid;
+    const message =
+      'message' in body && typeof body.message === 'string' && body.message !== '' ? body.message : CONVERSION_MESSAGES.chunkInvalid;
     throw new UploadError(message, true);
   }
   throw new UploadError(CLIENT_ERRORS.badResponse.message, false);
@@ -314,7 +333,14 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
   }
 
   /** Sends one slice, again after each pause while it fails for a passing reason. */
-  async function sendChunk(query: URLSearchParams, file: UploadSource, fileindex: number, chunk: number, chunks: number, sentBefore: number) {
+  async function sendChunk(
+    query: URLSearchParams,
+    file: UploadSource,
+    fileindex: number,
+    chunk: number,
+    chunks: number,
+    sentBefore: number,
+  ) {
     const start = chunk * chunkBytes;
     const body = file.slice(start, Math.min(file.size, start + chunkBytes));
     const url = `${deps.uploadUrl}?${new URLSearchParams({ ...Object.fromEntries(query), fileindex: String(fileindex), chunks: String(chunks), chunk: String(chunk) }).toString()}`;

@@ -37,11 +37,14 @@ class FakeXhr implements XhrLike {
 function start(signal = new AbortController().signal) {
   const xhr = new FakeXhr();
   const progress: number[] = [];
-  const answer = xhrTransport({ 'X-Product': '141' }, () => xhr)({ url: '/api/v4/uploadfile?chunk=0', body: new Blob(['0123456789']), signal, onProgress: (sent) => progress.push(sent) });
+  const answer = xhrTransport(
+    { 'X-Product': '141' },
+    () => xhr,
+  )({ url: '/api/v4/uploadfile?chunk=0', body: new Blob(['0123456789']), signal, onProgress: (sent) => progress.push(sent) });
   return { xhr, progress, answer };
 }
 
-describe('the browser\'s slice transport', () => {
+describe("the browser's slice transport", () => {
   it('posts the raw slice and reports the bytes sent as they go', async () => {
     const { xhr, progress, answer } = start();
     expect(xhr.opened).toEqual(['POST', '/api/v4/uploadfile?chunk=0']);

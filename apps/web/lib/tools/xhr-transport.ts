@@ -15,7 +15,10 @@ export interface XhrLike {
   addEventListener(type: 'load' | 'error' | 'abort' | 'timeout', listener: () => void): void;
 }
 
-export function xhrTransport(headers: Readonly<Record<string, string>>, create: () => XhrLike = () => new XMLHttpRequest()): ChunkTransport {
+export function xhrTransport(
+  headers: Readonly<Record<string, string>>,
+  create: () => XhrLike = () => new XMLHttpRequest(),
+): ChunkTransport {
   return ({ url, body, signal, onProgress }) =>
     new Promise((resolve, reject) => {
       if (signal.aborted) {
@@ -26,7 +29,8 @@ export function xhrTransport(headers: Readonly<Record<string, string>>, create: 
       const stop = () => xhr.abort();
       const settle = () => signal.removeEventListener('abort', stop);
       xhr.open('POST', url);
-      for (const [name, value] of Object.entries({ ...headers, 'Content-Type': 'application/octet-stream' })) xhr.setRequestHeader(name, value);
+      for (const [name, value] of Object.entries({ ...headers, 'Content-Type': 'application/octet-stream' }))
+        xhr.setRequestHeader(name, value);
       xhr.upload.addEventListener('progress', (event) => onProgress(event.loaded));
       xhr.addEventListener('load', () => {
         settle();

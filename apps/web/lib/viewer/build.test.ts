@@ -56,8 +56,17 @@ describe('the build worker', () => {
 
   it('classifies memory failures apart from damaged files', () => {
     expect(classifyError(new RangeError('Array buffer allocation failed')).error).toBe('memory');
-    expect(classifyError(Object.assign(new Error('The DWG decoder could not start: WebAssembly.Memory(): could not allocate memory'), { name: 'CadReadError', reason: 'unsupported' })).error).toBe('memory');
-    expect(classifyError(Object.assign(new Error('Unsupported DWG version AC1040'), { name: 'CadReadError', reason: 'unsupported' })).error).toBe('unsupported');
+    expect(
+      classifyError(
+        Object.assign(new Error('The DWG decoder could not start: WebAssembly.Memory(): could not allocate memory'), {
+          name: 'CadReadError',
+          reason: 'unsupported',
+        }),
+      ).error,
+    ).toBe('memory');
+    expect(
+      classifyError(Object.assign(new Error('Unsupported DWG version AC1040'), { name: 'CadReadError', reason: 'unsupported' })).error,
+    ).toBe('unsupported');
     expect(classifyError(new TypeError("Cannot read properties of undefined (reading 'x')")).error).toBe('corrupt');
   });
 });

@@ -105,7 +105,15 @@ export async function handleBuildRequest(request: BuildRequest, scope: WorkerSco
     request.port.close();
     // The DWG worker tells the page itself what went wrong.
     if (handoff.kind === 'failed') return;
-    const out = drawingToPacked(handoff.drawing, 'dwg', handoff.warnings, request.maxPoints, { read: handoff.read, parse: handoff.parse }, progress, texts);
+    const out = drawingToPacked(
+      handoff.drawing,
+      'dwg',
+      handoff.warnings,
+      request.maxPoints,
+      { read: handoff.read, parse: handoff.parse },
+      progress,
+      texts,
+    );
     scope.postMessage({ kind: 'done', drawing: out.drawing }, out.transfer);
   } catch (error) {
     scope.postMessage({ kind: 'error', ...classifyError(error) });

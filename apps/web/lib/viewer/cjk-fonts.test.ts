@@ -31,7 +31,17 @@ const cp = (s: string): number[] => [...s].map((c) => c.codePointAt(0) as number
 
 describe('the CJK faces the viewer loads', () => {
   it("asks for the drawing's CJK characters only, each once, by the face its text is set in", () => {
-    const lists = [listOf([['客厅 Living room', 0], ['设计说明：', 1], ['ABC', 2], ['客厅', 0]], ['Noto Sans SC', 'Noto Serif SC', 'DejaVu Sans'])];
+    const lists = [
+      listOf(
+        [
+          ['客厅 Living room', 0],
+          ['设计说明：', 1],
+          ['ABC', 2],
+          ['客厅', 0],
+        ],
+        ['Noto Sans SC', 'Noto Serif SC', 'DejaVu Sans'],
+      ),
+    ];
     const wanted = cjkCodePoints(lists);
     expect([...wanted.sans].sort()).toEqual(cp('厅客').sort());
     expect([...wanted.serif].sort()).toEqual(cp('设计说明：').sort());
@@ -41,13 +51,19 @@ describe('the CJK faces the viewer loads', () => {
     expect(decodeCodePoints(new URL(requests[0]!.url, 'http://x').searchParams.get('c') ?? '')).toEqual(cp('厅客').sort((a, b) => a - b));
     // Loaded characters are not asked for again; a drawing without CJK asks for nothing.
     expect(subsetRequests(wanted, { sans: new Set(cp('客厅')), serif: new Set(cp('设计说明：')) })).toEqual([]);
-    expect(subsetRequests(cjkCodePoints([listOf([['Plan 1:100', 0]], ['DejaVu Sans'])]), { sans: new Set(), serif: new Set() })).toEqual([]);
+    expect(subsetRequests(cjkCodePoints([listOf([['Plan 1:100', 0]], ['DejaVu Sans'])]), { sans: new Set(), serif: new Set() })).toEqual(
+      [],
+    );
   });
 
   it('splits a drawing with many characters into subsets of at most MAX_SUBSET_CODE_POINTS', () => {
     const many = new Set(Array.from({ length: 2000 }, (_, i) => 0x4e00 + i));
     const requests = subsetRequests({ sans: many, serif: new Set() }, { sans: new Set(), serif: new Set() });
-    expect(requests.map((r) => r.codePoints.length)).toEqual([MAX_SUBSET_CODE_POINTS, MAX_SUBSET_CODE_POINTS, 2000 - 2 * MAX_SUBSET_CODE_POINTS]);
+    expect(requests.map((r) => r.codePoints.length)).toEqual([
+      MAX_SUBSET_CODE_POINTS,
+      MAX_SUBSET_CODE_POINTS,
+      2000 - 2 * MAX_SUBSET_CODE_POINTS,
+    ]);
     for (const r of requests) expect(r.url.length).toBeLessThan(8000);
   });
 

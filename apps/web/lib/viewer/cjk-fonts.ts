@@ -39,10 +39,11 @@ export function cjkCodePoints(lists: readonly ListTexts[]): Record<ServedCjkFace
 /** CSS unicode-range of sorted code points: runs of consecutive ones as U+A-B. */
 export function unicodeRange(codePoints: readonly number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < codePoints.length; ) {
+  for (let i = 0; i < codePoints.length;) {
     let j = i;
     while (j + 1 < codePoints.length && (codePoints[j + 1] as number) === (codePoints[j] as number) + 1) j++;
-    const a = (codePoints[i] as number).toString(16).toUpperCase(), b = (codePoints[j] as number).toString(16).toUpperCase();
+    const a = (codePoints[i] as number).toString(16).toUpperCase(),
+      b = (codePoints[j] as number).toString(16).toUpperCase();
     parts.push(i === j ? `U+${a}` : `U+${a}-${b}`);
     i = j + 1;
   }

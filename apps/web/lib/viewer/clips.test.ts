@@ -27,8 +27,19 @@ function segments(buckets: readonly Bucket[]): number[][] {
   for (const b of buckets) {
     const [ox, oy] = b.origin;
     for (let o = 0; o < b.lines.length; o += 2 * LINE_FLOATS)
-      out.push([(b.lines[o] as number) + ox, (b.lines[o + 1] as number) + oy, (b.lines[o + LINE_FLOATS] as number) + ox, (b.lines[o + LINE_FLOATS + 1] as number) + oy]);
-    for (let o = 0; o < b.wide.length; o += 6 * WIDE_FLOATS) out.push([(b.wide[o] as number) + ox, (b.wide[o + 1] as number) + oy, (b.wide[o + 2] as number) + ox, (b.wide[o + 3] as number) + oy]);
+      out.push([
+        (b.lines[o] as number) + ox,
+        (b.lines[o + 1] as number) + oy,
+        (b.lines[o + LINE_FLOATS] as number) + ox,
+        (b.lines[o + LINE_FLOATS + 1] as number) + oy,
+      ]);
+    for (let o = 0; o < b.wide.length; o += 6 * WIDE_FLOATS)
+      out.push([
+        (b.wide[o] as number) + ox,
+        (b.wide[o + 1] as number) + oy,
+        (b.wide[o + 2] as number) + ox,
+        (b.wide[o + 3] as number) + oy,
+      ]);
   }
   return out.map((s) => s.map((v) => Math.round(v * 1000) / 1000));
 }
@@ -36,7 +47,13 @@ function segments(buckets: readonly Bucket[]): number[][] {
 const SQUARE = Float64Array.from([0, 0, 10, 0, 10, 10, 0, 10]);
 
 function stroke(x0: number, y0: number, x1: number, y1: number): Primitive {
-  return { kind: 'path', mode: 'stroke', style: 0, coords: Float64Array.from([x0, y0, x1, y1]), starts: Uint32Array.from([0]) } as Primitive;
+  return {
+    kind: 'path',
+    mode: 'stroke',
+    style: 0,
+    coords: Float64Array.from([x0, y0, x1, y1]),
+    starts: Uint32Array.from([0]),
+  } as Primitive;
 }
 
 function syntheticList(clips: DisplayList['clips']): DisplayList {
@@ -63,14 +80,22 @@ describe('XCLIP in the viewer', () => {
     expect(clip.parent).toBe(-1);
     const xs = [...clip.polygon].filter((_, i) => i % 2 === 0);
     const ys = [...clip.polygon].filter((_, i) => i % 2 === 1);
-    expect([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)].map((v) => Math.round(v * 1e6) / 1e6)).toEqual([102, 112, 2, 12]);
+    expect([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)].map((v) => Math.round(v * 1e6) / 1e6)).toEqual([
+      102, 112, 2, 12,
+    ]);
     // Outside the clip: the frame only.
     const frame = segments(model.buckets);
     expect(frame).toHaveLength(4);
     expect(frame.flat().every((v) => v === 90 || v === 130 || v === -10 || v === 30)).toBe(true);
     // In the clip: block B's lines (whole: the stencil cuts them) and the nested block's diagonal.
     const inside = segments(clip.buckets);
-    expect(inside).toEqual(expect.arrayContaining([[100, 5, 120, 5], [110, 0, 110, 20], [100, 0, 120, 20]]));
+    expect(inside).toEqual(
+      expect.arrayContaining([
+        [100, 5, 120, 5],
+        [110, 0, 110, 20],
+        [100, 0, 120, 20],
+      ]),
+    );
     expect(clip.buckets.some((b) => b.fills.length > 0)).toBe(true);
     expect(model.buckets.every((b) => b.fills.length === 0)).toBe(true);
     expect(transferablesOf([model])).toContain(clip.polygon.buffer);
@@ -87,7 +112,10 @@ describe('XCLIP in the viewer', () => {
     const packed = packList(list, 0);
     expect(packed.clips.map((c) => c.parent)).toEqual([-1, 0]);
     expect(segments(packed.buckets)).toEqual([[20, 20, 30, 30]]);
-    expect(segments(packed.clips[0]!.buckets).sort()).toEqual([[1, 1, 2, 2], [4, 4, 5, 5]]);
+    expect(segments(packed.clips[0]!.buckets).sort()).toEqual([
+      [1, 1, 2, 2],
+      [4, 4, 5, 5],
+    ]);
     // The text is in the inner clip: its glyphs go through both stencils.
     expect([...packTexts(list).clips]).toEqual([1]);
     expect(clipChain(packed, 1)).toEqual([0, 1]);
@@ -118,13 +146,29 @@ describe('XCLIP in the viewer', () => {
   });
 
   it('clips a large text of a clipped block on the 2D overlay too, by its clips outermost first', () => {
-    const list = packList(syntheticList([
-      { from: 0, to: 3, polygon: SQUARE },
-      { from: 1, to: 2, polygon: Float64Array.from([2, 2, 8, 2, 8, 8, 2, 8]) },
-    ]), 0);
-    const drawing = { lists: [list], scenes: [{ name: 'Model', isModel: true, tabOrder: 0, list: 0, viewports: [], bounds: list.bounds }] } as unknown as PackedDrawing;
+    const list = packList(
+      syntheticList([
+        { from: 0, to: 3, polygon: SQUARE },
+        { from: 1, to: 2, polygon: Float64Array.from([2, 2, 8, 2, 8, 8, 2, 8]) },
+      ]),
+      0,
+    );
+    const drawing = {
+      lists: [list],
+      scenes: [{ name: 'Model', isModel: true, tabOrder: 0, list: 0, viewports: [], bounds: list.bounds }],
+    } as unknown as PackedDrawing;
     // The text 'A-1' at (3, 3), one unit high, two wide.
-    const glyphs: GlyphSet = { pages: [], lists: [{ buckets: [], info: { boxes: Float64Array.from([3, 2.7, 5, 4.1]), ems: Float32Array.from([1]), fits: Float32Array.from([1]) }, glyphCount: 3 }], css: [['sans-serif']] };
+    const glyphs: GlyphSet = {
+      pages: [],
+      lists: [
+        {
+          buckets: [],
+          info: { boxes: Float64Array.from([3, 2.7, 5, 4.1]), ems: Float32Array.from([1]), fits: Float32Array.from([1]) },
+          glyphCount: 3,
+        },
+      ],
+      css: [['sans-serif']],
+    };
     // 100 device pixels per unit: the text is 100 px high, above the overlay's threshold.
     const view = { cx: 5, cy: 5, scale: 100, width: 1000, height: 1000 };
     const plan = planOverlay(drawing, glyphs, drawing.scenes[0]!, view, [Uint8Array.of(1)]);

@@ -19,7 +19,8 @@ export function clipChain(list: PackedList, index: number): number[] {
 export function polygonThrough(polygon: Float64Array, m: Affine): Float32Array {
   const out = new Float32Array(polygon.length);
   for (let i = 0; i < polygon.length; i += 2) {
-    const x = polygon[i] as number, y = polygon[i + 1] as number;
+    const x = polygon[i] as number,
+      y = polygon[i + 1] as number;
     out[i] = m[0] * x + m[2] * y + m[4];
     out[i + 1] = m[1] * x + m[3] * y + m[5];
   }
@@ -31,8 +32,10 @@ export function insideRing(ring: ArrayLike<number>, x: number, y: number): boole
   let inside = false;
   const n = ring.length >> 1;
   for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = ring[2 * i] as number, yi = ring[2 * i + 1] as number;
-    const xj = ring[2 * j] as number, yj = ring[2 * j + 1] as number;
+    const xi = ring[2 * i] as number,
+      yi = ring[2 * i + 1] as number;
+    const xj = ring[2 * j] as number,
+      yj = ring[2 * j + 1] as number;
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;

@@ -95,7 +95,13 @@ export class ViewerController {
   private frameRequested = false;
   private uiRequested = false;
   private pointers = new Map<number, PointerInfo>();
-  private gesture: { kind: 'pan' | 'pinch' | 'window' | 'none'; startView: View; start: PointerInfo; startPinch?: Touch2; moved: boolean } | null = null;
+  private gesture: {
+    kind: 'pan' | 'pinch' | 'window' | 'none';
+    startView: View;
+    start: PointerInfo;
+    startPinch?: Touch2;
+    moved: boolean;
+  } | null = null;
   private windowRect: [number, number, number, number] | null = null;
   private uiDirty = false;
   private lastTap: { x: number; y: number; time: number } | null = null;
@@ -146,7 +152,8 @@ export class ViewerController {
     controller = new ViewerController(canvases, container, callbacks, renderer);
     const warm = controller;
     // Safari has no requestIdleCallback.
-    const idle = (window as Window & { requestIdleCallback?: (fn: () => void, options: { timeout: number }) => number }).requestIdleCallback;
+    const idle = (window as Window & { requestIdleCallback?: (fn: () => void, options: { timeout: number }) => number })
+      .requestIdleCallback;
     if (idle) idle.call(window, () => warm.warmUp(), { timeout: 2000 });
     else window.setTimeout(() => warm.warmUp(), 200);
     return controller;
@@ -221,7 +228,8 @@ export class ViewerController {
     const prepared = this.prepared;
     this.prepared = null;
     // The atlas drawn ahead serves if it covers the same lists (it was built from the same texts).
-    this.glyphs = prepared && prepared.glyphs.lists.length === drawing.lists.length ? prepared.glyphs : buildGlyphs(drawing.lists, canvasOf);
+    this.glyphs =
+      prepared && prepared.glyphs.lists.length === drawing.lists.length ? prepared.glyphs : buildGlyphs(drawing.lists, canvasOf);
     const ahead = prepared && this.glyphs === prepared.glyphs ? prepared.ms : 0;
     this.drawing = drawing;
     const t1 = performance.now();
@@ -457,7 +465,8 @@ export class ViewerController {
     if (scene.isModel) candidates.push({ list: scene.list, toScene: [1, 0, 0, 1, 0, 0], frozen: [] });
     else {
       candidates.push({ list: scene.list, toScene: [1, 0, 0, 1, 0, 0], frozen: [] });
-      for (const vp of scene.viewports) if (insideRing(vp.clip, x, y)) candidates.push({ list: vp.list, toScene: vp.matrix, frozen: vp.frozenLayers });
+      for (const vp of scene.viewports)
+        if (insideRing(vp.clip, x, y)) candidates.push({ list: vp.list, toScene: vp.matrix, frozen: vp.frozenLayers });
     }
     let best: SnapHit | null = null;
     for (const c of candidates) {
@@ -479,7 +488,8 @@ export class ViewerController {
     const view = this.currentView();
     const [x, y] = toScene(view, sx, sy);
     const snapped = this.snapAt(x, y);
-    const px = snapped ? snapped.x : x, py = snapped ? snapped.y : y;
+    const px = snapped ? snapped.x : x,
+      py = snapped ? snapped.y : y;
     const m = this.measure;
     const limit = m.mode === 'point' ? 1 : m.mode === 'distance' ? 2 : m.mode === 'angle' ? 3 : Infinity;
     let points = m.points;
@@ -524,7 +534,11 @@ export class ViewerController {
       return toScreen(view, x, y);
     };
     const pts = this.measure.points.map(toScr);
-    const hover = this.hover ? toScreen(view, this.hover.x, this.hover.y) : this.hoverRaw ? toScreen(view, this.hoverRaw[0], this.hoverRaw[1]) : null;
+    const hover = this.hover
+      ? toScreen(view, this.hover.x, this.hover.y)
+      : this.hoverRaw
+        ? toScreen(view, this.hoverRaw[0], this.hoverRaw[1])
+        : null;
     const limit = this.measure.mode === 'point' ? 1 : this.measure.mode === 'distance' ? 2 : this.measure.mode === 'angle' ? 3 : Infinity;
     const chain = hover && pts.length > 0 && pts.length < limit ? [...pts, hover] : pts;
     ctx.lineWidth = 1.5 * dpr;
@@ -610,7 +624,8 @@ export class ViewerController {
         this.setView(pinchView(g.startView, g.startPinch, { ax: a.x, ay: a.y, bx: b.x, by: b.y }, this.fitScale));
         return;
       }
-      const dx = x - g.start.x, dy = y - g.start.y;
+      const dx = x - g.start.x,
+        dy = y - g.start.y;
       if (!g.moved && Math.hypot(dx, dy) > CLICK_SLOP * this.dpr) g.moved = true;
       if (g.moved) {
         if (g.kind === 'window') {
@@ -765,4 +780,3 @@ function resultOf(mode: MeasureMode, points: readonly Point[]): MeasureResult | 
     }
   }
 }
-

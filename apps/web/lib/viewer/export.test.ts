@@ -7,7 +7,12 @@ describe('export through the server', () => {
     const task = exportTaskOf({ format: 'pdf', scope: { kind: 'current', layout: 'Layout1' }, color: 'mono', background: 'black' });
     expect(task.tasktype).toBe('cad2pdf');
     expect(task.params.outputfileextension).toBe('pdf');
-    expect(ZConversionOptions.parse(JSON.parse(task.params.parainfo))).toEqual({ layout: 'Layout1', paper: 'fit', orientation: 'auto', color: 'mono' });
+    expect(ZConversionOptions.parse(JSON.parse(task.params.parainfo))).toEqual({
+      layout: 'Layout1',
+      paper: 'fit',
+      orientation: 'auto',
+      color: 'mono',
+    });
   });
 
   it('asks cad2jpg for a PNG of every layout on the viewer background', () => {

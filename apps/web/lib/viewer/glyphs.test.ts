@@ -61,7 +61,13 @@ describe('glyph atlas and quads', () => {
     // Each glyph: two triangles; the first vertex is the cell's lower left corner.
     const data = set.lists[0]?.buckets.flatMap((b) => {
       const out: number[][] = [];
-      for (let o = 0; o < b.data.length; o += 6 * GLYPH_FLOATS) out.push([(b.data[o] as number) + b.origin[0], (b.data[o + 1] as number) + b.origin[1], b.data[o + 4] as number, b.data[o + 5] as number]);
+      for (let o = 0; o < b.data.length; o += 6 * GLYPH_FLOATS)
+        out.push([
+          (b.data[o] as number) + b.origin[0],
+          (b.data[o + 1] as number) + b.origin[1],
+          b.data[o + 4] as number,
+          b.data[o + 5] as number,
+        ]);
       return out;
     });
     expect(data).toHaveLength(4);

@@ -30,7 +30,8 @@ const MAX_PAGE_HEIGHT = 2048;
 const PER_PAGE = PER_ROW * Math.floor(MAX_PAGE_HEIGHT / CELL);
 const GLYPHS_PER_BUCKET = 4096;
 
-const INSTALLED_CJK = '"Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "WenQuanYi Micro Hei", sans-serif';
+const INSTALLED_CJK =
+  '"Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "WenQuanYi Micro Hei", sans-serif';
 const FALLBACKS: Readonly<Record<string, string>> = {
   sans: '"DejaVu Sans", "Liberation Sans", Arial, "Helvetica Neue", sans-serif',
   serif: '"Liberation Serif", "Times New Roman", "DejaVu Serif", serif',
@@ -42,7 +43,8 @@ export const isCjkCode = isCjk;
 
 /** The CSS font family list for an engine font family, and for a CJK character in it (the served face of its style first). */
 export function cssFamilies(family: string, cjk: boolean): string {
-  if (cjk || /CJK|Noto (Sans|Serif) SC|Han Sans|YaHei|SimSun|SimHei|PingFang/i.test(family)) return `"${SERVED_FAMILIES[servedFaceOf(family)]}", ${INSTALLED_CJK}`;
+  if (cjk || /CJK|Noto (Sans|Serif) SC|Han Sans|YaHei|SimSun|SimHei|PingFang/i.test(family))
+    return `"${SERVED_FAMILIES[servedFaceOf(family)]}", ${INSTALLED_CJK}`;
   const kind = /mono|courier/i.test(family) ? 'mono' : /serif|times|roman/i.test(family) && !/sans/i.test(family) ? 'serif' : 'sans';
   const quoted = `"${family.replace(/["\\]/g, '')}"`;
   return `${quoted}, ${FALLBACKS[kind]}`;
@@ -155,7 +157,8 @@ class Atlas {
     const advance = this.measure.measureText(ch).width / FONT_PX;
     const page = Math.floor(index / PER_PAGE);
     const slot = index % PER_PAGE;
-    const x = (slot % PER_ROW) * CELL, y = Math.floor(slot / PER_ROW) * CELL;
+    const x = (slot % PER_ROW) * CELL,
+      y = Math.floor(slot / PER_ROW) * CELL;
     // v is filled in once the page height is known (draw).
     c = { page, u0: x, v0: y, u1: x + CELL, v1: y + CELL, advance: Number.isFinite(advance) && advance > 0 ? advance : 0.6 };
     this.cells.set(key, c);
@@ -252,22 +255,39 @@ export function buildGlyphs(lists: readonly ListTexts[], create: CanvasFactory):
     const grid = new GlyphGrid(list.bounds, glyphCount);
     for (let k = 0; k < t.count; k++) {
       const m = t.matrices.subarray(k * 6, k * 6 + 6);
-      const a = m[0] as number, b = m[1] as number, c = m[2] as number, d = m[3] as number, e = m[4] as number, f = m[5] as number;
+      const a = m[0] as number,
+        b = m[1] as number,
+        c = m[2] as number,
+        d = m[3] as number,
+        e = m[4] as number,
+        f = m[5] as number;
       const size = t.sizes[k] as number;
       const fit = fits[k] as number;
       const cells = cellsOf[k] as Placed[];
-      const cellW = (size * fit * CELL) / FONT_PX, cellH = (size * CELL) / FONT_PX;
-      const left = (-size * fit * PAD_X) / FONT_PX, bottom = (-size * (CELL - BASELINE)) / FONT_PX;
+      const cellW = (size * fit * CELL) / FONT_PX,
+        cellH = (size * CELL) / FONT_PX;
+      const left = (-size * fit * PAD_X) / FONT_PX,
+        bottom = (-size * (CELL - BASELINE)) / FONT_PX;
       // U and V: the cell's width and height through the matrix (list units).
-      const ux = a * cellW, uy = b * cellW, vx = c * cellH, vy = d * cellH;
+      const ux = a * cellW,
+        uy = b * cellW,
+        vx = c * cellH,
+        vy = d * cellH;
       ems[k] = Math.sqrt(Math.abs(a * d - b * c)) * size;
       let x = 0;
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-      const order = t.orders[k] as number, style = t.styles[k] as number, clip = t.clips[k] ?? -1;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
+      const order = t.orders[k] as number,
+        style = t.styles[k] as number,
+        clip = t.clips[k] ?? -1;
       for (const placed of cells) {
         if (placed.cell) {
-          const gx = x + left, gy = bottom;
-          const ox = a * gx + c * gy + e, oy = b * gx + d * gy + f;
+          const gx = x + left,
+            gy = bottom;
+          const ox = a * gx + c * gy + e,
+            oy = b * gx + d * gy + f;
           grid.push(placed.cell, clip, ox, oy, ux, uy, vx, vy, order, style);
         }
         x += placed.advance * size * fit;
@@ -280,7 +300,8 @@ export function buildGlyphs(lists: readonly ListTexts[], create: CanvasFactory):
         [0, 1.1 * size],
         [w, 1.1 * size],
       ] as const) {
-        const tx = a * px + c * py + e, ty = b * px + d * py + f;
+        const tx = a * px + c * py + e,
+          ty = b * px + d * py + f;
         if (tx < minX) minX = tx;
         if (tx > maxX) maxX = tx;
         if (ty < minY) minY = ty;
@@ -319,26 +340,50 @@ function spaceAdvance(atlas: Atlas, css: string): number {
 class GlyphGrid {
   private readonly n: number;
   private readonly box: Box;
-  private readonly cells = new Map<number, { page: number; clip: number; ox: number; oy: number; data: Floats; bounds: Box; maxCell: number }>();
+  private readonly cells = new Map<
+    number,
+    { page: number; clip: number; ox: number; oy: number; data: Floats; bounds: Box; maxCell: number }
+  >();
 
   constructor(bounds: Box | null, glyphs: number) {
     this.box = bounds ?? { minX: -1, minY: -1, maxX: 1, maxY: 1 };
     this.n = Math.max(1, Math.min(16, Math.ceil(Math.sqrt(glyphs / GLYPHS_PER_BUCKET))));
   }
 
-  push(cell: GlyphCell, clip: number, ox: number, oy: number, ux: number, uy: number, vx: number, vy: number, order: number, style: number): void {
-    const w = Math.max(this.box.maxX - this.box.minX, 1e-9) / this.n, h = Math.max(this.box.maxY - this.box.minY, 1e-9) / this.n;
+  push(
+    cell: GlyphCell,
+    clip: number,
+    ox: number,
+    oy: number,
+    ux: number,
+    uy: number,
+    vx: number,
+    vy: number,
+    order: number,
+    style: number,
+  ): void {
+    const w = Math.max(this.box.maxX - this.box.minX, 1e-9) / this.n,
+      h = Math.max(this.box.maxY - this.box.minY, 1e-9) / this.n;
     const i = Math.min(this.n - 1, Math.max(0, Math.floor((ox - this.box.minX) / w)));
     const j = Math.min(this.n - 1, Math.max(0, Math.floor((oy - this.box.minY) / h)));
     // A bucket per clip, atlas page and grid cell.
     const key = (((clip + 1) * 65536 + cell.page) * this.n + j) * this.n + i;
     let b = this.cells.get(key);
     if (!b) {
-      b = { page: cell.page, clip, ox: this.box.minX + (i + 0.5) * w, oy: this.box.minY + (j + 0.5) * h, data: new Floats(6 * GLYPH_FLOATS * 64), bounds: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity }, maxCell: 0 };
+      b = {
+        page: cell.page,
+        clip,
+        ox: this.box.minX + (i + 0.5) * w,
+        oy: this.box.minY + (j + 0.5) * h,
+        data: new Floats(6 * GLYPH_FLOATS * 64),
+        bounds: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity },
+        maxCell: 0,
+      };
       this.cells.set(key, b);
     }
     b.maxCell = Math.max(b.maxCell, Math.hypot(vx, vy));
-    const x = ox - b.ox, y = oy - b.oy;
+    const x = ox - b.ox,
+      y = oy - b.oy;
     const out = b.data;
     out.reserve(6 * GLYPH_FLOATS);
     const d = out.data;
@@ -375,6 +420,14 @@ class GlyphGrid {
   }
 
   finish(): GlyphBucket[] {
-    return [...this.cells.values()].map((b) => ({ page: b.page, clip: b.clip, origin: [b.ox, b.oy], bounds: b.bounds, maxCell: b.maxCell, data: b.data.done(), count: b.data.length / GLYPH_FLOATS / 6 }));
+    return [...this.cells.values()].map((b) => ({
+      page: b.page,
+      clip: b.clip,
+      origin: [b.ox, b.oy],
+      bounds: b.bounds,
+      maxCell: b.maxCell,
+      data: b.data.done(),
+      count: b.data.length / GLYPH_FLOATS / 6,
+    }));
   }
 }

@@ -95,7 +95,9 @@ export function loadDrawing(
     dwg.postMessage(dwgRequest, [channel.port1]);
   };
 
-  start().catch((error: unknown) => settle({ ok: false, kind: null, error: 'internal', message: String((error as Error)?.message ?? error) }));
+  start().catch((error: unknown) =>
+    settle({ ok: false, kind: null, error: 'internal', message: String((error as Error)?.message ?? error) }),
+  );
   return {
     result,
     cancel: () => settle({ ok: false, kind: null, error: 'cancelled', message: 'cancelled' }),

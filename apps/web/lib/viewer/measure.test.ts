@@ -7,10 +7,20 @@ describe('measure', () => {
   });
 
   it('measures the area and perimeter of a polygon in either winding', () => {
-    const ccw = [[0, 0], [4, 0], [4, 3], [0, 3]] as const;
+    const ccw = [
+      [0, 0],
+      [4, 0],
+      [4, 3],
+      [0, 3],
+    ] as const;
     expect(polygonArea(ccw)).toEqual({ area: 12, perimeter: 14 });
     expect(polygonArea([...ccw].reverse())).toEqual({ area: 12, perimeter: 14 });
-    expect(polygonArea([[0, 0], [1, 1]])).toEqual({ area: 0, perimeter: 0 });
+    expect(
+      polygonArea([
+        [0, 0],
+        [1, 1],
+      ]),
+    ).toEqual({ area: 0, perimeter: 0 });
   });
 
   it('measures the angle at a vertex, 0..180 degrees', () => {

@@ -38,13 +38,15 @@ export function unitSymbol(insunits: number): string {
 }
 
 export function distance(a: Point, b: Point): { length: number; dx: number; dy: number } {
-  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const dx = b[0] - a[0],
+    dy = b[1] - a[1];
   return { length: Math.hypot(dx, dy), dx, dy };
 }
 
 /** Area (shoelace, always positive) and perimeter of the closed polygon through `points`. */
 export function polygonArea(points: readonly Point[]): { area: number; perimeter: number } {
-  let twice = 0, perimeter = 0;
+  let twice = 0,
+    perimeter = 0;
   for (let i = 0; i < points.length; i++) {
     const p = points[i] as Point;
     const q = points[(i + 1) % points.length] as Point;
@@ -57,8 +59,10 @@ export function polygonArea(points: readonly Point[]): { area: number; perimeter
 
 /** The angle at `vertex` between the arms to `a` and `b`, degrees 0..180. */
 export function angleAt(a: Point, vertex: Point, b: Point): number {
-  const ux = a[0] - vertex[0], uy = a[1] - vertex[1];
-  const vx = b[0] - vertex[0], vy = b[1] - vertex[1];
+  const ux = a[0] - vertex[0],
+    uy = a[1] - vertex[1];
+  const vx = b[0] - vertex[0],
+    vy = b[1] - vertex[1];
   if ((ux === 0 && uy === 0) || (vx === 0 && vy === 0)) return 0;
   return (Math.abs(Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)) * 180) / Math.PI;
 }

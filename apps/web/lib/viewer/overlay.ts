@@ -52,7 +52,13 @@ function passesOf(scene: PackedScene, view: View): Pass[] {
 }
 
 /** Which texts the overlay draws this frame. */
-export function planOverlay(drawing: PackedDrawing, glyphs: GlyphSet, scene: PackedScene, view: View, layerOn: readonly Uint8Array[]): OverlayPlan {
+export function planOverlay(
+  drawing: PackedDrawing,
+  glyphs: GlyphSet,
+  scene: PackedScene,
+  view: View,
+  layerOn: readonly Uint8Array[],
+): OverlayPlan {
   const screen = { minX: 0, minY: 0, maxX: view.width, maxY: view.height };
   const texts: OverlayText[] = [];
   for (const pass of passesOf(scene, view)) {
@@ -64,7 +70,10 @@ export function planOverlay(drawing: PackedDrawing, glyphs: GlyphSet, scene: Pac
     const on = layerOn[pass.list];
     let area = screen;
     if (pass.clip) {
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
       for (let i = 0; i < pass.clip.length; i += 2) {
         minX = Math.min(minX, pass.clip[i] as number);
         maxX = Math.max(maxX, pass.clip[i] as number);
@@ -77,7 +86,12 @@ export function planOverlay(drawing: PackedDrawing, glyphs: GlyphSet, scene: Pac
       if ((info.ems[k] as number) * scale <= OVERLAY_EM_PX) continue;
       const style = list.styles[list.texts.styles[k] as number];
       if (!style || (on && on[style.layer] === 0) || pass.frozen.has(style.layer)) continue;
-      const box = { minX: info.boxes[4 * k] as number, minY: info.boxes[4 * k + 1] as number, maxX: info.boxes[4 * k + 2] as number, maxY: info.boxes[4 * k + 3] as number };
+      const box = {
+        minX: info.boxes[4 * k] as number,
+        minY: info.boxes[4 * k + 1] as number,
+        maxX: info.boxes[4 * k + 2] as number,
+        maxY: info.boxes[4 * k + 3] as number,
+      };
       if (!boxesOverlap(transformBox(box, m), area)) continue;
       const clip = list.texts.clips[k] ?? -1;
       const clips = clip < 0 ? [] : clipChain(list, clip).map((i) => polygonThrough(list.clips[i]?.polygon ?? new Float64Array(0), m));
@@ -92,7 +106,13 @@ export function planOverlay(drawing: PackedDrawing, glyphs: GlyphSet, scene: Pac
 /** Canvases the overlay has drawn on and not cleared since: an empty overlay costs nothing per frame. */
 const dirty = new WeakSet<CanvasRenderingContext2D>();
 
-export function drawOverlay(ctx: CanvasRenderingContext2D, drawing: PackedDrawing, glyphs: GlyphSet, plan: OverlayPlan, background: number): void {
+export function drawOverlay(
+  ctx: CanvasRenderingContext2D,
+  drawing: PackedDrawing,
+  glyphs: GlyphSet,
+  plan: OverlayPlan,
+  background: number,
+): void {
   if (dirty.has(ctx)) {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);

@@ -20,9 +20,24 @@ function segmentsOf(list: PackedList): number[][] {
     const [ox, oy] = b.origin;
     const l = b.lines;
     for (let o = 0; o < l.length; o += 2 * LINE_FLOATS)
-      out.push([(l[o] as number) + ox, (l[o + 1] as number) + oy, (l[o + LINE_FLOATS] as number) + ox, (l[o + LINE_FLOATS + 1] as number) + oy, l[o + 2] as number, l[o + 3] as number]);
+      out.push([
+        (l[o] as number) + ox,
+        (l[o + 1] as number) + oy,
+        (l[o + LINE_FLOATS] as number) + ox,
+        (l[o + LINE_FLOATS + 1] as number) + oy,
+        l[o + 2] as number,
+        l[o + 3] as number,
+      ]);
     const w = b.wide;
-    for (let o = 0; o < w.length; o += 6 * WIDE_FLOATS) out.push([(w[o] as number) + ox, (w[o + 1] as number) + oy, (w[o + 2] as number) + ox, (w[o + 3] as number) + oy, w[o + 6] as number, w[o + 7] as number]);
+    for (let o = 0; o < w.length; o += 6 * WIDE_FLOATS)
+      out.push([
+        (w[o] as number) + ox,
+        (w[o + 1] as number) + oy,
+        (w[o + 2] as number) + ox,
+        (w[o + 3] as number) + oy,
+        w[o + 6] as number,
+        w[o + 7] as number,
+      ]);
   }
   return out;
 }
@@ -60,7 +75,13 @@ describe('packing display lists for the GPU', () => {
       fonts: [],
       primitives: [
         { kind: 'path' as const, mode: 'stroke' as const, style: 0, coords: Float64Array.from(arc), starts: Uint32Array.of(0) },
-        { kind: 'path' as const, mode: 'stroke' as const, style: 0, coords: Float64Array.of(0, 1000, 0.01, 1000), starts: Uint32Array.of(0) },
+        {
+          kind: 'path' as const,
+          mode: 'stroke' as const,
+          style: 0,
+          coords: Float64Array.of(0, 1000, 0.01, 1000),
+          starts: Uint32Array.of(0),
+        },
       ],
       bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 },
     };
@@ -73,7 +94,8 @@ describe('packing display lists for the GPU', () => {
     // The lone line, however short, is in both; the arc still ends where it ends.
     const ends = packedList.buckets.flatMap((b) => {
       const out: number[][] = [];
-      for (let o = 0; o < b.coarse.length; o += LINE_FLOATS) out.push([(b.coarse[o] as number) + b.origin[0], (b.coarse[o + 1] as number) + b.origin[1]]);
+      for (let o = 0; o < b.coarse.length; o += LINE_FLOATS)
+        out.push([(b.coarse[o] as number) + b.origin[0], (b.coarse[o + 1] as number) + b.origin[1]]);
       return out;
     });
     expect(ends.some(([x, y]) => Math.abs((x as number) - 0.01) < 1e-3 && Math.abs((y as number) - 1000) < 1e-3)).toBe(true);
@@ -84,13 +106,17 @@ describe('packing display lists for the GPU', () => {
   it('triangulates fills with the area of the hatch, keeping their order', () => {
     const { lists } = packed(handMadeDxf());
     const model = lists[0] as PackedList;
-    let area = 0, vertices = 0;
+    let area = 0,
+      vertices = 0;
     for (const b of model.buckets) {
       const f = b.fills;
       for (let o = 0; o < f.length; o += 3 * FILL_FLOATS) {
-        const ax = f[o] as number, ay = f[o + 1] as number;
-        const bx = f[o + FILL_FLOATS] as number, by = f[o + FILL_FLOATS + 1] as number;
-        const cx = f[o + 2 * FILL_FLOATS] as number, cy = f[o + 2 * FILL_FLOATS + 1] as number;
+        const ax = f[o] as number,
+          ay = f[o + 1] as number;
+        const bx = f[o + FILL_FLOATS] as number,
+          by = f[o + FILL_FLOATS + 1] as number;
+        const cx = f[o + 2 * FILL_FLOATS] as number,
+          cy = f[o + 2 * FILL_FLOATS + 1] as number;
         area += Math.abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2;
         expect(f[o + 2]).toBe(2);
       }
@@ -122,7 +148,8 @@ describe('packing display lists for the GPU', () => {
     const fixture = fileURLToPath(new URL('../../../../packages/cad/test-fixtures/ezdxf_wipeout_door.dxf', import.meta.url));
     const { lists } = packed(new Uint8Array(readFileSync(fixture)));
     const colours = new Set<number>();
-    for (const l of lists) for (const b of l.buckets) for (let o = 4; o < b.fills.length; o += FILL_FLOATS) colours.add(b.fills[o] as number);
+    for (const l of lists)
+      for (const b of l.buckets) for (let o = 4; o < b.fills.length; o += FILL_FLOATS) colours.add(b.fills[o] as number);
     expect(colours.has(FILL_BACKGROUND)).toBe(true);
   });
 
@@ -155,7 +182,11 @@ describe('packing display lists for the GPU', () => {
         missingFonts: ['fancy.shx'],
         missingCharacters: ['한'],
         counts: { drawn: result.counts.drawn, skipped: { ACAD_PROXY_ENTITY: 3 } },
-        warnings: [...result.warnings, { code: 'xref', subject: 'site.dwg', message: 'x' }, { code: 'limit', subject: 'points', message: 'y' }],
+        warnings: [
+          ...result.warnings,
+          { code: 'xref', subject: 'site.dwg', message: 'x' },
+          { code: 'limit', subject: 'points', message: 'y' },
+        ],
       },
       warnings,
     );

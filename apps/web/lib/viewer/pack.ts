@@ -114,7 +114,8 @@ function countSegments(list: DisplayList, clipOf: Int32Array, groups: number): n
 }
 
 function boundsOf(list: DisplayList): Box {
-  if (list.bounds && [list.bounds.minX, list.bounds.minY, list.bounds.maxX, list.bounds.maxY].every(Number.isFinite)) return { ...list.bounds };
+  if (list.bounds && [list.bounds.minX, list.bounds.minY, list.bounds.maxX, list.bounds.maxY].every(Number.isFinite))
+    return { ...list.bounds };
   return { minX: -1, minY: -1, maxX: 1, maxY: 1 };
 }
 
@@ -127,14 +128,17 @@ function addStroke(grid: Grid, p: PathPrimitive, order: number, thin: boolean, e
     const to = k + 1 < p.starts.length ? (p.starts[k + 1] as number) : n;
     if (to - from === 1) {
       // A point: a segment of no length, drawn as a square dot.
-      const x = c[2 * from] as number, y = c[2 * from + 1] as number;
+      const x = c[2 * from] as number,
+        y = c[2 * from + 1] as number;
       pushWide(grid, x, y, x, y, order, p.style);
       added++;
       continue;
     }
     for (let i = from; i + 1 < to; i++) {
-      const x0 = c[2 * i] as number, y0 = c[2 * i + 1] as number;
-      const x1 = c[2 * i + 2] as number, y1 = c[2 * i + 3] as number;
+      const x0 = c[2 * i] as number,
+        y0 = c[2 * i + 1] as number;
+      const x1 = c[2 * i + 2] as number,
+        y1 = c[2 * i + 3] as number;
       const still = x0 === x1 && y0 === y1;
       if (still && to - from > 2) continue;
       if (thin && !still) {
@@ -145,9 +149,11 @@ function addStroke(grid: Grid, p: PathPrimitive, order: number, thin: boolean, e
     }
     if (thin && to - from > 2) {
       // The coarse copy: vertices closer than eps to the last one kept are dropped (the last stays).
-      let lx = c[2 * from] as number, ly = c[2 * from + 1] as number;
+      let lx = c[2 * from] as number,
+        ly = c[2 * from + 1] as number;
       for (let i = from + 1; i < to; i++) {
-        const x = c[2 * i] as number, y = c[2 * i + 1] as number;
+        const x = c[2 * i] as number,
+          y = c[2 * i + 1] as number;
         if (i < to - 1 && Math.abs(x - lx) < eps && Math.abs(y - ly) < eps) continue;
         if (x !== lx || y !== ly) pushLine(grid, lx, ly, x, y, order, p.style, 'coarse');
         lx = x;
@@ -158,7 +164,16 @@ function addStroke(grid: Grid, p: PathPrimitive, order: number, thin: boolean, e
   return added;
 }
 
-function pushLine(grid: Grid, x0: number, y0: number, x1: number, y1: number, order: number, style: number, into: 'lines' | 'coarse'): void {
+function pushLine(
+  grid: Grid,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  order: number,
+  style: number,
+  into: 'lines' | 'coarse',
+): void {
   const cell = grid.cellAt((x0 + x1) / 2, (y0 + y1) / 2);
   const out = (cell[into] ??= new Floats(1024));
   out.reserve(2 * LINE_FLOATS);
@@ -185,7 +200,10 @@ function pushWide(grid: Grid, x0: number, y0: number, x1: number, y1: number, or
   const out = (cell.wide ??= new Floats(1024));
   out.reserve(6 * WIDE_FLOATS);
   const d = out.data;
-  const ax = x0 - cell.ox, ay = y0 - cell.oy, bx = x1 - cell.ox, by = y1 - cell.oy;
+  const ax = x0 - cell.ox,
+    ay = y0 - cell.oy,
+    bx = x1 - cell.ox,
+    by = y1 - cell.oy;
   for (let k = 0; k < 6; k++) {
     const o = out.length;
     d[o] = ax;
@@ -211,8 +229,10 @@ function lerpColor(a: number, b: number, t: number): number {
 function gradientColors(p: PathPrimitive, g: Gradient): Float64Array {
   const c = p.coords;
   const n = c.length >> 1;
-  const dx = Math.cos(g.angle), dy = Math.sin(g.angle);
-  let lo = Infinity, hi = -Infinity;
+  const dx = Math.cos(g.angle),
+    dy = Math.sin(g.angle);
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < n; i++) {
     const t = (c[2 * i] as number) * dx + (c[2 * i + 1] as number) * dy;
     if (t < lo) lo = t;
@@ -235,14 +255,17 @@ function addFill(grid: Grid, p: PathPrimitive, order: number): number {
   const colors = p.mode === 'fill' && p.gradient ? gradientColors(p, p.gradient) : null;
   const flat = p.mode === 'wipeout' ? FILL_BACKGROUND : FILL_STYLE_COLOR;
   for (let t = 0; t < tri.length; t += 3) {
-    const a = tri[t] as number, b = tri[t + 1] as number, d = tri[t + 2] as number;
+    const a = tri[t] as number,
+      b = tri[t + 1] as number,
+      d = tri[t + 2] as number;
     const cx = ((c[2 * a] as number) + (c[2 * b] as number) + (c[2 * d] as number)) / 3;
     const cy = ((c[2 * a + 1] as number) + (c[2 * b + 1] as number) + (c[2 * d + 1] as number)) / 3;
     const cell = grid.cellAt(cx, cy);
     const out = (cell.fills ??= new Floats(1024));
     out.reserve(3 * FILL_FLOATS);
     for (const i of [a, b, d]) {
-      const x = c[2 * i] as number, y = c[2 * i + 1] as number;
+      const x = c[2 * i] as number,
+        y = c[2 * i + 1] as number;
       const o = out.length;
       out.data[o] = x - cell.ox;
       out.data[o + 1] = y - cell.oy;
@@ -268,7 +291,8 @@ export function packTexts(list: DisplayList, clipOf: Int32Array = clipsOf(list).
   const orders = new Float32Array(count);
   const clips = new Int32Array(count);
   const parts: string[] = [];
-  let k = 0, length = 0;
+  let k = 0,
+    length = 0;
   list.primitives.forEach((p, order) => {
     if (p.kind !== 'text') return;
     parts.push(p.text);
@@ -314,11 +338,13 @@ export function packList(list: DisplayList, id: number, texts?: PackedTexts): Pa
   const groups = parents.length + 1;
   const grids = countSegments(list, clipOf, groups).map((segments) => new Grid(bounds, segments));
   const eps = Math.hypot(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY) * COARSE_FRACTION;
-  let segmentCount = 0, triangleCount = 0;
+  let segmentCount = 0,
+    triangleCount = 0;
   list.primitives.forEach((p, order) => {
     if (p.kind !== 'path') return;
     const grid = grids[(clipOf[order] as number) + 1] as Grid;
-    if (p.mode === 'stroke') segmentCount += addStroke(grid, p, order, !((list.styles[p.style]?.lineweight ?? 0) > THIN_LINEWEIGHT_MM), eps);
+    if (p.mode === 'stroke')
+      segmentCount += addStroke(grid, p, order, !((list.styles[p.style]?.lineweight ?? 0) > THIN_LINEWEIGHT_MM), eps);
     else triangleCount += addFill(grid, p, order);
   });
   return {
@@ -327,7 +353,11 @@ export function packList(list: DisplayList, id: number, texts?: PackedTexts): Pa
     layers: list.layers.map((l) => ({ name: l.name, color: l.color, visible: l.visible })),
     fonts: list.fonts.map((f) => ({ requested: f.requested, family: f.family, substituted: f.substituted })),
     buckets: bucketsOf(grids[0] as Grid),
-    clips: (list.clips ?? []).map((run, i) => ({ polygon: Float64Array.from(run.polygon), parent: parents[i] as number, buckets: bucketsOf(grids[i + 1] as Grid) })),
+    clips: (list.clips ?? []).map((run, i) => ({
+      polygon: Float64Array.from(run.polygon),
+      parent: parents[i] as number,
+      buckets: bucketsOf(grids[i + 1] as Grid),
+    })),
     texts: texts ?? packTexts(list, clipOf),
     primitiveCount: list.primitives.length,
     bounds: list.bounds ? { ...list.bounds } : null,
@@ -356,17 +386,20 @@ export function packScenes(scenes: Scene[], onTexts?: (texts: ListTexts[]) => vo
   };
   const packed = [...scenes]
     .sort((a, b) => (a.isModel === b.isModel ? a.tabOrder - b.tabOrder : a.isModel ? -1 : 1))
-    .map(
-      (s): PackedScene => ({
-        name: s.name,
-        isModel: s.isModel,
-        tabOrder: s.tabOrder,
-        list: idOf(s.list),
-        viewports: s.viewports.map((v) => ({ clip: Float64Array.from(v.clip), matrix: [...v.matrix], list: idOf(v.list), frozenLayers: [...v.frozenLayers] })),
-        ...(s.paper ? { paper: { ...s.paper, margins: [...s.paper.margins] } } : {}),
-        bounds: s.bounds ? { ...s.bounds } : null,
-      }),
-    );
+    .map((s): PackedScene => ({
+      name: s.name,
+      isModel: s.isModel,
+      tabOrder: s.tabOrder,
+      list: idOf(s.list),
+      viewports: s.viewports.map((v) => ({
+        clip: Float64Array.from(v.clip),
+        matrix: [...v.matrix],
+        list: idOf(v.list),
+        frozenLayers: [...v.frozenLayers],
+      })),
+      ...(s.paper ? { paper: { ...s.paper, margins: [...s.paper.margins] } } : {}),
+      bounds: s.bounds ? { ...s.bounds } : null,
+    }));
   const texts = order.map((list) => packTexts(list));
   onTexts?.(
     order.map((list, id) => ({

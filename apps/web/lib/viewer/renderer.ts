@@ -2,8 +2,26 @@ import { layoutSheet } from '@xcad/cad/paper';
 import { displayColor } from './colors';
 import { CELL, FONT_PX, GLYPH_FLOATS, type GlyphSet } from './glyphs';
 import { MAX_CLIP_DEPTH, clipChain, polygonThrough } from './clips';
-import { COLOR_FRAGMENT, FILL_VERTEX, GLYPH_FRAGMENT, GLYPH_VERTEX, LINE_VERTEX, SHAPE_FRAGMENT, SHAPE_VERTEX, WIDE_VERTEX } from './shaders';
-import { FILL_FLOATS, LINE_FLOATS, WIDE_FLOATS, type Box, type Bucket, type PackedDrawing, type PackedList, type PackedScene } from './types';
+import {
+  COLOR_FRAGMENT,
+  FILL_VERTEX,
+  GLYPH_FRAGMENT,
+  GLYPH_VERTEX,
+  LINE_VERTEX,
+  SHAPE_FRAGMENT,
+  SHAPE_VERTEX,
+  WIDE_VERTEX,
+} from './shaders';
+import {
+  FILL_FLOATS,
+  LINE_FLOATS,
+  WIDE_FLOATS,
+  type Box,
+  type Bucket,
+  type PackedDrawing,
+  type PackedList,
+  type PackedScene,
+} from './types';
 import { boxesOverlap, compose, transformBox, viewMatrix, type Affine, type View } from './view';
 
 // The WebGL renderer (WebGL2, else WebGL1). Per frame and per list: for each visible bucket one
@@ -106,11 +124,13 @@ function compile(gl: GL, vertex: string, fragment: string): Program {
     if (!shader) throw new Error('WebGL shader unavailable');
     gl.shaderSource(shader, source);
     gl.compileShader(shader);
-    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS) && !gl.isContextLost()) throw new Error(`Shader: ${gl.getShaderInfoLog(shader) ?? ''}`);
+    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS) && !gl.isContextLost())
+      throw new Error(`Shader: ${gl.getShaderInfoLog(shader) ?? ''}`);
     gl.attachShader(program, shader);
   }
   gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) throw new Error(`Program: ${gl.getProgramInfoLog(program) ?? ''}`);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost())
+    throw new Error(`Program: ${gl.getProgramInfoLog(program) ?? ''}`);
   const attributes: Record<string, number> = {};
   const count = gl.getProgramParameter(program, gl.ACTIVE_ATTRIBUTES) as number;
   for (let i = 0; i < count; i++) {
@@ -165,8 +185,17 @@ export class Renderer {
 
   /** A renderer on the canvas, or why the browser cannot draw with WebGL. */
   static create(canvas: HTMLCanvasElement, onRestored: () => void): Renderer | RendererProblem {
-    const attributes: WebGLContextAttributes = { alpha: false, antialias: true, depth: true, stencil: true, preserveDrawingBuffer: false, powerPreference: 'high-performance' };
-    const gl = (canvas.getContext('webgl2', attributes) as WebGL2RenderingContext | null) ?? (canvas.getContext('webgl', attributes) as WebGLRenderingContext | null);
+    const attributes: WebGLContextAttributes = {
+      alpha: false,
+      antialias: true,
+      depth: true,
+      stencil: true,
+      preserveDrawingBuffer: false,
+      powerPreference: 'high-performance',
+    };
+    const gl =
+      (canvas.getContext('webgl2', attributes) as WebGL2RenderingContext | null) ??
+      (canvas.getContext('webgl', attributes) as WebGLRenderingContext | null);
     if (!gl) return 'no-webgl';
     if ((gl.getParameter(gl.MAX_VERTEX_TEXTURE_IMAGE_UNITS) as number) < 2) return 'no-vertex-textures';
     return new Renderer(canvas, gl, onRestored);
@@ -247,7 +276,14 @@ export class Renderer {
       const colorData = new Uint8Array(width * height * 4);
       const glyphsByClip: GpuGlyphBucket[][] = Array.from({ length: list.clips.length + 1 }, () => []);
       for (const g of glyphs.lists[li]?.buckets ?? [])
-        glyphsByClip[g.clip + 1]?.push({ page: g.page, origin: g.origin, bounds: g.bounds, maxCell: g.maxCell, buffer: upload(g.data), count: g.count });
+        glyphsByClip[g.clip + 1]?.push({
+          page: g.page,
+          origin: g.origin,
+          bounds: g.bounds,
+          maxCell: g.maxCell,
+          buffer: upload(g.data),
+          count: g.count,
+        });
       return {
         list,
         buckets: list.buckets.map(gpuBucket),
@@ -345,10 +381,15 @@ export class Renderer {
       const list = this.lists[vp.list];
       if (!list || vp.clip.length < 6) continue;
       const clipDevice = new Float32Array(vp.clip.length);
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
       for (let i = 0; i < vp.clip.length; i += 2) {
-        const x = vp.clip[i] as number, y = vp.clip[i + 1] as number;
-        const dx = toDevice[0] * x + toDevice[2] * y + toDevice[4], dy = toDevice[1] * x + toDevice[3] * y + toDevice[5];
+        const x = vp.clip[i] as number,
+          y = vp.clip[i + 1] as number;
+        const dx = toDevice[0] * x + toDevice[2] * y + toDevice[4],
+          dy = toDevice[1] * x + toDevice[3] * y + toDevice[5];
         clipDevice[i] = dx;
         clipDevice[i + 1] = dy;
         minX = Math.min(minX, dx);
@@ -356,10 +397,20 @@ export class Renderer {
         minY = Math.min(minY, dy);
         maxY = Math.max(maxY, dy);
       }
-      const area: Box = { minX: Math.max(0, minX), minY: Math.max(0, minY), maxX: Math.min(view.width, maxX), maxY: Math.min(view.height, maxY) };
+      const area: Box = {
+        minX: Math.max(0, minX),
+        minY: Math.max(0, minY),
+        maxX: Math.min(view.width, maxX),
+        maxY: Math.min(view.height, maxY),
+      };
       if (area.minX >= area.maxX || area.minY >= area.maxY) continue;
       gl.enable(gl.SCISSOR_TEST);
-      gl.scissor(Math.floor(area.minX), Math.floor(view.height - area.maxY), Math.ceil(area.maxX - area.minX) + 1, Math.ceil(area.maxY - area.minY) + 1);
+      gl.scissor(
+        Math.floor(area.minX),
+        Math.floor(view.height - area.maxY),
+        Math.ceil(area.maxX - area.minX) + 1,
+        Math.ceil(area.maxY - area.minY) + 1,
+      );
       this.stencilPolygon(clipDevice, view);
       gl.clear(gl.DEPTH_BUFFER_BIT);
       this.drawList(list, compose(toDevice, vp.matrix), frame, area, pxPerMm, vp.frozenLayers, stats, true);
@@ -397,8 +448,25 @@ export class Renderer {
       fonts: [],
       buckets: [{ origin: [0, 0], bounds: box, lines: line, coarse: line, wide, fills: fill }],
       // A clipped copy too: the clip stencil's path.
-      clips: [{ polygon: Float64Array.from([0, 0, 1, 0, 0.5, 1]), parent: -1, buckets: [{ origin: [0, 0], bounds: box, lines: line, coarse: line, wide, fills: fill }] }],
-      texts: { count: 0, chars: '', offsets: new Uint32Array(1), matrices: new Float64Array(0), sizes: new Float32Array(0), widths: new Float32Array(0), styles: new Uint32Array(0), fonts: new Uint16Array(0), orders: new Float32Array(0), clips: new Int32Array(0) },
+      clips: [
+        {
+          polygon: Float64Array.from([0, 0, 1, 0, 0.5, 1]),
+          parent: -1,
+          buckets: [{ origin: [0, 0], bounds: box, lines: line, coarse: line, wide, fills: fill }],
+        },
+      ],
+      texts: {
+        count: 0,
+        chars: '',
+        offsets: new Uint32Array(1),
+        matrices: new Float64Array(0),
+        sizes: new Float32Array(0),
+        widths: new Float32Array(0),
+        styles: new Uint32Array(0),
+        fonts: new Uint16Array(0),
+        orders: new Float32Array(0),
+        clips: new Int32Array(0),
+      },
       primitiveCount: 4,
       bounds: box,
       segmentCount: 2,
@@ -413,7 +481,14 @@ export class Renderer {
       lists: [list],
       scenes: [
         { name: 'Model', isModel: true, tabOrder: 0, list: 0, viewports: [], bounds: box },
-        { name: 'Layout', isModel: false, tabOrder: 1, list: 0, viewports: [{ clip, matrix: [1, 0, 0, 1, 0, 0], list: 0, frozenLayers: [] }], bounds: box },
+        {
+          name: 'Layout',
+          isModel: false,
+          tabOrder: 1,
+          list: 0,
+          viewports: [{ clip, matrix: [1, 0, 0, 1, 0, 0], list: 0, frozenLayers: [] }],
+          bounds: box,
+        },
       ],
       notices: { missingFonts: [], missingCharacters: [], unsupported: [], xrefs: [], truncated: false, other: [] },
       timings: { read: 0, parse: 0, build: 0, pack: 0 },
@@ -421,11 +496,25 @@ export class Renderer {
     };
     const glyphs: GlyphSet = {
       pages: [{ canvas: atlas, width: atlas.width, height: atlas.height }],
-      lists: [{ buckets: [{ page: 0, clip: -1, origin: [0, 0], bounds: box, maxCell: 1, data: glyph, count: 1 }], info: { boxes: new Float64Array(0), ems: new Float32Array(0), fits: new Float32Array(0) }, glyphCount: 1 }],
+      lists: [
+        {
+          buckets: [{ page: 0, clip: -1, origin: [0, 0], bounds: box, maxCell: 1, data: glyph, count: 1 }],
+          info: { boxes: new Float64Array(0), ems: new Float32Array(0), fits: new Float32Array(0) },
+          glyphCount: 1,
+        },
+      ],
       css: [[]],
     };
     this.load(drawing, glyphs);
-    const frame = { view: { ...view, cx: 0.5, cy: 0.5, scale: Math.min(view.width, view.height) / 2 }, background: 0, surround: 0, lineweights: true, layerOn: [Uint8Array.of(1)], dpr: 1, maxEmPx: 48 };
+    const frame = {
+      view: { ...view, cx: 0.5, cy: 0.5, scale: Math.min(view.width, view.height) / 2 },
+      background: 0,
+      surround: 0,
+      lineweights: true,
+      layerOn: [Uint8Array.of(1)],
+      dpr: 1,
+      maxEmPx: 48,
+    };
     for (const scene of drawing.scenes) this.render({ ...frame, scene });
     this.release();
     const gl = this.gl;
@@ -444,7 +533,11 @@ export class Renderer {
     if (!sheet) return;
     const d = transformBox(sheet, toDevice);
     const shadow = Math.max(2, 4 * frame.dpr);
-    this.fillRect({ minX: d.minX + shadow, minY: d.minY + shadow, maxX: d.maxX + shadow, maxY: d.maxY + shadow }, [0, 0, 0, 0.35], frame.view);
+    this.fillRect(
+      { minX: d.minX + shadow, minY: d.minY + shadow, maxX: d.maxX + shadow, maxY: d.maxY + shadow },
+      [0, 0, 0, 0.35],
+      frame.view,
+    );
     this.fillRect(d, [...rgbFloats(frame.background), 1], frame.view);
     stats.drawCalls += 2;
   }
@@ -525,9 +618,23 @@ export class Renderer {
    * Draws a list: what lies outside every clip, then each clip's part through the stencil of its
    * polygons. `inViewport`: the pass already tests stencil bit 0 (a layout's viewport).
    */
-  private drawList(l: GpuList, toDevice: Affine, frame: FrameInput, area: Box, pxPerMm: number, frozen: readonly number[], stats: FrameStats, inViewport: boolean): void {
+  private drawList(
+    l: GpuList,
+    toDevice: Affine,
+    frame: FrameInput,
+    area: Box,
+    pxPerMm: number,
+    frozen: readonly number[],
+    stats: FrameStats,
+    inViewport: boolean,
+  ): void {
     this.updateColors(l, frame.background, frame.layerOn[l.list.id], frozen);
-    const cull: Box = { minX: area.minX - CULL_MARGIN, minY: area.minY - CULL_MARGIN, maxX: area.maxX + CULL_MARGIN, maxY: area.maxY + CULL_MARGIN };
+    const cull: Box = {
+      minX: area.minX - CULL_MARGIN,
+      minY: area.minY - CULL_MARGIN,
+      maxX: area.maxX + CULL_MARGIN,
+      maxY: area.maxY + CULL_MARGIN,
+    };
     this.drawPart(l, l.buckets, l.glyphs[0] ?? [], toDevice, frame, cull, pxPerMm, stats);
     if (l.clips.length === 0) return;
     const gl = this.gl;
@@ -582,7 +689,16 @@ export class Renderer {
   }
 
   /** Fills, thin lines, wide lines and glyphs of some buckets of a list (its colours set). */
-  private drawPart(l: GpuList, buckets: readonly GpuBucket[], glyphs: readonly GpuGlyphBucket[], toDevice: Affine, frame: FrameInput, cull: Box, pxPerMm: number, stats: FrameStats): void {
+  private drawPart(
+    l: GpuList,
+    buckets: readonly GpuBucket[],
+    glyphs: readonly GpuGlyphBucket[],
+    toDevice: Affine,
+    frame: FrameInput,
+    cull: Box,
+    pxPerMm: number,
+    stats: FrameStats,
+  ): void {
     const gl = this.gl;
     const view = frame.view;
     const orderStep = 2 / (l.list.primitiveCount + 2);

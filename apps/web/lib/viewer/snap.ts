@@ -19,7 +19,14 @@ export interface SnapHit {
  * of (x, y). `toScene` maps the list into the scene (identity for model space, a viewport's matrix
  * for a layout's viewport); `hiddenStyle[i]` is 1 for styles not shown.
  */
-export function snapInList(list: PackedList, toScene: Affine, hiddenStyle: Uint8Array, x: number, y: number, tolerance: number): SnapHit | null {
+export function snapInList(
+  list: PackedList,
+  toScene: Affine,
+  hiddenStyle: Uint8Array,
+  x: number,
+  y: number,
+  tolerance: number,
+): SnapHit | null {
   const inv = invert(toScene);
   if (!inv) return null;
   const [lx, ly] = apply(inv, x, y);
@@ -29,12 +36,17 @@ export function snapInList(list: PackedList, toScene: Affine, hiddenStyle: Uint8
   let best: SnapHit | null = null;
   let bestScore = Infinity;
   // The buckets outside every clip, then each XCLIPped part's, whose points count only where they show.
-  const parts: [Bucket, number][] = [...list.buckets.map((b): [Bucket, number] => [b, -1]), ...list.clips.flatMap((c, i) => c.buckets.map((b): [Bucket, number] => [b, i]))];
+  const parts: [Bucket, number][] = [
+    ...list.buckets.map((b): [Bucket, number] => [b, -1]),
+    ...list.clips.flatMap((c, i) => c.buckets.map((b): [Bucket, number] => [b, i])),
+  ];
   for (const [b, clip] of parts) {
     if (lx < b.bounds.minX - tol || lx > b.bounds.maxX + tol || ly < b.bounds.minY - tol || ly > b.bounds.maxY + tol) continue;
-    const qx = lx - b.origin[0], qy = ly - b.origin[1];
+    const qx = lx - b.origin[0],
+      qy = ly - b.origin[1];
     const test = (px: number, py: number, kind: 'end' | 'mid', penalty: number) => {
-      const dx = px - qx, dy = py - qy;
+      const dx = px - qx,
+        dy = py - qy;
       if (dx > tol || dx < -tol || dy > tol || dy < -tol) return;
       const d = Math.hypot(dx, dy);
       if (d > tol || d * penalty >= bestScore) return;

@@ -20,8 +20,14 @@ describe('viewer links', () => {
   });
 
   it('reads the file and its name from the query', () => {
-    expect(linkedFileOf('?file=%2Fcontent%2Ffiles%2Fdailypics%2Fezdxf_text.dxf')).toEqual({ path: '/content/files/dailypics/ezdxf_text.dxf', name: 'ezdxf_text.dxf' });
-    expect(linkedFileOf('?file=/api/site/drawings/12/file&name=%E5%88%AB%E5%A2%85.dwg')).toEqual({ path: '/api/site/drawings/12/file', name: '\u522b\u5885.dwg' });
+    expect(linkedFileOf('?file=%2Fcontent%2Ffiles%2Fdailypics%2Fezdxf_text.dxf')).toEqual({
+      path: '/content/files/dailypics/ezdxf_text.dxf',
+      name: 'ezdxf_text.dxf',
+    });
+    expect(linkedFileOf('?file=/api/site/drawings/12/file&name=%E5%88%AB%E5%A2%85.dwg')).toEqual({
+      path: '/api/site/drawings/12/file',
+      name: '\u522b\u5885.dwg',
+    });
     expect(linkedFileOf('?file=/api/site/drawings/12/file')?.name).toBe('drawing');
     expect(linkedFileOf('?q=1')).toBeNull();
     expect(linkedFileOf('?file=https://evil.example/a.dxf')).toBeNull();

@@ -59,7 +59,17 @@ export function handMadeDxf(): string {
     [0, 'TABLE'],
     [2, 'LAYER'],
     [70, layers.length],
-    ...layers.flatMap((l) => [[0, 'LAYER'], [2, l.name], [70, 0], [62, l.color], [6, 'CONTINUOUS'], [370, -3]] as const),
+    ...layers.flatMap(
+      (l) =>
+        [
+          [0, 'LAYER'],
+          [2, l.name],
+          [70, 0],
+          [62, l.color],
+          [6, 'CONTINUOUS'],
+          [370, -3],
+        ] as const,
+    ),
     [0, 'ENDTAB'],
     [0, 'ENDSEC'],
   ]);

@@ -6,9 +6,12 @@ function areaOf(coords: number[], tri: Uint32Array): number {
   let sum = 0;
   for (let i = 0; i < tri.length; i += 3) {
     const [a, b, c] = [tri[i] as number, tri[i + 1] as number, tri[i + 2] as number];
-    const ax = coords[2 * a] as number, ay = coords[2 * a + 1] as number;
-    const bx = coords[2 * b] as number, by = coords[2 * b + 1] as number;
-    const cx = coords[2 * c] as number, cy = coords[2 * c + 1] as number;
+    const ax = coords[2 * a] as number,
+      ay = coords[2 * a + 1] as number;
+    const bx = coords[2 * b] as number,
+      by = coords[2 * b + 1] as number;
+    const cx = coords[2 * c] as number,
+      cy = coords[2 * c + 1] as number;
     sum += Math.abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2;
   }
   return sum;

@@ -12,7 +12,11 @@ import earcut from 'earcut';
  *
  * Returns indices of points (not numbers) into `coords`, three per triangle.
  */
-export function triangulateRings(coords: ArrayLike<number>, starts: ArrayLike<number>, rule: 'evenodd' | 'nonzero' = 'evenodd'): Uint32Array {
+export function triangulateRings(
+  coords: ArrayLike<number>,
+  starts: ArrayLike<number>,
+  rule: 'evenodd' | 'nonzero' = 'evenodd',
+): Uint32Array {
   const pointCount = coords.length >> 1;
   const rings: Ring[] = [];
   for (let k = 0; k < starts.length; k++) {
@@ -31,7 +35,8 @@ export function triangulateRings(coords: ArrayLike<number>, starts: ArrayLike<nu
   const parent = new Int32Array(rings.length).fill(-1);
   for (let i = 0; i < rings.length; i++) {
     const r = rings[i] as Ring;
-    const px = coords[2 * r.from] as number, py = coords[2 * r.from + 1] as number;
+    const px = coords[2 * r.from] as number,
+      py = coords[2 * r.from + 1] as number;
     let bestArea = Infinity;
     for (let j = 0; j < rings.length; j++) {
       if (j === i) continue;
@@ -71,9 +76,14 @@ interface Ring {
 }
 
 function ringOf(coords: ArrayLike<number>, from: number, to: number): Ring {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity, twice = 0;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    twice = 0;
   for (let i = from; i < to; i++) {
-    const x = coords[2 * i] as number, y = coords[2 * i + 1] as number;
+    const x = coords[2 * i] as number,
+      y = coords[2 * i + 1] as number;
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
@@ -88,8 +98,10 @@ function ringOf(coords: ArrayLike<number>, from: number, to: number): Ring {
 function contains(coords: ArrayLike<number>, ring: Ring, px: number, py: number): boolean {
   let inside = false;
   for (let i = ring.from, j = ring.to - 1; i < ring.to; j = i++) {
-    const xi = coords[2 * i] as number, yi = coords[2 * i + 1] as number;
-    const xj = coords[2 * j] as number, yj = coords[2 * j + 1] as number;
+    const xi = coords[2 * i] as number,
+      yi = coords[2 * i + 1] as number;
+    const xj = coords[2 * j] as number,
+      yj = coords[2 * j + 1] as number;
     if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;

@@ -186,7 +186,18 @@ export interface PackedDrawing {
 
 export type Stage = 'reading' | 'parsing' | 'building' | 'packing' | 'drawing';
 
-export type LoadErrorKind = 'empty' | 'corrupt' | 'unsupported' | 'not-drawing' | 'too-large' | 'too-complex' | 'memory' | 'fetch' | 'forbidden' | 'signin' | 'internal';
+export type LoadErrorKind =
+  | 'empty'
+  | 'corrupt'
+  | 'unsupported'
+  | 'not-drawing'
+  | 'too-large'
+  | 'too-complex'
+  | 'memory'
+  | 'fetch'
+  | 'forbidden'
+  | 'signin'
+  | 'internal';
 
 /** Page → build worker. */
 export type BuildRequest =

@@ -25,12 +25,20 @@ export const MAX_ZOOM_IN = 1e6;
 const MAX_ZOOM_OUT = 1e-3;
 
 export function fitView(box: Box | null, width: number, height: number, margin = FIT_MARGIN): View {
-  const w = Math.max(1, width), h = Math.max(1, height);
+  const w = Math.max(1, width),
+    h = Math.max(1, height);
   if (!box || !(box.maxX >= box.minX) || !(box.maxY >= box.minY)) return { cx: 0, cy: 0, scale: 1, width: w, height: h };
-  const bw = Math.max(box.maxX - box.minX, 1e-9), bh = Math.max(box.maxY - box.minY, 1e-9);
+  const bw = Math.max(box.maxX - box.minX, 1e-9),
+    bh = Math.max(box.maxY - box.minY, 1e-9);
   const usable = 1 - 2 * margin;
   const scale = Math.min((w * usable) / bw, (h * usable) / bh);
-  return { cx: (box.minX + box.maxX) / 2, cy: (box.minY + box.maxY) / 2, scale: Number.isFinite(scale) && scale > 0 ? scale : 1, width: w, height: h };
+  return {
+    cx: (box.minX + box.maxX) / 2,
+    cy: (box.minY + box.maxY) / 2,
+    scale: Number.isFinite(scale) && scale > 0 ? scale : 1,
+    width: w,
+    height: h,
+  };
 }
 
 /** Scene → device pixels. */
@@ -48,13 +56,15 @@ export function toScreen(v: View, x: number, y: number): [number, number] {
 
 /** The scene box the canvas shows. */
 export function visibleBox(v: View): Box {
-  const hw = v.width / 2 / v.scale, hh = v.height / 2 / v.scale;
+  const hw = v.width / 2 / v.scale,
+    hh = v.height / 2 / v.scale;
   return { minX: v.cx - hw, minY: v.cy - hh, maxX: v.cx + hw, maxY: v.cy + hh };
 }
 
 /** Scale limits for a scene whose fitted scale is `fitScale`. */
 function clampScale(scale: number, fitScale: number): number {
-  const lo = fitScale * MAX_ZOOM_OUT, hi = fitScale * MAX_ZOOM_IN;
+  const lo = fitScale * MAX_ZOOM_OUT,
+    hi = fitScale * MAX_ZOOM_IN;
   return Math.min(hi, Math.max(lo, scale));
 }
 
@@ -106,8 +116,10 @@ export function pinchView(start: View, from: Touch2, to: Touch2, fitScale = star
   const d0 = Math.hypot(from.bx - from.ax, from.by - from.ay);
   const d1 = Math.hypot(to.bx - to.ax, to.by - to.ay);
   const factor = d0 > 1 && d1 > 1 ? d1 / d0 : 1;
-  const m0x = (from.ax + from.bx) / 2, m0y = (from.ay + from.by) / 2;
-  const m1x = (to.ax + to.bx) / 2, m1y = (to.ay + to.by) / 2;
+  const m0x = (from.ax + from.bx) / 2,
+    m0y = (from.ay + from.by) / 2;
+  const m1x = (to.ax + to.bx) / 2,
+    m1y = (to.ay + to.by) / 2;
   const zoomed = zoomAt(start, factor, m0x, m0y, fitScale);
   return panBy(zoomed, m1x - m0x, m1y - m0y);
 }
@@ -121,8 +133,18 @@ export function resizeView(v: View, width: number, height: number): View {
 
 /** a ∘ b (apply b, then a). */
 export function compose(a: ArrayLike<number>, b: ArrayLike<number>): Affine {
-  const a0 = a[0] as number, a1 = a[1] as number, a2 = a[2] as number, a3 = a[3] as number, a4 = a[4] as number, a5 = a[5] as number;
-  const b0 = b[0] as number, b1 = b[1] as number, b2 = b[2] as number, b3 = b[3] as number, b4 = b[4] as number, b5 = b[5] as number;
+  const a0 = a[0] as number,
+    a1 = a[1] as number,
+    a2 = a[2] as number,
+    a3 = a[3] as number,
+    a4 = a[4] as number,
+    a5 = a[5] as number;
+  const b0 = b[0] as number,
+    b1 = b[1] as number,
+    b2 = b[2] as number,
+    b3 = b[3] as number,
+    b4 = b[4] as number,
+    b5 = b[5] as number;
   return [a0 * b0 + a2 * b1, a1 * b0 + a3 * b1, a0 * b2 + a2 * b3, a1 * b2 + a3 * b3, a0 * b4 + a2 * b5 + a4, a1 * b4 + a3 * b5 + a5];
 }
 
@@ -139,7 +161,10 @@ export function apply(m: Affine, x: number, y: number): [number, number] {
 
 /** The box of `b` through `m`. */
 export function transformBox(b: Box, m: Affine): Box {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const x of [b.minX, b.maxX])
     for (const y of [b.minY, b.maxY]) {
       const [tx, ty] = apply(m, x, y);

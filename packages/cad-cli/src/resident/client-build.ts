@@ -26,7 +26,8 @@ const FAILED_RETRY_MS = 24 * 3600_000;
 
 /** A C string literal of a path (refused when it holds control characters). */
 function cString(value: string): string {
-  if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new Error(`cannot bake a path with control characters into the client: ${JSON.stringify(value)}`);
+  if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    throw new Error(`cannot bake a path with control characters into the client: ${JSON.stringify(value)}`);
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 

@@ -88,7 +88,13 @@ export function startEngineAfterFallback(env: NodeJS.ProcessEnv = process.env): 
 const request = (args: string[]) => ({ cwd: process.cwd(), umask: process.umask(), args, env: {} });
 
 /** The `server` subcommand in a process of its own. */
-export async function serverCommand(args: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream, run: RunCommand, warmUp?: () => Promise<void>): Promise<number> {
+export async function serverCommand(
+  args: string[],
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+  run: RunCommand,
+  warmUp?: () => Promise<void>,
+): Promise<number> {
   const [sub, ...rest] = args;
   if (rest.length) {
     err.write(`cad: unexpected argument '${rest[0]}' (cad server status|start|stop|run)\n`);
@@ -124,7 +130,9 @@ export async function serverCommand(args: string[], out: NodeJS.WritableStream, 
   }
   if (sub === 'start' || sub === 'run') {
     if (engineDisabled()) {
-      err.write(`cad: the resident engine is ${process.env['CAD_SERVER'] === '0' ? 'turned off (CAD_SERVER=0)' : 'not available on this system'}\n`);
+      err.write(
+        `cad: the resident engine is ${process.env['CAD_SERVER'] === '0' ? 'turned off (CAD_SERVER=0)' : 'not available on this system'}\n`,
+      );
       return 1;
     }
     if (!privateFolder(socket as string, true)) {
@@ -163,7 +171,11 @@ export async function serverCommand(args: string[], out: NodeJS.WritableStream, 
     const started = first.ran || first.reason === 'busy' ? null : spawnEngine({ ...process.env });
     for (let i = 0; i < 300; i++) {
       const answer = await askEngine(socket as string, request(['server', 'status']));
-      const pid = answer.ran ? (JSON.parse(answer.stdout) as { pid: number }).pid : answer.reason === 'busy' ? busyEngine(socket as string) : null;
+      const pid = answer.ran
+        ? (JSON.parse(answer.stdout) as { pid: number }).pid
+        : answer.reason === 'busy'
+          ? busyEngine(socket as string)
+          : null;
       if (pid !== null) {
         out.write(`the resident engine is running (pid ${pid})\n`);
         return 0;

@@ -121,7 +121,8 @@ describe('bin/cad with the resident engine', () => {
     const fonts = mkdtempSync(join(tmp, 'fonts-'));
     copyFileSync('/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf', join(fonts, 'arial.ttf'));
     // Arial stands in as Liberation Sans (no notice), but cad info lists every font substituted.
-    const missing = (r: Run): string[] => (JSON.parse(r.stdout) as { substitutedFonts: { requested: string }[] }).substitutedFonts.map((f) => f.requested);
+    const missing = (r: Run): string[] =>
+      (JSON.parse(r.stdout) as { substitutedFonts: { requested: string }[] }).substitutedFonts.map((f) => f.requested);
     expect(missing(await cad(['info', 'door.dxf'], { cwd: work }))).toContain('arial.ttf');
     expect(missing(await cad(['info', 'door.dxf'], { cwd: work, env: { CAD_FONT_DIR: fonts } }))).not.toContain('arial.ttf');
     expect(missing(await cad(['info', 'door.dxf'], { cwd: work }))).toContain('arial.ttf');

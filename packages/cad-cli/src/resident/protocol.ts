@@ -179,7 +179,13 @@ export function askEngine(socket: string, request: EngineRequest, ackMs = 2000):
             conn.write('g');
           } else if (f.type === 'o') stdout.push(Buffer.from(f.data));
           else if (f.type === 'e') stderr.push(Buffer.from(f.data));
-          else if (f.type === 'x') return finish({ ran: true, code: f.data[0] ?? 1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+          else if (f.type === 'x')
+            return finish({
+              ran: true,
+              code: f.data[0] ?? 1,
+              stdout: Buffer.concat(stdout).toString('utf8'),
+              stderr: Buffer.concat(stderr).toString('utf8'),
+            });
         }
       } catch {
         finish({ ran: false, reason: 'protocol' });

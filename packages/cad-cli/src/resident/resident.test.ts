@@ -21,7 +21,10 @@ const root = mkdtempSync(join(tmpdir(), 'cad-resident-'));
 const CLIENT = join(root, 'bin', 'cad-client');
 const FALLBACK = join(root, 'fallback.cjs');
 // The "command in a process of its own": says why it was started, with which arguments.
-writeFileSync(FALLBACK, "process.stdout.write(`cold:${process.env.CAD_SERVER_FALLBACK}:${JSON.stringify(process.argv.slice(2))}\\n`); process.exit(7);\n");
+writeFileSync(
+  FALLBACK,
+  'process.stdout.write(`cold:${process.env.CAD_SERVER_FALLBACK}:${JSON.stringify(process.argv.slice(2))}\\n`); process.exit(7);\n',
+);
 
 interface Run {
   code: number | null;
@@ -38,15 +41,24 @@ function newSocket(): string {
   return join(dir, 'engine.sock');
 }
 
-function client(socket: string, args: string[], opts: { env?: Record<string, string>; cwd?: string; shell?: string } = {}): Promise<Run> & { child: ChildProcess } {
+function client(
+  socket: string,
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string; shell?: string } = {},
+): Promise<Run> & { child: ChildProcess } {
   let child!: ChildProcess;
   const p = new Promise<Run>((resolve) => {
     const env = { PATH: process.env['PATH'] ?? '', CAD_SERVER_SOCKET: socket, ...opts.env };
     const [cmd, argv] = opts.shell ? ['/bin/sh', ['-c', `${opts.shell}; exec "$0" "$@"`, CLIENT, ...args]] : [CLIENT, args];
-    child = execFile(cmd as string, argv as string[], { env, cwd: opts.cwd ?? root, encoding: 'utf8', maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr });
-      void err;
-    });
+    child = execFile(
+      cmd as string,
+      argv as string[],
+      { env, cwd: opts.cwd ?? root, encoding: 'utf8', maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr });
+        void err;
+      },
+    );
   });
   return Object.assign(p, { child });
 }
@@ -60,7 +72,9 @@ async function engine(socket: string, extra: string[] = []): Promise<ChildProces
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   for (let i = 0; i < 200; i++) {
     // Up when it answers as itself (a socket file may be a dead engine's).
-    const status = existsSync(socket) ? await askEngine(socket, { cwd: root, umask: 0o22, args: ['server', 'status'], env: {} }, 200) : null;
+    const status = existsSync(socket)
+      ? await askEngine(socket, { cwd: root, umask: 0o22, args: ['server', 'status'], env: {} }, 200)
+      : null;
     if (status?.ran && (JSON.parse(status.stdout) as { pid: number }).pid === child.pid) return child;
     if (child.exitCode !== null) throw new Error(`the test engine exited ${child.exitCode}: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -74,7 +88,13 @@ const exited = (child: ChildProcess): Promise<{ code: number | null; signal: Nod
     : new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
 beforeAll(async () => {
-  const why = await buildClient({ out: CLIENT, source: CLIENT_SOURCE, socket: join(root, 'default', 'none.sock'), node: process.execPath, entry: FALLBACK });
+  const why = await buildClient({
+    out: CLIENT,
+    source: CLIENT_SOURCE,
+    socket: join(root, 'default', 'none.sock'),
+    node: process.execPath,
+    entry: FALLBACK,
+  });
   expect(why).toBeNull();
 }, 60_000);
 
@@ -88,13 +108,23 @@ describe('the native client', () => {
   it('compiles without warnings under -Wall -Wextra', async () => {
     const out = join(root, 'strict-client');
     const stderr = await new Promise<string>((resolve) =>
-      execFile('cc', ['-std=c99', '-Wall', '-Wextra', '-Werror', '-DCAD_SOCKET="/x"', '-DCAD_ENTRY="/y"', '-o', out, CLIENT_SOURCE], (err, _o, e) => resolve(err ? e || err.message : '')),
+      execFile(
+        'cc',
+        ['-std=c99', '-Wall', '-Wextra', '-Werror', '-DCAD_SOCKET="/x"', '-DCAD_ENTRY="/y"', '-o', out, CLIENT_SOURCE],
+        (err, _o, e) => resolve(err ? e || err.message : ''),
+      ),
     );
     expect(stderr).toBe('');
   });
 
   it('is rebuilt only when its source or a baked-in path changes', async () => {
-    const build = { out: CLIENT, source: CLIENT_SOURCE, socket: join(root, 'default', 'none.sock'), node: process.execPath, entry: FALLBACK };
+    const build = {
+      out: CLIENT,
+      source: CLIENT_SOURCE,
+      socket: join(root, 'default', 'none.sock'),
+      node: process.execPath,
+      entry: FALLBACK,
+    };
     const before = statSync(CLIENT).mtimeMs;
     expect(await buildClient(build)).toBeNull();
     expect(statSync(CLIENT).mtimeMs).toBe(before);
@@ -210,7 +240,7 @@ describe('a command in the engine', () => {
     expect((await client(socket, ['echo', 'free'])).stdout).toBe('free\n');
   });
 
-  it("ignores the busy mark of an engine that died mid-command", async () => {
+  it('ignores the busy mark of an engine that died mid-command', async () => {
     const socket = newSocket();
     const e = await engine(socket);
     const run = client(socket, ['sleep', '5000']);
@@ -351,7 +381,12 @@ describe('a command in the engine', () => {
 
 describe('the wire format', () => {
   it('round-trips a request', () => {
-    const r = { cwd: '/home/张/图纸', umask: 0o27, args: ['convert', '', 'a=b', '平面.dxf'], env: { CAD_FONT_DIR: 'x=y', XCAD_CJK_FONT: '' } };
+    const r = {
+      cwd: '/home/张/图纸',
+      umask: 0o27,
+      args: ['convert', '', 'a=b', '平面.dxf'],
+      env: { CAD_FONT_DIR: 'x=y', XCAD_CJK_FONT: '' },
+    };
     const f = encodeRequest(r);
     const reader = new FrameReader();
     reader.push(f.subarray(0, 3));
@@ -363,7 +398,10 @@ describe('the wire format', () => {
   });
 
   it('refuses malformed requests with a ProtocolError', () => {
-    const bad = (text: string): (() => unknown) => () => decodeRequest(Buffer.from(text));
+    const bad =
+      (text: string): (() => unknown) =>
+      () =>
+        decodeRequest(Buffer.from(text));
     expect(bad('xcad-cad/1\0/\0' + '18\0' + '0\0' + '0\0')).not.toThrow();
     expect(bad('xcad-cad/9\0/\0' + '18\0' + '0\0' + '0\0')).toThrow(ProtocolError);
     expect(bad('xcad-cad/1\0relative\0' + '18\0' + '0\0' + '0\0')).toThrow(/absolute/);
@@ -393,7 +431,9 @@ describe('the warm-up', () => {
       expect(r.warnings).toEqual([]);
       expect(r.outputs[0]?.data.length).toBeGreaterThan(10_000);
     }
-    const svg = Buffer.from((await convertDrawing(warmDrawing(), { format: 'svg', name: 'warm-up.dxf' })).outputs[0]?.data ?? []).toString('utf8');
+    const svg = Buffer.from((await convertDrawing(warmDrawing(), { format: 'svg', name: 'warm-up.dxf' })).outputs[0]?.data ?? []).toString(
+      'utf8',
+    );
     // Its text (Chinese in the MTEXT and the TEXTs) and the block attributes are drawn.
     expect(svg).toContain('建筑平面图');
     expect(svg).toContain('门窗');
@@ -403,7 +443,11 @@ describe('the warm-up', () => {
     expect(svg).toMatch(/>200</);
     expect(svg).toMatch(/>150</);
     // The writers and the PDF reader it warms take it too.
-    const [{ convertToDxf }, { convertToDwg }, { pdfToDrawing }] = await Promise.all([import('@xcad/cad/dxf-writer'), import('@xcad/cad/dwg-writer'), import('@xcad/cad/pdf')]);
+    const [{ convertToDxf }, { convertToDwg }, { pdfToDrawing }] = await Promise.all([
+      import('@xcad/cad/dxf-writer'),
+      import('@xcad/cad/dwg-writer'),
+      import('@xcad/cad/pdf'),
+    ]);
     expect((await convertToDxf(warmDrawing(), 'w.dxf', { version: '2018' })).bytes.length).toBeGreaterThan(10_000);
     expect((await convertToDwg(warmDrawing(), 'w.dxf', { version: '2018' })).bytes.length).toBeGreaterThan(10_000);
     const pdf = (await convertDrawing(warmDrawing(), { format: 'pdf', name: 'w.dxf' })).outputs[0]?.data as Uint8Array;

@@ -47,7 +47,11 @@ const SOCKET_CHECK_MS = 30_000;
 
 /** The CAD_* settings of a request that this process would read differently (empty when none). */
 export function settingsDiffer(request: Record<string, string>, own: NodeJS.ProcessEnv): string[] {
-  const names = new Set([...Object.keys(request), ...Object.keys(own)].filter((k) => ENGINE_VAR.test(k) && !CONTROL_VARS.test(k) && !PER_COMMAND_VARS.includes(k)));
+  const names = new Set(
+    [...Object.keys(request), ...Object.keys(own)].filter(
+      (k) => ENGINE_VAR.test(k) && !CONTROL_VARS.test(k) && !PER_COMMAND_VARS.includes(k),
+    ),
+  );
   return [...names].filter((k) => (request[k] ?? '') !== (own[k] ?? '')).sort();
 }
 

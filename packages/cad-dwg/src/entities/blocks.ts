@@ -13,7 +13,10 @@ export function insert(r: EntityContext, obj: number, tio: number, type: number,
   // R11 inserts written without a scale leave it zero.
   if (scale[0] === 0 && scale[1] === 0 && scale[2] === 0) scale = [1, 1, 1];
   const name = r.name(r.names.blocks, a.ptr(tio, type, 'block_header'), '') || a.str(tio, type, 'block_name');
-  if (!name) r.warnings.push(`${multi ? 'MINSERT' : 'INSERT'} ${hex(w.dwg_obj_get_handle_value(obj))}: LibreDWG did not resolve its block; it is not drawn`);
+  if (!name)
+    r.warnings.push(
+      `${multi ? 'MINSERT' : 'INSERT'} ${hex(w.dwg_obj_get_handle_value(obj))}: LibreDWG did not resolve its block; it is not drawn`,
+    );
   const e: InsertEntity = {
     ...r.base(obj, tio, type, owner),
     type: 'INSERT',
@@ -33,7 +36,8 @@ export function insert(r: EntityContext, obj: number, tio: number, type: number,
     for (const sub of r.owned(obj, tio, type, 'attribs', 'first_attrib', 'last_attrib')) {
       if (w.dwg_object_get_fixedtype(sub) !== T.ATTRIB) continue;
       const stio = w.dwg_object_to_entity_tio(sub);
-      if (stio) e.attributes.push(textBase(r, sub, stio, T.ATTRIB, { handle: e.handle ?? owner.handle, paperSpace: owner.paperSpace }, 'ATTRIB'));
+      if (stio)
+        e.attributes.push(textBase(r, sub, stio, T.ATTRIB, { handle: e.handle ?? owner.handle, paperSpace: owner.paperSpace }, 'ATTRIB'));
     }
   }
   return e;
@@ -52,7 +56,10 @@ export function table(r: EntityContext, obj: number, tio: number, type: number, 
   if (cp && cellSize > 0 && to >= 0 && rows * columns <= 1_000_000)
     for (let i = 0; i < rows * columns; i++) cells.push(a.strAt(a.u32At(cp + i * cellSize + to)));
   const block = r.name(r.names.blocks, a.ptr(tio, type, 'block_header'), '');
-  if (!block) r.warnings.push(`ACAD_TABLE ${hex(r.a.w.dwg_obj_get_handle_value(obj))}: LibreDWG does not decode this table's geometry (R2010+ tables); it is not drawn`);
+  if (!block)
+    r.warnings.push(
+      `ACAD_TABLE ${hex(r.a.w.dwg_obj_get_handle_value(obj))}: LibreDWG does not decode this table's geometry (R2010+ tables); it is not drawn`,
+    );
   return {
     ...r.base(obj, tio, type, owner),
     type: 'ACAD_TABLE',

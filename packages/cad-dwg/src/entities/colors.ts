@@ -35,7 +35,13 @@ export function transparencyOf(c: DwgColor | undefined): number | undefined {
  * the raw transparency - or, when an entity has both (R2004+), the two swapped. The top byte tells
  * them apart: 0xC2 true colour, 0x01 transparency ByBlock, 0x02 explicit alpha.
  */
-export function heapColor(index: number, rgb: number, other: number, alphaType: number, alpha: number): { color: Color; transparency: number | undefined } {
+export function heapColor(
+  index: number,
+  rgb: number,
+  other: number,
+  alphaType: number,
+  alpha: number,
+): { color: Color; transparency: number | undefined } {
   let color: Color = { aci: index };
   let transparency: number | undefined;
   for (const v of [rgb, other]) {

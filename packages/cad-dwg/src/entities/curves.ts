@@ -212,4 +212,3 @@ export function mline(r: EntityContext, obj: number, tio: number, type: number, 
   if (styleHandle) e.styleHandle = hex(styleHandle);
   return e;
 }
-

@@ -12,7 +12,11 @@ export function solid(r: EntityContext, obj: number, tio: number, type: number, 
     const p = a.p2(tio, type, f);
     return [p[0], p[1], z];
   };
-  return { ...r.base(obj, tio, type, owner), type: type === T.SOLID ? 'SOLID' : 'TRACE', points: [c('corner1'), c('corner2'), c('corner3'), c('corner4')] };
+  return {
+    ...r.base(obj, tio, type, owner),
+    type: type === T.SOLID ? 'SOLID' : 'TRACE',
+    points: [c('corner1'), c('corner2'), c('corner3'), c('corner4')],
+  };
 }
 
 export function face3d(r: EntityContext, obj: number, tio: number, type: number, owner: Owner): Entity {
@@ -35,7 +39,7 @@ export function mesh(r: EntityContext, obj: number, tio: number, type: number, o
   const fp = a.ptr(tio, type, 'faces');
   const faces: number[][] = [];
   if (fp)
-    for (let k = 0; k < Math.min(nf, 10_000_000); ) {
+    for (let k = 0; k < Math.min(nf, 10_000_000);) {
       const count = a.u32At(fp + 4 * k);
       if (!(count > 0) || k + count >= nf) break;
       const face: number[] = [];
@@ -49,6 +53,7 @@ export function mesh(r: EntityContext, obj: number, tio: number, type: number, o
   const from = a.subOff('MESH_edge', 'idxfrom');
   const to = a.subOff('MESH_edge', 'idxto');
   const edges: [number, number][] = [];
-  if (ep && from >= 0 && to >= 0) for (let i = 0; i < Math.min(ne, 10_000_000); i++) edges.push([a.u32At(ep + i * size + from), a.u32At(ep + i * size + to)]);
+  if (ep && from >= 0 && to >= 0)
+    for (let i = 0; i < Math.min(ne, 10_000_000); i++) edges.push([a.u32At(ep + i * size + from), a.u32At(ep + i * size + to)]);
   return { ...r.base(obj, tio, type, owner), type: 'MESH', vertices, faces, edges };
 }

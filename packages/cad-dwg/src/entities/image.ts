@@ -14,7 +14,8 @@ export function image(r: EntityContext, obj: number, tio: number, type: number, 
   // DXF repeats the first vertex of a polygonal boundary at its end; so does this reader.
   const first = clipBoundary[0];
   const last = clipBoundary[clipBoundary.length - 1];
-  if (clipType === 2 && first && last && clipBoundary.length >= 3 && (first[0] !== last[0] || first[1] !== last[1])) clipBoundary.push([first[0], first[1]]);
+  if (clipType === 2 && first && last && clipBoundary.length >= 3 && (first[0] !== last[0] || first[1] !== last[1]))
+    clipBoundary.push([first[0], first[1]]);
   const e: ImageEntity = {
     ...r.base(obj, tio, type, owner),
     type: kind,

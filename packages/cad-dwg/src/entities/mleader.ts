@@ -18,9 +18,11 @@ export function mleader(r: EntityContext, obj: number, tio: number, type: number
     const o = a.subOff(sub, f);
     return o < 0 ? -1 : base + o;
   };
-  const num = (addr: number, kind: 'd' | 'u32' | 'u8'): number => (addr < 0 ? 0 : kind === 'd' ? a.f64At(addr) : kind === 'u32' ? a.u32At(addr) : a.u8At(addr));
+  const num = (addr: number, kind: 'd' | 'u32' | 'u8'): number =>
+    addr < 0 ? 0 : kind === 'd' ? a.f64At(addr) : kind === 'u32' ? a.u32At(addr) : a.u8At(addr);
   /** A CMC colour struct at `addr` (the layout the entity colour probe confirmed). */
-  const cmcAt = (addr: number): Color => heapColor(a.i16At(addr), a.u32At(addr + 8), a.u32At(addr + 28), a.u8At(addr + 32), a.u8At(addr + 33)).color;
+  const cmcAt = (addr: number): Color =>
+    heapColor(a.i16At(addr), a.u32At(addr + 8), a.u32At(addr + 28), a.u8At(addr + 32), a.u8At(addr + 33)).color;
   const nLeaders = num(at(C, 'num_leaders', ctx), 'u32');
   const leadersPtr = num(at(C, 'leaders', ctx), 'u32');
   const nodeSize = a.subSize('LEADER_Node');
@@ -31,7 +33,8 @@ export function mleader(r: EntityContext, obj: number, tio: number, type: number
       const leader: MLeaderEntity['leaders'][number] = { doglegLength: num(at('LEADER_Node', 'dogleg_length', node), 'd'), lines: [] };
       const attach = at('LEADER_Node', 'attach_dir', node);
       if (attach >= 0) leader.attachmentDirection = a.u16At(attach);
-      if (num(at('LEADER_Node', 'has_lastleaderlinepoint', node), 'u8')) leader.lastPoint = a.p3At(at('LEADER_Node', 'lastleaderlinepoint', node));
+      if (num(at('LEADER_Node', 'has_lastleaderlinepoint', node), 'u8'))
+        leader.lastPoint = a.p3At(at('LEADER_Node', 'lastleaderlinepoint', node));
       if (num(at('LEADER_Node', 'has_dogleg', node), 'u8')) leader.doglegVector = a.p3At(at('LEADER_Node', 'dogleg_vector', node));
       const nLines = num(at('LEADER_Node', 'num_lines', node), 'u32');
       const linesPtr = num(at('LEADER_Node', 'lines', node), 'u32');
@@ -106,7 +109,11 @@ export function mleader(r: EntityContext, obj: number, tio: number, type: number
       const bgc = at(M, 'bg_color', content);
       const bgs = at(M, 'bg_scale', content);
       const s = bgs >= 0 ? a.f64At(bgs) : 1.5;
-      e.textBackground = { ...(bgc >= 0 ? { color: cmcAt(bgc) } : {}), scale: s > 0 ? s : 1.5, useWindowColor: num(at(M, 'is_bg_fill', content), 'u8') !== 0 };
+      e.textBackground = {
+        ...(bgc >= 0 ? { color: cmcAt(bgc) } : {}),
+        scale: s > 0 ? s : 1.5,
+        useWindowColor: num(at(M, 'is_bg_fill', content), 'u8') !== 0,
+      };
     }
   }
   if (content >= 0 && num(at(C, 'has_content_blk', ctx), 'u8')) {
@@ -162,7 +169,8 @@ export function mleader(r: EntityContext, obj: number, tio: number, type: number
   if (a.off(tio, type, 'has_text_frame') >= 0) e.textFrame = a.u8(tio, type, 'has_text_frame') !== 0;
   if (e.blockColor === undefined && a.off(tio, type, 'block_color') >= 0) e.blockColor = r.structColor(tio, type, 'block_color');
   if (e.blockScale === undefined && a.off(tio, type, 'block_scale') >= 0) e.blockScale = a.p3(tio, type, 'block_scale', [1, 1, 1]);
-  if (e.blockRotation === undefined && a.off(tio, type, 'block_rotation') >= 0) e.blockRotation = a.d(tio, type, 'block_rotation') * RAD2DEG;
+  if (e.blockRotation === undefined && a.off(tio, type, 'block_rotation') >= 0)
+    e.blockRotation = a.d(tio, type, 'block_rotation') * RAD2DEG;
   if (a.off(tio, type, 'justification') >= 0) e.textAttachmentPoint = a.u16(tio, type, 'justification');
   if (a.off(tio, type, 'attach_dir') >= 0) e.textAttachmentDirection = a.u16(tio, type, 'attach_dir');
   const nArrows = a.u32(tio, type, 'num_arrowheads');
@@ -186,7 +194,12 @@ export function mleader(r: EntityContext, obj: number, tio: number, type: number
       if (!h) continue;
       const text = at('LEADER_BlockLabel', 'label_text', p);
       const index = at('LEADER_BlockLabel', 'ui_index', p);
-      (e.blockAttributes ??= []).push({ handle: hex(h), index: index >= 0 ? a.u16At(index) : 0, width: num(at('LEADER_BlockLabel', 'width', p), 'd'), text: text >= 0 ? a.strAt(a.u32At(text)) : '' });
+      (e.blockAttributes ??= []).push({
+        handle: hex(h),
+        index: index >= 0 ? a.u16At(index) : 0,
+        width: num(at('LEADER_BlockLabel', 'width', p), 'd'),
+        text: text >= 0 ? a.strAt(a.u32At(text)) : '',
+      });
     }
   return e;
 }

@@ -125,7 +125,7 @@ export class EntityReader implements EntityContext {
     }
     if (lay.layer < 0) return null;
     if (f.ltypeRef) lay.ltype = a.u32At(ent + lay.layer + 4) === f.ltypeRef ? lay.layer + 4 : -2;
-    if ((a.u32At(f.layerRef + lay.absref) >>> 0) !== (a.refHandle(f.layerRef) >>> 0)) return null;
+    if (a.u32At(f.layerRef + lay.absref) >>> 0 !== a.refHandle(f.layerRef) >>> 0) return null;
     return lay;
   }
 
@@ -134,7 +134,13 @@ export class EntityReader implements EntityContext {
     const found = this.locate(this.w.dwg_object_to_entity(obj), f);
     if (!found) return;
     const first = this.probes[0];
-    if (first && (first.color !== found.color || first.layer !== found.layer || found.ltype === -2 || (first.ltype >= 0 && found.ltype >= 0 && first.ltype !== found.ltype))) {
+    if (
+      first &&
+      (first.color !== found.color ||
+        first.layer !== found.layer ||
+        found.ltype === -2 ||
+        (first.ltype >= 0 && found.ltype >= 0 && first.ltype !== found.ltype))
+    ) {
       this.layout = false;
       return;
     }

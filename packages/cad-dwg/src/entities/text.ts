@@ -68,7 +68,11 @@ export function mtext(r: EntityContext, obj: number, tio: number, type: number, 
   const bg = a.u32(tio, type, 'bg_fill_flag');
   if (bg) {
     const scale = a.value<number>(tio, 'bg_fill_scale');
-    e.background = { flags: bg, color: r.structColor(tio, type, 'bg_fill_color'), scale: typeof scale === 'number' && scale >= 1 && scale <= 5 ? scale : 1.5 };
+    e.background = {
+      flags: bg,
+      color: r.structColor(tio, type, 'bg_fill_color'),
+      scale: typeof scale === 'number' && scale >= 1 && scale <= 5 ? scale : 1.5,
+    };
   }
   const colType = a.u16(tio, type, 'column_type');
   if (colType) {

@@ -95,7 +95,10 @@ function packRgb(rgba: Pixels, width: number, rows: number, out: Buffer, scratch
     const fours = i + (width & ~3);
     let o = 0;
     for (; i < fours; i += 4) {
-      const p0 = words[i] as number, p1 = words[i + 1] as number, p2 = words[i + 2] as number, p3 = words[i + 3] as number;
+      const p0 = words[i] as number,
+        p1 = words[i + 1] as number,
+        p2 = words[i + 2] as number,
+        p3 = words[i + 3] as number;
       scratch[o++] = (p0 & 0xffffff) | (p1 << 24);
       scratch[o++] = ((p1 >>> 8) & 0xffff) | (p2 << 16);
       scratch[o++] = ((p2 >>> 16) & 0xff) | (p3 << 8);
@@ -135,7 +138,10 @@ function packGrey(rgba: Pixels, width: number, rows: number, out: Buffer, scratc
     // Grey: red = green = blue, i.e. the word's low three bytes are equal.
     let notGrey = 0;
     for (; i < fours; i += 4) {
-      const p0 = words[i] as number, p1 = words[i + 1] as number, p2 = words[i + 2] as number, p3 = words[i + 3] as number;
+      const p0 = words[i] as number,
+        p1 = words[i + 1] as number,
+        p2 = words[i + 2] as number,
+        p3 = words[i + 3] as number;
       notGrey |= (p0 ^ (p0 >>> 8)) | (p1 ^ (p1 >>> 8)) | (p2 ^ (p2 >>> 8)) | (p3 ^ (p3 >>> 8));
       scratch[o++] = (p0 & 255) | ((p1 & 255) << 8) | ((p2 & 255) << 16) | (p3 << 24);
     }
@@ -207,7 +213,8 @@ async function encode(image: RgbaRows, level: number, grey: boolean): Promise<Bu
 /** Encodes an opaque RGBA image as an 8-bit RGB PNG, or grey when `options.grey` and it is. */
 export async function encodeOpaquePng(image: RgbaRows, options: PngOptions = {}): Promise<Buffer> {
   const { width, height } = image;
-  if (!(width >= 1 && height >= 1 && Number.isInteger(width) && Number.isInteger(height))) throw new Error(`Invalid image size ${width}×${height}`);
+  if (!(width >= 1 && height >= 1 && Number.isInteger(width) && Number.isInteger(height)))
+    throw new Error(`Invalid image size ${width}×${height}`);
   const level = options.level ?? 1;
   if (options.grey) {
     const png = await encode(image, level, true);

@@ -12,17 +12,7 @@ import type { DashPattern, FillOptions, StrokeOptions } from './context';
 import { dashPolyline } from './dash';
 import { HANDLERS, type BuildContext, type DrawEntity } from './handlers';
 import { ListWriter } from './list';
-import {
-  IDENTITY,
-  apply,
-  isDefaultExtrusion,
-  multiply,
-  ocsToWcs,
-  rotationZ,
-  scaleOf,
-  translation,
-  type Mat,
-} from '../geom/matrix';
+import { IDENTITY, apply, isDefaultExtrusion, multiply, ocsToWcs, rotationZ, scaleOf, translation, type Mat } from '../geom/matrix';
 import type { FontRef } from '../text/fonts';
 import type { BuildWarning, Bounds, DisplayList, LayerInfo, TextPrimitive } from './types';
 
@@ -168,7 +158,11 @@ export class Builder implements BuildContext {
   // ---- DrawContext ----------------------------------------------------------------------------
 
   ocs(e: EntityBase, elevation = 0): Mat {
-    const o = isDefaultExtrusion(e.extrusion) ? (elevation ? translation(0, 0, elevation) : IDENTITY) : multiply(ocsToWcs(e.extrusion), translation(0, 0, elevation));
+    const o = isDefaultExtrusion(e.extrusion)
+      ? elevation
+        ? translation(0, 0, elevation)
+        : IDENTITY
+      : multiply(ocsToWcs(e.extrusion), translation(0, 0, elevation));
     return o === IDENTITY ? this.matrix : multiply(this.matrix, o);
   }
 
@@ -234,7 +228,8 @@ export class Builder implements BuildContext {
   private budget(n: number): boolean {
     this.points += n;
     if (this.points <= this.maxPoints) return true;
-    if (this.options.pointLimit !== 'truncate') throw new CadLimitError('points', this.maxPoints, `the drawing needs more than ${this.maxPoints} points to draw`);
+    if (this.options.pointLimit !== 'truncate')
+      throw new CadLimitError('points', this.maxPoints, `the drawing needs more than ${this.maxPoints} points to draw`);
     this.warn({ code: 'limit', subject: 'points', message: `Stopped drawing after ${this.maxPoints} points` });
     return false;
   }
@@ -242,16 +237,26 @@ export class Builder implements BuildContext {
   /** One more entity drawn or block reference expanded: a MINSERT grid or nested blocks stop here. */
   private countEntity(): void {
     if (++this.entities > this.maxEntities)
-      throw new CadLimitError('entities', this.maxEntities, `the drawing has more than ${this.maxEntities} entities once its blocks are expanded`);
+      throw new CadLimitError(
+        'entities',
+        this.maxEntities,
+        `the drawing has more than ${this.maxEntities} entities once its blocks are expanded`,
+      );
   }
 
   stroke(style: number, m: Mat, xy: ArrayLike<number>, closed: boolean, options?: StrokeOptions): void {
     const n = xy.length >> 1;
     if (n < 2 && !(n === 1 && closed)) return;
     const w: number[] = new Array<number>((n + (closed ? 1 : 0)) * 2);
-    const a0 = m[0] as number, a1 = m[1] as number, a3 = m[3] as number, b0 = m[4] as number, b1 = m[5] as number, b3 = m[7] as number;
+    const a0 = m[0] as number,
+      a1 = m[1] as number,
+      a3 = m[3] as number,
+      b0 = m[4] as number,
+      b1 = m[5] as number,
+      b3 = m[7] as number;
     for (let i = 0; i < n; i++) {
-      const x = xy[2 * i] as number, y = xy[2 * i + 1] as number;
+      const x = xy[2 * i] as number,
+        y = xy[2 * i + 1] as number;
       w[2 * i] = a0 * x + a1 * y + a3;
       w[2 * i + 1] = b0 * x + b1 * y + b3;
     }
@@ -380,7 +385,11 @@ export class Builder implements BuildContext {
       if (err instanceof CadLimitError) throw err;
       // One malformed entity must not lose the drawing.
       this.skip(e.type);
-      this.warn({ code: 'unsupported-entity', subject: e.type, message: `A ${e.type} entity could not be drawn: ${(err as Error).message}` });
+      this.warn({
+        code: 'unsupported-entity',
+        subject: e.type,
+        message: `A ${e.type} entity could not be drawn: ${(err as Error).message}`,
+      });
     }
   }
 
@@ -402,7 +411,10 @@ export class Builder implements BuildContext {
   drawInsert(e: InsertEntity): void {
     const [sx, sy, sz] = e.scale;
     if (!sx || !sy || !Number.isFinite(sx) || !Number.isFinite(sy)) return;
-    const base = multiply(this.ocs(e), multiply(translation(e.insertion[0], e.insertion[1], e.insertion[2]), rotationZ((e.rotation * Math.PI) / 180)));
+    const base = multiply(
+      this.ocs(e),
+      multiply(translation(e.insertion[0], e.insertion[1], e.insertion[2]), rotationZ((e.rotation * Math.PI) / 180)),
+    );
     const cols = Math.max(1, Math.min(e.columnCount || 1, 10_000));
     const rows = Math.max(1, Math.min(e.rowCount || 1, 10_000));
     const scale: Mat = [sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz || 1, 0];
@@ -423,7 +435,8 @@ export class Builder implements BuildContext {
           this.out.endClip();
         }
         // $XCLIPFRAME 1: the clipping frame is displayed and plotted (0: neither, 2: displayed only).
-        if (Number(this.drawing.header.vars['$XCLIPFRAME']) === 1) this.out.strokeWorld(this.style(e), [...ring, ring[0] as number, ring[1] as number]);
+        if (Number(this.drawing.header.vars['$XCLIPFRAME']) === 1)
+          this.out.strokeWorld(this.style(e), [...ring, ring[0] as number, ring[1] as number]);
       }
     }
     // Attributes belong to the reference: on layer 0 they take its layer (and its visibility), ByBlock its colour.
@@ -459,7 +472,8 @@ export class Builder implements BuildContext {
   addXline(e: XLineEntity): void {
     const [bx, by] = apply(this.matrix, e.base[0], e.base[1], e.base[2]);
     const [ex, ey] = apply(this.matrix, e.base[0] + e.direction[0], e.base[1] + e.direction[1], e.base[2] + e.direction[2]);
-    const dx = ex - bx, dy = ey - by;
+    const dx = ex - bx,
+      dy = ey - by;
     const len = Math.hypot(dx, dy);
     if (!(len > 0)) return;
     this.xlines.push({ style: this.style(e), base: [bx, by], dir: [dx / len, dy / len], ray: e.type === 'RAY' });
@@ -487,10 +501,12 @@ export class Builder implements BuildContext {
 
 /** The part of the infinite line (or ray) through `p` along unit `d` inside box `b`. */
 export function clipLine(p: [number, number], d: [number, number], ray: boolean, b: Bounds): number[] | null {
-  let t0 = ray ? 0 : -Infinity, t1 = Infinity;
+  let t0 = ray ? 0 : -Infinity,
+    t1 = Infinity;
   const clip = (pp: number, dd: number, lo: number, hi: number): boolean => {
     if (Math.abs(dd) < 1e-15) return pp >= lo && pp <= hi;
-    let a = (lo - pp) / dd, c = (hi - pp) / dd;
+    let a = (lo - pp) / dd,
+      c = (hi - pp) / dd;
     if (a > c) [a, c] = [c, a];
     t0 = Math.max(t0, a);
     t1 = Math.min(t1, c);

@@ -6,16 +6,7 @@ import type { Drawing, Entity, Layout, ViewportEntity } from '../model';
 import type { Vec3 } from '../geom/vector';
 import { entityKeyPoints } from '../key-points';
 import { Builder, type BuildOptions } from './build-context';
-import {
-  IDENTITY,
-  affineMultiply,
-  isDefaultExtrusion,
-  multiply,
-  ocsToWcs,
-  translation,
-  type Affine2D,
-  type Mat,
-} from '../geom/matrix';
+import { IDENTITY, affineMultiply, isDefaultExtrusion, multiply, ocsToWcs, translation, type Affine2D, type Mat } from '../geom/matrix';
 import type { BuildResult, Bounds, DisplayList, Paper, Scene, ViewportView } from './types';
 
 function validBox(min?: Vec3, max?: Vec3): Bounds | null {
@@ -61,14 +52,42 @@ function viewportMatrix(vp: ViewportEntity): Affine2D | null {
   const dir = vp.viewDirection;
   const view = isDefaultExtrusion(dir) ? IDENTITY : ocsToWcs(dir);
   // Inverse of the (orthonormal) OCS matrix is its transpose.
-  const inv: Mat = [view[0] as number, view[4] as number, view[8] as number, 0, view[1] as number, view[5] as number, view[9] as number, 0, view[2] as number, view[6] as number, view[10] as number, 0];
+  const inv: Mat = [
+    view[0] as number,
+    view[4] as number,
+    view[8] as number,
+    0,
+    view[1] as number,
+    view[5] as number,
+    view[9] as number,
+    0,
+    view[2] as number,
+    view[6] as number,
+    view[10] as number,
+    0,
+  ];
   const t = vp.viewTarget;
   const modelToDcs = multiply(inv, translation(-t[0], -t[1], -t[2]));
-  const dcs: Affine2D = [modelToDcs[0] as number, modelToDcs[4] as number, modelToDcs[1] as number, modelToDcs[5] as number, modelToDcs[3] as number, modelToDcs[7] as number];
+  const dcs: Affine2D = [
+    modelToDcs[0] as number,
+    modelToDcs[4] as number,
+    modelToDcs[1] as number,
+    modelToDcs[5] as number,
+    modelToDcs[3] as number,
+    modelToDcs[7] as number,
+  ];
   const tw = (-vp.twist * Math.PI) / 180;
-  const c = Math.cos(tw) * scale, s = Math.sin(tw) * scale;
+  const c = Math.cos(tw) * scale,
+    s = Math.sin(tw) * scale;
   // paper = centre + R(-twist)·scale·(dcs − viewCenter)
-  const place: Affine2D = [c, s, -s, c, vp.center[0] - (c * vp.viewCenter[0] - s * vp.viewCenter[1]), vp.center[1] - (s * vp.viewCenter[0] + c * vp.viewCenter[1])];
+  const place: Affine2D = [
+    c,
+    s,
+    -s,
+    c,
+    vp.center[0] - (c * vp.viewCenter[0] - s * vp.viewCenter[1]),
+    vp.center[1] - (s * vp.viewCenter[0] + c * vp.viewCenter[1]),
+  ];
   return affineMultiply(place, dcs);
 }
 
@@ -81,7 +100,8 @@ function viewportClip(vp: ViewportEntity, layout: Layout): Float64Array | null {
   if (e?.type === 'POLYLINE' && e.vertices.length >= 3) return Float64Array.from(e.vertices.flatMap((v) => [v.position[0], v.position[1]]));
   if (e?.type === 'CIRCLE') {
     const pts: number[] = [];
-    for (let i = 0; i < 72; i++) pts.push(e.center[0] + e.radius * Math.cos((i * Math.PI) / 36), e.center[1] + e.radius * Math.sin((i * Math.PI) / 36));
+    for (let i = 0; i < 72; i++)
+      pts.push(e.center[0] + e.radius * Math.cos((i * Math.PI) / 36), e.center[1] + e.radius * Math.sin((i * Math.PI) / 36));
     return Float64Array.from(pts);
   }
   return null;
@@ -122,7 +142,12 @@ function transformBounds(b: Bounds, m: Affine2D): Bounds {
 }
 
 function intersect(a: Bounds, b: Bounds): Bounds | null {
-  const r = { minX: Math.max(a.minX, b.minX), minY: Math.max(a.minY, b.minY), maxX: Math.min(a.maxX, b.maxX), maxY: Math.min(a.maxY, b.maxY) };
+  const r = {
+    minX: Math.max(a.minX, b.minX),
+    minY: Math.max(a.minY, b.minY),
+    maxX: Math.min(a.maxX, b.maxX),
+    maxY: Math.min(a.maxY, b.maxY),
+  };
   return r.minX < r.maxX && r.minY < r.maxY ? r : null;
 }
 
@@ -141,7 +166,9 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     if (want === 'model') return layout.isModel;
     return want.some((n) => n.toLowerCase() === layout.name.toLowerCase() || (layout.isModel && n.toLowerCase() === 'model'));
   };
-  const layouts = drawing.layouts.length ? drawing.layouts : [{ name: 'Model', tabOrder: 0, blockName: '*Model_Space', isModel: true, viewports: [] } as Layout];
+  const layouts = drawing.layouts.length
+    ? drawing.layouts
+    : [{ name: 'Model', tabOrder: 0, blockName: '*Model_Space', isModel: true, viewports: [] } as Layout];
   const headerBox = validBox(drawing.header.extMin, drawing.header.extMax);
   const modelTolerance = estimateExtent(drawing.modelSpace, headerBox) * TOLERANCE_FRACTION;
   const modelRecord = drawing.blockRecords.find((r) => r.name.toUpperCase() === '*MODEL_SPACE')?.handle;
@@ -184,8 +211,10 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
       if (!matrix) continue;
       const scale = vp.height / vp.viewHeight;
       const vlist = modelList(psltscale && scale > 0 ? 1 / scale : 1);
-      const hw = vp.width / 2, hh = vp.height / 2;
-      const cx = vp.center[0], cy = vp.center[1];
+      const hw = vp.width / 2,
+        hh = vp.height / 2;
+      const cx = vp.center[0],
+        cy = vp.center[1];
       const clip = viewportClip(vp, layout) ?? Float64Array.from([cx - hw, cy - hh, cx + hw, cy - hh, cx + hw, cy + hh, cx - hw, cy + hh]);
       // Frozen layers are written as layer handles (331); accept names too.
       const frozen = new Set(vp.frozenLayers.map((n) => (layerByHandle.get(n.toUpperCase()) ?? n).toUpperCase()));
@@ -207,4 +236,3 @@ export function buildScenes(drawing: Drawing, options: BuildOptions = {}): Build
     counts: { drawn: b.drawn, skipped: b.skipped },
   };
 }
-

@@ -19,14 +19,18 @@ export const CURVES = {
   POINT: drawPoint,
   CIRCLE: (e, ctx) => {
     const m = ctx.ocs(e, e.center[2]);
-    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, 0, TAU, ctx.arcSegments(e.radius, TAU, m)), false, { dashes: ctx.dashes(e) });
+    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, 0, TAU, ctx.arcSegments(e.radius, TAU, m)), false, {
+      dashes: ctx.dashes(e),
+    });
   },
   ARC: (e, ctx) => {
     const m = ctx.ocs(e, e.center[2]);
     const a0 = (e.startAngle * Math.PI) / 180;
     let sweep = (e.endAngle * Math.PI) / 180 - a0;
     sweep = ((sweep % TAU) + TAU) % TAU || TAU;
-    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, a0, sweep, ctx.arcSegments(e.radius, sweep, m)), false, { dashes: ctx.dashes(e) });
+    ctx.stroke(ctx.style(e), m, arcPoints(e.center[0], e.center[1], e.radius, a0, sweep, ctx.arcSegments(e.radius, sweep, m)), false, {
+      dashes: ctx.dashes(e),
+    });
   },
   ELLIPSE: drawEllipse,
   LWPOLYLINE: drawLwPolyline,
@@ -41,7 +45,8 @@ export const CURVES = {
     const hidden = e.invisibleEdges ?? 0;
     for (let i = 0; i < pts.length; i++) {
       if (hidden & (1 << i)) continue;
-      const a = pts[i] as Vec3, b = pts[(i + 1) % pts.length] as Vec3;
+      const a = pts[i] as Vec3,
+        b = pts[(i + 1) % pts.length] as Vec3;
       ctx.stroke3(style, ctx.matrix, [...a, ...b], false);
     }
   },
@@ -54,7 +59,8 @@ export const CURVES = {
       const seen = new Set<string>();
       for (const f of e.faces)
         for (let i = 0; i < f.length; i++) {
-          const a = f[i] as number, b = f[(i + 1) % f.length] as number;
+          const a = f[i] as number,
+            b = f[(i + 1) % f.length] as number;
           const key = a < b ? `${a},${b}` : `${b},${a}`;
           if (!seen.has(key)) {
             seen.add(key);
@@ -63,13 +69,15 @@ export const CURVES = {
         }
     }
     for (const [a, b] of edges) {
-      const p = v[a], q = v[b];
+      const p = v[a],
+        q = v[b];
       if (p && q) ctx.stroke3(style, ctx.matrix, [...p, ...q], false);
     }
   },
 } satisfies { [K in CurveType]: EntityHandler<EntityOf<K>> };
 
-type CurveType = 'LINE' | 'POINT' | 'CIRCLE' | 'ARC' | 'ELLIPSE' | 'LWPOLYLINE' | 'POLYLINE' | 'SPLINE' | 'SOLID' | 'TRACE' | '3DFACE' | 'MLINE' | 'MESH';
+type CurveType =
+  'LINE' | 'POINT' | 'CIRCLE' | 'ARC' | 'ELLIPSE' | 'LWPOLYLINE' | 'POLYLINE' | 'SPLINE' | 'SOLID' | 'TRACE' | '3DFACE' | 'MLINE' | 'MESH';
 
 const CURVE_HANDLERS: Partial<Record<EntityType, EntityHandler<never>>> = CURVES;
 
@@ -94,7 +102,8 @@ function drawSolid(e: EntityOf<'SOLID' | 'TRACE'>, ctx: DrawContext): void {
 function drawMLine(e: EntityOf<'MLINE'>, ctx: DrawContext): void {
   const styles = ctx.drawing.mlineStyles ?? {};
   const style =
-    styles[e.style.toUpperCase()] ?? Object.values(styles).find((st) => e.styleHandle !== undefined && st.handle?.toUpperCase() === e.styleHandle.toUpperCase());
+    styles[e.style.toUpperCase()] ??
+    Object.values(styles).find((st) => e.styleHandle !== undefined && st.handle?.toUpperCase() === e.styleHandle.toUpperCase());
   const count = Math.max(0, ...e.vertices.map((v) => v.params.length));
   for (let j = 0; j < count; j++) {
     const el = style?.elements[j];
@@ -104,7 +113,9 @@ function drawMLine(e: EntityOf<'MLINE'>, ctx: DrawContext): void {
       pts.push(v.position[0] + v.miter[0] * d, v.position[1] + v.miter[1] * d, v.position[2] + v.miter[2] * d);
     }
     if (pts.length < 6) continue;
-    const st = el ? ctx.styleWith(e, el.color.aci === 0 || el.color.aci === 256 ? (el.color.aci === 0 ? e.color : el.color) : el.color) : ctx.style(e);
+    const st = el
+      ? ctx.styleWith(e, el.color.aci === 0 || el.color.aci === 256 ? (el.color.aci === 0 ? e.color : el.color) : el.color)
+      : ctx.style(e);
     const dashes = ctx.dashes(el && el.linetype.toUpperCase() !== 'BYLAYER' ? { ...e, linetype: el.linetype } : e);
     ctx.stroke3(st, ctx.matrix, pts, e.closed, { dashes });
   }
@@ -117,7 +128,8 @@ function same(a: Vec3, b: Vec3): boolean {
 export function ringArea(xy: ArrayLike<number>): number {
   let a = 0;
   const n = xy.length >> 1;
-  for (let i = 0, j = n - 1; i < n; j = i++) a += (xy[2 * j] as number) * (xy[2 * i + 1] as number) - (xy[2 * i] as number) * (xy[2 * j + 1] as number);
+  for (let i = 0, j = n - 1; i < n; j = i++)
+    a += (xy[2 * j] as number) * (xy[2 * i + 1] as number) - (xy[2 * i] as number) * (xy[2 * j + 1] as number);
   return a / 2;
 }
 
@@ -145,7 +157,8 @@ function drawPoint(e: EntityOf<'POINT'>, ctx: DrawContext): void {
   const style = ctx.style(e);
   const [x, y, z] = e.position;
   const rot = (-(e.angle || 0) * Math.PI) / 180;
-  const c = Math.cos(rot), s = Math.sin(rot);
+  const c = Math.cos(rot),
+    s = Math.sin(rot);
   const line = (x0: number, y0: number, x1: number, y1: number): void =>
     ctx.stroke3(style, m, [x + c * x0 - s * y0, y + s * x0 + c * y0, z, x + c * x1 - s * y1, y + s * x1 + c * y1, z], false);
   const r = size / 2;
@@ -183,7 +196,8 @@ function drawEllipse(e: EntityOf<'ELLIPSE'>, ctx: DrawContext): void {
   const n: Vec3 = [e.extrusion[0] / l, e.extrusion[1] / l, e.extrusion[2] / l];
   // Minor axis = ratio · (N × major).
   const minor: Vec3 = [(n[1] * mz - n[2] * my) * e.ratio, (n[2] * mx - n[0] * mz) * e.ratio, (n[0] * my - n[1] * mx) * e.ratio];
-  let t0 = e.startParam, sweep = e.endParam - e.startParam;
+  let t0 = e.startParam,
+    sweep = e.endParam - e.startParam;
   if (!Number.isFinite(t0) || !Number.isFinite(sweep)) {
     t0 = 0;
     sweep = TAU;
@@ -195,7 +209,8 @@ function drawEllipse(e: EntityOf<'ELLIPSE'>, ctx: DrawContext): void {
   const [cx, cy, cz] = e.center;
   for (let i = 0; i <= segs; i++) {
     const t = t0 + (sweep * i) / segs;
-    const c = Math.cos(t), s = Math.sin(t);
+    const c = Math.cos(t),
+      s = Math.sin(t);
     pts[3 * i] = cx + c * mx + s * minor[0];
     pts[3 * i + 1] = cy + c * my + s * minor[1];
     pts[3 * i + 2] = cz + c * mz + s * minor[2];
@@ -220,7 +235,8 @@ function appendSegment(out: number[], x0: number, y0: number, x1: number, y1: nu
     return;
   }
   const theta = 4 * Math.atan(bulge);
-  const dx = x1 - x0, dy = y1 - y0;
+  const dx = x1 - x0,
+    dy = y1 - y0;
   const chord = Math.hypot(dx, dy);
   const r = chord / (2 * Math.sin(Math.abs(theta) / 2));
   // Centre: from the chord midpoint, perpendicular, at distance (r·cos(θ/2)) on the bulge's side.
@@ -245,7 +261,8 @@ export function polylinePoints(v: PVertex[], closed: boolean, ctx: DrawContext, 
   const n = v.length;
   const last = closed ? n : n - 1;
   for (let i = 0; i < last; i++) {
-    const a = v[i] as PVertex, b = v[(i + 1) % n] as PVertex;
+    const a = v[i] as PVertex,
+      b = v[(i + 1) % n] as PVertex;
     appendSegment(out, a.x, a.y, b.x, b.y, a.bulge, ctx, m);
   }
   return out;
@@ -253,8 +270,20 @@ export function polylinePoints(v: PVertex[], closed: boolean, ctx: DrawContext, 
 
 /** A wide polyline: every segment becomes a filled band (its own ring, counter-clockwise, filled non-zero). */
 /** Where the lines p0→p1 and q0→q1 cross; null when (nearly) parallel. */
-function crossing(p0x: number, p0y: number, p1x: number, p1y: number, q0x: number, q0y: number, q1x: number, q1y: number): [number, number] | null {
-  const dx = p1x - p0x, dy = p1y - p0y, ex = q1x - q0x, ey = q1y - q0y;
+function crossing(
+  p0x: number,
+  p0y: number,
+  p1x: number,
+  p1y: number,
+  q0x: number,
+  q0y: number,
+  q1x: number,
+  q1y: number,
+): [number, number] | null {
+  const dx = p1x - p0x,
+    dy = p1y - p0y,
+    ex = q1x - q0x,
+    ey = q1y - q0y;
   const den = dx * ey - dy * ex;
   const len = Math.hypot(dx, dy) * Math.hypot(ex, ey);
   if (!(len > 0) || Math.abs(den) < 1e-9 * len) return null;
@@ -273,7 +302,8 @@ function drawWidePolyline(v: PVertex[], closed: boolean, style: number, ctx: Dra
   const last = closed ? n : n - 1;
   const bands: ({ left: number[]; right: number[] } | null)[] = [];
   for (let i = 0; i < last; i++) {
-    const a = v[i] as PVertex, b = v[(i + 1) % n] as PVertex;
+    const a = v[i] as PVertex,
+      b = v[(i + 1) % n] as PVertex;
     const center: number[] = [a.x, a.y];
     appendSegment(center, a.x, a.y, b.x, b.y, a.bulge, ctx, m);
     if (!(a.startWidth > 0) && !(a.endWidth > 0)) {
@@ -284,18 +314,28 @@ function drawWidePolyline(v: PVertex[], closed: boolean, style: number, ctx: Dra
     const k = center.length >> 1;
     // Cumulative length for interpolating the width.
     const lens = [0];
-    for (let j = 1; j < k; j++) lens.push((lens[j - 1] as number) + Math.hypot((center[2 * j] as number) - (center[2 * j - 2] as number), (center[2 * j + 1] as number) - (center[2 * j - 1] as number)));
+    for (let j = 1; j < k; j++)
+      lens.push(
+        (lens[j - 1] as number) +
+          Math.hypot(
+            (center[2 * j] as number) - (center[2 * j - 2] as number),
+            (center[2 * j + 1] as number) - (center[2 * j - 1] as number),
+          ),
+      );
     const total = lens[k - 1] || 1;
     const left: number[] = [];
     const right: number[] = [];
     for (let j = 0; j < k; j++) {
-      const j0 = Math.max(0, j - 1), j1 = Math.min(k - 1, j + 1);
-      let tx = (center[2 * j1] as number) - (center[2 * j0] as number), ty = (center[2 * j1 + 1] as number) - (center[2 * j0 + 1] as number);
+      const j0 = Math.max(0, j - 1),
+        j1 = Math.min(k - 1, j + 1);
+      let tx = (center[2 * j1] as number) - (center[2 * j0] as number),
+        ty = (center[2 * j1 + 1] as number) - (center[2 * j0 + 1] as number);
       const tl = Math.hypot(tx, ty) || 1;
       tx /= tl;
       ty /= tl;
       const w = (a.startWidth + ((a.endWidth - a.startWidth) * (lens[j] as number)) / total) / 2;
-      const x = center[2 * j] as number, y = center[2 * j + 1] as number;
+      const x = center[2 * j] as number,
+        y = center[2 * j + 1] as number;
       left.push(x - ty * w, y + tx * w);
       right.push(x + ty * w, y - tx * w);
     }
@@ -304,14 +344,29 @@ function drawWidePolyline(v: PVertex[], closed: boolean, style: number, ctx: Dra
   // Mitre the joints between consecutive wide bands.
   for (let i = 0; i < bands.length; i++) {
     if (!closed && i === bands.length - 1) break;
-    const A = bands[i], B = bands[(i + 1) % bands.length];
+    const A = bands[i],
+      B = bands[(i + 1) % bands.length];
     if (!A || !B || A === B) continue;
-    const vx = (v[(i + 1) % n] as PVertex).x, vy = (v[(i + 1) % n] as PVertex).y;
-    const wa = Math.hypot((A.left[A.left.length - 2] as number) - (A.right[A.right.length - 2] as number), (A.left[A.left.length - 1] as number) - (A.right[A.right.length - 1] as number));
+    const vx = (v[(i + 1) % n] as PVertex).x,
+      vy = (v[(i + 1) % n] as PVertex).y;
+    const wa = Math.hypot(
+      (A.left[A.left.length - 2] as number) - (A.right[A.right.length - 2] as number),
+      (A.left[A.left.length - 1] as number) - (A.right[A.right.length - 1] as number),
+    );
     for (const side of ['left', 'right'] as const) {
-      const a = A[side], b = B[side];
+      const a = A[side],
+        b = B[side];
       const k = a.length;
-      const x = crossing(a[k - 4] as number, a[k - 3] as number, a[k - 2] as number, a[k - 1] as number, b[0] as number, b[1] as number, b[2] as number, b[3] as number);
+      const x = crossing(
+        a[k - 4] as number,
+        a[k - 3] as number,
+        a[k - 2] as number,
+        a[k - 1] as number,
+        b[0] as number,
+        b[1] as number,
+        b[2] as number,
+        b[3] as number,
+      );
       // A very sharp bend would send the mitre far away: keep it within a few widths of the vertex.
       if (!x || Math.hypot(x[0] - vx, x[1] - vy) > 4 * Math.max(wa, 1e-12)) continue;
       a[k - 2] = b[0] = x[0];
@@ -376,7 +431,8 @@ function dedupe(v: PVertex[], closed: boolean): PVertex[] {
     out.push({ ...p });
   }
   if (closed && out.length > 2) {
-    const a = out[0] as PVertex, z = out[out.length - 1] as PVertex;
+    const a = out[0] as PVertex,
+      z = out[out.length - 1] as PVertex;
     if (a.x === z.x && a.y === z.y) out.pop();
   }
   return out;
@@ -404,9 +460,15 @@ function drawPolyline(e: EntityOf<'POLYLINE'>, ctx: DrawContext): void {
     return;
   }
   if (e.kind === 'mesh') {
-    const M = e.m, N = e.n;
+    const M = e.m,
+      N = e.n;
     if (!(M > 0 && N > 0) || verts.length < M * N) {
-      ctx.stroke3(style, ctx.matrix, verts.flatMap((p) => p.position), false);
+      ctx.stroke3(
+        style,
+        ctx.matrix,
+        verts.flatMap((p) => p.position),
+        false,
+      );
       return;
     }
     const at = (i: number, j: number): Vec3 => (verts[i * N + j] as (typeof verts)[number]).position;
@@ -428,9 +490,11 @@ function drawPolyline(e: EntityOf<'POLYLINE'>, ctx: DrawContext): void {
   for (const face of e.faces) {
     const k = face.length;
     for (let i = 0; i < k; i++) {
-      const a = face[i] as number, b = face[(i + 1) % k] as number;
+      const a = face[i] as number,
+        b = face[(i + 1) % k] as number;
       if (a <= 0 || b === 0) continue;
-      const ia = Math.abs(a) - 1, ib = Math.abs(b) - 1;
+      const ia = Math.abs(a) - 1,
+        ib = Math.abs(b) - 1;
       const key = ia < ib ? `${ia},${ib}` : `${ib},${ia}`;
       if (seen.has(key) || !pos[ia] || !pos[ib]) continue;
       seen.add(key);
@@ -449,18 +513,25 @@ const MAX_SPLINE_DEGREE = 11;
 
 function drawSpline(e: EntityOf<'SPLINE'>, ctx: DrawContext): void {
   const ctrl = e.controlPoints;
-  if (Math.min(e.degree, ctrl.length - 1) > MAX_SPLINE_DEGREE) throw new Error(`its degree ${e.degree} is over ${MAX_SPLINE_DEGREE}, the highest drawn`);
+  if (Math.min(e.degree, ctrl.length - 1) > MAX_SPLINE_DEGREE)
+    throw new Error(`its degree ${e.degree} is over ${MAX_SPLINE_DEGREE}, the highest drawn`);
   const style = ctx.style(e);
   const dashes = ctx.dashes(e);
   // Segments per knot span from the control polygon's length against the tolerance.
   let len = 0;
   const src = ctrl.length >= 2 ? ctrl : e.fitPoints;
-  for (let i = 1; i < src.length; i++) len += Math.hypot((src[i] as Vec3)[0] - (src[i - 1] as Vec3)[0], (src[i] as Vec3)[1] - (src[i - 1] as Vec3)[1], (src[i] as Vec3)[2] - (src[i - 1] as Vec3)[2]);
+  for (let i = 1; i < src.length; i++)
+    len += Math.hypot(
+      (src[i] as Vec3)[0] - (src[i - 1] as Vec3)[0],
+      (src[i] as Vec3)[1] - (src[i - 1] as Vec3)[1],
+      (src[i] as Vec3)[2] - (src[i - 1] as Vec3)[2],
+    );
   const tol = ctx.tolerance(ctx.matrix);
   const spans = Math.max(1, src.length - 1);
   const perSpan = Math.max(4, Math.min(64, Math.ceil(Math.sqrt(len / spans / Math.max(tol, 1e-12)) * 0.8)));
   let pts: number[];
-  if (ctrl.length >= 2) pts = splinePoints(e.degree || 3, e.knots, ctrl, e.rational && e.weights.length === ctrl.length ? e.weights : null, perSpan);
+  if (ctrl.length >= 2)
+    pts = splinePoints(e.degree || 3, e.knots, ctrl, e.rational && e.weights.length === ctrl.length ? e.weights : null, perSpan);
   else pts = fitPointCurve(e.fitPoints, perSpan, e.closed);
   if (pts.length >= 6) ctx.stroke3(style, ctx.matrix, pts, false, { dashes });
 }

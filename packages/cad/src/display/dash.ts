@@ -12,7 +12,8 @@ const MAX_DASHES = 20_000;
 export function dashPolyline(w: number[], pattern: DashPattern, restart: boolean, dot: number, emit: (run: number[]) => void): void {
   const n = w.length >> 1;
   let length = 0;
-  for (let i = 1; i < n; i++) length += Math.hypot((w[2 * i] as number) - (w[2 * i - 2] as number), (w[2 * i + 1] as number) - (w[2 * i - 1] as number));
+  for (let i = 1; i < n; i++)
+    length += Math.hypot((w[2 * i] as number) - (w[2 * i - 2] as number), (w[2 * i + 1] as number) - (w[2 * i - 1] as number));
   if (!(pattern.total > 0) || length / pattern.total > MAX_DASHES) {
     emit(w);
     return;
@@ -30,8 +31,10 @@ export function dashPolyline(w: number[], pattern: DashPattern, restart: boolean
     run = v >= 0 ? [x, y] : null;
   };
   for (let i = 1; i < n; i++) {
-    let x0 = w[2 * i - 2] as number, y0 = w[2 * i - 1] as number;
-    const x1 = w[2 * i] as number, y1 = w[2 * i + 1] as number;
+    let x0 = w[2 * i - 2] as number,
+      y0 = w[2 * i - 1] as number;
+    const x1 = w[2 * i] as number,
+      y1 = w[2 * i + 1] as number;
     if (restart && i > 1) {
       if (run && (run as number[]).length >= 4) emit(run);
       idx = 0;
@@ -40,7 +43,8 @@ export function dashPolyline(w: number[], pattern: DashPattern, restart: boolean
     }
     let seg = Math.hypot(x1 - x0, y1 - y0);
     if (seg === 0) continue;
-    const ux = (x1 - x0) / seg, uy = (y1 - y0) / seg;
+    const ux = (x1 - x0) / seg,
+      uy = (y1 - y0) / seg;
     while (seg > left) {
       x0 += ux * left;
       y0 += uy * left;

@@ -242,7 +242,8 @@ export function arrowOf(d: Drawing, ref: string): Arrow {
 export function drawArrow(ctx: DrawContext, owner: EntityBase, style: number, m: Mat, tip: P2, dir: P2, size: number, arrow: Arrow): void {
   if (!(size > 0) || arrow.kind === 'none') return;
   const [dx, dy] = dir;
-  const px = -dy, py = dx;
+  const px = -dy,
+    py = dx;
   const [x, y] = tip;
   if (arrow.block) {
     // Arrow blocks are drawn unit size with the tip at the origin, pointing along +X.
@@ -253,12 +254,14 @@ export function drawArrow(ctx: DrawContext, owner: EntityBase, style: number, m:
   const back = (len: number, half: number, side: number): P2 => [x - dx * len + px * half * side, y - dy * len + py * half * side];
   switch (arrow.kind) {
     case 'closed-filled': {
-      const a = back(size, size / 6, 1), b = back(size, size / 6, -1);
+      const a = back(size, size / 6, 1),
+        b = back(size, size / 6, -1);
       ctx.fill(style, m, [[x, y, a[0], a[1], b[0], b[1]]]);
       break;
     }
     case 'closed': {
-      const a = back(size, size / 6, 1), b = back(size, size / 6, -1);
+      const a = back(size, size / 6, 1),
+        b = back(size, size / 6, -1);
       ctx.stroke(style, m, [x, y, a[0], a[1], b[0], b[1]], true);
       break;
     }
@@ -267,14 +270,16 @@ export function drawArrow(ctx: DrawContext, owner: EntityBase, style: number, m:
     case 'open90': {
       const half = arrow.kind === 'open90' ? size : arrow.kind === 'open30' ? size * Math.tan(15 * DEG) : size / 6;
       const len = arrow.kind === 'open90' ? size : size;
-      const a = back(len, half, 1), b = back(len, half, -1);
+      const a = back(len, half, 1),
+        b = back(len, half, -1);
       ctx.stroke(style, m, [a[0], a[1], x, y, b[0], b[1]], false);
       break;
     }
     case 'tick': {
       // An oblique stroke at 45° across the line.
       const h = size / 2;
-      const ux = (dx + px) * Math.SQRT1_2, uy = (dy + py) * Math.SQRT1_2;
+      const ux = (dx + px) * Math.SQRT1_2,
+        uy = (dy + py) * Math.SQRT1_2;
       ctx.stroke(style, m, [x - ux * h, y - uy * h, x + ux * h, y + uy * h], false);
       break;
     }
@@ -505,15 +510,19 @@ function stroke(g: Geo, style: number, pts: number[]): void {
 
 function linear(g: Geo): void {
   const { e, v } = g;
-  const p13 = e.defPoints.p13, p14 = e.defPoints.p14;
+  const p13 = e.defPoints.p13,
+    p14 = e.defPoints.p14;
   if (!p13 || !p14) return;
-  const a = xy(toOcs(e, p13)), b = xy(toOcs(e, p14)), p = xy(toOcs(e, e.defPoint));
+  const a = xy(toOcs(e, p13)),
+    b = xy(toOcs(e, p14)),
+    p = xy(toOcs(e, e.defPoint));
   const dir: P2 = e.dimType === 1 ? unit(sub(b, a)) : [Math.cos(e.angle * DEG), Math.sin(e.angle * DEG)];
   if (e.dimType === 1 && len(sub(b, a)) === 0) return;
   const d1 = add(p, mul(dir, dot(sub(a, p), dir)));
   const d2 = add(p, mul(dir, dot(sub(b, p), dir)));
   const measured = Math.abs(dot(sub(b, a), dir));
-  const exo = v.num(42) * g.scale, exe = v.num(44) * g.scale;
+  const exo = v.num(42) * g.scale,
+    exe = v.num(44) * g.scale;
   // Extension lines: from just off the feature to just past the dimension line.
   for (const [o, dd] of [
     [a, d1],
@@ -529,7 +538,8 @@ function linear(g: Geo): void {
   const span = len(sub(d2, d1));
   const along = span > 0 ? unit(sub(d2, d1)) : dir;
   const inside = g.tick > 0 || span >= asz * 2.5;
-  let s1 = d1, s2 = d2;
+  let s1 = d1,
+    s2 = d2;
   if (g.tick > 0) {
     const dle = v.num(46) * g.scale;
     s1 = sub(d1, mul(along, dle));
@@ -553,12 +563,17 @@ function linear(g: Geo): void {
   const tpos = dot(rel, along);
   const total = len(sub(s2, s1));
   if (text && offLine < textHeight(g) * 0.5 && tpos > 0 && tpos < total) {
-    const hw = (Math.abs(Math.cos((rot - lineDeg) * DEG)) * textWidth(g, text)) / 2 + v.num(147) * g.scale + textHeight(g) * Math.abs(Math.sin((rot - lineDeg) * DEG)) / 2;
-    const c1 = add(s1, mul(along, Math.max(0, tpos - hw))), c2 = add(s1, mul(along, Math.min(total, tpos + hw)));
+    const hw =
+      (Math.abs(Math.cos((rot - lineDeg) * DEG)) * textWidth(g, text)) / 2 +
+      v.num(147) * g.scale +
+      (textHeight(g) * Math.abs(Math.sin((rot - lineDeg) * DEG))) / 2;
+    const c1 = add(s1, mul(along, Math.max(0, tpos - hw))),
+      c2 = add(s1, mul(along, Math.min(total, tpos + hw)));
     if (tpos - hw > 0) stroke(g, g.dimStyle, [s1[0], s1[1], c1[0], c1[1]]);
     if (tpos + hw < total) stroke(g, g.dimStyle, [c2[0], c2[1], s2[0], s2[1]]);
   } else stroke(g, g.dimStyle, [s1[0], s1[1], s2[0], s2[1]]);
-  const out1: P2 = inside ? mul(along, -1) : along, out2: P2 = inside ? along : mul(along, -1);
+  const out1: P2 = inside ? mul(along, -1) : along,
+    out2: P2 = inside ? along : mul(along, -1);
   drawArrow(g.ctx, e, g.dimStyle, g.m, d1, out1, asz, g.arrow1);
   drawArrow(g.ctx, e, g.dimStyle, g.m, d2, out2, asz, g.arrow2);
   emitText(g, text, at, rot);
@@ -568,7 +583,8 @@ function diametric(g: Geo, diameter: boolean): void {
   const { e, v } = g;
   const p15 = e.defPoints.p15;
   if (!p15) return;
-  const a = xy(toOcs(e, e.defPoint)), b = xy(toOcs(e, p15));
+  const a = xy(toOcs(e, e.defPoint)),
+    b = xy(toOcs(e, p15));
   const value = len(sub(b, a));
   if (!(value > 0)) return;
   const prefix = diameter ? '\u00d8' : 'R';
@@ -625,7 +641,10 @@ function angular(g: Geo): void {
     arcPt = xy(toOcs(e, e.defPoint));
   } else {
     if (!p13 || !p14 || !p15) return;
-    const a = xy(toOcs(e, p13)), b = xy(toOcs(e, p14)), c = xy(toOcs(e, p15)), d = xy(toOcs(e, e.defPoint));
+    const a = xy(toOcs(e, p13)),
+      b = xy(toOcs(e, p14)),
+      c = xy(toOcs(e, p15)),
+      d = xy(toOcs(e, e.defPoint));
     vertex = lineIntersection(a, sub(b, a), c, sub(d, c));
     if (!vertex) return;
     legs = [
@@ -643,7 +662,8 @@ function angular(g: Geo): void {
     const far = len(sub(p, v0)) > len(sub(q, v0)) ? p : q;
     return norm(Math.atan2(far[1] - v0[1], far[0] - v0[0]));
   };
-  const r1 = rayOf(legs[0]!), r2 = rayOf(legs[1]!);
+  const r1 = rayOf(legs[0]!),
+    r2 = rayOf(legs[1]!);
   const ap = norm(Math.atan2(arcPt[1] - v0[1], arcPt[0] - v0[0]));
   const inSweep = (from: number, to: number): boolean => norm(ap - from) <= norm(to - from);
   const [start, end] = inSweep(r1, r2) ? [r1, r1 + norm(r2 - r1)] : [r2, r2 + norm(r1 - r2)];
@@ -658,7 +678,8 @@ function angular(g: Geo): void {
   drawArrow(g.ctx, e, g.dimStyle, g.m, pa, [Math.sin(start), -Math.cos(start)], asz, g.arrow1);
   drawArrow(g.ctx, e, g.dimStyle, g.m, pb, [-Math.sin(end), Math.cos(end)], asz, g.arrow2);
   // Extension lines from the nearest definition point on each ray out to the arc.
-  const exo = v.num(42) * g.scale, exe = v.num(44) * g.scale;
+  const exo = v.num(42) * g.scale,
+    exe = v.num(44) * g.scale;
   for (const [ang, p] of [
     [start, pa],
     [end, pb],
@@ -685,7 +706,9 @@ function angular(g: Geo): void {
   if (/^\d+$/.test(sep) && Number(sep) !== 46) value = value.replace('.', String.fromCharCode(Number(sep)));
   const text = dimensionText(e.text, value);
   const midA = start + sweep / 2;
-  const tp: P2 = hasTextPoint(e) ? xy(e.textMidpoint) : add(v0, mul([Math.cos(midA), Math.sin(midA)], R + textHeight(g) / 2 + v.num(147) * g.scale));
+  const tp: P2 = hasTextPoint(e)
+    ? xy(e.textMidpoint)
+    : add(v0, mul([Math.cos(midA), Math.sin(midA)], R + textHeight(g) / 2 + v.num(147) * g.scale));
   const rot = e.textRotation ? e.textRotation : v.num(73) > 0 ? 0 : readable(midA / DEG - 90);
   emitText(g, text, tp, rot);
 }
@@ -694,7 +717,9 @@ function ordinate(g: Geo): void {
   const { e, v } = g;
   const { p13, p14 } = e.defPoints;
   if (!p13 || !p14) return;
-  const origin = xy(toOcs(e, e.defPoint)), feat = xy(toOcs(e, p13)), end = xy(toOcs(e, p14));
+  const origin = xy(toOcs(e, e.defPoint)),
+    feat = xy(toOcs(e, p13)),
+    end = xy(toOcs(e, p14));
   const xType = (e.flags & 64) !== 0;
   const value = Math.abs(xType ? feat[0] - origin[0] : feat[1] - origin[1]);
   const exo = v.num(42) * g.scale;
@@ -706,7 +731,8 @@ function ordinate(g: Geo): void {
   const across = xType ? end[0] - feat[0] : end[1] - feat[1];
   if (Math.abs(across) > 1e-9) {
     const jog = Math.abs(along) * 0.6;
-    const k1 = add(feat, mul(axis, jog * 0.5)), k2 = xType ? ([end[0], feat[1] + axis[1] * jog] as P2) : ([feat[0] + axis[0] * jog, end[1]] as P2);
+    const k1 = add(feat, mul(axis, jog * 0.5)),
+      k2 = xType ? ([end[0], feat[1] + axis[1] * jog] as P2) : ([feat[0] + axis[0] * jog, end[1]] as P2);
     pts.push(k1[0], k1[1], k2[0], k2[1]);
   }
   pts.push(end[0], end[1]);

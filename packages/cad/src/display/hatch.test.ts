@@ -10,7 +10,12 @@ type G = [number, string | number][];
 
 /** A closed polyline boundary path (flag 2 + `flags`). */
 function polyPath(pts: [number, number][], flags = 1): G {
-  const g: G = [[92, 2 | flags], [72, 0], [73, 1], [93, pts.length]];
+  const g: G = [
+    [92, 2 | flags],
+    [72, 0],
+    [73, 1],
+    [93, pts.length],
+  ];
   for (const [x, y] of pts) g.push([10, x], [20, y]);
   g.push([97, 0]);
   return g;
@@ -42,7 +47,19 @@ interface HatchSpec {
 }
 
 function hatch(h: HatchSpec): G {
-  const g: G = [[0, 'HATCH'], [100, 'AcDbEntity'], [8, '0'], [62, h.color ?? 1], [100, 'AcDbHatch'], [10, 0], [20, 0], [30, 0], [210, 0], [220, 0], [230, 1]];
+  const g: G = [
+    [0, 'HATCH'],
+    [100, 'AcDbEntity'],
+    [8, '0'],
+    [62, h.color ?? 1],
+    [100, 'AcDbHatch'],
+    [10, 0],
+    [20, 0],
+    [30, 0],
+    [210, 0],
+    [220, 0],
+    [230, 1],
+  ];
   g.push([2, h.pattern ?? (h.solid ? 'SOLID' : 'ANSI31')], [70, h.solid ? 1 : 0], [71, 0], [91, h.paths.length]);
   for (const p of h.paths) g.push(...p);
   g.push([75, h.style ?? 0], [76, 1]);
@@ -68,7 +85,8 @@ function ringsOf(p: PathPrimitive): [number, number][][] {
   const out: [number, number][][] = [];
   const n = p.coords.length / 2;
   for (let i = 0; i < p.starts.length; i++) {
-    const s = p.starts[i] as number, e = i + 1 < p.starts.length ? (p.starts[i + 1] as number) : n;
+    const s = p.starts[i] as number,
+      e = i + 1 < p.starts.length ? (p.starts[i + 1] as number) : n;
     const r: [number, number][] = [];
     for (let j = s; j < e; j++) r.push([p.coords[2 * j] as number, p.coords[2 * j + 1] as number]);
     out.push(r);
@@ -143,7 +161,9 @@ describe('HATCH', () => {
 
   it('pattern lines skip islands and follow the dash list', () => {
     // Horizontal lines 1 apart, dash 1 / gap 1, around a hole.
-    const list = modelList({ entities: hatch({ paths: [square(0, 0, 10, 10), square(4, 4, 6, 6, 0)], lines: [[0, 0, 0.5, 0, 1, 1, -1]] }) });
+    const list = modelList({
+      entities: hatch({ paths: [square(0, 0, 10, 10), square(4, 4, 6, 6, 0)], lines: [[0, 0, 0.5, 0, 1, 1, -1]] }),
+    });
     const segs = segments(list);
     for (const [x0, y0, x1, y1] of segs) {
       expect(y0).toBeCloseTo(y1, 12);
@@ -163,12 +183,20 @@ describe('HATCH', () => {
     };
     const imperial = modelList({ entities: hatch({ paths: [square(0, 0, 10, 10)], pattern: 'ANSI31', scale: 8 }) });
     expect(spacingOf(imperial)).toBeCloseTo(1, 6);
-    const metric = modelList({ header: [[9, '$MEASUREMENT'], [70, 1]], entities: hatch({ paths: [square(0, 0, 100, 100)], pattern: 'ansi31', scale: 2 }) });
+    const metric = modelList({
+      header: [
+        [9, '$MEASUREMENT'],
+        [70, 1],
+      ],
+      entities: hatch({ paths: [square(0, 0, 100, 100)], pattern: 'ansi31', scale: 2 }),
+    });
     expect(spacingOf(metric)).toBeCloseTo(2 * 3.175, 6);
     // Pattern angle turns the pattern: ANSI31 at 45° gives vertical lines.
     const turned = modelList({ entities: hatch({ paths: [square(0, 0, 10, 10)], pattern: 'ANSI31', scale: 8, angle: 45 }) });
     for (const [x0, , x1] of segments(turned)) expect(x1 - x0).toBeCloseTo(0, 9);
-    expect(patternNames()).toEqual(expect.arrayContaining(['ANSI31', 'ANSI37', 'AR-B816', 'AR-CONC', 'BRICK', 'HEX', 'NET', 'STARS', 'TRIANG']));
+    expect(patternNames()).toEqual(
+      expect.arrayContaining(['ANSI31', 'ANSI37', 'AR-B816', 'AR-CONC', 'BRICK', 'HEX', 'NET', 'STARS', 'TRIANG']),
+    );
     expect(lookupPattern('NOPE', 1, 0, false)).toBeUndefined();
   });
 
@@ -190,12 +218,33 @@ describe('HATCH', () => {
 
   it('tessellates arc and elliptic-arc edges (counter-clockwise and clockwise)', () => {
     const edgePath: G = [
-      [92, 1], [93, 4],
-      [72, 1], [10, 0], [20, 0], [11, 10], [21, 0],
-      [72, 2], [10, 10], [20, 5], [40, 5], [50, 270], [51, 90], [73, 1],
-      [72, 1], [10, 10], [20, 10], [11, 0], [21, 10],
+      [92, 1],
+      [93, 4],
+      [72, 1],
+      [10, 0],
+      [20, 0],
+      [11, 10],
+      [21, 0],
+      [72, 2],
+      [10, 10],
+      [20, 5],
+      [40, 5],
+      [50, 270],
+      [51, 90],
+      [73, 1],
+      [72, 1],
+      [10, 10],
+      [20, 10],
+      [11, 0],
+      [21, 10],
       // Clockwise arc from (0, 10) down to (0, 0) bulging into the square: angles stored as 360 − angle.
-      [72, 2], [10, 0], [20, 5], [40, 5], [50, 270], [51, 90], [73, 0],
+      [72, 2],
+      [10, 0],
+      [20, 5],
+      [40, 5],
+      [50, 270],
+      [51, 90],
+      [73, 0],
       [97, 0],
     ];
     const list = modelList({ entities: hatch({ solid: true, paths: [edgePath] }) });
@@ -215,7 +264,20 @@ describe('HATCH', () => {
     expect(onLeftArc).toBeGreaterThan(8);
     expect(Math.max(...ring!.filter((p) => p[0] < 10).map((p) => p[0]))).toBeCloseTo(5, 6);
 
-    const ellipse: G = [[92, 1], [93, 1], [72, 3], [10, 1], [20, 2], [11, 4], [21, 0], [40, 0.5], [50, 0], [51, 360], [73, 1], [97, 0]];
+    const ellipse: G = [
+      [92, 1],
+      [93, 1],
+      [72, 3],
+      [10, 1],
+      [20, 2],
+      [11, 4],
+      [21, 0],
+      [40, 0.5],
+      [50, 0],
+      [51, 360],
+      [73, 1],
+      [97, 0],
+    ];
     const [eRing] = ringsOf(fills(modelList({ entities: hatch({ solid: true, paths: [ellipse] }) }))[0]!);
     expect(eRing!.length).toBeGreaterThan(16);
     for (const [x, y] of eRing!) expect(((x - 1) / 4) ** 2 + ((y - 2) / 2) ** 2).toBeCloseTo(1, 9);
@@ -223,17 +285,46 @@ describe('HATCH', () => {
 
   it('joins polyline bulges and out-of-order edges into closed rings', () => {
     // A half-disc from a bulged polyline: 0,0 → 10,0 with bulge 1 (a semicircle below).
-    const bulged: G = [[92, 3], [72, 1], [73, 1], [93, 2], [10, 0], [20, 0], [42, 1], [10, 10], [20, 0], [42, 0], [97, 0]];
+    const bulged: G = [
+      [92, 3],
+      [72, 1],
+      [73, 1],
+      [93, 2],
+      [10, 0],
+      [20, 0],
+      [42, 1],
+      [10, 10],
+      [20, 0],
+      [42, 0],
+      [97, 0],
+    ];
     const [ring] = ringsOf(fills(modelList({ entities: hatch({ solid: true, paths: [bulged] }) }))[0]!);
     expect(Math.min(...ring!.map((p) => p[1]))).toBeCloseTo(-5, 1);
     for (const [x, y] of ring!) if (y < -1e-9) expect(Math.hypot(x - 5, y)).toBeCloseTo(5, 9);
     // Edges given shuffled and one reversed still make one square ring.
     const shuffled: G = [
-      [92, 1], [93, 4],
-      [72, 1], [10, 0], [20, 0], [11, 10], [21, 0],
-      [72, 1], [10, 0], [20, 10], [11, 0], [21, 0],
-      [72, 1], [10, 0], [20, 10], [11, 10], [21, 10],
-      [72, 1], [10, 10], [20, 0], [11, 10], [21, 10],
+      [92, 1],
+      [93, 4],
+      [72, 1],
+      [10, 0],
+      [20, 0],
+      [11, 10],
+      [21, 0],
+      [72, 1],
+      [10, 0],
+      [20, 10],
+      [11, 0],
+      [21, 0],
+      [72, 1],
+      [10, 0],
+      [20, 10],
+      [11, 10],
+      [21, 10],
+      [72, 1],
+      [10, 10],
+      [20, 0],
+      [11, 10],
+      [21, 10],
       [97, 0],
     ];
     const rings = ringsOf(fills(modelList({ entities: hatch({ solid: true, paths: [shuffled] }) }))[0]!);
@@ -242,13 +333,40 @@ describe('HATCH', () => {
   });
 
   it('a gradient hatch carries its gradient: two colours, name and angle', () => {
-    const tail: G = [[450, 1], [451, 0], [452, 0], [453, 2], [460, 0.5], [461, 0], [462, 0], [463, 0], [63, 5], [421, 0x0000ff], [463, 1], [63, 2], [421, 0xffff00], [470, 'LINEAR']];
+    const tail: G = [
+      [450, 1],
+      [451, 0],
+      [452, 0],
+      [453, 2],
+      [460, 0.5],
+      [461, 0],
+      [462, 0],
+      [463, 0],
+      [63, 5],
+      [421, 0x0000ff],
+      [463, 1],
+      [63, 2],
+      [421, 0xffff00],
+      [470, 'LINEAR'],
+    ];
     const list = modelList({ entities: hatch({ solid: true, paths: [square(0, 0, 10, 10)], tail }) });
     const [f] = fills(list);
     expect(f!.gradient).toEqual({ name: 'LINEAR', colors: [0x0000ff, 0xffff00], angle: 0.5 });
     expect(list.styles[f!.style]!.color).toBe(0x0000ff);
     // One-colour gradients run to the shade or tint given by the tint value.
-    const single: G = [[450, 1], [451, 0], [452, 1], [453, 1], [460, 0], [461, 0], [462, 1], [463, 0], [63, 1], [421, 0xff0000], [470, 'CYLINDER']];
+    const single: G = [
+      [450, 1],
+      [451, 0],
+      [452, 1],
+      [453, 1],
+      [460, 0],
+      [461, 0],
+      [462, 1],
+      [463, 0],
+      [63, 1],
+      [421, 0xff0000],
+      [470, 'CYLINDER'],
+    ];
     const [s] = fills(modelList({ entities: hatch({ solid: true, paths: [square(0, 0, 10, 10)], tail: single }) }));
     expect(s!.gradient).toEqual({ name: 'CYLINDER', colors: [0xff0000, 0xffffff], angle: 0 });
   });
@@ -257,7 +375,16 @@ describe('HATCH', () => {
     const o = 0.25 * Math.SQRT1_2;
     const list = modelList({
       blocks: [{ name: 'H', entities: hatch({ paths: [square(0, 0, 10, 10)], lines: [[45, 0, 0, -o, o]] }) }],
-      entities: [[0, 'INSERT'], [2, 'H'], [10, 100], [20, 0], [30, 0], [41, 2], [42, 2], [50, 45]],
+      entities: [
+        [0, 'INSERT'],
+        [2, 'H'],
+        [10, 100],
+        [20, 0],
+        [30, 0],
+        [41, 2],
+        [42, 2],
+        [50, 45],
+      ],
     });
     const segs = segments(list);
     expect(segs).toHaveLength(57);

@@ -40,10 +40,14 @@ export const drawHatch: EntityHandler<HatchEntity> = (e, ctx) => {
   }
   let lines = patternLinesOf(e, ctx.drawing);
   if (!lines) {
-    ctx.warn({ code: 'unsupported-entity', subject: `HATCH pattern ${name}`, message: `Hatch pattern "${e.pattern}" is not in the pattern library: drawn as ANSI31` });
+    ctx.warn({
+      code: 'unsupported-entity',
+      subject: `HATCH pattern ${name}`,
+      message: `Hatch pattern "${e.pattern}" is not in the pattern library: drawn as ANSI31`,
+    });
     lines = lookupPattern('ANSI31', e.patternScale, e.patternAngle, isMetric(ctx.drawing)) ?? [];
   }
-  drawPattern(rings, lines, style, ctx, m, name || e.handle || "");
+  drawPattern(rings, lines, style, ctx, m, name || e.handle || '');
 };
 
 // ---- boundary ---------------------------------------------------------------------------------
@@ -112,10 +116,12 @@ function edgePoints(ed: HatchEdge, ctx: DrawContext, m: Mat): number[] {
       const sw = ed.ccw ? sweep : -sweep;
       const n = ctx.arcSegments(major, sw, m);
       const out = new Array<number>((n + 1) * 2);
-      const nx = -my * ratio, ny = mx * ratio;
+      const nx = -my * ratio,
+        ny = mx * ratio;
       for (let i = 0; i <= n; i++) {
         const t = t0 + (sw * i) / n;
-        const c = Math.cos(t), s = Math.sin(t);
+        const c = Math.cos(t),
+          s = Math.sin(t);
         out[2 * i] = ed.center[0] + c * mx + s * nx;
         out[2 * i + 1] = ed.center[1] + c * my + s * ny;
       }
@@ -158,7 +164,10 @@ function sweepOf(start: number, end: number): number {
  */
 function chainPieces(pieces: number[][]): number[][] {
   if (!pieces.length) return [];
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const p of pieces)
     for (let i = 0; i < p.length; i += 2) {
       minX = Math.min(minX, p[i] as number);
@@ -170,7 +179,8 @@ function chainPieces(pieces: number[][]): number[][] {
   const used = new Uint8Array(pieces.length);
   const rings: number[][] = [];
   let ring: number[] = [];
-  let startX = 0, startY = 0;
+  let startX = 0,
+    startY = 0;
   const begin = (i: number): void => {
     used[i] = 1;
     ring = pieces[i]!.slice();
@@ -192,9 +202,11 @@ function chainPieces(pieces: number[][]): number[][] {
   begin(0);
   let last = 0;
   for (;;) {
-    const ex = ring[ring.length - 2] as number, ey = ring[ring.length - 1] as number;
+    const ex = ring[ring.length - 2] as number,
+      ey = ring[ring.length - 1] as number;
     const closedNow = ring.length > 4 && Math.abs(ex - startX) <= gap * 1e-3 && Math.abs(ey - startY) <= gap * 1e-3;
-    let next = -1, reversed = false;
+    let next = -1,
+      reversed = false;
     const nxt = last + 1;
     if (!closedNow && nxt < pieces.length && !used[nxt]) {
       const p = pieces[nxt]!;
@@ -273,12 +285,16 @@ function gradientOf(e: HatchEntity, m: Mat): { gradient: Gradient; color: Color 
 function patternLinesOf(e: HatchEntity, d: Drawing): HatchPatternLine[] | undefined {
   if (e.patternLines.length) return e.patternLines;
   const name = e.pattern.trim().toUpperCase();
-  if (e.patternType === 0 || name === '_USER' || name === 'USER' || name === '') return userPattern(e.patternScale, e.patternAngle, e.patternDouble);
+  if (e.patternType === 0 || name === '_USER' || name === 'USER' || name === '')
+    return userPattern(e.patternScale, e.patternAngle, e.patternDouble);
   return lookupPattern(name, e.patternScale, e.patternAngle, isMetric(d));
 }
 
 function drawPattern(rings: number[][], lines: HatchPatternLine[], style: number, ctx: DrawContext, m: Mat, subject: string): void {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   let area = 0;
   for (const r of rings) {
     area += Math.abs(ringArea(r));

@@ -10,27 +10,69 @@ type G = [number, string | number][];
 function build(entities: G, objects: G = [], header: G = []): BuildResult {
   const g: G = [];
   if (header.length) g.push([0, 'SECTION'], [2, 'HEADER'], ...header, [0, 'ENDSEC']);
-  g.push([0, 'SECTION'], [2, 'ENTITIES'], ...entities, [0, 'ENDSEC'], [0, 'SECTION'], [2, 'OBJECTS'], ...objects, [0, 'ENDSEC'], [0, 'EOF']);
+  g.push(
+    [0, 'SECTION'],
+    [2, 'ENTITIES'],
+    ...entities,
+    [0, 'ENDSEC'],
+    [0, 'SECTION'],
+    [2, 'OBJECTS'],
+    ...objects,
+    [0, 'ENDSEC'],
+    [0, 'EOF'],
+  );
   return buildScenes(readDxf(new TextEncoder().encode(dxfText(g))).drawing, { layouts: 'model' });
 }
 
 const paths = (r: BuildResult, mode: PathPrimitive['mode']): [number, number][][] =>
-  r.scenes[0]!.list.primitives
-    .filter((p): p is PathPrimitive => p.kind === 'path' && p.mode === mode)
-    .flatMap((p) => {
-      const n = p.coords.length / 2;
-      return Array.from(p.starts, (s, i) => {
-        const e = i + 1 < p.starts.length ? (p.starts[i + 1] as number) : n;
-        return Array.from({ length: e - s }, (_, k): [number, number] => [p.coords[2 * (s + k)] as number, p.coords[2 * (s + k) + 1] as number]);
-      });
+  r.scenes[0]!.list.primitives.filter((p): p is PathPrimitive => p.kind === 'path' && p.mode === mode).flatMap((p) => {
+    const n = p.coords.length / 2;
+    return Array.from(p.starts, (s, i) => {
+      const e = i + 1 < p.starts.length ? (p.starts[i + 1] as number) : n;
+      return Array.from({ length: e - s }, (_, k): [number, number] => [
+        p.coords[2 * (s + k)] as number,
+        p.coords[2 * (s + k) + 1] as number,
+      ]);
     });
+  });
 
 /** A 4 × 2 wipeout at (10, 20): a one-pixel "image" whose clip polygon covers it. */
 const wipeout: G = [
-  [0, 'WIPEOUT'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbWipeout'], [90, 0],
-  [10, 10], [20, 20], [30, 0], [11, 4], [21, 0], [31, 0], [12, 0], [22, 2], [32, 0], [13, 1], [23, 1],
-  [340, '0'], [70, 7], [280, 1], [281, 50], [282, 50], [283, 0], [360, '0'], [71, 2], [91, 5],
-  [14, -0.5], [24, 0.5], [14, 0.5], [24, 0.5], [14, 0.5], [24, -0.5], [14, -0.5], [24, -0.5], [14, -0.5], [24, 0.5],
+  [0, 'WIPEOUT'],
+  [100, 'AcDbEntity'],
+  [8, '0'],
+  [100, 'AcDbWipeout'],
+  [90, 0],
+  [10, 10],
+  [20, 20],
+  [30, 0],
+  [11, 4],
+  [21, 0],
+  [31, 0],
+  [12, 0],
+  [22, 2],
+  [32, 0],
+  [13, 1],
+  [23, 1],
+  [340, '0'],
+  [70, 7],
+  [280, 1],
+  [281, 50],
+  [282, 50],
+  [283, 0],
+  [360, '0'],
+  [71, 2],
+  [91, 5],
+  [14, -0.5],
+  [24, 0.5],
+  [14, 0.5],
+  [24, 0.5],
+  [14, 0.5],
+  [24, -0.5],
+  [14, -0.5],
+  [24, -0.5],
+  [14, -0.5],
+  [24, 0.5],
 ];
 
 describe('WIPEOUT and IMAGE', () => {
@@ -50,8 +92,27 @@ describe('WIPEOUT and IMAGE', () => {
   });
 
   it('draws the wipeout frame when WIPEOUTFRAME is 1; a rectangle clip is given by two corners', () => {
-    const rect = wipeout.slice(0, wipeout.findIndex(([c]) => c === 71)).concat([[71, 1], [91, 2], [14, -0.5], [24, 0.5], [14, 0.5], [24, -0.5]]);
-    const r = build(rect, [], [[9, '$WIPEOUTFRAME'], [70, 1]]);
+    const rect = wipeout
+      .slice(
+        0,
+        wipeout.findIndex(([c]) => c === 71),
+      )
+      .concat([
+        [71, 1],
+        [91, 2],
+        [14, -0.5],
+        [24, 0.5],
+        [14, 0.5],
+        [24, -0.5],
+      ]);
+    const r = build(
+      rect,
+      [],
+      [
+        [9, '$WIPEOUTFRAME'],
+        [70, 1],
+      ],
+    );
     const [area] = paths(r, 'wipeout');
     expect(area).toEqual([
       [10, 20],
@@ -64,12 +125,48 @@ describe('WIPEOUT and IMAGE', () => {
 
   it('an image draws its frame (the clip polygon when clipping is on) and warns once that its pixels are not loaded', () => {
     const image = (clip: G): G => [
-      [0, 'IMAGE'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbRasterImage'], [90, 0],
-      [10, 0], [20, 0], [30, 0], [11, 0.1], [21, 0], [31, 0], [12, 0], [22, 0.1], [32, 0], [13, 200], [23, 100],
-      [340, 'AB'], [70, 7], ...clip,
+      [0, 'IMAGE'],
+      [100, 'AcDbEntity'],
+      [8, '0'],
+      [100, 'AcDbRasterImage'],
+      [90, 0],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [11, 0.1],
+      [21, 0],
+      [31, 0],
+      [12, 0],
+      [22, 0.1],
+      [32, 0],
+      [13, 200],
+      [23, 100],
+      [340, 'AB'],
+      [70, 7],
+      ...clip,
     ];
-    const def: G = [[0, 'IMAGEDEF'], [5, 'AB'], [100, 'AcDbRasterImageDef'], [1, 'photo.png'], [10, 200], [20, 100]];
-    const full = build([...image([[280, 0], [71, 1], [91, 2], [14, -0.5], [24, -0.5], [14, 199.5], [24, 99.5]])], def);
+    const def: G = [
+      [0, 'IMAGEDEF'],
+      [5, 'AB'],
+      [100, 'AcDbRasterImageDef'],
+      [1, 'photo.png'],
+      [10, 200],
+      [20, 100],
+    ];
+    const full = build(
+      [
+        ...image([
+          [280, 0],
+          [71, 1],
+          [91, 2],
+          [14, -0.5],
+          [24, -0.5],
+          [14, 199.5],
+          [24, 99.5],
+        ]),
+      ],
+      def,
+    );
     const [frame] = subpaths(full.scenes[0]!.list);
     const pts = frame!.points;
     expect(pts).toHaveLength(5);
@@ -88,7 +185,22 @@ describe('WIPEOUT and IMAGE', () => {
     expect(full.warnings.filter((w) => w.code === 'image')).toEqual([expect.objectContaining({ subject: 'photo.png' })]);
 
     // Clipped to a triangle in pixel coordinates (origin top-left, y down).
-    const clipped = build([...image([[280, 1], [71, 2], [91, 3], [14, -0.5], [24, 99.5], [14, 199.5], [24, 99.5], [14, -0.5], [24, -0.5]])], def);
+    const clipped = build(
+      [
+        ...image([
+          [280, 1],
+          [71, 2],
+          [91, 3],
+          [14, -0.5],
+          [24, 99.5],
+          [14, 199.5],
+          [24, 99.5],
+          [14, -0.5],
+          [24, -0.5],
+        ]),
+      ],
+      def,
+    );
     const tri = subpaths(clipped.scenes[0]!.list)[0]!.points;
     expect(tri).toHaveLength(4);
     const want = [

@@ -10,7 +10,20 @@ import type { DisplayList, PathPrimitive, TextPrimitive } from './types';
 type G = [number, string | number][];
 
 function drawing(entities: G, dimstyles: G = [], blocks: G = [], recordTable: G = [], extraTables: G = []): Drawing {
-  const g: G = [[0, 'SECTION'], [2, 'TABLES'], [0, 'TABLE'], [2, 'BLOCK_RECORD'], ...recordTable, [0, 'ENDTAB'], [0, 'TABLE'], [2, 'DIMSTYLE'], ...dimstyles, [0, 'ENDTAB'], ...extraTables, [0, 'ENDSEC']];
+  const g: G = [
+    [0, 'SECTION'],
+    [2, 'TABLES'],
+    [0, 'TABLE'],
+    [2, 'BLOCK_RECORD'],
+    ...recordTable,
+    [0, 'ENDTAB'],
+    [0, 'TABLE'],
+    [2, 'DIMSTYLE'],
+    ...dimstyles,
+    [0, 'ENDTAB'],
+    ...extraTables,
+    [0, 'ENDSEC'],
+  ];
   g.push([0, 'SECTION'], [2, 'BLOCKS'], ...blocks, [0, 'ENDSEC'], [0, 'SECTION'], [2, 'ENTITIES'], ...entities, [0, 'ENDSEC'], [0, 'EOF']);
   return readDxf(new TextEncoder().encode(dxfText(g))).drawing;
 }
@@ -22,18 +35,35 @@ function list(entities: G, dimstyles: G = [], blocks: G = [], recordTable: G = [
 const fills = (l: DisplayList): [number, number][][] =>
   l.primitives
     .filter((p): p is PathPrimitive => p.kind === 'path' && p.mode === 'fill')
-    .map((p) => Array.from({ length: p.coords.length / 2 }, (_, i): [number, number] => [p.coords[2 * i] as number, p.coords[2 * i + 1] as number]));
+    .map((p) =>
+      Array.from({ length: p.coords.length / 2 }, (_, i): [number, number] => [p.coords[2 * i] as number, p.coords[2 * i + 1] as number]),
+    );
 const textPrims = (l: DisplayList): TextPrimitive[] => l.primitives.filter((p): p is TextPrimitive => p.kind === 'text');
-const texts = (l: DisplayList): string => textPrims(l).map((p) => p.text).join(' ');
+const texts = (l: DisplayList): string =>
+  textPrims(l)
+    .map((p) => p.text)
+    .join(' ');
 /** World x extent of a text primitive's advance. */
 const span = (t: TextPrimitive): [number, number] => [t.matrix[4], t.matrix[4] + t.matrix[0] * t.width];
 /** Distinct baselines (world y of unrotated text), top first. */
-const baselines = (l: DisplayList): number[] => [...new Set(textPrims(l).map((t) => Math.round(t.matrix[5] * 1e6) / 1e6))].sort((a, b) => b - a);
+const baselines = (l: DisplayList): number[] =>
+  [...new Set(textPrims(l).map((t) => Math.round(t.matrix[5] * 1e6) / 1e6))].sort((a, b) => b - a);
 const colorOf = (l: DisplayList, style: number): number => l.styles[style]!.color;
 const rgbInt = (raw: number): number => raw | 0;
 
-function leader(vertices: [number, number][], o: { arrow?: boolean; path?: number; style?: string; hook?: boolean; extra?: G; xdata?: G } = {}): G {
-  const g: G = [[0, 'LEADER'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbLeader'], [3, o.style ?? 'STANDARD'], [71, o.arrow === false ? 0 : 1], [72, o.path ?? 0]];
+function leader(
+  vertices: [number, number][],
+  o: { arrow?: boolean; path?: number; style?: string; hook?: boolean; extra?: G; xdata?: G } = {},
+): G {
+  const g: G = [
+    [0, 'LEADER'],
+    [100, 'AcDbEntity'],
+    [8, '0'],
+    [100, 'AcDbLeader'],
+    [3, o.style ?? 'STANDARD'],
+    [71, o.arrow === false ? 0 : 1],
+    [72, o.path ?? 0],
+  ];
   g.push([73, o.hook ? 0 : 3], [74, 0], [75, o.hook ? 1 : 0], ...(o.extra ?? []), [76, vertices.length]);
   for (const [x, y] of vertices) g.push([10, x], [20, y], [30, 0]);
   g.push(...(o.xdata ?? []));
@@ -42,7 +72,14 @@ function leader(vertices: [number, number][], o: { arrow?: boolean; path?: numbe
 
 describe('LEADER', () => {
   it('draws its path and a closed filled arrowhead at the first vertex, DIMASZ × DIMSCALE long', () => {
-    const styles: G = [[0, 'DIMSTYLE'], [105, '30'], [2, 'BIG'], [70, 0], [40, 1.5], [41, 2]];
+    const styles: G = [
+      [0, 'DIMSTYLE'],
+      [105, '30'],
+      [2, 'BIG'],
+      [70, 0],
+      [40, 1.5],
+      [41, 2],
+    ];
     const l = list(
       leader(
         [
@@ -93,9 +130,25 @@ describe('LEADER', () => {
         [10, 10],
         [12, 10],
       ],
-      { arrow: false, style: 'TAD', hook: true, extra: [[40, 2.5], [41, 15]], xdata },
+      {
+        arrow: false,
+        style: 'TAD',
+        hook: true,
+        extra: [
+          [40, 2.5],
+          [41, 15],
+        ],
+        xdata,
+      },
     );
-  const tad: G = [[0, 'DIMSTYLE'], [105, '31'], [2, 'TAD'], [70, 0], [77, 1], [147, 0.5]];
+  const tad: G = [
+    [0, 'DIMSTYLE'],
+    [105, '31'],
+    [2, 'TAD'],
+    [70, 0],
+    [77, 1],
+    [147, 0.5],
+  ];
 
   it('runs the hook line on under its MTEXT (text above the line): DIMGAP + the text width', () => {
     const l = list(hooked(), tad);
@@ -110,7 +163,14 @@ describe('LEADER', () => {
   });
 
   it('keeps the hook line short when a DSTYLE override puts the text beside it (DIMTAD 0)', () => {
-    const xdata: G = [[1001, 'ACAD'], [1000, 'DSTYLE'], [1002, '{'], [1070, 77], [1070, 0], [1002, '}']];
+    const xdata: G = [
+      [1001, 'ACAD'],
+      [1000, 'DSTYLE'],
+      [1002, '{'],
+      [1070, 77],
+      [1070, 0],
+      [1002, '}'],
+    ];
     const l = list(hooked(xdata), tad);
     expect(subpaths(l).map((s) => s.points)).toEqual([
       [
@@ -161,12 +221,65 @@ function mleader(o: MLOptions = {}): G {
   const [x, y] = o.at ?? [21, 11];
   const last = o.last ?? [18, 10];
   const dog = o.dogleg ?? 2;
-  const g: G = [[0, 'MULTILEADER'], [5, '7B8'], [100, 'AcDbEntity'], [8, '0'], ...(o.aci !== undefined ? ([[62, o.aci]] as G) : []), [100, 'AcDbMLeader'], [270, 2], [300, 'CONTEXT_DATA{']];
-  g.push([40, 1], [10, last[0] + dog], [20, last[1]], [30, 0], [41, o.height ?? 2.5], [140, o.arrowSize ?? 1.5], [145, o.gap ?? 0.5], [174, 1], [175, 1], [176, 0], [177, 0]);
+  const g: G = [
+    [0, 'MULTILEADER'],
+    [5, '7B8'],
+    [100, 'AcDbEntity'],
+    [8, '0'],
+    ...(o.aci !== undefined ? ([[62, o.aci]] as G) : []),
+    [100, 'AcDbMLeader'],
+    [270, 2],
+    [300, 'CONTEXT_DATA{'],
+  ];
+  g.push(
+    [40, 1],
+    [10, last[0] + dog],
+    [20, last[1]],
+    [30, 0],
+    [41, o.height ?? 2.5],
+    [140, o.arrowSize ?? 1.5],
+    [145, o.gap ?? 0.5],
+    [174, 1],
+    [175, 1],
+    [176, 0],
+    [177, 0],
+  );
   if (o.noText) g.push([290, 0]);
   else {
-    g.push([290, 1], [304, o.text ?? 'Note text'], [11, 0], [21, 0], [31, 1], [12, x], [22, y], [32, 0], [13, 1], [23, 0], [33, 0], [42, 0], [43, o.width ?? 0], [44, 0], [45, 1], [170, 1]);
-    g.push([90, o.textColor ?? rgbInt(0xc0000000)], [171, o.align ?? 1], [172, o.flow ?? 5], [91, rgbInt(0xc0000000)], [141, 0], [92, 0], [291, 0], [292, 0], [173, 0], [293, 0], [142, 0], [143, 0], [294, 0], [295, 0]);
+    g.push(
+      [290, 1],
+      [304, o.text ?? 'Note text'],
+      [11, 0],
+      [21, 0],
+      [31, 1],
+      [12, x],
+      [22, y],
+      [32, 0],
+      [13, 1],
+      [23, 0],
+      [33, 0],
+      [42, 0],
+      [43, o.width ?? 0],
+      [44, 0],
+      [45, 1],
+      [170, 1],
+    );
+    g.push(
+      [90, o.textColor ?? rgbInt(0xc0000000)],
+      [171, o.align ?? 1],
+      [172, o.flow ?? 5],
+      [91, rgbInt(0xc0000000)],
+      [141, 0],
+      [92, 0],
+      [291, 0],
+      [292, 0],
+      [173, 0],
+      [293, 0],
+      [142, 0],
+      [143, 0],
+      [294, 0],
+      [295, 0],
+    );
   }
   g.push(...(o.context ?? []));
   g.push([296, o.hasBlock ? 1 : 0], [110, 0], [120, 0], [130, 0], [111, 1], [121, 0], [131, 0], [112, 0], [122, 1], [132, 0], [297, 0]);
@@ -178,7 +291,19 @@ function mleader(o: MLOptions = {}): G {
   }
   if (o.attachment !== undefined) g.push([271, o.attachment]);
   g.push([303, '}'], [272, 9], [273, 9], [301, '}']);
-  g.push([340, 'D8'], [90, 279552], [170, o.leaderType ?? 1], [91, o.leaderColor ?? rgbInt(0xc1000000)], [341, '14'], [171, -2], [290, 1], [291, 1], [41, dog], [42, o.arrowSize ?? 1.5], [172, o.noText ? 1 : 2]);
+  g.push(
+    [340, 'D8'],
+    [90, 279552],
+    [170, o.leaderType ?? 1],
+    [91, o.leaderColor ?? rgbInt(0xc1000000)],
+    [341, '14'],
+    [171, -2],
+    [290, 1],
+    [291, 1],
+    [41, dog],
+    [42, o.arrowSize ?? 1.5],
+    [172, o.noText ? 1 : 2],
+  );
   g.push(...(o.entity ?? []));
   return g;
 }
@@ -246,7 +371,8 @@ describe('MULTILEADER', () => {
       .filter((p) => p.length === 5 && p[0]![0] === p[4]![0] && p[0]![1] === p[4]![1]);
     expect(rects).toHaveLength(1);
     const r = rects[0]!;
-    const xs = r.map((p) => p[0]), ys = r.map((p) => p[1]);
+    const xs = r.map((p) => p[0]),
+      ys = r.map((p) => p[1]);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     // Top: the text top (the location, y = 11) plus the gap; left: the content base point (x = 20).
     expect(maxY).toBeCloseTo(11.5, 6);
@@ -262,8 +388,30 @@ describe('MULTILEADER', () => {
   });
 
   it('draws the arrowhead block (342 → block record) scaled by the arrow size, pointing at the tip', () => {
-    const records: G = [[0, 'BLOCK_RECORD'], [5, '7A'], [2, 'MYARROW']];
-    const blocks: G = [[0, 'BLOCK'], [8, '0'], [2, 'MYARROW'], [70, 0], [10, 0], [20, 0], [30, 0], [3, 'MYARROW'], [0, 'LINE'], [8, '0'], [10, 0], [20, 0], [30, 0], [11, -1], [21, 0.5], [31, 0], [0, 'ENDBLK']];
+    const records: G = [
+      [0, 'BLOCK_RECORD'],
+      [5, '7A'],
+      [2, 'MYARROW'],
+    ];
+    const blocks: G = [
+      [0, 'BLOCK'],
+      [8, '0'],
+      [2, 'MYARROW'],
+      [70, 0],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [3, 'MYARROW'],
+      [0, 'LINE'],
+      [8, '0'],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [11, -1],
+      [21, 0.5],
+      [31, 0],
+      [0, 'ENDBLK'],
+    ];
     const l = list(mleader({ lines: [[[0, 10]]], last: [10, 10], arrowSize: 2, entity: [[342, '7A']] }), [], blocks, records);
     // The leader runs +x from the tip at (0, 10): the block turns to point -x, twice its size.
     const seg = subpaths(l)
@@ -289,7 +437,19 @@ describe('MULTILEADER', () => {
   });
 
   it('uses the text style of the context (340 → STYLE handle)', () => {
-    const style = (handle: string, name: string, widthFactor: number): G => [[0, 'STYLE'], [5, handle], [2, name], [70, 0], [40, 0], [41, widthFactor], [50, 0], [71, 0], [42, 2.5], [3, 'arial.ttf'], [4, '']];
+    const style = (handle: string, name: string, widthFactor: number): G => [
+      [0, 'STYLE'],
+      [5, handle],
+      [2, name],
+      [70, 0],
+      [40, 0],
+      [41, widthFactor],
+      [50, 0],
+      [71, 0],
+      [42, 2.5],
+      [3, 'arial.ttf'],
+      [4, ''],
+    ];
     const styles: G = [[0, 'TABLE'], [2, 'STYLE'], ...style('11', 'Standard', 1), ...style('5A', 'WIDE', 2), [0, 'ENDTAB']];
     const plain = textPrims(list(mleader({ text: 'Styled' }), [], [], [], styles))[0]!;
     const wide = textPrims(list(mleader({ text: 'Styled', context: [[340, '5A']] }), [], [], [], styles))[0]!;
@@ -333,15 +493,63 @@ describe('MULTILEADER', () => {
   });
 
   it('draws block content at its position, scale and rotation, with its attribute values', () => {
-    const records: G = [[0, 'BLOCK_RECORD'], [5, '7A'], [2, 'TAG']];
+    const records: G = [
+      [0, 'BLOCK_RECORD'],
+      [5, '7A'],
+      [2, 'TAG'],
+    ];
     const blocks: G = [
-      [0, 'BLOCK'], [8, '0'], [2, 'TAG'], [70, 2], [10, 0], [20, 0], [30, 0], [3, 'TAG'],
-      [0, 'LINE'], [8, '0'], [10, 0], [20, 0], [30, 0], [11, 1], [21, 0], [31, 0],
-      [0, 'ATTDEF'], [5, 'AD1'], [8, '0'], [100, 'AcDbText'], [10, 0.5], [20, 0], [30, 0], [40, 0.25], [1, ''], [100, 'AcDbAttributeDefinition'], [3, 'Number?'], [2, 'NUM'], [70, 0],
+      [0, 'BLOCK'],
+      [8, '0'],
+      [2, 'TAG'],
+      [70, 2],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [3, 'TAG'],
+      [0, 'LINE'],
+      [8, '0'],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [11, 1],
+      [21, 0],
+      [31, 0],
+      [0, 'ATTDEF'],
+      [5, 'AD1'],
+      [8, '0'],
+      [100, 'AcDbText'],
+      [10, 0.5],
+      [20, 0],
+      [30, 0],
+      [40, 0.25],
+      [1, ''],
+      [100, 'AcDbAttributeDefinition'],
+      [3, 'Number?'],
+      [2, 'NUM'],
+      [70, 0],
       [0, 'ENDBLK'],
     ];
-    const content: G = [[341, '7A'], [14, 0], [24, 0], [34, 1], [15, 30], [25, 5], [35, 0], [16, 2], [26, 2], [36, 1], [46, Math.PI / 2], [93, rgbInt(0xc1000000)]];
-    const attrs: G = [[330, 'AD1'], [177, 1], [44, 0], [302, 'A-7']];
+    const content: G = [
+      [341, '7A'],
+      [14, 0],
+      [24, 0],
+      [34, 1],
+      [15, 30],
+      [25, 5],
+      [35, 0],
+      [16, 2],
+      [26, 2],
+      [36, 1],
+      [46, Math.PI / 2],
+      [93, rgbInt(0xc1000000)],
+    ];
+    const attrs: G = [
+      [330, 'AD1'],
+      [177, 1],
+      [44, 0],
+      [302, 'A-7'],
+    ];
     const l = list(mleader({ noText: true, hasBlock: true, context: content, entity: attrs }), [], blocks, records);
     // The unit line along x, doubled and turned a quarter: from (30, 5) up to (30, 7).
     const seg = subpaths(l)
@@ -358,7 +566,19 @@ describe('MULTILEADER', () => {
   });
 
   it('reads the context and the entity-level groups into the model', () => {
-    const d = drawing(mleader({ text: 'X', width: 12, align: 3, entity: [[292, 1], [342, '7A'], [94, 1], [345, '7B']] }));
+    const d = drawing(
+      mleader({
+        text: 'X',
+        width: 12,
+        align: 3,
+        entity: [
+          [292, 1],
+          [342, '7A'],
+          [94, 1],
+          [345, '7B'],
+        ],
+      }),
+    );
     const e = d.modelSpace[0] as MLeaderEntity;
     expect(e.type).toBe('MULTILEADER');
     expect(e).toMatchObject({
@@ -381,7 +601,9 @@ describe('MULTILEADER', () => {
       contentType: 2,
       styleHandle: 'D8',
     });
-    expect(e.leaders).toEqual([{ lastPoint: [18, 10, 0], doglegVector: [1, 0, 0], doglegLength: 2, lines: [{ vertices: [[0, 0, 0]], index: 0 }] }]);
+    expect(e.leaders).toEqual([
+      { lastPoint: [18, 10, 0], doglegVector: [1, 0, 0], doglegLength: 2, lines: [{ vertices: [[0, 0, 0]], index: 0 }] },
+    ]);
     expect(e.blockHandle).toBeUndefined();
   });
 });

@@ -8,8 +8,30 @@ import type { Color, Drawing, EntityBase, InsertEntity, LeaderEntity, MLeaderEnt
 import { drawMText } from './text';
 import type { DrawContext, EntityHandler } from './context';
 import { fitPointCurve } from '../geom/spline';
-import { arrowOf, baseFrom, blockRecordName, dimScale, dimVars, drawArrow, textStyleName, virtualMText, wcsToOcs, type Arrow, type DimVars } from './dimension';
-import { affineInvert, affineMultiply, apply, isDefaultExtrusion, multiply, textMatrix, translation, type Affine2D, type Mat } from '../geom/matrix';
+import {
+  arrowOf,
+  baseFrom,
+  blockRecordName,
+  dimScale,
+  dimVars,
+  drawArrow,
+  textStyleName,
+  virtualMText,
+  wcsToOcs,
+  type Arrow,
+  type DimVars,
+} from './dimension';
+import {
+  affineInvert,
+  affineMultiply,
+  apply,
+  isDefaultExtrusion,
+  multiply,
+  textMatrix,
+  translation,
+  type Affine2D,
+  type Mat,
+} from '../geom/matrix';
 import type { Vec3 } from '../geom/vector';
 
 // ---- LEADER -----------------------------------------------------------------------------------
@@ -34,7 +56,8 @@ export const drawLeader: EntityHandler<LeaderEntity> = (e, ctx) => {
   strokePath(ctx, style, pts, e.pathType === 1, dashes);
   if (!e.arrowhead) return;
   const size = v.num(41) * dimScale(v);
-  const first = pts[0]!, second = pts[1]!;
+  const first = pts[0]!,
+    second = pts[1]!;
   // No room for an arrowhead on a very short first segment.
   if (dist(first, second) < size) return;
   arrowAt(ctx, e, style, first, second, size, arrowOf(ctx.drawing, v.str(341)));
@@ -218,8 +241,10 @@ function drawContentText(e: MLeaderEntity, ctx: DrawContext, scale: number): Tex
     text: (t, font) => {
       if (t.text.trim()) {
         const a = affineMultiply(inverse, t.matrix);
-        const x0 = a[4], y0 = a[5];
-        const x1 = a[0] * t.width + a[4], y1 = a[1] * t.width + a[5];
+        const x0 = a[4],
+          y0 = a[5];
+        const x1 = a[0] * t.width + a[4],
+          y1 = a[1] * t.width + a[5];
         take(x0, y0, y0 + cap);
         take(x1, y1, y1 + cap);
       }
@@ -235,8 +260,10 @@ function drawContentText(e: MLeaderEntity, ctx: DrawContext, scale: number): Tex
 
   if (e.textFrame) {
     const gap = Math.abs(e.landingGap ?? 0);
-    let x0 = box.minX - gap, x1 = box.maxX + gap;
-    let y0 = box.minY - gap, y1 = box.maxY + gap;
+    let x0 = box.minX - gap,
+      x1 = box.maxX + gap;
+    let y0 = box.minY - gap,
+      y1 = box.maxY + gap;
     // Side-by-side paragraphs (top-to-bottom flow): AutoCAD hangs the frame from the line through
     // the location, as deep as the text or the defined width, whichever is more.
     if (vertical) {
@@ -260,7 +287,15 @@ function drawContentText(e: MLeaderEntity, ctx: DrawContext, scale: number): Tex
  * (horizontal attachment 5, 6, 8), or a line over/under the text centred on the leader's end
  * (vertical attachment 10).
  */
-function drawTextLines(e: MLeaderEntity, ctx: DrawContext, t: TextBox, l: MLeaderEntity['leaders'][number], horizontal: boolean, connection: Vec3, style: number): void {
+function drawTextLines(
+  e: MLeaderEntity,
+  ctx: DrawContext,
+  t: TextBox,
+  l: MLeaderEntity['leaders'][number],
+  horizontal: boolean,
+  connection: Vec3,
+  style: number,
+): void {
   const width = t.maxX - t.minX;
   if (!(width > 0)) return;
   const m = affineToMat(t.frame);
@@ -306,17 +341,27 @@ function drawContentBlock(e: MLeaderEntity, ctx: DrawContext): void {
 }
 
 /** ATTRIBs for the block content: each value placed where its ATTDEF sits in the block, transformed like the block. */
-function blockAttributes(e: MLeaderEntity, d: Drawing, name: string, base: EntityBase, insertion: Vec3, scale: Vec3, rotationDeg: number): TextEntity[] {
+function blockAttributes(
+  e: MLeaderEntity,
+  d: Drawing,
+  name: string,
+  base: EntityBase,
+  insertion: Vec3,
+  scale: Vec3,
+  rotationDeg: number,
+): TextEntity[] {
   const values = e.blockAttributes;
   const block = d.blocks[name] ?? Object.values(d.blocks).find((b) => b.name.toUpperCase() === name.toUpperCase());
   if (!values?.length || !block) return [];
   const defs = new Map<string, TextEntity>();
   for (const en of block.entities) if (en.type === 'ATTDEF' && en.handle) defs.set(en.handle.toUpperCase(), en);
   const r = (rotationDeg * Math.PI) / 180;
-  const c = Math.cos(r), s = Math.sin(r);
+  const c = Math.cos(r),
+    s = Math.sin(r);
   const bp = block.basePoint;
   const place = (p: Vec3): Vec3 => {
-    const x = (p[0] - bp[0]) * scale[0], y = (p[1] - bp[1]) * scale[1];
+    const x = (p[0] - bp[0]) * scale[0],
+      y = (p[1] - bp[1]) * scale[1];
     return [insertion[0] + c * x - s * y, insertion[1] + s * x + c * y, insertion[2] + (p[2] - bp[2]) * (scale[2] || 1)];
   };
   const out: TextEntity[] = [];
@@ -402,7 +447,8 @@ function dedupe(pts: Vec3[]): Vec3[] {
 
 /** An arrowhead at `tip` pointing away from `from` (both WCS), in the plane z = tip's z. */
 function arrowAt(ctx: DrawContext, owner: EntityBase, style: number, tip: Vec3, from: Vec3, size: number, arrow: Arrow): void {
-  const dx = tip[0] - from[0], dy = tip[1] - from[1];
+  const dx = tip[0] - from[0],
+    dy = tip[1] - from[1];
   const l = Math.hypot(dx, dy);
   if (!(l > 0)) return;
   const m: Mat = tip[2] ? multiply(ctx.matrix, translation(0, 0, tip[2])) : ctx.matrix;

@@ -76,7 +76,8 @@ export class ListWriter {
     this.starts.push(this.coords.length / 2);
     const c = this.coords;
     for (let i = from; i < to; i += 2) {
-      const x = xy[i] as number, y = xy[i + 1] as number;
+      const x = xy[i] as number,
+        y = xy[i + 1] as number;
       c.push(x, y);
       if (x < this.minX) this.minX = x;
       if (x > this.maxX) this.maxX = x;
@@ -85,14 +86,21 @@ export class ListWriter {
     }
   }
 
-  fillWorld(style: number, rings: number[][], mode: 'fill' | 'wipeout', gradient?: Gradient, rule: 'evenodd' | 'nonzero' = 'evenodd'): void {
+  fillWorld(
+    style: number,
+    rings: number[][],
+    mode: 'fill' | 'wipeout',
+    gradient?: Gradient,
+    rule: 'evenodd' | 'nonzero' = 'evenodd',
+  ): void {
     const coords: number[] = [];
     const starts: number[] = [];
     for (const r of rings) {
       if (r.length < 6) continue;
       starts.push(coords.length / 2);
       for (let i = 0; i < r.length; i += 2) {
-        const x = r[i] as number, y = r[i + 1] as number;
+        const x = r[i] as number,
+          y = r[i + 1] as number;
         coords.push(x, y);
         this.grow(x, y);
       }
@@ -159,7 +167,10 @@ export class ListWriter {
     this.flush();
     const { run, ring, inverted, saved } = open;
     run.to = this.primitives.length;
-    let minX = this.minX, minY = this.minY, maxX = this.maxX, maxY = this.maxY;
+    let minX = this.minX,
+      minY = this.minY,
+      maxX = this.maxX,
+      maxY = this.maxY;
     [this.minX, this.minY, this.maxX, this.maxY] = saved;
     if (run.to === run.from || !(minX <= maxX)) {
       // Nothing drawn (runs nested in it were empty too, and removed): no run.
@@ -167,16 +178,22 @@ export class ListWriter {
       if (i >= 0) this.clipRuns.splice(i, 1);
       return;
     }
-    let rx0 = Infinity, ry0 = Infinity, rx1 = -Infinity, ry1 = -Infinity;
+    let rx0 = Infinity,
+      ry0 = Infinity,
+      rx1 = -Infinity,
+      ry1 = -Infinity;
     for (let i = 0; i < ring.length; i += 2) {
-      const x = ring[i] as number, y = ring[i + 1] as number;
+      const x = ring[i] as number,
+        y = ring[i + 1] as number;
       if (x < rx0) rx0 = x;
       if (x > rx1) rx1 = x;
       if (y < ry0) ry0 = y;
       if (y > ry1) ry1 = y;
     }
     if (inverted) {
-      run.polygon = Float64Array.from(invertedRing(ring, Math.min(minX, rx0), Math.min(minY, ry0), Math.max(maxX, rx1), Math.max(maxY, ry1)));
+      run.polygon = Float64Array.from(
+        invertedRing(ring, Math.min(minX, rx0), Math.min(minY, ry0), Math.max(maxX, rx1), Math.max(maxY, ry1)),
+      );
     } else {
       run.polygon = Float64Array.from(ring);
       // Only what is inside the clip counts towards the extents.
@@ -197,7 +214,13 @@ export class ListWriter {
   finish(): DisplayList {
     while (this.openClips.length) this.endClip();
     this.flush();
-    const list: DisplayList = { styles: this.styles, layers: this.layers, fonts: this.fonts, primitives: this.primitives, bounds: this.bounds() };
+    const list: DisplayList = {
+      styles: this.styles,
+      layers: this.layers,
+      fonts: this.fonts,
+      primitives: this.primitives,
+      bounds: this.bounds(),
+    };
     if (this.clipRuns.length) list.clips = this.clipRuns;
     return list;
   }
@@ -216,7 +239,10 @@ function invertedRing(hole: number[], minX: number, minY: number, maxX: number, 
     area += (hole[2 * i] as number) * (hole[2 * j + 1] as number) - (hole[2 * j] as number) * (hole[2 * i + 1] as number);
   }
   const pad = Math.max(maxX - minX, maxY - minY) * 0.05 + 1e-9;
-  const x0 = minX - pad, y0 = minY - pad, x1 = maxX + pad, y1 = maxY + pad;
+  const x0 = minX - pad,
+    y0 = minY - pad,
+    x1 = maxX + pad,
+    y1 = maxY + pad;
   // Counter-clockwise hole → clockwise frame, and the other way round.
   const frame = area > 0 ? [x0, y0, x0, y1, x1, y1, x1, y0] : [x0, y0, x1, y0, x1, y1, x0, y1];
   return [...hole, hole[0] as number, hole[1] as number, ...frame, x0, y0];

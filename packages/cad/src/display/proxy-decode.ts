@@ -70,7 +70,8 @@ export function hexToBytes(hex: string): Uint8Array {
   const n = s.length >> 1;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const hi = nibble(s.charCodeAt(2 * i)), lo = nibble(s.charCodeAt(2 * i + 1));
+    const hi = nibble(s.charCodeAt(2 * i)),
+      lo = nibble(s.charCodeAt(2 * i + 1));
     if (hi < 0 || lo < 0) return out.subarray(0, i);
     out[i] = (hi << 4) | lo;
   }
@@ -143,8 +144,14 @@ export function styleForFont(drawing: Drawing, font: string, bigFont: string, ty
   const key = `${font}|${bigFont}|${typeface}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const base = (f: string): string => f.trim().toLowerCase().replace(/\.(shx|ttf|ttc|otf)$/, '');
-  const f = base(font), bf = base(bigFont), tf = typeface.trim().toLowerCase();
+  const base = (f: string): string =>
+    f
+      .trim()
+      .toLowerCase()
+      .replace(/\.(shx|ttf|ttc|otf)$/, '');
+  const f = base(font),
+    bf = base(bigFont),
+    tf = typeface.trim().toLowerCase();
   let best = '';
   let bestScore = 0;
   for (const s of Object.values(drawing.textStyles)) {
@@ -365,7 +372,8 @@ function decodeLw(u8: Uint8Array, start: number, bytes: number, r14: boolean): {
   const nw = flags & 32 ? s.bl() : 0;
   if (s.bad || np < 1 || np > maxCount || nb < 0 || nb > maxCount || nid < 0 || nid > maxCount || nw < 0 || nw > maxCount) return null;
   const vertices: LwVertex[] = [];
-  let x = s.rd(), y = s.rd();
+  let x = s.rd(),
+    y = s.rd();
   vertices.push({ x, y, bulge: 0, startWidth: 0, endWidth: 0 });
   for (let i = 1; i < np && !s.bad; i++) {
     if (r14) {
@@ -384,7 +392,8 @@ function decodeLw(u8: Uint8Array, start: number, bytes: number, r14: boolean): {
   }
   for (let i = 0; i < nid && !s.bad; i++) s.bl();
   for (let i = 0; i < nw && !s.bad; i++) {
-    const w0 = s.bd(), w1 = s.bd();
+    const w0 = s.bd(),
+      w1 = s.bd();
     const v = vertices[i];
     if (v) {
       v.startWidth = w0;

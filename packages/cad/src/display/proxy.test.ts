@@ -153,14 +153,22 @@ class Recorder implements DrawContext {
     readonly matrix: Mat = IDENTITY,
   ) {}
   ocs(e: EntityBase, elevation = 0): Mat {
-    const o = isDefaultExtrusion(e.extrusion) ? translation(0, 0, elevation) : multiply(ocsToWcs(e.extrusion), translation(0, 0, elevation));
+    const o = isDefaultExtrusion(e.extrusion)
+      ? translation(0, 0, elevation)
+      : multiply(ocsToWcs(e.extrusion), translation(0, 0, elevation));
     return multiply(this.matrix, o);
   }
   style(e: EntityBase): number {
     return this.styleWith(e, e.color);
   }
   styleWith(e: EntityBase, color: { aci?: number; rgb?: number }): number {
-    this.styles.push({ layer: e.layer, ...(color.aci !== undefined ? { aci: color.aci } : {}), ...(color.rgb !== undefined ? { rgb: color.rgb } : {}), lineweight: e.lineweight, linetype: e.linetype });
+    this.styles.push({
+      layer: e.layer,
+      ...(color.aci !== undefined ? { aci: color.aci } : {}),
+      ...(color.rgb !== undefined ? { rgb: color.rgb } : {}),
+      lineweight: e.lineweight,
+      linetype: e.linetype,
+    });
     return this.styles.length - 1;
   }
   dashes(e: EntityBase): DashPattern | null {
@@ -223,7 +231,16 @@ const LAYERS: TestDrawing['layers'] = [
 /** An ACAD_PROXY_ENTITY written as AutoCAD does: 92 byte count + 310 graphics, then 93 + 310 object data. */
 function proxyEntity(meta: Meta, layer = 'PROXY'): G {
   const hex = meta.hex();
-  const g: G = [[0, 'ACAD_PROXY_ENTITY'], [5, '2A'], [100, 'AcDbEntity'], [8, layer], [100, 'AcDbProxyEntity'], [90, 498], [91, 500], [92, hex.length / 2]];
+  const g: G = [
+    [0, 'ACAD_PROXY_ENTITY'],
+    [5, '2A'],
+    [100, 'AcDbEntity'],
+    [8, layer],
+    [100, 'AcDbProxyEntity'],
+    [90, 498],
+    [91, 500],
+    [92, hex.length / 2],
+  ];
   for (let i = 0; i < hex.length; i += 254) g.push([310, hex.slice(i, i + 254)]);
   g.push([93, 64], [310, 'DEADBEEFDEADBEEF'], [330, '0'], [94, 0]);
   return g;
@@ -258,7 +275,22 @@ describe('proxy graphics: reading', () => {
 
   it('a custom entity type with the count in group 160 gets its graphics too; one without has none', () => {
     const hex = new Meta().polyline([0, 0], [5, 0]).hex();
-    const entities: G = [[0, 'TCH_WALL'], [5, '30'], [100, 'AcDbEntity'], [8, 'WALL'], [160, hex.length / 2], [310, hex], [100, 'TDbWall'], [10, 1], [20, 2], [0, 'TCH_OPENING'], [5, '31'], [100, 'AcDbEntity'], [8, 'WINDOW'], [92, 3]];
+    const entities: G = [
+      [0, 'TCH_WALL'],
+      [5, '30'],
+      [100, 'AcDbEntity'],
+      [8, 'WALL'],
+      [160, hex.length / 2],
+      [310, hex],
+      [100, 'TDbWall'],
+      [10, 1],
+      [20, 2],
+      [0, 'TCH_OPENING'],
+      [5, '31'],
+      [100, 'AcDbEntity'],
+      [8, 'WINDOW'],
+      [92, 3],
+    ];
     const d = readDxf(testDxf({ layers: LAYERS, entities })).drawing;
     const [wall, opening] = d.modelSpace as UnknownEntity[];
     expect(wall?.graphics).toBe(hex);
@@ -286,7 +318,13 @@ describe('proxy graphics: drawing', () => {
       [4, 0],
       [0, 3],
     ];
-    const { rec } = draw(new Meta().fill(true).polygon(...tri).fill(false).polygon(...tri));
+    const { rec } = draw(
+      new Meta()
+        .fill(true)
+        .polygon(...tri)
+        .fill(false)
+        .polygon(...tri),
+    );
     expect(rec.fills).toHaveLength(1);
     expect(rec.fills[0]?.rings).toEqual([
       [
@@ -305,7 +343,9 @@ describe('proxy graphics: drawing', () => {
   });
 
   it('draws circles (centre, radius, normal) and circles through three points', () => {
-    const meta = new Meta().cmd(PROXY.CIRCLE, (w) => w.pts([10, 5, 0]).f64(2).pts([0, 0, 1])).cmd(PROXY.CIRCLE_3P, (w) => w.pts([1, 0, 0], [0, 1, 0], [-1, 0, 0]));
+    const meta = new Meta()
+      .cmd(PROXY.CIRCLE, (w) => w.pts([10, 5, 0]).f64(2).pts([0, 0, 1]))
+      .cmd(PROXY.CIRCLE_3P, (w) => w.pts([1, 0, 0], [0, 1, 0], [-1, 0, 0]));
     const { rec } = draw(meta);
     expect(rec.strokes).toHaveLength(2);
     const [c1, c2] = rec.strokes;
@@ -318,7 +358,13 @@ describe('proxy graphics: drawing', () => {
   });
 
   it('draws an arc from its start vector sweeping counter-clockwise; a filled sector closes at the centre', () => {
-    const arc = (type: number) => (w: Bytes) => w.pts([0, 0, 0]).f64(10).pts([0, 0, 1], [0, 5, 0]).f64(Math.PI / 2).i32(type);
+    const arc = (type: number) => (w: Bytes) =>
+      w
+        .pts([0, 0, 0])
+        .f64(10)
+        .pts([0, 0, 1], [0, 5, 0])
+        .f64(Math.PI / 2)
+        .i32(type);
     const { rec } = draw(new Meta().cmd(PROXY.ARC, arc(0)).fill(true).cmd(PROXY.ARC, arc(1)));
     const pts = rec.strokes[0]?.pts ?? [];
     expect(pts[0]?.[0]).toBeCloseTo(0, 9);
@@ -378,7 +424,17 @@ describe('proxy graphics: drawing', () => {
 
   it('finds layers by their place in the table even when names look like numbers', () => {
     const { drawing, e } = drawingWith(new Meta().cmd(PROXY.LAYER, (w) => w.i32(2)).polyline([0, 0], [1, 0]));
-    const layer = (name: string, handle: string): Drawing['layers'][string] => ({ name, handle, color: { aci: 7 }, linetype: 'CONTINUOUS', lineweight: -3, on: true, frozen: false, locked: false, plot: true });
+    const layer = (name: string, handle: string): Drawing['layers'][string] => ({
+      name,
+      handle,
+      color: { aci: 7 },
+      linetype: 'CONTINUOUS',
+      lineweight: -3,
+      on: true,
+      frozen: false,
+      locked: false,
+      plot: true,
+    });
     // Table order 0, WALL, 12; a JavaScript object lists '12' before 'WALL'.
     const layers: Drawing['layers'] = {};
     layers['0'] = layer('0', '10');
@@ -464,7 +520,18 @@ describe('proxy graphics: drawing', () => {
   });
 
   it('draws 8-bit TEXT2 in the drawing style that uses its font', () => {
-    const styles: G = [[0, 'STYLE'], [2, 'HZ'], [70, 0], [40, 0], [41, 1], [50, 0], [71, 0], [42, 2.5], [3, 'simplex.shx'], [4, 'gbcbig.shx']];
+    const styles: G = [
+      [0, 'STYLE'],
+      [2, 'HZ'],
+      [70, 0],
+      [40, 0],
+      [41, 1],
+      [50, 0],
+      [71, 0],
+      [42, 2.5],
+      [3, 'simplex.shx'],
+      [4, 'gbcbig.shx'],
+    ];
     const meta = new Meta().cmd(PROXY.TEXT2, (w) =>
       w
         .pts([1, 2, 0], [0, 0, 1], [1, 0, 0])
@@ -481,7 +548,11 @@ describe('proxy graphics: drawing', () => {
         .str8('GBCBIG.SHX'),
     );
     const dxf = new TextDecoder().decode(testDxf({ layers: LAYERS, entities: proxyEntity(meta) }));
-    const drawing = readDxf(new TextEncoder().encode(dxf.replace('0\nTABLE\n2\nLAYER\n', `0\nTABLE\n2\nSTYLE\n${dxfText(styles)}0\nENDTAB\n0\nTABLE\n2\nLAYER\n`))).drawing;
+    const drawing = readDxf(
+      new TextEncoder().encode(
+        dxf.replace('0\nTABLE\n2\nLAYER\n', `0\nTABLE\n2\nSTYLE\n${dxfText(styles)}0\nENDTAB\n0\nTABLE\n2\nLAYER\n`),
+      ),
+    ).drawing;
     expect(drawing.textStyles.HZ?.font).toBe('simplex.shx');
     const rec = new Recorder(drawing);
     expect(drawProxyGraphics(drawing.modelSpace[0] as UnknownEntity, rec)).toBe(true);
@@ -493,7 +564,17 @@ describe('proxy graphics: drawing', () => {
 
   it('draws the embedded LWPOLYLINE (bit-coded) with its bulges and closed flag', () => {
     // flags: 16 bulges + 512 closed; 2 vertices (0,0) and (10,0); bulge 1 on the first: a half circle below.
-    const bits = new BitWriter().bs(16 | 512).bl(2).bl(2).rd(0).rd(0).dd(10).dd(0).bd(1).bd(0).done();
+    const bits = new BitWriter()
+      .bs(16 | 512)
+      .bl(2)
+      .bl(2)
+      .rd(0)
+      .rd(0)
+      .dd(10)
+      .dd(0)
+      .bd(1)
+      .bd(0)
+      .done();
     const { rec } = draw(new Meta().cmd(PROXY.LWPOLYLINE, (w) => w.i32(bits.length).raw(bits)));
     const pts = rec.strokes.flatMap((s) => s.pts);
     expect(pts.length).toBeGreaterThan(10);
@@ -569,7 +650,10 @@ describe('proxy graphics: drawing', () => {
       ],
     ]);
     // A polyline claiming a billion points, a command of size 0, and random bytes.
-    const huge = new Meta().cmd(PROXY.POLYLINE, (w) => w.i32(1e9).pts([1, 1], [2, 2])).polyline([5, 5], [6, 6]).bytes();
+    const huge = new Meta()
+      .cmd(PROXY.POLYLINE, (w) => w.i32(1e9).pts([1, 1], [2, 2]))
+      .polyline([5, 5], [6, 6])
+      .bytes();
     expect(run(huge).strokes.map((s) => s.pts)).toEqual([
       [
         [1, 1],
@@ -604,30 +688,33 @@ const tarch = path.resolve(here, '../../../../../shared/corpus/dxf/ldwg_2013_gh1
 
 // The drawing is GPL-licensed, so it is not committed: this part of the sweep exists only where the
 // corpus does (as in CI); the hand-made metafiles above cover every command without it.
-if (existsSync(tarch)) describe('proxy graphics: TArch floor plan (corpus)', () => {
-  it('draws the TCH walls as double lines on layer WALL, the openings, axis bubbles and labels', () => {
-    const drawing = readDxf(readFileSync(tarch)).drawing;
-    const proxies = drawing.modelSpace.filter((e): e is UnknownEntity => e.type === 'UNKNOWN' && e.dxfType === 'ACAD_PROXY_ENTITY');
-    expect(proxies).toHaveLength(25);
-    const rec = new Recorder(drawing);
-    const drawn = proxies.filter((e) => drawProxyGraphics(e, rec)).length;
-    // Two proxies carry empty graphics.
-    expect(drawn).toBe(23);
-    const wall = rec.strokes.filter((s) => s.style.layer === 'WALL');
-    expect(wall.length).toBeGreaterThanOrEqual(40);
-    // One wall face of the right-hand wall, as TArch saved it.
-    const has = (a: [number, number], b: [number, number]): boolean =>
-      wall.some((s) => s.pts.length === 2 && dist(s.pts[0] as [number, number], a) < 0.01 && dist(s.pts[1] as [number, number], b) < 0.01);
-    expect(has([24250.357, 7774.092], [24250.357, 4915.243])).toBe(true);
-    expect(wall.every((s) => s.style.aci === 9)).toBe(true);
-    const texts = rec.texts.map((t) => t.text);
-    expect(texts).toEqual(expect.arrayContaining(['M0921', 'C1815', '1', '2']));
-    // Axis bubbles: circles of radius 400 on layer AXIS.
-    const bubbles = rec.strokes.filter((s) => s.pts.length > 30 && Math.abs(dist(s.pts[0] as [number, number], [0, -5400]) - 400) < 1);
-    expect(bubbles.length).toBeGreaterThanOrEqual(1);
-    // Columns are shells filled on TArch's hatch layer.
-    expect(rec.fills.filter((f) => f.style.layer === 'PUB_HATCH').length).toBeGreaterThanOrEqual(3);
-    // The three door swings: quarter arcs from the embedded LWPOLYLINEs (bulge ≈ 0.41).
-    expect(rec.strokes.filter((s) => s.style.layer === 'WINDOW' && s.pts.length > 8)).toHaveLength(3);
+if (existsSync(tarch))
+  describe('proxy graphics: TArch floor plan (corpus)', () => {
+    it('draws the TCH walls as double lines on layer WALL, the openings, axis bubbles and labels', () => {
+      const drawing = readDxf(readFileSync(tarch)).drawing;
+      const proxies = drawing.modelSpace.filter((e): e is UnknownEntity => e.type === 'UNKNOWN' && e.dxfType === 'ACAD_PROXY_ENTITY');
+      expect(proxies).toHaveLength(25);
+      const rec = new Recorder(drawing);
+      const drawn = proxies.filter((e) => drawProxyGraphics(e, rec)).length;
+      // Two proxies carry empty graphics.
+      expect(drawn).toBe(23);
+      const wall = rec.strokes.filter((s) => s.style.layer === 'WALL');
+      expect(wall.length).toBeGreaterThanOrEqual(40);
+      // One wall face of the right-hand wall, as TArch saved it.
+      const has = (a: [number, number], b: [number, number]): boolean =>
+        wall.some(
+          (s) => s.pts.length === 2 && dist(s.pts[0] as [number, number], a) < 0.01 && dist(s.pts[1] as [number, number], b) < 0.01,
+        );
+      expect(has([24250.357, 7774.092], [24250.357, 4915.243])).toBe(true);
+      expect(wall.every((s) => s.style.aci === 9)).toBe(true);
+      const texts = rec.texts.map((t) => t.text);
+      expect(texts).toEqual(expect.arrayContaining(['M0921', 'C1815', '1', '2']));
+      // Axis bubbles: circles of radius 400 on layer AXIS.
+      const bubbles = rec.strokes.filter((s) => s.pts.length > 30 && Math.abs(dist(s.pts[0] as [number, number], [0, -5400]) - 400) < 1);
+      expect(bubbles.length).toBeGreaterThanOrEqual(1);
+      // Columns are shells filled on TArch's hatch layer.
+      expect(rec.fills.filter((f) => f.style.layer === 'PUB_HATCH').length).toBeGreaterThanOrEqual(3);
+      // The three door swings: quarter arcs from the embedded LWPOLYLINEs (bulge ≈ 0.41).
+      expect(rec.strokes.filter((s) => s.style.layer === 'WINDOW' && s.pts.length > 8)).toHaveLength(3);
+    });
   });
-});

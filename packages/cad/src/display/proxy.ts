@@ -153,7 +153,8 @@ class ProxyPainter {
     const out = new Array<number>((segs + 1) * 3);
     for (let i = 0; i <= segs; i++) {
       const a = a0 + (sweep * i) / segs;
-      const cs = Math.cos(a) * r, sn = Math.sin(a) * r;
+      const cs = Math.cos(a) * r,
+        sn = Math.sin(a) * r;
       out[3 * i] = c[0] + cs * axes.x[0] + sn * axes.y[0];
       out[3 * i + 1] = c[1] + cs * axes.x[1] + sn * axes.y[1];
       out[3 * i + 2] = c[2] + cs * axes.x[2] + sn * axes.y[2];
@@ -178,7 +179,17 @@ class ProxyPainter {
     else this.strokeXyz(pts, false);
   }
 
-  private text(pos: Vec3, normal: Vec3, dir: Vec3, s: string, height: number, width: number, oblique: number, generation: number, style: string): void {
+  private text(
+    pos: Vec3,
+    normal: Vec3,
+    dir: Vec3,
+    s: string,
+    height: number,
+    width: number,
+    oblique: number,
+    generation: number,
+    style: string,
+  ): void {
     if (!s || !(height > 0)) return;
     const { n } = planeAxes(normal);
     const m = ocsToWcs(n);
@@ -212,24 +223,36 @@ class ProxyPainter {
 
   /** TEXT (10) and UNICODE_TEXT (36): position, normal, direction, height, width factor, oblique, string. */
   private simpleText(c: Cursor, unicode: boolean): void {
-    const pos = c.pt(), normal = c.pt(), dir = c.pt();
-    const height = c.f64(), width = c.f64(), oblique = c.f64();
+    const pos = c.pt(),
+      normal = c.pt(),
+      dir = c.pt();
+    const height = c.f64(),
+      width = c.f64(),
+      oblique = c.f64();
     const s = unicode ? c.str16() : c.str8(this.tables.decoder);
     this.text(pos, normal, dir, s, height, width, oblique, 0, '');
   }
 
   /** TEXT2 (11) and UNICODE_TEXT2 (38): the string first, then its length, raw flag, metrics, flags and the font. */
   private fullText(c: Cursor, unicode: boolean): void {
-    const pos = c.pt(), normal = c.pt(), dir = c.pt();
+    const pos = c.pt(),
+      normal = c.pt(),
+      dir = c.pt();
     let s = unicode ? c.str16() : c.str8(this.tables.decoder);
     const length = c.i32();
     const raw = c.i32();
-    const height = c.f64(), width = c.f64(), oblique = c.f64();
+    const height = c.f64(),
+      width = c.f64(),
+      oblique = c.f64();
     c.f64(); // tracking percentage
-    const backwards = c.i32(), upsideDown = c.i32();
+    const backwards = c.i32(),
+      upsideDown = c.i32();
     c.i32(); // vertical
-    const underline = c.i32(), overline = c.i32();
-    let font = '', bigFont = '', typeface = '';
+    const underline = c.i32(),
+      overline = c.i32();
+    let font = '',
+      bigFont = '',
+      typeface = '';
     if (unicode) {
       c.i32(); // bold
       c.i32(); // italic
@@ -299,19 +322,22 @@ class ProxyPainter {
   }
 
   private mesh(c: Cursor): void {
-    const rows = c.i32(), cols = c.i32();
+    const rows = c.i32(),
+      cols = c.i32();
     if (rows < 1 || cols < 1 || rows * cols > c.left() / 24) return;
     const v = c.points(rows * cols);
     for (let r = 0; r < rows; r++) this.strokeXyz(v.slice(r * cols * 3, (r + 1) * cols * 3), false);
     for (let k = 0; k < cols; k++) {
       const col: number[] = [];
-      for (let r = 0; r < rows; r++) col.push(v[(r * cols + k) * 3] as number, v[(r * cols + k) * 3 + 1] as number, v[(r * cols + k) * 3 + 2] as number);
+      for (let r = 0; r < rows; r++)
+        col.push(v[(r * cols + k) * 3] as number, v[(r * cols + k) * 3 + 1] as number, v[(r * cols + k) * 3 + 2] as number);
       this.strokeXyz(col, false);
     }
   }
 
   private xline(c: Cursor, ray: boolean): void {
-    const p1 = c.pt(), p2 = c.pt();
+    const p1 = c.pt(),
+      p2 = c.pt();
     if (!c.ok) return;
     // The builder clips construction lines to the drawing; it needs them in the current block space.
     const base = apply3(this.local, p1[0], p1[1], p1[2]);
@@ -351,24 +377,34 @@ class ProxyPainter {
     const c = new Cursor(dv, start, end);
     switch (type) {
       case PROXY.CIRCLE: {
-        const center = c.pt(), r = c.f64(), n = c.pt();
+        const center = c.pt(),
+          r = c.f64(),
+          n = c.pt();
         if (c.ok) this.circle(center, r, n);
         return;
       }
       case PROXY.CIRCLE_3P: {
-        const p1 = c.pt(), p2 = c.pt(), p3 = c.pt();
+        const p1 = c.pt(),
+          p2 = c.pt(),
+          p3 = c.pt();
         const circ = c.ok ? circleThrough(p1, p2, p3) : null;
         if (circ) this.circle(circ.c, circ.r, circ.n);
         return;
       }
       case PROXY.ARC: {
-        const center = c.pt(), r = c.f64(), n = c.pt(), startVec = c.pt(), sweep = c.f64();
+        const center = c.pt(),
+          r = c.f64(),
+          n = c.pt(),
+          startVec = c.pt(),
+          sweep = c.f64();
         const arcType = c.left() >= 4 ? c.i32() : 0;
         if (c.ok) this.arc(center, r, planeAxes(n, startVec), 0, sweep, arcType);
         return;
       }
       case PROXY.ARC_3P: {
-        const p1 = c.pt(), p2 = c.pt(), p3 = c.pt();
+        const p1 = c.pt(),
+          p2 = c.pt(),
+          p3 = c.pt();
         const arcType = c.left() >= 4 ? c.i32() : 0;
         const circ = c.ok ? circleThrough(p1, p2, p3) : null;
         if (!circ) {
@@ -379,7 +415,10 @@ class ProxyPainter {
         const axes = planeAxes(circ.n, [p1[0] - circ.c[0], p1[1] - circ.c[1], p1[2] - circ.c[2]]);
         const angle = (p: Vec3): number => {
           const d: Vec3 = [p[0] - circ.c[0], p[1] - circ.c[1], p[2] - circ.c[2]];
-          const a = Math.atan2(d[0] * axes.y[0] + d[1] * axes.y[1] + d[2] * axes.y[2], d[0] * axes.x[0] + d[1] * axes.x[1] + d[2] * axes.x[2]);
+          const a = Math.atan2(
+            d[0] * axes.y[0] + d[1] * axes.y[1] + d[2] * axes.y[2],
+            d[0] * axes.x[0] + d[1] * axes.x[1] + d[2] * axes.x[2],
+          );
           return a < 0 ? a + TAU : a;
         };
         this.arc(circ.c, circ.r, axes, 0, angle(p3), arcType);

@@ -4,7 +4,12 @@ import { modelList, subpaths } from './test-helpers';
 type G = [number, string | number][];
 
 function table(block: string | null, cells: string[]): G {
-  const g: G = [[0, 'ACAD_TABLE'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbBlockReference']];
+  const g: G = [
+    [0, 'ACAD_TABLE'],
+    [100, 'AcDbEntity'],
+    [8, '0'],
+    [100, 'AcDbBlockReference'],
+  ];
   if (block) g.push([2, block]);
   g.push([10, 100], [20, 50], [30, 0], [100, 'AcDbTable'], [91, 2], [92, 2], [141, 5], [141, 4], [142, 10], [142, 20]);
   for (const c of cells) g.push([171, 1], [1, c], [302, c]);
@@ -14,7 +19,21 @@ function table(block: string | null, cells: string[]): G {
 describe('ACAD_TABLE', () => {
   it('draws its anonymous block relative to the insertion point', () => {
     const list = modelList({
-      blocks: [{ name: '*T1', entities: [[0, 'LINE'], [8, '0'], [10, 0], [20, 0], [30, 0], [11, 30], [21, 0], [31, 0]] }],
+      blocks: [
+        {
+          name: '*T1',
+          entities: [
+            [0, 'LINE'],
+            [8, '0'],
+            [10, 0],
+            [20, 0],
+            [30, 0],
+            [11, 30],
+            [21, 0],
+            [31, 0],
+          ],
+        },
+      ],
       entities: table('*T1', []),
     });
     expect(subpaths(list).map((s) => s.points)).toEqual([

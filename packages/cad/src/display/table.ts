@@ -11,7 +11,9 @@ import { multiply, translation } from '../geom/matrix';
 
 export const drawTable: EntityHandler<TableEntity> = (e, ctx) => {
   const [x, y, z] = e.insertion;
-  const block = e.block ? (ctx.drawing.blocks[e.block] ?? Object.values(ctx.drawing.blocks).find((b) => b.name.toUpperCase() === e.block.toUpperCase())) : undefined;
+  const block = e.block
+    ? (ctx.drawing.blocks[e.block] ?? Object.values(ctx.drawing.blocks).find((b) => b.name.toUpperCase() === e.block.toUpperCase()))
+    : undefined;
   if (block && block.entities.length) {
     ctx.drawBlock(block.name, multiply(ctx.ocs(e), translation(x, y, z)), e);
     return;

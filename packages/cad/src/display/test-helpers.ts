@@ -28,11 +28,24 @@ export function testDxf(d: TestDrawing): Uint8Array {
     for (const e of els) g.push([49, e], [74, 0]);
   }
   g.push([0, 'ENDTAB'], [0, 'TABLE'], [2, 'LAYER']);
-  for (const [name, aci, flags, lt, lw] of d.layers ?? []) g.push([0, 'LAYER'], [2, name], [70, flags ?? 0], [62, aci], [6, lt ?? 'CONTINUOUS'], [370, lw ?? -3]);
+  for (const [name, aci, flags, lt, lw] of d.layers ?? [])
+    g.push([0, 'LAYER'], [2, name], [70, flags ?? 0], [62, aci], [6, lt ?? 'CONTINUOUS'], [370, lw ?? -3]);
   g.push([0, 'ENDTAB'], [0, 'ENDSEC']);
   g.push([0, 'SECTION'], [2, 'BLOCKS']);
   for (const b of d.blocks ?? [])
-    g.push([0, 'BLOCK'], [8, '0'], [2, b.name], [70, 0], [10, b.base?.[0] ?? 0], [20, b.base?.[1] ?? 0], [30, 0], [3, b.name], ...b.entities, [0, 'ENDBLK'], [8, '0']);
+    g.push(
+      [0, 'BLOCK'],
+      [8, '0'],
+      [2, b.name],
+      [70, 0],
+      [10, b.base?.[0] ?? 0],
+      [20, b.base?.[1] ?? 0],
+      [30, 0],
+      [3, b.name],
+      ...b.entities,
+      [0, 'ENDBLK'],
+      [8, '0'],
+    );
   g.push([0, 'ENDSEC']);
   g.push([0, 'SECTION'], [2, 'ENTITIES'], ...d.entities, [0, 'ENDSEC'], [0, 'EOF']);
   return new TextEncoder().encode(dxfText(g));
@@ -70,5 +83,7 @@ export function subpaths(list: DisplayList, mode: PathPrimitive['mode'] = 'strok
 }
 
 export function allPoints(list: DisplayList, mode?: PathPrimitive['mode']): [number, number][] {
-  return (mode ? subpaths(list, mode) : [...subpaths(list, 'stroke'), ...subpaths(list, 'fill'), ...subpaths(list, 'wipeout')]).flatMap((s) => s.points);
+  return (mode ? subpaths(list, mode) : [...subpaths(list, 'stroke'), ...subpaths(list, 'fill'), ...subpaths(list, 'wipeout')]).flatMap(
+    (s) => s.points,
+  );
 }

@@ -24,7 +24,8 @@ function model(path: string): { list: DisplayList; missing: string[]; substitute
 /** Every text primitive with Chinese characters is set in a font that has them. */
 function cjkInCjkFonts(list: DisplayList): TextPrimitive[] {
   const cjk = texts(list).filter((t) => hasCjk(t.text));
-  for (const t of cjk) expect(list.fonts[t.font]?.family).toMatch(/CJK|Noto (Sans|Serif) SC|Hei|Song|Ming|Kai|Fang|Gothic|WenQuanYi|Droid/i);
+  for (const t of cjk)
+    expect(list.fonts[t.font]?.family).toMatch(/CJK|Noto (Sans|Serif) SC|Hei|Song|Ming|Kai|Fang|Gothic|WenQuanYi|Droid/i);
   return cjk;
 }
 
@@ -33,7 +34,9 @@ describe('text of the fixtures', () => {
     it(`${name}: Chinese TEXT, MTEXT and ATTRIB come out as Chinese in a CJK font`, () => {
       const { list, missing, substituted } = model(join(FIXTURES, name));
       const cjk = cjkInCjkFonts(list);
-      const all = texts(list).map((t) => t.text).join('|');
+      const all = texts(list)
+        .map((t) => t.text)
+        .join('|');
       for (const s of ['客厅', '卧室（主）', '设计说明：', '混凝土强度等级', '红色文字']) expect(all).toContain(s);
       expect(cjk.length).toBeGreaterThanOrEqual(6);
       // The MTEXT lines are 5/3 of 250 apart, left aligned at x = 500.
@@ -86,27 +89,33 @@ const CORPUS_FILES = [
 ];
 
 // The corpus drawings are not all committable (licences): this part runs where the corpus is (as in CI).
-if (existsSync(CORPUS)) describe('text of the corpus', () => {
-  it('every text file draws its text, Chinese in CJK fonts, %%u as underlines', () => {
-    for (const name of CORPUS_FILES) {
-      const { list } = model(join(CORPUS, name));
-      const ts = texts(list);
-      expect(ts.length, name).toBeGreaterThan(0);
-      for (const t of ts) {
-        expect(t.text, name).not.toMatch(/%%[uocdp]|\\[PLlOoKkCcHfFSWQTAp][^\s]*;?/);
-        expect(Number.isFinite(t.size) && t.size > 0, name).toBe(true);
+if (existsSync(CORPUS))
+  describe('text of the corpus', () => {
+    it('every text file draws its text, Chinese in CJK fonts, %%u as underlines', () => {
+      for (const name of CORPUS_FILES) {
+        const { list } = model(join(CORPUS, name));
+        const ts = texts(list);
+        expect(ts.length, name).toBeGreaterThan(0);
+        for (const t of ts) {
+          expect(t.text, name).not.toMatch(/%%[uocdp]|\\[PLlOoKkCcHfFSWQTAp][^\s]*;?/);
+          expect(Number.isFinite(t.size) && t.size > 0, name).toBe(true);
+        }
+        cjkInCjkFonts(list);
       }
-      cjkInCjkFonts(list);
-    }
-  });
+    });
 
-  it('mlcad_block-color.dxf: each label keeps "图层：TestLayerN" on one line', () => {
-    const { list } = model(join(CORPUS, 'mlcad_block-color.dxf'));
-    const ts = texts(list);
-    for (const n of [1, 2, 3]) {
-      const layer = ts.find((t) => t.text === `TestLayer${n}`)!;
-      const label = ts.find((t) => t.text.startsWith('图层') && Math.abs(at(t, 0, 0)[1] - at(layer, 0, 0)[1]) < 1e-6 && Math.abs(at(t, t.width, 0)[0] - at(layer, 0, 0)[0]) < 1e-6);
-      expect(label, `TestLayer${n}`).toBeDefined();
-    }
+    it('mlcad_block-color.dxf: each label keeps "图层：TestLayerN" on one line', () => {
+      const { list } = model(join(CORPUS, 'mlcad_block-color.dxf'));
+      const ts = texts(list);
+      for (const n of [1, 2, 3]) {
+        const layer = ts.find((t) => t.text === `TestLayer${n}`)!;
+        const label = ts.find(
+          (t) =>
+            t.text.startsWith('图层') &&
+            Math.abs(at(t, 0, 0)[1] - at(layer, 0, 0)[1]) < 1e-6 &&
+            Math.abs(at(t, t.width, 0)[0] - at(layer, 0, 0)[0]) < 1e-6,
+        );
+        expect(label, `TestLayer${n}`).toBeDefined();
+      }
+    });
   });
-});

@@ -72,7 +72,10 @@ describe('TEXT placement', () => {
   });
 
   it('rotation, width factor and oblique angle are in the matrix', () => {
-    const { list } = buildText({ styles: STYLES, entities: text('R', { x: 5, y: 5, height: 1, rotation: 90, widthFactor: 0.5, oblique: 15 }) });
+    const { list } = buildText({
+      styles: STYLES,
+      entities: text('R', { x: 5, y: 5, height: 1, rotation: 90, widthFactor: 0.5, oblique: 15 }),
+    });
     const [a, b, c, d, e, f] = texts(list)[0]!.matrix;
     // x axis: rotated 90°, scaled by the width factor.
     expect(a).toBeCloseTo(0, 9);
@@ -93,14 +96,29 @@ describe('TEXT placement', () => {
   });
 
   it('an extrusion of -Z places the text in its OCS (x mirrored)', () => {
-    const { list } = buildText({ styles: STYLES, entities: text('OCS', { x: 10, y: 2, height: 1, extra: [[210, 0], [220, 0], [230, -1]] }) });
+    const { list } = buildText({
+      styles: STYLES,
+      entities: text('OCS', {
+        x: 10,
+        y: 2,
+        height: 1,
+        extra: [
+          [210, 0],
+          [220, 0],
+          [230, -1],
+        ],
+      }),
+    });
     const t = texts(list)[0]!;
     expect(at(t, 0, 0)).toEqual([-10, 2]);
     expect(t.matrix[0]).toBeLessThan(0);
   });
 
   it('the style fixed height and font apply; the entity width factor wins', () => {
-    const { list } = buildText({ styles: [{ name: 'NARROW', font: 'arial.ttf', fixedHeight: 3, widthFactor: 0.7 }], entities: text('X', { height: 0, style: 'narrow', widthFactor: 0.8 }) });
+    const { list } = buildText({
+      styles: [{ name: 'NARROW', font: 'arial.ttf', fixedHeight: 3, widthFactor: 0.7 }],
+      entities: text('X', { height: 0, style: 'narrow', widthFactor: 0.8 }),
+    });
     const t = texts(list)[0]!;
     expect(t.size).toBeCloseTo(3 / 0.716, 6);
     expect(t.matrix[0]).toBeCloseTo(0.8, 9);
@@ -109,9 +127,17 @@ describe('TEXT placement', () => {
 
 describe('TEXT control codes', () => {
   it('%%c, %%d, %%p, %%%, %%nnn become ⌀ ° ± % and the character', () => {
-    expect(decodeTextCodes('%%c50 45%%d %%p0.1 100%%% %%065').map((s) => s.text).join('')).toBe('\u230050 45\u00b0 \u00b10.1 100% A');
+    expect(
+      decodeTextCodes('%%c50 45%%d %%p0.1 100%%% %%065')
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('\u230050 45\u00b0 \u00b10.1 100% A');
     const { list } = buildText({ styles: STYLES, entities: text('%%C20 %%D', { height: 1 }) });
-    expect(texts(list).map((t) => t.text).join('')).toBe('\u230020 \u00b0');
+    expect(
+      texts(list)
+        .map((t) => t.text)
+        .join(''),
+    ).toBe('\u230020 \u00b0');
   });
 
   it('%%u toggles an underline drawn as a stroke under the underlined part only', () => {
@@ -136,7 +162,19 @@ describe('TEXT control codes', () => {
   });
 
   it('ATTDEF outside a block shows its tag, ATTRIB its value', () => {
-    const attdef: [number, string | number][] = [[0, 'ATTDEF'], [8, '0'], [10, 0], [20, 0], [30, 0], [40, 1], [1, 'default'], [3, 'Prompt'], [2, 'TAG1'], [70, 0], [7, 'STANDARD']];
+    const attdef: [number, string | number][] = [
+      [0, 'ATTDEF'],
+      [8, '0'],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [40, 1],
+      [1, 'default'],
+      [3, 'Prompt'],
+      [2, 'TAG1'],
+      [70, 0],
+      [7, 'STANDARD'],
+    ];
     const { list } = buildText({ styles: STYLES, entities: attdef });
     expect(texts(list).map((t) => t.text)).toEqual(['TAG1']);
   });
@@ -242,11 +280,27 @@ describe('MTEXT', () => {
 
   it('\\~ is a space that does not break; escapes \\\\ \\{ \\} are literal', () => {
     const { list } = buildText({ styles: STYLES, entities: mtext('a\\~b \\\\ \\{x\\}', { height: 1 }) });
-    expect(texts(list).map((t) => t.text).join('')).toBe('a\u00a0b \\ {x}');
+    expect(
+      texts(list)
+        .map((t) => t.text)
+        .join(''),
+    ).toBe('a\u00a0b \\ {x}');
   });
 
   it('a rotated MTEXT runs along its direction vector', () => {
-    const { list } = buildText({ styles: STYLES, entities: mtext('up', { x: 1, y: 1, height: 1, extra: [[11, 0], [21, 1], [31, 0]] }) });
+    const { list } = buildText({
+      styles: STYLES,
+      entities: mtext('up', {
+        x: 1,
+        y: 1,
+        height: 1,
+        extra: [
+          [11, 0],
+          [21, 1],
+          [31, 0],
+        ],
+      }),
+    });
     const t = texts(list)[0]!;
     // Turned 90°: the baseline (one height below the top) is one unit right of the insertion point.
     const start = at(t, 0, 0);
@@ -257,12 +311,31 @@ describe('MTEXT', () => {
   });
 
   it('background mask: a fill behind the text, or a wipeout with the background colour', () => {
-    const filled = buildText({ styles: STYLES, entities: mtext('mask', { height: 1, extra: [[90, 1], [63, 3], [45, 1.5]] }) }).list;
+    const filled = buildText({
+      styles: STYLES,
+      entities: mtext('mask', {
+        height: 1,
+        extra: [
+          [90, 1],
+          [63, 3],
+          [45, 1.5],
+        ],
+      }),
+    }).list;
     const fill = filled.primitives.find((p) => p.kind === 'path' && p.mode === 'fill');
     expect(fill).toBeDefined();
     expect(filled.styles[fill!.style]?.color).toBe(aciColor(3));
     expect(filled.primitives.indexOf(fill!)).toBeLessThan(filled.primitives.findIndex((p) => p.kind === 'text'));
-    const wiped = buildText({ styles: STYLES, entities: mtext('mask', { height: 1, extra: [[90, 3], [45, 1.5]] }) }).list;
+    const wiped = buildText({
+      styles: STYLES,
+      entities: mtext('mask', {
+        height: 1,
+        extra: [
+          [90, 3],
+          [45, 1.5],
+        ],
+      }),
+    }).list;
     expect(wiped.primitives.some((p) => p.kind === 'path' && p.mode === 'wipeout')).toBe(true);
   });
 
@@ -292,7 +365,19 @@ describe('MTEXT', () => {
   });
 
   it('a -Z extrusion MTEXT keeps its WCS insertion point', () => {
-    const { list } = buildText({ styles: STYLES, entities: mtext('mirror', { x: 10, y: 0, height: 1, extra: [[210, 0], [220, 0], [230, -1]] }) });
+    const { list } = buildText({
+      styles: STYLES,
+      entities: mtext('mirror', {
+        x: 10,
+        y: 0,
+        height: 1,
+        extra: [
+          [210, 0],
+          [220, 0],
+          [230, -1],
+        ],
+      }),
+    });
     const t = texts(list)[0]!;
     expect(at(t, 0, 1)[0]).toBeCloseTo(10, 9);
     expect(at(t, 0, 1)[1]).toBeCloseTo(0, 9);
@@ -301,7 +386,10 @@ describe('MTEXT', () => {
 
 describe('fonts in the display list', () => {
   it('Chinese text comes out in the CJK font, Latin in the substitute, each as its own run', () => {
-    const { list, missing, substituted } = buildText({ styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'gbcbig.shx' }], entities: text('AB中文', { height: 1 }) }, defaultFontProvider());
+    const { list, missing, substituted } = buildText(
+      { styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'gbcbig.shx' }], entities: text('AB中文', { height: 1 }) },
+      defaultFontProvider(),
+    );
     const ts = texts(list);
     expect(ts.map((t) => t.text)).toEqual(['AB', '中文']);
     expect(list.fonts[ts[1]!.font]?.family).toBe('Noto Sans SC');
@@ -315,7 +403,13 @@ describe('fonts in the display list', () => {
 
   it('a big font not found keeps its square cells: Chinese advances height x width factor, the em box on the cell', () => {
     // hztxt.shx / gbcbig.shx characters are as wide as the text is high (at width factor 1).
-    const { list } = buildText({ styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'hztxt.shx' }], entities: text('设计说明', { height: 3.5, widthFactor: 0.7, x: 10, y: 20 }) }, defaultFontProvider());
+    const { list } = buildText(
+      {
+        styles: [{ name: 'STANDARD', font: 'txt', bigFont: 'hztxt.shx' }],
+        entities: text('设计说明', { height: 3.5, widthFactor: 0.7, x: 10, y: 20 }),
+      },
+      defaultFontProvider(),
+    );
     const [t] = texts(list);
     expect(t?.text).toBe('设计说明');
     // Four cells of 3.5 x 0.7 = 2.45.

@@ -56,7 +56,16 @@ interface ShapedText extends Shaped {
   height: number;
 }
 
-function shapeText(ctx: DrawContext, style: TextStyle | undefined, text: string, height: number, widthFactor: number, obliqueDeg: number, tracking = 1, override?: FontOverride): ShapedText {
+function shapeText(
+  ctx: DrawContext,
+  style: TextStyle | undefined,
+  text: string,
+  height: number,
+  widthFactor: number,
+  obliqueDeg: number,
+  tracking = 1,
+  override?: FontOverride,
+): ShapedText {
   const runs: ShapedRun[] = [];
   let width = 0;
   const wf = widthFactor > 0 ? widthFactor : 1;
@@ -101,13 +110,33 @@ function emitShaped(ctx: DrawContext, styleIndex: number, base: Affine2D, x: num
     if (s.tracking !== 1) {
       for (const ch of run.text) {
         const w = run.font.measure(ch) * run.size;
-        if (ch.trim()) ctx.text({ style: styleIndex, text: ch, matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen + t * lift, ry]), size: run.size, width: w }, run.font.ref);
+        if (ch.trim())
+          ctx.text(
+            {
+              style: styleIndex,
+              text: ch,
+              matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen + t * lift, ry]),
+              size: run.size,
+              width: w,
+            },
+            run.font.ref,
+          );
         pen += w * s.widthFactor * s.tracking;
       }
       continue;
     }
     const text = stripControl(run.text);
-    if (text.trim()) ctx.text({ style: styleIndex, text, matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen + t * lift, ry]), size: run.size, width: run.width / s.widthFactor }, run.font.ref);
+    if (text.trim())
+      ctx.text(
+        {
+          style: styleIndex,
+          text,
+          matrix: affineMultiply(base, [s.widthFactor, 0, t, 1, pen + t * lift, ry]),
+          size: run.size,
+          width: run.width / s.widthFactor,
+        },
+        run.font.ref,
+      );
     pen += run.width;
   }
 }
@@ -187,10 +216,12 @@ export const drawText: EntityHandler<TextEntity> = (e, ctx) => {
   let anchor: Vec3 = e.insertion;
   let x0 = 0;
   let y0 = 0;
-  const h = e.halign, v = e.valign;
+  const h = e.halign,
+    v = e.valign;
   const p2 = e.alignPoint;
   if ((h === 3 || h === 5) && p2) {
-    const dx = p2[0] - e.insertion[0], dy = p2[1] - e.insertion[1];
+    const dx = p2[0] - e.insertion[0],
+      dy = p2[1] - e.insertion[1];
     const len = Math.hypot(dx, dy);
     if (len > 1e-12 && total > 0) {
       rotation = Math.atan2(dy, dx);
@@ -308,7 +339,10 @@ export const drawMText: EntityHandler<MTextEntity> = (e, ctx) => {
     const pad = Math.max(0, (bg.scale || 1.5) - 1) * height;
     const b = result.box;
     const w = e.width > 0 && result.columns <= 1 ? e.width : b.maxX - b.minX;
-    const minX = b.minX - pad, maxX = b.minX + w + pad, minY = b.minY - pad, maxY = b.maxY + pad;
+    const minX = b.minX - pad,
+      maxX = b.minX + w + pad,
+      minY = b.minY - pad,
+      maxY = b.maxY + pad;
     const ring = [minX, minY, maxX, minY, maxX, maxY, minX, maxY];
     if (bg.flags & 2) ctx.fill(ctx.style(e), affineToMat(frame), [ring], { wipeout: true });
     else ctx.fill(ctx.styleWith(e, bg.color), affineToMat(frame), [ring]);
@@ -331,7 +365,10 @@ export const drawMText: EntityHandler<MTextEntity> = (e, ctx) => {
   };
 
   // Text, then underline / overline / strike-through as strokes per line.
-  const pending: Record<'underline' | 'overline' | 'strike', { x0: number; x1: number; y: number; h: number; style: number; line: number; textEnd: number } | null> = {
+  const pending: Record<
+    'underline' | 'overline' | 'strike',
+    { x0: number; x1: number; y: number; h: number; style: number; line: number; textEnd: number } | null
+  > = {
     underline: null,
     overline: null,
     strike: null,
@@ -363,9 +400,19 @@ export const drawMText: EntityHandler<MTextEntity> = (e, ctx) => {
         if (cur) finish(key);
         continue;
       }
-      if (cur && (cur.line !== p.line || cur.style !== si || Math.abs(cur.x1 - p.x) > 1e-6 * Math.max(1, Math.abs(p.x)) + height * 1e-3)) finish(key);
+      if (cur && (cur.line !== p.line || cur.style !== si || Math.abs(cur.x1 - p.x) > 1e-6 * Math.max(1, Math.abs(p.x)) + height * 1e-3))
+        finish(key);
       const c = pending[key];
-      if (!c) pending[key] = { x0: p.x, x1: p.x + width, y: p.y, h: f.height, style: si, line: p.line, textEnd: p.kind === 'space' ? p.x : p.x + width };
+      if (!c)
+        pending[key] = {
+          x0: p.x,
+          x1: p.x + width,
+          y: p.y,
+          h: f.height,
+          style: si,
+          line: p.line,
+          textEnd: p.kind === 'space' ? p.x : p.x + width,
+        };
       else {
         c.x1 = p.x + width;
         c.h = Math.max(c.h, f.height);
@@ -376,7 +423,14 @@ export const drawMText: EntityHandler<MTextEntity> = (e, ctx) => {
       // One text primitive per run: pieces of one format, contiguous on one line, are joined.
       const piece = p.kind === 'text' ? p.text : p.char;
       const r: RunAcc | null = run;
-      if (r && r.format === f && r.line === p.line && Math.abs(r.y - p.y) < 1e-9 && Math.abs(r.end - p.x) <= 1e-9 * Math.max(1, Math.abs(p.x)) && piece !== '\t') {
+      if (
+        r &&
+        r.format === f &&
+        r.line === p.line &&
+        Math.abs(r.y - p.y) < 1e-9 &&
+        Math.abs(r.end - p.x) <= 1e-9 * Math.max(1, Math.abs(p.x)) &&
+        piece !== '\t'
+      ) {
         if (p.kind === 'space') r.spaces += piece;
         else {
           r.text += r.spaces + piece;
@@ -402,7 +456,11 @@ export const drawMText: EntityHandler<MTextEntity> = (e, ctx) => {
 };
 
 /** Stacked text (\S): fractions a/b with a bar, a#b with a slash, a^b stacked without a line. */
-function stackShape(ctx: DrawContext, style: TextStyle | undefined, it: Extract<MTextItem, { kind: 'stack' }>): { upper: ShapedText; lower: ShapedText; shape: StackShape } {
+function stackShape(
+  ctx: DrawContext,
+  style: TextStyle | undefined,
+  it: Extract<MTextItem, { kind: 'stack' }>,
+): { upper: ShapedText; lower: ShapedText; shape: StackShape } {
   const f = it.format;
   const H = f.height;
   const h2 = H * STACK_SCALE;

@@ -25,7 +25,8 @@ export interface ClipOptions {
 
 /** 3×4 row-major inverse of "rotate by `deg`, then move to (tx, ty)" as twelve 40 groups. */
 function inverseGroups(tx: number, ty: number, deg: number): G {
-  const c = Math.cos((deg * Math.PI) / 180), s = Math.sin((deg * Math.PI) / 180);
+  const c = Math.cos((deg * Math.PI) / 180),
+    s = Math.sin((deg * Math.PI) / 180);
   // R^T · (p - t)
   const m = [c, s, 0, -(c * tx + s * ty), -s, c, 0, s * tx - c * ty, 0, 0, 1, 0];
   return m.map((v): [number, string | number] => [40, v]);
@@ -40,7 +41,12 @@ function inverseGroups(tx: number, ty: number, deg: number): G {
  */
 export function xclipDxf(o: ClipOptions = {}): Uint8Array {
   const rot = o.rotation ?? 0;
-  const g: G = [[0, 'SECTION'], [2, 'HEADER'], [9, '$ACADVER'], [1, 'AC1027']];
+  const g: G = [
+    [0, 'SECTION'],
+    [2, 'HEADER'],
+    [9, '$ACADVER'],
+    [1, 'AC1027'],
+  ];
   if (o.frame !== undefined) g.push([9, '$XCLIPFRAME'], [280, o.frame]);
   g.push([0, 'ENDSEC']);
   g.push([0, 'SECTION'], [2, 'BLOCKS']);
@@ -51,7 +57,24 @@ export function xclipDxf(o: ClipOptions = {}): Uint8Array {
   const color: G = o.color === undefined ? [] : [[62, o.color]];
   g.push([0, 'LINE'], [5, '31'], [8, '0'], ...color, [10, 0], [20, 5], [30, 0], [11, 20], [21, 5], [31, 0]);
   g.push([0, 'LINE'], [5, '32'], [8, '0'], ...color, [10, 10], [20, 0], [30, 0], [11, 10], [21, 20], [31, 0]);
-  g.push([0, 'SOLID'], [5, '33'], [8, '0'], ...color, [10, 14], [20, 14], [30, 0], [11, 18], [21, 14], [31, 0], [12, 14], [22, 18], [32, 0], [13, 18], [23, 18], [33, 0]);
+  g.push(
+    [0, 'SOLID'],
+    [5, '33'],
+    [8, '0'],
+    ...color,
+    [10, 14],
+    [20, 14],
+    [30, 0],
+    [11, 18],
+    [21, 14],
+    [31, 0],
+    [12, 14],
+    [22, 18],
+    [32, 0],
+    [13, 18],
+    [23, 18],
+    [33, 0],
+  );
   g.push([0, 'INSERT'], [5, '34'], [8, '0'], [2, 'C'], [10, 0], [20, 0], [30, 0]);
   g.push([0, 'ENDBLK'], [5, '35'], [8, '0']);
   g.push([0, 'ENDSEC']);
@@ -59,14 +82,37 @@ export function xclipDxf(o: ClipOptions = {}): Uint8Array {
   g.push([0, 'INSERT'], [5, '40']);
   if (!o.noFilter) g.push([102, '{ACAD_XDICTIONARY'], [360, '41'], [102, '}']);
   g.push([100, 'AcDbEntity'], [8, '0'], [100, 'AcDbBlockReference'], [2, 'B'], [10, 100], [20, 0], [30, 0], [50, rot]);
-  if (!o.noFrame) g.push([0, 'LWPOLYLINE'], [5, '50'], [8, '0'], [90, 4], [70, 1], [10, 90], [20, -10], [10, 130], [20, -10], [10, 130], [20, 30], [10, 90], [20, 30]);
+  if (!o.noFrame)
+    g.push(
+      [0, 'LWPOLYLINE'],
+      [5, '50'],
+      [8, '0'],
+      [90, 4],
+      [70, 1],
+      [10, 90],
+      [20, -10],
+      [10, 130],
+      [20, -10],
+      [10, 130],
+      [20, 30],
+      [10, 90],
+      [20, 30],
+    );
   g.push([0, 'ENDSEC']);
   g.push([0, 'SECTION'], [2, 'OBJECTS']);
   g.push([0, 'DICTIONARY'], [5, '41'], [330, '40'], [100, 'AcDbDictionary'], [280, 1], [281, 1], [3, 'ACAD_FILTER'], [360, '42']);
   g.push([0, 'DICTIONARY'], [5, '42'], [330, '41'], [100, 'AcDbDictionary'], [280, 1], [281, 1], [3, 'SPATIAL'], [360, '43']);
   // The boundary is picked in WCS; for a rotated reference, a rectangle around the rotated block's
   // point (102, 2) in block coordinates is given by its WCS corners.
-  const [c0, c1] = rot ? [[95, 2], [105, 12]] : [[102, 2], [112, 12]];
+  const [c0, c1] = rot
+    ? [
+        [95, 2],
+        [105, 12],
+      ]
+    : [
+        [102, 2],
+        [112, 12],
+      ];
   g.push([0, 'SPATIAL_FILTER'], [5, '43']);
   if (o.inverted) g.push([102, '{ACAD_XDICTIONARY'], [360, '44'], [102, '}']);
   g.push([102, '{ACAD_REACTORS'], [330, '42'], [102, '}'], [330, '42'], [100, 'AcDbFilter'], [100, 'AcDbSpatialFilter']);
@@ -80,9 +126,19 @@ export function xclipDxf(o: ClipOptions = {}): Uint8Array {
     g.push([0, 'DICTIONARY'], [5, '44'], [330, '43'], [100, 'AcDbDictionary'], [280, 1], [281, 1], [3, 'ACAD_XREC_ROUNDTRIP'], [360, '45']);
     g.push([0, 'XRECORD'], [5, '45'], [102, '{ACAD_REACTORS'], [330, '44'], [102, '}'], [330, '44'], [100, 'AcDbXrecord'], [280, 1]);
     g.push([102, 'ACAD_INVERTEDCLIP_ROUNDTRIP'], [10, 102], [20, 2], [30, 0], [10, 112], [20, 12], [30, 0]);
-    g.push([102, 'ACAD_INVERTEDCLIP_ROUNDTRIP_COMPARE'], [10, 101], [20, 1], [30, 0], [10, 121], [20, 1], [30, 0], [10, 121], [20, 21], [30, 0]);
+    g.push(
+      [102, 'ACAD_INVERTEDCLIP_ROUNDTRIP_COMPARE'],
+      [10, 101],
+      [20, 1],
+      [30, 0],
+      [10, 121],
+      [20, 1],
+      [30, 0],
+      [10, 121],
+      [20, 21],
+      [30, 0],
+    );
   }
   g.push([0, 'ENDSEC'], [0, 'EOF']);
   return new TextEncoder().encode(dxfText(g));
 }
-

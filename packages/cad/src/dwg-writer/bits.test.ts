@@ -120,7 +120,8 @@ describe('checksums', () => {
     expect(pageChecksum(1, ascii('Wikipedia'))).toBe(0x11e60398);
     // Sums over more than one reduction block.
     const big = new Uint8Array(20_000).fill(0xff);
-    let a = 1, b = 0;
+    let a = 1,
+      b = 0;
     for (const x of big) {
       a = (a + x) % 65521;
       b = (b + a) % 65521;

@@ -145,7 +145,11 @@ export class BitWriter {
     };
     if (same(0, 8)) return this.bb(0);
     if (same(4, 8)) return this.bb(1).bytes(a.subarray(0, 4));
-    if (same(6, 8)) return this.bb(2).rc(a[4] as number).rc(a[5] as number).bytes(a.subarray(0, 4));
+    if (same(6, 8))
+      return this.bb(2)
+        .rc(a[4] as number)
+        .rc(a[5] as number)
+        .bytes(a.subarray(0, 4));
     return this.bb(3).bytes(a);
   }
 
@@ -154,7 +158,9 @@ export class BitWriter {
     return this.rd(p[0] ?? 0).rd(p[1] ?? 0);
   }
   rd3(p: readonly number[]): this {
-    return this.rd(p[0] ?? 0).rd(p[1] ?? 0).rd(p[2] ?? 0);
+    return this.rd(p[0] ?? 0)
+      .rd(p[1] ?? 0)
+      .rd(p[2] ?? 0);
   }
 
   /** 2BD / 3BD: bit doubles. */
@@ -162,7 +168,9 @@ export class BitWriter {
     return this.bd(p[0] ?? 0).bd(p[1] ?? 0);
   }
   bd3(p: readonly number[]): this {
-    return this.bd(p[0] ?? 0).bd(p[1] ?? 0).bd(p[2] ?? 0);
+    return this.bd(p[0] ?? 0)
+      .bd(p[1] ?? 0)
+      .bd(p[2] ?? 0);
   }
 
   /** 2DD: a point relative to a default point. */

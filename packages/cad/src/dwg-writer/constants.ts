@@ -18,7 +18,14 @@ export const DWG_ACADVER: Record<DwgVersion, string> = {
 };
 
 /** The internal release number AutoCAD stores next to the signature (file header, aux header). */
-export const DWG_RELEASE_NUMBER: Record<DwgVersion, number> = { '2000': 0x17, '2004': 0x19, '2007': 0x1b, '2010': 0x1d, '2013': 0x1f, '2018': 0x21 };
+export const DWG_RELEASE_NUMBER: Record<DwgVersion, number> = {
+  '2000': 0x17,
+  '2004': 0x19,
+  '2007': 0x1b,
+  '2010': 0x1d,
+  '2013': 0x1f,
+  '2018': 0x21,
+};
 
 const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
 

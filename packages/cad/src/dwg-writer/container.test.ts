@@ -63,12 +63,15 @@ class Bits {
   }
 }
 
-const le32 = (d: Uint8Array, p: number): number => ((d[p] as number) | ((d[p + 1] as number) << 8) | ((d[p + 2] as number) << 16) | ((d[p + 3] as number) << 24)) >>> 0;
+const le32 = (d: Uint8Array, p: number): number =>
+  ((d[p] as number) | ((d[p + 1] as number) << 8) | ((d[p + 2] as number) << 16) | ((d[p + 3] as number) << 24)) >>> 0;
 const le16 = (d: Uint8Array, p: number): number => (d[p] as number) | ((d[p + 1] as number) << 8);
 const same = (d: Uint8Array, p: number, s: Uint8Array): boolean => s.every((b, i) => d[p + i] === b);
 
 function modular(d: Uint8Array, p: number, signed: boolean): [number, number] {
-  let v = 0, shift = 1, q = p;
+  let v = 0,
+    shift = 1,
+    q = p;
   for (;;) {
     const b = d[q++] as number;
     if (b & 0x80) {
@@ -127,7 +130,9 @@ describe('R2000 container, checked like a strict reader', () => {
       expect(pageSize).toBeLessThanOrEqual(2032);
       const crc = ((bytes[p + pageSize] as number) << 8) | (bytes[p + pageSize + 1] as number);
       expect(crc).toBe(crc16(bytes, 0xc0c1, p, p + pageSize));
-      let q = p + 2, handle = 0, offset = 0;
+      let q = p + 2,
+        handle = 0,
+        offset = 0;
       while (q < p + pageSize) {
         const [dh, q1] = modular(bytes, q, false);
         const [dofs, q2] = modular(bytes, q1, true);
@@ -148,7 +153,9 @@ describe('R2000 container, checked like a strict reader', () => {
       last = handle;
       maxHandle = Math.max(maxHandle, handle);
       // MS size, then the object; its CRC covers size and data.
-      let objSize = 0, q = offset, shift = 1;
+      let objSize = 0,
+        q = offset,
+        shift = 1;
       for (;;) {
         const w = le16(bytes, q);
         q += 2;
@@ -259,12 +266,14 @@ function decompress2004(src: Uint8Array): Uint8Array {
       off = (((op >> 2) & 3) | (rd() << 2)) + 1;
     } else if (op < 0x20) {
       len = extended(op & 7, 7);
-      const b1 = rd(), b2 = rd();
+      const b1 = rd(),
+        b2 = rd();
       off = ((op & 8) << 11) + ((b1 >> 2) | (b2 << 6)) + 0x4000;
       op = b1;
     } else {
       len = extended(op & 0x1f, 0x1f);
-      const b1 = rd(), b2 = rd();
+      const b1 = rd(),
+        b2 = rd();
       off = ((b1 >> 2) | (b2 << 6)) + 1;
       op = b1;
     }
@@ -298,7 +307,8 @@ function pagedSections(bytes: Uint8Array, signature: string): Map<string, Uint8A
 
   const systemPage = (at: number, type: number): Uint8Array => {
     expect(u32(at)).toBe(type);
-    const size = u32(at + 4), comp = u32(at + 8);
+    const size = u32(at + 4),
+      comp = u32(at + 8);
     expect(u32(at + 12)).toBe(2);
     const header = Uint8Array.from(bytes.subarray(at, at + 20));
     header.set([0, 0, 0, 0], 16);
@@ -324,18 +334,28 @@ function pagedSections(bytes: Uint8Array, signature: string): Map<string, Uint8A
   const sections = new Map<string, Uint8Array>();
   for (let k = 0; k < count; k++) {
     const size = Number(sm.getBigUint64(p, true));
-    const pages = sm.getUint32(p + 8, true), max = sm.getUint32(p + 12, true), compressed = sm.getUint32(p + 20, true), id = sm.getUint32(p + 24, true);
+    const pages = sm.getUint32(p + 8, true),
+      max = sm.getUint32(p + 12, true),
+      compressed = sm.getUint32(p + 20, true),
+      id = sm.getUint32(p + 24, true);
     const name = String.fromCharCode(...new Uint8Array(sm.buffer, p + 32, 64)).replace(/\0+$/, '');
     p += 96;
     const data = new Uint8Array(pages * max);
     for (let j = 0; j < pages; j++) {
-      const number = sm.getUint32(p, true), dataSize = sm.getUint32(p + 4, true), offset = Number(sm.getBigUint64(p + 8, true));
+      const number = sm.getUint32(p, true),
+        dataSize = sm.getUint32(p + 4, true),
+        offset = Number(sm.getBigUint64(p + 8, true));
       p += 16;
       const pageAt = address.get(number) as number;
       const mask = (0x4164536b ^ pageAt) >>> 0;
       const head = new DataView(new ArrayBuffer(32));
       for (let w = 0; w < 8; w++) head.setUint32(w * 4, (u32(pageAt + w * 4) ^ mask) >>> 0, true);
-      expect([head.getUint32(0, true), head.getUint32(4, true), head.getUint32(8, true), head.getUint32(16, true)]).toEqual([0x4163043b, id, dataSize, offset]);
+      expect([head.getUint32(0, true), head.getUint32(4, true), head.getUint32(8, true), head.getUint32(16, true)]).toEqual([
+        0x4163043b,
+        id,
+        dataSize,
+        offset,
+      ]);
       const payload = bytes.subarray(pageAt + 32, pageAt + 32 + dataSize);
       const dataSum = pageChecksum(0, payload);
       expect(head.getUint32(28, true)).toBe(dataSum);
@@ -394,7 +414,17 @@ describe.each(PAGED)('DWG %s paged container, checked like a strict reader', (ve
   const highSize = year >= 2010;
 
   it('masked header, page map, section map and every page checksum right; the sections a reader needs are there', () => {
-    const names = ['AcDb:Header', 'AcDb:AuxHeader', 'AcDb:Classes', 'AcDb:Handles', 'AcDb:AcDbObjects', 'AcDb:Template', 'AcDb:ObjFreeSpace', 'AcDb:Preview', 'AcDb:SummaryInfo'];
+    const names = [
+      'AcDb:Header',
+      'AcDb:AuxHeader',
+      'AcDb:Classes',
+      'AcDb:Handles',
+      'AcDb:AcDbObjects',
+      'AcDb:Template',
+      'AcDb:ObjFreeSpace',
+      'AcDb:Preview',
+      'AcDb:SummaryInfo',
+    ];
     if (year >= 2010) names.push('AcDb:AppInfo', 'AcDb:FileDepList');
     for (const name of names) expect(sections.has(name), name).toBe(true);
     if (year >= 2010) {
@@ -580,7 +610,9 @@ function handleMap(map: Uint8Array): Map<number, number> {
   for (;;) {
     const size = ((map[q] as number) << 8) | (map[q + 1] as number);
     expect((((map[q + size] as number) << 8) | (map[q + size + 1] as number)) >>> 0).toBe(crc16(map, 0xc0c1, q, q + size));
-    let r = q + 2, handle = 0, offset = 0;
+    let r = q + 2,
+      handle = 0,
+      offset = 0;
     while (r < q + size) {
       const [dh, r1] = modular(map, r, false);
       const [dofs, r2] = modular(map, r1, true);
@@ -597,7 +629,9 @@ function handleMap(map: Uint8Array): Map<number, number> {
 
 /** An object's frame: MS size (15-bit words), then (R2010+) the handle stream's size in bits (UMC); `q` is where the object starts. */
 function frame(objects: Uint8Array, offset: number, year: number): { size: number; handleBits: number; q: number } {
-  let size = 0, q = offset, shift = 1;
+  let size = 0,
+    q = offset,
+    shift = 1;
   for (;;) {
     const w = le16(objects, q);
     q += 2;

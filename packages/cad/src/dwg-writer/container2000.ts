@@ -126,7 +126,12 @@ export function classesData(
       else w.tv(text(name));
     }
     w.b(0).bs(c.isEntity ? 0x1f2 : 0x1f3);
-    if (options.year >= 2004) w.bl(c.instances ?? 0).bs(options.release).bs(options.maintenance).bl(0).bl(0);
+    if (options.year >= 2004)
+      w.bl(c.instances ?? 0)
+        .bs(options.release)
+        .bs(options.maintenance)
+        .bl(0)
+        .bl(0);
   }
   return w;
 }

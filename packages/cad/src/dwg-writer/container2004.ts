@@ -177,7 +177,12 @@ export function sectionContents(c: Container2004): SectionContent[] {
   summary.u16(0).u32(0).u32(0);
 
   const preview = new Le().raw(SENTINEL.previewStart).u32(1).raw([0]).raw(SENTINEL.previewEnd);
-  const freeSpace = new Le().u32(0).u32(c.objects.length).u32(day + 2_440_588).u32(now - day * 86_400_000).u32(0);
+  const freeSpace = new Le()
+    .u32(0)
+    .u32(c.objects.length)
+    .u32(day + 2_440_588)
+    .u32(now - day * 86_400_000)
+    .u32(0);
   freeSpace.raw([4]).u32(0x32).u32(0).u32(0x64).u32(0).u32(0x200).u32(0).u32(0xffffffff).u32(0);
 
   const sections: SectionContent[] = [];
@@ -219,7 +224,15 @@ export function assemble2004(c: Container2004): Uint8Array {
       const number = pages.length + 1;
       const pad = pad32(payload.length);
       const dataSum = pageChecksum(0, payload);
-      const header = new Le().u32(DATA_PAGE).u32(s.id).u32(payload.length).u32(32 + payload.length + pad).u32(offset).u32(0).u32(0).u32(dataSum);
+      const header = new Le()
+        .u32(DATA_PAGE)
+        .u32(s.id)
+        .u32(payload.length)
+        .u32(32 + payload.length + pad)
+        .u32(offset)
+        .u32(0)
+        .u32(0)
+        .u32(dataSum);
       const clear = header.u8;
       const headerSum = pageChecksum(dataSum, clear);
       clear.set(new Le().u32(headerSum).u8, 24);
@@ -246,9 +259,21 @@ export function assemble2004(c: Container2004): Uint8Array {
   };
 
   // The section map: an empty first description, then each section and its pages.
-  const descriptions = new Le().u32(sections.length + 1).u32(2).u32(0x7400).u32(0).u32(sections.length + 1);
+  const descriptions = new Le()
+    .u32(sections.length + 1)
+    .u32(2)
+    .u32(0x7400)
+    .u32(0)
+    .u32(sections.length + 1);
   const describe = (s: Section | null): void => {
-    descriptions.u64(s ? s.data.length : 0).u32(s ? s.pages.length : 0).u32(s ? s.pageSize : 0x7400).u32(1).u32(s && !s.compressed ? 1 : 2).u32(s ? s.id : 0).u32(0);
+    descriptions
+      .u64(s ? s.data.length : 0)
+      .u32(s ? s.pages.length : 0)
+      .u32(s ? s.pageSize : 0x7400)
+      .u32(1)
+      .u32(s && !s.compressed ? 1 : 2)
+      .u32(s ? s.id : 0)
+      .u32(0);
     const name = new Uint8Array(64);
     if (s) for (let k = 0; k < s.name.length; k++) name[k] = s.name.charCodeAt(k);
     descriptions.raw(name);
@@ -352,7 +377,9 @@ function appInfo(info: { name: string; version: string; comment: string }): Uint
   out.raw(checksum);
   t16(info.comment);
   out.raw(checksum);
-  t16(`<ProductInformation name ="${info.name}" build_version="${info.version}" registry_version="${info.version}" install_id_string="${info.name}" registry_localeID="1033"/>`);
+  t16(
+    `<ProductInformation name ="${info.name}" build_version="${info.version}" registry_version="${info.version}" install_id_string="${info.name}" registry_localeID="1033"/>`,
+  );
   return out.u8;
 }
 

@@ -25,10 +25,40 @@ const u64 = (d: Uint8Array, at: number): bigint => new DataView(d.buffer, d.byte
 const num = (d: Uint8Array, at: number): number => Number(u64(d, at));
 
 const FIELDS = [
-  'headerSize', 'fileSize', 'pmCrcComp', 'pmCorrection', 'pmCrcSeed', 'pm2Offset', 'pm2Id', 'pmOffset', 'pmId', 'header2Offset',
-  'pmSizeComp', 'pmSizeUncomp', 'pagesAmount', 'pagesMaxId', 'u1', 'u2', 'pmCrcUncomp', 'u3', 'u4', 'u5', 'sectionsAmount',
-  'smCrcUncomp', 'smSizeComp', 'sm2Id', 'smId', 'smSizeUncomp', 'smCrcComp', 'smCorrection', 'smCrcSeed', 'streamVersion',
-  'crcSeed', 'crcSeedEncoded', 'randomSeed', 'headerCrc',
+  'headerSize',
+  'fileSize',
+  'pmCrcComp',
+  'pmCorrection',
+  'pmCrcSeed',
+  'pm2Offset',
+  'pm2Id',
+  'pmOffset',
+  'pmId',
+  'header2Offset',
+  'pmSizeComp',
+  'pmSizeUncomp',
+  'pagesAmount',
+  'pagesMaxId',
+  'u1',
+  'u2',
+  'pmCrcUncomp',
+  'u3',
+  'u4',
+  'u5',
+  'sectionsAmount',
+  'smCrcUncomp',
+  'smSizeComp',
+  'sm2Id',
+  'smId',
+  'smSizeUncomp',
+  'smCrcComp',
+  'smCorrection',
+  'smCrcSeed',
+  'streamVersion',
+  'crcSeed',
+  'crcSeedEncoded',
+  'randomSeed',
+  'headerCrc',
 ] as const;
 type Fields = Record<(typeof FIELDS)[number], bigint>;
 
@@ -74,7 +104,15 @@ function decode2007(bytes: Uint8Array): Decoded {
   zeroed.fill(0, 0x108);
   if (crc64Normal(zeroed) !== F.headerCrc) out.problems.push('file header: table CRC');
 
-  const systemPage = (at: number, comp: number, uncomp: number, correction: number, label: string, crcComp: bigint, crcUncomp: bigint): Uint8Array => {
+  const systemPage = (
+    at: number,
+    comp: number,
+    uncomp: number,
+    correction: number,
+    label: string,
+    crcComp: bigint,
+    crcUncomp: bigint,
+  ): Uint8Array => {
     const blocks = Math.ceil((Math.ceil(comp / 8) * 8 * correction) / 239);
     const data = words(bytes, at, blocks, 239, label, out).subarray(0, comp);
     const plain = comp < uncomp ? decompress2007(data, uncomp) : data.subarray(0, uncomp);
@@ -82,7 +120,15 @@ function decode2007(bytes: Uint8Array): Decoded {
     if (crc64Mirrored(plain, F.crcSeed) !== crcUncomp) out.problems.push(`${label}: CRC (data)`);
     return plain;
   };
-  const pageMap = systemPage(0x480 + Number(F.pmOffset), Number(F.pmSizeComp), Number(F.pmSizeUncomp), Number(F.pmCorrection), 'page map', F.pmCrcComp, F.pmCrcUncomp);
+  const pageMap = systemPage(
+    0x480 + Number(F.pmOffset),
+    Number(F.pmSizeComp),
+    Number(F.pmSizeUncomp),
+    Number(F.pmCorrection),
+    'page map',
+    F.pmCrcComp,
+    F.pmCrcUncomp,
+  );
   let at = 0x480;
   for (let p = 0; p < pageMap.length; p += 16) {
     const size = num(pageMap, p);
@@ -95,8 +141,16 @@ function decode2007(bytes: Uint8Array): Decoded {
     out.problems.push('section map page not in the page map');
     return out;
   }
-  const map = systemPage(sm.at, Number(F.smSizeComp), Number(F.smSizeUncomp), Number(F.smCorrection), 'section map', F.smCrcComp, F.smCrcUncomp);
-  for (let p = 0; p + 64 <= map.length; ) {
+  const map = systemPage(
+    sm.at,
+    Number(F.smSizeComp),
+    Number(F.smSizeUncomp),
+    Number(F.smCorrection),
+    'section map',
+    F.smCrcComp,
+    F.smCrcUncomp,
+  );
+  for (let p = 0; p + 64 <= map.length;) {
     const size = num(map, p);
     const hash = num(map, p + 24);
     const nameLength = num(map, p + 32);
@@ -121,7 +175,10 @@ function decode2007(bytes: Uint8Array): Decoded {
         out.problems.push(`${label}: not in the page map`);
         continue;
       }
-      const stored = encoding === 4 ? words(bytes, page.at, Math.ceil(Math.ceil(comp / 8) * 8 / 251), 251, label, out).subarray(0, comp) : bytes.subarray(page.at, page.at + comp);
+      const stored =
+        encoding === 4
+          ? words(bytes, page.at, Math.ceil((Math.ceil(comp / 8) * 8) / 251), 251, label, out).subarray(0, comp)
+          : bytes.subarray(page.at, page.at + comp);
       let plain: Uint8Array;
       try {
         plain = comp !== uncomp ? decompress2007(stored, uncomp) : stored.subarray(0, uncomp);
@@ -183,7 +240,18 @@ describe('DWG 2007 container (Reed-Solomon coded, R2007 compression, CRC-64), ch
   });
 
   it('sections: the ones a reader needs, with their name hashes; header and classes framed by their sentinels', () => {
-    const names = ['AcDb:Header', 'AcDb:AuxHeader', 'AcDb:Classes', 'AcDb:SummaryInfo', 'AcDb:Preview', 'AcDb:Template', 'AcDb:ObjFreeSpace', 'AcDb:RevHistory', 'AcDb:AcDbObjects', 'AcDb:Handles'];
+    const names = [
+      'AcDb:Header',
+      'AcDb:AuxHeader',
+      'AcDb:Classes',
+      'AcDb:SummaryInfo',
+      'AcDb:Preview',
+      'AcDb:Template',
+      'AcDb:ObjFreeSpace',
+      'AcDb:RevHistory',
+      'AcDb:AcDbObjects',
+      'AcDb:Handles',
+    ];
     expect([...decoded.sections.keys()].sort()).toEqual([...names].sort());
     expect(decoded.sections.get('AcDb:Header')?.hash).toBe(0x32b803d9);
     expect(decoded.sections.get('AcDb:AcDbObjects')?.hash).toBe(0x674c05a9);
@@ -209,7 +277,10 @@ describe('DWG 2007 container (Reed-Solomon coded, R2007 compression, CRC-64), ch
     const small = decode2007(smallBytes);
     expect(small.problems).toEqual([]);
     let plain = 0;
-    for (const [bytes, pages] of [[written, decoded.plainPages], [smallBytes, small.plainPages]] as const)
+    for (const [bytes, pages] of [
+      [written, decoded.plainPages],
+      [smallBytes, small.plainPages],
+    ] as const)
       for (const p of pages) {
         plain++;
         expect(p.data.length, p.name).toBeLessThanOrEqual(248);
@@ -243,7 +314,10 @@ describe('Reed-Solomon and R2007 compression', () => {
     }
     const small = rsEncodeWord(Uint8Array.of(1, 2, 3), 251);
     expect(rsSyndromes(small, 251)).toEqual([0, 0, 0, 0]);
-    const interleaved = rsInterleave(Uint8Array.from({ length: 600 }, (_, i) => i & 0xff), 251);
+    const interleaved = rsInterleave(
+      Uint8Array.from({ length: 600 }, (_, i) => i & 0xff),
+      251,
+    );
     expect(interleaved.length).toBe(3 * 255);
     expect(rsDeinterleave(interleaved, 3, 251).subarray(0, 600)).toEqual(Uint8Array.from({ length: 600 }, (_, i) => i & 0xff));
   });
@@ -254,9 +328,18 @@ describe('Reed-Solomon and R2007 compression', () => {
 
   it('compresses and decompresses back, repetitive data well', () => {
     let seed = 7;
-    const random = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => ((seed = (Math.imul(seed, 0x343fd) + 0x269ec3) | 0) >>> 16) & 0xff);
+    const random = (n: number): Uint8Array =>
+      Uint8Array.from({ length: n }, () => ((seed = (Math.imul(seed, 0x343fd) + 0x269ec3) | 0) >>> 16) & 0xff);
     const text = new TextEncoder().encode('AcDb:AcDbObjects LINE LINE CIRCLE 图层 '.repeat(400));
-    const cases = [new Uint8Array(8), new Uint8Array(0x10000), text, random(9), random(31), random(40000), new Uint8Array([...random(300), ...random(300).fill(3), ...text.subarray(0, 700)])];
+    const cases = [
+      new Uint8Array(8),
+      new Uint8Array(0x10000),
+      text,
+      random(9),
+      random(31),
+      random(40000),
+      new Uint8Array([...random(300), ...random(300).fill(3), ...text.subarray(0, 700)]),
+    ];
     for (const data of cases) {
       const packed = compress2007(data);
       expect(decompress2007(packed, data.length)).toEqual(data);

@@ -241,7 +241,14 @@ export function assemble2007(c: Container2004): Uint8Array {
       for (const part of s.plain ? [{ at: 0, piece, stored: piece }] : storedPieces(piece)) {
         const page = dataPage(part.piece, part.stored, s.plain);
         const id = putPage(page.page);
-        s.pages.push({ offset: offset + part.at, id, size: part.piece.length, stored: part.stored.length, checksum: page.checksum, crc: page.crc });
+        s.pages.push({
+          offset: offset + part.at,
+          id,
+          size: part.piece.length,
+          stored: part.stored.length,
+          checksum: page.checksum,
+          crc: page.crc,
+        });
       }
     }
   }
@@ -250,7 +257,15 @@ export function assemble2007(c: Container2004): Uint8Array {
   const map = new Le();
   for (const s of sections) {
     const name = utf16z(s.name);
-    map.u64(s.data.length).u64(s.maxSize).u64(0).u64(SECTION_HASH[s.name] ?? 0).u64(name.length).u64(0).u64(s.plain ? 1 : 4).u64(s.pages.length);
+    map
+      .u64(s.data.length)
+      .u64(s.maxSize)
+      .u64(0)
+      .u64(SECTION_HASH[s.name] ?? 0)
+      .u64(name.length)
+      .u64(0)
+      .u64(s.plain ? 1 : 4)
+      .u64(s.pages.length);
     map.raw(name);
     for (const p of s.pages) map.u64(p.offset).u64(p.size).u64(p.id).u64(p.size).u64(p.stored).u64(p.checksum).big(p.crc);
   }

@@ -169,7 +169,10 @@ function mtext(o: ObjWriter, ctx: EntityContext, e: MTextEntity): void {
   const extentsWidth = num(e.width) || h * Math.max(1, ...e.text.split(/\\P/).map((l) => l.length)) * 0.7;
   o.d.bd(extentsHeight).bd(extentsWidth);
   o.t(e.text);
-  o.d.bs(e.lineSpacingStyle || 1).bd(e.lineSpacingFactor || 1).b(0);
+  o.d
+    .bs(e.lineSpacingStyle || 1)
+    .bd(e.lineSpacingFactor || 1)
+    .b(0);
   if (ctx.year >= 2004) {
     const bg = e.background && e.background.flags ? e.background : undefined;
     o.d.bl(bg ? bg.flags & 3 : 0);
@@ -178,7 +181,18 @@ function mtext(o: ObjWriter, ctx: EntityContext, e: MTextEntity): void {
       o.d.bd(num(bg.scale, 1.5));
       const c = bg.color;
       const aci = c.aci ?? 256;
-      o.d.bs(0).bl(c.rgb !== undefined ? (0xc2000000 | c.rgb) >>> 0 : aci === 256 ? 0xc0000000 : aci === 0 ? 0xc1000000 : (0xc3000000 | (aci & 0xff)) >>> 0).rc(0);
+      o.d
+        .bs(0)
+        .bl(
+          c.rgb !== undefined
+            ? (0xc2000000 | c.rgb) >>> 0
+            : aci === 256
+              ? 0xc0000000
+              : aci === 0
+                ? 0xc1000000
+                : (0xc3000000 | (aci & 0xff)) >>> 0,
+        )
+        .rc(0);
       o.d.bl(0);
     }
   } else if (e.background && e.background.flags) ctx.note('MTEXT: background masks left out (DWG 2000 has none)');
@@ -187,13 +201,23 @@ function mtext(o: ObjWriter, ctx: EntityContext, e: MTextEntity): void {
     // The text's own copy of its frame (not annotative): version, default flag, then the same
     // attachment, direction, insertion and sizes once more, and the columns.
     o.d.b(1).bs(4).b(1);
-    o.d.bl(Math.min(9, Math.max(1, e.attachment || 1))).bd3(dir).bd3(e.insertion).bd(num(e.width)).bd(num(e.definedHeight));
+    o.d
+      .bl(Math.min(9, Math.max(1, e.attachment || 1)))
+      .bd3(dir)
+      .bd3(e.insertion)
+      .bd(num(e.width))
+      .bd(num(e.definedHeight));
     o.d.bd(extentsWidth).bd(extentsHeight);
     const c = e.columns && e.columns.type > 0 ? e.columns : undefined;
     o.d.bs(c ? c.type : 0);
     if (c) {
       const heights = c.type === 2 && !c.autoHeight ? c.heights : [];
-      o.d.bl(heights.length ? heights.length : Math.max(1, c.count)).bd(num(c.width)).bd(num(c.gutter)).b(c.autoHeight).b(0);
+      o.d
+        .bl(heights.length ? heights.length : Math.max(1, c.count))
+        .bd(num(c.width))
+        .bd(num(c.gutter))
+        .b(c.autoHeight)
+        .b(0);
       for (const height of heights) o.d.bd(height);
     }
     o.ref(Ref.HardPointer, 0); // registered application
@@ -235,7 +259,13 @@ function polyline(o: ObjWriter, p: Placed, ctx: EntityContext, e: PolylineEntity
       o.d.rc(curveType(e.flags)).rc((e.closed ? 1 : 0) | (e.flags & 4 ? 4 : 0));
       break;
     case 'mesh':
-      o.d.bs((e.flags & ~(8 | 64)) | 16).bs(curveType(e.flags)).bs(e.m).bs(e.n).bs(e.m).bs(e.n);
+      o.d
+        .bs((e.flags & ~(8 | 64)) | 16)
+        .bs(curveType(e.flags))
+        .bs(e.m)
+        .bs(e.n)
+        .bs(e.m)
+        .bs(e.n);
       break;
     case 'polyface':
       o.d.bs(e.vertices.length).bs(e.faces.length);
@@ -273,7 +303,8 @@ function vertex(o: ObjWriter, ctx: EntityContext, pl: PolylineEntity, i: number)
   if (pl.kind === '2d') {
     o.d.rc(v.flags & 0xff);
     o.d.bd3([v.position[0], v.position[1], num(pl.elevation)]);
-    const s = num(v.startWidth), w = num(v.endWidth);
+    const s = num(v.startWidth),
+      w = num(v.endWidth);
     if (s !== 0 && s === w) o.d.bd(-s);
     else o.d.bd(s).bd(w);
     o.d.bd(num(v.bulge));
@@ -295,13 +326,22 @@ function spline(o: ObjWriter, ctx: EntityContext, e: SplineEntity): void {
   }
   o.d.bl(Math.max(1, e.degree || 3));
   if (fitOnly) {
-    o.d.bd(1e-10).bd3(e.startTangent ?? [0, 0, 0]).bd3(e.endTangent ?? [0, 0, 0]).bl(e.fitPoints.length);
+    o.d
+      .bd(1e-10)
+      .bd3(e.startTangent ?? [0, 0, 0])
+      .bd3(e.endTangent ?? [0, 0, 0])
+      .bl(e.fitPoints.length);
     for (const p of e.fitPoints) o.d.bd3(p);
     return;
   }
   if (e.fitPoints.length) ctx.note('SPLINE: fit points left out where the control points define the curve');
   const weighted = e.weights.length === e.controlPoints.length && e.weights.some((w) => w !== 1);
-  o.d.b(weighted || e.rational).b(e.closed).b(e.periodic).bd(1e-10).bd(1e-10);
+  o.d
+    .b(weighted || e.rational)
+    .b(e.closed)
+    .b(e.periodic)
+    .bd(1e-10)
+    .bd(1e-10);
   o.d.bl(e.knots.length).bl(e.controlPoints.length).b(weighted);
   for (const k of e.knots) o.d.bd(k);
   e.controlPoints.forEach((p, i) => {
@@ -322,30 +362,62 @@ function dimension(o: ObjWriter, p: Placed, ctx: EntityContext, e: DimensionEnti
   o.t(e.text);
   o.d.bd(num(e.textRotation) * RAD).bd(0);
   o.d.bd3([1, 1, 1]).bd(0);
-  o.d.bs(e.attachment || 5).bs(1).bd(1).bd(num(e.measurement));
+  o.d
+    .bs(e.attachment || 5)
+    .bs(1)
+    .bd(1)
+    .bd(num(e.measurement));
   if (ctx.year >= 2007) o.d.b(0).b(0).b(0);
   o.d.rd2(pts.p12 ?? zero);
   switch (t) {
     case 6:
-      o.d.bd3(e.defPoint).bd3(pts.p13 ?? zero).bd3(pts.p14 ?? zero).rc(e.flags & 64 ? 1 : 0);
+      o.d
+        .bd3(e.defPoint)
+        .bd3(pts.p13 ?? zero)
+        .bd3(pts.p14 ?? zero)
+        .rc(e.flags & 64 ? 1 : 0);
       break;
     case 0:
-      o.d.bd3(pts.p13 ?? zero).bd3(pts.p14 ?? zero).bd3(e.defPoint).bd(0).bd(num(e.angle) * RAD);
+      o.d
+        .bd3(pts.p13 ?? zero)
+        .bd3(pts.p14 ?? zero)
+        .bd3(e.defPoint)
+        .bd(0)
+        .bd(num(e.angle) * RAD);
       break;
     case 1:
-      o.d.bd3(pts.p13 ?? zero).bd3(pts.p14 ?? zero).bd3(e.defPoint).bd(0);
+      o.d
+        .bd3(pts.p13 ?? zero)
+        .bd3(pts.p14 ?? zero)
+        .bd3(e.defPoint)
+        .bd(0);
       break;
     case 5:
-      o.d.bd3(e.defPoint).bd3(pts.p13 ?? zero).bd3(pts.p14 ?? zero).bd3(pts.p15 ?? zero);
+      o.d
+        .bd3(e.defPoint)
+        .bd3(pts.p13 ?? zero)
+        .bd3(pts.p14 ?? zero)
+        .bd3(pts.p15 ?? zero);
       break;
     case 2:
-      o.d.rd2(pts.p16 ?? zero).bd3(pts.p13 ?? zero).bd3(pts.p14 ?? zero).bd3(pts.p15 ?? zero).bd3(e.defPoint);
+      o.d
+        .rd2(pts.p16 ?? zero)
+        .bd3(pts.p13 ?? zero)
+        .bd3(pts.p14 ?? zero)
+        .bd3(pts.p15 ?? zero)
+        .bd3(e.defPoint);
       break;
     case 4:
-      o.d.bd3(e.defPoint).bd3(pts.p15 ?? zero).bd(0);
+      o.d
+        .bd3(e.defPoint)
+        .bd3(pts.p15 ?? zero)
+        .bd(0);
       break;
     case 3:
-      o.d.bd3(pts.p15 ?? zero).bd3(e.defPoint).bd(0);
+      o.d
+        .bd3(pts.p15 ?? zero)
+        .bd3(e.defPoint)
+        .bd(0);
       break;
   }
   o.ref(Ref.HardPointer, ctx.dimstyle(e.style));
@@ -353,18 +425,39 @@ function dimension(o: ObjWriter, p: Placed, ctx: EntityContext, e: DimensionEnti
 }
 
 function dimensionType(e: DimensionEntity): number {
-  return [OT.DIMENSION_LINEAR, OT.DIMENSION_ALIGNED, OT.DIMENSION_ANG2LN, OT.DIMENSION_DIAMETER, OT.DIMENSION_RADIUS, OT.DIMENSION_ANG3PT, OT.DIMENSION_ORDINATE, OT.DIMENSION_LINEAR][e.dimType & 7] as number;
+  return [
+    OT.DIMENSION_LINEAR,
+    OT.DIMENSION_ALIGNED,
+    OT.DIMENSION_ANG2LN,
+    OT.DIMENSION_DIAMETER,
+    OT.DIMENSION_RADIUS,
+    OT.DIMENSION_ANG3PT,
+    OT.DIMENSION_ORDINATE,
+    OT.DIMENSION_LINEAR,
+  ][e.dimType & 7] as number;
 }
 
 function leader(o: ObjWriter, ctx: EntityContext, e: LeaderEntity): void {
   const pts = e.vertices.length ? e.vertices : [[0, 0, 0] as Vec3];
   const last = pts[pts.length - 1] as Vec3;
-  o.d.b(0).bs(e.pathType || 0).bs(e.annotationType ?? 3).bl(pts.length);
+  o.d
+    .b(0)
+    .bs(e.pathType || 0)
+    .bs(e.annotationType ?? 3)
+    .bl(pts.length);
   for (const p of pts) o.d.bd3(p);
-  o.d.bd3(last).bd3(e.extrusion).bd3(e.horizontalDirection ?? [1, 0, 0]).bd3([0, 0, 0]).bd3(last);
+  o.d
+    .bd3(last)
+    .bd3(e.extrusion)
+    .bd3(e.horizontalDirection ?? [1, 0, 0])
+    .bd3([0, 0, 0])
+    .bd3(last);
   // The annotation box size is gone from R2010 (AutoCAD's files have the end projection point and then the flags).
   if (ctx.year < 2010) o.d.bd(num(e.textHeight)).bd(num(e.textWidth));
-  o.d.b(e.hooklineDirection === 0 ? 0 : 1).b(e.arrowhead).bs(0);
+  o.d
+    .b(e.hooklineDirection === 0 ? 0 : 1)
+    .b(e.arrowhead)
+    .bs(0);
   o.d.b(e.hookline ?? false).b(0);
   o.ref(Ref.SoftOwner, 0);
   o.ref(Ref.HardPointer, ctx.dimstyle(e.style));
@@ -374,7 +467,13 @@ function hatch(o: ObjWriter, ctx: EntityContext, e: HatchEntity): void {
   const gradient = ctx.year >= 2004 && e.gradient !== undefined;
   if (ctx.year >= 2004) {
     const g = e.gradient;
-    o.d.bl(gradient ? 1 : 0).bl(0).bd(g ? num(g.angle) : 0).bd(g ? num(g.shift) : 0).bl(g?.singleColor ? 1 : 0).bd(g ? num(g.tint) : 0);
+    o.d
+      .bl(gradient ? 1 : 0)
+      .bl(0)
+      .bd(g ? num(g.angle) : 0)
+      .bd(g ? num(g.shift) : 0)
+      .bl(g?.singleColor ? 1 : 0)
+      .bd(g ? num(g.tint) : 0);
     const colors = g ? g.colors.slice(0, 2) : [];
     o.d.bl(colors.length);
     for (const c of colors) {
@@ -407,10 +506,23 @@ function hatch(o: ObjWriter, ctx: EntityContext, e: HatchEntity): void {
             o.d.rc(1).rd2(edge.start).rd2(edge.end);
             break;
           case 'arc':
-            o.d.rc(2).rd2(edge.center).bd(edge.radius).bd(edge.startAngle * RAD).bd(edge.endAngle * RAD).b(edge.ccw);
+            o.d
+              .rc(2)
+              .rd2(edge.center)
+              .bd(edge.radius)
+              .bd(edge.startAngle * RAD)
+              .bd(edge.endAngle * RAD)
+              .b(edge.ccw);
             break;
           case 'ellipse':
-            o.d.rc(3).rd2(edge.center).rd2(edge.majorAxis).bd(edge.ratio).bd(edge.startAngle * RAD).bd(edge.endAngle * RAD).b(edge.ccw);
+            o.d
+              .rc(3)
+              .rd2(edge.center)
+              .rd2(edge.majorAxis)
+              .bd(edge.ratio)
+              .bd(edge.startAngle * RAD)
+              .bd(edge.endAngle * RAD)
+              .b(edge.ccw);
             break;
           case 'spline': {
             const weighted = edge.rational && edge.weights.length === edge.controlPoints.length;
@@ -436,9 +548,19 @@ function hatch(o: ObjWriter, ctx: EntityContext, e: HatchEntity): void {
   o.d.bs(e.style).bs(e.patternType || 1);
   if (!solid) {
     const lines = e.patternLines;
-    o.d.bd(num(e.patternAngle) * RAD).bd(num(e.patternScale, 1) || 1).b(e.patternDouble).bs(lines.length);
+    o.d
+      .bd(num(e.patternAngle) * RAD)
+      .bd(num(e.patternScale, 1) || 1)
+      .b(e.patternDouble)
+      .bs(lines.length);
     for (const l of lines) {
-      o.d.bd(num(l.angle) * RAD).bd(l.base[0]).bd(l.base[1]).bd(l.offset[0]).bd(l.offset[1]).bs(l.dashes.length);
+      o.d
+        .bd(num(l.angle) * RAD)
+        .bd(l.base[0])
+        .bd(l.base[1])
+        .bd(l.offset[0])
+        .bd(l.offset[1])
+        .bs(l.dashes.length);
       for (const d of l.dashes) o.d.bd(d);
     }
   }
@@ -449,7 +571,15 @@ function hatch(o: ObjWriter, ctx: EntityContext, e: HatchEntity): void {
 function viewport(o: ObjWriter, ctx: EntityContext, e: ViewportEntity): void {
   const vh = num(e.viewHeight) || num(e.height, 1);
   o.d.bd3(e.center).bd(num(e.width)).bd(num(e.height));
-  o.d.bd3(e.viewTarget).bd3(e.viewDirection).bd(num(e.twist) * RAD).bd(vh).bd(50).bd(0).bd(0).bd(0);
+  o.d
+    .bd3(e.viewTarget)
+    .bd3(e.viewDirection)
+    .bd(num(e.twist) * RAD)
+    .bd(vh)
+    .bd(50)
+    .bd(0)
+    .bd(0)
+    .bd(0);
   o.d.rd2(e.viewCenter).rd2([0, 0]).rd2([10, 10]).rd2([10, 10]).bs(1000);
   if (ctx.year >= 2007) o.d.bs(5);
   o.d.bl(0); // frozen layers
@@ -469,9 +599,20 @@ function viewport(o: ObjWriter, ctx: EntityContext, e: ViewportEntity): void {
 }
 
 function image(o: ObjWriter, p: Placed, ctx: EntityContext, e: ImageEntity): void {
-  const clip = e.clipBoundary.length >= 2 ? e.clipBoundary : [[-0.5, -0.5], [e.imageSize[0] - 0.5, e.imageSize[1] - 0.5]];
+  const clip =
+    e.clipBoundary.length >= 2
+      ? e.clipBoundary
+      : [
+          [-0.5, -0.5],
+          [e.imageSize[0] - 0.5, e.imageSize[1] - 0.5],
+        ];
   o.d.bl(0).bd3(e.insertion).bd3(e.u).bd3(e.v).rd2(e.imageSize);
-  o.d.bs(e.displayFlags || 7).b(e.clipping).rc(50).rc(50).rc(0);
+  o.d
+    .bs(e.displayFlags || 7)
+    .b(e.clipping)
+    .rc(50)
+    .rc(50)
+    .rc(0);
   if (ctx.year >= 2010) o.d.b(0); // clip mode: keep what is inside the boundary
   const rect = clip.length === 2;
   o.d.bs(rect ? 1 : 2);
@@ -552,7 +693,8 @@ export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: Pol
   const e = p.e;
   switch (e.type) {
     case 'LINE': {
-      const z0 = num(e.start[2]), z1 = num(e.end[2]);
+      const z0 = num(e.start[2]),
+        z1 = num(e.end[2]);
       const flat = z0 === 0 && z1 === 0;
       o.d.b(flat).rd(e.start[0]).dd(e.end[0], e.start[0]).rd(e.start[1]).dd(e.end[1], e.start[1]);
       if (!flat) o.d.rd(z0).dd(z1, z0);
@@ -560,13 +702,23 @@ export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: Pol
       break;
     }
     case 'POINT':
-      o.d.bd3(e.position).bt(num(e.thickness)).be(e.extrusion).bd(num(e.angle) * RAD);
+      o.d
+        .bd3(e.position)
+        .bt(num(e.thickness))
+        .be(e.extrusion)
+        .bd(num(e.angle) * RAD);
       break;
     case 'CIRCLE':
       o.d.bd3(e.center).bd(e.radius).bt(num(e.thickness)).be(e.extrusion);
       break;
     case 'ARC':
-      o.d.bd3(e.center).bd(e.radius).bt(num(e.thickness)).be(e.extrusion).bd(num(e.startAngle) * RAD).bd(num(e.endAngle) * RAD);
+      o.d
+        .bd3(e.center)
+        .bd(e.radius)
+        .bt(num(e.thickness))
+        .be(e.extrusion)
+        .bd(num(e.startAngle) * RAD)
+        .bd(num(e.endAngle) * RAD);
       break;
     case 'ELLIPSE':
       o.d.bd3(e.center).bd3(e.majorAxis).bd3(e.extrusion).bd(e.ratio).bd(e.startParam).bd(e.endParam);
@@ -617,7 +769,11 @@ export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: Pol
       const [a, b, c, d] = e.points;
       const flags = e.invisibleEdges ?? 0;
       const zz = num(a[2]) === 0;
-      o.d.b(flags === 0).b(zz).rd(a[0]).rd(a[1]);
+      o.d
+        .b(flags === 0)
+        .b(zz)
+        .rd(a[0])
+        .rd(a[1]);
       if (!zz) o.d.rd(a[2]);
       o.d.dd(b[0], a[0]).dd(b[1], a[1]).dd(b[2], a[2]);
       o.d.dd(c[0], b[0]).dd(c[1], b[1]).dd(c[2], b[2]);
@@ -664,10 +820,31 @@ export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: Pol
 
 /** Entity types this encoder writes natively (the rest is lowered first). */
 export const NATIVE_TYPES = new Set([
-  'LINE', 'POINT', 'CIRCLE', 'ARC', 'ELLIPSE', 'LWPOLYLINE', 'POLYLINE', 'SPLINE', 'SOLID', 'TRACE', '3DFACE', 'TEXT',
-  'ATTRIB', 'ATTDEF', 'MTEXT', 'INSERT', 'DIMENSION', 'LEADER', 'HATCH', 'VIEWPORT', 'RAY', 'XLINE', 'IMAGE', 'WIPEOUT',
+  'LINE',
+  'POINT',
+  'CIRCLE',
+  'ARC',
+  'ELLIPSE',
+  'LWPOLYLINE',
+  'POLYLINE',
+  'SPLINE',
+  'SOLID',
+  'TRACE',
+  '3DFACE',
+  'TEXT',
+  'ATTRIB',
+  'ATTDEF',
+  'MTEXT',
+  'INSERT',
+  'DIMENSION',
+  'LEADER',
+  'HATCH',
+  'VIEWPORT',
+  'RAY',
+  'XLINE',
+  'IMAGE',
+  'WIPEOUT',
 ]);
-
 
 /** BLOCK (with its name) or ENDBLK: common entity data only, owned by the block record. */
 export function encodeBlockMarker(p: Placed, ctx: EntityContext, name: string | null): Uint8Array {

@@ -100,7 +100,10 @@ export function writeHeaderVars(out: HeaderStreams, header: Header, h: HeaderHan
   const hard = (handle: number): void => void out.h.h(Ref.HardPointer, handle);
   const owner = (handle: number): void => void out.h.h(Ref.HardOwner, handle);
   const cmcAci = (c: number): void => {
-    if (r2004) w.bs(0).bl(c === 256 ? 0xc0000000 : c === 0 ? 0xc1000000 : (0xc3000000 | (c & 0xff)) >>> 0).rc(0);
+    if (r2004)
+      w.bs(0)
+        .bl(c === 256 ? 0xc0000000 : c === 0 ? 0xc1000000 : (0xc3000000 | (c & 0xff)) >>> 0)
+        .rc(0);
     else w.bs(c);
   };
 
@@ -115,7 +118,9 @@ export function writeHeaderVars(out: HeaderStreams, header: Header, h: HeaderHan
   if (!r2004) hard(0); // current viewport entity header
   w.b(flag('$DIMASO', true)).b(flag('$DIMSHO', true));
   w.b(flag('$PLINEGEN', false)).b(flag('$ORTHOMODE', false)).b(flag('$REGENMODE', true)).b(flag('$FILLMODE', true));
-  w.b(flag('$QTEXTMODE', false)).b(num('$PSLTSCALE', header.psltscale ?? 1) !== 0).b(flag('$LIMCHECK', false));
+  w.b(flag('$QTEXTMODE', false))
+    .b(num('$PSLTSCALE', header.psltscale ?? 1) !== 0)
+    .b(flag('$LIMCHECK', false));
   if (r2004) w.b(0);
   w.b(flag('$USRTIMER', true)).b(flag('$SKPOLY', false)).b(flag('$ANGDIR', false)).b(flag('$SPLFRAME', false));
   w.b(flag('$MIRRTEXT', false)).b(flag('$WORLDVIEW', true));
@@ -130,9 +135,13 @@ export function writeHeaderVars(out: HeaderStreams, header: Header, h: HeaderHan
   w.bs(num('$SURFTAB1', 6)).bs(num('$SURFTAB2', 6)).bs(num('$SPLINETYPE', 6)).bs(num('$SHADEDGE', 3));
   w.bs(num('$SHADEDIF', 70)).bs(num('$UNITMODE', 0)).bs(num('$MAXACTVP', 64)).bs(num('$ISOLINES', 4));
   w.bs(num('$CMLJUST', 0)).bs(num('$TEXTQLTY', 50));
-  w.bd(header.ltscale ?? num('$LTSCALE', 1)).bd(header.textsize ?? num('$TEXTSIZE', 2.5)).bd(num('$TRACEWID', 1));
+  w.bd(header.ltscale ?? num('$LTSCALE', 1))
+    .bd(header.textsize ?? num('$TEXTSIZE', 2.5))
+    .bd(num('$TRACEWID', 1));
   w.bd(num('$SKETCHINC', 1)).bd(num('$FILLETRAD', 0)).bd(num('$THICKNESS', 0));
-  w.bd((num('$ANGBASE', 0) * Math.PI) / 180).bd(header.pdsize ?? num('$PDSIZE', 0)).bd(num('$PLINEWID', 0));
+  w.bd((num('$ANGBASE', 0) * Math.PI) / 180)
+    .bd(header.pdsize ?? num('$PDSIZE', 0))
+    .bd(num('$PLINEWID', 0));
   for (let i = 1; i <= 5; i++) w.bd(num(`$USERR${i}`, 0));
   w.bd(num('$CHAMFERA', 0)).bd(num('$CHAMFERB', 0)).bd(num('$CHAMFERC', 0)).bd(num('$CHAMFERD', 0));
   w.bd(num('$FACETRES', 0.5)).bd(num('$CMLSCALE', 1)).bd(num('$CELTSCALE', 1));
@@ -153,18 +162,30 @@ export function writeHeaderVars(out: HeaderStreams, header: Header, h: HeaderHan
   hard(h.cmlstyle);
   w.bd(num('$PSVPSCALE', 0));
   // Paper space.
-  w.bd3(pt('$PINSBASE', [0, 0, 0])).bd3(pt('$PEXTMIN', [1e20, 1e20, 1e20])).bd3(pt('$PEXTMAX', [-1e20, -1e20, -1e20]));
-  w.rd2(pt('$PLIMMIN', [0, 0, 0])).rd2(pt('$PLIMMAX', [420, 297, 0])).bd(num('$PELEVATION', 0));
-  w.bd3(pt('$PUCSORG', [0, 0, 0])).bd3(pt('$PUCSXDIR', [1, 0, 0])).bd3(pt('$PUCSYDIR', [0, 1, 0]));
+  w.bd3(pt('$PINSBASE', [0, 0, 0]))
+    .bd3(pt('$PEXTMIN', [1e20, 1e20, 1e20]))
+    .bd3(pt('$PEXTMAX', [-1e20, -1e20, -1e20]));
+  w.rd2(pt('$PLIMMIN', [0, 0, 0]))
+    .rd2(pt('$PLIMMAX', [420, 297, 0]))
+    .bd(num('$PELEVATION', 0));
+  w.bd3(pt('$PUCSORG', [0, 0, 0]))
+    .bd3(pt('$PUCSXDIR', [1, 0, 0]))
+    .bd3(pt('$PUCSYDIR', [0, 1, 0]));
   hard(0); // PUCSNAME
   hard(0); // PUCSORTHOREF
   w.bs(0); // PUCSORTHOVIEW
   hard(0); // PUCSBASE
   for (let i = 0; i < 6; i++) w.bd3([0, 0, 0]); // PUCSORGTOP .. PUCSORGBACK
   // Model space.
-  w.bd3(pt('$INSBASE', [0, 0, 0])).bd3(ctx.extMin).bd3(ctx.extMax);
-  w.rd2(header.limMin ?? [0, 0, 0]).rd2(header.limMax ?? [420, 297, 0]).bd(num('$ELEVATION', 0));
-  w.bd3(pt('$UCSORG', [0, 0, 0])).bd3(pt('$UCSXDIR', [1, 0, 0])).bd3(pt('$UCSYDIR', [0, 1, 0]));
+  w.bd3(pt('$INSBASE', [0, 0, 0]))
+    .bd3(ctx.extMin)
+    .bd3(ctx.extMax);
+  w.rd2(header.limMin ?? [0, 0, 0])
+    .rd2(header.limMax ?? [420, 297, 0])
+    .bd(num('$ELEVATION', 0));
+  w.bd3(pt('$UCSORG', [0, 0, 0]))
+    .bd3(pt('$UCSXDIR', [1, 0, 0]))
+    .bd3(pt('$UCSYDIR', [0, 1, 0]));
   hard(0); // UCSNAME
   hard(0); // UCSORTHOREF
   w.bs(0); // UCSORTHOVIEW
@@ -172,10 +193,15 @@ export function writeHeaderVars(out: HeaderStreams, header: Header, h: HeaderHan
   for (let i = 0; i < 6; i++) w.bd3([0, 0, 0]); // UCSORGTOP .. UCSORGBACK
   str('$DIMPOST');
   str('$DIMAPOST');
-  w.bd(header.dimscale ?? num('$DIMSCALE', 1)).bd(num('$DIMASZ', 2.5)).bd(num('$DIMEXO', 0.625)).bd(num('$DIMDLI', 3.75));
+  w.bd(header.dimscale ?? num('$DIMSCALE', 1))
+    .bd(num('$DIMASZ', 2.5))
+    .bd(num('$DIMEXO', 0.625))
+    .bd(num('$DIMDLI', 3.75));
   w.bd(num('$DIMEXE', 1.25)).bd(num('$DIMRND', 0)).bd(num('$DIMDLE', 0)).bd(num('$DIMTP', 0)).bd(num('$DIMTM', 0));
   if (y >= 2007) {
-    w.bd(num('$DIMFXL', 1)).bd(num('$DIMJOGANG', Math.PI / 4)).bs(num('$DIMTFILL', 0));
+    w.bd(num('$DIMFXL', 1))
+      .bd(num('$DIMJOGANG', Math.PI / 4))
+      .bs(num('$DIMTFILL', 0));
     cmcAci(0); // DIMTFILLCLR ByBlock
   }
   w.b(flag('$DIMTOL', false)).b(flag('$DIMLIM', false)).b(flag('$DIMTIH', false)).b(flag('$DIMTOH', false));
@@ -263,7 +289,10 @@ export function writeHeaderVars(out: HeaderStreams, header: Header, h: HeaderHan
     w.bd(num('$STEPSPERSEC', 2)).bd(num('$STEPSIZE', 6)).bd(num('$3DDWFPREC', 2)).bd(num('$LENSLENGTH', 50)).bd(num('$CAMERAHEIGHT', 0));
     w.rc(num('$SOLIDHIST', 0)).rc(num('$SHOWHIST', 1));
     w.bd(num('$PSOLWIDTH', metric ? 5 : 0.25)).bd(num('$PSOLHEIGHT', metric ? 80 : 4));
-    w.bd(num('$LOFTANG1', Math.PI / 2)).bd(num('$LOFTANG2', Math.PI / 2)).bd(num('$LOFTMAG1', 0)).bd(num('$LOFTMAG2', 0));
+    w.bd(num('$LOFTANG1', Math.PI / 2))
+      .bd(num('$LOFTANG2', Math.PI / 2))
+      .bd(num('$LOFTMAG1', 0))
+      .bd(num('$LOFTMAG2', 0));
     w.bs(num('$LOFTPARAM', 7)).rc(num('$LOFTNORMALS', 1));
     w.bd(num('$LATITUDE', 37.795)).bd(num('$LONGITUDE', -122.394)).bd(num('$NORTHDIRECTION', 0)).bl(num('$TIMEZONE', -8000));
     w.rc(num('$LIGHTGLYPHDISPLAY', 1)).rc(num('$TILEMODELIGHTSYNCH', 1)).rc(num('$DWFFRAME', 2)).rc(num('$DGNFRAME', 0));

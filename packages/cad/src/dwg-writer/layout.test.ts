@@ -123,12 +123,14 @@ function decompress(src: Uint8Array): Uint8Array {
       off = (((op >> 2) & 3) | (rd() << 2)) + 1;
     } else if (op < 0x20) {
       len = count(op & 7, 7) + 2;
-      const b1 = rd(), b2 = rd();
+      const b1 = rd(),
+        b2 = rd();
       off = ((op & 8) << 11) + ((b1 >> 2) | (b2 << 6)) + 0x4000;
       op = b1;
     } else {
       len = count(op & 0x1f, 0x1f) + 2;
-      const b1 = rd(), b2 = rd();
+      const b1 = rd(),
+        b2 = rd();
       off = ((b1 >> 2) | (b2 << 6)) + 1;
       op = b1;
     }
@@ -162,15 +164,23 @@ function sections2007(bytes: Uint8Array): Map<string, Uint8Array> {
   }
   const sm = system(address.get(u64(table, 24 * 8)) as number, u64(table, 22 * 8), u64(table, 25 * 8), u64(table, 27 * 8));
   const sections = new Map<string, Uint8Array>();
-  for (let p = 0; p + 64 < sm.length; ) {
-    const size = u64(sm, p), nameLength = u64(sm, p + 32), encoding = u64(sm, p + 48), pages = u64(sm, p + 56);
+  for (let p = 0; p + 64 < sm.length;) {
+    const size = u64(sm, p),
+      nameLength = u64(sm, p + 32),
+      encoding = u64(sm, p + 48),
+      pages = u64(sm, p + 56);
     const name = String.fromCharCode(...new Uint16Array(sm.slice(p + 64, p + 64 + nameLength).buffer)).replace(/\0.*$/s, '');
     p += 64 + nameLength;
     const data = new Uint8Array(size);
     for (let j = 0; j < pages; j++, p += 56) {
-      const at = address.get(u64(sm, p + 16)) as number, uncomp = u64(sm, p + 24), comp = u64(sm, p + 32);
+      const at = address.get(u64(sm, p + 16)) as number,
+        uncomp = u64(sm, p + 24),
+        comp = u64(sm, p + 32);
       const blocks = Math.ceil((Math.ceil(comp / 8) * 8) / 251);
-      const stored = encoding === 4 ? rsDeinterleave(bytes.subarray(at, at + blocks * 255), blocks, 251).subarray(0, comp) : bytes.subarray(at, at + comp);
+      const stored =
+        encoding === 4
+          ? rsDeinterleave(bytes.subarray(at, at + blocks * 255), blocks, 251).subarray(0, comp)
+          : bytes.subarray(at, at + comp);
       data.set(comp < uncomp ? decompress2007(stored, uncomp) : stored.subarray(0, uncomp), u64(sm, p));
     }
     sections.set(name, data);
@@ -199,7 +209,9 @@ function objectsOf(bytes: Uint8Array): { objects: Uint8Array; offsets: number[] 
   const sections = new Map<string, Uint8Array>();
   for (let k = 0, p = 20; k < sm.getUint32(0, true); k++) {
     const size = Number(sm.getBigUint64(p, true));
-    const pages = sm.getUint32(p + 8, true), max = sm.getUint32(p + 12, true), compressed = sm.getUint32(p + 20, true);
+    const pages = sm.getUint32(p + 8, true),
+      max = sm.getUint32(p + 12, true),
+      compressed = sm.getUint32(p + 20, true);
     const name = String.fromCharCode(...new Uint8Array(sm.buffer, sm.byteOffset + p + 32, 64)).replace(/\0.*$/s, '');
     p += 96;
     const data = new Uint8Array(Math.max(pages * max, size));
@@ -217,10 +229,10 @@ function objectsOf(bytes: Uint8Array): { objects: Uint8Array; offsets: number[] 
 function mapped(sections: Map<string, Uint8Array>): { objects: Uint8Array; offsets: number[] } {
   const map = sections.get('AcDb:Handles') as Uint8Array;
   const offsets: number[] = [];
-  for (let q = 0; ; ) {
+  for (let q = 0; ;) {
     const size = ((map[q] as number) << 8) | (map[q + 1] as number);
     let offset = 0;
-    for (let r = q + 2; r < q + size; ) {
+    for (let r = q + 2; r < q + size;) {
       [, r] = modular(map, r, false);
       let delta: number;
       [delta, r] = modular(map, r, true);
@@ -234,7 +246,9 @@ function mapped(sections: Map<string, Uint8Array>): { objects: Uint8Array; offse
 }
 
 function modular(d: Uint8Array, p: number, signed: boolean): [number, number] {
-  let v = 0, shift = 1, q = p;
+  let v = 0,
+    shift = 1,
+    q = p;
   for (;;) {
     const b = d[q++] as number;
     if (b & 0x80) {
@@ -269,38 +283,42 @@ const textData = (r: Bits, s: Bits): void => {
   if (!(df & 64)) r.bs();
   if (!(df & 128)) r.bs();
 };
-const attribute = (definition: boolean): Decode => (r, s, year) => {
-  textData(r, s);
-  if (year >= 2010) r.rc();
-  if (year >= 2018 && r.rc() > 1) throw new NotWritten();
-  s.tu();
-  r.bs();
-  r.rc();
-  r.bit();
-  if (definition) {
+const attribute =
+  (definition: boolean): Decode =>
+  (r, s, year) => {
+    textData(r, s);
     if (year >= 2010) r.rc();
+    if (year >= 2018 && r.rc() > 1) throw new NotWritten();
     s.tu();
-  }
-};
-const dimension = (tail: (r: Bits) => void): Decode => (r, s, year) => {
-  if (year >= 2010) r.rc();
-  r.bd3();
-  r.rd(2);
-  r.bd();
-  r.rc();
-  s.tu();
-  r.bd();
-  r.bd();
-  r.bd3();
-  r.bd();
-  r.bs();
-  r.bs();
-  r.bd();
-  r.bd();
-  r.skip(3);
-  r.rd(2);
-  tail(r);
-};
+    r.bs();
+    r.rc();
+    r.bit();
+    if (definition) {
+      if (year >= 2010) r.rc();
+      s.tu();
+    }
+  };
+const dimension =
+  (tail: (r: Bits) => void): Decode =>
+  (r, s, year) => {
+    if (year >= 2010) r.rc();
+    r.bd3();
+    r.rd(2);
+    r.bd();
+    r.rc();
+    s.tu();
+    r.bd();
+    r.bd();
+    r.bd3();
+    r.bd();
+    r.bs();
+    r.bs();
+    r.bd();
+    r.bd();
+    r.skip(3);
+    r.rd(2);
+    tail(r);
+  };
 /** Table records from R2007: name in the strings, two flag bits. Records of an xref ('XREF|NAME') are never written here. */
 const record = (r: Bits, s: Bits): void => {
   if (s.tu().includes('|')) throw new NotWritten();
@@ -375,7 +393,9 @@ const ENTITIES: Record<number, [string, Decode]> = {
         r.skip(3);
         r.bd();
         r.bd();
-        const knots = r.bl(), points = r.bl(), weighted = r.bit();
+        const knots = r.bl(),
+          points = r.bl(),
+          weighted = r.bit();
         for (let i = 0; i < knots; i++) r.bd();
         for (let i = 0; i < points; i++) {
           r.bd3();
@@ -469,12 +489,12 @@ const ENTITIES: Record<number, [string, Decode]> = {
               r.bd();
               r.bd();
               r.bit();
-            }
-            else {
+            } else {
               r.bl();
               const rational = r.bit();
               r.bit();
-              const knots = r.bl(), points = r.bl();
+              const knots = r.bl(),
+                points = r.bl();
               for (let i = 0; i < knots; i++) r.bd();
               for (let i = 0; i < points; i++) {
                 r.rd(2);
@@ -636,7 +656,9 @@ interface Tally {
 function check(bytes: Uint8Array, year: number, label: string, tally: Map<string, Tally>): void {
   const { objects, offsets } = objectsOf(bytes);
   for (const offset of offsets) {
-    let size = 0, q = offset, shift = 1;
+    let size = 0,
+      q = offset,
+      shift = 1;
     for (;;) {
       const w = (objects[q] as number) | ((objects[q + 1] as number) << 8);
       q += 2;
@@ -655,7 +677,8 @@ function check(bytes: Uint8Array, year: number, label: string, tally: Map<string
     if (!known) continue;
     const [name, decode] = known;
     const strings = new Bits(objects, end - 1);
-    let stringsStart = end - 1, stringsEnd = end - 1;
+    let stringsStart = end - 1,
+      stringsEnd = end - 1;
     if (strings.bit()) {
       strings.pos = end - 17;
       let n = strings.rs();
@@ -702,7 +725,8 @@ function check(bytes: Uint8Array, year: number, label: string, tally: Map<string
       throw e;
     }
     t.checked++;
-    if (r.pos !== stringsStart || s.pos !== stringsEnd) t.bad.push(`${label}@${offset}: data ${r.pos - stringsStart}, strings ${s.pos - stringsEnd}`);
+    if (r.pos !== stringsStart || s.pos !== stringsEnd)
+      t.bad.push(`${label}@${offset}: data ${r.pos - stringsStart}, strings ${s.pos - stringsEnd}`);
   }
 }
 
@@ -720,9 +744,25 @@ describe.each(RELEASES)('DWG %s object layouts', (version, signature) => {
     const tally = new Map<string, Tally>();
     check(writeDwg(sampleDrawing(), { version }).bytes, year, 'sample', tally);
     expect([...tally.entries()].flatMap(([k, t]) => t.bad.map((b) => `${k} ${b}`))).toEqual([]);
-    expect([...tally.keys()].sort()).toEqual(
-      ['APPID', 'ATTDEF', 'ATTRIB', 'DICTIONARY', 'DIMENSION_LINEAR', 'DIMENSION_RADIUS', 'DIMSTYLE', 'HATCH', 'LTYPE', 'MLINESTYLE', 'MTEXT', 'SPLINE', 'STYLE', 'TEXT', 'VERTEX_2D', 'VIEWPORT', 'VPORT'],
-    );
+    expect([...tally.keys()].sort()).toEqual([
+      'APPID',
+      'ATTDEF',
+      'ATTRIB',
+      'DICTIONARY',
+      'DIMENSION_LINEAR',
+      'DIMENSION_RADIUS',
+      'DIMSTYLE',
+      'HATCH',
+      'LTYPE',
+      'MLINESTYLE',
+      'MTEXT',
+      'SPLINE',
+      'STYLE',
+      'TEXT',
+      'VERTEX_2D',
+      'VIEWPORT',
+      'VPORT',
+    ]);
   });
 
   // The same layouts over AutoCAD's own files (the corpus, when present): the writer's field order is AutoCAD's.

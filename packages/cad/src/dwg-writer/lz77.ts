@@ -42,7 +42,8 @@ export function compress2004(data: Uint8Array): Uint8Array {
   const out: number[] = [];
   const head = new Int32Array(1 << HASH_BITS).fill(-1);
   const prev = new Int32Array(n).fill(-1);
-  const hash = (i: number): number => (((data[i] as number) << 16) ^ ((data[i + 1] as number) << 8) ^ (data[i + 2] as number)) * 2654435761 >>> (32 - HASH_BITS);
+  const hash = (i: number): number =>
+    ((((data[i] as number) << 16) ^ ((data[i + 1] as number) << 8) ^ (data[i + 2] as number)) * 2654435761) >>> (32 - HASH_BITS);
   const insert = (i: number): void => {
     if (i + 2 >= n) return;
     const h = hash(i);

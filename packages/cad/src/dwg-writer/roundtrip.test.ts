@@ -44,7 +44,9 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     // LibreDWG flags most R2004+ files with code 64 (a section it looks for is absent), AutoCAD's own 2004-2018 files included.
     const allowed = version === '2000' ? [] : ['LibreDWG reported recoverable problems while decoding (code 64)'];
     expect(read.warnings.filter((w) => !allowed.includes(w))).toEqual([]);
-    expect(read.drawing.header.acadVersion).toBe({ '2000': 'AC1015', '2004': 'AC1018', '2007': 'AC1021', '2010': 'AC1024', '2013': 'AC1027', '2018': 'AC1032' }[version]);
+    expect(read.drawing.header.acadVersion).toBe(
+      { '2000': 'AC1015', '2004': 'AC1018', '2007': 'AC1021', '2010': 'AC1024', '2013': 'AC1027', '2018': 'AC1032' }[version],
+    );
   }, 60_000);
 
   it('has the same entities, what the release cannot hold lowered as the DXF writer lowers it, and noted', () => {
@@ -54,11 +56,23 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     expect(expected.MULTILEADER).toBeUndefined();
     expect(expected.MESH).toBeUndefined();
     expect(countTypes(read.drawing.modelSpace)).toEqual(expected);
-    for (const prefix of ['MLINE: 1 written as one polyline per element line', 'MULTILEADER: 1 written as its leader lines and text', 'MESH: 1 written as a polyface mesh', 'TCH_WALL: 1 left out'])
-      expect(notes.some((n) => n.startsWith(prefix)), `${prefix} in ${notes.join(' | ')}`).toBe(true);
+    for (const prefix of [
+      'MLINE: 1 written as one polyline per element line',
+      'MULTILEADER: 1 written as its leader lines and text',
+      'MESH: 1 written as a polyface mesh',
+      'TCH_WALL: 1 left out',
+    ])
+      expect(
+        notes.some((n) => n.startsWith(prefix)),
+        `${prefix} in ${notes.join(' | ')}`,
+      ).toBe(true);
     // The MULTILEADER's text and the MESH's faces are there.
     expect(all(read.drawing.modelSpace, 'MTEXT').some((t) => t.text === '注释')).toBe(true);
-    expect(all(read.drawing.modelSpace, 'POLYLINE').filter((p) => p.kind === 'polyface').some((p) => p.faces.length === 1 && p.vertices.length === 4)).toBe(true);
+    expect(
+      all(read.drawing.modelSpace, 'POLYLINE')
+        .filter((p) => p.kind === 'polyface')
+        .some((p) => p.faces.length === 1 && p.vertices.length === 4),
+    ).toBe(true);
   });
 
   it('keeps the geometry of each entity type', () => {
@@ -77,18 +91,27 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     expect(lw?.closed).toBe(true);
     expect(lw?.plinegen).toBe(true);
     close([lw?.elevation ?? NaN], [5], 'elevation');
-    close(lw?.vertices.flatMap((v) => [v.x, v.y, v.bulge, v.startWidth, v.endWidth]) ?? [], [0, 0, 0, 0, 0, 10, 0, 0.5, 0.5, 1, 10, 10, 0, 0, 0]);
+    close(
+      lw?.vertices.flatMap((v) => [v.x, v.y, v.bulge, v.startWidth, v.endWidth]) ?? [],
+      [0, 0, 0, 0, 0, 10, 0, 0.5, 0.5, 1, 10, 10, 0, 0, 0],
+    );
     const pls = all(m, 'POLYLINE');
     const p2 = pls.find((p) => p.kind === '2d');
     expect(p2?.closed).toBe(true);
-    close(p2?.vertices.flatMap((v) => [v.position[0], v.position[1], v.bulge, v.startWidth, v.endWidth]) ?? [], [0, 0, 0, 0, 0, 5, 0, -0.4, 0.3, 0.3, 5, 5, 0, 0.1, 0.2]);
+    close(
+      p2?.vertices.flatMap((v) => [v.position[0], v.position[1], v.bulge, v.startWidth, v.endWidth]) ?? [],
+      [0, 0, 0, 0, 0, 5, 0, -0.4, 0.3, 0.3, 5, 5, 0, 0.1, 0.2],
+    );
     close(pls.find((p) => p.kind === '3d')?.vertices.flatMap((v) => v.position) ?? [], [0, 0, 0, 1, 2, 3, 4, 5, 6]);
     const mesh = pls.find((p) => p.kind === 'mesh');
     expect([mesh?.m, mesh?.n]).toEqual([2, 2]);
     close(mesh?.vertices.flatMap((v) => v.position) ?? [], [0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1]);
     const pf = pls.find((p) => p.kind === 'polyface');
     expect(pf?.vertices.length).toBe(4);
-    expect(pf?.faces).toEqual([[1, 2, 3], [1, 3, -4]]);
+    expect(pf?.faces).toEqual([
+      [1, 2, 3],
+      [1, 3, -4],
+    ]);
     const [sp, fit] = all(m, 'SPLINE');
     expect(sp?.degree).toBe(2);
     close(sp?.knots ?? [], [0, 0, 0, 1, 1, 1]);
@@ -119,7 +142,10 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     expect(dim?.block).toBe('*D1');
     expect(dim?.style).toBe('ISO');
     expect(dim?.dimType).toBe(0);
-    close([...(dim?.defPoint ?? []), ...(dim?.textMidpoint ?? []), ...(dim?.defPoints.p13 ?? []), ...(dim?.defPoints.p14 ?? [])], [140, 20, 0, 120, 21, 0, 100, 0, 0, 140, 0, 0]);
+    close(
+      [...(dim?.defPoint ?? []), ...(dim?.textMidpoint ?? []), ...(dim?.defPoints.p13 ?? []), ...(dim?.defPoints.p14 ?? [])],
+      [140, 20, 0, 120, 21, 0, 100, 0, 0, 140, 0, 0],
+    );
     expect(radius?.dimType).toBe(4);
     expect(radius?.text).toBe('R<>');
     close(radius?.defPoints.p15 ?? [], [25.3, 25.3, 0]);
@@ -211,7 +237,10 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     expect(countTypes(paper?.entities ?? [])).toEqual({ VIEWPORT: 1, TEXT: 1 });
     expect(paper?.plot?.paperWidth).toBe(420);
     const vp = paper?.viewports[0];
-    close([...(vp?.center ?? []), vp?.width ?? 0, vp?.height ?? 0, vp?.viewHeight ?? 0, ...(vp?.viewCenter ?? [])], [148.5, 105, 0, 250, 180, 150, 100, 60]);
+    close(
+      [...(vp?.center ?? []), vp?.width ?? 0, vp?.height ?? 0, vp?.viewHeight ?? 0, ...(vp?.viewCenter ?? [])],
+      [148.5, 105, 0, 250, 180, 150, 100, 60],
+    );
     expect((paper?.entities ?? []).find((e) => e.type === 'TEXT')).toMatchObject({ text: '标题栏', paperSpace: true });
     expect(countTypes(d.layouts[2]?.entities ?? [])).toEqual({ CIRCLE: 1 });
   });
@@ -226,4 +255,3 @@ describe('versions', () => {
     expect(() => writeDwg(d, { version: 'R9' as never })).toThrow(/unknown DWG version 'R9'/);
   });
 });
-

@@ -29,7 +29,9 @@ function drawings(dir: string, ext: RegExp): string[] {
     .map((f) => join(dir, f));
 }
 
-const files = hasCorpus ? [...drawings(join(CORPUS, 'dxf'), /\.dxf$/i), ...drawings(join(CORPUS, 'dwg'), /\.dwg$/i)] : drawings(FIXTURES, /\.(dxf|dwg)$/i);
+const files = hasCorpus
+  ? [...drawings(join(CORPUS, 'dxf'), /\.dxf$/i), ...drawings(join(CORPUS, 'dwg'), /\.dwg$/i)]
+  : drawings(FIXTURES, /\.(dxf|dwg)$/i);
 const label = (f: string): string => f.slice(f.lastIndexOf('/', f.lastIndexOf('/') - 1) + 1);
 const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
 
@@ -40,13 +42,23 @@ const add = (c: Counts, t: string, n = 1): void => {
 
 /** Every entity list of a drawing: model space, paper layouts, and the blocks that are not layouts. */
 function lists(d: Drawing): Entity[][] {
-  return [d.modelSpace, ...d.layouts.filter((l) => !l.isModel).map((l) => l.entities ?? []), ...Object.values(d.blocks).filter((b) => !LAYOUT_BLOCK.test(b.name)).map((b) => b.entities)];
+  return [
+    d.modelSpace,
+    ...d.layouts.filter((l) => !l.isModel).map((l) => l.entities ?? []),
+    ...Object.values(d.blocks)
+      .filter((b) => !LAYOUT_BLOCK.test(b.name))
+      .map((b) => b.entities),
+  ];
 }
 
 /** Entity counts after the writer's lowering for `version`, INSERTs of missing blocks dropped as the writer drops them. */
 function expectedCounts(d: Drawing, version: DwgVersion): Counts {
   const lowering = new DwgLowering(d, version, () => {});
-  const blocks = new Set(Object.keys(d.blocks).filter((n) => !LAYOUT_BLOCK.test(n)).map((n) => n.toUpperCase()));
+  const blocks = new Set(
+    Object.keys(d.blocks)
+      .filter((n) => !LAYOUT_BLOCK.test(n))
+      .map((n) => n.toUpperCase()),
+  );
   const c: Counts = {};
   for (const list of lists(d))
     for (const e of list)
@@ -103,7 +115,8 @@ describe(`DWG writer sweep over ${hasCorpus ? 'the corpus' : 'the committed fixt
           const back = await reader.read(bytes);
           const want = expectedCounts(source, version);
           const got = actualCounts(back.drawing);
-          if (JSON.stringify(sorted(got)) !== JSON.stringify(sorted(want))) failures.push(`${name} → DWG ${version}: counts ${diff(want, got)}`);
+          if (JSON.stringify(sorted(got)) !== JSON.stringify(sorted(want)))
+            failures.push(`${name} → DWG ${version}: counts ${diff(want, got)}`);
           // LibreDWG flags most R2004+ files with code 64 (a section it looks for is absent), AutoCAD's own included.
           const problems = back.warnings.filter((w) => /recoverable problems/.test(w) && !(version !== '2000' && /\(code 64\)/.test(w)));
           if (problems.length) failures.push(`${name} → DWG ${version}: ${problems.join('; ')}`);

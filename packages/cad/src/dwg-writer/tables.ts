@@ -70,7 +70,15 @@ export function blockHeader(ctx: TableContext, b: BlockHeaderData): Uint8Array {
   return o.finish();
 }
 
-export function layerRecord(ctx: TableContext, handle: number, control: number, l: Layer, ltype: number, aci: number, rgb: number | undefined): Uint8Array {
+export function layerRecord(
+  ctx: TableContext,
+  handle: number,
+  control: number,
+  l: Layer,
+  ltype: number,
+  aci: number,
+  rgb: number | undefined,
+): Uint8Array {
   const o = new ObjWriter(OT.LAYER, handle, ctx);
   objectCommon(o, control);
   tableRecordStart(o, l.name);
@@ -94,13 +102,24 @@ export function styleRecord(ctx: TableContext, handle: number, control: number, 
   objectCommon(o, control);
   tableRecordStart(o, s.name);
   o.d.b((s.flags & 1) !== 0).b((s.flags & 4) !== 0);
-  o.d.bd(s.fixedHeight || 0).bd(s.widthFactor || 1).bd(((s.oblique || 0) * Math.PI) / 180).rc(s.generation & 0xff).bd(2.5);
+  o.d
+    .bd(s.fixedHeight || 0)
+    .bd(s.widthFactor || 1)
+    .bd(((s.oblique || 0) * Math.PI) / 180)
+    .rc(s.generation & 0xff)
+    .bd(2.5);
   o.t(s.font || 'txt').t(s.bigFont || '');
   o.ref(Ref.HardPointer, 0);
   return o.finish();
 }
 
-export function ltypeRecord(ctx: TableContext, handle: number, control: number, lt: Linetype, styleOf: (styleHandle: string | undefined) => number): Uint8Array {
+export function ltypeRecord(
+  ctx: TableContext,
+  handle: number,
+  control: number,
+  lt: Linetype,
+  styleOf: (styleHandle: string | undefined) => number,
+): Uint8Array {
   const o = new ObjWriter(OT.LTYPE, handle, ctx);
   objectCommon(o, control);
   tableRecordStart(o, lt.name);
@@ -129,8 +148,15 @@ export function ltypeRecord(ctx: TableContext, handle: number, control: number, 
         at += t.length + nul;
       }
     }
-    o.d.bd(el.length).bs(shape).rd(complex ? (el.offset?.[0] ?? 0) : 0).rd(complex ? (el.offset?.[1] ?? 0) : 0);
-    o.d.bd(complex ? (el.scale ?? 1) : 1).bd(complex ? ((el.rotation ?? 0) * Math.PI) / 180 : 0).bs(complex ? el.kind & 6 : 0);
+    o.d
+      .bd(el.length)
+      .bs(shape)
+      .rd(complex ? (el.offset?.[0] ?? 0) : 0)
+      .rd(complex ? (el.offset?.[1] ?? 0) : 0);
+    o.d
+      .bd(complex ? (el.scale ?? 1) : 1)
+      .bd(complex ? ((el.rotation ?? 0) * Math.PI) / 180 : 0)
+      .bs(complex ? el.kind & 6 : 0);
     styles.push(style);
   }
   if (!unicode || hasText) o.d.bytes(area);
@@ -158,7 +184,16 @@ export function vportRecord(ctx: TableContext, handle: number, control: number, 
   const o = new ObjWriter(OT.VPORT, handle, ctx);
   objectCommon(o, control);
   tableRecordStart(o, '*ACTIVE');
-  o.d.bd(view.height).bd(view.height * view.aspect).rd2(view.center).bd3([0, 0, 0]).bd3([0, 0, 1]).bd(0).bd(50).bd(0).bd(0);
+  o.d
+    .bd(view.height)
+    .bd(view.height * view.aspect)
+    .rd2(view.center)
+    .bd3([0, 0, 0])
+    .bd3([0, 0, 1])
+    .bd(0)
+    .bd(50)
+    .bd(0)
+    .bd(0);
   o.d.b(0).b(0).b(0).b(0); // view mode bits
   o.d.rc(0); // render mode
   if (ctx.year >= 2007) {
@@ -188,13 +223,25 @@ export function dimstyleRecord(ctx: TableContext, handle: number, control: numbe
   o.t(t(3)).t(t(4));
   o.d.bd(n(40, 1)).bd(n(41, 2.5)).bd(n(42, 0.625)).bd(n(43, 3.75)).bd(n(44, 1.25)).bd(n(45, 0)).bd(n(46, 0)).bd(n(47, 0)).bd(n(48, 0));
   if (ctx.year >= 2007) {
-    o.d.bd(n(49, 1)).bd(n(50, Math.PI / 4)).bs(n(69, 0));
+    o.d
+      .bd(n(49, 1))
+      .bd(n(50, Math.PI / 4))
+      .bs(n(69, 0));
     cmcAci(o, 0); // DIMTFILLCLR ByBlock
   }
   o.d.b(n(71, 0)).b(n(72, 0)).b(n(73, 0)).b(n(74, 0)).b(n(75, 0)).b(n(76, 0));
   o.d.bs(n(77, 1)).bs(n(78, 8)).bs(n(79, 0));
   if (ctx.year >= 2007) o.d.bs(n(90, 0));
-  o.d.bd(n(140, 2.5)).bd(n(141, 2.5)).bd(n(142, 0)).bd(n(143, 0.03937007874)).bd(n(144, 1)).bd(n(145, 0)).bd(n(146, 1)).bd(n(147, 0.625)).bd(n(148, 0));
+  o.d
+    .bd(n(140, 2.5))
+    .bd(n(141, 2.5))
+    .bd(n(142, 0))
+    .bd(n(143, 0.03937007874))
+    .bd(n(144, 1))
+    .bd(n(145, 0))
+    .bd(n(146, 1))
+    .bd(n(147, 0.625))
+    .bd(n(148, 0));
   o.d.b(n(170, 0)).bs(n(171, 3)).b(n(172, 1)).b(n(173, 0)).b(n(174, 0)).b(n(175, 0));
   const color = (code: number): void => {
     const c = n(code, 0);
@@ -205,7 +252,17 @@ export function dimstyleRecord(ctx: TableContext, handle: number, control: numbe
   color(177);
   color(178);
   o.d.bs(n(179, 0)).bs(n(271, 2)).bs(n(272, 2)).bs(n(273, 2)).bs(n(274, 3)).bs(n(275, 0)).bs(n(276, 0)).bs(n(277, 2)).bs(n(278, 46));
-  o.d.bs(n(279, 0)).bs(n(280, 0)).b(n(281, 0)).b(n(282, 0)).bs(n(283, 0)).bs(n(284, 8)).bs(n(285, 0)).bs(n(286, 0)).b(n(288, 0)).bs(n(289, 3));
+  o.d
+    .bs(n(279, 0))
+    .bs(n(280, 0))
+    .b(n(281, 0))
+    .b(n(282, 0))
+    .bs(n(283, 0))
+    .bs(n(284, 8))
+    .bs(n(285, 0))
+    .bs(n(286, 0))
+    .b(n(288, 0))
+    .bs(n(289, 3));
   if (ctx.year >= 2007) o.d.b(n(290, 0));
   if (ctx.year >= 2010) {
     // DIMTXTDIRECTION, then the sub-unit factors and suffixes (AutoCAD's 100 and none).
@@ -233,7 +290,10 @@ export function dictionary(
 ): Uint8Array {
   const o = new ObjWriter(options.withDefault ? options.withDefault.type : OT.DICTIONARY, handle, ctx);
   objectCommon(o, owner, options.reactors ?? (owner ? [owner] : []));
-  o.d.bl(entries.length).bs(1).rc(options.hardOwner ? 1 : 0);
+  o.d
+    .bl(entries.length)
+    .bs(1)
+    .rc(options.hardOwner ? 1 : 0);
   for (const [name, h] of entries) {
     o.t(name);
     o.ref(Ref.SoftOwner, h);
@@ -259,7 +319,10 @@ export function mlineStyle(ctx: TableContext, handle: number, owner: number): Ui
     else o.d.bs(aci);
   };
   color(256);
-  o.d.bd(Math.PI / 2).bd(Math.PI / 2).rc(2);
+  o.d
+    .bd(Math.PI / 2)
+    .bd(Math.PI / 2)
+    .rc(2);
   for (const offset of [0.5, -0.5]) {
     o.d.bd(offset);
     color(256);
@@ -289,9 +352,20 @@ export function layoutObject(ctx: TableContext, d: LayoutData): Uint8Array {
   const m = p.margins ?? [0, 0, 0, 0];
   o.t(p.pageSetupName ?? '').t(p.printer ?? 'none_device');
   o.d.bs(d.model ? 1712 : 688);
-  o.d.bd(m[0]).bd(m[1]).bd(m[2]).bd(m[3]).bd(p.paperWidth ?? 0).bd(p.paperHeight ?? 0);
+  o.d
+    .bd(m[0])
+    .bd(m[1])
+    .bd(m[2])
+    .bd(m[3])
+    .bd(p.paperWidth ?? 0)
+    .bd(p.paperHeight ?? 0);
   o.t(p.paperName ?? '');
-  o.d.bd(p.plotOrigin?.[0] ?? 0).bd(p.plotOrigin?.[1] ?? 0).bs(p.paperUnits ?? 1).bs(p.rotation ?? 0).bs(p.plotType ?? 5);
+  o.d
+    .bd(p.plotOrigin?.[0] ?? 0)
+    .bd(p.plotOrigin?.[1] ?? 0)
+    .bs(p.paperUnits ?? 1)
+    .bs(p.rotation ?? 0)
+    .bs(p.plotType ?? 5);
   o.d.bd(0).bd(0).bd(0).bd(0);
   if (ctx.year < 2004) o.t(''); // plot view name
   o.d.bd(p.customScale?.[0] ?? 1).bd(p.customScale?.[1] ?? 1);
@@ -300,7 +374,11 @@ export function layoutObject(ctx: TableContext, d: LayoutData): Uint8Array {
   if (ctx.year >= 2004) o.d.bs(0).bs(2).bs(300);
   o.t(d.name);
   o.d.bs(d.model ? 0 : Math.max(1, d.tabOrder)).bs(1);
-  o.d.bd3([0, 0, 0]).rd2(l?.limMin ?? [0, 0, 0]).rd2(l?.limMax ?? [420, 297, 0]).bd3(l?.insertionBase ?? [0, 0, 0]);
+  o.d
+    .bd3([0, 0, 0])
+    .rd2(l?.limMin ?? [0, 0, 0])
+    .rd2(l?.limMax ?? [420, 297, 0])
+    .bd3(l?.insertionBase ?? [0, 0, 0]);
   o.d.bd3([1, 0, 0]).bd3([0, 1, 0]).bd(0).bs(0);
   o.d.bd3(l?.extMin ?? [1e20, 1e20, 1e20]).bd3(l?.extMax ?? [-1e20, -1e20, -1e20]);
   if (ctx.year >= 2004) o.d.bl(d.viewports.length);
@@ -313,7 +391,15 @@ export function layoutObject(ctx: TableContext, d: LayoutData): Uint8Array {
   return o.finish();
 }
 
-export function imageDef(ctx: TableContext, type: number, handle: number, owner: number, reactors: number[], fileName: string, size: [number, number]): Uint8Array {
+export function imageDef(
+  ctx: TableContext,
+  type: number,
+  handle: number,
+  owner: number,
+  reactors: number[],
+  fileName: string,
+  size: [number, number],
+): Uint8Array {
   const o = new ObjWriter(type, handle, ctx);
   objectCommon(o, owner, [owner, ...reactors]);
   o.d.bl(0).rd2(size);

@@ -51,7 +51,12 @@ const polyline = (over: Partial<EntityOf<'POLYLINE'>>): EntityOf<'POLYLINE'> => 
   ...over,
 });
 
-const vtx = (x: number, y: number, z = 0, over: Partial<EntityOf<'POLYLINE'>['vertices'][number]> = {}): EntityOf<'POLYLINE'>['vertices'][number] => ({
+const vtx = (
+  x: number,
+  y: number,
+  z = 0,
+  over: Partial<EntityOf<'POLYLINE'>['vertices'][number]> = {},
+): EntityOf<'POLYLINE'>['vertices'][number] => ({
   position: [x, y, z],
   bulge: 0,
   startWidth: 0,
@@ -62,13 +67,75 @@ const vtx = (x: number, y: number, z = 0, over: Partial<EntityOf<'POLYLINE'>['ve
 
 /** Every entity type the writer encodes, plus three it lowers (MLINE, MULTILEADER) or leaves out (UNKNOWN). */
 export function sampleDrawing(): Drawing {
-  const d = emptyDrawing({ acadVersion: 'AC1032', release: 'R2018', encoding: 'utf-8', vars: { $LTSCALE: 2 }, extMin: [0, 0, 0], extMax: [200, 120, 0], insUnits: 4, ltscale: 2 });
-  d.layers['0'] = { name: '0', color: { aci: 7 }, linetype: 'Continuous', lineweight: -3, on: true, frozen: false, locked: false, plot: true };
-  d.layers.WALLS = { name: 'WALLS', color: { aci: 1 }, linetype: 'DASHED', lineweight: 50, on: true, frozen: false, locked: false, plot: true };
-  d.layers['标注'] = { name: '标注', color: { aci: 3, rgb: 0x12ab34 }, linetype: 'Continuous', lineweight: -3, on: false, frozen: false, locked: false, plot: true };
-  d.layers.FROZEN = { name: 'FROZEN', color: { aci: 140 }, linetype: 'Continuous', lineweight: 25, on: true, frozen: true, locked: true, plot: true };
-  d.linetypes.DASHED = { name: 'DASHED', description: 'Dashed __ __', totalLength: 0.75, elements: [{ length: 0.5, kind: 0 }, { length: -0.25, kind: 0 }] };
-  d.textStyles.HZ = { name: 'HZ', flags: 0, font: 'txt.shx', bigFont: 'hztxt.shx', fixedHeight: 0, widthFactor: 0.7, oblique: 0, generation: 0 };
+  const d = emptyDrawing({
+    acadVersion: 'AC1032',
+    release: 'R2018',
+    encoding: 'utf-8',
+    vars: { $LTSCALE: 2 },
+    extMin: [0, 0, 0],
+    extMax: [200, 120, 0],
+    insUnits: 4,
+    ltscale: 2,
+  });
+  d.layers['0'] = {
+    name: '0',
+    color: { aci: 7 },
+    linetype: 'Continuous',
+    lineweight: -3,
+    on: true,
+    frozen: false,
+    locked: false,
+    plot: true,
+  };
+  d.layers.WALLS = {
+    name: 'WALLS',
+    color: { aci: 1 },
+    linetype: 'DASHED',
+    lineweight: 50,
+    on: true,
+    frozen: false,
+    locked: false,
+    plot: true,
+  };
+  d.layers['标注'] = {
+    name: '标注',
+    color: { aci: 3, rgb: 0x12ab34 },
+    linetype: 'Continuous',
+    lineweight: -3,
+    on: false,
+    frozen: false,
+    locked: false,
+    plot: true,
+  };
+  d.layers.FROZEN = {
+    name: 'FROZEN',
+    color: { aci: 140 },
+    linetype: 'Continuous',
+    lineweight: 25,
+    on: true,
+    frozen: true,
+    locked: true,
+    plot: true,
+  };
+  d.linetypes.DASHED = {
+    name: 'DASHED',
+    description: 'Dashed __ __',
+    totalLength: 0.75,
+    elements: [
+      { length: 0.5, kind: 0 },
+      { length: -0.25, kind: 0 },
+    ],
+  };
+  d.textStyles.HZ = {
+    name: 'HZ',
+    flags: 0,
+    font: 'txt.shx',
+    bigFont: 'hztxt.shx',
+    fixedHeight: 0,
+    widthFactor: 0.7,
+    oblique: 0,
+    generation: 0,
+  };
   d.dimStyles.ISO = { name: 'ISO', vars: { 40: 1, 41: 3, 140: 3.5 } };
   d.blocks.DOOR = {
     name: 'DOOR',
@@ -79,10 +146,41 @@ export function sampleDrawing(): Drawing {
     layer: '0',
     entities: [
       { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [1, 0, 0] },
-      text({ ...base({ layer: '0' }), type: 'ATTDEF', text: '门', insertion: [0, 1, 0], height: 0.25, tag: 'NAME', prompt: '名称', attributeFlags: 0 }),
+      text({
+        ...base({ layer: '0' }),
+        type: 'ATTDEF',
+        text: '门',
+        insertion: [0, 1, 0],
+        height: 0.25,
+        tag: 'NAME',
+        prompt: '名称',
+        attributeFlags: 0,
+      }),
     ],
   };
-  d.blocks.NEST = { name: 'NEST', basePoint: [5, 5, 0], flags: 0, anonymous: false, xref: false, layer: '0', entities: [{ ...base({ layer: '0', color: { aci: 0 } }), type: 'INSERT', name: 'DOOR', insertion: [1, 2, 0], scale: [1, 1, 1], rotation: 0, columnCount: 1, rowCount: 1, columnSpacing: 0, rowSpacing: 0, attributes: [] }] };
+  d.blocks.NEST = {
+    name: 'NEST',
+    basePoint: [5, 5, 0],
+    flags: 0,
+    anonymous: false,
+    xref: false,
+    layer: '0',
+    entities: [
+      {
+        ...base({ layer: '0', color: { aci: 0 } }),
+        type: 'INSERT',
+        name: 'DOOR',
+        insertion: [1, 2, 0],
+        scale: [1, 1, 1],
+        rotation: 0,
+        columnCount: 1,
+        rowCount: 1,
+        columnSpacing: 0,
+        rowSpacing: 0,
+        attributes: [],
+      },
+    ],
+  };
   d.blocks['*D1'] = {
     name: '*D1',
     basePoint: [0, 0, 0],
@@ -116,10 +214,30 @@ export function sampleDrawing(): Drawing {
       constantWidth: 0,
       elevation: 5,
     },
-    polyline({ kind: '2d', flags: 1, closed: true, elevation: 2, vertices: [vtx(0, 0, 2), vtx(5, 0, 2, { bulge: -0.4, startWidth: 0.3, endWidth: 0.3 }), vtx(5, 5, 2, { startWidth: 0.1, endWidth: 0.2 })] }),
+    polyline({
+      kind: '2d',
+      flags: 1,
+      closed: true,
+      elevation: 2,
+      vertices: [
+        vtx(0, 0, 2),
+        vtx(5, 0, 2, { bulge: -0.4, startWidth: 0.3, endWidth: 0.3 }),
+        vtx(5, 5, 2, { startWidth: 0.1, endWidth: 0.2 }),
+      ],
+    }),
     polyline({ kind: '3d', flags: 8, vertices: [vtx(0, 0, 0, { flags: 32 }), vtx(1, 2, 3, { flags: 32 }), vtx(4, 5, 6, { flags: 32 })] }),
     polyline({ kind: 'mesh', flags: 16, m: 2, n: 2, vertices: [vtx(0, 0, 0), vtx(1, 0, 0), vtx(0, 1, 1), vtx(1, 1, 1)] }),
-    polyline({ kind: 'polyface', flags: 64, m: 4, n: 2, vertices: [vtx(0, 0, 0), vtx(1, 0, 0), vtx(1, 1, 0), vtx(0, 1, 0)], faces: [[1, 2, 3], [1, 3, -4]] }),
+    polyline({
+      kind: 'polyface',
+      flags: 64,
+      m: 4,
+      n: 2,
+      vertices: [vtx(0, 0, 0), vtx(1, 0, 0), vtx(1, 1, 0), vtx(0, 1, 0)],
+      faces: [
+        [1, 2, 3],
+        [1, 3, -4],
+      ],
+    }),
     {
       ...base(),
       type: 'SPLINE',
@@ -130,13 +248,62 @@ export function sampleDrawing(): Drawing {
       rational: true,
       knots: [0, 0, 0, 1, 1, 1],
       weights: [1, 0.7071067811865476, 1],
-      controlPoints: [[0, 60, 0], [10, 70, 0], [20, 60, 0]],
+      controlPoints: [
+        [0, 60, 0],
+        [10, 70, 0],
+        [20, 60, 0],
+      ],
       fitPoints: [],
     },
-    { ...base(), type: 'SPLINE', degree: 3, flags: 8, closed: false, periodic: false, rational: false, knots: [], weights: [], controlPoints: [], fitPoints: [[0, 80, 0], [10, 85, 0], [20, 80, 0], [30, 90, 0]] },
-    { ...base(), type: 'SOLID', points: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]] },
-    { ...base(), type: 'TRACE', points: [[2, 0, 0], [3, 0, 0], [2, 1, 0], [3, 1, 0]] },
-    { ...base(), type: '3DFACE', points: [[0, 0, 0], [1, 0, 1], [1, 1, 1], [0, 1, 0]], invisibleEdges: 2 },
+    {
+      ...base(),
+      type: 'SPLINE',
+      degree: 3,
+      flags: 8,
+      closed: false,
+      periodic: false,
+      rational: false,
+      knots: [],
+      weights: [],
+      controlPoints: [],
+      fitPoints: [
+        [0, 80, 0],
+        [10, 85, 0],
+        [20, 80, 0],
+        [30, 90, 0],
+      ],
+    },
+    {
+      ...base(),
+      type: 'SOLID',
+      points: [
+        [0, 0, 0],
+        [1, 0, 0],
+        [0, 1, 0],
+        [1, 1, 0],
+      ],
+    },
+    {
+      ...base(),
+      type: 'TRACE',
+      points: [
+        [2, 0, 0],
+        [3, 0, 0],
+        [2, 1, 0],
+        [3, 1, 0],
+      ],
+    },
+    {
+      ...base(),
+      type: '3DFACE',
+      points: [
+        [0, 0, 0],
+        [1, 0, 1],
+        [1, 1, 1],
+        [0, 1, 0],
+      ],
+      invisibleEdges: 2,
+    },
     text({ text: '中文 text ½', insertion: [3, 4, 0], height: 2.5, rotation: 30, widthFactor: 0.8, oblique: 10, style: 'HZ' }),
     text({ text: 'centred', insertion: [60, 4, 0], alignPoint: [65, 4, 0], halign: 1, valign: 2, height: 1.5 }),
     {
@@ -164,9 +331,32 @@ export function sampleDrawing(): Drawing {
       rowCount: 1,
       columnSpacing: 0,
       rowSpacing: 0,
-      attributes: [text({ ...base({ layer: '0' }), type: 'ATTRIB', text: '前门', insertion: [40, 12, 0], height: 0.5, rotation: 90, tag: 'NAME', attributeFlags: 0 })],
+      attributes: [
+        text({
+          ...base({ layer: '0' }),
+          type: 'ATTRIB',
+          text: '前门',
+          insertion: [40, 12, 0],
+          height: 0.5,
+          rotation: 90,
+          tag: 'NAME',
+          attributeFlags: 0,
+        }),
+      ],
     },
-    { ...base(), type: 'INSERT', name: 'NEST', insertion: [70, 10, 0], scale: [1, 1, 1], rotation: 0, columnCount: 3, rowCount: 2, columnSpacing: 5, rowSpacing: 4, attributes: [] },
+    {
+      ...base(),
+      type: 'INSERT',
+      name: 'NEST',
+      insertion: [70, 10, 0],
+      scale: [1, 1, 1],
+      rotation: 0,
+      columnCount: 3,
+      rowCount: 2,
+      columnSpacing: 5,
+      rowSpacing: 4,
+      attributes: [],
+    },
     {
       ...base(),
       type: 'DIMENSION',
@@ -183,8 +373,34 @@ export function sampleDrawing(): Drawing {
       angle: 0,
       attachment: 5,
     },
-    { ...base(), type: 'DIMENSION', block: '', dimType: 4, flags: 4, style: 'Standard', text: 'R<>', defPoint: [20, 20, 0], textMidpoint: [25, 25, 0], defPoints: { p15: [25.3, 25.3, 0] }, textRotation: 0, angle: 0, attachment: 5 },
-    { ...base(), type: 'LEADER', vertices: [[0, 0, 0], [5, 5, 0], [10, 5, 0]], arrowhead: true, pathType: 0, style: 'Standard', annotationType: 3 },
+    {
+      ...base(),
+      type: 'DIMENSION',
+      block: '',
+      dimType: 4,
+      flags: 4,
+      style: 'Standard',
+      text: 'R<>',
+      defPoint: [20, 20, 0],
+      textMidpoint: [25, 25, 0],
+      defPoints: { p15: [25.3, 25.3, 0] },
+      textRotation: 0,
+      angle: 0,
+      attachment: 5,
+    },
+    {
+      ...base(),
+      type: 'LEADER',
+      vertices: [
+        [0, 0, 0],
+        [5, 5, 0],
+        [10, 5, 0],
+      ],
+      arrowhead: true,
+      pathType: 0,
+      style: 'Standard',
+      annotationType: 3,
+    },
     {
       ...base({ color: { aci: 4 } }),
       type: 'HATCH',
@@ -202,7 +418,19 @@ export function sampleDrawing(): Drawing {
             { kind: 'line', start: [70, 10], end: [70, 0] },
           ],
         },
-        { flags: 2, polyline: { vertices: [{ x: 75, y: 2, bulge: 0 }, { x: 80, y: 2, bulge: 0.3 }, { x: 80, y: 6, bulge: 0 }, { x: 75, y: 6, bulge: 0 }], closed: true }, edges: [] },
+        {
+          flags: 2,
+          polyline: {
+            vertices: [
+              { x: 75, y: 2, bulge: 0 },
+              { x: 80, y: 2, bulge: 0.3 },
+              { x: 80, y: 6, bulge: 0 },
+              { x: 75, y: 6, bulge: 0 },
+            ],
+            closed: true,
+          },
+          edges: [],
+        },
       ],
       style: 0,
       patternType: 1,
@@ -218,7 +446,20 @@ export function sampleDrawing(): Drawing {
       solid: false,
       associative: false,
       elevation: 0,
-      paths: [{ flags: 3, polyline: { vertices: [{ x: 0, y: 100, bulge: 0 }, { x: 20, y: 100, bulge: 0 }, { x: 20, y: 120, bulge: 0 }], closed: true }, edges: [] }],
+      paths: [
+        {
+          flags: 3,
+          polyline: {
+            vertices: [
+              { x: 0, y: 100, bulge: 0 },
+              { x: 20, y: 100, bulge: 0 },
+              { x: 20, y: 120, bulge: 0 },
+            ],
+            closed: true,
+          },
+          edges: [],
+        },
+      ],
       style: 1,
       patternType: 1,
       patternAngle: 0,
@@ -233,7 +474,20 @@ export function sampleDrawing(): Drawing {
       solid: true,
       associative: false,
       elevation: 0,
-      paths: [{ flags: 3, polyline: { vertices: [{ x: 30, y: 100, bulge: 0 }, { x: 50, y: 100, bulge: 0 }, { x: 50, y: 110, bulge: 0 }], closed: true }, edges: [] }],
+      paths: [
+        {
+          flags: 3,
+          polyline: {
+            vertices: [
+              { x: 30, y: 100, bulge: 0 },
+              { x: 50, y: 100, bulge: 0 },
+              { x: 50, y: 110, bulge: 0 },
+            ],
+            closed: true,
+          },
+          edges: [],
+        },
+      ],
       style: 0,
       patternType: 1,
       patternAngle: 0,
@@ -242,7 +496,18 @@ export function sampleDrawing(): Drawing {
       patternLines: [],
       gradient: { name: 'LINEAR', colors: [{ aci: 5 }, { rgb: 0x00ff80 }], angle: 0.5, shift: 0.25, singleColor: false, tint: 0 },
     },
-    { ...base(), type: 'MESH', vertices: [[0, 150, 0], [10, 150, 0], [10, 160, 5], [0, 160, 5]], faces: [[0, 1, 2, 3]], edges: [] },
+    {
+      ...base(),
+      type: 'MESH',
+      vertices: [
+        [0, 150, 0],
+        [10, 150, 0],
+        [10, 160, 5],
+        [0, 160, 5],
+      ],
+      faces: [[0, 1, 2, 3]],
+      edges: [],
+    },
     {
       ...base(),
       type: 'MULTILEADER',
@@ -267,9 +532,28 @@ export function sampleDrawing(): Drawing {
       displayFlags: 7,
       clipping: false,
       clipType: 1,
-      clipBoundary: [[-0.5, -0.5], [639.5, 479.5]],
+      clipBoundary: [
+        [-0.5, -0.5],
+        [639.5, 479.5],
+      ],
     },
-    { ...base(), type: 'WIPEOUT', insertion: [160, 60, 0], u: [10, 0, 0], v: [0, 5, 0], imageSize: [1, 1], displayFlags: 7, clipping: true, clipType: 2, clipBoundary: [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, -0.5]] },
+    {
+      ...base(),
+      type: 'WIPEOUT',
+      insertion: [160, 60, 0],
+      u: [10, 0, 0],
+      v: [0, 5, 0],
+      imageSize: [1, 1],
+      displayFlags: 7,
+      clipping: true,
+      clipType: 2,
+      clipBoundary: [
+        [-0.5, -0.5],
+        [0.5, -0.5],
+        [0.5, 0.5],
+        [-0.5, -0.5],
+      ],
+    },
     {
       ...base(),
       type: 'MLINE',
@@ -306,9 +590,23 @@ export function sampleDrawing(): Drawing {
   const paperText = text({ ...base({ layer: '0', paperSpace: true }), text: '标题栏', insertion: [10, 10, 0] });
   d.layouts = [
     { name: 'Model', tabOrder: 0, blockName: '*Model_Space', isModel: true, viewports: [] },
-    { name: '布局1', tabOrder: 1, blockName: '*Paper_Space', isModel: false, entities: [vp, paperText], viewports: [vp], plot: { paperName: 'ISO_A3_(420.00_x_297.00_MM)', paperWidth: 420, paperHeight: 297 } },
-    { name: 'Second', tabOrder: 2, blockName: '*Paper_Space0', isModel: false, entities: [{ ...base({ layer: '0', paperSpace: true }), type: 'CIRCLE', center: [50, 50, 0], radius: 10 }], viewports: [] },
+    {
+      name: '布局1',
+      tabOrder: 1,
+      blockName: '*Paper_Space',
+      isModel: false,
+      entities: [vp, paperText],
+      viewports: [vp],
+      plot: { paperName: 'ISO_A3_(420.00_x_297.00_MM)', paperWidth: 420, paperHeight: 297 },
+    },
+    {
+      name: 'Second',
+      tabOrder: 2,
+      blockName: '*Paper_Space0',
+      isModel: false,
+      entities: [{ ...base({ layer: '0', paperSpace: true }), type: 'CIRCLE', center: [50, 50, 0], radius: 10 }],
+      viewports: [],
+    },
   ];
   return d;
 }
-

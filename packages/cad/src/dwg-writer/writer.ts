@@ -10,7 +10,15 @@ import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, T
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering } from '../dxf-writer/lower';
 import { chordTolerance, extentsOf } from '../dxf-writer/writer';
-import { CODEPAGE_ANSI_936, DWG_ACADVER, DWG_RELEASE_NUMBER, DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, OT, type DwgVersion } from './constants';
+import {
+  CODEPAGE_ANSI_936,
+  DWG_ACADVER,
+  DWG_RELEASE_NUMBER,
+  DWG_VERSION_NAMES,
+  DWG_WRITE_VERSIONS,
+  OT,
+  type DwgVersion,
+} from './constants';
 import { assemble2000, streamedSection, type DwgClass, type EncodedObject } from './container2000';
 import { assemble2004 } from './container2004';
 import { assemble2007 } from './container2007';
@@ -234,7 +242,8 @@ class DwgWriter {
     for (const l of Object.values(d.linetypes)) if (!['BYBLOCK', 'BYLAYER'].includes(upper(l.name))) this.ltypes.get(l.name, l);
     for (const s of Object.values(d.textStyles)) if (s.name) this.styles.get(s.name, s);
     for (const s of Object.values(d.dimStyles)) if (s.name) this.dimstyles.get(s.name, s);
-    for (const l of Object.values(d.layers)) if (l.linetype && !['BYBLOCK', 'BYLAYER'].includes(upper(l.linetype))) this.ltypes.get(l.linetype);
+    for (const l of Object.values(d.layers))
+      if (l.linetype && !['BYBLOCK', 'BYLAYER'].includes(upper(l.linetype))) this.ltypes.get(l.linetype);
 
     this.planBlocks();
     for (const b of this.blocks.values()) this.placeBlock(b);
@@ -253,7 +262,16 @@ class DwgWriter {
     const model = blocks.find((b) => upper(b.name) === '*MODEL_SPACE') as BlockPlan;
     const paper = blocks.find((b) => upper(b.name) === '*PAPER_SPACE') as BlockPlan;
     const others = blocks.filter((b) => b !== model && b !== paper);
-    this.put(h.blockControl, controlObject(tctx, OT.BLOCK_CONTROL, h.blockControl, others.map((b) => b.record), [model.record, paper.record]));
+    this.put(
+      h.blockControl,
+      controlObject(
+        tctx,
+        OT.BLOCK_CONTROL,
+        h.blockControl,
+        others.map((b) => b.record),
+        [model.record, paper.record],
+      ),
+    );
     for (const b of blocks) {
       this.put(
         b.record,
@@ -274,9 +292,26 @@ class DwgWriter {
       );
     }
     const layers = this.layers.all;
-    this.put(h.layerControl, controlObject(tctx, OT.LAYER_CONTROL, h.layerControl, layers.map((l) => l.handle)));
+    this.put(
+      h.layerControl,
+      controlObject(
+        tctx,
+        OT.LAYER_CONTROL,
+        h.layerControl,
+        layers.map((l) => l.handle),
+      ),
+    );
     for (const l of layers) {
-      const src: Layer = l.src ?? { name: l.name, color: { aci: 7 }, linetype: 'Continuous', lineweight: -3, on: true, frozen: false, locked: false, plot: true };
+      const src: Layer = l.src ?? {
+        name: l.name,
+        color: { aci: 7 },
+        linetype: 'Continuous',
+        lineweight: -3,
+        on: true,
+        frozen: false,
+        locked: false,
+        plot: true,
+      };
       const c = src.color;
       let aci = Math.abs(c.aci ?? 7) || 7;
       if (aci === 256) aci = 7;
@@ -288,9 +323,26 @@ class DwgWriter {
       this.put(l.handle, layerRecord(tctx, l.handle, h.layerControl, src, lt, aci, this.year >= 2004 ? c.rgb : undefined));
     }
     const styles = this.styles.all;
-    this.put(h.styleControl, controlObject(tctx, OT.STYLE_CONTROL, h.styleControl, styles.map((s) => s.handle)));
+    this.put(
+      h.styleControl,
+      controlObject(
+        tctx,
+        OT.STYLE_CONTROL,
+        h.styleControl,
+        styles.map((s) => s.handle),
+      ),
+    );
     for (const s of styles) {
-      const src: TextStyle = s.src ?? { name: s.name, flags: 0, font: 'txt', bigFont: '', fixedHeight: 0, widthFactor: 1, oblique: 0, generation: 0 };
+      const src: TextStyle = s.src ?? {
+        name: s.name,
+        flags: 0,
+        font: 'txt',
+        bigFont: '',
+        fixedHeight: 0,
+        widthFactor: 1,
+        oblique: 0,
+        generation: 0,
+      };
       const eed: Eed[] = [];
       if (src.fontFamily) {
         const str = eedString(src.fontFamily, tctx, CODEPAGE_ANSI_936);
@@ -303,7 +355,16 @@ class DwgWriter {
       this.put(s.handle, styleRecord(tctx, s.handle, h.styleControl, { ...src, name: s.name }, eed));
     }
     const ltypes = this.ltypes.all.filter((l) => l !== byBlock && l !== byLayer);
-    this.put(h.ltypeControl, controlObject(tctx, OT.LTYPE_CONTROL, h.ltypeControl, ltypes.map((l) => l.handle), [byBlock.handle, byLayer.handle]));
+    this.put(
+      h.ltypeControl,
+      controlObject(
+        tctx,
+        OT.LTYPE_CONTROL,
+        h.ltypeControl,
+        ltypes.map((l) => l.handle),
+        [byBlock.handle, byLayer.handle],
+      ),
+    );
     const styleByHandle = (sh: string | undefined): number => {
       if (!sh) return 0;
       const st = Object.values(d.textStyles).find((s) => s.handle && upper(s.handle) === upper(sh));
@@ -311,20 +372,42 @@ class DwgWriter {
     };
     for (const l of this.ltypes.all) {
       const fixed = upper(l.name);
-      const src: Linetype = l.src ?? { name: l.name, description: fixed === 'CONTINUOUS' ? 'Solid line' : '', totalLength: 0, elements: [] };
-      if (src.elements.some((el) => el.kind & 6 && !styleByHandle(el.styleHandle))) this.note('LTYPE: text or shape elements without their text style written as plain dashes');
+      const src: Linetype = l.src ?? {
+        name: l.name,
+        description: fixed === 'CONTINUOUS' ? 'Solid line' : '',
+        totalLength: 0,
+        elements: [],
+      };
+      if (src.elements.some((el) => el.kind & 6 && !styleByHandle(el.styleHandle)))
+        this.note('LTYPE: text or shape elements without their text style written as plain dashes');
       this.put(l.handle, ltypeRecord(tctx, l.handle, h.ltypeControl, { ...src, name: l.name }, styleByHandle));
     }
     this.put(h.viewControl, controlObject(tctx, 60, h.viewControl, []));
     this.put(h.ucsControl, controlObject(tctx, 62, h.ucsControl, []));
     this.put(h.vportControl, controlObject(tctx, OT.VPORT_CONTROL, h.vportControl, [h.vport]));
     const [min, max] = extentsOf(d);
-    const w = Math.max(max[0] - min[0], 1e-6), ht = Math.max(max[1] - min[1], 1e-6);
-    this.put(h.vport, vportRecord(tctx, h.vport, h.vportControl, { center: [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2], height: Math.max(ht, w / 1.5) * 1.05, aspect: 1.5 }));
+    const w = Math.max(max[0] - min[0], 1e-6),
+      ht = Math.max(max[1] - min[1], 1e-6);
+    this.put(
+      h.vport,
+      vportRecord(tctx, h.vport, h.vportControl, {
+        center: [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2],
+        height: Math.max(ht, w / 1.5) * 1.05,
+        aspect: 1.5,
+      }),
+    );
     this.put(h.appidControl, controlObject(tctx, OT.APPID_CONTROL, h.appidControl, [h.acad]));
     this.put(h.acad, appidRecord(tctx, h.acad, h.appidControl, 'ACAD'));
     const dimstyles = this.dimstyles.all;
-    this.put(h.dimstyleControl, controlObject(tctx, OT.DIMSTYLE_CONTROL, h.dimstyleControl, dimstyles.map((s) => s.handle)));
+    this.put(
+      h.dimstyleControl,
+      controlObject(
+        tctx,
+        OT.DIMSTYLE_CONTROL,
+        h.dimstyleControl,
+        dimstyles.map((s) => s.handle),
+      ),
+    );
     const standardStyle = (this.styles.find('Standard') as Entry<TextStyle>).handle;
     for (const s of dimstyles) {
       const src = s.src ?? { name: s.name, vars: {} };
@@ -349,7 +432,12 @@ class DwgWriter {
     this.put(h.mlineStyles, dictionary(tctx, h.mlineStyles, h.named, [['Standard', h.mlineStandard]]));
     this.put(h.mlineStandard, mlineStyle(tctx, h.mlineStandard, h.mlineStyles));
     this.put(h.plotSettings, dictionary(tctx, h.plotSettings, h.named, []));
-    this.put(h.plotStyles, dictionary(tctx, h.plotStyles, h.named, [['Normal', h.normal]], { withDefault: { type: this.classType('ACDBDICTIONARYWDFLT'), entry: h.normal } }));
+    this.put(
+      h.plotStyles,
+      dictionary(tctx, h.plotStyles, h.named, [['Normal', h.normal]], {
+        withDefault: { type: this.classType('ACDBDICTIONARYWDFLT'), entry: h.normal },
+      }),
+    );
     this.put(h.normal, placeholder(tctx, h.normal, h.plotStyles));
     const spaces = blocks.filter((b) => b.layout);
     const layoutEntries: [string, number][] = spaces.map((b) => [b.layoutName as string, b.layout]);
@@ -375,13 +463,18 @@ class DwgWriter {
       const defs = [...this.imageDefs.values()];
       const names = new Set<string>();
       const entries: [string, number][] = defs.map((def, i) => {
-        let n = def.fileName.split(/[\\/]/).pop()?.replace(/\.[^.]*$/, '') || `image${i + 1}`;
+        let n =
+          def.fileName
+            .split(/[\\/]/)
+            .pop()
+            ?.replace(/\.[^.]*$/, '') || `image${i + 1}`;
         for (let k = 2; names.has(upper(n)); k++) n = `${n}_${k}`;
         names.add(upper(n));
         return [n, def.handle];
       });
       this.put(this.imageDict, dictionary(tctx, this.imageDict, h.named, entries));
-      for (const def of defs) this.put(def.handle, imageDef(tctx, this.classType('IMAGEDEF'), def.handle, this.imageDict, def.reactors, def.fileName, def.size));
+      for (const def of defs)
+        this.put(def.handle, imageDef(tctx, this.classType('IMAGEDEF'), def.handle, this.imageDict, def.reactors, def.fileName, def.size));
     }
 
     // Header variables.
@@ -449,26 +542,26 @@ class DwgWriter {
       this.year === 2007
         ? assemble2007({ ...common, year: this.year, appInfo: APP_INFO })
         : this.year >= 2004
-        ? assemble2004({ ...common, year: this.year, appInfo: APP_INFO })
-        : assemble2000({
-            ...common,
-            secondHeaderHandles: [
-              handseed,
-              h.blockControl,
-              h.layerControl,
-              h.styleControl,
-              h.ltypeControl,
-              h.viewControl,
-              h.ucsControl,
-              h.vportControl,
-              h.appidControl,
-              h.dimstyleControl,
-              h.vxControl,
-              h.named,
-              h.mlineStyles,
-              h.groups,
-            ],
-          });
+          ? assemble2004({ ...common, year: this.year, appInfo: APP_INFO })
+          : assemble2000({
+              ...common,
+              secondHeaderHandles: [
+                handseed,
+                h.blockControl,
+                h.layerControl,
+                h.styleControl,
+                h.ltypeControl,
+                h.viewControl,
+                h.ucsControl,
+                h.vportControl,
+                h.appidControl,
+                h.dimstyleControl,
+                h.vxControl,
+                h.named,
+                h.mlineStyles,
+                h.groups,
+              ],
+            });
     const notes = [...this.notes].map(([key, n]) => {
       const colon = key.indexOf(':');
       return colon < 0 ? `${key} (${n})` : `${key.slice(0, colon)}: ${n} ${key.slice(colon + 1).trim()}`;
@@ -510,8 +603,18 @@ class DwgWriter {
     const d = this.d;
     const modelLayout = d.layouts.find((l) => l.isModel);
     const papers = d.layouts.filter((l) => !l.isModel);
-    papers.sort((a, b) => (upper(a.blockName) === '*PAPER_SPACE' ? -1 : upper(b.blockName) === '*PAPER_SPACE' ? 1 : a.tabOrder - b.tabOrder));
-    const empty = (name: string): Block => ({ name, basePoint: [0, 0, 0], flags: 0, anonymous: false, xref: false, layer: '0', entities: [] });
+    papers.sort((a, b) =>
+      upper(a.blockName) === '*PAPER_SPACE' ? -1 : upper(b.blockName) === '*PAPER_SPACE' ? 1 : a.tabOrder - b.tabOrder,
+    );
+    const empty = (name: string): Block => ({
+      name,
+      basePoint: [0, 0, 0],
+      flags: 0,
+      anonymous: false,
+      xref: false,
+      layer: '0',
+      entities: [],
+    });
     const add = (name: string, source: Block, mode: number, layoutName?: string, layout?: Layout): void => {
       const plan: BlockPlan = {
         name,
@@ -573,7 +676,16 @@ class DwgWriter {
       p.block = target.record;
       target.inserts.push(p.handle);
       if (e.attributes.length) {
-        p.subs = e.attributes.map((a) => ({ e: { ...a, type: 'ATTRIB' as const }, handle: this.handle(), owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0 }));
+        p.subs = e.attributes.map((a) => ({
+          e: { ...a, type: 'ATTRIB' as const },
+          handle: this.handle(),
+          owner: p.handle,
+          mode: 0,
+          prev: 0,
+          next: 0,
+          subs: [],
+          seqend: 0,
+        }));
         link(p.subs);
         p.seqend = this.handle();
       }
@@ -583,7 +695,8 @@ class DwgWriter {
     if (e.type === 'DIMENSION') p.block = this.blocks.get(upper(e.block))?.record ?? 0;
     if (e.type === 'POLYLINE') {
       const n = e.vertices.length + (e.kind === 'polyface' ? e.faces.length : 0);
-      for (let i = 0; i < n; i++) p.subs.push({ e, handle: this.handle(), owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'vertex' });
+      for (let i = 0; i < n; i++)
+        p.subs.push({ e, handle: this.handle(), owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'vertex' });
       link(p.subs);
       p.seqend = this.handle();
     }
@@ -603,13 +716,26 @@ class DwgWriter {
       p.imageReactor = this.handle();
       def.reactors.push(p.imageReactor);
     }
-    if (e.type === 'WIPEOUT') this.declareClass('WIPEOUT', 'AcDbWipeout', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 127, true);
+    if (e.type === 'WIPEOUT')
+      this.declareClass('WIPEOUT', 'AcDbWipeout', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 127, true);
     return p;
   }
 
   /** The BLOCK or ENDBLK entity of a block: on the block's layer, owned by its record. */
   private blockMarker(b: BlockPlan, handle: number): Placed {
-    const e: Entity = { layer: b.source.layer || '0', color: { aci: 256 }, linetype: 'BYLAYER', ltscale: 1, lineweight: -1, visible: true, extrusion: [0, 0, 1], paperSpace: b.paper, type: 'POINT', position: [0, 0, 0], angle: 0 };
+    const e: Entity = {
+      layer: b.source.layer || '0',
+      color: { aci: 256 },
+      linetype: 'BYLAYER',
+      ltscale: 1,
+      lineweight: -1,
+      visible: true,
+      extrusion: [0, 0, 1],
+      paperSpace: b.paper,
+      type: 'POINT',
+      position: [0, 0, 0],
+      angle: 0,
+    };
     return { e, handle, owner: b.record, mode: 0, prev: 0, next: 0, subs: [], seqend: 0 };
   }
 
@@ -619,12 +745,22 @@ class DwgWriter {
       if (p.e.type === 'POLYLINE') {
         const pl = p.e as PolylineEntity;
         p.subs.forEach((s, i) => this.put(s.handle, encodeEntity(s, ctx, { pl, index: i })));
-        this.put(p.seqend, encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx));
+        this.put(
+          p.seqend,
+          encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
+        );
       } else if (p.subs.length) {
         for (const s of p.subs) this.put(s.handle, encodeEntity(s, ctx));
-        this.put(p.seqend, encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx));
+        this.put(
+          p.seqend,
+          encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
+        );
       }
-      if (p.imageReactor) this.put(p.imageReactor, imageDefReactor({ year: this.year, text: this.text }, this.classType('IMAGEDEF_REACTOR'), p.imageReactor, p.handle));
+      if (p.imageReactor)
+        this.put(
+          p.imageReactor,
+          imageDefReactor({ year: this.year, text: this.text }, this.classType('IMAGEDEF_REACTOR'), p.imageReactor, p.handle),
+        );
     }
   }
 }
@@ -635,4 +771,3 @@ function link(list: Placed[]): void {
     p.next = list[i + 1]?.handle ?? 0;
   });
 }
-

@@ -70,11 +70,18 @@ function countTypes(es: Iterable<Entity>): Counts {
   return c;
 }
 const paperLayouts = (d: Drawing): Layout[] => d.layouts.filter((l) => !l.isModel);
-const userBlocks = (d: Drawing): Entity[][] => Object.values(d.blocks).filter((b) => !LAYOUT_BLOCK.test(b.name)).map((b) => b.entities);
+const userBlocks = (d: Drawing): Entity[][] =>
+  Object.values(d.blocks)
+    .filter((b) => !LAYOUT_BLOCK.test(b.name))
+    .map((b) => b.entities);
 
 /** What our reader finds in a written file. */
 function readCounts(d: Drawing): SpaceCounts {
-  return { model: countTypes(d.modelSpace), paper: countTypes(paperLayouts(d).flatMap((l) => l.entities ?? [])), blocks: countTypes(userBlocks(d).flat()) };
+  return {
+    model: countTypes(d.modelSpace),
+    paper: countTypes(paperLayouts(d).flatMap((l) => l.entities ?? [])),
+    blocks: countTypes(userBlocks(d).flat()),
+  };
 }
 
 /**
@@ -93,17 +100,28 @@ function expected(d: Drawing, version: DxfVersion): { counts: SpaceCounts; lost:
     });
   let papers = paperLayouts(d);
   if (year === 12 && papers.length > 1) {
-    const active = papers.find((l) => l.blockName.toUpperCase() === '*PAPER_SPACE') ?? [...papers].sort((a, b) => a.tabOrder - b.tabOrder)[0];
+    const active =
+      papers.find((l) => l.blockName.toUpperCase() === '*PAPER_SPACE') ?? [...papers].sort((a, b) => a.tabOrder - b.tabOrder)[0];
     papers = active ? [active] : [];
   }
   const [model, paper, blocks] = [lower(d.modelSpace), lower(papers.flatMap((l) => l.entities ?? [])), userBlocks(d).flatMap(lower)];
-  return { counts: { model: countTypes(model), paper: countTypes(paper), blocks: countTypes(blocks) }, lost, han: han(textsOf([...model, ...paper, ...blocks])) };
+  return {
+    counts: { model: countTypes(model), paper: countTypes(paper), blocks: countTypes(blocks) },
+    lost,
+    han: han(textsOf([...model, ...paper, ...blocks])),
+  };
 }
 
 const han = (texts: string[]): string => [...texts.join('').replace(/[^\u4e00-\u9fff]/g, '')].sort().join('');
 /** The texts of a drawing's entities (TEXT, MTEXT, attribute definitions and attributes), blocks included. */
 function textsOf(es: Entity[]): string[] {
-  return es.flatMap((e) => (e.type === 'TEXT' || e.type === 'MTEXT' || e.type === 'ATTDEF' || e.type === 'ATTRIB' ? [e.text] : e.type === 'INSERT' ? e.attributes.map((a) => a.text) : []));
+  return es.flatMap((e) =>
+    e.type === 'TEXT' || e.type === 'MTEXT' || e.type === 'ATTDEF' || e.type === 'ATTRIB'
+      ? [e.text]
+      : e.type === 'INSERT'
+        ? e.attributes.map((a) => a.text)
+        : [],
+  );
 }
 
 // ---- ezdxf ----------------------------------------------------------------------------------------
@@ -204,13 +222,24 @@ class Ezdxf {
 
 const diff = (what: string, got: Counts | undefined, want: Counts): string[] => {
   const out: string[] = [];
-  for (const t of new Set([...Object.keys(want), ...Object.keys(got ?? {})])) if ((got?.[t] ?? 0) !== (want[t] ?? 0)) out.push(`${what} ${t}: ${got?.[t] ?? 0}, expected ${want[t] ?? 0}`);
+  for (const t of new Set([...Object.keys(want), ...Object.keys(got ?? {})]))
+    if ((got?.[t] ?? 0) !== (want[t] ?? 0)) out.push(`${what} ${t}: ${got?.[t] ?? 0}, expected ${want[t] ?? 0}`);
   return out;
 };
 const total = (c: SpaceCounts): number => [c.model, c.paper, c.blocks].reduce((n, x) => n + Object.values(x).reduce((a, b) => a + b, 0), 0);
 
 const files = sources();
-const stats = { files: 0, refused: [] as string[], written: 0, ezdxfChecked: 0, ezdxfMs: 0, chinese: 0, entities: 0, failures: [] as string[], ms: 0 };
+const stats = {
+  files: 0,
+  refused: [] as string[],
+  written: 0,
+  ezdxfChecked: 0,
+  ezdxfMs: 0,
+  chinese: 0,
+  entities: 0,
+  failures: [] as string[],
+  ms: 0,
+};
 
 afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
@@ -226,74 +255,106 @@ describe(`DXF writer sweep over ${hasCorpus ? 'the corpus' : 'the committed fixt
     expect(files.length).toBeGreaterThan(hasCorpus ? 100 : 10);
   });
 
-  it('writes every drawing in every version; our reader and ezdxf find its entities, Chinese text included', { timeout: 600_000 }, async () => {
-    const started = performance.now();
-    const ezdxf = new Ezdxf();
-    const pending: Promise<void>[] = [];
-    const failures = stats.failures;
-    try {
-      for (const file of files) {
-        const name = basename(file);
-        let drawing: Drawing;
-        try {
-          drawing = (await openDrawing(readFileSync(file), name, { dwgTimeoutMs: 60_000 })).drawing;
-        } catch (err) {
-          // Unreadable inputs are the reader's business (its own sweep); the writer needs a drawing.
-          if (!(err instanceof CadReadError)) throw err;
-          stats.refused.push(`${name}: ${err.reason}`);
-          continue;
-        }
-        stats.files++;
-        const outputs: [DxfVersion, boolean][] = [...DXF_VERSIONS.map((v): [DxfVersion, boolean] => [v, false]), [BINARY_VERSION, true]];
-        for (const [version, binary] of outputs) {
-          const label = `${name} ${version}${binary ? ' binary' : ''}`;
-          const { bytes, notes } = writeDxf(drawing, { version, binary });
-          const { counts: want, lost, han: wantHan } = expected(drawing, version);
-          stats.written++;
-          stats.entities += total(want);
+  it(
+    'writes every drawing in every version; our reader and ezdxf find its entities, Chinese text included',
+    { timeout: 600_000 },
+    async () => {
+      const started = performance.now();
+      const ezdxf = new Ezdxf();
+      const pending: Promise<void>[] = [];
+      const failures = stats.failures;
+      try {
+        for (const file of files) {
+          const name = basename(file);
+          let drawing: Drawing;
+          try {
+            drawing = (await openDrawing(readFileSync(file), name, { dwgTimeoutMs: 60_000 })).drawing;
+          } catch (err) {
+            // Unreadable inputs are the reader's business (its own sweep); the writer needs a drawing.
+            if (!(err instanceof CadReadError)) throw err;
+            stats.refused.push(`${name}: ${err.reason}`);
+            continue;
+          }
+          stats.files++;
+          const outputs: [DxfVersion, boolean][] = [...DXF_VERSIONS.map((v): [DxfVersion, boolean] => [v, false]), [BINARY_VERSION, true]];
+          for (const [version, binary] of outputs) {
+            const label = `${name} ${version}${binary ? ' binary' : ''}`;
+            const { bytes, notes } = writeDxf(drawing, { version, binary });
+            const { counts: want, lost, han: wantHan } = expected(drawing, version);
+            stats.written++;
+            stats.entities += total(want);
 
-          // (a) our reader.
-          const back = readDxf(bytes);
-          if (back.warnings.length) failures.push(`${label}: reader warnings: ${back.warnings.slice(0, 3).join('; ')}`);
-          if (back.drawing.header.acadVersion !== ACADVER[version]) failures.push(`${label}: $ACADVER ${back.drawing.header.acadVersion}`);
-          const got = readCounts(back.drawing);
-          const gotHan = han(textsOf([...back.drawing.modelSpace, ...paperLayouts(back.drawing).flatMap((l) => l.entities ?? []), ...userBlocks(back.drawing).flat()]));
-          if (gotHan !== wantHan) failures.push(`${label}: ours reads ${gotHan.length} Chinese characters back, the source has ${wantHan.length}`);
-          failures.push(...[...diff('model', got.model, want.model), ...diff('paper', got.paper, want.paper), ...diff('blocks', got.blocks, want.blocks)].map((d) => `${label}: ours: ${d}`));
-          for (const type of lost) if (!notes.some((n) => n.startsWith(`${type}:`))) failures.push(`${label}: ${type} left out without a note`);
-          // What R12 could not take of a second paper layout is said too.
-          if (version === 'R12' && paperLayouts(drawing).length > 1 && total({ model: {}, paper: countTypes(paperLayouts(drawing).flatMap((l) => l.entities ?? [])), blocks: {} }) > total({ model: {}, paper: want.paper, blocks: {} }))
-            if (!notes.some((n) => /second paper layout left out/.test(n))) failures.push(`${label}: paper layouts left out without a note`);
+            // (a) our reader.
+            const back = readDxf(bytes);
+            if (back.warnings.length) failures.push(`${label}: reader warnings: ${back.warnings.slice(0, 3).join('; ')}`);
+            if (back.drawing.header.acadVersion !== ACADVER[version])
+              failures.push(`${label}: $ACADVER ${back.drawing.header.acadVersion}`);
+            const got = readCounts(back.drawing);
+            const gotHan = han(
+              textsOf([
+                ...back.drawing.modelSpace,
+                ...paperLayouts(back.drawing).flatMap((l) => l.entities ?? []),
+                ...userBlocks(back.drawing).flat(),
+              ]),
+            );
+            if (gotHan !== wantHan)
+              failures.push(`${label}: ours reads ${gotHan.length} Chinese characters back, the source has ${wantHan.length}`);
+            failures.push(
+              ...[
+                ...diff('model', got.model, want.model),
+                ...diff('paper', got.paper, want.paper),
+                ...diff('blocks', got.blocks, want.blocks),
+              ].map((d) => `${label}: ours: ${d}`),
+            );
+            for (const type of lost)
+              if (!notes.some((n) => n.startsWith(`${type}:`))) failures.push(`${label}: ${type} left out without a note`);
+            // What R12 could not take of a second paper layout is said too.
+            if (
+              version === 'R12' &&
+              paperLayouts(drawing).length > 1 &&
+              total({ model: {}, paper: countTypes(paperLayouts(drawing).flatMap((l) => l.entities ?? [])), blocks: {} }) >
+                total({ model: {}, paper: want.paper, blocks: {} })
+            )
+              if (!notes.some((n) => /second paper layout left out/.test(n)))
+                failures.push(`${label}: paper layouts left out without a note`);
 
-          // (b, c) ezdxf, in the background while the next file is written.
-          if (bytes.length > EZDXF_BIG_BYTES && !binary && !EZDXF_BIG_VERSIONS.includes(version)) continue;
-          const path = join(tmp, `${stats.written}.dxf`);
-          writeFileSync(path, bytes);
-          pending.push(
-            ezdxf.check(path).then((a) => {
-              rmSync(path, { force: true });
-              stats.ezdxfChecked++;
-              stats.ezdxfMs += a.ms ?? 0;
-              if (wantHan) stats.chinese++;
-              if (a.error) {
-                failures.push(`${label}: ezdxf: ${a.error}`);
-                return;
-              }
-              if (a.version !== ACADVER[version]) failures.push(`${label}: ezdxf reads version ${a.version}`);
-              failures.push(...[...diff('model', a.model, want.model), ...diff('paper', a.paper, want.paper), ...diff('blocks', a.blocks, want.blocks)].map((d) => `${label}: ezdxf: ${d}`));
-              if (a.han !== wantHan) failures.push(`${label}: ezdxf reads ${a.han?.length ?? 0} Chinese characters, the source has ${wantHan.length}`);
-            }),
-          );
-          // Keep the queue short: a few files waiting on disk at most.
-          if (pending.length >= 8) await pending.shift();
+            // (b, c) ezdxf, in the background while the next file is written.
+            if (bytes.length > EZDXF_BIG_BYTES && !binary && !EZDXF_BIG_VERSIONS.includes(version)) continue;
+            const path = join(tmp, `${stats.written}.dxf`);
+            writeFileSync(path, bytes);
+            pending.push(
+              ezdxf.check(path).then((a) => {
+                rmSync(path, { force: true });
+                stats.ezdxfChecked++;
+                stats.ezdxfMs += a.ms ?? 0;
+                if (wantHan) stats.chinese++;
+                if (a.error) {
+                  failures.push(`${label}: ezdxf: ${a.error}`);
+                  return;
+                }
+                if (a.version !== ACADVER[version]) failures.push(`${label}: ezdxf reads version ${a.version}`);
+                failures.push(
+                  ...[
+                    ...diff('model', a.model, want.model),
+                    ...diff('paper', a.paper, want.paper),
+                    ...diff('blocks', a.blocks, want.blocks),
+                  ].map((d) => `${label}: ezdxf: ${d}`),
+                );
+                if (a.han !== wantHan)
+                  failures.push(`${label}: ezdxf reads ${a.han?.length ?? 0} Chinese characters, the source has ${wantHan.length}`);
+              }),
+            );
+            // Keep the queue short: a few files waiting on disk at most.
+            if (pending.length >= 8) await pending.shift();
+          }
         }
+        await Promise.all(pending);
+      } finally {
+        ezdxf.close();
+        stats.ms = performance.now() - started;
       }
-      await Promise.all(pending);
-    } finally {
-      ezdxf.close();
-      stats.ms = performance.now() - started;
-    }
-    expect(failures.slice(0, 50)).toEqual([]);
-    expect(stats.files + stats.refused.length).toBe(files.length);
-  });
+      expect(failures.slice(0, 50)).toEqual([]);
+      expect(stats.files + stats.refused.length).toBe(files.length);
+    },
+  );
 });

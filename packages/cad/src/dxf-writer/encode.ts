@@ -156,7 +156,8 @@ class ByteSink {
   }
 }
 
-const int = (v: GroupValue): number => (typeof v === 'number' ? Math.round(v) || 0 : typeof v === 'boolean' ? (v ? 1 : 0) : Number.parseInt(v, 10) || 0);
+const int = (v: GroupValue): number =>
+  typeof v === 'number' ? Math.round(v) || 0 : typeof v === 'boolean' ? (v ? 1 : 0) : Number.parseInt(v, 10) || 0;
 const dbl = (v: GroupValue): number => (typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v) || 0);
 const clamp16 = (n: number): number => Math.max(-32768, Math.min(32767, n));
 const clamp32 = (n: number): number => Math.max(-2147483648, Math.min(2147483647, n));

@@ -30,12 +30,15 @@ export function ellipsePoints(e: EllipseEntity, tol: number): Vec3[] {
   const a = Math.hypot(mx, my, mz);
   const [nx, ny, nz] = e.extrusion;
   // Minor axis = normal × major, scaled by the ratio.
-  let bx = ny * mz - nz * my, by = nz * mx - nx * mz, bz = nx * my - ny * mx;
+  let bx = ny * mz - nz * my,
+    by = nz * mx - nx * mz,
+    bz = nx * my - ny * mx;
   const bl = Math.hypot(bx, by, bz) || 1;
   bx = (bx / bl) * a * e.ratio;
   by = (by / bl) * a * e.ratio;
   bz = (bz / bl) * a * e.ratio;
-  let t0 = e.startParam, t1 = e.endParam;
+  let t0 = e.startParam,
+    t1 = e.endParam;
   const full = Math.abs(t1 - t0) >= TAU - 1e-9 || Math.abs(t1 - t0) < 1e-12;
   if (full) {
     t0 = 0;
@@ -47,7 +50,8 @@ export function ellipsePoints(e: EllipseEntity, tol: number): Vec3[] {
   for (let i = 0; i <= n; i++) {
     if (full && i === n) break;
     const t = t0 + ((t1 - t0) * i) / n;
-    const c = Math.cos(t), s = Math.sin(t);
+    const c = Math.cos(t),
+      s = Math.sin(t);
     out.push([cx + mx * c + bx * s, cy + my * c + by * s, cz + mz * c + bz * s]);
   }
   return out;
@@ -60,7 +64,9 @@ function clampedKnots(n: number, p: number): number[] {
 }
 
 const dist2Seg = (p: Vec3, a: Vec3, b: Vec3): number => {
-  const dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+  const dx = b[0] - a[0],
+    dy = b[1] - a[1],
+    dz = b[2] - a[2];
   const l2 = dx * dx + dy * dy + dz * dz;
   let t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy + (p[2] - a[2]) * dz) / l2 : 0;
   t = Math.max(0, Math.min(1, t));
@@ -99,10 +105,12 @@ export function splinePolyline(e: SplineEntity, tol: number): Vec3[] {
     refine(ta, pa, tm, pm, depth + 1);
     refine(tm, pm, tb, pb, depth + 1);
   };
-  const t0 = k[p] as number, tEnd = k[n] as number;
+  const t0 = k[p] as number,
+    tEnd = k[n] as number;
   out.push(at(t0));
   for (let s = p; s < n; s++) {
-    const a = k[s] as number, b = k[s + 1] as number;
+    const a = k[s] as number,
+      b = k[s + 1] as number;
     if (!(b > a)) continue;
     // The last parameter of the span itself belongs to the next span's basis: stay just inside.
     const bEval = s === n - 1 ? tEnd : b - 1e-12 * (b - a);
@@ -147,14 +155,22 @@ function edgePoints(ed: HatchEdge, tol: number): [number, number][] {
     const out: [number, number][] = [];
     for (let i = 0; i <= n; i++) {
       const t = t0 + (sw * i) / n;
-      const c = Math.cos(t), s = Math.sin(t);
+      const c = Math.cos(t),
+        s = Math.sin(t);
       out.push([ed.center[0] + c * mx - s * my * ratio, ed.center[1] + c * my + s * mx * ratio]);
     }
     return out;
   }
   const spline: SplineEntity = {
     type: 'SPLINE',
-    layer: '0', color: {}, linetype: '', ltscale: 1, lineweight: -1, visible: true, extrusion: [0, 0, 1], paperSpace: false,
+    layer: '0',
+    color: {},
+    linetype: '',
+    ltscale: 1,
+    lineweight: -1,
+    visible: true,
+    extrusion: [0, 0, 1],
+    paperSpace: false,
     degree: ed.degree,
     flags: 0,
     closed: ed.periodic,
@@ -182,9 +198,11 @@ function bulgePoints(vs: { x: number; y: number; bulge: number }[], closed: bool
     if (!chord) continue;
     const theta = 4 * Math.atan(a.bulge);
     const r = chord / (2 * Math.sin(Math.abs(theta) / 2));
-    const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+    const mx = (a.x + b.x) / 2,
+      my = (a.y + b.y) / 2;
     const h = r * Math.cos(theta / 2) * Math.sign(a.bulge);
-    const cx = mx - ((b.y - a.y) / chord) * h, cy = my + ((b.x - a.x) / chord) * h;
+    const cx = mx - ((b.y - a.y) / chord) * h,
+      cy = my + ((b.x - a.x) / chord) * h;
     const sa = Math.atan2(a.y - cy, a.x - cx);
     const steps = arcSegments(r, theta, tol);
     for (let k = 1; k < steps; k++) {
@@ -208,7 +226,8 @@ export function hatchRings(e: HatchEntity, tol: number): [number, number][][] {
         const first = pts[0];
         ring.push(...(last && first && Math.hypot(last[0] - first[0], last[1] - first[1]) <= tol ? pts.slice(1) : pts));
       }
-    const a = ring[0], z = ring[ring.length - 1];
+    const a = ring[0],
+      z = ring[ring.length - 1];
     if (ring.length > 1 && a && z && a[0] === z[0] && a[1] === z[1]) ring.pop();
     if (ring.length >= 3) rings.push(ring);
   }
@@ -228,7 +247,8 @@ export function fillTrapezoids(rings: [number, number][][], limit = 50_000): Qua
   const ys = new Set<number>();
   for (const r of rings)
     for (let i = 0; i < r.length; i++) {
-      const a = r[i] as [number, number], b = r[(i + 1) % r.length] as [number, number];
+      const a = r[i] as [number, number],
+        b = r[(i + 1) % r.length] as [number, number];
       ys.add(a[1]);
       if (a[1] !== b[1]) edges.push(a[1] < b[1] ? [a[0], a[1], b[0], b[1]] : [b[0], b[1], a[0], a[1]]);
     }
@@ -236,12 +256,19 @@ export function fillTrapezoids(rings: [number, number][][], limit = 50_000): Qua
   const xAt = (ed: [number, number, number, number], y: number): number => ed[0] + ((y - ed[1]) * (ed[2] - ed[0])) / (ed[3] - ed[1]);
   const out: Quad[] = [];
   for (let i = 0; i + 1 < levels.length && out.length < limit; i++) {
-    const y0 = levels[i] as number, y1 = levels[i + 1] as number;
+    const y0 = levels[i] as number,
+      y1 = levels[i + 1] as number;
     const ym = (y0 + y1) / 2;
     const cross = edges.filter((ed) => ed[1] <= ym && ed[3] > ym).sort((p, q) => xAt(p, ym) - xAt(q, ym));
     for (let k = 0; k + 1 < cross.length; k += 2) {
-      const l = cross[k] as [number, number, number, number], r = cross[k + 1] as [number, number, number, number];
-      out.push([[xAt(l, y0), y0], [xAt(r, y0), y0], [xAt(l, y1), y1], [xAt(r, y1), y1]]);
+      const l = cross[k] as [number, number, number, number],
+        r = cross[k + 1] as [number, number, number, number];
+      out.push([
+        [xAt(l, y0), y0],
+        [xAt(r, y0), y0],
+        [xAt(l, y1), y1],
+        [xAt(r, y1), y1],
+      ]);
     }
   }
   return out;
@@ -251,20 +278,29 @@ export function fillTrapezoids(rings: [number, number][][], limit = 50_000): Qua
 export function patternLines(e: HatchEntity, d: Drawing): HatchPatternLine[] {
   if (e.patternLines.length) return e.patternLines;
   const name = e.pattern.trim().toUpperCase();
-  if (e.patternType === 0 || name === '_USER' || name === 'USER' || name === '') return userPattern(e.patternScale || 1, e.patternAngle, e.patternDouble);
+  if (e.patternType === 0 || name === '_USER' || name === 'USER' || name === '')
+    return userPattern(e.patternScale || 1, e.patternAngle, e.patternDouble);
   return lookupPattern(name, e.patternScale || 1, e.patternAngle, isMetric(d)) ?? [];
 }
 
 /** Pattern segments clipped to the rings (even-odd), at most `limit`. */
-export function patternSegments(rings: [number, number][][], lines: HatchPatternLine[], limit: number): { segments: [number, number, number, number][]; truncated: boolean } {
+export function patternSegments(
+  rings: [number, number][][],
+  lines: HatchPatternLine[],
+  limit: number,
+): { segments: [number, number, number, number][]; truncated: boolean } {
   let n = 0;
   for (const r of rings) n += r.length;
   const edges = new Float64Array(n * 4);
   let q = 0;
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
   for (const r of rings)
     for (let i = 0; i < r.length; i++) {
-      const a = r[i] as [number, number], b = r[(i + 1) % r.length] as [number, number];
+      const a = r[i] as [number, number],
+        b = r[(i + 1) % r.length] as [number, number];
       edges[q++] = a[0];
       edges[q++] = a[1];
       edges[q++] = b[0];

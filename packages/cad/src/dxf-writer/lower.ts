@@ -88,7 +88,13 @@ export class Lowering {
       case 'MESH':
         if (this.year >= 2010) return [e];
         this.note(`MESH: written as a polyface mesh (DXF ${this.year} has no MESH)`);
-        return [this.polyface(e, e.vertices, e.faces.map((f) => f.map((i) => i + 1)))];
+        return [
+          this.polyface(
+            e,
+            e.vertices,
+            e.faces.map((f) => f.map((i) => i + 1)),
+          ),
+        ];
       default:
     }
     if (!r12) return [e];
@@ -108,7 +114,8 @@ export class Lowering {
       case 'SPLINE': {
         this.note('SPLINE: written as a polyline within the chord tolerance (R12)');
         const pts = splinePolyline(e, this.tol);
-        const a = pts[0], z = pts[pts.length - 1];
+        const a = pts[0],
+          z = pts[pts.length - 1];
         const closed = e.closed && pts.length > 2 && !!a && !!z && a[0] === z[0] && a[1] === z[1] && a[2] === z[2];
         if (closed) pts.pop();
         return [this.wcsPolyline(e, pts, closed)];
@@ -182,7 +189,14 @@ export class Lowering {
     const z = pts[0]?.[2] ?? 0;
     const flat = isDefaultExtrusion(e.extrusion) && pts.every((p) => p[2] === z);
     if (!flat) return this.polylineOf(e, '3d', pts, closed, 0);
-    if (this.year === 12) return this.polylineOf(e, '2d', pts.map((p) => [p[0], p[1], z]), closed, z);
+    if (this.year === 12)
+      return this.polylineOf(
+        e,
+        '2d',
+        pts.map((p) => [p[0], p[1], z]),
+        closed,
+        z,
+      );
     const lw: LwPolylineEntity = {
       ...baseOf(e),
       type: 'LWPOLYLINE',
@@ -228,7 +242,8 @@ export class Lowering {
     const row = Math.floor((att - 1) / 3);
     const n = lines.length;
     const a = (e.rotation * Math.PI) / 180;
-    const vx = -Math.sin(a), vy = Math.cos(a);
+    const vx = -Math.sin(a),
+      vy = Math.cos(a);
     const out: TextEntity[] = [];
     lines.forEach((line, i) => {
       if (!line.trim()) return;
@@ -266,7 +281,9 @@ export class Lowering {
           if (pts.length >= 2) out.push(this.wcsPolyline(base, pts, false));
         }
         if (leader.lastPoint && leader.doglegVector && e.hasDogleg !== false && leader.doglegLength) {
-          const p = leader.lastPoint, dv = leader.doglegVector, l = leader.doglegLength;
+          const p = leader.lastPoint,
+            dv = leader.doglegVector,
+            l = leader.doglegLength;
           out.push(this.wcsPolyline(base, [p, [p[0] + dv[0] * l, p[1] + dv[1] * l, p[2] + dv[2] * l]], false));
         }
       }
@@ -297,7 +314,15 @@ export class Lowering {
     const rings = hatchRings(e, this.tol);
     const out: Entity[] = [];
     for (const ring of rings)
-      out.push(this.polylineOf(e, '2d', ring.map(([x, y]) => [x, y, e.elevation]), true, e.elevation));
+      out.push(
+        this.polylineOf(
+          e,
+          '2d',
+          ring.map(([x, y]) => [x, y, e.elevation]),
+          true,
+          e.elevation,
+        ),
+      );
     const fill = e.solid || e.gradient !== undefined;
     if (fill) {
       this.note('HATCH: written as its boundary polylines and SOLID fills (R12)');
@@ -320,7 +345,12 @@ export class Lowering {
     const toWcs = ocsToWcs(e.extrusion);
     const base = { ...baseOf(e), extrusion: [0, 0, 1] as Vec3 };
     for (const [x0, y0, x1, y1] of segments) {
-      const line: LineEntity = { ...base, type: 'LINE', start: apply3(toWcs, x0, y0, e.elevation), end: apply3(toWcs, x1, y1, e.elevation) };
+      const line: LineEntity = {
+        ...base,
+        type: 'LINE',
+        start: apply3(toWcs, x0, y0, e.elevation),
+        end: apply3(toWcs, x1, y1, e.elevation),
+      };
       out.push(line);
     }
     return out;

@@ -40,9 +40,34 @@ const base = (over: Partial<EntityBase> = {}): EntityBase => ({
 });
 
 function sampleDrawing(): Drawing {
-  const d = emptyDrawing({ acadVersion: 'AC1032', release: 'R2018', encoding: 'utf-8', vars: {}, extMin: [0, 0, 0], extMax: [100, 100, 0] });
-  d.layers.WALLS = { name: 'WALLS', color: { aci: 1 }, linetype: 'Continuous', lineweight: 50, on: true, frozen: false, locked: false, plot: true };
-  d.layers['标注'] = { name: '标注', color: { aci: 3, rgb: 0x12ab34 }, linetype: 'Continuous', lineweight: -3, on: false, frozen: false, locked: false, plot: true };
+  const d = emptyDrawing({
+    acadVersion: 'AC1032',
+    release: 'R2018',
+    encoding: 'utf-8',
+    vars: {},
+    extMin: [0, 0, 0],
+    extMax: [100, 100, 0],
+  });
+  d.layers.WALLS = {
+    name: 'WALLS',
+    color: { aci: 1 },
+    linetype: 'Continuous',
+    lineweight: 50,
+    on: true,
+    frozen: false,
+    locked: false,
+    plot: true,
+  };
+  d.layers['标注'] = {
+    name: '标注',
+    color: { aci: 3, rgb: 0x12ab34 },
+    linetype: 'Continuous',
+    lineweight: -3,
+    on: false,
+    frozen: false,
+    locked: false,
+    plot: true,
+  };
   d.blocks.DOOR = {
     name: 'DOOR',
     basePoint: [0, 0, 0],
@@ -52,7 +77,23 @@ function sampleDrawing(): Drawing {
     layer: '0',
     entities: [
       { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [1, 0, 0] },
-      { ...base({ layer: '0' }), type: 'ATTDEF', text: '门', insertion: [0, 1, 0], height: 0.25, rotation: 0, widthFactor: 1, oblique: 0, style: 'Standard', halign: 0, valign: 0, generation: 0, tag: 'NAME', prompt: '名称', attributeFlags: 0 },
+      {
+        ...base({ layer: '0' }),
+        type: 'ATTDEF',
+        text: '门',
+        insertion: [0, 1, 0],
+        height: 0.25,
+        rotation: 0,
+        widthFactor: 1,
+        oblique: 0,
+        style: 'Standard',
+        halign: 0,
+        valign: 0,
+        generation: 0,
+        tag: 'NAME',
+        prompt: '名称',
+        attributeFlags: 0,
+      },
     ],
   };
   d.modelSpace = [
@@ -102,12 +143,49 @@ function sampleDrawing(): Drawing {
       rational: false,
       knots: [0, 0, 0, 0, 1, 1, 1, 1],
       weights: [],
-      controlPoints: [[0, 60, 0], [10, 80, 0], [20, 40, 0], [30, 60, 0]],
+      controlPoints: [
+        [0, 60, 0],
+        [10, 80, 0],
+        [20, 40, 0],
+        [30, 60, 0],
+      ],
       fitPoints: [],
     },
-    { ...base(), type: 'SOLID', points: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]] },
-    { ...base(), type: '3DFACE', points: [[0, 0, 0], [1, 0, 1], [1, 1, 1], [0, 1, 0]], invisibleEdges: 2 },
-    { ...base(), type: 'TEXT', text: '中文 text ½', insertion: [3, 4, 0], height: 2.5, rotation: 30, widthFactor: 0.8, oblique: 0, style: 'Standard', halign: 0, valign: 0, generation: 0 },
+    {
+      ...base(),
+      type: 'SOLID',
+      points: [
+        [0, 0, 0],
+        [1, 0, 0],
+        [0, 1, 0],
+        [1, 1, 0],
+      ],
+    },
+    {
+      ...base(),
+      type: '3DFACE',
+      points: [
+        [0, 0, 0],
+        [1, 0, 1],
+        [1, 1, 1],
+        [0, 1, 0],
+      ],
+      invisibleEdges: 2,
+    },
+    {
+      ...base(),
+      type: 'TEXT',
+      text: '中文 text ½',
+      insertion: [3, 4, 0],
+      height: 2.5,
+      rotation: 30,
+      widthFactor: 0.8,
+      oblique: 0,
+      style: 'Standard',
+      halign: 0,
+      valign: 0,
+      generation: 0,
+    },
     {
       ...base(),
       type: 'MTEXT',
@@ -134,7 +212,22 @@ function sampleDrawing(): Drawing {
       columnSpacing: 0,
       rowSpacing: 0,
       attributes: [
-        { ...base({ layer: '0' }), type: 'ATTRIB', text: '前门', insertion: [40, 12, 0], height: 0.5, rotation: 90, widthFactor: 1, oblique: 0, style: 'Standard', halign: 0, valign: 0, generation: 0, tag: 'NAME', attributeFlags: 0 },
+        {
+          ...base({ layer: '0' }),
+          type: 'ATTRIB',
+          text: '前门',
+          insertion: [40, 12, 0],
+          height: 0.5,
+          rotation: 90,
+          widthFactor: 1,
+          oblique: 0,
+          style: 'Standard',
+          halign: 0,
+          valign: 0,
+          generation: 0,
+          tag: 'NAME',
+          attributeFlags: 0,
+        },
       ],
     },
     {
@@ -154,7 +247,19 @@ function sampleDrawing(): Drawing {
             { kind: 'line', start: [70, 10], end: [70, 0] },
           ],
         },
-        { flags: 2, polyline: { vertices: [{ x: 75, y: 2, bulge: 0 }, { x: 80, y: 2, bulge: 0 }, { x: 80, y: 6, bulge: 0 }, { x: 75, y: 6, bulge: 0 }], closed: true }, edges: [] },
+        {
+          flags: 2,
+          polyline: {
+            vertices: [
+              { x: 75, y: 2, bulge: 0 },
+              { x: 80, y: 2, bulge: 0 },
+              { x: 80, y: 6, bulge: 0 },
+              { x: 75, y: 6, bulge: 0 },
+            ],
+            closed: true,
+          },
+          edges: [],
+        },
       ],
       style: 0,
       patternType: 1,
@@ -209,7 +314,10 @@ describe('hand-made drawing, every version', () => {
     close([...ell.majorAxis, ell.ratio, ell.endParam], [20, 5, 0, 0.4, Math.PI * 2]);
     const lw = first(m, 'LWPOLYLINE');
     expect(lw.closed).toBe(true);
-    close(lw.vertices.flatMap((v) => [v.x, v.y, v.bulge, v.startWidth, v.endWidth]), [0, 0, 0, 0, 0, 10, 0, 0.5, 0.5, 1, 10, 10, 0, 0, 0]);
+    close(
+      lw.vertices.flatMap((v) => [v.x, v.y, v.bulge, v.startWidth, v.endWidth]),
+      [0, 0, 0, 0, 0, 10, 0, 0.5, 0.5, 1, 10, 10, 0, 0, 0],
+    );
     const p3 = first(m, 'POLYLINE');
     expect(p3.kind).toBe('3d');
     close(p3.vertices[1]?.position ?? [], [1, 2, 3]);
@@ -249,16 +357,23 @@ describe('hand-made drawing, every version', () => {
     expect(warnings).toEqual([]);
     expect(d.header.acadVersion).toBe('AC1009');
     const c = countTypes(d.modelSpace);
-    for (const t of ['LINE', 'POINT', 'CIRCLE', 'ARC', 'SOLID', '3DFACE', 'TEXT', 'INSERT'] as const) expect(c[t] ?? 0, t).toBeGreaterThanOrEqual(countTypes(src.modelSpace)[t] ?? 0);
+    for (const t of ['LINE', 'POINT', 'CIRCLE', 'ARC', 'SOLID', '3DFACE', 'TEXT', 'INSERT'] as const)
+      expect(c[t] ?? 0, t).toBeGreaterThanOrEqual(countTypes(src.modelSpace)[t] ?? 0);
     for (const t of ['ELLIPSE', 'LWPOLYLINE', 'SPLINE', 'MTEXT', 'HATCH', 'XLINE']) {
       expect(c[t], t).toBeUndefined();
-      expect(notes.some((n) => n.startsWith(`${t}:`)), `${t} in ${notes.join(' | ')}`).toBe(true);
+      expect(
+        notes.some((n) => n.startsWith(`${t}:`)),
+        `${t} in ${notes.join(' | ')}`,
+      ).toBe(true);
     }
     close(first(d.modelSpace, 'LINE').end, [10.125, -3.0625, 0]);
     // The LWPOLYLINE is the first 2D POLYLINE, bulges and widths kept.
     const pl = d.modelSpace.find((e): e is EntityOf<'POLYLINE'> => e.type === 'POLYLINE' && e.kind === '2d' && e.vertices.length === 3);
     expect(pl?.closed).toBe(true);
-    close(pl?.vertices.flatMap((v) => [v.position[0], v.position[1], v.bulge, v.startWidth, v.endWidth]) ?? [], [0, 0, 0, 0, 0, 10, 0, 0.5, 0.5, 1, 10, 10, 0, 0, 0]);
+    close(
+      pl?.vertices.flatMap((v) => [v.position[0], v.position[1], v.bulge, v.startWidth, v.endWidth]) ?? [],
+      [0, 0, 0, 0, 0, 10, 0, 0.5, 0.5, 1, 10, 10, 0, 0, 0],
+    );
     expect(d.blocks.DOOR?.entities.map((e) => e.type)).toEqual(['LINE', 'ATTDEF']);
     expect(first(d.modelSpace, 'INSERT').attributes[0]?.text).toBe('前门');
     expect(d.header.codePage).toBe('ANSI_936');
@@ -297,18 +412,24 @@ describe('R12 downgrade rules', () => {
     const segDist = (p: Vec3): number => {
       let best = Infinity;
       for (let i = 0; i < pts.length; i++) {
-        const a = pts[i] as Vec3, b = pts[(i + 1) % pts.length] as Vec3;
-        const dx = b[0] - a[0], dy = b[1] - a[1];
+        const a = pts[i] as Vec3,
+          b = pts[(i + 1) % pts.length] as Vec3;
+        const dx = b[0] - a[0],
+          dy = b[1] - a[1];
         const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)));
         best = Math.min(best, Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy));
       }
       return best;
     };
-    const a = Math.hypot(20, 5), b = a * 0.4, ux = 20 / a, uy = 5 / a;
+    const a = Math.hypot(20, 5),
+      b = a * 0.4,
+      ux = 20 / a,
+      uy = 5 / a;
     let worst = 0;
     for (let k = 0; k < 4000; k++) {
       const t = (k / 4000) * Math.PI * 2;
-      const x = a * Math.cos(t), y = b * Math.sin(t);
+      const x = a * Math.cos(t),
+        y = b * Math.sin(t);
       worst = Math.max(worst, segDist([50 + x * ux - y * uy, 50 + x * uy + y * ux, 0]));
     }
     expect(worst).toBeLessThanOrEqual(tol);
@@ -326,7 +447,7 @@ describe('R12 downgrade rules', () => {
     // Trapezoids in SOLID order 1-2-4-3: area = (top + bottom) / 2 * height.
     const area = solids.reduce((t, s) => {
       const [p1, p2, p3, p4] = s.points;
-      return t + (((p2[0] - p1[0]) + (p4[0] - p3[0])) / 2) * (p3[1] - p1[1]);
+      return t + ((p2[0] - p1[0] + (p4[0] - p3[0])) / 2) * (p3[1] - p1[1]);
     }, 0);
     expect(area).toBeCloseTo(20 * 10 - 5 * 4, 9);
   });
@@ -334,7 +455,12 @@ describe('R12 downgrade rules', () => {
   it('a pattern hatch becomes its boundary plus pattern LINEs inside it', () => {
     const d = sampleDrawing();
     const h = d.modelSpace.find((e) => e.type === 'HATCH') as EntityOf<'HATCH'>;
-    const pattern: Entity = { ...h, solid: false, pattern: 'ANSI31', patternLines: [{ angle: 45, base: [0, 0], offset: [-1, 1], dashes: [] }] };
+    const pattern: Entity = {
+      ...h,
+      solid: false,
+      pattern: 'ANSI31',
+      patternLines: [{ angle: 45, base: [0, 0], offset: [-1, 1], dashes: [] }],
+    };
     const { drawing } = readDxf(writeDxf(only(pattern), { version: 'R12' }).bytes);
     const lines = drawing.modelSpace.filter((e): e is EntityOf<'LINE'> => e.type === 'LINE');
     expect(lines.length).toBeGreaterThan(10);
@@ -343,7 +469,8 @@ describe('R12 downgrade rules', () => {
         expect(p[0]).toBeGreaterThanOrEqual(70 - 1e-9);
         expect(p[0]).toBeLessThanOrEqual(90 + 1e-9);
         // Nothing inside the hole.
-        const mx = (l.start[0] + l.end[0]) / 2, my = (l.start[1] + l.end[1]) / 2;
+        const mx = (l.start[0] + l.end[0]) / 2,
+          my = (l.start[1] + l.end[1]) / 2;
         expect(mx > 75 + 1e-6 && mx < 80 - 1e-6 && my > 2 + 1e-6 && my < 6 - 1e-6).toBe(false);
       }
     }
@@ -381,7 +508,8 @@ describe('Chinese text and binary DXF', () => {
     const txt = writeDxf(d, { version }).bytes;
     expect(detectDxf(bin)).toBe('binary');
     expect(detectDxf(txt)).toBe('ascii');
-    const a = readDxf(bin), b = readDxf(txt);
+    const a = readDxf(bin),
+      b = readDxf(txt);
     expect(a.warnings).toEqual([]);
     expect(JSON.stringify(a.drawing.modelSpace)).toBe(JSON.stringify(b.drawing.modelSpace));
     expect(JSON.stringify(a.drawing.blocks)).toBe(JSON.stringify(b.drawing.blocks));
@@ -423,7 +551,12 @@ const textsOf = (d: Drawing): string[] => {
 };
 
 function ezdxfLoad(paths: string[]): Map<string, EzdxfResult> {
-  const stdout = execFileSync('/usr/bin/python3', [CHECK], { input: paths.join('\n'), encoding: 'utf8', maxBuffer: 256 << 20, timeout: 240_000 });
+  const stdout = execFileSync('/usr/bin/python3', [CHECK], {
+    input: paths.join('\n'),
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    timeout: 240_000,
+  });
   const out = new Map<string, EzdxfResult>();
   for (const line of stdout.split('\n')) {
     if (!line.trim()) continue;
@@ -478,7 +611,8 @@ describe('every fixture in every version', () => {
     for (const w of written) {
       const r = ezdxf.get(w.path);
       if (!r || r.error) failures.push(`${w.fixture} ${w.version}${w.binary ? ' binary' : ''}: ${r?.error ?? 'no answer'}`);
-      else if (r.msp !== w.back.modelSpace.length) failures.push(`${w.fixture} ${w.version}: ezdxf ${r.msp} vs ours ${w.back.modelSpace.length}`);
+      else if (r.msp !== w.back.modelSpace.length)
+        failures.push(`${w.fixture} ${w.version}: ezdxf ${r.msp} vs ours ${w.back.modelSpace.length}`);
     }
     expect(failures).toEqual([]);
   });
@@ -489,7 +623,10 @@ describe('every fixture in every version', () => {
 
   it('keeps the blocks', () => {
     for (const w of written) {
-      const names = (d: Drawing): string[] => Object.keys(d.blocks).filter((n) => !/^[*$](model|paper)_space/i.test(n)).sort();
+      const names = (d: Drawing): string[] =>
+        Object.keys(d.blocks)
+          .filter((n) => !/^[*$](model|paper)_space/i.test(n))
+          .sort();
       expect(names(w.back), `${w.fixture} ${w.version}`).toEqual(names(w.source));
     }
   });

@@ -44,7 +44,6 @@ const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
 /** Number of the release: 12, 2000, 2004, ... */
 const yearOf = (v: DxfVersion): number => (v === 'R12' ? 12 : Number(v));
 
-
 interface Space {
   /** Block record name. */
   block: string;
@@ -106,7 +105,8 @@ class DxfWriter implements EntityWriterContext {
 
   write(): WriteDxfResult {
     const d = this.d;
-    for (const t of ['VPORT', 'LTYPE', 'LAYER', 'STYLE', 'VIEW', 'UCS', 'APPID', 'DIMSTYLE', 'BLOCK_RECORD']) this.tableHandles.set(t, this.handle());
+    for (const t of ['VPORT', 'LTYPE', 'LAYER', 'STYLE', 'VIEW', 'UCS', 'APPID', 'DIMSTYLE', 'BLOCK_RECORD'])
+      this.tableHandles.set(t, this.handle());
     // Fixed entries first, so they keep low handles as AutoCAD's do.
     this.layers.get('0');
     for (const n of ['ByBlock', 'ByLayer', 'Continuous']) this.ltypes.get(n);
@@ -122,7 +122,15 @@ class DxfWriter implements EntityWriterContext {
 
     for (const s of spaces) {
       const inEntities = s.block === '*Model_Space' || s.block === '*Paper_Space';
-      const block: Block = { name: this.r12 ? s.block.replace('*', '$').toUpperCase() : s.block, basePoint: [0, 0, 0], flags: 0, anonymous: false, xref: false, layer: '0', entities: [] };
+      const block: Block = {
+        name: this.r12 ? s.block.replace('*', '$').toUpperCase() : s.block,
+        basePoint: [0, 0, 0],
+        flags: 0,
+        anonymous: false,
+        xref: false,
+        layer: '0',
+        entities: [],
+      };
       this.writeBlock(blocks, block, s.paper, inEntities ? [] : s.entities);
       if (inEntities) for (const e of s.entities) this.writeEntity(entities, e, this.records.get(s.block), s.paper);
     }
@@ -160,7 +168,9 @@ class DxfWriter implements EntityWriterContext {
     const spaces: Space[] = [{ block: '*Model_Space', entities: d.modelSpace, paper: false, ...(model ? { layout: model } : {}) }];
     const papers = d.layouts.filter((l) => !l.isModel);
     // The active layout (*Paper_Space) stays first.
-    papers.sort((a, b) => (upper(a.blockName) === '*PAPER_SPACE' ? -1 : upper(b.blockName) === '*PAPER_SPACE' ? 1 : a.tabOrder - b.tabOrder));
+    papers.sort((a, b) =>
+      upper(a.blockName) === '*PAPER_SPACE' ? -1 : upper(b.blockName) === '*PAPER_SPACE' ? 1 : a.tabOrder - b.tabOrder,
+    );
     papers.forEach((l, i) => {
       if (this.r12 && i > 0) {
         const n = l.entities?.length ?? 0;
@@ -182,7 +192,11 @@ class DxfWriter implements EntityWriterContext {
     if (paper) out.g(67, 1);
     out.g(8, layerName(this, b.layer));
     if (!this.r12) out.g(100, 'AcDbBlockBegin');
-    out.g(2, b.name).g(70, b.flags & 0x7f).pt(10, b.basePoint).g(3, b.name);
+    out
+      .g(2, b.name)
+      .g(70, b.flags & 0x7f)
+      .pt(10, b.basePoint)
+      .g(3, b.name);
     if (b.xrefPath) out.g(1, b.xrefPath);
     for (const e of entities) this.writeEntity(out, e, record, paper);
     out.g(0, 'ENDBLK').g(5, this.handle());
@@ -199,7 +213,6 @@ class DxfWriter implements EntityWriterContext {
       if (write) write(this, out, e, owner, paper);
     }
   }
-
 
   private tables(spaces: Space[]): Groups {
     const d = this.d;
@@ -222,17 +235,32 @@ class DxfWriter implements EntityWriterContext {
     };
     const entry = (type: string, handle: string, sub: string, name: string, flags: number): void => {
       out.g(0, type).g(type === 'DIMSTYLE' ? 105 : 5, handle);
-      if (!this.r12) out.g(330, this.tableHandles.get(type) as string).g(100, 'AcDbSymbolTableRecord').g(100, sub);
+      if (!this.r12)
+        out
+          .g(330, this.tableHandles.get(type) as string)
+          .g(100, 'AcDbSymbolTableRecord')
+          .g(100, sub);
       out.g(2, name).g(70, flags);
     };
 
     table('VPORT', 1, () => {
       entry('VPORT', this.handle(), 'AcDbViewportTableRecord', '*ACTIVE', 0);
       const [min, max] = extentsOf(d);
-      const w = Math.max(max[0] - min[0], 1e-6), hgt = Math.max(max[1] - min[1], 1e-6);
-      out.pt(10, [0, 0], true).pt(11, [1, 1], true).pt(12, [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2], true);
+      const w = Math.max(max[0] - min[0], 1e-6),
+        hgt = Math.max(max[1] - min[1], 1e-6);
+      out
+        .pt(10, [0, 0], true)
+        .pt(11, [1, 1], true)
+        .pt(12, [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2], true);
       out.pt(13, [0, 0], true).pt(14, [10, 10], true).pt(15, [10, 10], true).pt(16, [0, 0, 1]).pt(17, [0, 0, 0]);
-      out.g(40, Math.max(hgt, w / 1.5) * 1.05).g(41, 1.5).g(42, 50).g(43, 0).g(44, 0).g(50, 0).g(51, 0);
+      out
+        .g(40, Math.max(hgt, w / 1.5) * 1.05)
+        .g(41, 1.5)
+        .g(42, 50)
+        .g(43, 0)
+        .g(44, 0)
+        .g(50, 0)
+        .g(51, 0);
       out.g(71, 0).g(72, 1000).g(73, 1).g(74, 3).g(75, 0).g(76, 0).g(77, 0).g(78, 0);
     });
 
@@ -242,21 +270,31 @@ class DxfWriter implements EntityWriterContext {
         const lt = Object.values(d.linetypes).find((l) => upper(l.name) === upper(name));
         entry('LTYPE', this.ltypes.get(name), 'AcDbLinetypeTableRecord', name, 0);
         const elements = lt?.elements ?? [];
-        out.g(3, lt?.description ?? (upper(name) === 'CONTINUOUS' ? 'Solid line' : '')).g(72, 65).g(73, elements.length).g(40, lt?.totalLength ?? 0);
+        out
+          .g(3, lt?.description ?? (upper(name) === 'CONTINUOUS' ? 'Solid line' : ''))
+          .g(72, 65)
+          .g(73, elements.length)
+          .g(40, lt?.totalLength ?? 0);
         for (const el of elements) {
           out.g(49, el.length);
           if (this.r12) {
             if (el.kind) this.note('LTYPE: text or shape elements of a linetype written as plain dashes (R12)');
             continue;
           }
-          const styleName = el.styleHandle ? Object.values(d.textStyles).find((s) => s.handle && upper(s.handle) === upper(el.styleHandle ?? ''))?.name : undefined;
+          const styleName = el.styleHandle
+            ? Object.values(d.textStyles).find((s) => s.handle && upper(s.handle) === upper(el.styleHandle ?? ''))?.name
+            : undefined;
           const complex = el.kind !== 0 && styleName !== undefined;
           out.g(74, complex ? el.kind : 0);
           if (!complex) {
             if (el.kind) this.note('LTYPE: text or shape elements without their text style written as plain dashes');
             continue;
           }
-          out.g(75, el.shapeNumber ?? 0).g(340, this.styles.get(styleName)).g(46, el.scale ?? 1).g(50, el.rotation ?? 0);
+          out
+            .g(75, el.shapeNumber ?? 0)
+            .g(340, this.styles.get(styleName))
+            .g(46, el.scale ?? 1)
+            .g(50, el.rotation ?? 0);
           out.g(44, el.offset?.[0] ?? 0).g(45, el.offset?.[1] ?? 0);
           if (el.kind & 2) out.g(9, el.text ?? '');
         }
@@ -270,7 +308,8 @@ class DxfWriter implements EntityWriterContext {
         const l = Object.values(d.layers).find((x) => upper(x.name) === upper(name));
         entry('LAYER', this.layers.get(name), 'AcDbLayerTableRecord', name, l ? (l.frozen ? 1 : 0) | (l.locked ? 4 : 0) : 0);
         const aci = l ? l.color.aci || (l.color.rgb !== undefined ? nearestAci(l.color.rgb) : 7) : 7;
-        if (l?.color.rgb !== undefined && this.year < 2004) this.note(`true colour: changed to the nearest ACI colour (DXF ${this.options.version} has no true colours)`);
+        if (l?.color.rgb !== undefined && this.year < 2004)
+          this.note(`true colour: changed to the nearest ACI colour (DXF ${this.options.version} has no true colours)`);
         out.g(62, l && !l.on ? -Math.abs(aci) : Math.abs(aci));
         if (l?.color.rgb !== undefined && this.year >= 2004) out.g(420, l.color.rgb);
         out.g(6, l?.linetype || 'Continuous');
@@ -286,7 +325,12 @@ class DxfWriter implements EntityWriterContext {
       for (const name of styleNames) {
         const s = Object.values(d.textStyles).find((x) => upper(x.name) === upper(name));
         entry('STYLE', this.styles.get(name), 'AcDbTextStyleTableRecord', name, s?.flags ?? 0);
-        out.g(40, s?.fixedHeight ?? 0).g(41, s?.widthFactor || 1).g(50, s?.oblique ?? 0).g(71, s?.generation ?? 0).g(42, 2.5);
+        out
+          .g(40, s?.fixedHeight ?? 0)
+          .g(41, s?.widthFactor || 1)
+          .g(50, s?.oblique ?? 0)
+          .g(71, s?.generation ?? 0)
+          .g(42, 2.5);
         out.g(3, s?.font || 'txt').g(4, s?.bigFont ?? '');
         if (!this.r12 && s?.fontFamily) out.g(1001, 'ACAD').g(1000, s.fontFamily).g(1071, 0);
       }
@@ -327,7 +371,14 @@ class DxfWriter implements EntityWriterContext {
     const isString = typeof v === 'string';
     const kind = code >= 3 && code <= 7 ? 0 : 1;
     if ((kind === 0) !== isString) return false;
-    if (this.r12) return (code >= 3 && code <= 7) || (code >= 40 && code <= 48) || (code >= 71 && code <= 78) || (code >= 140 && code <= 147) || (code >= 170 && code <= 178);
+    if (this.r12)
+      return (
+        (code >= 3 && code <= 7) ||
+        (code >= 40 && code <= 48) ||
+        (code >= 71 && code <= 78) ||
+        (code >= 140 && code <= 147) ||
+        (code >= 170 && code <= 178)
+      );
     // From R13 DIMBLK names (5, 6, 7) are handles (342..344).
     if (code >= 5 && code <= 7) return false;
     return code < 300 || code === 371 || code === 372;
@@ -335,7 +386,11 @@ class DxfWriter implements EntityWriterContext {
 
   private objects(spaces: Space[]): Groups {
     const out = new Groups();
-    const root = this.handle(), groups = this.handle(), layoutsDict = this.handle(), mlsDict = this.handle(), mlsStandard = this.handle();
+    const root = this.handle(),
+      groups = this.handle(),
+      layoutsDict = this.handle(),
+      mlsDict = this.handle(),
+      mlsStandard = this.handle();
     const imageDict = this.imageDefs.size ? this.handle() : null;
     const dict = (h: string, owner: string, entries: [string, string][]): void => {
       out.g(0, 'DICTIONARY').g(5, h).g(330, owner).g(100, 'AcDbDictionary').g(281, 1);
@@ -358,16 +413,44 @@ class DxfWriter implements EntityWriterContext {
       seen.add(upper(n));
       l[0] = n;
     }
-    dict(layoutsDict, root, layouts.map(([name, s]) => [name, this.layoutHandles.get(s.block)]));
+    dict(
+      layoutsDict,
+      root,
+      layouts.map(([name, s]) => [name, this.layoutHandles.get(s.block)]),
+    );
     dict(mlsDict, root, [['Standard', mlsStandard]]);
-    out.g(0, 'MLINESTYLE').g(5, mlsStandard).g(330, mlsDict).g(100, 'AcDbMlineStyle').g(2, 'Standard').g(70, 0).g(3, '').g(62, 256).g(51, 90).g(52, 90);
+    out
+      .g(0, 'MLINESTYLE')
+      .g(5, mlsStandard)
+      .g(330, mlsDict)
+      .g(100, 'AcDbMlineStyle')
+      .g(2, 'Standard')
+      .g(70, 0)
+      .g(3, '')
+      .g(62, 256)
+      .g(51, 90)
+      .g(52, 90);
     out.g(71, 2).g(49, 0.5).g(62, 256).g(6, 'BYLAYER').g(49, -0.5).g(62, 256).g(6, 'BYLAYER');
     layouts.forEach(([name, s], i) => this.layout(out, name, s, i, layoutsDict));
     if (imageDict) {
-      dict(imageDict, root, [...this.imageDefs.values()].map((def, i) => [def.fileName.split(/[\\/]/).pop()?.replace(/\.[^.]*$/, '') || `image${i + 1}`, def.handle]));
+      dict(
+        imageDict,
+        root,
+        [...this.imageDefs.values()].map((def, i) => [
+          def.fileName
+            .split(/[\\/]/)
+            .pop()
+            ?.replace(/\.[^.]*$/, '') || `image${i + 1}`,
+          def.handle,
+        ]),
+      );
       for (const def of this.imageDefs.values()) {
         out.g(0, 'IMAGEDEF').g(5, def.handle).g(330, imageDict).g(100, 'AcDbRasterImageDef').g(90, 0).g(1, def.fileName);
-        out.pt(10, def.size ?? [1, 1], true).pt(11, [1, 1], true).g(280, 1).g(281, 0);
+        out
+          .pt(10, def.size ?? [1, 1], true)
+          .pt(11, [1, 1], true)
+          .g(280, 1)
+          .g(281, 0);
       }
     }
     return out;
@@ -378,15 +461,52 @@ class DxfWriter implements EntityWriterContext {
     const p = l?.plot ?? {};
     const model = index === 0;
     out.g(0, 'LAYOUT').g(5, this.layoutHandles.get(s.block)).g(330, owner).g(100, 'AcDbPlotSettings');
-    out.g(1, p.pageSetupName ?? '').g(2, p.printer ?? 'none_device').g(4, p.paperName ?? '').g(6, '');
+    out
+      .g(1, p.pageSetupName ?? '')
+      .g(2, p.printer ?? 'none_device')
+      .g(4, p.paperName ?? '')
+      .g(6, '');
     const m = p.margins ?? [0, 0, 0, 0];
-    out.g(40, m[0]).g(41, m[1]).g(42, m[2]).g(43, m[3]).g(44, p.paperWidth ?? 0).g(45, p.paperHeight ?? 0);
-    out.g(46, p.plotOrigin?.[0] ?? 0).g(47, p.plotOrigin?.[1] ?? 0).g(48, 0).g(49, 0).g(140, 0).g(141, 0);
-    out.g(142, p.customScale?.[0] ?? 1).g(143, p.customScale?.[1] ?? 1).g(70, model ? 1712 : 688).g(72, p.paperUnits ?? 1).g(73, p.rotation ?? 0).g(74, p.plotType ?? 5);
-    out.g(7, p.styleSheet ?? '').g(75, 0).g(147, 1).g(148, 0).g(149, 0);
-    out.g(100, 'AcDbLayout').g(1, name).g(70, 1).g(71, model ? 0 : Math.max(1, l?.tabOrder ?? index));
-    out.pt(10, l?.limMin ?? [0, 0], true).pt(11, l?.limMax ?? [420, 297], true).pt(12, l?.insertionBase ?? [0, 0, 0]);
-    out.pt(14, l?.extMin ?? [1e20, 1e20, 1e20]).pt(15, l?.extMax ?? [-1e20, -1e20, -1e20]).g(146, 0);
+    out
+      .g(40, m[0])
+      .g(41, m[1])
+      .g(42, m[2])
+      .g(43, m[3])
+      .g(44, p.paperWidth ?? 0)
+      .g(45, p.paperHeight ?? 0);
+    out
+      .g(46, p.plotOrigin?.[0] ?? 0)
+      .g(47, p.plotOrigin?.[1] ?? 0)
+      .g(48, 0)
+      .g(49, 0)
+      .g(140, 0)
+      .g(141, 0);
+    out
+      .g(142, p.customScale?.[0] ?? 1)
+      .g(143, p.customScale?.[1] ?? 1)
+      .g(70, model ? 1712 : 688)
+      .g(72, p.paperUnits ?? 1)
+      .g(73, p.rotation ?? 0)
+      .g(74, p.plotType ?? 5);
+    out
+      .g(7, p.styleSheet ?? '')
+      .g(75, 0)
+      .g(147, 1)
+      .g(148, 0)
+      .g(149, 0);
+    out
+      .g(100, 'AcDbLayout')
+      .g(1, name)
+      .g(70, 1)
+      .g(71, model ? 0 : Math.max(1, l?.tabOrder ?? index));
+    out
+      .pt(10, l?.limMin ?? [0, 0], true)
+      .pt(11, l?.limMax ?? [420, 297], true)
+      .pt(12, l?.insertionBase ?? [0, 0, 0]);
+    out
+      .pt(14, l?.extMin ?? [1e20, 1e20, 1e20])
+      .pt(15, l?.extMax ?? [-1e20, -1e20, -1e20])
+      .g(146, 0);
     out.pt(13, [0, 0, 0]).pt(16, [1, 0, 0]).pt(17, [0, 1, 0]).g(76, 0).g(330, this.records.get(s.block));
   }
 
@@ -453,7 +573,10 @@ class DxfWriter implements EntityWriterContext {
 export function extentsOf(d: Drawing): [Vec3, Vec3] {
   const h = d.header;
   if (h.extMin && h.extMax) return [h.extMin, h.extMax];
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const e of d.modelSpace)
     for (const [x, y] of entityKeyPoints(e)) {
       if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
@@ -462,8 +585,15 @@ export function extentsOf(d: Drawing): [Vec3, Vec3] {
       x1 = Math.max(x1, x);
       y1 = Math.max(y1, y);
     }
-  if (!(x1 >= x0)) return [[0, 0, 0], [0, 0, 0]];
-  return [[x0, y0, 0], [x1, y1, 0]];
+  if (!(x1 >= x0))
+    return [
+      [0, 0, 0],
+      [0, 0, 0],
+    ];
+  return [
+    [x0, y0, 0],
+    [x1, y1, 0],
+  ];
 }
 
 /** Curves become polylines within 1e-4 of the drawing's diagonal (at least 1e-6). */

@@ -41,10 +41,13 @@ describe('DXF corpus sweep', () => {
       try {
         const { drawing } = readDxf(readFileSync(file));
         const count =
-          drawing.modelSpace.length + Object.values(drawing.blocks).reduce((n, b) => n + b.entities.length, 0) + drawing.layouts.reduce((n, l) => n + (l.entities?.length ?? 0), 0);
+          drawing.modelSpace.length +
+          Object.values(drawing.blocks).reduce((n, b) => n + b.entities.length, 0) +
+          drawing.layouts.reduce((n, l) => n + (l.entities?.length ?? 0), 0);
         // A drawing without a single entity is acceptable only when its source really has none.
         const source = readFileSync(file, 'latin1');
-        if (count === 0 && /\n\s*0\r?\n(LINE|CIRCLE|ARC|TEXT|MTEXT|INSERT|LWPOLYLINE|POLYLINE)\r?\n/.test(source)) failures.push(`${path.basename(file)}: no entities`);
+        if (count === 0 && /\n\s*0\r?\n(LINE|CIRCLE|ARC|TEXT|MTEXT|INSERT|LWPOLYLINE|POLYLINE)\r?\n/.test(source))
+          failures.push(`${path.basename(file)}: no entities`);
         JSON.stringify(drawing);
         read++;
       } catch (e) {

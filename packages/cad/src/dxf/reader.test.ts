@@ -24,16 +24,43 @@ describe('code pages', () => {
   it('decodes an R2000 file in ANSI_936 (GBK) once $DWGCODEPAGE is known', () => {
     // 中文 = D6D0 CEC4, 图层 = CDBC B2E3 in GBK.
     const bytes = concat(
-      dxfText([[0, 'SECTION'], [2, 'HEADER'], [9, '$ACADVER'], [1, 'AC1015'], [9, '$DWGCODEPAGE'], [3, 'ANSI_936'], [0, 'ENDSEC']]),
-      dxfText([[0, 'SECTION'], [2, 'TABLES'], [0, 'TABLE'], [2, 'LAYER'], [0, 'LAYER'], [2, '']]).slice(0, -1),
+      dxfText([
+        [0, 'SECTION'],
+        [2, 'HEADER'],
+        [9, '$ACADVER'],
+        [1, 'AC1015'],
+        [9, '$DWGCODEPAGE'],
+        [3, 'ANSI_936'],
+        [0, 'ENDSEC'],
+      ]),
+      dxfText([
+        [0, 'SECTION'],
+        [2, 'TABLES'],
+        [0, 'TABLE'],
+        [2, 'LAYER'],
+        [0, 'LAYER'],
+        [2, ''],
+      ]).slice(0, -1),
       hex('cdbcb2e3'),
       '\n',
-      dxfText([[70, 0], [62, -3], [0, 'ENDTAB'], [0, 'ENDSEC'], [0, 'SECTION'], [2, 'ENTITIES'], [0, 'TEXT'], [8, '']]).slice(0, -1),
+      dxfText([
+        [70, 0],
+        [62, -3],
+        [0, 'ENDTAB'],
+        [0, 'ENDSEC'],
+        [0, 'SECTION'],
+        [2, 'ENTITIES'],
+        [0, 'TEXT'],
+        [8, ''],
+      ]).slice(0, -1),
       hex('cdbcb2e3'),
       '\n1\n',
       hex('d6d0cec4'),
       ' \\U+4E2D\n',
-      dxfText([[0, 'ENDSEC'], [0, 'EOF']]),
+      dxfText([
+        [0, 'ENDSEC'],
+        [0, 'EOF'],
+      ]),
     );
     const { drawing } = readDxf(bytes);
     expect(drawing.header.codePage).toBe('ANSI_936');
@@ -48,18 +75,45 @@ describe('code pages', () => {
   });
 
   it('decodes \\M+n multibyte escapes and \\U+ escapes in any version', () => {
-    const { drawing } = readDxf(entitiesDxf([[0, 'TEXT'], [1, 'A\\M+5D6D0\\M+193FA\\M+3C7D1\\U+00E9']], [[9, '$ACADVER'], [1, 'AC1009']]));
+    const { drawing } = readDxf(
+      entitiesDxf(
+        [
+          [0, 'TEXT'],
+          [1, 'A\\M+5D6D0\\M+193FA\\M+3C7D1\\U+00E9'],
+        ],
+        [
+          [9, '$ACADVER'],
+          [1, 'AC1009'],
+        ],
+      ),
+    );
     expect((drawing.modelSpace[0] as Of<'TEXT'>).text).toBe('A中日한é');
   });
 
   it('reads UTF-8 for R2007+ whatever $DWGCODEPAGE says', () => {
-    const { drawing } = readDxf(entitiesDxf([[0, 'MTEXT'], [1, '设计说明']], [[9, '$ACADVER'], [1, 'AC1032'], [9, '$DWGCODEPAGE'], [3, 'ANSI_1252']]));
+    const { drawing } = readDxf(
+      entitiesDxf(
+        [
+          [0, 'MTEXT'],
+          [1, '设计说明'],
+        ],
+        [
+          [9, '$ACADVER'],
+          [1, 'AC1032'],
+          [9, '$DWGCODEPAGE'],
+          [3, 'ANSI_1252'],
+        ],
+      ),
+    );
     expect(drawing.header.encoding).toBe('utf-8');
     expect((drawing.modelSpace[0] as Of<'MTEXT'>).text).toBe('设计说明');
   });
 
   it('decodes the generated GBK R2000 and UTF-8 R2018 fixtures to the same Chinese text', () => {
-    for (const [name, enc] of [['gen_zh_r2000_gbk.dxf', 'gbk'], ['gen_zh_r2018_utf8.dxf', 'utf-8']] as const) {
+    for (const [name, enc] of [
+      ['gen_zh_r2000_gbk.dxf', 'gbk'],
+      ['gen_zh_r2018_utf8.dxf', 'utf-8'],
+    ] as const) {
       const { drawing, warnings } = readDxf(fixture(name));
       expect(warnings).toEqual([]);
       expect(drawing.header.encoding).toBe(enc);
@@ -96,24 +150,86 @@ describe('tables, blocks and layouts', () => {
   it('reads layer flags, linetype patterns incl. complex elements, text styles, dimstyles', () => {
     const bytes = new TextEncoder().encode(
       dxfText([
-        [0, 'SECTION'], [2, 'TABLES'],
-        [0, 'TABLE'], [2, 'LTYPE'],
-        [0, 'LTYPE'], [5, '14'], [2, 'GAS'], [70, 0], [3, 'Gas ---GAS---'], [72, 65], [73, 3], [40, 1.2],
-        [49, 0.5], [74, 0], [49, -0.2], [74, 2], [75, 0], [340, '11'], [46, 0.1], [50, 0], [44, -0.1], [45, -0.05], [9, 'GAS'], [49, -0.5], [74, 0],
+        [0, 'SECTION'],
+        [2, 'TABLES'],
+        [0, 'TABLE'],
+        [2, 'LTYPE'],
+        [0, 'LTYPE'],
+        [5, '14'],
+        [2, 'GAS'],
+        [70, 0],
+        [3, 'Gas ---GAS---'],
+        [72, 65],
+        [73, 3],
+        [40, 1.2],
+        [49, 0.5],
+        [74, 0],
+        [49, -0.2],
+        [74, 2],
+        [75, 0],
+        [340, '11'],
+        [46, 0.1],
+        [50, 0],
+        [44, -0.1],
+        [45, -0.05],
+        [9, 'GAS'],
+        [49, -0.5],
+        [74, 0],
         [0, 'ENDTAB'],
-        [0, 'TABLE'], [2, 'LAYER'],
-        [0, 'LAYER'], [2, 'Frozen'], [70, 5], [62, 4], [6, 'GAS'], [370, 50], [290, 0], [420, 0x00ff80],
+        [0, 'TABLE'],
+        [2, 'LAYER'],
+        [0, 'LAYER'],
+        [2, 'Frozen'],
+        [70, 5],
+        [62, 4],
+        [6, 'GAS'],
+        [370, 50],
+        [290, 0],
+        [420, 0x00ff80],
         [0, 'ENDTAB'],
-        [0, 'TABLE'], [2, 'STYLE'],
-        [0, 'STYLE'], [2, 'HZ'], [70, 0], [40, 0], [41, 0.7], [50, 15], [71, 0], [3, 'txt.shx'], [4, 'hztxt.shx'],
-        [0, 'STYLE'], [2, 'ARIAL'], [70, 0], [40, 2], [3, 'arial.ttf'], [1001, 'ACAD'], [1000, 'Arial'], [1071, 34],
+        [0, 'TABLE'],
+        [2, 'STYLE'],
+        [0, 'STYLE'],
+        [2, 'HZ'],
+        [70, 0],
+        [40, 0],
+        [41, 0.7],
+        [50, 15],
+        [71, 0],
+        [3, 'txt.shx'],
+        [4, 'hztxt.shx'],
+        [0, 'STYLE'],
+        [2, 'ARIAL'],
+        [70, 0],
+        [40, 2],
+        [3, 'arial.ttf'],
+        [1001, 'ACAD'],
+        [1000, 'Arial'],
+        [1071, 34],
         [0, 'ENDTAB'],
-        [0, 'TABLE'], [2, 'DIMSTYLE'], [0, 'DIMSTYLE'], [105, '27'], [2, 'ISO-25'], [40, 1], [140, 2.5], [0, 'ENDTAB'],
-        [0, 'ENDSEC'], [0, 'EOF'],
+        [0, 'TABLE'],
+        [2, 'DIMSTYLE'],
+        [0, 'DIMSTYLE'],
+        [105, '27'],
+        [2, 'ISO-25'],
+        [40, 1],
+        [140, 2.5],
+        [0, 'ENDTAB'],
+        [0, 'ENDSEC'],
+        [0, 'EOF'],
       ]),
     );
     const { drawing } = readDxf(bytes);
-    expect(drawing.layers.Frozen).toEqual({ name: 'Frozen', color: { aci: 4, rgb: 0x00ff80 }, linetype: 'GAS', lineweight: 50, on: true, frozen: true, locked: true, plot: false });
+    expect(drawing.layers.Frozen).toEqual({
+      name: 'Frozen',
+      color: { aci: 4, rgb: 0x00ff80 },
+      linetype: 'GAS',
+      lineweight: 50,
+      on: true,
+      frozen: true,
+      locked: true,
+      plot: false,
+    });
     const gas = drawing.linetypes.GAS;
     expect(gas?.totalLength).toBe(1.2);
     expect(gas?.elements).toEqual([
@@ -144,7 +260,20 @@ describe('tables, blocks and layouts', () => {
   });
 
   it('reads an R12 ENTITIES-only file with a paper-space entity (synthetic layouts)', () => {
-    const { drawing } = readDxf(entitiesDxf([[0, 'LINE'], [10, 0], [20, 0], [11, 1], [21, 1], [0, 'CIRCLE'], [67, 1], [10, 1], [20, 1], [40, 1]]));
+    const { drawing } = readDxf(
+      entitiesDxf([
+        [0, 'LINE'],
+        [10, 0],
+        [20, 0],
+        [11, 1],
+        [21, 1],
+        [0, 'CIRCLE'],
+        [67, 1],
+        [10, 1],
+        [20, 1],
+        [40, 1],
+      ]),
+    );
     expect(drawing.header.acadVersion).toBe('');
     expect(drawing.modelSpace.map((e) => e.type)).toEqual(['LINE']);
     expect(drawing.layouts.map((l) => [l.name, l.entities?.map((e) => e.type)])).toEqual([
@@ -157,7 +286,11 @@ describe('tables, blocks and layouts', () => {
     const { drawing } = readDxf(fixture('ezdxf_multi_insert_with_attribs.dxf'));
     const ins = drawing.modelSpace[0] as Of<'INSERT'>;
     expect([ins.name, ins.columnCount, ins.rowCount, ins.columnSpacing, ins.rowSpacing, ins.rotation]).toEqual(['FLAG', 5, 5, 10, 10, 15]);
-    expect(ins.attributes.map((a) => [a.tag, a.text])).toEqual([['NAME', 'Flag'], ['XPOS', 'x = 0.000'], ['YPOS', 'y = 0.000']]);
+    expect(ins.attributes.map((a) => [a.tag, a.text])).toEqual([
+      ['NAME', 'Flag'],
+      ['XPOS', 'x = 0.000'],
+      ['YPOS', 'y = 0.000'],
+    ]);
     expect(drawing.blocks.FLAG?.entities.map((e) => e.type)).toEqual(['POLYLINE', 'CIRCLE', 'ATTDEF', 'ATTDEF', 'ATTDEF']);
   });
 
@@ -200,7 +333,10 @@ describe('binary DXF', () => {
     expect(Object.keys(drawing.layers)).toEqual(['0', 'Defpoints']);
     const t = drawing.modelSpace[0] as Of<'TEXT'>;
     expect([t.type, t.text, t.height, t.handle]).toEqual(['TEXT', 'ezdxf', 2.5, '2D']);
-    expect(drawing.layouts.map((l) => [l.name, l.plot?.paperName])).toEqual([['Model', 'A4'], ['Layout1', 'A4']]);
+    expect(drawing.layouts.map((l) => [l.name, l.plot?.paperName])).toEqual([
+      ['Model', 'A4'],
+      ['Layout1', 'A4'],
+    ]);
   });
 
   it('reports a truncated binary file as a drawing with a warning', () => {
@@ -231,7 +367,25 @@ describe('errors', () => {
   });
 
   it('reads through garbage in the middle and out-of-range numbers with warnings', () => {
-    const text = dxfText([[0, 'SECTION'], [2, 'ENTITIES'], [0, 'LINE'], [10, '1e999'], [20, 'abc'], [11, 3], [21, 4]]) + 'garbage line\n\x00\x01\x02 more junk\n' + dxfText([[0, 'CIRCLE'], [10, 1], [20, 2], [40, 3], [0, 'ENDSEC'], [0, 'EOF']]);
+    const text =
+      dxfText([
+        [0, 'SECTION'],
+        [2, 'ENTITIES'],
+        [0, 'LINE'],
+        [10, '1e999'],
+        [20, 'abc'],
+        [11, 3],
+        [21, 4],
+      ]) +
+      'garbage line\n\x00\x01\x02 more junk\n' +
+      dxfText([
+        [0, 'CIRCLE'],
+        [10, 1],
+        [20, 2],
+        [40, 3],
+        [0, 'ENDSEC'],
+        [0, 'EOF'],
+      ]);
     const { drawing, warnings } = readDxf(new TextEncoder().encode(text));
     expect(drawing.modelSpace.map((e) => e.type)).toEqual(['LINE', 'CIRCLE']);
     expect((drawing.modelSpace[0] as Of<'LINE'>).start).toEqual([0, 0, 0]);
@@ -241,7 +395,16 @@ describe('errors', () => {
   });
 
   it('reads a file truncated in the middle of an entity', () => {
-    const text = dxfText([[0, 'SECTION'], [2, 'ENTITIES'], [0, 'LINE'], [10, 1], [20, 2], [0, 'CIRCLE'], [10, 1]]) + '20\n';
+    const text =
+      dxfText([
+        [0, 'SECTION'],
+        [2, 'ENTITIES'],
+        [0, 'LINE'],
+        [10, 1],
+        [20, 2],
+        [0, 'CIRCLE'],
+        [10, 1],
+      ]) + '20\n';
     const { drawing } = readDxf(new TextEncoder().encode(text));
     expect(drawing.modelSpace.map((e) => e.type)).toEqual(['LINE', 'CIRCLE']);
   });
@@ -251,10 +414,42 @@ describe('R2018 embedded objects and draw order', () => {
   it('MTEXT keeps its own insertion and direction and reads columns from the embedded object', () => {
     const { drawing } = readDxf(
       entitiesDxf([
-        [0, 'MTEXT'], [5, '155'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbMText'], [10, 0.85], [20, 11.7], [30, 0], [40, 2.5], [41, 76.2], [46, 12], [71, 1], [72, 5],
-        [1, 'Line 1\\PLine 2'], [73, 1], [44, 1],
-        [101, 'Embedded Object'], [70, 1], [10, 1], [20, 0], [30, 0], [11, 0.85], [21, 11.7], [31, 0], [40, 76.2], [41, 12], [42, 76.2], [43, 10.8],
-        [71, 2], [72, 3], [44, 24.6], [45, 1.2], [73, 1], [74, 0], [46, 5], [46, 6],
+        [0, 'MTEXT'],
+        [5, '155'],
+        [100, 'AcDbEntity'],
+        [8, '0'],
+        [100, 'AcDbMText'],
+        [10, 0.85],
+        [20, 11.7],
+        [30, 0],
+        [40, 2.5],
+        [41, 76.2],
+        [46, 12],
+        [71, 1],
+        [72, 5],
+        [1, 'Line 1\\PLine 2'],
+        [73, 1],
+        [44, 1],
+        [101, 'Embedded Object'],
+        [70, 1],
+        [10, 1],
+        [20, 0],
+        [30, 0],
+        [11, 0.85],
+        [21, 11.7],
+        [31, 0],
+        [40, 76.2],
+        [41, 12],
+        [42, 76.2],
+        [43, 10.8],
+        [71, 2],
+        [72, 3],
+        [44, 24.6],
+        [45, 1.2],
+        [73, 1],
+        [74, 0],
+        [46, 5],
+        [46, 6],
       ]),
     );
     const m = drawing.modelSpace[0] as EntityOf<'MTEXT'>;
@@ -267,9 +462,36 @@ describe('R2018 embedded objects and draw order', () => {
   it('a multi-line ATTRIB carries its embedded MTEXT', () => {
     const { drawing } = readDxf(
       entitiesDxf([
-        [0, 'INSERT'], [8, '0'], [66, 1], [2, 'B'], [10, 0], [20, 0],
-        [0, 'ATTRIB'], [100, 'AcDbEntity'], [8, '0'], [100, 'AcDbText'], [10, 977], [20, 27], [40, 1.7], [1, ''], [100, 'AcDbAttribute'], [2, 'MULTI'], [70, 0], [71, 2],
-        [101, 'Embedded Object'], [10, 977], [20, 28.75], [30, 0], [40, 1.72], [41, 0], [46, 0], [71, 1], [72, 5], [1, 'two\\Plines'], [73, 1], [44, 1],
+        [0, 'INSERT'],
+        [8, '0'],
+        [66, 1],
+        [2, 'B'],
+        [10, 0],
+        [20, 0],
+        [0, 'ATTRIB'],
+        [100, 'AcDbEntity'],
+        [8, '0'],
+        [100, 'AcDbText'],
+        [10, 977],
+        [20, 27],
+        [40, 1.7],
+        [1, ''],
+        [100, 'AcDbAttribute'],
+        [2, 'MULTI'],
+        [70, 0],
+        [71, 2],
+        [101, 'Embedded Object'],
+        [10, 977],
+        [20, 28.75],
+        [30, 0],
+        [40, 1.72],
+        [41, 0],
+        [46, 0],
+        [71, 1],
+        [72, 5],
+        [1, 'two\\Plines'],
+        [73, 1],
+        [44, 1],
         [0, 'SEQEND'],
       ]),
     );
@@ -280,9 +502,22 @@ describe('R2018 embedded objects and draw order', () => {
 
   it('reads SORTENTSTABLE into the draw order of its block record', () => {
     const text = dxfText([
-      [0, 'SECTION'], [2, 'OBJECTS'],
-      [0, 'SORTENTSTABLE'], [5, '90'], [102, '{ACAD_REACTORS'], [330, '8F'], [102, '}'], [330, '8F'], [100, 'AcDbSortentsTable'], [330, '1F'], [331, 'A1'], [5, 'B0'], [331, 'A2'], [5, '70'],
-      [0, 'ENDSEC'], [0, 'EOF'],
+      [0, 'SECTION'],
+      [2, 'OBJECTS'],
+      [0, 'SORTENTSTABLE'],
+      [5, '90'],
+      [102, '{ACAD_REACTORS'],
+      [330, '8F'],
+      [102, '}'],
+      [330, '8F'],
+      [100, 'AcDbSortentsTable'],
+      [330, '1F'],
+      [331, 'A1'],
+      [5, 'B0'],
+      [331, 'A2'],
+      [5, '70'],
+      [0, 'ENDSEC'],
+      [0, 'EOF'],
     ]);
     const { drawing } = readDxf(new TextEncoder().encode(text));
     expect(drawing.drawOrder).toEqual({ '1F': { A1: 'B0', A2: '70' } });

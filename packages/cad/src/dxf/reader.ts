@@ -598,7 +598,8 @@ class DxfReader {
 
     for (const lo of this.layoutObjects) {
       let blockName = lo.blockRecordHandle ? recordName.get(upper(lo.blockRecordHandle)) : undefined;
-      if (!blockName && lo.handle) blockName = d.blockRecords.find((br) => br.layoutHandle && upper(br.layoutHandle) === upper(lo.handle ?? ''))?.name;
+      if (!blockName && lo.handle)
+        blockName = d.blockRecords.find((br) => br.layoutHandle && upper(br.layoutHandle) === upper(lo.handle ?? ''))?.name;
       if (!blockName) blockName = upper(lo.name) === 'MODEL' ? '*Model_Space' : '';
       const isModel = upper(blockName) === '*MODEL_SPACE';
       const layout: Layout = { name: lo.name, tabOrder: lo.tabOrder, blockName, isModel, viewports: [], plot: lo.plot };
@@ -620,7 +621,14 @@ class DxfReader {
     if (!d.layouts.some((l) => upper(l.blockName) === '*PAPER_SPACE')) {
       const es = entitiesFor('*Paper_Space');
       if (es.length) {
-        d.layouts.push({ name: 'Layout1', tabOrder: 1, blockName: '*Paper_Space', isModel: false, entities: es, viewports: viewportsOf(es) });
+        d.layouts.push({
+          name: 'Layout1',
+          tabOrder: 1,
+          blockName: '*Paper_Space',
+          isModel: false,
+          entities: es,
+          viewports: viewportsOf(es),
+        });
       }
     }
     d.layouts.sort((a, b) => (a.isModel === b.isModel ? a.tabOrder - b.tabOrder : a.isModel ? -1 : 1));

@@ -26,7 +26,9 @@ describe('the DXF tokenizer', () => {
     const fromBuffer = groupsOf(text);
     expect(groupsOf(plain(text))).toEqual(fromBuffer);
     expect(fromBuffer.filter(([code]) => code === 1).map(([, v]) => (v as string).length)).toEqual(Array.from({ length: 71 }, (_, n) => n));
-    expect(fromBuffer.filter(([code]) => code === 10).map(([, v]) => v)).toEqual([0, -0.5, 12.25, 0.70710678118654757, -123456.78901234567, 1e-7, 3.4e12, 1.5, 42]);
+    expect(fromBuffer.filter(([code]) => code === 10).map(([, v]) => v)).toEqual([
+      0, -0.5, 12.25, 0.70710678118654757, -123456.78901234567, 1e-7, 3.4e12, 1.5, 42,
+    ]);
   });
 
   it('reads a corpus drawing alike from both', () => {

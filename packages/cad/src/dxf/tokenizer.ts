@@ -138,7 +138,17 @@ const fromCode = String.fromCharCode;
 function shortLatin1(b: Uint8Array, start: number, end: number): string {
   let out = '';
   let i = start;
-  for (; i + 8 <= end; i += 8) out += fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number, b[i + 5] as number, b[i + 6] as number, b[i + 7] as number);
+  for (; i + 8 <= end; i += 8)
+    out += fromCode(
+      b[i] as number,
+      b[i + 1] as number,
+      b[i + 2] as number,
+      b[i + 3] as number,
+      b[i + 4] as number,
+      b[i + 5] as number,
+      b[i + 6] as number,
+      b[i + 7] as number,
+    );
   switch (end - i) {
     case 1:
       return out + fromCode(b[i] as number);
@@ -151,9 +161,22 @@ function shortLatin1(b: Uint8Array, start: number, end: number): string {
     case 5:
       return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number);
     case 6:
-      return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number, b[i + 5] as number);
+      return (
+        out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number, b[i + 5] as number)
+      );
     case 7:
-      return out + fromCode(b[i] as number, b[i + 1] as number, b[i + 2] as number, b[i + 3] as number, b[i + 4] as number, b[i + 5] as number, b[i + 6] as number);
+      return (
+        out +
+        fromCode(
+          b[i] as number,
+          b[i + 1] as number,
+          b[i + 2] as number,
+          b[i + 3] as number,
+          b[i + 4] as number,
+          b[i + 5] as number,
+          b[i + 6] as number,
+        )
+      );
     default:
       return out;
   }

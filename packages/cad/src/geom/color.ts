@@ -45,8 +45,11 @@ export function aciColor(aci: number): number {
 
 /** Nearest ACI (1..255, never 7's twin 255 for white) for a true colour: for writers and palettes. */
 export function nearestAci(rgb: number): number {
-  const r = (rgb >> 16) & 255, g = (rgb >> 8) & 255, b = rgb & 255;
-  let best = 7, bestD = Infinity;
+  const r = (rgb >> 16) & 255,
+    g = (rgb >> 8) & 255,
+    b = rgb & 255;
+  let best = 7,
+    bestD = Infinity;
   for (let i = 1; i < 256; i++) {
     const c = i === 7 ? 0xffffff : (ACI_RGB[i] as number);
     const d = (((c >> 16) & 255) - r) ** 2 + (((c >> 8) & 255) - g) ** 2 + ((c & 255) - b) ** 2;

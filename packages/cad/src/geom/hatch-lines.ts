@@ -27,8 +27,10 @@ export interface LineFamily {
 /** Prepares a DXF pattern line; null when its lines would coincide (zero spacing). */
 export function lineFamily(l: HatchPatternLine, minSpacing: number): LineFamily | null {
   const a = l.angle * DEG;
-  const ux = Math.cos(a), uy = Math.sin(a);
-  let nx = -uy, ny = ux;
+  const ux = Math.cos(a),
+    uy = Math.sin(a);
+  let nx = -uy,
+    ny = ux;
   let s = l.offset[0] * nx + l.offset[1] * ny;
   let shift = l.offset[0] * ux + l.offset[1] * uy;
   if (!Number.isFinite(s) || !Number.isFinite(shift) || Math.abs(s) <= minSpacing) return null;
@@ -68,11 +70,16 @@ export function ringEdges(rings: number[][]): Float64Array {
 
 /** Rough count of the segments a family yields over the rings (lines + dashes). */
 export function estimateSegments(rings: number[][], f: LineFamily, area: number): number {
-  let hMin = Infinity, hMax = -Infinity, tMin = Infinity, tMax = -Infinity;
+  let hMin = Infinity,
+    hMax = -Infinity,
+    tMin = Infinity,
+    tMax = -Infinity;
   for (const r of rings)
     for (let i = 0; i < r.length; i += 2) {
-      const x = (r[i] as number) - f.bx, y = (r[i + 1] as number) - f.by;
-      const h = x * f.nx + y * f.ny, t = x * f.ux + y * f.uy;
+      const x = (r[i] as number) - f.bx,
+        y = (r[i + 1] as number) - f.by;
+      const h = x * f.nx + y * f.ny,
+        t = x * f.ux + y * f.uy;
       if (h < hMin) hMin = h;
       if (h > hMax) hMax = h;
       if (t < tMin) tMin = t;
@@ -91,15 +98,30 @@ export function estimateSegments(rings: number[][], f: LineFamily, area: number)
  * extent across the lines, each line intersects only the edges it crosses, the crossings are
  * sorted and paired. Returns the number of segments emitted; stops after `limit`.
  */
-export function clipFamily(edges: Float64Array, f: LineFamily, dot: number, emit: (x0: number, y0: number, x1: number, y1: number) => void, limit = Infinity): number {
+export function clipFamily(
+  edges: Float64Array,
+  f: LineFamily,
+  dot: number,
+  emit: (x0: number, y0: number, x1: number, y1: number) => void,
+  limit = Infinity,
+): number {
   const E = edges.length >> 2;
   if (!E) return 0;
-  const h0 = new Float64Array(E), h1 = new Float64Array(E), t0 = new Float64Array(E), t1 = new Float64Array(E), lo = new Float64Array(E), hi = new Float64Array(E);
-  let hMin = Infinity, hMax = -Infinity;
+  const h0 = new Float64Array(E),
+    h1 = new Float64Array(E),
+    t0 = new Float64Array(E),
+    t1 = new Float64Array(E),
+    lo = new Float64Array(E),
+    hi = new Float64Array(E);
+  let hMin = Infinity,
+    hMax = -Infinity;
   for (let i = 0; i < E; i++) {
-    const x0 = (edges[4 * i] as number) - f.bx, y0 = (edges[4 * i + 1] as number) - f.by;
-    const x1 = (edges[4 * i + 2] as number) - f.bx, y1 = (edges[4 * i + 3] as number) - f.by;
-    const a = x0 * f.nx + y0 * f.ny, b = x1 * f.nx + y1 * f.ny;
+    const x0 = (edges[4 * i] as number) - f.bx,
+      y0 = (edges[4 * i + 1] as number) - f.by;
+    const x1 = (edges[4 * i + 2] as number) - f.bx,
+      y1 = (edges[4 * i + 3] as number) - f.by;
+    const a = x0 * f.nx + y0 * f.ny,
+      b = x1 * f.nx + y1 * f.ny;
     h0[i] = a;
     h1[i] = b;
     t0[i] = x0 * f.ux + y0 * f.uy;
@@ -115,9 +137,12 @@ export function clipFamily(edges: Float64Array, f: LineFamily, dot: number, emit
   order.sort((a, b) => (lo[a] as number) - (lo[b] as number));
   const active = new Int32Array(E);
   const xs = new Float64Array(E);
-  let nActive = 0, ptr = 0, count = 0;
+  let nActive = 0,
+    ptr = 0,
+    count = 0;
   const s = f.spacing;
-  const kStart = Math.ceil(hMin / s), kEnd = Math.floor(hMax / s);
+  const kStart = Math.ceil(hMin / s),
+    kEnd = Math.floor(hMax / s);
   const { ux, uy, nx, ny, bx, by, dashes, period } = f;
   const nd = dashes.length;
   let h = 0;
@@ -128,20 +153,24 @@ export function clipFamily(edges: Float64Array, f: LineFamily, dot: number, emit
   for (let k = kStart; k <= kEnd && count < limit; k++) {
     h = k * s;
     while (ptr < E && (lo[order[ptr] as number] as number) <= h) active[nActive++] = order[ptr++] as number;
-    let w = 0, nxs = 0;
+    let w = 0,
+      nxs = 0;
     for (let j = 0; j < nActive; j++) {
       const a = active[j] as number;
       if ((hi[a] as number) <= h) continue;
       active[w++] = a;
-      const ha = h0[a] as number, hb = h1[a] as number;
-      if ((ha <= h && h < hb) || (hb <= h && h < ha)) xs[nxs++] = (t0[a] as number) + ((h - ha) * ((t1[a] as number) - (t0[a] as number))) / (hb - ha);
+      const ha = h0[a] as number,
+        hb = h1[a] as number;
+      if ((ha <= h && h < hb) || (hb <= h && h < ha))
+        xs[nxs++] = (t0[a] as number) + ((h - ha) * ((t1[a] as number) - (t0[a] as number))) / (hb - ha);
     }
     nActive = w;
     if (nxs < 2) continue;
     const cross = xs.subarray(0, nxs).sort();
     const origin = k * f.shift;
     for (let i = 0; i + 1 < nxs; i += 2) {
-      const ta = cross[i] as number, tb = cross[i + 1] as number;
+      const ta = cross[i] as number,
+        tb = cross[i + 1] as number;
       if (!(tb > ta)) continue;
       if (!period) {
         out(ta, tb);
@@ -150,7 +179,8 @@ export function clipFamily(edges: Float64Array, f: LineFamily, dot: number, emit
       // Where in the dash pattern the interval starts.
       let r = (ta - origin) % period;
       if (r < 0) r += period;
-      let idx = 0, acc = 0;
+      let idx = 0,
+        acc = 0;
       while (idx < nd && acc + Math.abs(dashes[idx] as number) <= r) acc += Math.abs(dashes[idx++] as number);
       if (idx >= nd) {
         idx = 0;
@@ -162,7 +192,8 @@ export function clipFamily(edges: Float64Array, f: LineFamily, dot: number, emit
         const d = dashes[idx] as number;
         const len = Math.abs(d);
         if (d > 0) {
-          const a = Math.max(t, ta), b = Math.min(t + len, tb);
+          const a = Math.max(t, ta),
+            b = Math.min(t + len, tb);
           if (b > a) out(a, b);
         } else if (d === 0 && t >= ta && t <= tb) out(Math.max(ta, t - dot / 2), Math.min(tb, t + dot / 2));
         t += len;

@@ -22,7 +22,6 @@ export interface HatchPatternLine {
   dashes: number[];
 }
 
-
 type Family = readonly number[];
 
 const S45 = Math.SQRT1_2; // sin 45°
@@ -339,9 +338,9 @@ const ALIASES: Record<string, string> = {
   CONCRETE: 'AR-CONC',
   SAND: 'AR-SAND',
   // GOST 2.306 section hatching: metal = single 45° lines, non-metal = crossed.
-  'GOST_METAL': 'ANSI31',
+  GOST_METAL: 'ANSI31',
   'GOST_NON-METAL': 'ANSI37',
-  'GOST_WOOD': 'ANSI31',
+  GOST_WOOD: 'ANSI31',
 };
 
 /** The names the library knows (upper case). */
@@ -378,11 +377,15 @@ export function userPattern(spacing: number, angle: number, double: boolean): Ha
 function familyToLine(f: Family, scale: number, rotation: number): HatchPatternLine {
   const a = (f[0] ?? 0) + rotation;
   const rad = (a * Math.PI) / 180;
-  const c = Math.cos(rad), s = Math.sin(rad);
-  const along = (f[3] ?? 0) * scale, across = (f[4] ?? 0) * scale;
+  const c = Math.cos(rad),
+    s = Math.sin(rad);
+  const along = (f[3] ?? 0) * scale,
+    across = (f[4] ?? 0) * scale;
   const r = (rotation * Math.PI) / 180;
-  const rc = Math.cos(r), rs = Math.sin(r);
-  const bx = (f[1] ?? 0) * scale, by = (f[2] ?? 0) * scale;
+  const rc = Math.cos(r),
+    rs = Math.sin(r);
+  const bx = (f[1] ?? 0) * scale,
+    by = (f[2] ?? 0) * scale;
   return {
     angle: a,
     base: [bx * rc - by * rs, bx * rs + by * rc],

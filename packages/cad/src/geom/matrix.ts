@@ -15,7 +15,10 @@ export const IDENTITY: Mat = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
 export function multiply(a: Mat, b: Mat): Mat {
   const r = new Array<number>(12);
   for (let i = 0; i < 3; i++) {
-    const a0 = a[i * 4] as number, a1 = a[i * 4 + 1] as number, a2 = a[i * 4 + 2] as number, a3 = a[i * 4 + 3] as number;
+    const a0 = a[i * 4] as number,
+      a1 = a[i * 4 + 1] as number,
+      a2 = a[i * 4 + 2] as number,
+      a3 = a[i * 4 + 3] as number;
     r[i * 4] = a0 * (b[0] as number) + a1 * (b[4] as number) + a2 * (b[8] as number);
     r[i * 4 + 1] = a0 * (b[1] as number) + a1 * (b[5] as number) + a2 * (b[9] as number);
     r[i * 4 + 2] = a0 * (b[2] as number) + a1 * (b[6] as number) + a2 * (b[10] as number);
@@ -34,7 +37,8 @@ export function scaling(sx: number, sy: number, sz = 1): Mat {
 
 /** Rotation about z by `rad` radians (counter-clockwise). */
 export function rotationZ(rad: number): Mat {
-  const c = Math.cos(rad), s = Math.sin(rad);
+  const c = Math.cos(rad),
+    s = Math.sin(rad);
   return [c, -s, 0, 0, s, c, 0, 0, 0, 0, 1, 0];
 }
 
@@ -99,7 +103,10 @@ export function affineMultiply(a: Affine2D | readonly number[], b: Affine2D | re
 export function affineInvert(a: Affine2D): Affine2D {
   const det = a[0] * a[3] - a[1] * a[2];
   if (!det) return [1, 0, 0, 1, -a[4], -a[5]];
-  const ia = a[3] / det, ib = -a[1] / det, ic = -a[2] / det, id = a[0] / det;
+  const ia = a[3] / det,
+    ib = -a[1] / det,
+    ic = -a[2] / det,
+    id = a[0] / det;
   return [ia, ib, ic, id, -(ia * a[4] + ic * a[5]), -(ib * a[4] + id * a[5])];
 }
 
@@ -118,7 +125,8 @@ export function textMatrix(
   mirrorX = false,
   mirrorY = false,
 ): Affine2D {
-  const c = Math.cos(rotation), s = Math.sin(rotation);
+  const c = Math.cos(rotation),
+    s = Math.sin(rotation);
   const sx = (mirrorX ? -1 : 1) * (widthFactor || 1);
   const sy = mirrorY ? -1 : 1;
   const t = Math.tan(oblique);

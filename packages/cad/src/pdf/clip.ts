@@ -33,14 +33,22 @@ function roughPoints(sp: Subpath): Pt[] {
 /** The axis-aligned box of some points as a polygon, or null when there are none. */
 function boxPolygon(pts: Pt[]): ConvexPolygon | null {
   if (!pts.length) return null;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const [x, y] of pts) {
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
     if (y < y0) y0 = y;
     if (y > y1) y1 = y;
   }
-  return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  return [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
 }
 
 /** Drops repeated points (and a closing copy of the first). */
@@ -50,7 +58,8 @@ function dedupe(pts: Pt[]): Pt[] {
     const q = out[out.length - 1];
     if (!q || Math.abs(q[0] - p[0]) > EPS || Math.abs(q[1] - p[1]) > EPS) out.push(p);
   }
-  const a = out[0], z = out[out.length - 1];
+  const a = out[0],
+    z = out[out.length - 1];
   if (out.length > 1 && a && z && Math.abs(a[0] - z[0]) <= EPS && Math.abs(a[1] - z[1]) <= EPS) out.pop();
   return out;
 }
@@ -113,14 +122,17 @@ export function clipRegionOf(subpaths: Subpath[]): ConvexPolygon | null {
 function clipPolygon(subject: Pt[], clip: ConvexPolygon): Pt[] {
   let out = subject;
   for (let i = 0; i < clip.length && out.length; i++) {
-    const a = clip[i] as Pt, b = clip[(i + 1) % clip.length] as Pt;
+    const a = clip[i] as Pt,
+      b = clip[(i + 1) % clip.length] as Pt;
     const input = out;
     out = [];
     for (let j = 0; j < input.length; j++) {
-      const p = input[j] as Pt, q = input[(j + 1) % input.length] as Pt;
-      const dp = cross(a, b, p), dq = cross(a, b, q);
+      const p = input[j] as Pt,
+        q = input[(j + 1) % input.length] as Pt;
+      const dp = cross(a, b, p),
+        dq = cross(a, b, q);
       if (dp >= 0) out.push(p);
-      if ((dp >= 0) !== (dq >= 0)) out.push(lerp(p, q, dp / (dp - dq)));
+      if (dp >= 0 !== dq >= 0) out.push(lerp(p, q, dp / (dp - dq)));
     }
   }
   return out;
@@ -139,7 +151,8 @@ export function intersectRegions(a: ConvexPolygon, b: ConvexPolygon): ConvexPoly
 function insideness(p: Pt, clip: ConvexPolygon): number {
   let worst = Infinity;
   for (let i = 0; i < clip.length; i++) {
-    const a = clip[i] as Pt, b = clip[(i + 1) % clip.length] as Pt;
+    const a = clip[i] as Pt,
+      b = clip[(i + 1) % clip.length] as Pt;
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
     const d = cross(a, b, p) / len;
     if (d < worst) worst = d;
@@ -152,7 +165,8 @@ export const isInside = (p: Pt, clip: ConvexPolygon): boolean => clip.length >= 
 /** True when every point is outside one and the same edge of the region (so their hull is outside). */
 function allOutsideOneEdge(pts: Pt[], clip: ConvexPolygon): boolean {
   for (let i = 0; i < clip.length; i++) {
-    const a = clip[i] as Pt, b = clip[(i + 1) % clip.length] as Pt;
+    const a = clip[i] as Pt,
+      b = clip[(i + 1) % clip.length] as Pt;
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
     if (pts.every((p) => cross(a, b, p) / len < -EPS)) return true;
   }
@@ -161,15 +175,21 @@ function allOutsideOneEdge(pts: Pt[], clip: ConvexPolygon): boolean {
 
 export function bezierAt(p0: Pt, c1: Pt, c2: Pt, p3: Pt, t: number): Pt {
   const u = 1 - t;
-  const a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
+  const a = u * u * u,
+    b = 3 * u * u * t,
+    c = 3 * u * t * t,
+    d = t * t * t;
   return [a * p0[0] + b * c1[0] + c * c2[0] + d * p3[0], a * p0[1] + b * c1[1] + c * c2[1] + d * p3[1]];
 }
 
 /** The part of a cubic Bezier between t0 and t1, as a Bezier (de Casteljau, twice). */
 function bezierPart(p0: Pt, c1: Pt, c2: Pt, p3: Pt, t0: number, t1: number): [Pt, Pt, Pt, Pt] {
   const split = (a: Pt, b: Pt, c: Pt, d: Pt, t: number): { left: [Pt, Pt, Pt, Pt]; right: [Pt, Pt, Pt, Pt] } => {
-    const ab = lerp(a, b, t), bc = lerp(b, c, t), cd = lerp(c, d, t);
-    const abc = lerp(ab, bc, t), bcd = lerp(bc, cd, t);
+    const ab = lerp(a, b, t),
+      bc = lerp(b, c, t),
+      cd = lerp(c, d, t);
+    const abc = lerp(ab, bc, t),
+      bcd = lerp(bc, cd, t);
     const m = lerp(abc, bcd, t);
     return { left: [a, ab, abc, m], right: [m, bcd, cd, d] };
   };
@@ -183,10 +203,12 @@ function bezierPart(p0: Pt, c1: Pt, c2: Pt, p3: Pt, t0: number, t1: number): [Pt
 function insideIntervals(from: Pt, s: Segment, clip: ConvexPolygon): [number, number][] {
   if (s.kind === 'line') {
     // Cyrus-Beck: the line's parameter range inside every edge's half-plane.
-    let t0 = 0, t1 = 1;
+    let t0 = 0,
+      t1 = 1;
     const d: Pt = [s.to[0] - from[0], s.to[1] - from[1]];
     for (let i = 0; i < clip.length; i++) {
-      const a = clip[i] as Pt, b = clip[(i + 1) % clip.length] as Pt;
+      const a = clip[i] as Pt,
+        b = clip[(i + 1) % clip.length] as Pt;
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
       const f0 = cross(a, b, from) / len;
       const df = ((b[0] - a[0]) * d[1] - (b[1] - a[1]) * d[0]) / len;
@@ -216,10 +238,11 @@ function insideIntervals(from: Pt, s: Segment, clip: ConvexPolygon): [number, nu
     const t = i / n;
     const isIn = f(t) >= 0;
     if (isIn !== prevIn) {
-      let lo = prevT, hi = t;
+      let lo = prevT,
+        hi = t;
       for (let k = 0; k < 40; k++) {
         const mid = (lo + hi) / 2;
-        if ((f(mid) >= 0) === prevIn) lo = mid;
+        if (f(mid) >= 0 === prevIn) lo = mid;
         else hi = mid;
       }
       const crossing = (lo + hi) / 2;
@@ -281,7 +304,8 @@ export function clipStroke(subpaths: Subpath[], clip: ConvexPolygon): { subpaths
     }
     cut = true;
     // The piece that ends where the closed subpath starts continues into the first piece.
-    const first = pieces[0], tail = pieces[pieces.length - 1];
+    const first = pieces[0],
+      tail = pieces[pieces.length - 1];
     if (sp.closed && pieces.length > 1 && first && tail && first.start === sp.start) {
       const end = (tail.segments[tail.segments.length - 1] as Segment).to;
       if (end[0] === sp.start[0] && end[1] === sp.start[1]) {

@@ -3,7 +3,18 @@
  * LWPOLYLINE and SPLINE (or flattened polylines), fills become SOLID or a solid HATCH, text runs
  * become TEXT. Layers, linetypes and text styles are created as the entities need them.
  */
-import type { Color, Drawing, Entity, EntityBase, HatchEdge, HatchEntity, HatchPath, LwPolylineEntity, SplineEntity, TextEntity } from '../model';
+import type {
+  Color,
+  Drawing,
+  Entity,
+  EntityBase,
+  HatchEdge,
+  HatchEntity,
+  HatchPath,
+  LwPolylineEntity,
+  SplineEntity,
+  TextEntity,
+} from '../model';
 import { aciColor, nearestAci } from '../geom/color';
 import type { FillMark, Mark, StrokeMark, TextMark } from './graphics';
 import type { Vec3 } from '../geom/vector';
@@ -50,12 +61,19 @@ const v3 = (p: Pt): Vec3 => [p[0], p[1], 0];
 /** Points along a cubic Bezier (excluding its start), within `FLATTEN_TOLERANCE`. */
 function flattenCubic(p0: Pt, c1: Pt, c2: Pt, p3: Pt): Pt[] {
   // Max deviation of an n-segment polyline is at most 3/4·M/n², M the largest second difference.
-  const m = Math.max(Math.hypot(p0[0] - 2 * c1[0] + c2[0], p0[1] - 2 * c1[1] + c2[1]), Math.hypot(c1[0] - 2 * c2[0] + p3[0], c1[1] - 2 * c2[1] + p3[1]));
+  const m = Math.max(
+    Math.hypot(p0[0] - 2 * c1[0] + c2[0], p0[1] - 2 * c1[1] + c2[1]),
+    Math.hypot(c1[0] - 2 * c2[0] + p3[0], c1[1] - 2 * c2[1] + p3[1]),
+  );
   const n = Math.max(1, Math.min(128, Math.ceil(Math.sqrt((0.75 * m) / FLATTEN_TOLERANCE))));
   const out: Pt[] = [];
   for (let i = 1; i <= n; i++) {
-    const t = i / n, u = 1 - t;
-    const a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
+    const t = i / n,
+      u = 1 - t;
+    const a = u * u * u,
+      b = 3 * u * u * t,
+      c = 3 * u * t * t,
+      d = t * t * t;
     out.push([a * p0[0] + b * c1[0] + c * c2[0] + d * p3[0], a * p0[1] + b * c1[1] + c * c2[1] + d * p3[1]]);
   }
   return out;
@@ -244,15 +262,17 @@ function strokeEntities(m: StrokeMark, tables: Tables, o: EntityOptions): Entity
 }
 
 /** Signed area of a closed polygon. */
-const area = (pts: Pt[]): number => pts.reduce((s, p, i) => {
-  const q = pts[(i + 1) % pts.length] as Pt;
-  return s + p[0] * q[1] - q[0] * p[1];
-}, 0) / 2;
+const area = (pts: Pt[]): number =>
+  pts.reduce((s, p, i) => {
+    const q = pts[(i + 1) % pts.length] as Pt;
+    return s + p[0] * q[1] - q[0] * p[1];
+  }, 0) / 2;
 
-const perimeter = (pts: Pt[]): number => pts.reduce((s, p, i) => {
-  const q = pts[(i + 1) % pts.length] as Pt;
-  return s + Math.hypot(q[0] - p[0], q[1] - p[1]);
-}, 0);
+const perimeter = (pts: Pt[]): number =>
+  pts.reduce((s, p, i) => {
+    const q = pts[(i + 1) % pts.length] as Pt;
+    return s + Math.hypot(q[0] - p[0], q[1] - p[1]);
+  }, 0);
 
 /**
  * A filled loop narrower than this on average is a hairline, mm: a strip's mean width is twice
@@ -264,7 +284,9 @@ const HAIRLINE_WIDTH = 0.01;
 function convex(pts: Pt[]): boolean {
   let sign = 0;
   for (let i = 0; i < pts.length; i++) {
-    const a = pts[i] as Pt, b = pts[(i + 1) % pts.length] as Pt, c = pts[(i + 2) % pts.length] as Pt;
+    const a = pts[i] as Pt,
+      b = pts[(i + 1) % pts.length] as Pt,
+      c = pts[(i + 2) % pts.length] as Pt;
     const cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
     if (Math.abs(cross) < 1e-12) continue;
     if (sign && Math.sign(cross) !== sign) return false;
@@ -284,7 +306,16 @@ function edgeLoop(sp: Subpath): HatchEdge[] {
   const endRun = (): void => {
     if (!run) return;
     const n = (run.length - 1) / 3;
-    edges.push({ kind: 'spline', degree: 3, rational: false, periodic: false, knots: bezierKnots(n), controlPoints: run, weights: [], fitPoints: [] });
+    edges.push({
+      kind: 'spline',
+      degree: 3,
+      rational: false,
+      periodic: false,
+      knots: bezierKnots(n),
+      controlPoints: run,
+      weights: [],
+      fitPoints: [],
+    });
     run = null;
   };
   for (const s of sp.segments) {
@@ -315,7 +346,11 @@ function fillEntities(m: FillMark, tables: Tables, o: EntityOptions): Entity[] {
   const kept = loops.filter((l) => !hairline(l.points));
   if (!kept.length) return out;
   const only = kept[0]?.points as Pt[];
-  if (kept.length === 1 && kept[0]?.sp.segments.every((s) => s.kind === 'line') && (only.length === 3 || (only.length === 4 && convex(only)))) {
+  if (
+    kept.length === 1 &&
+    kept[0]?.sp.segments.every((s) => s.kind === 'line') &&
+    (only.length === 3 || (only.length === 4 && convex(only)))
+  ) {
     // SOLID corners go in "Z" order: 1, 2, 4, 3.
     const [p1, p2, p3, p4] = only as [Pt, Pt, Pt, Pt | undefined];
     out.push({ ...b, type: 'SOLID', points: [v3(p1), v3(p2), v3(p4 ?? p3), v3(p3)] });
@@ -374,9 +409,19 @@ function mergeText(marks: TextMark[]): TextMark[] {
   const out: TextMark[] = [];
   for (const m of marks) {
     const prev = out[out.length - 1];
-    if (prev && prev.font === m.font && prev.rgb === m.rgb && prev.ocg === m.ocg && Math.abs(prev.height - m.height) < 1e-3 * m.height && Math.abs(prev.rotation - m.rotation) < 0.01 && prev.widthFactor === m.widthFactor && prev.oblique === m.oblique) {
+    if (
+      prev &&
+      prev.font === m.font &&
+      prev.rgb === m.rgb &&
+      prev.ocg === m.ocg &&
+      Math.abs(prev.height - m.height) < 1e-3 * m.height &&
+      Math.abs(prev.rotation - m.rotation) < 0.01 &&
+      prev.widthFactor === m.widthFactor &&
+      prev.oblique === m.oblique
+    ) {
       const a = (prev.rotation * Math.PI) / 180;
-      const dx = m.start[0] - prev.end[0], dy = m.start[1] - prev.end[1];
+      const dx = m.start[0] - prev.end[0],
+        dy = m.start[1] - prev.end[1];
       const along = dx * Math.cos(a) + dy * Math.sin(a);
       const across = -dx * Math.sin(a) + dy * Math.cos(a);
       if (Math.abs(across) < 0.05 * m.height && along > -0.1 * m.height && along < 0.3 * m.height) {

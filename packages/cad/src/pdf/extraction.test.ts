@@ -25,8 +25,10 @@ const near = (actual: ArrayLike<number> | undefined, expected: number[], tol = 0
   expected.forEach((v, i) => expect(Math.abs((actual?.[i] ?? NaN) - v), `coordinate ${i}: ${actual?.[i]} vs ${v}`).toBeLessThan(tol));
 };
 const xy = (p: Vec3 | [number, number]): [number, number] => [p[0], p[1]];
-const convert = async (draw: (doc: PDFKit.PDFDocument) => void, options: Parameters<typeof pdfToDrawing>[1] = {}): Promise<PdfToDrawingResult> =>
-  pdfToDrawing(await pdfBytes(PAGE, draw), options);
+const convert = async (
+  draw: (doc: PDFKit.PDFDocument) => void,
+  options: Parameters<typeof pdfToDrawing>[1] = {},
+): Promise<PdfToDrawingResult> => pdfToDrawing(await pdfBytes(PAGE, draw), options);
 
 describe('transforms with save and restore', () => {
   it('places lines through nested translate, rotate and scale, and restores the state after', async () => {
@@ -48,7 +50,10 @@ describe('transforms with save and restore', () => {
     near(red?.end, mm(100, 70));
     // The width and the dashes scale with the transform: 2 pt wide, 10 pt dashes and gaps.
     expect(red?.lineweight).toBe(70);
-    near(r.drawing.linetypes[red?.linetype ?? '']?.elements.map((e) => e.length), [10 * K, -10 * K]);
+    near(
+      r.drawing.linetypes[red?.linetype ?? '']?.elements.map((e) => e.length),
+      [10 * K, -10 * K],
+    );
     const green = lines.find((l) => l.layer === 'PDF_0_255_0');
     near(green?.start, mm(100, 70));
     near(green?.end, mm(90, 70));
@@ -66,7 +71,10 @@ describe('transforms with save and restore', () => {
       doc.undash().moveTo(20, 40).lineTo(300, 40).lineWidth(0.25).stroke();
     });
     const [dashed, solid] = of(r.drawing.modelSpace, 'LINE');
-    near(r.drawing.linetypes[dashed?.linetype ?? '']?.elements.map((e) => e.length), [4 * K, -4 * K]);
+    near(
+      r.drawing.linetypes[dashed?.linetype ?? '']?.elements.map((e) => e.length),
+      [4 * K, -4 * K],
+    );
     expect(solid?.linetype).toBe('BYLAYER');
     expect(solid?.lineweight).toBe(9);
   });
@@ -110,12 +118,15 @@ describe('Beziers', () => {
     expect(vs.length).toBeGreaterThan(10);
     // Every vertex is on the curve or the closing line; the curve's top (t = 0.5) is within 0.05 mm of the loop.
     const top = bezierAt(mm(100, 200), mm(120, 100), mm(280, 100), mm(300, 200), 0.5);
-    const dist = Math.min(...vs.map((v, i) => {
-      const w = vs[(i + 1) % vs.length] ?? v;
-      const dx = w.x - v.x, dy = w.y - v.y;
-      const t = Math.max(0, Math.min(1, ((top[0] - v.x) * dx + (top[1] - v.y) * dy) / (dx * dx + dy * dy || 1)));
-      return Math.hypot(v.x + t * dx - top[0], v.y + t * dy - top[1]);
-    }));
+    const dist = Math.min(
+      ...vs.map((v, i) => {
+        const w = vs[(i + 1) % vs.length] ?? v;
+        const dx = w.x - v.x,
+          dy = w.y - v.y;
+        const t = Math.max(0, Math.min(1, ((top[0] - v.x) * dx + (top[1] - v.y) * dy) / (dx * dx + dy * dy || 1)));
+        return Math.hypot(v.x + t * dx - top[0], v.y + t * dy - top[1]);
+      }),
+    );
     expect(dist).toBeLessThan(0.05);
   });
 });
@@ -210,14 +221,23 @@ describe('clipping', () => {
     }
     // The fill keeps its part inside the clip: the square 120..150.
     const [solid] = of(r.drawing.modelSpace, 'SOLID');
-    const xs = solid?.points.map((p) => p[0]) ?? [], ys = solid?.points.map((p) => p[1]) ?? [];
-    near([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)], [120 * K, 150 * K, (PAGE[1] - 150) * K, (PAGE[1] - 120) * K]);
+    const xs = solid?.points.map((p) => p[0]) ?? [],
+      ys = solid?.points.map((p) => p[1]) ?? [];
+    near(
+      [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)],
+      [120 * K, 150 * K, (PAGE[1] - 150) * K, (PAGE[1] - 120) * K],
+    );
     expect(of(r.drawing.modelSpace, 'TEXT').map((t) => t.text)).toEqual(['inside']);
     expect(r.notes.join('\n')).toMatch(/page 1: \d+ paths or text items cut to the visible area/);
   });
 
   it('cuts what runs off the page at the page edge', async () => {
-    const r = await convert((doc) => doc.moveTo(-100, 100).lineTo(PAGE[0] + 100, 100).stroke());
+    const r = await convert((doc) =>
+      doc
+        .moveTo(-100, 100)
+        .lineTo(PAGE[0] + 100, 100)
+        .stroke(),
+    );
     const [line] = of(r.drawing.modelSpace, 'LINE');
     near(line?.start, mm(0, 100));
     near(line?.end, mm(PAGE[0], 100));
@@ -229,7 +249,8 @@ describe('the page background and dark pages', () => {
     const r = await pdfToDrawing(await darkPlotFixture());
     expect(r.notes.join('\n')).toMatch(/page 1: 2 page background fills \(#212830\) left out: a dark page/);
     // Nothing page-sized is left.
-    for (const e of r.drawing.modelSpace) expect(e.type === 'SOLID' && Math.abs(e.points[1][0] - e.points[0][0]) > PAGE[0] * K * 0.9).toBe(false);
+    for (const e of r.drawing.modelSpace)
+      expect(e.type === 'SOLID' && Math.abs(e.points[1][0] - e.points[0][0]) > PAGE[0] * K * 0.9).toBe(false);
     expect(r.drawing.layers.PDF_255_255_255?.color).toEqual({ aci: 7 });
     expect(r.drawing.layers.PDF_255_0_0?.color).toEqual({ aci: 1 });
     // The white line crosses the page; the clipping rectangle 10 pt in from the edge cuts it.
@@ -245,7 +266,10 @@ describe('the page background and dark pages', () => {
 
   it('keeps black as the foreground colour of a light page, and a fill that does not cover the page', async () => {
     const r = await convert((doc) => {
-      doc.rect(0, 0, PAGE[0], PAGE[1] / 2).fillColor('#ffffff').fill();
+      doc
+        .rect(0, 0, PAGE[0], PAGE[1] / 2)
+        .fillColor('#ffffff')
+        .fill();
       doc.moveTo(10, 10).lineTo(100, 10).strokeColor('#000000').stroke();
     });
     expect(r.notes.join('\n')).not.toMatch(/background/);
@@ -290,7 +314,10 @@ describe('form XObjects', () => {
     const pdf = handMadePdf('q 1 0 0 1 20 30 cm /F1 Do Q q 1 0 0 1 200 30 cm /F2 Do Q', { F1: form, F2: grouped });
     const r = await pdfToDrawing(pdf);
     // PDF space is y up here; each form is placed at (20, 30) and (200, 30).
-    for (const [layer, x0] of [['PDF_0_0_0', 20], ['PDF_255_0_0', 200]] as const) {
+    for (const [layer, x0] of [
+      ['PDF_0_0_0', 20],
+      ['PDF_255_0_0', 200],
+    ] as const) {
       const [short, long] = of(r.drawing.modelSpace, 'LINE').filter((l) => l.layer === layer);
       near(short?.start, [x0 * K, 30 * K]);
       near(short?.end, [(x0 + 40) * K, 50 * K]);
@@ -331,39 +358,84 @@ describe('page ranges and image-only pages', () => {
 });
 
 describe('clip geometry', () => {
-  const square = (x0: number, y0: number, x1: number, y1: number): ConvexPolygon => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
-  const loop = (pts: Pt[]): Subpath => ({ start: pts[0] as Pt, segments: pts.slice(1).map((to) => ({ kind: 'line' as const, to })), closed: true });
+  const square = (x0: number, y0: number, x1: number, y1: number): ConvexPolygon => [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
+  const loop = (pts: Pt[]): Subpath => ({
+    start: pts[0] as Pt,
+    segments: pts.slice(1).map((to) => ({ kind: 'line' as const, to })),
+    closed: true,
+  });
 
   it('intersects convex regions exactly', () => {
     const r = intersectRegions(square(0, 0, 10, 10), square(5, -5, 20, 5));
-    const xs = r.map((p) => p[0]), ys = r.map((p) => p[1]);
+    const xs = r.map((p) => p[0]),
+      ys = r.map((p) => p[1]);
     expect([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)]).toEqual([5, 10, 0, 5]);
     expect(intersectRegions(square(0, 0, 1, 1), square(2, 2, 3, 3))).toEqual([]);
     // A diamond inside a square: the diamond itself.
-    const diamond: ConvexPolygon = [[5, 1], [9, 5], [5, 9], [1, 5]];
+    const diamond: ConvexPolygon = [
+      [5, 1],
+      [9, 5],
+      [5, 9],
+      [1, 5],
+    ];
     expect(intersectRegions(square(0, 0, 10, 10), diamond)).toHaveLength(4);
   });
 
   it('cuts a closed outline open where it leaves the region, joining the piece through its start', () => {
     // A square outline from (0,0); the region keeps x <= 5: the left half, one open piece from (5,10) round to (5,0).
-    const { subpaths, cut } = clipStroke([loop([[0, 0], [10, 0], [10, 10], [0, 10]])], square(-1, -1, 5, 11));
+    const { subpaths, cut } = clipStroke(
+      [
+        loop([
+          [0, 0],
+          [10, 0],
+          [10, 10],
+          [0, 10],
+        ]),
+      ],
+      square(-1, -1, 5, 11),
+    );
     expect(cut).toBe(true);
     expect(subpaths).toHaveLength(1);
     const piece = subpaths[0] as Subpath;
     expect(piece.closed).toBe(false);
     const pts = [piece.start, ...piece.segments.map((s) => s.to)];
     expect(pts).toHaveLength(4);
-    [[5, 10], [0, 10], [0, 0], [5, 0]].forEach((p, i) => near(pts[i], p, 1e-9));
+    [
+      [5, 10],
+      [0, 10],
+      [0, 0],
+      [5, 0],
+    ].forEach((p, i) => near(pts[i], p, 1e-9));
   });
 
   it('keeps what lies inside untouched and cuts a fill to the region', () => {
-    const inside = loop([[1, 1], [4, 1], [4, 4]]);
+    const inside = loop([
+      [1, 1],
+      [4, 1],
+      [4, 4],
+    ]);
     const kept = clipStroke([inside], square(0, 0, 10, 10));
     expect(kept.cut).toBe(false);
     expect(kept.subpaths[0]).toBe(inside);
-    const { subpaths } = clipFill([loop([[0, 0], [10, 0], [10, 10], [0, 10]])], square(5, 5, 20, 20));
+    const { subpaths } = clipFill(
+      [
+        loop([
+          [0, 0],
+          [10, 0],
+          [10, 10],
+          [0, 10],
+        ]),
+      ],
+      square(5, 5, 20, 20),
+    );
     const pts = [subpaths[0]?.start, ...(subpaths[0]?.segments.map((s) => s.to) ?? [])] as Pt[];
-    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const xs = pts.map((p) => p[0]),
+      ys = pts.map((p) => p[1]);
     expect([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)]).toEqual([5, 10, 5, 10]);
   });
 });

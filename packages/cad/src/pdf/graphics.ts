@@ -9,7 +9,6 @@ import { clipFill, clipRegionOf, clipStroke, intersectRegions, isInside, type Co
 import { affineMultiply, type Affine2D } from '../geom/matrix';
 import type { Pt, Segment, Subpath } from './path';
 
-
 const IDENTITY: Affine2D = [1, 0, 0, 1, 0, 0];
 
 /** pdf.js operator numbers used here (pdf.js `OPS`). */
@@ -237,7 +236,13 @@ interface Run {
 /** A rectangle [x0, y0, x1, y1] of user space under `m`, as a region. */
 export function rectRegion(rect: ArrayLike<number>, m: Affine2D): ConvexPolygon | null {
   const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = Array.from(rect);
-  return clipRegionOf([{ start: apply(m, x0, y0), segments: [apply(m, x1, y0), apply(m, x1, y1), apply(m, x0, y1)].map((to) => ({ kind: 'line', to })), closed: true }]);
+  return clipRegionOf([
+    {
+      start: apply(m, x0, y0),
+      segments: [apply(m, x1, y0), apply(m, x1, y1), apply(m, x0, y1)].map((to) => ({ kind: 'line', to })),
+      closed: true,
+    },
+  ]);
 }
 
 /**
@@ -310,24 +315,32 @@ export function replayPage(
           segment({ kind: 'line', to: at(a(), a()) });
           break;
         case OP.curveTo: {
-          const c1 = at(a(), a()), c2 = at(a(), a()), to = at(a(), a());
+          const c1 = at(a(), a()),
+            c2 = at(a(), a()),
+            to = at(a(), a());
           segment({ kind: 'curve', c1, c2, to });
           break;
         }
         case OP.curveTo2: {
           // 'v': the first control point is the current point.
-          const c1 = pen, c2 = at(a(), a()), to = at(a(), a());
+          const c1 = pen,
+            c2 = at(a(), a()),
+            to = at(a(), a());
           segment({ kind: 'curve', c1, c2, to });
           break;
         }
         case OP.curveTo3: {
           // 'y': the second control point is the end point.
-          const c1 = at(a(), a()), to = at(a(), a());
+          const c1 = at(a(), a()),
+            to = at(a(), a());
           segment({ kind: 'curve', c1, c2: to, to });
           break;
         }
         case OP.rectangle: {
-          const x = a(), y = a(), w = a(), h = a();
+          const x = a(),
+            y = a(),
+            w = a(),
+            h = a();
           moveTo(at(x, y));
           segment({ kind: 'line', to: at(x + w, y) });
           segment({ kind: 'line', to: at(x + w, y + h) });
@@ -360,7 +373,8 @@ export function replayPage(
     if (subpaths.length) {
       const where = ocg();
       const filled = fill && st.fill !== null ? visibleOf(subpaths, clipFill) : null;
-      if (filled && st.fill !== null) out.marks.push({ kind: 'fill', subpaths: filled, evenOdd, rgb: st.fill, ...(where ? { ocg: where } : {}) });
+      if (filled && st.fill !== null)
+        out.marks.push({ kind: 'fill', subpaths: filled, evenOdd, rgb: st.fill, ...(where ? { ocg: where } : {}) });
       const stroked = stroke && st.stroke !== null ? visibleOf(subpaths, clipStroke) : null;
       if (stroked && st.stroke !== null) {
         const scale = meanScale(st.ctm);
@@ -395,7 +409,8 @@ export function replayPage(
     const s = r.state;
     const [xx, xy] = applyVector(f, 1, 0);
     const [yx, yy] = applyVector(f, 0, 1);
-    const xLen = Math.hypot(xx, xy), yLen = Math.hypot(yx, yy);
+    const xLen = Math.hypot(xx, xy),
+      yLen = Math.hypot(yx, yy);
     if (!(xLen > 0 && yLen > 0)) return;
     const rotation = (Math.atan2(xy, xx) * 180) / Math.PI;
     const cross = xx * yy - xy * yx;

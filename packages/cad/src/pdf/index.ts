@@ -84,7 +84,10 @@ function loadPdfjs(): Promise<typeof PdfjsApi> {
     const nativeParse = JSON.parse;
     // The worker module ships without type declarations: its specifier is typed as a plain string
     // (so TypeScript does not look for them); bundlers still see a literal and include it.
-    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string) as Promise<unknown>]);
+    const [pdfjs, worker] = await Promise.all([
+      import('pdfjs-dist/legacy/build/pdf.mjs'),
+      import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string) as Promise<unknown>,
+    ]);
     const g = globalThis as { pdfjsWorker?: unknown };
     g.pdfjsWorker ??= worker;
     // The legacy build's polyfills (core-js) replace two built-ins Node has, for the whole process:
@@ -92,7 +95,8 @@ function loadPdfjs(): Promise<typeof PdfjsApi> {
     // proposal). Their stand-ins are several times slower - every push in the process, the DXF
     // writer's and the renderer's included - and pdf.js needs neither: Node's own go back.
     const restore = (target: object, key: string, value: unknown): void => {
-      if ((target as Record<string, unknown>)[key] !== value) Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: false });
+      if ((target as Record<string, unknown>)[key] !== value)
+        Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: false });
     };
     restore(Array.prototype, 'push', nativePush);
     restore(JSON, 'parse', nativeParse);
@@ -141,7 +145,8 @@ function fontInfo(font: unknown): FontInfo | null {
       // Not GBK: keep the name as read.
     }
   }
-  const m = Array.isArray(f.fontMatrix) && f.fontMatrix.length === 6 ? (f.fontMatrix as Affine2D) : ([0.001, 0, 0, 0.001, 0, 0] as Affine2D);
+  const m =
+    Array.isArray(f.fontMatrix) && f.fontMatrix.length === 6 ? (f.fontMatrix as Affine2D) : ([0.001, 0, 0, 0.001, 0, 0] as Affine2D);
   return { family, fontMatrix: m, vertical: f.vertical === true };
 }
 
@@ -159,7 +164,11 @@ const LAYER_NAME_BAD = /[<>/\\":;?*|=`,]/g;
  * Layer naming: 'PDF_255_0_0' per colour, or the optional content group's name. A colour layer's
  * colour is set when it is made: white is the foreground (ACI 7) if the first page using it is dark.
  */
-function layerChooser(mode: 'color' | 'ocg', groups: Record<string, { name?: string | null; visible?: boolean }>, page: { dark: boolean }): (m: Mark) => { name: string; color: Color; on?: boolean } {
+function layerChooser(
+  mode: 'color' | 'ocg',
+  groups: Record<string, { name?: string | null; visible?: boolean }>,
+  page: { dark: boolean },
+): (m: Mark) => { name: string; color: Color; on?: boolean } {
   if (mode === 'ocg') {
     return (m) => {
       const g = m.ocg ? groups[m.ocg] : undefined;
@@ -176,10 +185,15 @@ function pageNotes(p: number, marks: PageMarks, entities: number, background: { 
   const n = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
   if (background.rgb !== null) {
     const hex = `#${background.rgb.toString(16).padStart(6, '0')}`;
-    notes.push(`page ${p}: ${background.count === 1 ? 'the page background fill' : `${background.count} page background fills`} (${hex}) left out${isDark(background.rgb) ? ': a dark page, so white is the foreground colour (ACI 7)' : ''}`);
+    notes.push(
+      `page ${p}: ${background.count === 1 ? 'the page background fill' : `${background.count} page background fills`} (${hex}) left out${isDark(background.rgb) ? ': a dark page, so white is the foreground colour (ACI 7)' : ''}`,
+    );
   }
   if (marks.images && entities) notes.push(`page ${p}: ${n(marks.images, 'image')} not converted (vector content only)`);
-  if (marks.clipped) notes.push(`page ${p}: ${n(marks.clipped, 'path or text item', 'paths or text items')} cut to the visible area (page edge, clipping paths)`);
+  if (marks.clipped)
+    notes.push(
+      `page ${p}: ${n(marks.clipped, 'path or text item', 'paths or text items')} cut to the visible area (page edge, clipping paths)`,
+    );
   if (marks.shadings) notes.push(`page ${p}: ${n(marks.shadings, 'gradient (shading) fill')} skipped`);
   if (marks.patternFills) notes.push(`page ${p}: ${n(marks.patternFills, 'pattern colour')} converted as solid grey`);
   if (marks.invisibleText) notes.push(`page ${p}: ${n(marks.invisibleText, 'invisible text item')} (an OCR layer) skipped`);
@@ -200,7 +214,12 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
       const { CadConvertError } = await import('../convert');
       throw new CadConvertError('bad-option', pages);
     }
-    if (pages.length > limits.pdfPages) throw new CadLimitError('pdfPages', limits.pdfPages, `${pages.length} pages to convert, over the limit of ${limits.pdfPages}: choose a page range`);
+    if (pages.length > limits.pdfPages)
+      throw new CadLimitError(
+        'pdfPages',
+        limits.pdfPages,
+        `${pages.length} pages to convert, over the limit of ${limits.pdfPages}: choose a page range`,
+      );
     const notes: string[] = [];
     let groups: Record<string, { name?: string | null; visible?: boolean }> = {};
     if (options.layers === 'pdf') {
@@ -224,7 +243,12 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
       drawing.linetypes[name] = { name, description: name === 'Continuous' ? 'Solid line' : '', totalLength: 0, elements: [] };
     tables.textStyle('');
     const pageLook = { dark: false };
-    const entityOptions = { curves: options.curves ?? 'spline', layerOf: layerChooser(byOcg ? 'ocg' : 'color', groups, pageLook), ownColor: byOcg, dark: false };
+    const entityOptions = {
+      curves: options.curves ?? 'spline',
+      layerOf: layerChooser(byOcg ? 'ocg' : 'color', groups, pageLook),
+      ownColor: byOcg,
+      dark: false,
+    };
 
     const rasterOnlyPages: number[] = [];
     let offsetX = 0;
@@ -241,7 +265,8 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
       };
       const toModel = pageMatrix(viewport, offsetX);
       const marks = replayPage(ops.fnArray, ops.argsArray, toModel, fontOf, rectRegion(page.view, toModel));
-      const w = viewport.width * MM_PER_PT, h = viewport.height * MM_PER_PT;
+      const w = viewport.width * MM_PER_PT,
+        h = viewport.height * MM_PER_PT;
       const background = takeBackground(marks.marks, w * h);
       pageLook.dark = entityOptions.dark = background.rgb !== null && isDark(background.rgb);
       const entities: Entity[] = markEntities(marks.marks, tables, entityOptions);
@@ -255,8 +280,10 @@ export async function pdfToDrawing(bytes: Uint8Array, options: PdfToDrawingOptio
         continue;
       }
       for (const e of entities) drawing.modelSpace.push(e);
-      if (drawing.modelSpace.length > limits.entities) throw new CadLimitError('entities', limits.entities, `the pages converted make more than ${limits.entities} entities`);
-      if (placed) notes.push(`page ${p} placed to the right of the previous page (x from ${offsetX.toFixed(1)} mm, ${PAGE_GAP_MM} mm apart)`);
+      if (drawing.modelSpace.length > limits.entities)
+        throw new CadLimitError('entities', limits.entities, `the pages converted make more than ${limits.entities} entities`);
+      if (placed)
+        notes.push(`page ${p} placed to the right of the previous page (x from ${offsetX.toFixed(1)} mm, ${PAGE_GAP_MM} mm apart)`);
       placed++;
       offsetX += w + PAGE_GAP_MM;
       maxHeight = Math.max(maxHeight, h);

@@ -28,7 +28,16 @@ it('uses the operator numbers of the installed pdf.js', () => {
 describe('a PDF written by our own back end, converted back', () => {
   let result: PdfToDrawingResult;
   beforeAll(async () => {
-    const line = (a: [number, number], b: [number, number]): [number, string | number][] => [[0, 'LINE'], [8, '0'], [10, a[0]], [20, a[1]], [30, 0], [11, b[0]], [21, b[1]], [31, 0]];
+    const line = (a: [number, number], b: [number, number]): [number, string | number][] => [
+      [0, 'LINE'],
+      [8, '0'],
+      [10, a[0]],
+      [20, a[1]],
+      [30, 0],
+      [11, b[0]],
+      [21, b[1]],
+      [31, 0],
+    ];
     const dxf = entitiesDxf(
       [
         ...line([0, 0], [410, 0]),
@@ -36,10 +45,30 @@ describe('a PDF written by our own back end, converted back', () => {
         ...line([410, 200], [0, 200]),
         ...line([0, 200], [0, 0]),
         ...line([50, 50], [150, 120]),
-        ...[[0, 'CIRCLE'], [8, '0'], [10, 300], [20, 100], [30, 0], [40, 40]] as [number, string | number][],
-        ...[[0, 'TEXT'], [8, '0'], [10, 20], [20, 150], [30, 0], [40, 10], [1, '中文标注 ABC']] as [number, string | number][],
+        ...([
+          [0, 'CIRCLE'],
+          [8, '0'],
+          [10, 300],
+          [20, 100],
+          [30, 0],
+          [40, 40],
+        ] as [number, string | number][]),
+        ...([
+          [0, 'TEXT'],
+          [8, '0'],
+          [10, 20],
+          [20, 150],
+          [30, 0],
+          [40, 10],
+          [1, '中文标注 ABC'],
+        ] as [number, string | number][]),
       ],
-      [[9, '$ACADVER'], [1, 'AC1021'], [9, '$INSUNITS'], [70, 4]],
+      [
+        [9, '$ACADVER'],
+        [1, 'AC1021'],
+        [9, '$INSUNITS'],
+        [70, 4],
+      ],
     );
     // Extents 410 mm wide: plotted to fit A3 (420 mm with 5 mm margins) that is 1:1.
     const pdf = (await convertDrawing(dxf, { format: 'pdf' })).outputs[0]?.data;
@@ -67,7 +96,8 @@ describe('a PDF written by our own back end, converted back', () => {
     expect(circle?.closed).toBe(true);
     const xs = circle?.vertices.map((v) => v.x) ?? [];
     const ys = circle?.vertices.map((v) => v.y) ?? [];
-    const cx = (Math.max(...xs) + Math.min(...xs)) / 2, cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+    const cx = (Math.max(...xs) + Math.min(...xs)) / 2,
+      cy = (Math.max(...ys) + Math.min(...ys)) / 2;
     for (const v of circle?.vertices ?? []) expect(Math.abs(Math.hypot(v.x - cx, v.y - cy) - 40)).toBeLessThan(0.1);
   });
 
@@ -109,7 +139,12 @@ describe('a pdfkit PDF with known geometry', () => {
     expect(r.drawing.layers.PDF_0_0_255?.color).toEqual({ aci: 5 });
     // SOLID corners in "Z" order.
     const [a, b, c, d] = mm(100, 150).concat(mm(172, 186));
-    [[a, b], [c, b], [a, d], [c, d]].forEach((p, i) => near(solids[0]?.points[i] ?? [], p as number[]));
+    [
+      [a, b],
+      [c, b],
+      [a, d],
+      [c, d],
+    ].forEach((p, i) => near(solids[0]?.points[i] ?? [], p as number[]));
     const hatches = of(r.drawing.modelSpace, 'HATCH');
     expect(hatches).toHaveLength(1);
     expect(hatches[0]?.solid).toBe(true);
@@ -225,7 +260,10 @@ describe('raster-only and unreadable PDFs', () => {
   it('refuses broken, foreign and password-protected files clearly', async () => {
     const broken = new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >>\ntrailer\n%%EOF');
     await expect(pdfToDrawing(broken)).rejects.toMatchObject({ name: 'CadReadError', reason: 'corrupt' });
-    await expect(pdfToDrawing(new TextEncoder().encode('hello'))).rejects.toMatchObject({ reason: 'corrupt', message: '文件不是PDF格式，无法转换' });
+    await expect(pdfToDrawing(new TextEncoder().encode('hello'))).rejects.toMatchObject({
+      reason: 'corrupt',
+      message: '文件不是PDF格式，无法转换',
+    });
     const locked = await pdfBytes(PAGE, (doc) => doc.moveTo(0, 0).lineTo(10, 10).stroke(), { userPassword: 'secret', pdfVersion: '1.7' });
     await expect(pdfToDrawing(locked)).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringContaining('密码') });
   });
@@ -235,7 +273,11 @@ describe('the graphics state replay', () => {
   const none = (): null => null;
   it('scales widths and dashes by the transform and restores them with the state', () => {
     const scale2: Affine2D = [2, 0, 0, 2, 0, 0];
-    const path = [[OP.moveTo, OP.lineTo], [0, 0, 10, 0], [0, 0, 10, 0]];
+    const path = [
+      [OP.moveTo, OP.lineTo],
+      [0, 0, 10, 0],
+      [0, 0, 10, 0],
+    ];
     const ops = [OP.save, OP.transform, OP.setLineWidth, OP.setDash, OP.constructPath, OP.stroke, OP.restore, OP.constructPath, OP.stroke];
     const args = [null, scale2, [3], [[4, 1], 0], path, null, null, path, null];
     const marks = replayPage(ops, args, [1, 0, 0, 1, 0, 0], none).marks as StrokeMark[];
@@ -250,7 +292,10 @@ describe('the graphics state replay', () => {
     const ops = [OP.beginMarkedContentProps, OP.setFillRGBColor, OP.constructPath, OP.fill, OP.endMarkedContent, OP.constructPath, OP.fill];
     const args = [['OC', { type: 'OCG', id: '12R' }], [255, 0, 0], path, null, null, path, null];
     const marks = replayPage(ops, args, [1, 0, 0, 1, 0, 0], none).marks;
-    expect(marks.map((m) => [m.kind, m.ocg, m.rgb])).toEqual([['fill', '12R', 0xff0000], ['fill', undefined, 0xff0000]]);
+    expect(marks.map((m) => [m.kind, m.ocg, m.rgb])).toEqual([
+      ['fill', '12R', 0xff0000],
+      ['fill', undefined, 0xff0000],
+    ]);
   });
 
   it('parses page ranges', () => {

@@ -85,8 +85,35 @@ async function reference(pdf: string, vectorOnly: boolean): Promise<RgbaImage> {
   const height = Math.max(1, Math.round((RENDER_WIDTH * h) / w));
   const out = join(tmp, `${basename(pdf)}.${vectorOnly ? 'vector' : 'full'}`);
   if (vectorOnly)
-    await tool('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dFILTERIMAGE', '-sDEVICE=png16m', `-g${RENDER_WIDTH}x${height}`, '-dPDFFitPage', '-dFirstPage=1', '-dLastPage=1', `-sOutputFile=${out}.png`, pdf]);
-  else await tool('pdftoppm', ['-f', '1', '-l', '1', '-scale-to-x', String(RENDER_WIDTH), '-scale-to-y', String(height), '-png', '-singlefile', pdf, out]);
+    await tool('gs', [
+      '-q',
+      '-dSAFER',
+      '-dBATCH',
+      '-dNOPAUSE',
+      '-dFILTERIMAGE',
+      '-sDEVICE=png16m',
+      `-g${RENDER_WIDTH}x${height}`,
+      '-dPDFFitPage',
+      '-dFirstPage=1',
+      '-dLastPage=1',
+      `-sOutputFile=${out}.png`,
+      pdf,
+    ]);
+  else
+    await tool('pdftoppm', [
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-scale-to-x',
+      String(RENDER_WIDTH),
+      '-scale-to-y',
+      String(height),
+      '-png',
+      '-singlefile',
+      pdf,
+      out,
+    ]);
   return decodePng(readFileSync(`${out}.png`));
 }
 
@@ -154,66 +181,73 @@ describe(`PDF -> DXF against pstoedit and the PDF's own render (${hasCorpus ? 'c
     expect(cases.length).toBeGreaterThanOrEqual(hasCorpus ? 12 : 3);
   });
 
-  it.each(cases.map((c) => [c.name, c] as const))('%s: as many segments and texts as pstoedit, the same text, ink F1 >= 0.9, or a clear refusal', async (name, c) => {
-    const path = await c.path();
-    const bytes = readFileSync(path);
-    // The other programs run while this process converts.
-    const pages = Number(/Pages:\s+(\d+)/.exec((await tool('pdfinfo', [path])).toString('latin1'))?.[1] ?? 1);
-    const full = reference(path, false);
-    const vector = reference(path, true);
-    const words = tool('pdftotext', ['-f', '1', '-l', '1', '-bbox', path, '-']);
-    const plain = tool('pdftotext', ['-f', '1', '-l', '1', '-raw', path, '-']);
-    // A rejection is reported where it is awaited, not as an unhandled one meanwhile.
-    for (const p of [full, vector, words, plain]) p.catch(() => undefined);
+  it.each(cases.map((c) => [c.name, c] as const))(
+    '%s: as many segments and texts as pstoedit, the same text, ink F1 >= 0.9, or a clear refusal',
+    async (name, c) => {
+      const path = await c.path();
+      const bytes = readFileSync(path);
+      // The other programs run while this process converts.
+      const pages = Number(/Pages:\s+(\d+)/.exec((await tool('pdfinfo', [path])).toString('latin1'))?.[1] ?? 1);
+      const full = reference(path, false);
+      const vector = reference(path, true);
+      const words = tool('pdftotext', ['-f', '1', '-l', '1', '-bbox', path, '-']);
+      const plain = tool('pdftotext', ['-f', '1', '-l', '1', '-raw', path, '-']);
+      // A rejection is reported where it is awaited, not as an unhandled one meanwhile.
+      for (const p of [full, vector, words, plain]) p.catch(() => undefined);
 
-    const t = performance.now();
-    let read;
-    try {
-      read = await pdfToDrawing(bytes, { pages: '1' });
-    } catch (err) {
-      if (!(err instanceof CadReadError) || err.reason !== 'empty') throw err;
-      const [fullInk, vectorInk] = [inkCount(inkMask(await full)), inkCount(inkMask(await vector))];
-      if (err.message === RASTER_ONLY_MESSAGE) {
-        rows.push({ name, outcome: 'raster-only' });
-        expect(fullInk, 'an image-only page shows something').toBeGreaterThan(0);
-        expect(vectorInk, 'an image-only page has no vector content').toBe(0);
-      } else {
-        rows.push({ name, outcome: 'blank' });
-        expect(fullInk, `refused as blank (${err.message}): its own render must show nothing`).toBe(0);
+      const t = performance.now();
+      let read;
+      try {
+        read = await pdfToDrawing(bytes, { pages: '1' });
+      } catch (err) {
+        if (!(err instanceof CadReadError) || err.reason !== 'empty') throw err;
+        const [fullInk, vectorInk] = [inkCount(inkMask(await full)), inkCount(inkMask(await vector))];
+        if (err.message === RASTER_ONLY_MESSAGE) {
+          rows.push({ name, outcome: 'raster-only' });
+          expect(fullInk, 'an image-only page shows something').toBeGreaterThan(0);
+          expect(vectorInk, 'an image-only page has no vector content').toBe(0);
+        } else {
+          rows.push({ name, outcome: 'blank' });
+          expect(fullInk, `refused as blank (${err.message}): its own render must show nothing`).toBe(0);
+        }
+        return;
       }
-      return;
-    }
-    const dxf = writeDxf(read.drawing, { version: '2018' }).bytes;
-    const oursMs = performance.now() - t;
-    const theirs = pstoedit(path, pages);
-    theirs.catch(() => undefined);
-    const back = readDxf(dxf).drawing;
-    const boxes = wordBoxes((await words).toString('utf8'));
-    if (!boxes) throw new Error(`pdftotext -bbox found no page in ${name}`);
-    const ours = countSegments(back.modelSpace, boxes);
-    const them = await theirs;
-    const theirCount = countSegments(them.drawing.modelSpace, boxes);
-    const row: Row = { name, outcome: 'converted', ours, theirs: theirCount, oursMs, theirsMs: them.ms };
-    rows.push(row);
-    expect(ours.lines, 'straight segments').toBeGreaterThanOrEqual(theirCount.lines);
-    expect(ours.curves, 'curves').toBeGreaterThanOrEqual(theirCount.curves);
-    expect(ours.texts, 'text items').toBeGreaterThanOrEqual(theirCount.texts);
+      const dxf = writeDxf(read.drawing, { version: '2018' }).bytes;
+      const oursMs = performance.now() - t;
+      const theirs = pstoedit(path, pages);
+      theirs.catch(() => undefined);
+      const back = readDxf(dxf).drawing;
+      const boxes = wordBoxes((await words).toString('utf8'));
+      if (!boxes) throw new Error(`pdftotext -bbox found no page in ${name}`);
+      const ours = countSegments(back.modelSpace, boxes);
+      const them = await theirs;
+      const theirCount = countSegments(them.drawing.modelSpace, boxes);
+      const row: Row = { name, outcome: 'converted', ours, theirs: theirCount, oursMs, theirsMs: them.ms };
+      rows.push(row);
+      expect(ours.lines, 'straight segments').toBeGreaterThanOrEqual(theirCount.lines);
+      expect(ours.curves, 'curves').toBeGreaterThanOrEqual(theirCount.curves);
+      expect(ours.texts, 'text items').toBeGreaterThanOrEqual(theirCount.texts);
 
-    // The text, character for character.
-    const texts = back.modelSpace.flatMap((e) => (e.type === 'TEXT' || e.type === 'MTEXT' ? [e.text] : []));
-    expect(sortedChars(texts.join('')), 'the characters of the PDF text').toBe(sortedChars((await plain).toString('utf8')));
+      // The text, character for character.
+      const texts = back.modelSpace.flatMap((e) => (e.type === 'TEXT' || e.type === 'MTEXT' ? [e.text] : []));
+      expect(sortedChars(texts.join('')), 'the characters of the PDF text').toBe(sortedChars((await plain).toString('utf8')));
 
-    // Ink: our DXF drawn by our engine against the PDF's own render, ours drawn as wide as the
-    // reference's ink (our render fits the drawing to the image), so both have the same scale.
-    const images = read.notes.some((n) => /images? not converted/.test(n));
-    const ref = images ? await vector : await full;
-    const box = inkBounds(inkMask(ref));
-    const png = (await convertDrawing(dxf, { format: 'png', width: Math.max(64, box ? box.x1 - box.x0 + 1 : RENDER_WIDTH) })).outputs[0]?.data;
-    if (!png) throw new Error(`${name}: no PNG rendered`);
-    const mine = await decodePng(png);
-    const score = compareInk(mine, ref, { width: F1_WIDTH, tolerance: 2 });
-    row.f1 = score?.f1 ?? 0;
-    if (images) row.fullF1 = compareInk(mine, await full, { width: F1_WIDTH, tolerance: 2 })?.f1 ?? 0;
-    expect(row.f1, `ink F1 (precision ${score?.precision.toFixed(3)}, recall ${score?.recall.toFixed(3)})`).toBeGreaterThanOrEqual(TARGET_F1);
-  }, 400_000);
+      // Ink: our DXF drawn by our engine against the PDF's own render, ours drawn as wide as the
+      // reference's ink (our render fits the drawing to the image), so both have the same scale.
+      const images = read.notes.some((n) => /images? not converted/.test(n));
+      const ref = images ? await vector : await full;
+      const box = inkBounds(inkMask(ref));
+      const png = (await convertDrawing(dxf, { format: 'png', width: Math.max(64, box ? box.x1 - box.x0 + 1 : RENDER_WIDTH) })).outputs[0]
+        ?.data;
+      if (!png) throw new Error(`${name}: no PNG rendered`);
+      const mine = await decodePng(png);
+      const score = compareInk(mine, ref, { width: F1_WIDTH, tolerance: 2 });
+      row.f1 = score?.f1 ?? 0;
+      if (images) row.fullF1 = compareInk(mine, await full, { width: F1_WIDTH, tolerance: 2 })?.f1 ?? 0;
+      expect(row.f1, `ink F1 (precision ${score?.precision.toFixed(3)}, recall ${score?.recall.toFixed(3)})`).toBeGreaterThanOrEqual(
+        TARGET_F1,
+      );
+    },
+    400_000,
+  );
 });

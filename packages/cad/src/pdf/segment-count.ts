@@ -64,7 +64,8 @@ export function knotSpans(knots: readonly number[]): number {
   return Math.max(1, n);
 }
 
-const inBox = (p: readonly number[], b: Box): boolean => (p[0] ?? NaN) >= b.x0 && (p[0] ?? NaN) <= b.x1 && (p[1] ?? NaN) >= b.y0 && (p[1] ?? NaN) <= b.y1;
+const inBox = (p: readonly number[], b: Box): boolean =>
+  (p[0] ?? NaN) >= b.x0 && (p[0] ?? NaN) <= b.x1 && (p[1] ?? NaN) >= b.y0 && (p[1] ?? NaN) <= b.y1;
 
 /** The points an entity's outline passes through or is bounded by (control points for curves). */
 function pointsOf(e: Entity): (readonly number[])[] {
@@ -139,13 +140,17 @@ function pieces(e: Entity): { edges: [P2, P2][]; curves: number } {
     case 'LWPOLYLINE':
     case 'POLYLINE': {
       if (e.type === 'POLYLINE' && (e.kind === 'polyface' || e.kind === 'mesh')) return { edges: [], curves: 0 };
-      const vs = e.type === 'LWPOLYLINE' ? e.vertices.map((v) => ({ p: [v.x, v.y] as P2, bulge: v.bulge })) : e.vertices.map((v) => ({ p: xy(v.position), bulge: v.bulge }));
+      const vs =
+        e.type === 'LWPOLYLINE'
+          ? e.vertices.map((v) => ({ p: [v.x, v.y] as P2, bulge: v.bulge }))
+          : e.vertices.map((v) => ({ p: xy(v.position), bulge: v.bulge }));
       const edges: [P2, P2][] = [];
       let curves = 0;
       const n = vs.length;
       const count = e.closed && n > 2 ? n : n - 1;
       for (let i = 0; i < count; i++) {
-        const a = vs[i], b = vs[(i + 1) % n];
+        const a = vs[i],
+          b = vs[(i + 1) % n];
         if (!a || !b) continue;
         if (a.bulge) curves++;
         else edges.push([a.p, b.p]);
@@ -173,10 +178,15 @@ function pieces(e: Entity): { edges: [P2, P2][]; curves: number } {
           const vs = path.polyline.vertices;
           const n = vs.length;
           for (let i = 0; i < n; i++) {
-            const a = vs[i], b = vs[(i + 1) % n];
+            const a = vs[i],
+              b = vs[(i + 1) % n];
             if (!a || !b || (i === n - 1 && !path.polyline.closed)) continue;
             if (a.bulge) curves++;
-            else edges.push([[a.x, a.y], [b.x, b.y]]);
+            else
+              edges.push([
+                [a.x, a.y],
+                [b.x, b.y],
+              ]);
           }
           continue;
         }

@@ -24,7 +24,8 @@ const CHUNK_BYTES = 1 << 20;
 const HEADER_WINDOW = 64 * 1024;
 
 const isSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
-const isDelimiter = (c: number | undefined): boolean => c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
+const isDelimiter = (c: number | undefined): boolean =>
+  c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
 
 /** A dictionary's filters and whether it is an image, and where it ends. */
 interface StreamDict {
@@ -133,7 +134,11 @@ class ObjectReader {
       this.skipSpace();
       if (this.at !== keyword) return null;
       const filter = dict.get('Filter');
-      return { filters: typeof filter === 'string' ? [filter] : Array.isArray(filter) ? filter : [], isImage: dict.get('Subtype') === 'Image', end: this.at };
+      return {
+        filters: typeof filter === 'string' ? [filter] : Array.isArray(filter) ? filter : [],
+        isImage: dict.get('Subtype') === 'Image',
+        end: this.at,
+      };
     } catch {
       return null;
     }
@@ -198,6 +203,11 @@ export async function checkPdfStreams(bytes: Uint8Array, maxDecodedBytes: number
     if (stages === 0) continue;
     const start = at + 6 + (eol === 0x0d && buffer[at + 7] === 0x0a ? 2 : 1);
     left -= await inflatedBytes(bytes.subarray(start), stages, left);
-    if (left < 0) throw new CadLimitError('pdfDecodedBytes', maxDecodedBytes, `the PDF's compressed content inflates to more than ${maxDecodedBytes} bytes`);
+    if (left < 0)
+      throw new CadLimitError(
+        'pdfDecodedBytes',
+        maxDecodedBytes,
+        `the PDF's compressed content inflates to more than ${maxDecodedBytes} bytes`,
+      );
   }
 }

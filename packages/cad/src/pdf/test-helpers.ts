@@ -6,7 +6,11 @@ import { shippedFontFile } from '../text/node-fonts';
 /** A CJK font pdfkit embeds: the shipped Noto Sans SC (npm ci installs it). */
 export const CJK_FONT = shippedFontFile('cjkSans') as string;
 
-export async function pdfBytes(size: [number, number], draw: (doc: PDFKit.PDFDocument) => void, extra: PDFKit.PDFDocumentOptions = {}): Promise<Uint8Array> {
+export async function pdfBytes(
+  size: [number, number],
+  draw: (doc: PDFKit.PDFDocument) => void,
+  extra: PDFKit.PDFDocumentOptions = {},
+): Promise<Uint8Array> {
   const doc = new PDFDocument({ size, margin: 0, compress: false, autoFirstPage: true, ...extra });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -67,10 +71,18 @@ export function darkPlotFixture(): Promise<Uint8Array> {
   return pdfBytes(PAGE, (doc) => {
     doc.rect(0, 0, PAGE[0], PAGE[1]).fillColor('#ffffff').fill();
     doc.rect(0, 0, PAGE[0], PAGE[1]).fillColor('#212830').fill();
-    doc.save().rect(10, 10, PAGE[0] - 20, PAGE[1] - 20).clip();
+    doc
+      .save()
+      .rect(10, 10, PAGE[0] - 20, PAGE[1] - 20)
+      .clip();
     doc.moveTo(0, 100).lineTo(PAGE[0], 100).lineWidth(0.5).strokeColor('#ffffff').stroke();
     doc.moveTo(50, 50).lineTo(150, 250).lineWidth(0.5).strokeColor('#ff0000').stroke();
-    doc.moveTo(200, 150).bezierCurveTo(220, 120, 260, 120, 280, 150).bezierCurveTo(260, 180, 220, 180, 200, 150).fillColor('#ffffff').fill();
+    doc
+      .moveTo(200, 150)
+      .bezierCurveTo(220, 120, 260, 120, 280, 150)
+      .bezierCurveTo(260, 180, 220, 180, 200, 150)
+      .fillColor('#ffffff')
+      .fill();
     doc.circle(330, 60, 20).lineWidth(1).strokeColor('#00ff00').stroke();
     doc.restore();
   });

@@ -26,7 +26,8 @@ const chinese: [string, string[]][] = [
   ['mlcad_block-color.dxf', ['图层：TestLayer1', '颜色：黄色']],
 ];
 // A GPL-3.0 drawing: read from the corpus, never committed.
-if (existsSync(join(CORPUS, 'ldwg_2013_gh109_1_zh_tarch.dxf'))) chinese.push(['ldwg_2013_gh109_1_zh_tarch.dxf', ['房间', '天正单行文字输入']]);
+if (existsSync(join(CORPUS, 'ldwg_2013_gh109_1_zh_tarch.dxf')))
+  chinese.push(['ldwg_2013_gh109_1_zh_tarch.dxf', ['房间', '天正单行文字输入']]);
 
 function pdftotext(pdf: Uint8Array): string {
   const file = join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
@@ -44,7 +45,8 @@ describe('real drawings', () => {
     const img = await decode(await renderScenes([model as NonNullable<typeof model>], { format: 'png', width: 400 }));
     expect(img.width).toBe(400);
     let ink = 0;
-    for (let i = 0; i < img.data.length; i += 4) if ((img.data[i] as number) + (img.data[i + 1] as number) + (img.data[i + 2] as number) < 600) ink++;
+    for (let i = 0; i < img.data.length; i += 4)
+      if ((img.data[i] as number) + (img.data[i + 1] as number) + (img.data[i + 2] as number) < 600) ink++;
     expect(ink).toBeGreaterThan(200);
   });
 
@@ -55,7 +57,8 @@ describe('real drawings', () => {
     // 11 × 8.5 in at 50 dpi.
     expect([img.width, img.height]).toEqual([550, 425]);
     // The ink spreads over most of the sheet, not a corner.
-    let minX = Infinity, maxX = -Infinity;
+    let minX = Infinity,
+      maxX = -Infinity;
     for (let y = 0; y < img.height; y++)
       for (let x = 0; x < img.width; x++) {
         const p = img.at(x, y);

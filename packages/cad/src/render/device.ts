@@ -28,12 +28,19 @@ export class DeviceTransformer {
     const n = c.length >> 1;
     if (this.xy.length < 2 * n) this.xy = new Float64Array(Math.max(2 * n, this.xy.length * 2));
     const xy = this.xy;
-    const a = m[0], b = m[1], cc = m[2], d = m[3], e = m[4], f = m[5];
+    const a = m[0],
+      b = m[1],
+      cc = m[2],
+      d = m[3],
+      e = m[4],
+      f = m[5];
     const L = this.limit;
     let out = false;
     for (let i = 0; i < 2 * n; i += 2) {
-      const x = c[i] as number, y = c[i + 1] as number;
-      const tx = a * x + cc * y + e, ty = b * x + d * y + f;
+      const x = c[i] as number,
+        y = c[i + 1] as number;
+      const tx = a * x + cc * y + e,
+        ty = b * x + d * y + f;
       xy[i] = tx;
       xy[i + 1] = ty;
       if (!(tx <= L && tx >= -L && ty <= L && ty >= -L)) out = true;
@@ -49,7 +56,8 @@ export class DeviceTransformer {
     const xy: number[] = [];
     const st: number[] = [];
     for (let k = 0; k < starts.length; k++) {
-      const i0 = starts[k] as number, i1 = k + 1 < starts.length ? (starts[k + 1] as number) : n;
+      const i0 = starts[k] as number,
+        i1 = k + 1 < starts.length ? (starts[k + 1] as number) : n;
       let open = false;
       for (let i = i0; i + 1 < i1; i++) {
         const seg = clipSegment(src[2 * i] as number, src[2 * i + 1] as number, src[2 * i + 2] as number, src[2 * i + 3] as number, L);
@@ -66,7 +74,8 @@ export class DeviceTransformer {
         open = !cutEnd;
       }
       if (i1 - i0 === 1) {
-        const x = src[2 * i0] as number, y = src[2 * i0 + 1] as number;
+        const x = src[2 * i0] as number,
+          y = src[2 * i0 + 1] as number;
         if (Math.abs(x) <= L && Math.abs(y) <= L) {
           st.push(xy.length / 2);
           xy.push(x, y);
@@ -81,10 +90,12 @@ export class DeviceTransformer {
     const xy: number[] = [];
     const st: number[] = [];
     for (let k = 0; k < starts.length; k++) {
-      const i0 = starts[k] as number, i1 = k + 1 < starts.length ? (starts[k + 1] as number) : n;
+      const i0 = starts[k] as number,
+        i1 = k + 1 < starts.length ? (starts[k + 1] as number) : n;
       let ring: number[] = [];
       for (let i = i0; i < i1; i++) {
-        const x = src[2 * i] as number, y = src[2 * i + 1] as number;
+        const x = src[2 * i] as number,
+          y = src[2 * i + 1] as number;
         if (Number.isFinite(x) && Number.isFinite(y)) ring.push(x, y);
       }
       // Sutherland–Hodgman against the four sides of the box.
@@ -100,8 +111,10 @@ export class DeviceTransformer {
 /** Liang–Barsky: the part of segment p0→p1 inside [-L, L]², with flags for a cut start / end. */
 function clipSegment(x0: number, y0: number, x1: number, y1: number, L: number): [number, number, number, number, boolean, boolean] | null {
   if (!Number.isFinite(x0) || !Number.isFinite(y0) || !Number.isFinite(x1) || !Number.isFinite(y1)) return null;
-  const dx = x1 - x0, dy = y1 - y0;
-  let t0 = 0, t1 = 1;
+  const dx = x1 - x0,
+    dy = y1 - y0;
+  let t0 = 0,
+    t1 = 1;
   const edges: [number, number][] = [
     [-dx, x0 + L],
     [dx, L - x0],
@@ -133,10 +146,13 @@ function clipRingSide(ring: number[], side: number, L: number): number[] {
   const out: number[] = [];
   const n = ring.length / 2;
   for (let i = 0; i < n; i++) {
-    const ax = ring[2 * i] as number, ay = ring[2 * i + 1] as number;
+    const ax = ring[2 * i] as number,
+      ay = ring[2 * i + 1] as number;
     const j = (i + 1) % n;
-    const bx = ring[2 * j] as number, by = ring[2 * j + 1] as number;
-    const ain = inside(ax, ay, side, L), bin = inside(bx, by, side, L);
+    const bx = ring[2 * j] as number,
+      by = ring[2 * j + 1] as number;
+    const ain = inside(ax, ay, side, L),
+      bin = inside(bx, by, side, L);
     if (ain) out.push(ax, ay);
     if (ain !== bin) {
       const edge = side === 0 ? -L : side === 1 ? L : side === 2 ? -L : L;

@@ -101,7 +101,10 @@ function fontFile(faces: Face[]): Buffer {
   return out;
 }
 
-const face = (family: string, sub: string, ps: string, filler: number): Face => ({ name: nameTable(family, sub, ps), zzzz: Buffer.alloc(64, filler) });
+const face = (family: string, sub: string, ps: string, filler: number): Face => ({
+  name: nameTable(family, sub, ps),
+  zzzz: Buffer.alloc(64, filler),
+});
 
 describe('font files for the back ends', () => {
   const ttc = join(dir, 'Pair.ttc');
@@ -157,7 +160,9 @@ describe('font files for the back ends', () => {
       vi.resetModules();
       const fresh = await vi.importActual<NodeFonts>('./node-fonts');
       expect(fresh.faceFile({ file: ttc, face: 'PairJP-Regular', family: 'Pair JP' })).toBeNull();
-      expect(fontFaces(fresh.faceBytes({ file: ttc, face: 'PairJP-Regular', family: 'Pair JP' })).map((f) => f.family)).toEqual(['Pair JP']);
+      expect(fontFaces(fresh.faceBytes({ file: ttc, face: 'PairJP-Regular', family: 'Pair JP' })).map((f) => f.family)).toEqual([
+        'Pair JP',
+      ]);
     } finally {
       process.env['CAD_FONT_CACHE'] = saved;
     }

@@ -105,7 +105,8 @@ function tables(read: ReadAt, offset: number): TableRecord[] {
   if (head.length < 12) return [];
   const dir = read(offset + 12, 16 * u16(head, 4));
   const out: TableRecord[] = [];
-  for (let r = 0; r + 16 <= dir.length; r += 16) out.push({ tag: tag(dir, r), checksum: u32(dir, r + 4), offset: u32(dir, r + 8), length: u32(dir, r + 12) });
+  for (let r = 0; r + 16 <= dir.length; r += 16)
+    out.push({ tag: tag(dir, r), checksum: u32(dir, r + 4), offset: u32(dir, r + 8), length: u32(dir, r + 12) });
   return out;
 }
 
@@ -119,7 +120,12 @@ function readNames(b: Uint8Array): Map<number, string> {
   for (let i = 0; i < count; i++) {
     const r = 6 + 12 * i;
     if (r + 12 > b.length) break;
-    const platform = u16(b, r), encoding = u16(b, r + 2), language = u16(b, r + 4), id = u16(b, r + 6), len = u16(b, r + 8), off = u16(b, r + 10);
+    const platform = u16(b, r),
+      encoding = u16(b, r + 2),
+      language = u16(b, r + 4),
+      id = u16(b, r + 6),
+      len = u16(b, r + 8),
+      off = u16(b, r + 10);
     const bytes = b.subarray(strings + off, strings + off + len);
     let s: string | null = null;
     if (platform === 3 && (encoding === 1 || encoding === 10 || encoding === 0)) {
@@ -182,7 +188,8 @@ export function extractFace(bytes: Uint8Array, face: FaceInfo): Uint8Array {
   const view = new DataView(out.buffer);
   out.set(bytes.subarray(face.offset, face.offset + 4), 0);
   const n = recs.length;
-  let pow = 1, log = 0;
+  let pow = 1,
+    log = 0;
   while (pow * 2 <= n) {
     pow *= 2;
     log++;
@@ -281,7 +288,8 @@ export function faceFile(f: FontFile): string | null {
         renameSync(tmp, target);
         path = target;
         // Cut-outs of an older version of the same collection.
-        for (const name of readdirSync(dir)) if (name.startsWith(stem) && join(dir, name) !== target && !name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
+        for (const name of readdirSync(dir))
+          if (name.startsWith(stem) && join(dir, name) !== target && !name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
         // The collection's bytes were only needed for the cut-out.
         fileCache.delete(f.file);
       }
@@ -307,7 +315,8 @@ export function faceBytes(f: FontFile): Uint8Array {
 function installedDirs(): string[] {
   const home = homedir();
   if (process.platform === 'darwin') return ['/System/Library/Fonts', '/Library/Fonts', join(home, 'Library', 'Fonts')];
-  if (process.platform === 'win32') return [join(process.env['WINDIR'] ?? 'C:\\Windows', 'Fonts'), join(home, 'AppData', 'Local', 'Microsoft', 'Windows', 'Fonts')];
+  if (process.platform === 'win32')
+    return [join(process.env['WINDIR'] ?? 'C:\\Windows', 'Fonts'), join(home, 'AppData', 'Local', 'Microsoft', 'Windows', 'Fonts')];
   return ['/usr/share/fonts', '/usr/local/share/fonts', join(home, '.fonts'), join(home, '.local', 'share', 'fonts')];
 }
 

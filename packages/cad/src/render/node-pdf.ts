@@ -18,7 +18,17 @@ import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../di
 import { DeviceTransformer, type DevicePath } from './device';
 import { cjkFont, faceBytes, faceFile, needsCjk, refFont, type FontFile } from './node-fonts';
 import type { RenderOptions } from './options';
-import { PT_PER_MM, backgroundRgb, gradientSpan, displayRgb, lineweightMm, scaleAffine, scenePage, type Background, type ColorMode } from './paper';
+import {
+  PT_PER_MM,
+  backgroundRgb,
+  gradientSpan,
+  displayRgb,
+  lineweightMm,
+  scaleAffine,
+  scenePage,
+  type Background,
+  type ColorMode,
+} from './paper';
 import { drawScene, isWinAnsi, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
 import type { Affine2D } from '../geom/matrix';
@@ -193,11 +203,13 @@ class PdfSink implements Sink {
       const i0 = starts[k] as number;
       const i1 = k + 1 < subpaths ? (starts[k + 1] as number) : count;
       if (i1 <= i0) continue;
-      let px = Math.round(xy[2 * i0] as number), py = Math.round(xy[2 * i0 + 1] as number);
+      let px = Math.round(xy[2 * i0] as number),
+        py = Math.round(xy[2 * i0 + 1] as number);
       this.point(px, py, M);
       let segs = 0;
       for (let i = i0 + 1; i < i1; i++) {
-        const qx = Math.round(xy[2 * i] as number), qy = Math.round(xy[2 * i + 1] as number);
+        const qx = Math.round(xy[2 * i] as number),
+          qy = Math.round(xy[2 * i + 1] as number);
         if (qx === px && qy === py) continue;
         this.point(qx, qy, L);
         px = qx;
@@ -245,7 +257,8 @@ class PdfSink implements Sink {
     const r = (v: number): string => String(Math.round(v * 100) / 100);
     let s = '';
     for (let i = 0; i < scaled.subpaths; i++) {
-      const i0 = scaled.starts[i] as number, i1 = i + 1 < scaled.subpaths ? (scaled.starts[i + 1] as number) : scaled.count;
+      const i0 = scaled.starts[i] as number,
+        i1 = i + 1 < scaled.subpaths ? (scaled.starts[i + 1] as number) : scaled.count;
       for (let j = i0; j < i1; j++) s += `${r(scaled.xy[2 * j] as number)} ${r(scaled.xy[2 * j + 1] as number)} ${j === i0 ? 'm' : 'l'}\n`;
     }
     this.write(s + (evenOdd ? 'f*\n' : 'f\n'));
@@ -263,13 +276,24 @@ class PdfSink implements Sink {
     }
     const name = g.name.toUpperCase();
     const inv = name.startsWith('INV');
-    const c0 = '#' + displayRgb(g.colors[inv ? 1 : 0], this.mode, this.background).toString(16).padStart(6, '0');
-    const c1 = '#' + displayRgb(g.colors[inv ? 0 : 1], this.mode, this.background).toString(16).padStart(6, '0');
+    const c0 =
+      '#' +
+      displayRgb(g.colors[inv ? 1 : 0], this.mode, this.background)
+        .toString(16)
+        .padStart(6, '0');
+    const c1 =
+      '#' +
+      displayRgb(g.colors[inv ? 0 : 1], this.mode, this.background)
+        .toString(16)
+        .padStart(6, '0');
     this.flush();
-    const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+    const cx = (minX + maxX) / 2,
+      cy = (minY + maxY) / 2;
     const base = cx * dx + cy * dy;
-    const x0 = cx + (lo - base) * dx, y0 = cy + (lo - base) * dy;
-    const x1 = cx + (hi - base) * dx, y1 = cy + (hi - base) * dy;
+    const x0 = cx + (lo - base) * dx,
+      y0 = cy + (lo - base) * dy;
+    const x1 = cx + (hi - base) * dx,
+      y1 = cy + (hi - base) * dy;
     let grad: PDFKit.PDFGradient;
     if (/SPHER|CURVED/.test(name)) {
       grad = this.doc.radialGradient(cx, cy, 0, cx, cy, Math.hypot(maxX - minX, maxY - minY) / 2);
@@ -288,7 +312,8 @@ class PdfSink implements Sink {
   beginClip(polygon: Float64Array): void {
     this.endText();
     let s = 'q\n';
-    for (let i = 0; i < polygon.length; i += 2) s += Math.round(polygon[i] as number) + ' ' + Math.round(polygon[i + 1] as number) + (i ? ' l\n' : ' m\n');
+    for (let i = 0; i < polygon.length; i += 2)
+      s += Math.round(polygon[i] as number) + ' ' + Math.round(polygon[i + 1] as number) + (i ? ' l\n' : ' m\n');
     this.write(s + 'h W n\n');
   }
 
@@ -410,7 +435,8 @@ class PdfSink implements Sink {
     const natural = enc.advance * frame.fontSize;
     let stretch = frame.width > 0 && natural > 0 ? frame.width / natural : 1;
     if (!(stretch > 0.2 && stretch < 5)) stretch = 1;
-    const sx = frame.fontSize * stretch, sy = -frame.fontSize;
+    const sx = frame.fontSize * stretch,
+      sy = -frame.fontSize;
     const n = (v: number): string => String(Math.round(v * 100) / 100);
     this.setFill(displayRgb(style.color, this.mode, this.background));
     let s = '';
@@ -503,8 +529,12 @@ export async function renderPdf(scenes: Scene[], options: RenderOptions): Promis
     doc.addPage({ size: 'A4', margin: 0 });
   }
   for (const scene of list) {
-    const page = scenePage(scene, { ...(options.paper ? { paper: options.paper } : {}), ...(options.orientation ? { orientation: options.orientation } : {}) });
-    const w = page.width * PT_PER_MM, h = page.height * PT_PER_MM;
+    const page = scenePage(scene, {
+      ...(options.paper ? { paper: options.paper } : {}),
+      ...(options.orientation ? { orientation: options.orientation } : {}),
+    });
+    const w = page.width * PT_PER_MM,
+      h = page.height * PT_PER_MM;
     doc.addPage({ size: [w, h], margin: 0 });
     const finish = compress ? deflateContent(doc, scenePoints(scene) > 1_000_000 ? 1 : 6) : null;
     sink.resetState();

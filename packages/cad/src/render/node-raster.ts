@@ -81,7 +81,10 @@ function canvasFont(f: FontFile): CanvasFont | null {
   if (font !== undefined) return font;
   const installed = installedFace(f);
   if (installed) {
-    font = { style: `${installed.italic ? 'italic ' : ''}${installed.bold ? 'bold ' : ''}`, family: `"${installed.family.replace(/"/g, '')}"` };
+    font = {
+      style: `${installed.italic ? 'italic ' : ''}${installed.bold ? 'bold ' : ''}`,
+      family: `"${installed.family.replace(/"/g, '')}"`,
+    };
   } else {
     const alias = `XcadFont${++aliasCount}`;
     try {
@@ -255,11 +258,13 @@ class CanvasSink implements Sink {
       const i0 = starts[k] as number;
       const i1 = k + 1 < subpaths ? (starts[k + 1] as number) : count;
       if (i1 <= i0) continue;
-      let px = xy[2 * i0] as number, py = xy[2 * i0 + 1] as number;
+      let px = xy[2 * i0] as number,
+        py = xy[2 * i0 + 1] as number;
       ctx.moveTo(px, py);
       let segs = 0;
       for (let i = i0 + 1; i < i1; i++) {
-        const x = xy[2 * i] as number, y = xy[2 * i + 1] as number;
+        const x = xy[2 * i] as number,
+          y = xy[2 * i + 1] as number;
         if (i < i1 - 1 && Math.abs(x - px) < MIN_STEP && Math.abs(y - py) < MIN_STEP) continue;
         if (x === px && y === py) continue;
         ctx.lineTo(x, y);
@@ -295,8 +300,10 @@ class CanvasSink implements Sink {
     const { dx, dy, lo, hi, minX, minY, maxX, maxY } = gradientSpan(g.angle, m, xy, count);
     const name = g.name.toUpperCase();
     const inv = name.startsWith('INV');
-    const c0 = this.css(g.colors[inv ? 1 : 0]), c1 = this.css(g.colors[inv ? 0 : 1]);
-    const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+    const c0 = this.css(g.colors[inv ? 1 : 0]),
+      c1 = this.css(g.colors[inv ? 0 : 1]);
+    const cx = (minX + maxX) / 2,
+      cy = (minY + maxY) / 2;
     const ctx = this.ctx;
     if (!(hi > lo)) {
       ctx.fillStyle = c0;
@@ -373,7 +380,10 @@ class CanvasSink implements Sink {
     if (fill !== this.fillCss) this.ctx.fillStyle = this.fillCss = fill;
     // Each glyph's path (font units) drawn through text space → device, at its pen position.
     const [a, b, c, d, e, f] = frame.matrix;
-    const xa = a * stretch * scale, xb = b * stretch * scale, yc = c * scale, yd = d * scale;
+    const xa = a * stretch * scale,
+      xb = b * stretch * scale,
+      yc = c * scale,
+      yd = d * scale;
     const ctx = this.ctx;
     this.transformed = true;
     let x = 0;
@@ -433,13 +443,16 @@ export function rasterLayout(scene: Scene | undefined, options: Omit<RenderOptio
     const px = options.width ?? RASTER_DEFAULT_WIDTH;
     if (!(px >= 1) || !Number.isFinite(px)) throw new Error(`Invalid width ${px}: give a positive number of pixels`);
     width = Math.round(px);
-    page = scene ? scenePage(scene, { paper: 'fit', margin: 0, extents: true }) : { width: 297, height: 210, matrix: [1, 0, 0, 1, 0, 0], scale: 1 };
+    page = scene
+      ? scenePage(scene, { paper: 'fit', margin: 0, extents: true })
+      : { width: 297, height: 210, matrix: [1, 0, 0, 1, 0, 0], scale: 1 };
     height = Math.max(1, Math.round((page.height * width) / page.width));
     // The extents' edges go through the centres of the edge pixels, so lines along them are
     // drawn whole and the ink touches both sides of the image.
     if (width >= 2 && height >= 2) {
       pxPerMm = (width - 1) / page.width;
-      const ox = 0.5 + (width - 1 - pxPerMm * page.width) / 2, oy = 0.5 + (height - 1 - pxPerMm * page.height) / 2;
+      const ox = 0.5 + (width - 1 - pxPerMm * page.width) / 2,
+        oy = 0.5 + (height - 1 - pxPerMm * page.height) / 2;
       return { page, matrix: [pxPerMm, 0, 0, pxPerMm, ox, oy], pxPerMm, width, height, policy: weightPolicy(options, true) };
     }
     pxPerMm = width / page.width;
@@ -447,7 +460,10 @@ export function rasterLayout(scene: Scene | undefined, options: Omit<RenderOptio
     const dpi = options.dpi ?? RASTER_DEFAULT_DPI;
     if (!(dpi > 0) || !Number.isFinite(dpi)) throw new Error(`Invalid dpi ${dpi}: give a positive number`);
     page = scene
-      ? scenePage(scene, { ...(options.paper ? { paper: options.paper } : {}), ...(options.orientation ? { orientation: options.orientation } : {}) })
+      ? scenePage(scene, {
+          ...(options.paper ? { paper: options.paper } : {}),
+          ...(options.orientation ? { orientation: options.orientation } : {}),
+        })
       : { width: 210, height: 297, matrix: [1, 0, 0, 1, 0, 0], scale: 1 };
     pxPerMm = dpi / MM_PER_INCH;
     width = Math.max(1, Math.round(page.width * pxPerMm));

@@ -87,7 +87,8 @@ function validBounds(b: Bounds | null | undefined): Bounds | null {
 /** A box with a non-zero width and height (a horizontal line gets a sliver of height). */
 function nonDegenerate(b: Bounds): Bounds {
   let { minX, minY, maxX, maxY } = b;
-  const w = maxX - minX, h = maxY - minY;
+  const w = maxX - minX,
+    h = maxY - minY;
   const size = Math.max(w, h);
   const floor = size > 0 ? size * 1e-3 : Math.max(1, Math.abs(minX) * 1e-9, Math.abs(minY) * 1e-9);
   if (!(w >= floor)) {
@@ -124,7 +125,8 @@ export function paperSize(name: PaperName, landscape: boolean): [number, number]
 
 /** The transform placing `box` centred on a `width`×`height` page, scaled by `s`, y flipped. */
 export function placeBox(box: Bounds, width: number, height: number, s: number): Affine2D {
-  const cx = (box.minX + box.maxX) / 2, cy = (box.minY + box.maxY) / 2;
+  const cx = (box.minX + box.maxX) / 2,
+    cy = (box.minY + box.maxY) / 2;
   return [s, 0, 0, -s, width / 2 - s * cx, height / 2 + s * cy];
 }
 
@@ -146,7 +148,8 @@ export function scenePage(scene: Scene, options: PageOptions = {}): Page {
   const { sheet, sheetPage } = placeSheet(paper, bounds);
   const content = sheet ? sheet.box : nonDegenerate(bounds ?? { minX: 0, minY: 0, maxX: 297, maxY: 210 });
   const pad = sheet ? 0 : margin;
-  const cw = content.maxX - content.minX, ch = content.maxY - content.minY;
+  const cw = content.maxX - content.minX,
+    ch = content.maxY - content.minY;
 
   let width: number, height: number;
   if (options.paper && options.paper !== 'fit') {
@@ -184,8 +187,10 @@ function placeSheet(paper: LayoutSheet | null, bounds: Bounds | null): { sheet: 
   if (!paper) return { sheet: null, sheetPage: null };
   if (!bounds) return { sheet: paper, sheetPage: paper };
   const b = nonDegenerate(bounds);
-  const bw = b.maxX - b.minX, bh = b.maxY - b.minY;
-  const sw = paper.box.maxX - paper.box.minX, sh = paper.box.maxY - paper.box.minY;
+  const bw = b.maxX - b.minX,
+    bh = b.maxY - b.minY;
+  const sw = paper.box.maxX - paper.box.minX,
+    sh = paper.box.maxY - paper.box.minY;
   const tiny = bw < sw / 5 && bh < sh / 5;
   if (tiny) {
     const k = 1 / MM_PER_INCH;
@@ -231,9 +236,15 @@ export function gradientSpan(
   const len = Math.hypot(dx, dy) || 1;
   dx /= len;
   dy /= len;
-  let lo = Infinity, hi = -Infinity, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity,
+    minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = 0; i < 2 * count; i += 2) {
-    const x = xy[i] as number, y = xy[i + 1] as number;
+    const x = xy[i] as number,
+      y = xy[i + 1] as number;
     const t = x * dx + y * dy;
     if (t < lo) lo = t;
     if (t > hi) hi = t;
@@ -247,10 +258,14 @@ export function gradientSpan(
 
 /** The bounding box of `b` transformed by `m`. */
 export function transformBox(b: Bounds, m: Affine2D): Bounds {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const x of [b.minX, b.maxX])
     for (const y of [b.minY, b.maxY]) {
-      const tx = m[0] * x + m[2] * y + m[4], ty = m[1] * x + m[3] * y + m[5];
+      const tx = m[0] * x + m[2] * y + m[4],
+        ty = m[1] * x + m[3] * y + m[5];
       if (tx < minX) minX = tx;
       if (tx > maxX) maxX = tx;
       if (ty < minY) minY = ty;

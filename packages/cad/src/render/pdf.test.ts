@@ -102,7 +102,10 @@ describe('PDF', () => {
     // CJK face: the second PDF of the same text must come out exactly as the first, although
     // another document with other characters used the font in between.
     const scene = (s: string) => modelScene(list([text(0, s, 0, 0, 5, 0), stroke(0, [0, -5, 60, -5])], STYLES, [CJK_FONT]));
-    const undated = (pdf: Uint8Array): string => latin1(pdf).replace(/\(D:\d{14}[^)]*\)/g, '').replace(/\/ID \[[^\]]*\]/g, '');
+    const undated = (pdf: Uint8Array): string =>
+      latin1(pdf)
+        .replace(/\(D:\d{14}[^)]*\)/g, '')
+        .replace(/\/ID \[[^\]]*\]/g, '');
     const first = await renderScenes([scene('立面图 剖面')], { format: 'pdf' });
     const other = await renderScenes([scene('平面图 总图 详图 节点')], { format: 'pdf' });
     const again = await renderScenes([scene('立面图 剖面')], { format: 'pdf' });
@@ -136,13 +139,17 @@ describe('PDF', () => {
 
   it('puts path coordinates on the page (1/100 pt, y down under the flip) and skips hidden layers', async () => {
     const body = contents(await renderScenes([sampleScene()], { format: 'pdf', paper: 'A3', compress: false })).join('\n');
-    const s = 410 / 200, k = 7200 / 25.4;
+    const s = 410 / 200,
+      k = 7200 / 25.4;
     const top = (297 - 100 * s) / 2;
     // The red line (20, 50) → (180, 50).
-    const x0 = Math.round((5 + 20 * s) * k), x1 = Math.round((5 + 180 * s) * k), y = Math.round((top + 50 * s) * k);
+    const x0 = Math.round((5 + 20 * s) * k),
+      x1 = Math.round((5 + 180 * s) * k),
+      y = Math.round((top + 50 * s) * k);
     expect(body).toContain(`${x0} ${y} m\n${x1} ${y} l\nS`);
     // The hidden-layer diagonal from (0, 0) to (200, 100) is not drawn.
-    const hx0 = Math.round(5 * k), hy0 = Math.round((top + 100 * s) * k);
+    const hx0 = Math.round(5 * k),
+      hy0 = Math.round((top + 100 * s) * k);
     expect(body).not.toContain(`${hx0} ${hy0} m\n${Math.round(415 * k)} ${Math.round(top * k)} l`);
   });
 
@@ -164,8 +171,21 @@ describe('PDF', () => {
     const scene = modelScene(
       list(
         [
-          { kind: 'path', mode: 'fill', style: 1, coords: Float64Array.from(ring), starts: Uint32Array.from([0]), gradient: { name: 'LINEAR', colors: [0xff0000, 0x0000ff], angle: 0 } },
-          { kind: 'path', mode: 'wipeout', style: 1, coords: Float64Array.from([10, 10, 20, 10, 20, 20, 10, 20]), starts: Uint32Array.from([0]) },
+          {
+            kind: 'path',
+            mode: 'fill',
+            style: 1,
+            coords: Float64Array.from(ring),
+            starts: Uint32Array.from([0]),
+            gradient: { name: 'LINEAR', colors: [0xff0000, 0x0000ff], angle: 0 },
+          },
+          {
+            kind: 'path',
+            mode: 'wipeout',
+            style: 1,
+            coords: Float64Array.from([10, 10, 20, 10, 20, 20, 10, 20]),
+            starts: Uint32Array.from([0]),
+          },
         ],
         STYLES,
       ),
@@ -182,9 +202,30 @@ describe('PDF', () => {
 
   it('renders a drawing read from DXF: text comes out and the page is sized to the extents', async () => {
     const dxf = entitiesDxf([
-      [0, 'LINE'], [8, '0'], [62, 1], [10, 0], [20, 0], [30, 0], [11, 100], [21, 0], [31, 0],
-      [0, 'LINE'], [8, '0'], [10, 0], [20, 0], [30, 0], [11, 0], [21, 50], [31, 0],
-      [0, 'TEXT'], [8, '0'], [10, 10], [20, 10], [30, 0], [40, 5], [1, 'DXF TEXT 42'],
+      [0, 'LINE'],
+      [8, '0'],
+      [62, 1],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [11, 100],
+      [21, 0],
+      [31, 0],
+      [0, 'LINE'],
+      [8, '0'],
+      [10, 0],
+      [20, 0],
+      [30, 0],
+      [11, 0],
+      [21, 50],
+      [31, 0],
+      [0, 'TEXT'],
+      [8, '0'],
+      [10, 10],
+      [20, 10],
+      [30, 0],
+      [40, 5],
+      [1, 'DXF TEXT 42'],
     ]);
     const { scenes } = buildScenes(readDxf(dxf).drawing, { layouts: 'model' });
     const pdf = await renderScenes(scenes, { format: 'pdf', paper: 'A4' });

@@ -66,7 +66,8 @@ describe('PNG encoder (opaque canvas → RGB or grey PNG)', () => {
   });
 
   it('a wide image goes through in several strips, rows in order', async () => {
-    const w = 3001, h = 203;
+    const w = 3001,
+      h = 203;
     const { g, pixels } = canvasOf(w, h, (c) => {
       for (let y = 0; y < h; y += 10) {
         c.fillStyle = `rgb(${(y * 7) % 256}, ${(y * 13) % 256}, ${(y * 29) % 256})`;

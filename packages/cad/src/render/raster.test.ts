@@ -2,7 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { renderScenes } from './index';
 import { rasterLayout } from './node-raster';
 import type { PathPrimitive, Primitive } from '../display/types';
-import { CJK_FONT, LATIN_FONT, STYLES, decode, fill, layoutScene, list, modelScene, sampleScene, stroke, text, type Pixels } from './test-scenes';
+import {
+  CJK_FONT,
+  LATIN_FONT,
+  STYLES,
+  decode,
+  fill,
+  layoutScene,
+  list,
+  modelScene,
+  sampleScene,
+  stroke,
+  text,
+  type Pixels,
+} from './test-scenes';
 import type { FontRef } from '../text/fonts';
 
 const isInk = (p: [number, number, number], bg = 255): boolean => Math.abs(p[0] - bg) + Math.abs(p[1] - bg) + Math.abs(p[2] - bg) > 60;
@@ -116,11 +129,19 @@ describe('PNG/JPG', () => {
   });
 
   it('sets text in a TrueType font from its outlines: cap height, baseline and stretched width where the font puts them', async () => {
-    const liberation: FontRef = { requested: 'arial.ttf', family: 'Liberation Sans', file: '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf', substituted: true };
+    const liberation: FontRef = {
+      requested: 'arial.ttf',
+      family: 'Liberation Sans',
+      file: '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
+      substituted: true,
+    };
     // 'HHHH' 10 units tall, stretched to 24 units wide; drawn 10 px a unit (the text's box fills 241 px).
     const scene = modelScene(list([text(0, 'HHHH', 0, 0, 10, 2)], STYLES, [LATIN_FONT, CJK_FONT, liberation]));
     const img = await decode(await renderScenes([scene], { format: 'png', width: 241 }));
-    let top = Infinity, bottom = -Infinity, left = Infinity, right = -Infinity;
+    let top = Infinity,
+      bottom = -Infinity,
+      left = Infinity,
+      right = -Infinity;
     for (let y = 0; y < img.height; y++)
       for (let x = 0; x < img.width; x++)
         if (isInk(img.at(x, y))) {
@@ -173,8 +194,13 @@ describe('PNG/JPG', () => {
       starts: Uint32Array.from([0, 4]),
       ...(rule ? { rule } : {}),
     });
-    const g: Primitive = { ...(fill(1, ring(200, 0, 300, 100)) as PathPrimitive), gradient: { name: 'LINEAR', colors: [0xff0000, 0x0000ff], angle: 0 } };
-    const scene = modelScene(list([holed(0), holed(100, 'nonzero'), g, fill(0, ring(0, 0, 40, 40)), fill(0, ring(10, 10, 30, 30), 'wipeout')], STYLES));
+    const g: Primitive = {
+      ...(fill(1, ring(200, 0, 300, 100)) as PathPrimitive),
+      gradient: { name: 'LINEAR', colors: [0xff0000, 0x0000ff], angle: 0 },
+    };
+    const scene = modelScene(
+      list([holed(0), holed(100, 'nonzero'), g, fill(0, ring(0, 0, 40, 40)), fill(0, ring(10, 10, 30, 30), 'wipeout')], STYLES),
+    );
     const img = await decode(await renderScenes([scene], { format: 'png', width: 301 }));
     // 1 px per unit; y flipped (row = 100 - y).
     const at = (x: number, y: number): [number, number, number] => img.at(x, 100 - y);
@@ -183,7 +209,8 @@ describe('PNG/JPG', () => {
     expect(at(150, 50)).toEqual([0, 0, 0]); // non-zero: the inner ring (same winding) does not cut a hole
     expect(at(20, 20)).toEqual([255, 255, 255]); // wipeout over the black square
     expect(at(5, 5)).toEqual([0, 0, 0]);
-    const left = at(203, 50), right = at(297, 50);
+    const left = at(203, 50),
+      right = at(297, 50);
     expect(left[0]).toBeGreaterThan(200);
     expect(left[2]).toBeLessThan(60);
     expect(right[2]).toBeGreaterThan(200);

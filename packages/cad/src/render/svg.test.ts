@@ -22,7 +22,11 @@ function parseXml(src: string): XmlElement {
       const end = s.indexOf('<');
       const chunk = end < 0 ? s : s.slice(0, end);
       if (/&/.test(chunk.replace(entity, ''))) throw new Error(`bad entity in ${chunk.slice(0, 40)}`);
-      top.text += chunk.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+      top.text += chunk
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
       s = end < 0 ? '' : s.slice(end);
       continue;
     }
@@ -71,7 +75,8 @@ describe('SVG', () => {
     expect(paths).toHaveLength(3);
     expect(paths.map((p) => p.attrs['stroke'])).toEqual(['#000000', '#ff0000', '#0000ff']);
     // The red line (20, 50)–(180, 50) on A3: x = 5 + 20·2.05, y flipped.
-    const s = 410 / 200, top = (297 - 100 * s) / 2;
+    const s = 410 / 200,
+      top = (297 - 100 * s) / 2;
     const red = paths[1]?.attrs['d'] as string;
     const [, mx, my, lx, ly] = /^M([\d.]+) ([\d.]+)l([-\d.]+) ([-\d.]+)$/.exec(red) ?? [];
     expect(Number(mx)).toBeCloseTo(5 + 20 * s, 2);
@@ -94,7 +99,11 @@ describe('SVG', () => {
     expect(Number(texts[0]?.attrs['font-size'])).toBeCloseTo(8 * s, 3);
     expect(Number(texts[0]?.attrs['textLength'])).toBeCloseTo(9 * 8 * 0.6 * s, 2);
     // Rotated 90° counter-clockwise in the drawing: the baseline points up the page (-y).
-    const m = /matrix\(([^)]+)\)/.exec(texts[2]?.attrs['transform'] as string)?.[1]?.split(' ').map(Number) ?? [];
+    const m =
+      /matrix\(([^)]+)\)/
+        .exec(texts[2]?.attrs['transform'] as string)?.[1]
+        ?.split(' ')
+        .map(Number) ?? [];
     expect(m[0]).toBeCloseTo(0, 5);
     expect(m[1]).toBeCloseTo(-1, 5);
     expect(m[2]).toBeCloseTo(1, 5);

@@ -8,7 +8,17 @@
 import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
 import type { RenderOptions } from './options';
-import { backgroundRgb, gradientSpan, cssColor, displayRgb, lineweightMm, scaleAffine, scenePage, type Background, type ColorMode } from './paper';
+import {
+  backgroundRgb,
+  gradientSpan,
+  cssColor,
+  displayRgb,
+  lineweightMm,
+  scaleAffine,
+  scenePage,
+  type Background,
+  type ColorMode,
+} from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
 import type { Affine2D } from '../geom/matrix';
@@ -19,7 +29,9 @@ function escapeXml(s: string): string {
 
 /** XML 1.0 forbids most control characters and lone surrogates. */
 function cleanText(s: string): string {
-  return withoutControls(s).replace(/[\ufffe\uffff]/g, ' ').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return withoutControls(s)
+    .replace(/[\ufffe\uffff]/g, ' ')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 class SvgSink implements Sink {
@@ -50,17 +62,20 @@ class SvgSink implements Sink {
     const { xy, starts, count, subpaths } = path;
     const g = this.grid;
     let s = '';
-    let cx = 0, cy = 0;
+    let cx = 0,
+      cy = 0;
     for (let k = 0; k < subpaths; k++) {
       const i0 = starts[k] as number;
       const i1 = k + 1 < subpaths ? (starts[k + 1] as number) : count;
       if (i1 <= i0) continue;
-      let px = Math.round((xy[2 * i0] as number) * g), py = Math.round((xy[2 * i0 + 1] as number) * g);
+      let px = Math.round((xy[2 * i0] as number) * g),
+        py = Math.round((xy[2 * i0 + 1] as number) * g);
       if (s) s += 'm' + (px - cx) / g + ' ' + (py - cy) / g;
       else s += 'M' + px / g + ' ' + py / g;
       let first = true;
       for (let i = i0 + 1; i < i1; i++) {
-        const qx = Math.round((xy[2 * i] as number) * g), qy = Math.round((xy[2 * i + 1] as number) * g);
+        const qx = Math.round((xy[2 * i] as number) * g),
+          qy = Math.round((xy[2 * i + 1] as number) * g);
         if (qx === px && qy === py) continue;
         s += (first ? 'l' : ' ') + (qx - px) / g + ' ' + (qy - py) / g;
         first = false;
@@ -85,7 +100,9 @@ class SvgSink implements Sink {
     if (!d) return;
     if (p.mode === 'stroke') {
       const w = lineweightMm(style.lineweight, this.lineweights) * this.unitsPerMm;
-      this.parts.push(`<path d="${d}" stroke="${this.color(style.color)}" stroke-width="${this.num(w) === '0' ? String(w) : this.num(w)}"/>\n`);
+      this.parts.push(
+        `<path d="${d}" stroke="${this.color(style.color)}" stroke-width="${this.num(w) === '0' ? String(w) : this.num(w)}"/>\n`,
+      );
       return;
     }
     const rule = p.rule === 'nonzero' ? '' : ' fill-rule="evenodd"';
@@ -101,19 +118,26 @@ class SvgSink implements Sink {
     const { dx, dy, lo, hi, minX, minY, maxX, maxY } = gradientSpan(g.angle, m, d.xy, d.count);
     const name = g.name.toUpperCase();
     const inv = name.startsWith('INV');
-    const c0 = this.color(g.colors[inv ? 1 : 0]), c1 = this.color(g.colors[inv ? 0 : 1]);
+    const c0 = this.color(g.colors[inv ? 1 : 0]),
+      c1 = this.color(g.colors[inv ? 0 : 1]);
     if (!(hi > lo)) return c0;
     const id = `g${++this.ids}`;
-    const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+    const cx = (minX + maxX) / 2,
+      cy = (minY + maxY) / 2;
     const stops = name.includes('CYLINDER')
       ? `<stop offset="0" stop-color="${c0}"/><stop offset="0.5" stop-color="${c1}"/><stop offset="1" stop-color="${c0}"/>`
       : `<stop offset="0" stop-color="${c0}"/><stop offset="1" stop-color="${c1}"/>`;
     if (/SPHER|CURVED/.test(name)) {
       const r = Math.hypot(maxX - minX, maxY - minY) / 2;
-      this.parts.push(`<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${this.num(cx)}" cy="${this.num(cy)}" r="${this.num(r)}">${stops}</radialGradient>\n`);
+      this.parts.push(
+        `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${this.num(cx)}" cy="${this.num(cy)}" r="${this.num(r)}">${stops}</radialGradient>\n`,
+      );
     } else {
       const base = cx * dx + cy * dy;
-      const x0 = cx + (lo - base) * dx, y0 = cy + (lo - base) * dy, x1 = cx + (hi - base) * dx, y1 = cy + (hi - base) * dy;
+      const x0 = cx + (lo - base) * dx,
+        y0 = cy + (lo - base) * dy,
+        x1 = cx + (hi - base) * dx,
+        y1 = cy + (hi - base) * dy;
       this.parts.push(
         `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${this.num(x0)}" y1="${this.num(y0)}" x2="${this.num(x1)}" y2="${this.num(y1)}">${stops}</linearGradient>\n`,
       );
@@ -138,7 +162,8 @@ class SvgSink implements Sink {
   beginClip(polygon: Float64Array): void {
     const id = `c${++this.ids}`;
     let d = '';
-    for (let i = 0; i < polygon.length; i += 2) d += (i ? 'L' : 'M') + this.num(polygon[i] as number) + ' ' + this.num(polygon[i + 1] as number);
+    for (let i = 0; i < polygon.length; i += 2)
+      d += (i ? 'L' : 'M') + this.num(polygon[i] as number) + ' ' + this.num(polygon[i + 1] as number);
     this.parts.push(`<clipPath id="${id}"><path d="${d}Z"/></clipPath>\n<g clip-path="url(#${id})">\n`);
   }
 
@@ -151,11 +176,15 @@ export function svgString(scene: Scene | undefined, options: Omit<RenderOptions,
   const background = options.background ?? 'white';
   const fitModel = !!scene?.isModel && (options.paper === undefined || options.paper === 'fit');
   const page = scene
-    ? scenePage(scene, { ...(options.paper ? { paper: options.paper } : {}), ...(options.orientation ? { orientation: options.orientation } : {}) })
+    ? scenePage(scene, {
+        ...(options.paper ? { paper: options.paper } : {}),
+        ...(options.orientation ? { orientation: options.orientation } : {}),
+      })
     : { width: 210, height: 297, matrix: [1, 0, 0, 1, 0, 0] as Affine2D, scale: 1 };
   // User units: model units for a model scene on its own page, else millimetres.
   const unitsPerMm = fitModel ? 1 / page.scale : 1;
-  const w = page.width * unitsPerMm, h = page.height * unitsPerMm;
+  const w = page.width * unitsPerMm,
+    h = page.height * unitsPerMm;
   const sink = new SvgSink(options.color ?? 'color', background, options.lineweights ?? true, unitsPerMm, Math.max(w, h));
   const mm = (v: number): string => String(Math.round(v * 1000) / 1000);
   const head =

@@ -22,7 +22,8 @@ export function fill(style: number, ring: number[], mode: 'fill' | 'wipeout' = '
 }
 
 export function text(style: number, s: string, x: number, y: number, size: number, font = 0, angle = 0): Primitive {
-  const c = Math.cos(angle), sn = Math.sin(angle);
+  const c = Math.cos(angle),
+    sn = Math.sin(angle);
   return { kind: 'text', style, text: s, matrix: [c, sn, -sn, c, x, y], size, font, width: s.length * size * 0.6 };
 }
 
@@ -30,7 +31,10 @@ export const LATIN_FONT: FontRef = { requested: 'txt.shx', family: 'Noto Sans', 
 export const CJK_FONT: FontRef = { requested: 'hztxt.shx', family: 'Noto Sans CJK SC', substituted: true };
 
 export function list(primitives: Primitive[], styles: Style[], fonts: FontRef[] = [LATIN_FONT, CJK_FONT]): DisplayList {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const p of primitives) {
     if (p.kind !== 'path') {
       const [, , , , e, f] = p.matrix;
@@ -97,17 +101,16 @@ export function sampleScene(): Scene {
  * in the viewport; model → paper: scale 1, model (0, 0) at paper (100, 150).
  */
 export function layoutScene(): Scene {
-  const model = list(
-    [stroke(0, [-1000, -1000, 1000, 1000]), stroke(1, [-1000, 0, 1000, 0]), stroke(4, [-1000, 20, 1000, 20])],
-    STYLES,
-  );
+  const model = list([stroke(0, [-1000, -1000, 1000, 1000]), stroke(1, [-1000, 0, 1000, 0]), stroke(4, [-1000, 20, 1000, 20])], STYLES);
   const paper = list([stroke(0, [10, 10, 200, 10, 200, 287, 10, 287, 10, 10])], STYLES);
   return {
     name: 'Layout1',
     isModel: false,
     tabOrder: 1,
     list: paper,
-    viewports: [{ clip: Float64Array.from([50, 100, 150, 100, 150, 200, 50, 200]), matrix: [1, 0, 0, 1, 100, 150], list: model, frozenLayers: [2] }],
+    viewports: [
+      { clip: Float64Array.from([50, 100, 150, 100, 150, 200, 50, 200]), matrix: [1, 0, 0, 1, 100, 150], list: model, frozenLayers: [2] },
+    ],
     paper: { width: 210, height: 297, rotation: 0, margins: [0, 0, 0, 0], name: 'ISO_A4' },
     bounds: { minX: 10, minY: 10, maxX: 200, maxY: 287 },
   };

@@ -31,11 +31,15 @@ function primitiveBoxes(list: DisplayList): Float64Array {
   boxes = new Float64Array(prims.length * 4);
   for (let i = 0; i < prims.length; i++) {
     const p = prims[i] as Primitive;
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     if (p.kind === 'path') {
       const c = p.coords;
       for (let j = 0; j < c.length; j += 2) {
-        const x = c[j] as number, y = c[j + 1] as number;
+        const x = c[j] as number,
+          y = c[j + 1] as number;
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;
         if (y < minY) minY = y;
@@ -46,7 +50,8 @@ function primitiveBoxes(list: DisplayList): Float64Array {
       const w = p.width > 0 ? p.width : p.size * p.text.length;
       for (const x of [0, w])
         for (const y of [-0.3 * p.size, 1.1 * p.size]) {
-          const tx = a * x + c * y + e, ty = b * x + d * y + f;
+          const tx = a * x + c * y + e,
+            ty = b * x + d * y + f;
           if (tx < minX) minX = tx;
           if (tx > maxX) maxX = tx;
           if (ty < minY) minY = ty;
@@ -104,7 +109,13 @@ export function drawList(list: DisplayList, m: Affine2D, sink: Sink, view?: Boun
     if (hidden[p.style]) continue;
     if (boxes && cull) {
       const o = 4 * i;
-      if ((boxes[o] as number) > cull.maxX || (boxes[o + 2] as number) < cull.minX || (boxes[o + 1] as number) > cull.maxY || (boxes[o + 3] as number) < cull.minY) continue;
+      if (
+        (boxes[o] as number) > cull.maxX ||
+        (boxes[o + 2] as number) < cull.minX ||
+        (boxes[o + 1] as number) > cull.maxY ||
+        (boxes[o + 3] as number) < cull.minY
+      )
+        continue;
     }
     const style = list.styles[p.style];
     if (!style) continue;
@@ -118,7 +129,8 @@ export function drawList(list: DisplayList, m: Affine2D, sink: Sink, view?: Boun
 function devicePolygon(poly: Float64Array, m: Affine2D): Float64Array {
   const out = new Float64Array(poly.length);
   for (let i = 0; i < poly.length; i += 2) {
-    const x = poly[i] as number, y = poly[i + 1] as number;
+    const x = poly[i] as number,
+      y = poly[i + 1] as number;
     out[i] = m[0] * x + m[2] * y + m[4];
     out[i + 1] = m[1] * x + m[3] * y + m[5];
   }
@@ -131,10 +143,15 @@ export function drawScene(scene: Scene, m: Affine2D, sink: Sink, view?: Bounds):
     const clip = vp.clip;
     if (clip.length < 6) continue;
     const dev = new Float64Array(clip.length);
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     for (let i = 0; i < clip.length; i += 2) {
-      const x = clip[i] as number, y = clip[i + 1] as number;
-      const tx = m[0] * x + m[2] * y + m[4], ty = m[1] * x + m[3] * y + m[5];
+      const x = clip[i] as number,
+        y = clip[i + 1] as number;
+      const tx = m[0] * x + m[2] * y + m[4],
+        ty = m[1] * x + m[3] * y + m[5];
       dev[i] = tx;
       dev[i + 1] = ty;
       if (tx < minX) minX = tx;
@@ -144,7 +161,12 @@ export function drawScene(scene: Scene, m: Affine2D, sink: Sink, view?: Bounds):
     }
     let vpView: Bounds = { minX, minY, maxX, maxY };
     if (view) {
-      vpView = { minX: Math.max(minX, view.minX), minY: Math.max(minY, view.minY), maxX: Math.min(maxX, view.maxX), maxY: Math.min(maxY, view.maxY) };
+      vpView = {
+        minX: Math.max(minX, view.minX),
+        minY: Math.max(minY, view.minY),
+        maxX: Math.min(maxX, view.maxX),
+        maxY: Math.min(maxY, view.maxY),
+      };
       if (vpView.minX >= vpView.maxX || vpView.minY >= vpView.maxY) continue;
     }
     sink.beginClip(dev);
@@ -158,8 +180,8 @@ export function drawScene(scene: Scene, m: Affine2D, sink: Sink, view?: Bounds):
 
 /** Characters a standard PDF font (WinAnsiEncoding) can show. */
 const WIN_ANSI_EXTRA = new Set([
-  0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013,
-  0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
+  0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d, 0x2018, 0x2019, 0x201c, 0x201d,
+  0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
 ]);
 
 export function isWinAnsi(text: string): boolean {

@@ -143,7 +143,13 @@ describe('XCLIP (SPATIAL_FILTER) of block references', () => {
       layers: [{ name: '0', color: 0, visible: true }],
       fonts: [],
       bounds: null,
-      primitives: [0, 1, 2, 3].map(() => ({ kind: 'path', mode: 'stroke', style: 0, coords: Float64Array.from([0, 0, 1, 1]), starts: Uint32Array.from([0]) })),
+      primitives: [0, 1, 2, 3].map(() => ({
+        kind: 'path',
+        mode: 'stroke',
+        style: 0,
+        coords: Float64Array.from([0, 0, 1, 1]),
+        starts: Uint32Array.from([0]),
+      })),
       clips: [
         { from: 1, to: 4, polygon: Float64Array.from([0, 0, 10, 0, 10, 10]) },
         { from: 2, to: 3, polygon: Float64Array.from([0, 0, 5, 0, 5, 5]) },

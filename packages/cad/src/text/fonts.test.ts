@@ -5,7 +5,17 @@ import { FONT_METRICS } from './metrics-table';
 import { makeBigFont, makeShapesFont, TEST_CJK_BYTES, TEST_GLYPHS } from './shx-fixture';
 
 function style(font: string, bigFont = '', fontFamily?: string): TextStyle {
-  return { name: 'S', flags: 0, font, bigFont, fixedHeight: 0, widthFactor: 1, oblique: 0, generation: 0, ...(fontFamily ? { fontFamily } : {}) };
+  return {
+    name: 'S',
+    flags: 0,
+    font,
+    bigFont,
+    fixedHeight: 0,
+    widthFactor: 1,
+    oblique: 0,
+    generation: 0,
+    ...(fontFamily ? { fontFamily } : {}),
+  };
 }
 
 /** A host with in-memory files (what a browser would fetch). */
@@ -105,7 +115,13 @@ describe('font resolution', () => {
   it('SHX fonts a host provides are stroke fonts, with the big font for Chinese', () => {
     const host = memoryHost({
       'test.shx': makeShapesFont({ name: 'test', above: 6, below: 2, glyphs: TEST_GLYPHS }),
-      'testbig.shx': makeBigFont({ name: 'big', height: 6, width: 6, ranges: [[0x81, 0xfe]], glyphs: [{ code: 0xd6d0, bytes: TEST_CJK_BYTES }] }),
+      'testbig.shx': makeBigFont({
+        name: 'big',
+        height: 6,
+        width: 6,
+        ranges: [[0x81, 0xfe]],
+        glyphs: [{ code: 0xd6d0, bytes: TEST_CJK_BYTES }],
+      }),
     });
     const p = createFontProvider({ host });
     const runs = fontRuns(p, style('test.shx', 'testbig.shx'), 'IL中');

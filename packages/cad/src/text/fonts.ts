@@ -178,14 +178,24 @@ const CJK_SANS: Substitute = { key: SHIPPED_FONTS.cjkSans.family, family: SHIPPE
 const CJK_SERIF: Substitute = { key: SHIPPED_FONTS.cjkSerif.family, family: SHIPPED_FONTS.cjkSerif.family };
 const CJK_FACES: Record<'SC' | 'TC' | 'JP' | 'KR', [Substitute, Substitute]> = {
   SC: [CJK_SANS, CJK_SERIF],
-  TC: [{ key: CJK_SANS.key, family: 'Noto Sans CJK TC' }, { key: CJK_SERIF.key, family: 'Noto Serif CJK TC' }],
-  JP: [{ key: CJK_SANS.key, family: 'Noto Sans CJK JP' }, { key: CJK_SERIF.key, family: 'Noto Serif CJK JP' }],
-  KR: [{ key: CJK_SANS.key, family: 'Noto Sans CJK KR' }, { key: CJK_SERIF.key, family: 'Noto Serif CJK KR' }],
+  TC: [
+    { key: CJK_SANS.key, family: 'Noto Sans CJK TC' },
+    { key: CJK_SERIF.key, family: 'Noto Serif CJK TC' },
+  ],
+  JP: [
+    { key: CJK_SANS.key, family: 'Noto Sans CJK JP' },
+    { key: CJK_SERIF.key, family: 'Noto Serif CJK JP' },
+  ],
+  KR: [
+    { key: CJK_SANS.key, family: 'Noto Sans CJK KR' },
+    { key: CJK_SERIF.key, family: 'Noto Serif CJK KR' },
+  ],
 };
 const CJK_SUBSTITUTES = new Set(Object.values(CJK_FACES).flat());
 
 /** Song, Ming, Mincho, FangSong, Kai and Li fonts: set in the serif CJK face. */
-const SERIF_CJK = /^n?sim(sun|fang|kai|li)|song|kaiti|^kai|stkaiti|stliti|mincho|batang|gungsuh|mingliu|uming|ukai|kaiu|serif cjk|han serif|^fs_|^fzfs|宋|仿|楷|隶|明朝/i;
+const SERIF_CJK =
+  /^n?sim(sun|fang|kai|li)|song|kaiti|^kai|stkaiti|stliti|mincho|batang|gungsuh|mingliu|uming|ukai|kaiu|serif cjk|han serif|^fs_|^fzfs|宋|仿|楷|隶|明朝/i;
 
 /** The CJK face for a request: by the font's name (MS Gothic → JP, MingLiU → TC, SimSun → serif, ...), else by the text (kana → JP, hangul → KR). */
 function cjkFace(names: string, text: string, serif: boolean): Substitute {
@@ -215,11 +225,13 @@ const MONO: Substitute = { key: 'DejaVu Sans Mono', family: 'DejaVu Sans Mono' }
 const CJK_FOR_SHX_CAP = 1;
 const CJK_FOR_SHX_RISE = 0.12;
 
-const CJK_TTF = /^n?sim(sun|hei|kai|fang|li|you|sun-extb)|song|hei(ti)?\b|^hei|kaiti|fangsong|mingliu|pmingliu|yahei|msyh|msjh|ms p?gothic|ms p?mincho|meiryo|batang|gulim|dotum|malgun|gungsuh|stxihei|stsong|stkaiti|stfangsong|dengxian|noto (sans|serif) (cjk|sc|tc|jp|kr)|source han|hiragino|pingfang|yu (gothic|mincho)|uming|ukai|wenquanyi|wqy|droid sans fallback|[\u3400-\u9fff\uac00-\ud7af]/i;
+const CJK_TTF =
+  /^n?sim(sun|hei|kai|fang|li|you|sun-extb)|song|hei(ti)?\b|^hei|kaiti|fangsong|mingliu|pmingliu|yahei|msyh|msjh|ms p?gothic|ms p?mincho|meiryo|batang|gulim|dotum|malgun|gungsuh|stxihei|stsong|stkaiti|stfangsong|dengxian|noto (sans|serif) (cjk|sc|tc|jp|kr)|source han|hiragino|pingfang|yu (gothic|mincho)|uming|ukai|wenquanyi|wqy|droid sans fallback|[\u3400-\u9fff\uac00-\ud7af]/i;
 const SERIF_TTF = /times|roman|serif|georgia|garamond|cambria|bookman|palatino|century(?! gothic)|book antiqua|constantia/i;
 const COURIER_TTF = /courier|^cour(bd|bi|i)?(\.|$)/i;
 const MONO_TTF = /mono|consola|lucida console|lucida sans typewriter|fixedsys|terminal/i;
-const ARIAL_TTF = /arial|helvetica|tahoma|verdana|calibri|segoe|microsoft sans|ms sans|trebuchet|candara|corbel|franklin|gill|futura|swis|isocp|isoct|romans/i;
+const ARIAL_TTF =
+  /arial|helvetica|tahoma|verdana|calibri|segoe|microsoft sans|ms sans|trebuchet|candara|corbel|franklin|gill|futura|swis|isocp|isoct|romans/i;
 
 function substituteFor(name: string): Substitute {
   if (CJK_TTF.test(name)) return cjkFace(name, '', SERIF_CJK.test(name));
@@ -233,13 +245,17 @@ function substituteFor(name: string): Substitute {
 // ---- which substitutes look like the font asked for -------------------------------------------
 
 /** SHX text fonts that a plain sans stands in for without a notice (AutoCAD's, the GB ones, TArch's). */
-const COMMON_SHX = /^(txt|txt1|simplex|romans|romand|romanc|romant|complex|italic|isocp[23]?|isoct[23]?|isocpeur|isocteur|gbenor|gbeitc|tssdeng2?|monotxt)(\.shx)?$/i;
+const COMMON_SHX =
+  /^(txt|txt1|simplex|romans|romand|romanc|romant|complex|italic|isocp[23]?|isoct[23]?|isocpeur|isocteur|gbenor|gbeitc|tssdeng2?|monotxt)(\.shx)?$/i;
 /** TrueType fonts and their look-alike substitute families. */
 const ALIKE_TTF: [RegExp, (family: string) => boolean][] = [
   [/^(arial|helvetica)/i, (f) => f === ARIAL.family],
   [/^(times|times new roman)$|^times(bd|bi|i)?$/i, (f) => f === TIMES.family],
   [/^(courier|courier new|cour(bd|bi|i)?)$/i, (f) => f === COURIER.family],
-  [/^(simhei|黑体|heiti|stheiti|stxihei|microsoft yahei|msyh(bd|l)?|微软雅黑|dengxian|等线|noto sans (cjk|sc)|source han sans|思源黑体|pingfang|wenquanyi|wqy)/i, (f) => f === CJK_SANS.family],
+  [
+    /^(simhei|黑体|heiti|stheiti|stxihei|microsoft yahei|msyh(bd|l)?|微软雅黑|dengxian|等线|noto sans (cjk|sc)|source han sans|思源黑体|pingfang|wenquanyi|wqy)/i,
+    (f) => f === CJK_SANS.family,
+  ],
   [/^(n?simsun|宋体|新宋体|songti|stsong|noto serif (cjk|sc)|source han serif|思源宋体)/i, (f) => f === CJK_SERIF.family],
 ];
 
@@ -314,16 +330,24 @@ const NO_STYLE = {};
 
 /** Requests by style and override, each with its Latin font once resolved (the hot path of MTEXT words). */
 class RequestCache {
-  private byStyle = new WeakMap<object, Map<string, { base: Omit<Request, 'cjk'>; latin?: ResolvedFont; faces: Map<Substitute, Request> }>>();
+  private byStyle = new WeakMap<
+    object,
+    Map<string, { base: Omit<Request, 'cjk'>; latin?: ResolvedFont; faces: Map<Substitute, Request> }>
+  >();
 
-  get(style: TextStyle | undefined, override: FontOverride | undefined): { base: Omit<Request, 'cjk'>; latin?: ResolvedFont; faces: Map<Substitute, Request> } {
+  get(
+    style: TextStyle | undefined,
+    override: FontOverride | undefined,
+  ): { base: Omit<Request, 'cjk'>; latin?: ResolvedFont; faces: Map<Substitute, Request> } {
     const k = style ?? NO_STYLE;
     let m = this.byStyle.get(k);
     if (!m) {
       m = new Map();
       this.byStyle.set(k, m);
     }
-    const key = override ? `${override.file ?? ''}|${override.family ?? ''}|${override.bigFont ?? ''}|${override.bold ? 1 : 0}|${override.italic ? 1 : 0}` : '';
+    const key = override
+      ? `${override.file ?? ''}|${override.family ?? ''}|${override.bigFont ?? ''}|${override.bold ? 1 : 0}|${override.italic ? 1 : 0}`
+      : '';
     let e = m.get(key);
     if (!e) {
       e = { base: baseRequest(style, override), faces: new Map() };
@@ -449,7 +473,8 @@ function coverageOf(m: FontMetricsEntry): (cp: number) => boolean {
     prev = b;
   });
   f = (cp) => {
-    let lo = 0, hi = starts.length - 1;
+    let lo = 0,
+      hi = starts.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       if (cp < (starts[mid] as number)) hi = mid - 1;
@@ -586,7 +611,8 @@ class CoreFontProvider implements FontProvider {
   /** A font not found, and what stands in for it (the first substitute counts: the one most of its text takes). */
   private reportMissing(name: string, sub: Substitute, bigFont = false): void {
     const key = name.toLowerCase();
-    if (name && !this.substituted.has(key)) this.substituted.set(key, { requested: name, family: sub.family, alike: looksAlike(name, sub, bigFont) });
+    if (name && !this.substituted.has(key))
+      this.substituted.set(key, { requested: name, family: sub.family, alike: looksAlike(name, sub, bigFont) });
   }
 
   private loadShxFile(name: string): ShxFont | null {
@@ -622,7 +648,14 @@ class CoreFontProvider implements FontProvider {
    * A built-in substitute font, with the file the host has for it (installed or shipped), measured
    * from the metrics table when it has the file, else from the file itself.
    */
-  private substitute(sub: Substitute, requested: string, bold: boolean, italic: boolean, capHeightArg?: number, rise?: number): ResolvedFont {
+  private substitute(
+    sub: Substitute,
+    requested: string,
+    bold: boolean,
+    italic: boolean,
+    capHeightArg?: number,
+    rise?: number,
+  ): ResolvedFont {
     const capHeight = capHeightArg ?? sub.capHeight;
     const key = `sub|${sub.family}|${bold}|${italic}|${requested}|${capHeight ?? ''}|${rise ?? ''}`;
     let f = this.resolved.get(key);
@@ -725,7 +758,11 @@ class CoreFontProvider implements FontProvider {
           if (!f) {
             const path = this.options.host?.findFile(req.bigFont);
             const enc = this.options.bigFontEncoding ?? guessBigFontEncoding(req.bigFont);
-            f = shxBigFont({ requested: req.bigFont, family: big.name || req.bigFont, ...(path ? { file: path } : {}), substituted: false }, big, enc);
+            f = shxBigFont(
+              { requested: req.bigFont, family: big.name || req.bigFont, ...(path ? { file: path } : {}), substituted: false },
+              big,
+              enc,
+            );
             this.resolved.set(key, f);
           }
           if (f.covers?.(sample) !== false) return f;
@@ -745,7 +782,8 @@ class CoreFontProvider implements FontProvider {
   private fallbackFor(req: Request, ch: string): ResolvedFont {
     const cp = ch.codePointAt(0) as number;
     if (isCjk(cp)) {
-      if (req.kind === 'shx') return this.substitute(req.cjk, req.bigFont || req.name, req.bold, req.italic, CJK_FOR_SHX_CAP, CJK_FOR_SHX_RISE);
+      if (req.kind === 'shx')
+        return this.substitute(req.cjk, req.bigFont || req.name, req.bold, req.italic, CJK_FOR_SHX_CAP, CJK_FOR_SHX_RISE);
       return this.substitute(req.cjk, req.name, req.bold, req.italic, this.latinFont(req).capHeight);
     }
     const sans = this.substitute(SANS, req.name, req.bold, req.italic);

@@ -65,7 +65,11 @@ const NO_END = new Set([...'（「『【〈《“‘〔｛［｟([{']);
 
 function breaksAround(cp: number): boolean {
   return (
-    (cp >= 0x2e80 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xffef) || (cp >= 0x20000 && cp <= 0x3134f)
+    (cp >= 0x2e80 && cp <= 0x9fff) ||
+    (cp >= 0xac00 && cp <= 0xd7af) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xff00 && cp <= 0xffef) ||
+    (cp >= 0x20000 && cp <= 0x3134f)
   );
 }
 
@@ -80,7 +84,11 @@ interface Word<S extends Shaped> {
   height: number;
 }
 
-type Atom<S extends Shaped> = { kind: 'word'; word: Word<S> } | { kind: 'space'; width: number; format: MTextFormat } | { kind: 'tab'; format: MTextFormat } | { kind: 'column' };
+type Atom<S extends Shaped> =
+  | { kind: 'word'; word: Word<S> }
+  | { kind: 'space'; width: number; format: MTextFormat }
+  | { kind: 'tab'; format: MTextFormat }
+  | { kind: 'column' };
 
 function partWidth<S extends Shaped>(p: Part<S>): number {
   return p.kind === 'text' ? p.shaped.width : p.kind === 'stack' ? p.shape.width : p.width;
@@ -186,13 +194,23 @@ function breakLines<S extends Shaped>(paragraphs: MTextParagraph[], shaper: Shap
     const props = para.props;
     const stops = tabStops(props, height);
     const atoms = atomize(para.items, shaper);
-    const startLine = (first: boolean): Line<S> => ({ items: [], width: 0, height: 0, props, first, last: false, columnBreak: false, spaces: 0 });
+    const startLine = (first: boolean): Line<S> => ({
+      items: [],
+      width: 0,
+      height: 0,
+      props,
+      first,
+      last: false,
+      columnBreak: false,
+      spaces: 0,
+    });
     let line = startLine(true);
     let x = 0;
     let pendingSpaces: { width: number; format: MTextFormat }[] = [];
     // The fonts here only approximate the ones the drawing was made with: a line may overflow the
     // width by a little rather than wrap where AutoCAD would not.
-    const avail = (l: Line<S>): number => (wrap > 0 ? Math.max(wrap - (props.left + props.right + (l.first ? props.indent : 0)) * height, height) * WRAP_TOLERANCE : Infinity);
+    const avail = (l: Line<S>): number =>
+      wrap > 0 ? Math.max(wrap - (props.left + props.right + (l.first ? props.indent : 0)) * height, height) * WRAP_TOLERANCE : Infinity;
     const pushLine = (): void => {
       if (!line.height) line.height = para.end.height;
       lines.push(line);
@@ -328,8 +346,10 @@ export function layoutMText<S extends Shaped>(input: LayoutInput, shaper: Shaper
       seenWord = true;
       // \A: smaller characters at the bottom, centre or top of the line.
       const dy = p.format.align === 1 ? (l.height - p.format.height) / 2 : p.format.align === 2 ? l.height - p.format.height : 0;
-      if (p.kind === 'text') placed.push({ kind: 'text', x, y: baseline + dy, text: p.text, format: p.format, shaped: p.shaped, line: lineNo });
-      else if (p.kind === 'stack') placed.push({ kind: 'stack', x, y: baseline + dy, upper: p.upper, lower: p.lower, shape: p.shape, format: p.format, line: lineNo });
+      if (p.kind === 'text')
+        placed.push({ kind: 'text', x, y: baseline + dy, text: p.text, format: p.format, shaped: p.shaped, line: lineNo });
+      else if (p.kind === 'stack')
+        placed.push({ kind: 'stack', x, y: baseline + dy, upper: p.upper, lower: p.lower, shape: p.shape, format: p.format, line: lineNo });
       else placed.push({ kind: 'space', x, y: baseline, width: p.width, format: p.format, line: lineNo, char: '\u00a0' });
     }
     lineNo++;

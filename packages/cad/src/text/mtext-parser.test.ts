@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseMText, plainMText, type MTextFormat, type MTextItem } from './mtext-parser';
 
-const BASE: MTextFormat = { height: 2, widthFactor: 1, oblique: 0, tracking: 1, align: 0, underline: false, overline: false, strike: false };
+const BASE: MTextFormat = {
+  height: 2,
+  widthFactor: 1,
+  oblique: 0,
+  tracking: 1,
+  align: 0,
+  underline: false,
+  overline: false,
+  strike: false,
+};
 
 function words(items: MTextItem[]): string[] {
   return items.filter((i): i is Extract<MTextItem, { kind: 'text' }> => i.kind === 'text').map((i) => i.text);

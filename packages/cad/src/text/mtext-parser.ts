@@ -307,7 +307,9 @@ export function parseMText(content: string, base: MTextFormat): MTextParagraph[]
             const v = Number.parseInt(expr, 10);
             if (Number.isFinite(v)) {
               // \c stores the colour as 0xBBGGRR.
-              const r = v & 0xff, g = (v >> 8) & 0xff, b = (v >> 16) & 0xff;
+              const r = v & 0xff,
+                g = (v >> 8) & 0xff,
+                b = (v >> 16) & 0xff;
               setFmt({ ...fmt, color: { rgb: (r << 16) | (g << 8) | b } });
             }
           }
@@ -398,7 +400,16 @@ export function parseMText(content: string, base: MTextFormat): MTextParagraph[]
 
 /** The plain text of MTEXT content (codes removed, paragraphs joined by '\n'). */
 export function plainMText(content: string): string {
-  const base: MTextFormat = { height: 1, widthFactor: 1, oblique: 0, tracking: 1, align: 0, underline: false, overline: false, strike: false };
+  const base: MTextFormat = {
+    height: 1,
+    widthFactor: 1,
+    oblique: 0,
+    tracking: 1,
+    align: 0,
+    underline: false,
+    overline: false,
+    strike: false,
+  };
   return parseMText(content, base)
     .map((p) =>
       p.items

@@ -59,7 +59,10 @@ describe('font folder cache', () => {
     listed.files.push(['onlyincache.ttf', join(fonts, 'a', 'deep', 'First.ttf')]);
     writeFileSync(file, JSON.stringify(listed));
     const p2 = nodeFontProvider({ fontDirs: [fonts], systemFonts: false });
-    expect(p2.resolve(style('onlyincache.ttf'), 'x').ref).toMatchObject({ file: join(fonts, 'a', 'deep', 'First.ttf'), substituted: false });
+    expect(p2.resolve(style('onlyincache.ttf'), 'x').ref).toMatchObject({
+      file: join(fonts, 'a', 'deep', 'First.ttf'),
+      substituted: false,
+    });
 
     // A font added to a sub-folder changes that folder: the list is made again.
     copyFileSync(DEJAVU, join(fonts, 'a', 'deep', 'Second.ttf'));

@@ -31,7 +31,17 @@ function withEnv<T>(vars: Record<string, string | undefined>, f: () => T): T {
 }
 
 function style(font: string, bigFont = '', fontFamily?: string): TextStyle {
-  return { name: 'S', flags: 0, font, bigFont, fixedHeight: 0, widthFactor: 1, oblique: 0, generation: 0, ...(fontFamily ? { fontFamily } : {}) };
+  return {
+    name: 'S',
+    flags: 0,
+    font,
+    bigFont,
+    fixedHeight: 0,
+    widthFactor: 1,
+    oblique: 0,
+    generation: 0,
+    ...(fontFamily ? { fontFamily } : {}),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'fonts-test-'));

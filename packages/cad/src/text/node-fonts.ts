@@ -9,7 +9,18 @@
  * times), and the family names of each font file, valid while the file's size and modification
  * time are unchanged. A folder or cache that cannot be read or written is simply scanned again.
  */
-import { type Dirent, closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  type Dirent,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -83,14 +94,46 @@ type CjkLang = 'SC' | 'TC' | 'JP' | 'KR';
 
 /** Installed files for the built-in substitutes, first found wins, then the shipped font. */
 const SUBSTITUTES: Record<string, SubstituteSpec> = {
-  'DejaVu Sans': { regular: [['DejaVuSans.ttf'], ['LiberationSans-Regular.ttf'], ['NotoSans-Regular.ttf'], ['Arial.ttf']], italic: [['DejaVuSans-Oblique.ttf']], shipped: 'sans' },
-  'DejaVu Sans Bold': { regular: [['DejaVuSans-Bold.ttf'], ['LiberationSans-Bold.ttf'], ['NotoSans-Bold.ttf']], italic: [['DejaVuSans-BoldOblique.ttf']], shipped: 'sansBold' },
-  'DejaVu Sans Mono': { regular: [['DejaVuSansMono.ttf'], ['LiberationMono-Regular.ttf']], italic: [['DejaVuSansMono-Oblique.ttf']], shipped: 'mono' },
-  'Liberation Sans': { regular: [['LiberationSans-Regular.ttf'], ['DejaVuSans.ttf']], italic: [['LiberationSans-Italic.ttf']], shipped: 'sans' },
-  'Liberation Sans Bold': { regular: [['LiberationSans-Bold.ttf'], ['DejaVuSans-Bold.ttf']], italic: [['LiberationSans-BoldItalic.ttf']], shipped: 'sansBold' },
-  'Liberation Serif': { regular: [['LiberationSerif-Regular.ttf'], ['DejaVuSerif.ttf']], italic: [['LiberationSerif-Italic.ttf']], shipped: 'sans' },
-  'Liberation Serif Bold': { regular: [['LiberationSerif-Bold.ttf'], ['DejaVuSerif-Bold.ttf']], italic: [['LiberationSerif-BoldItalic.ttf']], shipped: 'sansBold' },
-  'Liberation Mono': { regular: [['LiberationMono-Regular.ttf'], ['DejaVuSansMono.ttf']], italic: [['LiberationMono-Italic.ttf']], shipped: 'mono' },
+  'DejaVu Sans': {
+    regular: [['DejaVuSans.ttf'], ['LiberationSans-Regular.ttf'], ['NotoSans-Regular.ttf'], ['Arial.ttf']],
+    italic: [['DejaVuSans-Oblique.ttf']],
+    shipped: 'sans',
+  },
+  'DejaVu Sans Bold': {
+    regular: [['DejaVuSans-Bold.ttf'], ['LiberationSans-Bold.ttf'], ['NotoSans-Bold.ttf']],
+    italic: [['DejaVuSans-BoldOblique.ttf']],
+    shipped: 'sansBold',
+  },
+  'DejaVu Sans Mono': {
+    regular: [['DejaVuSansMono.ttf'], ['LiberationMono-Regular.ttf']],
+    italic: [['DejaVuSansMono-Oblique.ttf']],
+    shipped: 'mono',
+  },
+  'Liberation Sans': {
+    regular: [['LiberationSans-Regular.ttf'], ['DejaVuSans.ttf']],
+    italic: [['LiberationSans-Italic.ttf']],
+    shipped: 'sans',
+  },
+  'Liberation Sans Bold': {
+    regular: [['LiberationSans-Bold.ttf'], ['DejaVuSans-Bold.ttf']],
+    italic: [['LiberationSans-BoldItalic.ttf']],
+    shipped: 'sansBold',
+  },
+  'Liberation Serif': {
+    regular: [['LiberationSerif-Regular.ttf'], ['DejaVuSerif.ttf']],
+    italic: [['LiberationSerif-Italic.ttf']],
+    shipped: 'sans',
+  },
+  'Liberation Serif Bold': {
+    regular: [['LiberationSerif-Bold.ttf'], ['DejaVuSerif-Bold.ttf']],
+    italic: [['LiberationSerif-BoldItalic.ttf']],
+    shipped: 'sansBold',
+  },
+  'Liberation Mono': {
+    regular: [['LiberationMono-Regular.ttf'], ['DejaVuSansMono.ttf']],
+    italic: [['LiberationMono-Italic.ttf']],
+    shipped: 'mono',
+  },
   ...cjkSubstitutes(),
 };
 
@@ -103,18 +146,34 @@ function cjkSubstitutes(): Record<string, SubstituteSpec> {
   const out: Record<string, SubstituteSpec> = {};
   for (const serif of [false, true]) {
     const kind = serif ? 'Serif' : 'Sans';
-    const others: Candidate[] = serif ? [['uming.ttc', 'AR PL UMing CN'], ['simsun.ttc', 'SimSun']] : [['wqy-microhei.ttc', 'WenQuanYi Micro Hei'], ['wqy-zenhei.ttc', 'WenQuanYi Zen Hei'], ['DroidSansFallbackFull.ttf']];
+    const others: Candidate[] = serif
+      ? [
+          ['uming.ttc', 'AR PL UMing CN'],
+          ['simsun.ttc', 'SimSun'],
+        ]
+      : [['wqy-microhei.ttc', 'WenQuanYi Micro Hei'], ['wqy-zenhei.ttc', 'WenQuanYi Zen Hei'], ['DroidSansFallbackFull.ttf']];
     for (const lang of ['SC', 'TC', 'JP', 'KR'] as const) {
       const face = `Noto ${kind} CJK ${lang}`;
-      const sc: Candidate[] = lang === 'SC' ? [] : [[`Noto${kind}CJK-Regular.ttc`, `Noto ${kind} CJK SC`], [`Noto${kind}CJKsc-Regular.otf`]];
-      const regular: Candidate[] = [[`Noto${kind}CJK-Regular.ttc`, face], [`Noto${kind}CJK${lang.toLowerCase()}-Regular.otf`], [`Noto${kind}${lang}-Regular.otf`], [`SourceHan${kind}${lang}-Regular.otf`], ...sc, ...others];
+      const sc: Candidate[] =
+        lang === 'SC' ? [] : [[`Noto${kind}CJK-Regular.ttc`, `Noto ${kind} CJK SC`], [`Noto${kind}CJKsc-Regular.otf`]];
+      const regular: Candidate[] = [
+        [`Noto${kind}CJK-Regular.ttc`, face],
+        [`Noto${kind}CJK${lang.toLowerCase()}-Regular.otf`],
+        [`Noto${kind}${lang}-Regular.otf`],
+        [`SourceHan${kind}${lang}-Regular.otf`],
+        ...sc,
+        ...others,
+      ];
       const shipped = serif ? 'cjkSerif' : 'cjkSans';
       const spec = { shipped, cjk: { lang, serif } } as const;
       // SC, the face drawings mostly need, answers to the shipped font's own family name too.
       const names = lang === 'SC' ? [face, SHIPPED_FONTS[shipped].family] : [face];
       for (const name of names) {
         out[name] = { regular, ...spec };
-        out[`${name} Bold`] = { regular: [[`Noto${kind}CJK-Bold.ttc`, face], [`Noto${kind}CJK${lang.toLowerCase()}-Bold.otf`], ...regular], ...spec };
+        out[`${name} Bold`] = {
+          regular: [[`Noto${kind}CJK-Bold.ttc`, face], [`Noto${kind}CJK${lang.toLowerCase()}-Bold.otf`], ...regular],
+          ...spec,
+        };
       }
     }
   }
@@ -345,7 +404,8 @@ function readFaceNames(file: string): FaceName[] {
 function familyNames(files: string[]): IndexedFace[] {
   const cacheFile = facesCacheFile();
   const raw = readJson(cacheFile) as FacesCache | null;
-  const cache: FacesCache = raw && raw.v === FACES_VERSION && typeof raw.files === 'object' && raw.files !== null ? raw : { v: FACES_VERSION, files: {} };
+  const cache: FacesCache =
+    raw && raw.v === FACES_VERSION && typeof raw.files === 'object' && raw.files !== null ? raw : { v: FACES_VERSION, files: {} };
   let changed = false;
   const out: IndexedFace[] = [];
   for (const file of files) {
@@ -410,7 +470,9 @@ export function nodeFontHost(options: NodeFontOptions = {}): FontHost {
     findFamily(family, bold, italic) {
       const want = family.toLowerCase().replace(/\s+/g, ' ').trim();
       if (!want) return undefined;
-      const faces = familyIndex().filter((f) => f.family.toLowerCase() === want || f.postscriptName.toLowerCase() === want.replace(/ /g, ''));
+      const faces = familyIndex().filter(
+        (f) => f.family.toLowerCase() === want || f.postscriptName.toLowerCase() === want.replace(/ /g, ''),
+      );
       if (!faces.length) return undefined;
       const score = (f: IndexedFace): number => {
         const sub = f.subfamily.toLowerCase();
@@ -430,7 +492,9 @@ export function nodeFontHost(options: NodeFontOptions = {}): FontHost {
       const cjkFile = spec.cjk ? process.env['XCAD_CJK_FONT'] : undefined;
       if (spec.cjk && cjkFile && isFile(cjkFile)) {
         // A collection: the face of the script and style by Noto CJK's names, else its first.
-        return /\.(ttc|otc)$/i.test(cjkFile) ? { file: cjkFile, face: `Noto ${spec.cjk.serif ? 'Serif' : 'Sans'} CJK ${spec.cjk.lang}` } : { file: cjkFile };
+        return /\.(ttc|otc)$/i.test(cjkFile)
+          ? { file: cjkFile, face: `Noto ${spec.cjk.serif ? 'Serif' : 'Sans'} CJK ${spec.cjk.lang}` }
+          : { file: cjkFile };
       }
       const lists = italic && spec.italic ? [spec.italic, spec.regular] : [spec.regular];
       for (const list of lists) {
@@ -461,7 +525,10 @@ export function nodeFontHost(options: NodeFontOptions = {}): FontHost {
 
 /** The Node font provider: configured folders, $CAD_FONT_DIR, system fonts; substitutes and CJK fallback. */
 export function nodeFontProvider(options: NodeFontOptions = {}): FontProvider {
-  return createFontProvider({ host: nodeFontHost(options), ...(options.bigFontEncoding ? { bigFontEncoding: options.bigFontEncoding } : {}) });
+  return createFontProvider({
+    host: nodeFontHost(options),
+    ...(options.bigFontEncoding ? { bigFontEncoding: options.bigFontEncoding } : {}),
+  });
 }
 
 const cjkFallbacks = new Map<string, { file: string; face?: string } | null>();
@@ -474,7 +541,8 @@ export function cjkFallbackFont(serif: boolean): { file: string; face?: string }
   const key = `${serif}|${systemFontsEnabled()}|${process.env['XCAD_CJK_FONT'] ?? ''}|${process.env['CAD_FONT_DIR'] ?? ''}`;
   let found = cjkFallbacks.get(key);
   if (found === undefined) {
-    found = nodeFontHost({ fontDirs: [] }).substitute?.(serif ? SHIPPED_FONTS.cjkSerif.family : SHIPPED_FONTS.cjkSans.family, false) ?? null;
+    found =
+      nodeFontHost({ fontDirs: [] }).substitute?.(serif ? SHIPPED_FONTS.cjkSerif.family : SHIPPED_FONTS.cjkSans.family, false) ?? null;
     cjkFallbacks.set(key, found);
   }
   return found;

@@ -57,7 +57,8 @@ class Recorder implements OutlineSink {
 /** The bounding box a glyph's 'glyf' entry records (xMin, yMin, xMax, yMax), read straight from the file. */
 function recordedBox(bytes: Buffer, glyph: number): [number, number, number, number] {
   const dir = (tag: string): number => {
-    for (let i = 0; i < bytes.readUInt16BE(4); i++) if (bytes.toString('latin1', 12 + i * 16, 16 + i * 16) === tag) return bytes.readUInt32BE(12 + i * 16 + 8);
+    for (let i = 0; i < bytes.readUInt16BE(4); i++)
+      if (bytes.toString('latin1', 12 + i * 16, 16 + i * 16) === tag) return bytes.readUInt32BE(12 + i * 16 + 8);
     throw new Error(tag);
   };
   const long = bytes.readInt16BE(dir('head') + 50) === 1;

@@ -58,8 +58,12 @@ function readNames(r: Reader, off: number): Map<number, string> {
   const found = new Map<number, { score: number; text: string }>();
   for (let i = 0; i < count; i++) {
     const rec = off + 6 + i * 12;
-    const platform = r.u16(rec), encoding = r.u16(rec + 2), lang = r.u16(rec + 4), id = r.u16(rec + 6);
-    const len = r.u16(rec + 8), start = strings + r.u16(rec + 10);
+    const platform = r.u16(rec),
+      encoding = r.u16(rec + 2),
+      lang = r.u16(rec + 4),
+      id = r.u16(rec + 6);
+    const len = r.u16(rec + 8),
+      start = strings + r.u16(rec + 10);
     let text = '';
     let score = 0;
     if (platform === 3 || platform === 0) {
@@ -78,10 +82,13 @@ function readNames(r: Reader, off: number): Map<number, string> {
 /** cmap subtable → code point lookup (formats 4 and 12). */
 export function readCmap(r: Reader, off: number): (cp: number) => number {
   const n = r.u16(off + 2);
-  let best = -1, bestScore = -1, bestFormat = 0;
+  let best = -1,
+    bestScore = -1,
+    bestFormat = 0;
   for (let i = 0; i < n; i++) {
     const rec = off + 4 + i * 8;
-    const platform = r.u16(rec), encoding = r.u16(rec + 2);
+    const platform = r.u16(rec),
+      encoding = r.u16(rec + 2);
     const sub = off + r.u32(rec + 4);
     const format = r.u16(sub);
     let score = -1;
@@ -98,11 +105,13 @@ export function readCmap(r: Reader, off: number): (cp: number) => number {
   if (bestFormat === 12) {
     const groups = r.u32(best + 12);
     return (cp) => {
-      let lo = 0, hi = groups - 1;
+      let lo = 0,
+        hi = groups - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
         const g = best + 16 + mid * 12;
-        const start = r.u32(g), end = r.u32(g + 4);
+        const start = r.u32(g),
+          end = r.u32(g + 4);
         if (cp < start) hi = mid - 1;
         else if (cp > end) lo = mid + 1;
         else return r.u32(g + 8) + (cp - start);
@@ -111,10 +120,14 @@ export function readCmap(r: Reader, off: number): (cp: number) => number {
     };
   }
   const segX2 = r.u16(best + 6);
-  const ends = best + 14, starts = ends + segX2 + 2, deltas = starts + segX2, rangeOffs = deltas + segX2;
+  const ends = best + 14,
+    starts = ends + segX2 + 2,
+    deltas = starts + segX2,
+    rangeOffs = deltas + segX2;
   return (cp) => {
     if (cp > 0xffff) return 0;
-    let lo = 0, hi = segX2 / 2 - 1;
+    let lo = 0,
+      hi = segX2 / 2 - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const end = r.u16(ends + mid * 2);
@@ -135,7 +148,11 @@ export function readCmap(r: Reader, off: number): (cp: number) => number {
 
 function readFace(r: Reader, offset: number): SfntFace | null {
   const t = tables(r, offset);
-  const head = t.get('head'), hhea = t.get('hhea'), hmtx = t.get('hmtx'), cmap = t.get('cmap'), name = t.get('name');
+  const head = t.get('head'),
+    hhea = t.get('hhea'),
+    hmtx = t.get('hmtx'),
+    cmap = t.get('cmap'),
+    name = t.get('name');
   if (!head || !hhea || !hmtx || !cmap) return null;
   const upm = r.u16(head.offset + 18) || 1000;
   const ascent = r.i16(hhea.offset + 4) / upm;
@@ -152,7 +169,8 @@ function readFace(r: Reader, offset: number): SfntFace | null {
   };
   if (!(capHeight > 0)) {
     // No OS/2 cap height: the top of 'H' from the glyph table, else an estimate.
-    const loca = t.get('loca'), glyf = t.get('glyf');
+    const loca = t.get('loca'),
+      glyf = t.get('glyf');
     const gid = lookup(0x48);
     if (loca && glyf && gid) {
       const long = r.i16(head.offset + 50) === 1;
@@ -203,7 +221,9 @@ export function readSfnt(bytes: Uint8Array): SfntFace[] {
  * Family names of the faces of a font file from its first bytes and name tables, for font
  * discovery without reading whole files: `read(offset, length)` returns bytes of the file.
  */
-export function sfntFamilies(read: (offset: number, length: number) => Uint8Array): { family: string; subfamily: string; postscriptName: string; index: number; codePages: number }[] {
+export function sfntFamilies(
+  read: (offset: number, length: number) => Uint8Array,
+): { family: string; subfamily: string; postscriptName: string; index: number; codePages: number }[] {
   try {
     const head = new Reader(read(0, 12 + 4 * 64));
     const offsets: number[] = [];
@@ -224,7 +244,13 @@ export function sfntFamilies(read: (offset: number, length: number) => Uint8Arra
       const os2 = t.get('OS/2');
       const os2Head = os2 && os2.length >= 82 ? new Reader(read(os2.offset, 82)) : null;
       const codePages = os2Head && os2Head.bytes.length >= 82 && os2Head.u16(0) >= 1 ? os2Head.u32(78) : 0;
-      out.push({ family: names.get(16) ?? names.get(1) ?? '', subfamily: names.get(17) ?? names.get(2) ?? '', postscriptName: names.get(6) ?? '', index, codePages });
+      out.push({
+        family: names.get(16) ?? names.get(1) ?? '',
+        subfamily: names.get(17) ?? names.get(2) ?? '',
+        postscriptName: names.get(6) ?? '',
+        index,
+        codePages,
+      });
     });
     return out;
   } catch {
@@ -253,8 +279,18 @@ export interface GlyphOutlines {
   outline(glyph: number, sink: OutlineSink, scale: number, dx: number, dy: number): void;
 }
 
-const ON_CURVE = 0x01, X_SHORT = 0x02, Y_SHORT = 0x04, REPEAT = 0x08, X_SAME = 0x10, Y_SAME = 0x20;
-const ARG_WORDS = 0x0001, ARGS_XY = 0x0002, HAVE_SCALE = 0x0008, MORE = 0x0020, HAVE_XY_SCALE = 0x0040, HAVE_2X2 = 0x0080;
+const ON_CURVE = 0x01,
+  X_SHORT = 0x02,
+  Y_SHORT = 0x04,
+  REPEAT = 0x08,
+  X_SAME = 0x10,
+  Y_SAME = 0x20;
+const ARG_WORDS = 0x0001,
+  ARGS_XY = 0x0002,
+  HAVE_SCALE = 0x0008,
+  MORE = 0x0020,
+  HAVE_XY_SCALE = 0x0040,
+  HAVE_2X2 = 0x0080;
 
 /**
  * The glyph outlines of the face whose table directory is at `offset` (0 for a single-face file), or
@@ -265,7 +301,13 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
   try {
     const r = new Reader(bytes);
     const t = tables(r, offset);
-    const head = t.get('head'), hhea = t.get('hhea'), hmtx = t.get('hmtx'), cmap = t.get('cmap'), loca = t.get('loca'), glyf = t.get('glyf'), maxp = t.get('maxp');
+    const head = t.get('head'),
+      hhea = t.get('hhea'),
+      hmtx = t.get('hmtx'),
+      cmap = t.get('cmap'),
+      loca = t.get('loca'),
+      glyf = t.get('glyf'),
+      maxp = t.get('maxp');
     if (!head || !hhea || !hmtx || !cmap || !loca || !glyf || !maxp) return null;
     const end = bytes.length;
     if (glyf.offset + glyf.length > end || loca.offset + loca.length > end) return null;
@@ -281,7 +323,9 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
       return b > a && glyf.offset + b <= end ? [glyf.offset + a, glyf.offset + b] : [0, 0];
     };
     // Point buffers reused across glyphs.
-    let xs = new Float64Array(256), ys = new Float64Array(256), on = new Uint8Array(256);
+    let xs = new Float64Array(256),
+      ys = new Float64Array(256),
+      on = new Uint8Array(256);
 
     const simple = (at: number, contours: number, m: number[], sink: OutlineSink): void => {
       const endsAt = at + 10;
@@ -295,7 +339,7 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
       let p = endsAt + contours * 2;
       p += 2 + r.u16(p);
       const flags = new Uint8Array(count);
-      for (let i = 0; i < count; ) {
+      for (let i = 0; i < count;) {
         const f = r.u8(p++);
         flags[i++] = f;
         if (f & REPEAT) for (let n = r.u8(p++); n > 0 && i < count; n--) flags[i++] = f;
@@ -335,12 +379,14 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
         const sy = from >= 0 ? Y(from) : (Y(first) + Y(last)) / 2;
         const startAt = from === first ? 1 : 0;
         sink.moveTo(sx, sy);
-        let cx = NaN, cy = NaN;
+        let cx = NaN,
+          cy = NaN;
         const stop = on[first] || !on[last] ? n : n - 1;
         for (let j = startAt; j <= stop; j++) {
           // The point after the last is the start again.
           const i = first + (j % n);
-          const px = j === stop ? sx : X(i), py = j === stop ? sy : Y(i);
+          const px = j === stop ? sx : X(i),
+            py = j === stop ? sy : Y(i);
           if (j === stop || on[i]) {
             if (Number.isNaN(cx)) sink.lineTo(px, py);
             else sink.quadraticCurveTo(cx, cy, px, py);
@@ -350,7 +396,8 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
             cy = py;
           } else {
             // Two off-curve points in a row: an on-curve point halfway between them.
-            const mx = (cx + px) / 2, my = (cy + py) / 2;
+            const mx = (cx + px) / 2,
+              my = (cy + py) / 2;
             sink.quadraticCurveTo(cx, cy, mx, my);
             cx = px;
             cy = py;
@@ -372,10 +419,12 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
       if (contours === 0 || depth > 8) return;
       // A composite: components placed by offset and an optional 2x2 matrix.
       let p = at + 10;
-      for (let more = true; more && p + 4 <= stop; ) {
-        const flags = r.u16(p), child = r.u16(p + 2);
+      for (let more = true; more && p + 4 <= stop;) {
+        const flags = r.u16(p),
+          child = r.u16(p + 2);
         p += 4;
-        let dx = 0, dy = 0;
+        let dx = 0,
+          dy = 0;
         // Offsets (point-matching anchors, the other meaning, are not used by text fonts: no offset).
         const words = (flags & ARG_WORDS) !== 0;
         if (flags & ARGS_XY) {
@@ -383,7 +432,10 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
           dy = words ? r.i16(p + 2) : (r.u8(p + 1) << 24) >> 24;
         }
         p += words ? 4 : 2;
-        let a = 1, b = 0, c = 0, d = 1;
+        let a = 1,
+          b = 0,
+          c = 0,
+          d = 1;
         const f2 = (o: number): number => r.i16(o) / 16384;
         if (flags & HAVE_SCALE) {
           a = d = f2(p);
@@ -400,7 +452,12 @@ export function readGlyphOutlines(bytes: Uint8Array, offset = 0): GlyphOutlines 
           p += 8;
         }
         const [pa, pb, pc, pd, pe, pf] = m as [number, number, number, number, number, number];
-        draw(child, [pa * a + pc * b, pb * a + pd * b, pa * c + pc * d, pb * c + pd * d, pa * dx + pc * dy + pe, pb * dx + pd * dy + pf], sink, depth + 1);
+        draw(
+          child,
+          [pa * a + pc * b, pb * a + pd * b, pa * c + pc * d, pb * c + pd * d, pa * dx + pc * dy + pe, pb * dx + pd * dy + pf],
+          sink,
+          depth + 1,
+        );
         more = (flags & MORE) !== 0;
       }
     };

@@ -57,11 +57,13 @@ export const MAX_SUBSET_CODE_POINTS = 800;
 /** Sorted, distinct code points as base-36 gaps from the previous one (the first from 0), joined by '.'. */
 export function encodeCodePoints(codePoints: readonly number[]): string {
   let prev = 0;
-  return codePoints.map((cp) => {
-    const s = (cp - prev).toString(36);
-    prev = cp;
-    return s;
-  }).join('.');
+  return codePoints
+    .map((cp) => {
+      const s = (cp - prev).toString(36);
+      prev = cp;
+      return s;
+    })
+    .join('.');
 }
 
 /** The code points of `encodeCodePoints`; null unless strictly increasing, within Unicode and at most MAX_SUBSET_CODE_POINTS. */

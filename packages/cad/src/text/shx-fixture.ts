@@ -60,9 +60,10 @@ function record(name: string, bytes: number[]): number[] {
 
 /** A classic text font ('AutoCAD-86 shapes 1.0'): shape 0 holds the name, above, below and modes. */
 export function makeShapesFont(opts: { name: string; above: number; below: number; glyphs: ShxGlyphDef[] }): Uint8Array {
-  const shapes = [{ code: 0, rec: record(opts.name, [opts.above, opts.below, 0]) }, ...opts.glyphs.map((g) => ({ code: g.code, rec: record(g.name ?? '', g.bytes) }))].sort(
-    (a, b) => a.code - b.code,
-  );
+  const shapes = [
+    { code: 0, rec: record(opts.name, [opts.above, opts.below, 0]) },
+    ...opts.glyphs.map((g) => ({ code: g.code, rec: record(g.name ?? '', g.bytes) })),
+  ].sort((a, b) => a.code - b.code);
   const w = new Writer();
   w.ascii('AutoCAD-86 shapes 1.0\r\n');
   w.u8(0x1a);
@@ -99,8 +100,17 @@ export function makeUnifont(opts: { name: string; above: number; below: number; 
 }
 
 /** A big font ('AutoCAD-86 bigfont 1.0') for double-byte codes with lead bytes in `ranges`. */
-export function makeBigFont(opts: { name: string; height: number; width: number; ranges: [number, number][]; glyphs: ShxGlyphDef[] }): Uint8Array {
-  const shapes = [{ code: 0, rec: record(opts.name, [opts.height, 0, 0, opts.width, 0]) }, ...opts.glyphs.map((g) => ({ code: g.code, rec: record(g.name ?? '', g.bytes) }))];
+export function makeBigFont(opts: {
+  name: string;
+  height: number;
+  width: number;
+  ranges: [number, number][];
+  glyphs: ShxGlyphDef[];
+}): Uint8Array {
+  const shapes = [
+    { code: 0, rec: record(opts.name, [opts.height, 0, 0, opts.width, 0]) },
+    ...opts.glyphs.map((g) => ({ code: g.code, rec: record(g.name ?? '', g.bytes) })),
+  ];
   const w = new Writer();
   w.ascii('AutoCAD-86 bigfont 1.0\r\n');
   w.u8(0x1a);
@@ -138,4 +148,23 @@ export const TEST_GLYPHS: ShxGlyphDef[] = [
 ];
 
 /** '中' as a box with a vertical bar (for big fonts: GBK code 0xD6D0; for unifonts U+4E2D). */
-export const TEST_CJK_BYTES = [1, vec(6, 0), vec(6, 4), vec(6, 8), vec(6, 12), 2, vec(3, 0), 8, sb(0), sb(-1), 1, 8, sb(0), sb(8), 2, 8, sb(5), sb(-7)];
+export const TEST_CJK_BYTES = [
+  1,
+  vec(6, 0),
+  vec(6, 4),
+  vec(6, 8),
+  vec(6, 12),
+  2,
+  vec(3, 0),
+  8,
+  sb(0),
+  sb(-1),
+  1,
+  8,
+  sb(0),
+  sb(8),
+  2,
+  8,
+  sb(5),
+  sb(-7),
+];

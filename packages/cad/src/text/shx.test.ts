@@ -7,7 +7,9 @@ describe('SHX reader', () => {
     const shapes = loadShx(makeShapesFont({ name: 'n', above: 6, below: 2, glyphs: TEST_GLYPHS }));
     expect([shapes.kind, shapes.name, shapes.above, shapes.below]).toEqual(['shapes', 'n', 6, 2]);
     expect(shxKind(makeUnifont({ name: 'u', above: 6, below: 2, glyphs: TEST_GLYPHS }))).toBe('unifont');
-    const big = loadShx(makeBigFont({ name: 'b', height: 6, width: 6, ranges: [[0x81, 0xfe]], glyphs: [{ code: 0xd6d0, bytes: TEST_CJK_BYTES }] }));
+    const big = loadShx(
+      makeBigFont({ name: 'b', height: 6, width: 6, ranges: [[0x81, 0xfe]], glyphs: [{ code: 0xd6d0, bytes: TEST_CJK_BYTES }] }),
+    );
     expect([big.kind, big.has(0xd6d0), big.ranges]).toEqual(['bigfont', true, [[0x81, 0xfe]]]);
     expect(() => loadShx(new TextEncoder().encode('not a font'))).toThrow();
   });

@@ -143,7 +143,9 @@ export function loadShx(bytes: Uint8Array): ShxFont {
   const { kind, defs } = parsed;
   const shapes = new Map<number, Uint8Array>();
   let name = '';
-  let above = 0, below = 0, width = 0;
+  let above = 0,
+    below = 0,
+    width = 0;
   let extended = false;
   for (const [code, rec] of defs) {
     const r = splitName(rec);
@@ -181,7 +183,8 @@ export function loadShx(bytes: Uint8Array): ShxFont {
     st.y = y;
   };
   const moveBy = (st: PenState, dx: number, dy: number): void => {
-    const x = st.x + dx * st.scale, y = st.y + dy * st.scale;
+    const x = st.x + dx * st.scale,
+      y = st.y + dy * st.scale;
     if (st.down) lineTo(st, x, y);
     else {
       st.x = x;
@@ -192,7 +195,8 @@ export function loadShx(bytes: Uint8Array): ShxFont {
     const n = Math.max(2, Math.ceil(Math.abs(sweep) / ARC_STEP));
     for (let k = 1; k <= n; k++) {
       const a = a0 + (sweep * k) / n;
-      const x = cx + r * Math.cos(a), y = cy + r * Math.sin(a);
+      const x = cx + r * Math.cos(a),
+        y = cy + r * Math.sin(a);
       if (st.down) lineTo(st, x, y);
       else {
         st.x = x;
@@ -205,19 +209,24 @@ export function loadShx(bytes: Uint8Array): ShxFont {
       moveBy(st, dx, dy);
       return;
     }
-    const x0 = st.x, y0 = st.y;
-    const x1 = x0 + dx * st.scale, y1 = y0 + dy * st.scale;
+    const x0 = st.x,
+      y0 = st.y;
+    const x1 = x0 + dx * st.scale,
+      y1 = y0 + dy * st.scale;
     const chord = Math.hypot(x1 - x0, y1 - y0);
     if (!(chord > 0)) return;
     const t = b / 127; // tan(sweep / 4), signed (positive = counter-clockwise)
     const sweep = 4 * Math.atan(t);
     const r = chord / (2 * Math.sin(Math.abs(sweep) / 2));
-    const mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+    const mx = (x0 + x1) / 2,
+      my = (y0 + y1) / 2;
     // Centre: from the chord midpoint along the left normal (ccw) by the apothem.
     const d = r * Math.cos(sweep / 2);
-    const nx = -(y1 - y0) / chord, ny = (x1 - x0) / chord;
+    const nx = -(y1 - y0) / chord,
+      ny = (x1 - x0) / chord;
     const s = Math.sign(sweep);
-    const cx = mx + s * nx * d, cy = my + s * ny * d;
+    const cx = mx + s * nx * d,
+      cy = my + s * ny * d;
     arc(st, cx, cy, r, Math.atan2(y0 - cy, x0 - cx), sweep);
     st.x = x1;
     st.y = y1;
@@ -277,7 +286,8 @@ export function loadShx(bytes: Uint8Array): ShxFont {
             sub = b[i++] ?? 0;
             if (sub === 0) {
               sub = ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
-              const ox = sbyte(b[i + 2] ?? 0), oy = sbyte(b[i + 3] ?? 0);
+              const ox = sbyte(b[i + 2] ?? 0),
+                oy = sbyte(b[i + 3] ?? 0);
               const w = b[i + 4] ?? 0;
               const h = extended ? (b[i + 5] ?? 0) : w;
               i += extended ? 6 : 5;
@@ -288,11 +298,13 @@ export function loadShx(bytes: Uint8Array): ShxFont {
           flush(st);
           if (placed) {
             // Extended big font: the primitive is scaled into a box at (x, y) of the cell.
-            const sx0 = st.x + placed.x * st.scale, sy0 = st.y + placed.y * st.scale;
+            const sx0 = st.x + placed.x * st.scale,
+              sy0 = st.y + placed.y * st.scale;
             const inner: PenState = { x: 0, y: 0, down: true, scale: 1, stack: [], strokes: [], cur: null };
             run(sub, inner, depth + 1);
             flush(inner);
-            const kx = placed.sx * st.scale, ky = placed.sy * st.scale;
+            const kx = placed.sx * st.scale,
+              ky = placed.sy * st.scale;
             for (const s of inner.strokes) {
               const t = new Array<number>(s.length);
               for (let k = 0; k < s.length; k += 2) {
@@ -310,14 +322,16 @@ export function loadShx(bytes: Uint8Array): ShxFont {
           break;
         }
         case 8: {
-          const dx = sbyte(b[i] ?? 0), dy = sbyte(b[i + 1] ?? 0);
+          const dx = sbyte(b[i] ?? 0),
+            dy = sbyte(b[i + 1] ?? 0);
           i += 2;
           if (exec) moveBy(st, dx, dy);
           break;
         }
         case 9:
           while (i + 1 < n) {
-            const dx = sbyte(b[i] ?? 0), dy = sbyte(b[i + 1] ?? 0);
+            const dx = sbyte(b[i] ?? 0),
+              dy = sbyte(b[i + 1] ?? 0);
             i += 2;
             if (!dx && !dy) break;
             if (exec) moveBy(st, dx, dy);
@@ -330,8 +344,9 @@ export function loadShx(bytes: Uint8Array): ShxFont {
           if (!exec || !(r > 0)) break;
           const cw = (spec & 0x80) !== 0;
           const start = ((spec >> 4) & 7) * (Math.PI / 4);
-          const span = ((spec & 7) || 8) * (Math.PI / 4);
-          const cx = st.x - r * Math.cos(start), cy = st.y - r * Math.sin(start);
+          const span = (spec & 7 || 8) * (Math.PI / 4);
+          const cx = st.x - r * Math.cos(start),
+            cy = st.y - r * Math.sin(start);
           arc(st, cx, cy, r, start, cw ? -span : span);
           break;
         }
@@ -344,7 +359,7 @@ export function loadShx(bytes: Uint8Array): ShxFont {
           if (!exec || !(r > 0)) break;
           const cw = (spec & 0x80) !== 0;
           const so = (spec >> 4) & 7;
-          const span = (spec & 7) || 8;
+          const span = spec & 7 || 8;
           if (endOff === 0) endOff = 256;
           const unit = Math.PI / 4 / 256;
           let a0: number, a1: number;
@@ -358,19 +373,23 @@ export function loadShx(bytes: Uint8Array): ShxFont {
           let sweep = a1 - a0;
           if (!cw && sweep <= 0) sweep += 2 * Math.PI;
           if (cw && sweep >= 0) sweep -= 2 * Math.PI;
-          const cx = st.x - r * Math.cos(a0), cy = st.y - r * Math.sin(a0);
+          const cx = st.x - r * Math.cos(a0),
+            cy = st.y - r * Math.sin(a0);
           arc(st, cx, cy, r, a0, sweep);
           break;
         }
         case 12: {
-          const dx = sbyte(b[i] ?? 0), dy = sbyte(b[i + 1] ?? 0), bu = sbyte(b[i + 2] ?? 0);
+          const dx = sbyte(b[i] ?? 0),
+            dy = sbyte(b[i + 1] ?? 0),
+            bu = sbyte(b[i + 2] ?? 0);
           i += 3;
           if (exec) bulge(st, dx, dy, bu);
           break;
         }
         case 13:
           while (i + 1 < n) {
-            const dx = sbyte(b[i] ?? 0), dy = sbyte(b[i + 1] ?? 0);
+            const dx = sbyte(b[i] ?? 0),
+              dy = sbyte(b[i + 1] ?? 0);
             i += 2;
             if (!dx && !dy) break;
             const bu = sbyte(b[i++] ?? 0);

@@ -20,7 +20,10 @@ const DEJAVU = readFileSync(shippedFontFile('sans') as string);
 /** A glyph's outline as the list of drawing calls it makes. */
 function outline(font: GlyphOutlines, cp: number): string {
   const calls: string[] = [];
-  const rec = (name: string) => (...args: number[]) => calls.push(`${name}(${args.map((v) => v.toFixed(2)).join(',')})`);
+  const rec =
+    (name: string) =>
+    (...args: number[]) =>
+      calls.push(`${name}(${args.map((v) => v.toFixed(2)).join(',')})`);
   font.outline(font.glyphOf(cp), { moveTo: rec('M'), lineTo: rec('L'), quadraticCurveTo: rec('Q'), closePath: rec('Z') }, 1, 0, 0);
   return calls.join(' ');
 }
@@ -28,7 +31,10 @@ function outline(font: GlyphOutlines, cp: number): string {
 describe('TrueType subsets', () => {
   it('keeps the glyphs of the characters asked for, with their outlines and advances, and nothing else', () => {
     const text = '设计说明：混凝土C30。';
-    const sub = subsetTrueType(CJK, [...text].map((c) => c.codePointAt(0) as number));
+    const sub = subsetTrueType(
+      CJK,
+      [...text].map((c) => c.codePointAt(0) as number),
+    );
     expect(sub.length).toBeLessThan(12_000);
     const whole = readGlyphOutlines(CJK) as GlyphOutlines;
     const part = readGlyphOutlines(sub) as GlyphOutlines;
@@ -45,7 +51,7 @@ describe('TrueType subsets', () => {
     // fontkit reads it as the whole font: same glyph for the same character.
     const f = fontkit.create(Buffer.from(sub));
     expect(f.numGlyphs).toBe(new Set(text).size + 1);
-    expect(f.glyphForCodePoint(0x8bbe).path.toSVG()).toBe((fontkit.create(CJK)).glyphForCodePoint(0x8bbe).path.toSVG());
+    expect(f.glyphForCodePoint(0x8bbe).path.toSVG()).toBe(fontkit.create(CJK).glyphForCodePoint(0x8bbe).path.toSVG());
   });
 
   it('takes the parts of composite glyphs along, renumbered', () => {
@@ -54,16 +60,19 @@ describe('TrueType subsets', () => {
     const whole = readGlyphOutlines(DEJAVU) as GlyphOutlines;
     const part = readGlyphOutlines(sub) as GlyphOutlines;
     for (const cp of [0xc4, 0x1ea0]) expect(outline(part, cp)).toBe(outline(whole, cp));
-    expect((fontkit.create(Buffer.from(sub))).numGlyphs).toBeGreaterThan(3);
+    expect(fontkit.create(Buffer.from(sub)).numGlyphs).toBeGreaterThan(3);
   });
 
   it('packs WOFF 1.0 that unpacks to the same glyphs, smaller', () => {
-    const sub = subsetTrueType(CJK, [...'平面图立面剖面'].map((c) => c.codePointAt(0) as number));
+    const sub = subsetTrueType(
+      CJK,
+      [...'平面图立面剖面'].map((c) => c.codePointAt(0) as number),
+    );
     const woff = toWoff(sub, (b) => deflateSync(b));
     expect(Buffer.from(woff.subarray(0, 4)).toString('latin1')).toBe('wOFF');
     expect(woff.length).toBeLessThan(sub.length);
     const f = fontkit.create(Buffer.from(woff));
-    expect(f.glyphForCodePoint(0x5e73).path.toSVG()).toBe((fontkit.create(Buffer.from(sub))).glyphForCodePoint(0x5e73).path.toSVG());
+    expect(f.glyphForCodePoint(0x5e73).path.toSVG()).toBe(fontkit.create(Buffer.from(sub)).glyphForCodePoint(0x5e73).path.toSVG());
   });
 
   it('refuses a font without TrueType outlines or with cut tables', () => {

@@ -17,7 +17,11 @@ export class FontSubsetError extends Error {
 }
 
 const KEPT = ['OS/2', 'name', 'cvt ', 'fpgm', 'prep', 'gasp'];
-const ARG_WORDS = 0x0001, HAVE_SCALE = 0x0008, MORE = 0x0020, HAVE_XY_SCALE = 0x0040, HAVE_2X2 = 0x0080;
+const ARG_WORDS = 0x0001,
+  HAVE_SCALE = 0x0008,
+  MORE = 0x0020,
+  HAVE_XY_SCALE = 0x0040,
+  HAVE_2X2 = 0x0080;
 
 /** A copy (Buffer's slice() would share the source's memory). */
 const copy = (b: Uint8Array): Uint8Array => new Uint8Array(b);
@@ -28,7 +32,8 @@ function u32(v: number): Uint8Array {
 
 function checksum(b: Uint8Array): number {
   let sum = 0;
-  for (let i = 0; i < b.length; i += 4) sum = (sum + (((b[i] ?? 0) << 24) | ((b[i + 1] ?? 0) << 16) | ((b[i + 2] ?? 0) << 8) | (b[i + 3] ?? 0))) >>> 0;
+  for (let i = 0; i < b.length; i += 4)
+    sum = (sum + (((b[i] ?? 0) << 24) | ((b[i + 1] ?? 0) << 16) | ((b[i + 2] ?? 0) << 8) | (b[i + 3] ?? 0))) >>> 0;
   return sum;
 }
 
@@ -46,7 +51,8 @@ export function sfntTables(bytes: Uint8Array, offset = 0): Map<string, Uint8Arra
 export function writeSfnt(input: ReadonlyMap<string, Uint8Array>, version = 0x00010000): Uint8Array {
   const tags = [...input.keys()].sort();
   const n = tags.length;
-  let pow = 1, log = 0;
+  let pow = 1,
+    log = 0;
   while (pow * 2 <= n) {
     pow *= 2;
     log++;
@@ -127,7 +133,7 @@ function components(glyph: Uint8Array, visit: (at: number, id: number) => void):
   const r = new Reader(glyph);
   if (r.i16(0) >= 0) return;
   let p = 10;
-  for (let more = true; more && p + 4 <= glyph.length; ) {
+  for (let more = true; more && p + 4 <= glyph.length;) {
     const flags = r.u16(p);
     visit(p + 2, r.u16(p + 2));
     p += 4 + (flags & ARG_WORDS ? 4 : 2);
@@ -151,7 +157,8 @@ function writeCmap(map: readonly [number, number][]): Uint8Array {
   bmp.push([0xffff, 0xffff, 1]);
   const seg = bmp.length;
   const f4 = new DataView(new ArrayBuffer(16 + 8 * seg));
-  let pow = 1, log = 0;
+  let pow = 1,
+    log = 0;
   while (pow * 2 <= seg) {
     pow *= 2;
     log++;
@@ -205,7 +212,13 @@ export function subsetTrueType(bytes: Uint8Array, codePoints: Iterable<number>):
     if (!t) throw new FontSubsetError(`the font has no ${tag} table`);
     return t;
   };
-  const head = need('head'), hhea = need('hhea'), maxp = need('maxp'), hmtx = need('hmtx'), loca = need('loca'), glyf = need('glyf'), post = need('post');
+  const head = need('head'),
+    hhea = need('hhea'),
+    maxp = need('maxp'),
+    hmtx = need('hmtx'),
+    loca = need('loca'),
+    glyf = need('glyf'),
+    post = need('post');
   const h = new Reader(head);
   const longLoca = h.i16(50) === 1;
   const numGlyphs = new Reader(maxp).u16(4);

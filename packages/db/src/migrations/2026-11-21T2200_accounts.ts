@@ -107,7 +107,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['membership', 'login_session', 'auth_lock', 'auth_event', 'captcha', 'sms_code', 'user_session', 'user_identity', 'app_user']) {
+  for (const table of [
+    'membership',
+    'login_session',
+    'auth_lock',
+    'auth_event',
+    'captcha',
+    'sms_code',
+    'user_session',
+    'user_identity',
+    'app_user',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -116,7 +116,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['invoice', 'pay_notice', 'pay_order_item', 'pay_order', 'pay_bundle_item', 'pay_bundle', 'pay_package', 'pay_product']) {
+  for (const table of [
+    'invoice',
+    'pay_notice',
+    'pay_order_item',
+    'pay_order',
+    'pay_bundle_item',
+    'pay_bundle',
+    'pay_package',
+    'pay_product',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -16,7 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   let events = db.schema.createTable('analytics_events') as Table;
   // A partitioned table's primary key must contain the partition key.
-  events = isPostgres ? events.addColumn('id', 'bigserial', (column) => column.notNull()) : events.addColumn('id', 'integer', (column) => column.primaryKey());
+  events = isPostgres
+    ? events.addColumn('id', 'bigserial', (column) => column.notNull())
+    : events.addColumn('id', 'integer', (column) => column.primaryKey());
   events = events
     .addColumn('received_at', 'bigint', (column) => column.notNull())
     .addColumn('day', 'text', (column) => (isPostgres ? column.modifyFront(sql`collate "C"`) : column).notNull())

@@ -10,12 +10,7 @@ export async function claimNonce(db: Executor, key: string, expiresAt: number, n
   const result = await db
     .insertInto('request_nonce')
     .values({ key, expires_at: expiresAt })
-    .onConflict((conflict) =>
-      conflict
-        .column('key')
-        .doUpdateSet({ expires_at: expiresAt })
-        .where('request_nonce.expires_at', '<=', now),
-    )
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ expires_at: expiresAt }).where('request_nonce.expires_at', '<=', now))
     .executeTakeFirst();
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }

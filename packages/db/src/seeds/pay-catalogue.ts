@@ -85,10 +85,38 @@ export const PAY_CATALOGUE: readonly ProductSeed[] = [
   },
 ];
 
-export const PAY_BUNDLES: readonly { realId: number; code: string; name: string; priceFen: number; priceOriFen: number; packages: number[] }[] = [
-  { realId: 9001, code: 'editor-lifetime-converter-year', name: '编辑器终身 + 转换器12个月', priceFen: 12800, priceOriFen: 15600, packages: [305, 2022] },
-  { realId: 9002, code: 'editor-converter-lifetime', name: '编辑器终身 + 转换器终身', priceFen: 15600, priceOriFen: 18600, packages: [305, 2021] },
-  { realId: 9003, code: 'design-suite-lifetime', name: '设计全家桶（编辑器、工具箱、图库终身）', priceFen: 22800, priceOriFen: 30400, packages: [305, 2041, 2031] },
+export const PAY_BUNDLES: readonly {
+  realId: number;
+  code: string;
+  name: string;
+  priceFen: number;
+  priceOriFen: number;
+  packages: number[];
+}[] = [
+  {
+    realId: 9001,
+    code: 'editor-lifetime-converter-year',
+    name: '编辑器终身 + 转换器12个月',
+    priceFen: 12800,
+    priceOriFen: 15600,
+    packages: [305, 2022],
+  },
+  {
+    realId: 9002,
+    code: 'editor-converter-lifetime',
+    name: '编辑器终身 + 转换器终身',
+    priceFen: 15600,
+    priceOriFen: 18600,
+    packages: [305, 2021],
+  },
+  {
+    realId: 9003,
+    code: 'design-suite-lifetime',
+    name: '设计全家桶（编辑器、工具箱、图库终身）',
+    priceFen: 22800,
+    priceOriFen: 30400,
+    packages: [305, 2041, 2031],
+  },
 ];
 
 /** Inserts whatever of the catalogue is missing; prices an operator changed are left alone. */
@@ -122,7 +150,14 @@ export async function seedPayCatalogue(db: Executor): Promise<void> {
   for (const [index, bundle] of PAY_BUNDLES.entries()) {
     await db
       .insertInto('pay_bundle')
-      .values({ real_id: bundle.realId, code: bundle.code, name: bundle.name, price_fen: bundle.priceFen, price_ori_fen: bundle.priceOriFen, sort: index })
+      .values({
+        real_id: bundle.realId,
+        code: bundle.code,
+        name: bundle.name,
+        price_fen: bundle.priceFen,
+        price_ori_fen: bundle.priceOriFen,
+        sort: index,
+      })
       .onConflict((conflict) => conflict.column('real_id').doNothing())
       .execute();
     for (const packageRealId of bundle.packages) {

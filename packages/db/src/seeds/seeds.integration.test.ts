@@ -14,7 +14,11 @@ afterEach(async () => {
 const insertNonce = (key: string): Seed => ({
   name: `nonce-${key}`,
   async run(db) {
-    await db.insertInto('request_nonce').values({ key, expires_at: 1 }).onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto('request_nonce')
+      .values({ key, expires_at: 1 })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   },
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYTICS_EVENTS, ANALYTICS_LIMITS, ZAnalyticsBatch, ZAnalyticsEvent, ZAnalyticsReport, type TAnalyticsEventRecord } from './analytics';
+import {
+  ANALYTICS_EVENTS,
+  ANALYTICS_LIMITS,
+  ZAnalyticsBatch,
+  ZAnalyticsEvent,
+  ZAnalyticsReport,
+  type TAnalyticsEventRecord,
+} from './analytics';
 
 // Decision 0022: the event catalogue of spec §3, shared by the tracker, the collector and the reports.
 

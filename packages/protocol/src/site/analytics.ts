@@ -9,7 +9,18 @@ import { ANALYTICS_LIMITS } from './analytics-limits';
 // snake_case as the event names themselves (add_payment_info, transaction_id) are. One schema set
 // serves the tracker (what it may send), the collector (what it accepts) and the reports.
 
-export const ANALYTICS_EVENTS = ['click', 'task', 'file', 'view', 'checkout', 'add_payment_info', 'purchase', 'login', 'activation', 'startup'] as const;
+export const ANALYTICS_EVENTS = [
+  'click',
+  'task',
+  'file',
+  'view',
+  'checkout',
+  'add_payment_info',
+  'purchase',
+  'login',
+  'activation',
+  'startup',
+] as const;
 export type TAnalyticsEvent = (typeof ANALYTICS_EVENTS)[number];
 
 /** spec §3: the version is 'online' on the production host, 'test' on the test host. */
@@ -140,7 +151,11 @@ export const ZAnalyticsEvent = z.discriminatedUnion('event', [
 ]);
 export type TAnalyticsEventRecord = z.infer<typeof ZAnalyticsEvent>;
 /** An event as the tracker builds it, before the common fields are filled in. */
-export type TAnalyticsEventInput = TAnalyticsEventRecord extends infer E ? (E extends TAnalyticsEventRecord ? Omit<E, keyof TAnalyticsCommon> : never) : never;
+export type TAnalyticsEventInput = TAnalyticsEventRecord extends infer E
+  ? E extends TAnalyticsEventRecord
+    ? Omit<E, keyof TAnalyticsCommon>
+    : never
+  : never;
 
 /**
  * `POST /api/analytics/events` body. Events are validated one by one by the collector (a bad one
@@ -186,7 +201,11 @@ export const ANALYTICS_ERRORS = {
   malformed: { code: 10001, status: 400, message: '统计数据格式错误' },
   bodyTooLarge: { code: 10001, status: 413, message: `统计数据过大，每次最多 ${ANALYTICS_LIMITS.maxBodyBytes / 1024} KB` },
   tooManyEvents: { code: 10429, status: 429, message: '统计事件发送过于频繁，请稍后再试' },
-  invalidRange: { code: 10001, status: 400, message: `日期范围无效：from 和 to 为 YYYY-MM-DD 格式的北京时间日期，from 不晚于 to，最多 ${ANALYTICS_REPORT_MAX_DAYS} 天` },
+  invalidRange: {
+    code: 10001,
+    status: 400,
+    message: `日期范围无效：from 和 to 为 YYYY-MM-DD 格式的北京时间日期，from 不晚于 to，最多 ${ANALYTICS_REPORT_MAX_DAYS} 天`,
+  },
   // The same code as an expired usertoken (decision 0010): sign in and try again.
   signInRequired: { code: 10060, status: 401, message: '请先登录运营账号' },
   notOperator: { code: 10403, status: 403, message: '该账号没有查看统计报表的权限' },

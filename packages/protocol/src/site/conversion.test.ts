@@ -7,7 +7,10 @@ const base = { filename: 'plan.dwg', filecount: 1, tasktype: 'cad2pdf', outputfi
 
 describe('uploadpar fields', () => {
   it('reads the options from parainfo, defaults when it is empty', () => {
-    expect(ZUploadParRequest.parse({ ...base, parainfo: '{"paper":"A3","color":"mono"}' }).parainfo).toEqual({ paper: 'A3', color: 'mono' });
+    expect(ZUploadParRequest.parse({ ...base, parainfo: '{"paper":"A3","color":"mono"}' }).parainfo).toEqual({
+      paper: 'A3',
+      color: 'mono',
+    });
     expect(ZUploadParRequest.parse({ ...base, parainfo: '' }).parainfo).toEqual({});
     expect(ZUploadParRequest.parse(base).parainfo).toEqual({});
   });
@@ -28,7 +31,9 @@ describe('uploadpar fields', () => {
 
   it('names the tool, the output and the version it does not know', () => {
     expect(ZUploadParRequest.safeParse({ ...base, tasktype: 'cad2doc' }).error?.issues[0]?.message).toBe(CONVERSION_MESSAGES.taskType);
-    expect(ZUploadParRequest.safeParse({ ...base, outputfileextension: 'exe' }).error?.issues[0]?.message).toBe(CONVERSION_MESSAGES.outputExtension);
+    expect(ZUploadParRequest.safeParse({ ...base, outputfileextension: 'exe' }).error?.issues[0]?.message).toBe(
+      CONVERSION_MESSAGES.outputExtension,
+    );
     expect(ZUploadParRequest.safeParse({ ...base, fileversion: '2019' }).error?.issues[0]?.message).toBe(CONVERSION_MESSAGES.fileVersion);
   });
 });

@@ -134,7 +134,11 @@ export const ZConversionOptions = z
     dpi: z.number().int().min(36).max(600).optional(),
     background: z.enum(['white', 'black']).optional(),
     /** pdf2cad: pages like '1-3,5'. */
-    pages: z.string().regex(/^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$/).max(64).optional(),
+    pages: z
+      .string()
+      .regex(/^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$/)
+      .max(64)
+      .optional(),
   })
   .strict();
 export type TConversionOptions = z.infer<typeof ZConversionOptions>;
@@ -162,6 +166,9 @@ const ZParainfo = z
     return z.NEVER;
   });
 
+// eslint-disable-next-line no-control-regex -- the point is to drop control characters
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /**
  * The names of a task's files: `filename` is one name, or a JSON array of `filecount` names.
  * Path parts and control characters are dropped; an empty result is refused.
@@ -177,8 +184,9 @@ export function fileNamesOf(filename: string, filecount: number): string[] | nul
   }
   const list = Array.isArray(names) ? names : [names];
   if (list.length !== filecount || list.some((name) => typeof name !== 'string')) return null;
-  // eslint-disable-next-line no-control-regex -- the point is to drop control characters
-  const cleaned = (list as string[]).map((name) => (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, CONVERSION_LIMITS.fileNameMax));
+  const cleaned = (list as string[]).map((name) =>
+    (name.split(/[\\/]/).pop() ?? '').replace(CONTROL_CHARACTERS, '').trim().slice(0, CONVERSION_LIMITS.fileNameMax),
+  );
   return cleaned.some((name) => name === '') ? null : cleaned;
 }
 
@@ -280,12 +288,20 @@ const ZTaskToken = zLine(128).min(1).optional();
  * spec §7 taskstate (signed). Answers `code` 10000 when done, 20000 while uploading, queued or
  * converting, 18000 when failed or cancelled (spec §8 codes), with the details either way.
  */
-export const ZTaskStateRequest = ZSignedIn.extend({ tasktag: ZTaskTag, ifshowtxt: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
+export const ZTaskStateRequest = ZSignedIn.extend({
+  tasktag: ZTaskTag,
+  ifshowtxt: z.coerce.number().int().optional(),
+  tasktoken: ZTaskToken,
+});
 export const ZTaskStateResponse = z.looseObject({ code: z.number().int(), message: z.string(), ...ZTaskDetails.shape });
 export type TTaskStateResponse = z.infer<typeof ZTaskStateResponse>;
 
 /** spec §7 taskdown (signed): a signed, expiring URL of the result (a zip for several files). */
-export const ZTaskDownRequest = ZSignedIn.extend({ tasktag: ZTaskTag, downtype: z.coerce.number().int().optional(), tasktoken: ZTaskToken });
+export const ZTaskDownRequest = ZSignedIn.extend({
+  tasktag: ZTaskTag,
+  downtype: z.coerce.number().int().optional(),
+  tasktoken: ZTaskToken,
+});
 export const ZTaskDownResponse = successOf({ downurl: z.string(), filename: z.string(), expiretime: z.number().int() });
 export type TTaskDownResponse = z.infer<typeof ZTaskDownResponse>;
 

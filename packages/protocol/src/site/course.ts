@@ -86,7 +86,16 @@ export type TCourseResponse = z.infer<typeof ZCourseResponse>;
 // fits the `integer` column a position is kept in.
 function wholeNumber(message: string) {
   return z
-    .union([z.number({ error: message }), z.string({ error: message }).regex(/^\d{1,9}$/, { error: message }).transform(Number)], { error: message })
+    .union(
+      [
+        z.number({ error: message }),
+        z
+          .string({ error: message })
+          .regex(/^\d{1,9}$/, { error: message })
+          .transform(Number),
+      ],
+      { error: message },
+    )
     .pipe(z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(INT32_MAX, { error: message }));
 }
 
@@ -126,5 +135,9 @@ export const ZCourseSaveProgressResponse = successOf({ progress: ZLessonProgress
 
 export const courseEndpoints = {
   courseprogress: defineEndpoint({ path: '/api/v4/courseprogress', request: ZCourseProgressRequest, response: ZCourseProgressResponse }),
-  coursesaveprogress: defineEndpoint({ path: '/api/v4/coursesaveprogress', request: ZCourseSaveProgressRequest, response: ZCourseSaveProgressResponse }),
+  coursesaveprogress: defineEndpoint({
+    path: '/api/v4/coursesaveprogress',
+    request: ZCourseSaveProgressRequest,
+    response: ZCourseSaveProgressResponse,
+  }),
 } satisfies Record<string, Endpoint>;

@@ -4,7 +4,10 @@ import { DRAWING_MESSAGES, drawingFileName, parseDrawingListQuery } from './draw
 
 describe('parseDrawingListQuery', () => {
   it('applies defaults and normalises values', () => {
-    expect(parseDrawingListQuery({})).toEqual({ ok: true, query: { category: undefined, format: undefined, access: undefined, q: '', page: 1, perPage: 12 } });
+    expect(parseDrawingListQuery({})).toEqual({
+      ok: true,
+      query: { category: undefined, format: undefined, access: undefined, q: '', page: 1, perPage: 12 },
+    });
     expect(parseDrawingListQuery({ format: 'dxf', q: ' a\t\n  b ', page: '3', per_page: '48', category: 'blocks' })).toEqual({
       ok: true,
       query: { category: 'blocks', format: 'DXF', access: undefined, q: 'a b', page: 3, perPage: 48 },
@@ -17,7 +20,8 @@ describe('parseDrawingListQuery', () => {
     expect(parseDrawingListQuery({ page: '1.5' })).toEqual({ ok: false, message: DRAWING_MESSAGES.invalidPage });
     expect(parseDrawingListQuery({ access: ['free', 'member'] })).toEqual({ ok: false, message: DRAWING_MESSAGES.repeated('access') });
     expect(parseDrawingListQuery({ category: 'A B' })).toEqual({ ok: false, message: DRAWING_MESSAGES.invalidCategory });
-    for (const q of ['a\u0000b', 'a\u0007b', 'a\ud800']) expect(parseDrawingListQuery({ q })).toEqual({ ok: false, message: INPUT_MESSAGES.characters });
+    for (const q of ['a\u0000b', 'a\u0007b', 'a\ud800'])
+      expect(parseDrawingListQuery({ q })).toEqual({ ok: false, message: INPUT_MESSAGES.characters });
   });
 });
 

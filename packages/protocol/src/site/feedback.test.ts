@@ -43,8 +43,17 @@ function messagesOf(schema: z.ZodType, value: unknown): Record<string, string> {
   return result.success ? {} : fieldErrorsOf(result.error);
 }
 
-const GOOD_FEEDBACK = { category: 'conversion', product: 'converter', content: 'PDF转DWG后文字变成了多段线，无法编辑', contact: '13800138000' };
-const GOOD_COMPLAINT = { category: 'billing', content: '开通月度会员时支付成功但会员没有到账，已经等了两天，请核实处理', contact: 'me@example.com' };
+const GOOD_FEEDBACK = {
+  category: 'conversion',
+  product: 'converter',
+  content: 'PDF转DWG后文字变成了多段线，无法编辑',
+  contact: '13800138000',
+};
+const GOOD_COMPLAINT = {
+  category: 'billing',
+  content: '开通月度会员时支付成功但会员没有到账，已经等了两天，请核实处理',
+  contact: 'me@example.com',
+};
 
 describe('text', () => {
   it('counts code points, so CJK characters and emoji count one each', () => {
@@ -82,7 +91,8 @@ describe('contacts', () => {
     expect(validateFeedbackContact('abc')).toBe(FEEDBACK_MESSAGES.contactInvalid);
     expect(validateFeedbackContact('1234')).toBe(FEEDBACK_MESSAGES.contactInvalid);
     expect(validateFeedbackContact(`${'a'.repeat(60)}@qq.com`)).toBe(FEEDBACK_MESSAGES.email);
-    for (const good of ['13800138000', '139 1234 5678', 'me@example.com', '800185621', '12345']) expect(validateFeedbackContact(good)).toBe('');
+    for (const good of ['13800138000', '139 1234 5678', 'me@example.com', '800185621', '12345'])
+      expect(validateFeedbackContact(good)).toBe('');
   });
 
   it('takes only a mobile or an e-mail for a complaint', () => {
@@ -143,7 +153,12 @@ describe('screenshots', () => {
     expect(validateScreenshotFiles([png, png, png, png])).toBe(FEEDBACK_MESSAGES.screenshotsTooMany);
     expect(validateScreenshotFiles([png, { size: 10, type: undefined }])).toBe(FEEDBACK_MESSAGES.screenshotType);
     expect(validateScreenshotFiles([{ ...png, size: FEEDBACK_LIMITS.screenshotMaxBytes + 1 }])).toBe(FEEDBACK_MESSAGES.screenshotTooLarge);
-    expect(validateScreenshotFiles([{ ...png, size: 2_800_000 }, { ...png, size: 2_800_000 }])).toBe(FEEDBACK_MESSAGES.screenshotsTooLarge);
+    expect(
+      validateScreenshotFiles([
+        { ...png, size: 2_800_000 },
+        { ...png, size: 2_800_000 },
+      ]),
+    ).toBe(FEEDBACK_MESSAGES.screenshotsTooLarge);
   });
 });
 
@@ -156,13 +171,23 @@ describe('ZFeedbackSubmitRequest', () => {
       contact: FEEDBACK_MESSAGES.contactInvalid,
     });
     expect(messagesOf(ZFeedbackSubmitRequest, { ...GOOD_FEEDBACK, content: ' \n ' })).toEqual({ content: FEEDBACK_MESSAGES.contentEmpty });
-    expect(messagesOf(ZFeedbackSubmitRequest, { ...GOOD_FEEDBACK, content: '字'.repeat(1001) })).toEqual({ content: FEEDBACK_MESSAGES.contentTooLong });
+    expect(messagesOf(ZFeedbackSubmitRequest, { ...GOOD_FEEDBACK, content: '字'.repeat(1001) })).toEqual({
+      content: FEEDBACK_MESSAGES.contentTooLong,
+    });
     expect(messagesOf(ZFeedbackSubmitRequest, { ...GOOD_FEEDBACK, content: '字'.repeat(1000) })).toEqual({});
-    expect(messagesOf(ZFeedbackSubmitRequest, { ...GOOD_FEEDBACK, content: '字'.repeat(9) })).toEqual({ content: FEEDBACK_MESSAGES.contentTooShort });
+    expect(messagesOf(ZFeedbackSubmitRequest, { ...GOOD_FEEDBACK, content: '字'.repeat(9) })).toEqual({
+      content: FEEDBACK_MESSAGES.contentTooShort,
+    });
   });
 
   it('reads the same after a second parse (the client sends what it parsed; the server parses it again)', () => {
-    const once = ZFeedbackSubmitRequest.parse({ ...GOOD_FEEDBACK, content: `  ${GOOD_FEEDBACK.content}\r\n`, contact: ' 138 0013 8000', pagepath: '', usertoken: 'abc' });
+    const once = ZFeedbackSubmitRequest.parse({
+      ...GOOD_FEEDBACK,
+      content: `  ${GOOD_FEEDBACK.content}\r\n`,
+      contact: ' 138 0013 8000',
+      pagepath: '',
+      usertoken: 'abc',
+    });
     expect(once).toEqual({ ...GOOD_FEEDBACK, usertoken: 'abc', screenshots: [] });
     expect(ZFeedbackSubmitRequest.parse(JSON.parse(JSON.stringify(once)))).toEqual(once);
   });
@@ -174,11 +199,18 @@ describe('ZFeedbackSubmitRequest', () => {
 
 describe('ZComplaintSubmitRequest', () => {
   it('takes an empty order number and contact name as absent, checks them when given', () => {
-    expect(ZComplaintSubmitRequest.parse({ ...GOOD_COMPLAINT, orderno: ' ', contactname: '' })).toEqual({ ...GOOD_COMPLAINT, screenshots: [] });
+    expect(ZComplaintSubmitRequest.parse({ ...GOOD_COMPLAINT, orderno: ' ', contactname: '' })).toEqual({
+      ...GOOD_COMPLAINT,
+      screenshots: [],
+    });
     expect(messagesOf(ZComplaintSubmitRequest, { ...GOOD_COMPLAINT, orderno: 'ab' })).toEqual({ orderno: FEEDBACK_MESSAGES.orderNo });
-    expect(messagesOf(ZComplaintSubmitRequest, { ...GOOD_COMPLAINT, orderno: '-XJ2026112100' })).toEqual({ orderno: FEEDBACK_MESSAGES.orderNo });
+    expect(messagesOf(ZComplaintSubmitRequest, { ...GOOD_COMPLAINT, orderno: '-XJ2026112100' })).toEqual({
+      orderno: FEEDBACK_MESSAGES.orderNo,
+    });
     expect(ZComplaintSubmitRequest.parse({ ...GOOD_COMPLAINT, orderno: ' XJ-20261121-0001 ' }).orderno).toBe('XJ-20261121-0001');
-    expect(messagesOf(ZComplaintSubmitRequest, { ...GOOD_COMPLAINT, contactname: '李'.repeat(21) })).toEqual({ contactname: FEEDBACK_MESSAGES.contactNameTooLong });
+    expect(messagesOf(ZComplaintSubmitRequest, { ...GOOD_COMPLAINT, contactname: '李'.repeat(21) })).toEqual({
+      contactname: FEEDBACK_MESSAGES.contactNameTooLong,
+    });
   });
 
   it('needs 20 characters of content and a type of its own list', () => {

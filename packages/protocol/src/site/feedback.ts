@@ -207,7 +207,8 @@ export function sniffImageType(bytes: ArrayLike<number>): ImageType | undefined 
   if (startsWith(bytes, PNG_SIGNATURE)) return { ext: 'png', mime: 'image/png' };
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { ext: 'jpg', mime: 'image/jpeg' };
   // RIFF <size> WEBP
-  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return { ext: 'webp', mime: 'image/webp' };
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
+    return { ext: 'webp', mime: 'image/webp' };
   return undefined;
 }
 
@@ -248,7 +249,10 @@ export const ZScreenshot = z
   .max(MAX_SCREENSHOT_BASE64, { error: FEEDBACK_MESSAGES.screenshotTooLarge, abort: true })
   .min(1, { error: FEEDBACK_MESSAGES.screenshotType, abort: true })
   .regex(BASE64_PATTERN, { error: FEEDBACK_MESSAGES.screenshotType, abort: true })
-  .refine((data) => sniffImageType(base64Prefix(data, IMAGE_SNIFF_BYTES)) !== undefined, { error: FEEDBACK_MESSAGES.screenshotType, abort: true })
+  .refine((data) => sniffImageType(base64Prefix(data, IMAGE_SNIFF_BYTES)) !== undefined, {
+    error: FEEDBACK_MESSAGES.screenshotType,
+    abort: true,
+  })
   .refine((data) => base64DecodedSize(data) <= FEEDBACK_LIMITS.screenshotMaxBytes, { error: FEEDBACK_MESSAGES.screenshotTooLarge });
 
 /** The screenshots field: optional, at most 3, 5 MiB together. */
@@ -295,7 +299,9 @@ export const ZContactName = z
   );
 
 /** The page the form was sent from (`location.pathname`, percent-encoded as browsers keep it). */
-export const ZPagePath = z.string({ error: FEEDBACK_MESSAGES.pagePath }).regex(/^\/[\x21-\x7e]{0,299}$/, { error: FEEDBACK_MESSAGES.pagePath });
+export const ZPagePath = z
+  .string({ error: FEEDBACK_MESSAGES.pagePath })
+  .regex(/^\/[\x21-\x7e]{0,299}$/, { error: FEEDBACK_MESSAGES.pagePath });
 
 export const ZFeedbackContent = contentSchema(FEEDBACK_LIMITS.feedbackContentMin, FEEDBACK_LIMITS.feedbackContentMax, {
   empty: FEEDBACK_MESSAGES.contentEmpty,

@@ -3,7 +3,13 @@ import { INVOICE_MESSAGES, PAY_MESSAGES, ZInvoiceApplyRequest, ZPayMergeRequest,
 
 // The rules the invoice form and the API share (decision 0018), and the money helpers.
 
-const company = { orderno: 'XC2026112214000012345678', titletype: 'company', title: '苏州示例机械制造有限公司', taxno: '91320500 mA1x2y3z4k', email: 'cw@example.cn' };
+const company = {
+  orderno: 'XC2026112214000012345678',
+  titletype: 'company',
+  title: '苏州示例机械制造有限公司',
+  taxno: '91320500 mA1x2y3z4k',
+  email: 'cw@example.cn',
+};
 
 function firstIssue(input: unknown): { path: string; message: string } | undefined {
   const result = ZInvoiceApplyRequest.safeParse(input);
@@ -14,7 +20,13 @@ function firstIssue(input: unknown): { path: string; message: string } | undefin
 
 describe('the invoice form rules', () => {
   it('normalises a company tax id (spaces out, capitals) and leaves the optional VAT details null', () => {
-    expect(ZInvoiceApplyRequest.parse(company)).toMatchObject({ taxno: '91320500MA1X2Y3Z4K', address: null, phone: null, bank: null, bankaccount: null });
+    expect(ZInvoiceApplyRequest.parse(company)).toMatchObject({
+      taxno: '91320500MA1X2Y3Z4K',
+      address: null,
+      phone: null,
+      bank: null,
+      bankaccount: null,
+    });
   });
 
   it('accepts its own output again: the web client sends what the form parsed', () => {

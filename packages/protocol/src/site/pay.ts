@@ -166,12 +166,7 @@ export const ZMemOrderRequest = ZSignedIn.extend({
 const ZPackageIds = z
   .union([z.array(z.union([z.number(), z.string()])), z.string()], { error: PAY_MESSAGES.mergeEmpty })
   .transform((value): unknown[] => (Array.isArray(value) ? value : value.split(',').filter((part) => part.trim() !== '')))
-  .pipe(
-    z
-      .array(ZRealId)
-      .min(1, { error: PAY_MESSAGES.mergeEmpty })
-      .max(PAY_LIMITS.mergeMaxPackages, { error: PAY_MESSAGES.mergeTooMany }),
-  );
+  .pipe(z.array(ZRealId).min(1, { error: PAY_MESSAGES.mergeEmpty }).max(PAY_LIMITS.mergeMaxPackages, { error: PAY_MESSAGES.mergeTooMany }));
 
 /** paymerge: several packages in one order (a bundle's price when they make one). */
 export const ZPayMergeRequest = ZSignedIn.extend({ packageids: ZPackageIds, paytype: ZPayTypeField });
@@ -302,7 +297,9 @@ export const ZInvoiceApplyRequest = ZSignedIn.extend({
     .min(1, { error: INVOICE_MESSAGES.emailEmpty })
     .max(100, { error: INVOICE_MESSAGES.emailInvalid })
     .regex(EMAIL_PATTERN, { error: INVOICE_MESSAGES.emailInvalid }),
-  address: optionalText(z.string().max(100, { error: INVOICE_MESSAGES.addressTooLong }).refine(isCleanLine, { error: INPUT_MESSAGES.characters })),
+  address: optionalText(
+    z.string().max(100, { error: INVOICE_MESSAGES.addressTooLong }).refine(isCleanLine, { error: INPUT_MESSAGES.characters }),
+  ),
   phone: optionalText(z.string().regex(INVOICE_PHONE_PATTERN, { error: INVOICE_MESSAGES.phoneInvalid })),
   bank: optionalText(z.string().max(50, { error: INVOICE_MESSAGES.bankTooLong }).refine(isCleanLine, { error: INPUT_MESSAGES.characters })),
   bankaccount: optionalText(z.string().regex(/^\d{8,30}$/, { error: INVOICE_MESSAGES.bankAccountInvalid })),
@@ -310,7 +307,8 @@ export const ZInvoiceApplyRequest = ZSignedIn.extend({
   if (value.titletype === 'company') {
     if (value.title.length < 4) context.addIssue({ code: 'custom', path: ['title'], message: INVOICE_MESSAGES.companyTitleTooShort });
     if (value.taxno === '') context.addIssue({ code: 'custom', path: ['taxno'], message: INVOICE_MESSAGES.taxNoEmpty });
-    else if (!TAX_NO_PATTERN.test(value.taxno)) context.addIssue({ code: 'custom', path: ['taxno'], message: INVOICE_MESSAGES.taxNoInvalid });
+    else if (!TAX_NO_PATTERN.test(value.taxno))
+      context.addIssue({ code: 'custom', path: ['taxno'], message: INVOICE_MESSAGES.taxNoInvalid });
   } else if (value.taxno !== '' && !TAX_NO_PATTERN.test(value.taxno)) {
     // A person needs no tax id, but one given must be a real one.
     context.addIssue({ code: 'custom', path: ['taxno'], message: INVOICE_MESSAGES.taxNoInvalid });
@@ -346,7 +344,11 @@ export const payEndpoints = {
   memrole: defineEndpoint({ path: '/api/v4/memrole', request: ZMemRoleRequest, response: ZMemRoleResponse }),
   memorder: defineEndpoint({ path: '/api/v4/memorder', request: ZMemOrderRequest, response: ZOrderCreated }),
   paymerge: defineEndpoint({ path: '/api/v4/paymerge', request: ZPayMergeRequest, response: ZOrderCreated }),
-  payorderstatedetails: defineEndpoint({ path: '/api/v4/payorderstatedetails', request: ZPayOrderStateRequest, response: ZPayOrderStateResponse }),
+  payorderstatedetails: defineEndpoint({
+    path: '/api/v4/payorderstatedetails',
+    request: ZPayOrderStateRequest,
+    response: ZPayOrderStateResponse,
+  }),
   payorderlist: defineEndpoint({ path: '/api/v4/payorderlist', request: ZPayOrderListRequest, response: ZPayOrderListResponse }),
   invoiceapply: defineEndpoint({ path: '/api/v4/invoiceapply', request: ZInvoiceApplyRequest, response: ZInvoiceApplyResponse }),
   invoicelist: defineEndpoint({ path: '/api/v4/invoicelist', request: ZInvoiceListRequest, response: ZInvoiceListResponse }),

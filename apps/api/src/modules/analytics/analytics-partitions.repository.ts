@@ -64,7 +64,9 @@ export async function createDayPartitions(db: Executor, days: readonly string[])
     const created: string[] = [];
     for (const day of wanted) {
       if (existing.has(day)) continue;
-      await sql`create table ${sql.id(partitionNameOf(day))} partition of analytics_events for values from (${sql.lit(day)}) to (${sql.lit(addDays(day, 1))})`.execute(trx);
+      await sql`create table ${sql.id(partitionNameOf(day))} partition of analytics_events for values from (${sql.lit(day)}) to (${sql.lit(addDays(day, 1))})`.execute(
+        trx,
+      );
       created.push(day);
     }
     return created;

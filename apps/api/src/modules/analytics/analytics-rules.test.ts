@@ -56,7 +56,10 @@ describe('checkEvent', () => {
     expect(checkEvent({ ...common }, NOW)).toEqual({ ok: false, reason: 'not_an_event' });
     expect(checkEvent('view', NOW)).toEqual({ ok: false, reason: 'not_an_event' });
     expect(checkEvent(null, NOW)).toEqual({ ok: false, reason: 'not_an_event' });
-    expect(checkEvent({ ...common, event: 'login', method: 'email', result: 'success' }, NOW)).toEqual({ ok: false, reason: 'invalid_fields' });
+    expect(checkEvent({ ...common, event: 'login', method: 'email', result: 'success' }, NOW)).toEqual({
+      ok: false,
+      reason: 'invalid_fields',
+    });
     expect(checkEvent({ ...common, event: 'view', user_id: 7 }, NOW)).toEqual({ ok: false, reason: 'invalid_fields' });
     expect(checkEvent({ ...common, event: 'view', page: 'tools' }, NOW)).toEqual({ ok: false, reason: 'invalid_fields' });
   });
@@ -71,7 +74,7 @@ describe('checkEvent', () => {
 });
 
 describe('rowOf', () => {
-  it('stores the common fields and the grouped ones as columns, the event\'s own fields as JSON', () => {
+  it("stores the common fields and the grouped ones as columns, the event's own fields as JSON", () => {
     const checked = checkEvent(
       {
         ...common,
@@ -122,16 +125,34 @@ describe('rowOf', () => {
     });
   });
 
-  it('keeps a task\'s tool, result and time in their columns', () => {
-    const checked = checkEvent({ ...common, event: 'task', name: 'cad2pdf', extension: 'dwg', result: 'fail', reason: '文件已损坏', elapsed_ms: 5230, size: 1024 }, NOW);
+  it("keeps a task's tool, result and time in their columns", () => {
+    const checked = checkEvent(
+      { ...common, event: 'task', name: 'cad2pdf', extension: 'dwg', result: 'fail', reason: '文件已损坏', elapsed_ms: 5230, size: 1024 },
+      NOW,
+    );
     if (!checked.ok) throw new Error(`refused: ${checked.reason}`);
-    expect(rowOf(checked.event, { receivedAt: NOW, userId: null })).toMatchObject({ name: 'cad2pdf', result: 'fail', elapsed_ms: 5230, user_id: null, day: '2026-11-22' });
+    expect(rowOf(checked.event, { receivedAt: NOW, userId: null })).toMatchObject({
+      name: 'cad2pdf',
+      result: 'fail',
+      elapsed_ms: 5230,
+      user_id: null,
+      day: '2026-11-22',
+    });
   });
 });
 
 describe('deviceCountsOf', () => {
   it('counts the events per device id of a raw batch, ignoring what names no usable id', () => {
-    const counts = deviceCountsOf([{ device_id: 'a' }, { device_id: 'b' }, { device_id: 'a' }, { device_id: '' }, { device_id: 'x'.repeat(65) }, { device_id: 7 }, 'junk', null]);
+    const counts = deviceCountsOf([
+      { device_id: 'a' },
+      { device_id: 'b' },
+      { device_id: 'a' },
+      { device_id: '' },
+      { device_id: 'x'.repeat(65) },
+      { device_id: 7 },
+      'junk',
+      null,
+    ]);
     expect([...counts]).toEqual([
       ['a', 2],
       ['b', 1],

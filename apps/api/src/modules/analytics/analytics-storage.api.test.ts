@@ -59,12 +59,25 @@ describe('storage by day', () => {
     const start = t.clock.now();
     const dayOf = (offset: number) => beijingDay(start + offset * DAY_MS);
     const [old, recent] = [freshDevice(), freshDevice()];
-    await postEvents(t, [trackerEvent(t, old, { event: 'view', time: beijingTime(t, 6) }), trackerEvent(t, old, { event: 'view', time: beijingTime(t, 6, 23, 59) })], { ip: '10.41.0.1' });
+    await postEvents(
+      t,
+      [
+        trackerEvent(t, old, { event: 'view', time: beijingTime(t, 6) }),
+        trackerEvent(t, old, { event: 'view', time: beijingTime(t, 6, 23, 59) }),
+      ],
+      { ip: '10.41.0.1' },
+    );
     await postEvents(t, [trackerEvent(t, recent, { event: 'view', time: beijingTime(t, 1) })], { ip: '10.41.0.2' });
 
     // Three days later, with a week of retention, the cut-off is four of the first today's days ago.
     t.clock.advance(3 * DAY_MS);
-    const analytics = createAnalytics({ db: t.database.db, env: { ...t.env, ANALYTICS_RETENTION_DAYS: 7 }, log: pino({ level: 'silent' }), clock: t.clock.now, limits: new DatabaseLimitStore(t.database.db) });
+    const analytics = createAnalytics({
+      db: t.database.db,
+      env: { ...t.env, ANALYTICS_RETENTION_DAYS: 7 },
+      log: pino({ level: 'silent' }),
+      clock: t.clock.now,
+      limits: new DatabaseLimitStore(t.database.db),
+    });
     const swept = await analytics.housekeeping();
 
     expect(await daysOf(old)).toEqual([]);

@@ -2,7 +2,17 @@ import { ANALYTICS_LIMITS, ZAnalyticsReport, type TAnalyticsReport } from '@xcad
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app';
 import { createAuthTestApp, freshClient, signInBySms, type AuthTestApp } from '../auth/auth.testing';
-import { beijingDay, beijingTime, databaseConfigOf, DAY_MS, freshDevice, getAs, postBody, postEvents, trackerEvent } from './analytics.testing';
+import {
+  beijingDay,
+  beijingTime,
+  databaseConfigOf,
+  DAY_MS,
+  freshDevice,
+  getAs,
+  postBody,
+  postEvents,
+  trackerEvent,
+} from './analytics.testing';
 import { runOperatorCreate } from './operator.cli';
 
 // Decision 0022 on the real app and database (SQLite and PostgreSQL): the collector (counts, time
@@ -69,7 +79,14 @@ describe('POST /api/analytics/events', () => {
       ['click', '/', null, null, '在线转换'],
       ['login', '/', 'sms', 'fail', null],
     ]);
-    expect(rows[0]).toMatchObject({ day: beijingDay(t.clock.now()), platform: 'WEB', software_name: 'web', software_version: 'online', channel: 'direct', user_id: null });
+    expect(rows[0]).toMatchObject({
+      day: beijingDay(t.clock.now()),
+      platform: 'WEB',
+      software_name: 'web',
+      software_version: 'online',
+      channel: 'direct',
+      user_id: null,
+    });
     expect(JSON.parse(rows[1]?.props ?? '')).toEqual({ module: 'header', name: '在线转换', tab_name: '工具' });
   });
 
@@ -95,7 +112,12 @@ describe('POST /api/analytics/events', () => {
 
   it('takes the text/plain body navigator.sendBeacon sends', async () => {
     const device = freshDevice();
-    const body = JSON.stringify({ events: [trackerEvent(t, device, { event: 'view' }), trackerEvent(t, device, { event: 'activation', software_name: 'desktop', platform: 'WIN' })] });
+    const body = JSON.stringify({
+      events: [
+        trackerEvent(t, device, { event: 'view' }),
+        trackerEvent(t, device, { event: 'activation', software_name: 'desktop', platform: 'WIN' }),
+      ],
+    });
     const response = await postBody(t, body, { ip: freshIp(), contentType: 'text/plain;charset=UTF-8' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ accepted: 2, rejected: 0 });
@@ -110,14 +132,29 @@ describe('POST /api/analytics/events', () => {
     const ip = freshIp();
     const cases: Array<{ body: string; contentType?: string; status: number; message: RegExp }> = [
       { body: 'events=1', contentType: 'text/plain', status: 400, message: /请求参数错误/ },
-      { body: '{"events":[{"constructor":{"prototype":{"polluted":true}}}]}', contentType: 'text/plain', status: 400, message: /请求参数错误/ },
+      {
+        body: '{"events":[{"constructor":{"prototype":{"polluted":true}}}]}',
+        contentType: 'text/plain',
+        status: 400,
+        message: /请求参数错误/,
+      },
       { body: '{"events":[', status: 400, message: /请求参数错误/ },
       { body: '[]', status: 400, message: /统计数据格式错误/ },
       { body: '{"events":[]}', status: 400, message: /统计数据格式错误/ },
       { body: '{"events":"view"}', status: 400, message: /统计数据格式错误/ },
-      { body: JSON.stringify({ events: Array.from({ length: ANALYTICS_LIMITS.maxBatch + 1 }, () => trackerEvent(t, device, { event: 'view' })) }), status: 400, message: /统计数据格式错误/ },
+      {
+        body: JSON.stringify({
+          events: Array.from({ length: ANALYTICS_LIMITS.maxBatch + 1 }, () => trackerEvent(t, device, { event: 'view' })),
+        }),
+        status: 400,
+        message: /统计数据格式错误/,
+      },
       { body: '{"__proto__":{"polluted":true},"events":[{}]}', status: 400, message: /请求参数错误/ },
-      { body: JSON.stringify({ events: [trackerEvent(t, device, { event: 'view', title: 'x'.repeat(ANALYTICS_LIMITS.maxBodyBytes) })] }), status: 413, message: /统计数据过大，每次最多 64 KB/ },
+      {
+        body: JSON.stringify({ events: [trackerEvent(t, device, { event: 'view', title: 'x'.repeat(ANALYTICS_LIMITS.maxBodyBytes) })] }),
+        status: 413,
+        message: /统计数据过大，每次最多 64 KB/,
+      },
       { body: '\u0000\u0001binary', contentType: 'application/octet-stream', status: 400, message: /请求参数错误/ },
     ];
     for (const { body, contentType, status, message } of cases) {
@@ -134,7 +171,18 @@ describe('POST /api/analytics/events', () => {
       trackerEvent(t, device, { event: 'view', page: '/' + 'a'.repeat(600) }),
       trackerEvent(t, device, { event: 'view', device_id: { $ne: null } }),
       trackerEvent(t, device, { event: 'view', time: 'yesterday' }),
-      trackerEvent(t, device, { event: 'purchase', sku: '305', payment_type: 'wechat', transaction_id: 'T1', currency: 'USD', value: 88, item_id: '305', item_name: 'x', item_price: 88, item_quantity: 1 }),
+      trackerEvent(t, device, {
+        event: 'purchase',
+        sku: '305',
+        payment_type: 'wechat',
+        transaction_id: 'T1',
+        currency: 'USD',
+        value: 88,
+        item_id: '305',
+        item_name: 'x',
+        item_price: 88,
+        item_quantity: 1,
+      }),
       trackerEvent(t, device, { event: 'view', toString: 'not a function' }),
       trackerEvent(t, device, { event: 'view', page: "/'); drop table analytics_events; --" }),
     ];
@@ -151,10 +199,16 @@ describe('POST /api/analytics/events', () => {
     const signedIn = await postEvents(t, [trackerEvent(t, device, { event: 'view' })], { ip, usertoken: user.usertoken });
     expect(signedIn.json()).toEqual({ accepted: 1, rejected: 0 });
     // A user id in the body is not a field of any event: refused, whoever is signed in.
-    const claimed = await postEvents(t, [trackerEvent(t, device, { event: 'view', user_id: user.uid + 1 })], { ip, usertoken: user.usertoken });
+    const claimed = await postEvents(t, [trackerEvent(t, device, { event: 'view', user_id: user.uid + 1 })], {
+      ip,
+      usertoken: user.usertoken,
+    });
     expect(claimed.json()).toEqual({ accepted: 0, rejected: 1 });
     // An unknown token is not an error: the event is stored as anonymous.
-    const unknown = await postEvents(t, [trackerEvent(t, device, { event: 'click', module: 'footer', name: '关于' })], { ip, usertoken: 'not-a-session' });
+    const unknown = await postEvents(t, [trackerEvent(t, device, { event: 'click', module: 'footer', name: '关于' })], {
+      ip,
+      usertoken: 'not-a-session',
+    });
     expect(unknown.json()).toEqual({ accepted: 1, rejected: 0 });
     expect((await storedOf(device)).map((row) => [row.event, row.user_id])).toEqual([
       ['view', user.uid],
@@ -176,11 +230,15 @@ describe('rate limits', () => {
     if (!isClosed) await limited.close();
   });
 
-  const views = (deviceId: string, count: number) => Array.from({ length: count }, () => trackerEvent(limited, deviceId, { event: 'view' }));
+  const views = (deviceId: string, count: number) =>
+    Array.from({ length: count }, () => trackerEvent(limited, deviceId, { event: 'view' }));
 
   it('answers 429 past the events a minute of one address, and takes events again in the next minute', async () => {
     const ip = '10.30.0.1';
-    expect((await postEvents(limited, [...views(freshDevice(), 30), ...views(freshDevice(), 20)], { ip })).json()).toEqual({ accepted: 50, rejected: 0 });
+    expect((await postEvents(limited, [...views(freshDevice(), 30), ...views(freshDevice(), 20)], { ip })).json()).toEqual({
+      accepted: 50,
+      rejected: 0,
+    });
     const refused = await postEvents(limited, views(freshDevice(), 20), { ip });
     expect(refused.statusCode).toBe(429);
     // 10 of 60 left: the whole batch waits for the minute that began with the first event to end.
@@ -201,14 +259,24 @@ describe('rate limits', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ code: 10429, retryafter: 60 });
     // Nothing of the refused batch was stored.
-    expect(await limited.database.db.selectFrom('analytics_events').select('id').where('device_id', '=', device).execute()).toHaveLength(40);
+    expect(await limited.database.db.selectFrom('analytics_events').select('id').where('device_id', '=', device).execute()).toHaveLength(
+      40,
+    );
   });
 
   it('logs the rejected events by reason, not one line per event', async () => {
     const device = freshDevice();
-    await postEvents(limited, [trackerEvent(limited, device, { event: 'scroll' }), trackerEvent(limited, device, { event: 'view', time: 1 }), trackerEvent(limited, device, { event: 'view', page: 'x' })], {
-      ip: '10.32.0.1',
-    });
+    await postEvents(
+      limited,
+      [
+        trackerEvent(limited, device, { event: 'scroll' }),
+        trackerEvent(limited, device, { event: 'view', time: 1 }),
+        trackerEvent(limited, device, { event: 'view', page: 'x' }),
+      ],
+      {
+        ip: '10.32.0.1',
+      },
+    );
     isClosed = true;
     await limited.close();
     const lines = limited.logs.filter((line) => line['msg'] === 'analytics events rejected');
@@ -233,7 +301,11 @@ describe('who may read the report', () => {
     expect((await getAs(t, '/api/analytics/me', user.usertoken)).json()).toEqual({ signedIn: true, operator: false });
 
     const output: string[] = [];
-    const code = await runOperatorCreate(['--phone', user.phone], { out: (line) => output.push(line), err: (line) => output.push(line), database: databaseConfigOf(t) });
+    const code = await runOperatorCreate(['--phone', user.phone], {
+      out: (line) => output.push(line),
+      err: (line) => output.push(line),
+      database: databaseConfigOf(t),
+    });
     expect(code).toBe(0);
     expect(output.join('\n')).toContain('made them an operator');
 
@@ -251,13 +323,25 @@ describe('the report', () => {
 
   beforeAll(async () => {
     const user = await signedInUser();
-    const code = await runOperatorCreate(['--phone', user.phone], { out: () => undefined, err: () => undefined, database: databaseConfigOf(t) });
+    const code = await runOperatorCreate(['--phone', user.phone], {
+      out: () => undefined,
+      err: () => undefined,
+      database: databaseConfigOf(t),
+    });
     if (code !== 0) throw new Error(`operator:create exited with ${code}`);
     operator = user;
   });
 
   it('refuses ranges that are not Beijing days in order, or longer than 366 days', async () => {
-    for (const query of ['', '?from=2026-11-01', '?from=2026-11-02&to=2026-11-01', '?from=2026-02-30&to=2026-03-01', '?from=2025-01-01&to=2026-01-02', '?from=2026-1-1&to=2026-01-02', '?from=2026-01-01&to=2026-01-02&to=2026-01-03']) {
+    for (const query of [
+      '',
+      '?from=2026-11-01',
+      '?from=2026-11-02&to=2026-11-01',
+      '?from=2026-02-30&to=2026-03-01',
+      '?from=2025-01-01&to=2026-01-02',
+      '?from=2026-1-1&to=2026-01-02',
+      '?from=2026-01-01&to=2026-01-02&to=2026-01-03',
+    ]) {
       const response = await getAs(t, `/api/analytics/report${query}`, operator.usertoken);
       expect(response.statusCode, query).toBe(400);
       expect(response.json<{ message: string }>().message).toMatch(/日期范围无效/);
@@ -267,8 +351,10 @@ describe('the report', () => {
   it('counts visitors, views, pages, sign-ins, tasks, the purchase funnel and revenue exactly', async () => {
     const [a, b, c, d] = [freshDevice(), freshDevice(), freshDevice(), freshDevice()];
     const ip = freshIp();
-    const day1 = (device: string, minute: number, own: Record<string, unknown>) => trackerEvent(t, device, { time: beijingTime(t, 3, 12, minute), ...own });
-    const day2 = (device: string, minute: number, own: Record<string, unknown>) => trackerEvent(t, device, { time: beijingTime(t, 2, 12, minute), ...own });
+    const day1 = (device: string, minute: number, own: Record<string, unknown>) =>
+      trackerEvent(t, device, { time: beijingTime(t, 3, 12, minute), ...own });
+    const day2 = (device: string, minute: number, own: Record<string, unknown>) =>
+      trackerEvent(t, device, { time: beijingTime(t, 2, 12, minute), ...own });
     const payment = (transactionId: string | undefined, value: number) => ({
       sku: String(value),
       payment_type: 'wechat',
@@ -280,7 +366,14 @@ describe('the report', () => {
       item_quantity: 1,
       ...(transactionId === undefined ? {} : { transaction_id: transactionId }),
     });
-    const task = (name: string, result: string, elapsed: number) => ({ event: 'task', name, extension: 'dwg', result, elapsed_ms: elapsed, size: 2048 });
+    const task = (name: string, result: string, elapsed: number) => ({
+      event: 'task',
+      name,
+      extension: 'dwg',
+      result,
+      elapsed_ms: elapsed,
+      size: 2048,
+    });
 
     const firstDay = [
       // A: two pages, an SMS sign-in, a conversion, and the whole purchase.
@@ -363,10 +456,16 @@ describe('the report', () => {
     // One day of the range alone, and a quiet day listed with zeros.
     const second = ZAnalyticsReport.parse((await getAs(t, `/api/analytics/report?from=${to}&to=${to}`, operator.usertoken)).json());
     expect(second.totals).toEqual({ visitors: 3, views: 3, events: 9 });
-    expect(second.funnel).toMatchObject({ steps: [{ devices: 3 }, { devices: 0 }, { devices: 0 }, { devices: 0 }], orders: 2, revenue: 116 });
+    expect(second.funnel).toMatchObject({
+      steps: [{ devices: 3 }, { devices: 0 }, { devices: 0 }, { devices: 0 }],
+      orders: 2,
+      revenue: 116,
+    });
     expect(second.tasks).toEqual([{ tool: 'cad2pdf', tasks: 1, successes: 1, rate: 1, medianMs: 2000 }]);
     const quietDay = beijingDay(beijingTime(t, 4));
-    const withQuiet = ZAnalyticsReport.parse((await getAs(t, `/api/analytics/report?from=${quietDay}&to=${from}`, operator.usertoken)).json());
+    const withQuiet = ZAnalyticsReport.parse(
+      (await getAs(t, `/api/analytics/report?from=${quietDay}&to=${from}`, operator.usertoken)).json(),
+    );
     expect(withQuiet.days).toEqual([
       { day: quietDay, visitors: 0, views: 0 },
       { day: from, visitors: 3, views: 3 },

@@ -15,7 +15,10 @@ export interface DayRange {
 /** Stores a batch in one multi-row insert (one statement, so all of it or none). */
 export async function insertEvents(db: Executor, rows: readonly NewAnalyticsEvent[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('analytics_events').values([...rows]).execute();
+  await db
+    .insertInto('analytics_events')
+    .values([...rows])
+    .execute();
 }
 
 function inRange<O>(query: SelectQueryBuilder<Database, 'analytics_events', O>, range: DayRange) {
@@ -34,7 +37,11 @@ export interface DayCounts {
 /** Per day with any event: distinct devices and view events. */
 export async function dailyCounts(db: Executor, range: DayRange): Promise<DayCounts[]> {
   const rows = await inRange(db.selectFrom('analytics_events'), range)
-    .select((eb) => ['day', eb.fn.count<number | string>('device_id').distinct().as('visitors'), eb.fn.sum<number | string>(isView).as('views')])
+    .select((eb) => [
+      'day',
+      eb.fn.count<number | string>('device_id').distinct().as('visitors'),
+      eb.fn.sum<number | string>(isView).as('views'),
+    ])
     .groupBy('day')
     .orderBy('day')
     .execute();
@@ -69,7 +76,11 @@ export interface PageCounts {
 export async function topPages(db: Executor, range: DayRange, limit: number): Promise<PageCounts[]> {
   const rows = await inRange(db.selectFrom('analytics_events'), range)
     .where('event', '=', 'view')
-    .select((eb) => ['page', eb.fn.countAll<number | string>().as('views'), eb.fn.count<number | string>('device_id').distinct().as('visitors')])
+    .select((eb) => [
+      'page',
+      eb.fn.countAll<number | string>().as('views'),
+      eb.fn.count<number | string>('device_id').distinct().as('visitors'),
+    ])
     .groupBy('page')
     .orderBy('views', 'desc')
     .orderBy('page')
@@ -89,7 +100,11 @@ async function outcomesBy(db: Executor, range: DayRange, event: 'login' | 'task'
   const rows = await inRange(db.selectFrom('analytics_events'), range)
     .where('event', '=', event)
     .where(column, 'is not', null)
-    .select((eb) => [eb.ref(column).as('key'), eb.fn.countAll<number | string>().as('attempts'), eb.fn.sum<number | string>(isSuccess).as('successes')])
+    .select((eb) => [
+      eb.ref(column).as('key'),
+      eb.fn.countAll<number | string>().as('attempts'),
+      eb.fn.sum<number | string>(isSuccess).as('successes'),
+    ])
     .groupBy(column)
     .orderBy('attempts', 'desc')
     .orderBy(column)

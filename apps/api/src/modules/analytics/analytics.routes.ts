@@ -51,13 +51,18 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
 
   app.post('/api/analytics/events', { bodyLimit: ANALYTICS_LIMITS.maxBodyBytes }, async (request, reply) => {
     const batch = ZAnalyticsBatch.safeParse(request.body);
-    if (!batch.success) throw analyticsRefusal('malformed', `analytics body is not a batch: ${batch.error.issues.map((issue) => issue.path.join('.') || issue.code).join(',')}`);
+    if (!batch.success)
+      throw analyticsRefusal(
+        'malformed',
+        `analytics body is not a batch: ${batch.error.issues.map((issue) => issue.path.join('.') || issue.code).join(',')}`,
+      );
     try {
       const result = await analytics.collect(batch.data.events, { ip: request.ip, usertoken: request.usertoken });
       return reply.header('cache-control', NO_STORE).send(result);
     } catch (error) {
       // A 429 also says when to come back in the standard header.
-      if (error instanceof ApiError && typeof error.extra['retryafter'] === 'number') reply.header('retry-after', String(error.extra['retryafter']));
+      if (error instanceof ApiError && typeof error.extra['retryafter'] === 'number')
+        reply.header('retry-after', String(error.extra['retryafter']));
       throw error;
     }
   });

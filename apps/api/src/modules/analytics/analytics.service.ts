@@ -115,7 +115,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const timers: NodeJS.Timeout[] = [];
   let running: Promise<unknown> = Promise.resolve();
 
-  const countReject = (reason: RejectReason | 'rate_limited', count = 1) => pendingRejects.set(reason, (pendingRejects.get(reason) ?? 0) + count);
+  const countReject = (reason: RejectReason | 'rate_limited', count = 1) =>
+    pendingRejects.set(reason, (pendingRejects.get(reason) ?? 0) + count);
 
   /** The signed-in user of the token, or null (none, expired, revoked, disabled). */
   function userIdOf(usertoken: string | undefined): Promise<number | null> {
@@ -128,7 +129,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       await insertEvents(db, rows);
     } catch (error) {
       if (!isMissingPartition(error)) throw error;
-      const created = await createDayPartitions(db, rows.map((row) => row.day));
+      const created = await createDayPartitions(
+        db,
+        rows.map((row) => row.day),
+      );
       log.info({ days: created }, 'analytics partitions created on demand');
       await insertEvents(db, rows);
     }
@@ -137,14 +141,23 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   async function collect(events: readonly unknown[], arrival: Arrival): Promise<TAnalyticsBatchResult> {
     const now = clock();
     // Every event counts against the budgets, good or bad: a flood of junk costs as much to read.
-    const charges: Charge[] = [{ key: limitKey('analytics-ip', arrival.ip), cost: events.length, limit: env.ANALYTICS_RATE_PER_MINUTE, windowMs: RATE_WINDOW_MS }];
+    const charges: Charge[] = [
+      { key: limitKey('analytics-ip', arrival.ip), cost: events.length, limit: env.ANALYTICS_RATE_PER_MINUTE, windowMs: RATE_WINDOW_MS },
+    ];
     for (const [deviceId, count] of deviceCountsOf(events)) {
-      charges.push({ key: limitKey('analytics-device', deviceId), cost: count, limit: env.ANALYTICS_DEVICE_RATE_PER_MINUTE, windowMs: RATE_WINDOW_MS });
+      charges.push({
+        key: limitKey('analytics-device', deviceId),
+        cost: count,
+        limit: env.ANALYTICS_DEVICE_RATE_PER_MINUTE,
+        windowMs: RATE_WINDOW_MS,
+      });
     }
     const taken = await limits.consume(charges, now);
     if (!taken.ok) {
       countReject('rate_limited', events.length);
-      throw analyticsRefusal('tooManyEvents', `analytics batch of ${events.length} from ${arrival.ip} over the limit`, { retryafter: retryAfterSecondsOf(taken.retryAfterMs) });
+      throw analyticsRefusal('tooManyEvents', `analytics batch of ${events.length} from ${arrival.ip} over the limit`, {
+        retryafter: retryAfterSecondsOf(taken.retryAfterMs),
+      });
     }
 
     const accepted: TAnalyticsEventRecord[] = [];
@@ -188,8 +201,16 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       days: daysFrom(range.from, range.to).map((day) => byDay.get(day) ?? { day, visitors: 0, views: 0 }),
       totals,
       topPages: pages,
-      logins: logins.flatMap(({ key, attempts, successes }) => (isLoginMethod(key) ? [{ method: key, attempts, successes, rate: rateOf(successes, attempts) }] : [])),
-      tasks: tasks.map(({ key, attempts, successes }) => ({ tool: key, tasks: attempts, successes, rate: rateOf(successes, attempts), medianMs: medians.get(key) ?? 0 })),
+      logins: logins.flatMap(({ key, attempts, successes }) =>
+        isLoginMethod(key) ? [{ method: key, attempts, successes, rate: rateOf(successes, attempts) }] : [],
+      ),
+      tasks: tasks.map(({ key, attempts, successes }) => ({
+        tool: key,
+        tasks: attempts,
+        successes,
+        rate: rateOf(successes, attempts),
+        medianMs: medians.get(key) ?? 0,
+      })),
       funnel: {
         steps: [
           { step: 'view', devices: funnel.view },
@@ -220,7 +241,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     } else {
       result.deleted = await deleteEventsBefore(db, cutoff);
     }
-    if (result.created.length > 0 || result.dropped.length > 0 || result.deleted > 0) log.info({ ...result, cutoff }, 'analytics housekeeping');
+    if (result.created.length > 0 || result.dropped.length > 0 || result.deleted > 0)
+      log.info({ ...result, cutoff }, 'analytics housekeeping');
     return result;
   }
 
@@ -249,7 +271,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     housekeeping,
     logRejects,
     start: async () => {
-      timers.push(setInterval(() => void housekeepingLogged(), HOUSEKEEPING_INTERVAL_MS), setInterval(logRejects, REJECT_LOG_INTERVAL_MS));
+      timers.push(
+        setInterval(() => void housekeepingLogged(), HOUSEKEEPING_INTERVAL_MS),
+        setInterval(logRejects, REJECT_LOG_INTERVAL_MS),
+      );
       for (const timer of timers) timer.unref();
       await housekeepingLogged();
     },

@@ -48,7 +48,11 @@ export async function postEvents(t: TestApp, events: unknown[], options: PostOpt
   return postBody(t, JSON.stringify({ events }), options);
 }
 
-export async function postBody(t: TestApp, body: string, { ip = '10.9.0.1', usertoken, contentType = 'application/json' }: PostOptions = {}) {
+export async function postBody(
+  t: TestApp,
+  body: string,
+  { ip = '10.9.0.1', usertoken, contentType = 'application/json' }: PostOptions = {},
+) {
   const headers: Record<string, string> = { 'content-type': contentType };
   if (usertoken !== undefined) headers['cookie'] = `${SESSION_COOKIE}=${usertoken}`;
   return t.app.inject({ method: 'POST', url: EVENTS_URL, payload: body, headers, remoteAddress: ip });

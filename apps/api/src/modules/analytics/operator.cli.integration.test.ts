@@ -63,7 +63,13 @@ describe('operator:create', () => {
 
   it('promotes an existing user and keeps their password; without --password a new user signs in by SMS', async () => {
     const passwordHash = await hashPassword('Member2026');
-    const memberId = await insertUser(database.db, { username: '13800000002', mobile: '13800000002', nickname: 'member', passwordHash, now: 1_800_000_000 });
+    const memberId = await insertUser(database.db, {
+      username: '13800000002',
+      mobile: '13800000002',
+      nickname: 'member',
+      passwordHash,
+      now: 1_800_000_000,
+    });
     const promoted = await run('--phone', '13800000002');
     expect(promoted.code).toBe(0);
     expect(promoted.out).toContain(`found the user 138****0002 (user ${memberId})`);
@@ -77,7 +83,14 @@ describe('operator:create', () => {
 
   it('refuses bad arguments with the usage and exit code 2, writing nothing', async () => {
     const before = await operatorIds();
-    for (const argv of [[], ['--phone'], ['--phone', '12345'], ['--phone', '13800000004', '--password', 'short'], ['--phone', '13800000004', '--password', '含中文的密码abc'], ['--phone', '13800000004', '--admin']]) {
+    for (const argv of [
+      [],
+      ['--phone'],
+      ['--phone', '12345'],
+      ['--phone', '13800000004', '--password', 'short'],
+      ['--phone', '13800000004', '--password', '含中文的密码abc'],
+      ['--phone', '13800000004', '--admin'],
+    ]) {
       const result = await run(...argv);
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.err).toContain('usage: npm run operator:create -- --phone 13800000000 [--password PASSWORD]');

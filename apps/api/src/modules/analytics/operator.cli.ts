@@ -13,7 +13,12 @@ import { createOperator, OperatorRequestError, type OperatorOutcome } from './op
 const USAGE = 'usage: npm run operator:create -- --phone 13800000000 [--password PASSWORD]';
 
 function argumentsOf(argv: string[]): { phone: string; password: string | undefined } {
-  const { values } = parseArgs({ args: argv, options: { phone: { type: 'string' }, password: { type: 'string' } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({
+    args: argv,
+    options: { phone: { type: 'string' }, password: { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
   if (values.phone === undefined || values.phone === '') throw new OperatorRequestError('--phone is required');
   return { phone: values.phone, password: values.password };
 }
@@ -22,9 +27,14 @@ function argumentsOf(argv: string[]): { phone: string; password: string | undefi
 export function describeOutcome(outcome: OperatorOutcome): string[] {
   const who = `${outcome.maskedPhone} (user ${outcome.userId})`;
   const lines = [outcome.isNewUser ? `operator: created the user ${who}` : `operator: found the user ${who}`];
-  lines.push(outcome.isNewOperator ? 'operator: made them an operator: they can now open the analytics reports' : 'operator: they were an operator already; nothing changed');
+  lines.push(
+    outcome.isNewOperator
+      ? 'operator: made them an operator: they can now open the analytics reports'
+      : 'operator: they were an operator already; nothing changed',
+  );
   if (outcome.passwordSet) lines.push('operator: password set: they can sign in with the phone and this password');
-  else if (outcome.passwordKept) lines.push('operator: they already have a password, which was left as it was (change it on the personal page)');
+  else if (outcome.passwordKept)
+    lines.push('operator: they already have a password, which was left as it was (change it on the personal page)');
   else if (outcome.isNewUser) lines.push('operator: no password given: they sign in with the phone and an SMS code');
   if (outcome.isDisabled) lines.push('operator: warning: this account is disabled and cannot sign in until it is enabled again');
   return lines;

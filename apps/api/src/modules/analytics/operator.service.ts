@@ -35,7 +35,8 @@ export class OperatorRequestError extends Error {
 }
 
 export async function createOperator(db: Kysely<Database>, request: OperatorRequest, now: number): Promise<OperatorOutcome> {
-  if (!PHONE_PATTERN.test(request.phone)) throw new OperatorRequestError(`not a mobile number: ${request.phone} (11 digits starting 13-19, an optional country prefix like 86-)`);
+  if (!PHONE_PATTERN.test(request.phone))
+    throw new OperatorRequestError(`not a mobile number: ${request.phone} (11 digits starting 13-19, an optional country prefix like 86-)`);
   if (request.password !== undefined && !PASSWORD_PATTERN.test(request.password)) {
     throw new OperatorRequestError('the password must be 6 to 20 letters or digits (spec §5)');
   }

@@ -36,7 +36,14 @@ let accounts: Accounts;
 
 beforeAll(async () => {
   t = await createAuthTestApp();
-  accounts = createAccounts({ db: t.database.db, env: t.env, sms: t.outbox, log: t.app.log, clock: t.clock.now, limits: new DatabaseLimitStore(t.database.db) });
+  accounts = createAccounts({
+    db: t.database.db,
+    env: t.env,
+    sms: t.outbox,
+    log: t.app.log,
+    clock: t.clock.now,
+    limits: new DatabaseLimitStore(t.database.db),
+  });
 });
 
 afterAll(async () => {
@@ -54,7 +61,12 @@ async function profile(usertoken: string, caller: Caller, extra: Record<string, 
 
 /** A WeChat user (logintype '1') signed in through the Accounts the oauth module uses. */
 async function wechatUser(caller: Caller) {
-  const userId = await accounts.userOfIdentity({ provider: 'wechat', openid: `openid-${caller.deviceid}`, nickname: '微信用户', avatarUrl: '' });
+  const userId = await accounts.userOfIdentity({
+    provider: 'wechat',
+    openid: `openid-${caller.deviceid}`,
+    nickname: '微信用户',
+    avatarUrl: '',
+  });
   return accounts.signIn(userId, { deviceId: caller.deviceid, ip: caller.ip }, false);
 }
 
@@ -62,28 +74,44 @@ describe('POST /api/v4/safregister', () => {
   it('creates a user with a password the user can then sign in with', async () => {
     const client = freshClient();
     const smscode = await registerCode(client);
-    expect((await call(t, '/api/v4/safregister', { account: client.phone, smscode, password: 'Passw0rd' }, client)).body).toEqual({ code: 10000, message: '' });
+    expect((await call(t, '/api/v4/safregister', { account: client.phone, smscode, password: 'Passw0rd' }, client)).body).toEqual({
+      code: 10000,
+      message: '',
+    });
     const userinfo = userInfoOf(await call(t, '/api/v4/login', { account: client.phone, password: 'Passw0rd' }, client));
     expect(userinfo).toMatchObject({ username: client.phone, bindmobile: client.phone, ispwd: 1, logintype: '0' });
-    const stored = await t.database.db.selectFrom('app_user').select('password_hash').where('mobile', '=', client.phone).executeTakeFirstOrThrow();
+    const stored = await t.database.db
+      .selectFrom('app_user')
+      .select('password_hash')
+      .where('mobile', '=', client.phone)
+      .executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it('refuses a registered phone with 19003', async () => {
     const client = freshClient();
     await signInBySms(t, client);
-    expectAnswer(await call(t, '/api/v4/safregister', { account: client.phone, smscode: '1234', password: 'Passw0rd' }, client), PHONE_REGISTERED);
+    expectAnswer(
+      await call(t, '/api/v4/safregister', { account: client.phone, smscode: '1234', password: 'Passw0rd' }, client),
+      PHONE_REGISTERED,
+    );
   });
 
   it('refuses a wrong code with 19004, no code with 19310, and a code of another purpose', async () => {
     const client = freshClient();
     const fields = { account: client.phone, password: 'Passw0rd' };
-    expectAnswer(await call(t, '/api/v4/safregister', { ...fields, smscode: '1234' }, client), { code: 19310, message: '请先获取短信验证码' });
+    expectAnswer(await call(t, '/api/v4/safregister', { ...fields, smscode: '1234' }, client), {
+      code: 19310,
+      message: '请先获取短信验证码',
+    });
     const loginCode = await requestCode(t, client, 'quicklogin');
     expectAnswer(await call(t, '/api/v4/safregister', { ...fields, smscode: loginCode }, client), { code: 19310 });
     await t.clock.advance(61_000);
     const smscode = await registerCode(client);
-    expectAnswer(await call(t, '/api/v4/safregister', { ...fields, smscode: otherCode(smscode) }, client), { code: 19004, message: '验证码错误，请重试！' });
+    expectAnswer(await call(t, '/api/v4/safregister', { ...fields, smscode: otherCode(smscode) }, client), {
+      code: 19004,
+      message: '验证码错误，请重试！',
+    });
     expect((await call(t, '/api/v4/safregister', { ...fields, smscode }, client)).body).toMatchObject({ code: 10000 });
   });
 
@@ -135,14 +163,21 @@ describe('POST /api/v4/setpwd', () => {
     const fields = { account: client.phone, usertoken: userinfo.usertoken, password: 'first1' };
     expect((await call(t, '/api/v4/setpwd', fields, client)).body).toEqual({ code: 10000, message: '' });
     expect(userInfoOf(await call(t, '/api/v4/login', { account: client.phone, password: 'first1' }, client)).ispwd).toBe(1);
-    expectAnswer(await call(t, '/api/v4/setpwd', { ...fields, password: 'second2' }, client), { code: 12003, message: '已设置过密码，请使用修改密码' });
+    expectAnswer(await call(t, '/api/v4/setpwd', { ...fields, password: 'second2' }, client), {
+      code: 12003,
+      message: '已设置过密码，请使用修改密码',
+    });
   });
 
   it('needs a session (10060) and a valid password (10020)', async () => {
     const client = freshClient();
     expectAnswer(await call(t, '/api/v4/setpwd', { password: 'first1' }, client), NOT_SIGNED_IN);
     expectAnswer(await call(t, '/api/v4/setpwd', { usertoken: 'not-a-token', password: 'first1' }, client), NOT_SIGNED_IN);
-    expectAnswer(await call(t, '/api/v4/setpwd', { usertoken: 'x', password: 'short' }, client), { code: 10020, message: PASSWORD_RULE, field: 'password' });
+    expectAnswer(await call(t, '/api/v4/setpwd', { usertoken: 'x', password: 'short' }, client), {
+      code: 10020,
+      message: PASSWORD_RULE,
+      field: 'password',
+    });
   });
 });
 
@@ -151,7 +186,12 @@ describe('POST /api/v4/changepwd', () => {
     const client = freshClient();
     const first = await userWithPassword(t, client, 'old123');
     const second = userInfoOf(await call(t, '/api/v4/login', { account: client.phone, password: 'old123' }, freshClient()));
-    const changed = await call(t, '/api/v4/changepwd', { account: client.phone, usertoken: first.usertoken, oldpassword: 'old123', password: 'new456' }, client);
+    const changed = await call(
+      t,
+      '/api/v4/changepwd',
+      { account: client.phone, usertoken: first.usertoken, oldpassword: 'old123', password: 'new456' },
+      client,
+    );
     const userinfo = userInfoOf(changed);
     expect(userinfo).toMatchObject({ uid: first.uid, ispwd: 1 });
     expect(userinfo.usertoken).not.toBe(first.usertoken);
@@ -205,7 +245,11 @@ describe('POST /api/v4/changenick', () => {
     [{ nickname: '字'.repeat(21) }, '昵称不能超过20个字符'],
     [{ nickname: '<b>me</b>' }, '昵称包含不支持的字符'],
   ])('refuses %j with 10020: %s', async (fields, message) => {
-    expectAnswer(await call(t, '/api/v4/changenick', { usertoken: 'x', ...fields }, freshClient()), { code: 10020, message, field: 'nickname' });
+    expectAnswer(await call(t, '/api/v4/changenick', { usertoken: 'x', ...fields }, freshClient()), {
+      code: 10020,
+      message,
+      field: 'nickname',
+    });
   });
 
   it('needs a session (10060)', async () => {
@@ -221,19 +265,29 @@ describe('POST /api/v4/bindaccount', () => {
     const smscode = await requestCode(t, client, 'bindmobile');
     const bound = userInfoOf(await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: client.phone, smscode }, client));
     expect(bound).toEqual({ ...social, logintype: '2', bindmobile: client.phone });
-    expect((await profile(social.usertoken, client, { account: client.phone })).body).toMatchObject({ userinfo: { logintype: '2', bindwechat: true } });
+    expect((await profile(social.usertoken, client, { account: client.phone })).body).toMatchObject({
+      userinfo: { logintype: '2', bindwechat: true },
+    });
 
     await t.clock.advance(61_000);
-    const again = await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: freshClient().phone, smscode: '1234' }, client);
+    const again = await call(
+      t,
+      '/api/v4/bindaccount',
+      { usertoken: social.usertoken, mobile: freshClient().phone, smscode: '1234' },
+      client,
+    );
     expectAnswer(again, { code: 19008, message: '该账号已绑定手机号' });
   });
 
   it('refuses a phone user with 19008', async () => {
     const client = freshClient();
     const { userinfo } = await signInBySms(t, client);
-    expectAnswer(await call(t, '/api/v4/bindaccount', { usertoken: userinfo.usertoken, mobile: freshClient().phone, smscode: '1234' }, client), {
-      code: 19008,
-    });
+    expectAnswer(
+      await call(t, '/api/v4/bindaccount', { usertoken: userinfo.usertoken, mobile: freshClient().phone, smscode: '1234' }, client),
+      {
+        code: 19008,
+      },
+    );
   });
 
   it("refuses another user's mobile with 19003 and a wrong code with 12007", async () => {
@@ -241,17 +295,25 @@ describe('POST /api/v4/bindaccount', () => {
     const social = await wechatUser(client);
     const taken = freshClient();
     await signInBySms(t, taken);
-    expectAnswer(await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: taken.phone, smscode: '1234' }, client), PHONE_REGISTERED);
+    expectAnswer(
+      await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: taken.phone, smscode: '1234' }, client),
+      PHONE_REGISTERED,
+    );
 
     const smscode = await requestCode(t, client, 'bindmobile');
-    expectAnswer(await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: client.phone, smscode: otherCode(smscode) }, client), WRONG_SMS_CODE);
+    expectAnswer(
+      await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: client.phone, smscode: otherCode(smscode) }, client),
+      WRONG_SMS_CODE,
+    );
   });
 
   it('accepts only a bindmobile code', async () => {
     const client = freshClient();
     const social = await wechatUser(client);
     const smscode = await requestCode(t, client, 'quicklogin');
-    expectAnswer(await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: client.phone, smscode }, client), { code: 19310 });
+    expectAnswer(await call(t, '/api/v4/bindaccount', { usertoken: social.usertoken, mobile: client.phone, smscode }, client), {
+      code: 19310,
+    });
   });
 
   it.each([
@@ -327,7 +389,10 @@ describe('POST /api/v4/memprofile', () => {
   });
 
   it('refuses a malformed showvip with 10020', async () => {
-    expectAnswer(await call(t, '/api/v4/memprofile', { usertoken: 'x', showvip: 'maybe' }, freshClient()), { code: 10020, field: 'showvip' });
+    expectAnswer(await call(t, '/api/v4/memprofile', { usertoken: 'x', showvip: 'maybe' }, freshClient()), {
+      code: 10020,
+      field: 'showvip',
+    });
   });
 });
 
@@ -363,7 +428,9 @@ describe('the session cookie', () => {
   it('is HttpOnly, SameSite=Lax, for the whole site, as long as the session', async () => {
     const client = freshClient();
     const { userinfo, result } = await signInBySms(t, client);
-    expect(setCookieOf(result)).toBe(`xcad_session=${userinfo.usertoken}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${AUTH_LIMITS.sessionTtlSeconds}`);
+    expect(setCookieOf(result)).toBe(
+      `xcad_session=${userinfo.usertoken}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${AUTH_LIMITS.sessionTtlSeconds}`,
+    );
   });
 
   it('is Secure when the request came over https through the trusted proxy', async () => {

@@ -17,7 +17,14 @@ const context = { deviceId: 'device-1', ip: '10.0.0.1' };
 beforeAll(async () => {
   handle = await createTestDatabase();
   const log = pino({ level: 'silent' });
-  accounts = createAccounts({ db: handle.db, env: loadEnv({ NODE_ENV: 'test' }), sms: new ConsoleSmsProvider({ logger: log }), log, clock: () => now, limits: new DatabaseLimitStore(handle.db) });
+  accounts = createAccounts({
+    db: handle.db,
+    env: loadEnv({ NODE_ENV: 'test' }),
+    sms: new ConsoleSmsProvider({ logger: log }),
+    log,
+    clock: () => now,
+    limits: new DatabaseLimitStore(handle.db),
+  });
 });
 
 afterAll(async () => {
@@ -33,7 +40,13 @@ describe('Accounts.userOfIdentity', () => {
     const userId = await accounts.userOfIdentity(wechat('o-first'));
     expect(await accounts.userOfIdentity(wechat('o-first', { nickname: 'renamed' }))).toBe(userId);
     const user = await handle.db.selectFrom('app_user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
-    expect(user).toMatchObject({ nickname: '微信用户', head_portrait: 'https://thirdwx.qlogo.cn/a.png', mobile: null, password_hash: null, created_at: now / 1000 });
+    expect(user).toMatchObject({
+      nickname: '微信用户',
+      head_portrait: 'https://thirdwx.qlogo.cn/a.png',
+      mobile: null,
+      password_hash: null,
+      created_at: now / 1000,
+    });
     expect(user.username).toMatch(/^wx_[0-9a-f]{8}$/);
   });
 
@@ -50,7 +63,12 @@ describe('Accounts.userOfIdentity', () => {
   it('finds the user of another openid with the same unionid, and links the new openid', async () => {
     const first = await accounts.userOfIdentity(wechat('o-app-1', { unionid: 'u-1' }));
     expect(await accounts.userOfIdentity(wechat('o-app-2', { unionid: 'u-1' }))).toBe(first);
-    const identities = await handle.db.selectFrom('user_identity').select('openid').where('user_id', '=', first).orderBy('openid').execute();
+    const identities = await handle.db
+      .selectFrom('user_identity')
+      .select('openid')
+      .where('user_id', '=', first)
+      .orderBy('openid')
+      .execute();
     expect(identities.map((row) => row.openid)).toEqual(['o-app-1', 'o-app-2']);
     expect(await accounts.userOfIdentity(wechat('o-app-3', { unionid: 'u-2' }))).not.toBe(first);
   });
@@ -66,7 +84,10 @@ describe('Accounts.userOfIdentity', () => {
 describe('Accounts.isDisabled and signIn', () => {
   it('signs a WeChat user in: logintype 1, no password, a session usable with memberships', async () => {
     const userId = await accounts.userOfIdentity(wechat('o-sign-in'));
-    await handle.db.insertInto('membership').values({ user_id: userId, product_id: 203, auth_value: 1_900_000_000, updated_at: 0 }).execute();
+    await handle.db
+      .insertInto('membership')
+      .values({ user_id: userId, product_id: 203, auth_value: 1_900_000_000, updated_at: 0 })
+      .execute();
     const userinfo = await accounts.signIn(userId, context, true);
     expect(userinfo).toMatchObject({
       uid: String(userId),

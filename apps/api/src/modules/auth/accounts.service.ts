@@ -5,7 +5,17 @@ import { hashPassword } from './credentials';
 import { maskedPhone, normalizePhone } from './phone';
 import { signInUser } from './session.service';
 import { transact } from './transaction';
-import { findUserById, findUserByMobile, insertIdentity, insertUser, setFirstPasswordHash, userIdOfIdentity, userIdOfUnionid, userStatus, usernameExists } from './user.repository';
+import {
+  findUserById,
+  findUserByMobile,
+  insertIdentity,
+  insertUser,
+  setFirstPasswordHash,
+  userIdOfIdentity,
+  userIdOfUnionid,
+  userStatus,
+  usernameExists,
+} from './user.repository';
 
 // The `Accounts` the oauth module completes WeChat and QQ sign-ins through (auth.contract.ts), and
 // the phone user the analytics module makes an operator of.
@@ -101,5 +111,11 @@ export async function ensurePhoneUser(trx: Executor, phone: string, passwordHash
     return { userId, maskedPhone: maskedPhone(phone), isNewUser: true, passwordSet: passwordHash !== null, isDisabled: false };
   }
   const passwordSet = passwordHash !== null && (await setFirstPasswordHash(trx, existing.id, passwordHash, now));
-  return { userId: existing.id, maskedPhone: maskedPhone(phone), isNewUser: false, passwordSet, isDisabled: existing.status === 'disabled' };
+  return {
+    userId: existing.id,
+    maskedPhone: maskedPhone(phone),
+    isNewUser: false,
+    passwordSet,
+    isDisabled: existing.status === 'disabled',
+  };
 }

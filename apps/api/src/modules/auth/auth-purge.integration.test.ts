@@ -37,7 +37,14 @@ describe('purgeAuthRecords', () => {
       .execute();
 
     const log = pino({ level: 'silent' });
-    await purgeAuthRecords({ db, env: loadEnv({ NODE_ENV: 'test' }), sms: new ConsoleSmsProvider({ logger: log }), log, clock: () => now * 1000, limits: new DatabaseLimitStore(db) });
+    await purgeAuthRecords({
+      db,
+      env: loadEnv({ NODE_ENV: 'test' }),
+      sms: new ConsoleSmsProvider({ logger: log }),
+      log,
+      clock: () => now * 1000,
+      limits: new DatabaseLimitStore(db),
+    });
 
     expect((await db.selectFrom('captcha').select('device_id').execute()).map((row) => row.device_id)).toEqual(['live']);
     expect((await db.selectFrom('sms_code').select('phone').execute()).map((row) => row.phone)).toEqual(['today']);

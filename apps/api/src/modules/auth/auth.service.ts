@@ -61,7 +61,12 @@ export interface SmsLoginRequest {
  * spec §7 loginquick (`mayRegister`: an unknown phone becomes a user without a password, ispwd 0)
  * and safloginquick (registered phones only: 19002).
  */
-export async function loginWithSmsCode(deps: AuthDeps, request: SmsLoginRequest, context: SignInContext, mayRegister: boolean): Promise<TUserInfo> {
+export async function loginWithSmsCode(
+  deps: AuthDeps,
+  request: SmsLoginRequest,
+  context: SignInContext,
+  mayRegister: boolean,
+): Promise<TUserInfo> {
   try {
     return await smsLoginOnce(deps, request, context, mayRegister);
   } catch (error) {
@@ -76,17 +81,22 @@ async function smsLoginOnce(deps: AuthDeps, request: SmsLoginRequest, context: S
   const now = nowOf(deps);
   await assertNotLocked(deps.limits, lockOf.phone(phone), now);
   if (!mayRegister && (await findUserByMobile(deps.db, phone)) === undefined) throw notRegistered();
-  return withSmsCode(deps, { phone, purpose: 'quicklogin', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now, async (trx) => {
-    let user = await findUserByMobile(trx, phone);
-    if (user === undefined) {
-      if (!mayRegister) throw notRegistered();
-      const userId = await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash: null, now });
-      user = await findUserById(trx, userId);
-      if (user === undefined) throw new Error(`user ${userId} vanished after insert`);
-    }
-    refuseDisabled(user);
-    return signInUser(trx, user, context, request.showvip ?? false, now);
-  });
+  return withSmsCode(
+    deps,
+    { phone, purpose: 'quicklogin', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode },
+    now,
+    async (trx) => {
+      let user = await findUserByMobile(trx, phone);
+      if (user === undefined) {
+        if (!mayRegister) throw notRegistered();
+        const userId = await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash: null, now });
+        user = await findUserById(trx, userId);
+        if (user === undefined) throw new Error(`user ${userId} vanished after insert`);
+      }
+      refuseDisabled(user);
+      return signInUser(trx, user, context, request.showvip ?? false, now);
+    },
+  );
 }
 
 export interface PasswordLoginRequest {
@@ -132,9 +142,14 @@ export async function register(deps: AuthDeps, request: CodeAndPasswordRequest):
   if ((await findUserByMobile(deps.db, phone)) !== undefined) throw phoneRegistered();
   const passwordHash = await hashPassword(request.password);
   try {
-    await withSmsCode(deps, { phone, purpose: 'register', code: request.smscode, wrongCode: REGISTER_ERRORS.wrongSmsCode }, now, async (trx) => {
-      await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash, now });
-    });
+    await withSmsCode(
+      deps,
+      { phone, purpose: 'register', code: request.smscode, wrongCode: REGISTER_ERRORS.wrongSmsCode },
+      now,
+      async (trx) => {
+        await insertUser(trx, { username: phone, mobile: phone, nickname: maskedPhone(phone), passwordHash, now });
+      },
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw phoneRegistered();
     throw error;
@@ -149,10 +164,15 @@ export async function resetPassword(deps: AuthDeps, request: CodeAndPasswordRequ
   const user = await findUserByMobile(deps.db, phone);
   if (user === undefined) throw notRegistered();
   const passwordHash = await hashPassword(request.password);
-  await withSmsCode(deps, { phone, purpose: 'forgetpwd', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now, async (trx) => {
-    await setPasswordHash(trx, user.id, passwordHash, now);
-    await revokeUserSessions(trx, user.id, now);
-  });
+  await withSmsCode(
+    deps,
+    { phone, purpose: 'forgetpwd', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode },
+    now,
+    async (trx) => {
+      await setPasswordHash(trx, user.id, passwordHash, now);
+      await revokeUserSessions(trx, user.id, now);
+    },
+  );
 }
 
 /** spec §7 setpwd: the first password of a user who signed up by SMS (ispwd 0); else 12003. */
@@ -200,7 +220,11 @@ export async function changeNickname(deps: AuthDeps, { user, tokens }: SignedIn,
  * spec §7 bindaccount: a WeChat/QQ user without a mobile (logintype '1', else 19008) binds a
  * mobile proven by a 'bindmobile' code; a mobile of another user answers 19003.
  */
-export async function bindMobile(deps: AuthDeps, { user, tokens }: SignedIn, request: { mobile: string; smscode: string }): Promise<TUserInfo> {
+export async function bindMobile(
+  deps: AuthDeps,
+  { user, tokens }: SignedIn,
+  request: { mobile: string; smscode: string },
+): Promise<TUserInfo> {
   const phone = normalizePhone(request.mobile);
   const now = nowOf(deps);
   const isSocialWithoutMobile = (user.hasWechat || user.hasQq) && user.mobile === null;
@@ -208,9 +232,15 @@ export async function bindMobile(deps: AuthDeps, { user, tokens }: SignedIn, req
   await assertNotLocked(deps.limits, lockOf.phone(phone), now);
   if ((await findUserByMobile(deps.db, phone)) !== undefined) throw phoneRegistered();
   try {
-    await withSmsCode(deps, { phone, purpose: 'bindmobile', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode }, now, async (trx) => {
-      if (!(await setFirstMobile(trx, user.id, phone, now))) throw ApiError.business(AUTH_ERRORS.alreadyBound, 'mobile bound in parallel');
-    });
+    await withSmsCode(
+      deps,
+      { phone, purpose: 'bindmobile', code: request.smscode, wrongCode: LOGIN_ERRORS.wrongSmsCode },
+      now,
+      async (trx) => {
+        if (!(await setFirstMobile(trx, user.id, phone, now)))
+          throw ApiError.business(AUTH_ERRORS.alreadyBound, 'mobile bound in parallel');
+      },
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw phoneRegistered();
     throw error;

@@ -47,9 +47,19 @@ function visitorCookieOf(result: CallResult): string | undefined {
 }
 
 /** A signed call from `caller`, which keeps the visitor cookie the answer gives (the other cookies, tests pass themselves). */
-export async function call(t: TestApp, path: string, fields: SignableFields, caller: Caller, headers: Record<string, string> = {}): Promise<CallResult> {
+export async function call(
+  t: TestApp,
+  path: string,
+  fields: SignableFields,
+  caller: Caller,
+  headers: Record<string, string> = {},
+): Promise<CallResult> {
   const cookie = [caller.visitorCookie, headers['cookie']].filter((part) => part !== undefined).join('; ');
-  const result = await signedCall(t, path, fields, { deviceid: caller.deviceid, ip: caller.ip, headers: { ...headers, ...(cookie === '' ? {} : { cookie }) } });
+  const result = await signedCall(t, path, fields, {
+    deviceid: caller.deviceid,
+    ip: caller.ip,
+    headers: { ...headers, ...(cookie === '' ? {} : { cookie }) },
+  });
   const given = visitorCookieOf(result);
   if (given !== undefined) caller.visitorCookie = given;
   return result;
@@ -91,7 +101,12 @@ export function userInfoOf(result: CallResult): TUserInfo {
 }
 
 /** Asks a code for `purpose` and answers it, failing the test unless it was sent. */
-export async function requestCode(t: AuthTestApp, caller: Caller & { phone: string }, verifytype: string, imgcode?: string): Promise<string> {
+export async function requestCode(
+  t: AuthTestApp,
+  caller: Caller & { phone: string },
+  verifytype: string,
+  imgcode?: string,
+): Promise<string> {
   const fields: SignableFields = { account: caller.phone, verifytype };
   if (imgcode !== undefined) fields['imgcode'] = imgcode;
   const sent = await call(t, '/api/v4/smsverify', fields, caller);
@@ -100,7 +115,11 @@ export async function requestCode(t: AuthTestApp, caller: Caller & { phone: stri
 }
 
 /** Signs up (or in) by SMS: a user without a password; answers the userinfo and the call. */
-export async function signInBySms(t: AuthTestApp, caller: Caller & { phone: string }, extra: SignableFields = {}): Promise<{ userinfo: TUserInfo; result: CallResult }> {
+export async function signInBySms(
+  t: AuthTestApp,
+  caller: Caller & { phone: string },
+  extra: SignableFields = {},
+): Promise<{ userinfo: TUserInfo; result: CallResult }> {
   const smscode = await requestCode(t, caller, 'quicklogin');
   const result = await call(t, '/api/v4/loginquick', { account: caller.phone, smscode, ...extra }, caller);
   return { userinfo: userInfoOf(result), result };

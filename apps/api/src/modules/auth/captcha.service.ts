@@ -38,5 +38,6 @@ export async function checkCaptcha(db: Executor, deviceId: string, answer: strin
   const captcha = await takeCaptcha(db, deviceId);
   if (captcha === undefined) throw ApiError.business(SMS_SEND_ERRORS.imageCodeInvalid, 'no captcha for this device');
   if (captcha.expires_at <= now) throw ApiError.business(SMS_SEND_ERRORS.imageCodeInvalid, 'captcha expired');
-  if (!isSameDigest(captcha.code_hash, answerDigest(answer))) throw ApiError.business(SMS_SEND_ERRORS.imageCodeInvalid, 'wrong captcha answer');
+  if (!isSameDigest(captcha.code_hash, answerDigest(answer)))
+    throw ApiError.business(SMS_SEND_ERRORS.imageCodeInvalid, 'wrong captcha answer');
 }

@@ -26,7 +26,7 @@ interface Chunk {
 
 function chunksOf(png: Buffer): Chunk[] {
   const chunks: Chunk[] = [];
-  for (let offset = 8; offset < png.length; ) {
+  for (let offset = 8; offset < png.length;) {
     const length = png.readUInt32BE(offset);
     chunks.push({
       type: png.toString('latin1', offset + 4, offset + 8),
@@ -149,7 +149,12 @@ describe('renderCaptcha: the PNG', () => {
 
   it('draws a light background with dark text', () => {
     const image = decode(renderCaptcha('HKNU', { ...DEFAULT_OPTIONS, seed: 7 }));
-    const corners = [image.luma(0, 0), image.luma(image.width - 1, 0), image.luma(0, image.height - 1), image.luma(image.width - 1, image.height - 1)];
+    const corners = [
+      image.luma(0, 0),
+      image.luma(image.width - 1, 0),
+      image.luma(0, image.height - 1),
+      image.luma(image.width - 1, image.height - 1),
+    ];
     // A corner may hold a noise dot; most of them show the background.
     expect(corners.filter((luma) => luma > 200).length).toBeGreaterThanOrEqual(3);
     let dark = 0;
@@ -175,7 +180,10 @@ describe('renderCaptcha: what it shows', () => {
   it('renders every character of the alphabet as ink inside its own cell', () => {
     const characters = [...CAPTCHA_ALPHABET];
     for (let start = 0; start < characters.length; start += 4) {
-      const text = characters.slice(start, start + 4).join('').padEnd(4, 'A');
+      const text = characters
+        .slice(start, start + 4)
+        .join('')
+        .padEnd(4, 'A');
       for (const seed of [1, 2, 3]) expectGlyphsInTheirCells(text, { ...DEFAULT_OPTIONS, seed: seed * 1000 + start });
     }
   });
@@ -246,7 +254,8 @@ describe('the captcha alphabet and text', () => {
   it('draws random texts of the asked length from the alphabet, every character about as often', () => {
     for (const length of [4, 5, 6]) expect(randomCaptchaText(length)).toMatch(new RegExp(`^[${CAPTCHA_ALPHABET}]{${length}}$`));
     const counts = new Map<string, number>();
-    for (let draw = 0; draw < 1000; draw += 1) for (const character of randomCaptchaText(5)) counts.set(character, (counts.get(character) ?? 0) + 1);
+    for (let draw = 0; draw < 1000; draw += 1)
+      for (const character of randomCaptchaText(5)) counts.set(character, (counts.get(character) ?? 0) + 1);
     const expected = 5000 / CAPTCHA_ALPHABET.length;
     expect([...counts.keys()].sort().join('')).toBe([...CAPTCHA_ALPHABET].sort().join(''));
     // 200 expected per character, standard deviation about 14: 70 away is beyond 5 deviations.

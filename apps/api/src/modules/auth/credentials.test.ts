@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fileTokenOf, hashPassword, isPasswordRight, isSameDigest, newSessionToken, newSmsCode, sha256Hex, smsCodeDigest } from './credentials';
+import {
+  fileTokenOf,
+  hashPassword,
+  isPasswordRight,
+  isSameDigest,
+  newSessionToken,
+  newSmsCode,
+  sha256Hex,
+  smsCodeDigest,
+} from './credentials';
 import { maskedPhone, normalizePhone } from './phone';
 import { loginTypeOf } from './session.service';
 

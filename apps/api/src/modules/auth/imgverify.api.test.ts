@@ -70,7 +70,8 @@ describe('POST /api/v4/imgverify', () => {
     await call(t, '/api/v4/imgverify', {}, other);
 
     // The register send always checks the image code.
-    const send = (imgcode: string, who = client) => call(t, '/api/v4/smsverify', { account: who.phone, verifytype: 'register', imgcode }, who);
+    const send = (imgcode: string, who = client) =>
+      call(t, '/api/v4/smsverify', { account: who.phone, verifytype: 'register', imgcode }, who);
     expectAnswer(await send('AC3D'), { code: 10008 });
     await call(t, '/api/v4/imgverify', {}, client);
     captcha.texts.push('HK4M');

@@ -99,7 +99,8 @@ export async function checkPasswordGuarded(limits: LimitStore, check: PasswordCh
     { key: limitKey('password', ipSubject), cost: 1, limit: PASSWORD_FAILURES_PER_IP_BEFORE_LOCK, windowMs: FAILURE_WINDOW_MS },
   ];
   const started = await limits.consume([notLocked(subject), notLocked(ipSubject), ...attempts], now * 1000);
-  if (!started.ok) throw started.key === lockKey(subject) || started.key === lockKey(ipSubject) ? lockedFor(started.retryAfterMs) : busyError();
+  if (!started.ok)
+    throw started.key === lockKey(subject) || started.key === lockKey(ipSubject) ? lockedFor(started.retryAfterMs) : busyError();
 
   let isRight: boolean;
   try {

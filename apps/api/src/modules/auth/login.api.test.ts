@@ -76,7 +76,10 @@ describe('POST /api/v4/loginquick', () => {
     expect(userinfo.nowtime).toBeLessThanOrEqual(after);
 
     const expiry = Math.floor(t.clock.now() / 1000) + 86_400;
-    await t.database.db.insertInto('membership').values({ user_id: Number(userinfo.uid), product_id: 211, auth_value: expiry, updated_at: 0 }).execute();
+    await t.database.db
+      .insertInto('membership')
+      .values({ user_id: Number(userinfo.uid), product_id: 211, auth_value: expiry, updated_at: 0 })
+      .execute();
     await t.clock.advance(61_000);
     const smscode = await requestCode(t, client, 'quicklogin');
     const withVip = userInfoOf(await call(t, '/api/v4/loginquick', { account: client.phone, smscode, showvip: 'true' }, client));
@@ -217,7 +220,9 @@ describe('POST /api/v4/login', () => {
     expect(userinfo).toMatchObject({ uid: signup.uid, username: client.phone, ispwd: 1, logintype: '0' });
     expect(userinfo).not.toHaveProperty('vip');
     expect(setCookieOf(result)).toContain(userinfo.usertoken);
-    expect(userInfoOf(await call(t, '/api/v4/login', { account: `86-${client.phone}`, password: 'abc123', showvip: 1 }, client))).toMatchObject({
+    expect(
+      userInfoOf(await call(t, '/api/v4/login', { account: `86-${client.phone}`, password: 'abc123', showvip: 1 }, client)),
+    ).toMatchObject({
       uid: signup.uid,
       vip: [],
     });
@@ -252,7 +257,10 @@ describe('POST /api/v4/login', () => {
     const client = freshClient();
     await userWithPassword(t, client, 'abc123');
     for (let attempt = 1; attempt < AUTH_LIMITS.failuresBeforeLock; attempt += 1) {
-      expectAnswer(await call(t, '/api/v4/login', { account: client.phone, password: `wrong${attempt}` }, freshClient()), WRONG_ACCOUNT_OR_PASSWORD);
+      expectAnswer(
+        await call(t, '/api/v4/login', { account: client.phone, password: `wrong${attempt}` }, freshClient()),
+        WRONG_ACCOUNT_OR_PASSWORD,
+      );
     }
     expectAnswer(await call(t, '/api/v4/login', { account: client.phone, password: 'wrong5' }, freshClient()), LOCKED);
     expectAnswer(await call(t, '/api/v4/login', { account: client.phone, password: 'abc123' }, client), LOCKED);
@@ -300,7 +308,9 @@ describe('POST /api/v4/login', () => {
     const client = freshClient();
     await userWithPassword(t, client, 'abc123');
     const logins = await Promise.all(
-      Array.from({ length: 3 * AUTH_LIMITS.failuresBeforeLock }, () => call(t, '/api/v4/login', { account: client.phone, password: 'abc123' }, freshClient())),
+      Array.from({ length: 3 * AUTH_LIMITS.failuresBeforeLock }, () =>
+        call(t, '/api/v4/login', { account: client.phone, password: 'abc123' }, freshClient()),
+      ),
     );
     expect(logins.every((login) => [10000, 10064].includes(Number(login.body['code'])))).toBe(true);
     const busy = logins.find((login) => login.body['code'] === 10064);

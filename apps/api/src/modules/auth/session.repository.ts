@@ -36,11 +36,20 @@ export async function insertSession(db: Executor, session: NewSession): Promise<
 
 /** One lookup on the unique token_hash index. */
 export async function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('user_session').select(['id', 'user_id', 'expires_at', 'revoked_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  return db
+    .selectFrom('user_session')
+    .select(['id', 'user_id', 'expires_at', 'revoked_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 export async function revokeSessionByTokenHash(db: Executor, tokenHash: string, now: number): Promise<void> {
-  await db.updateTable('user_session').set({ revoked_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('user_session')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function revokeUserSessions(db: Executor, userId: number, now: number): Promise<void> {

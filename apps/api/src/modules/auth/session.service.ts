@@ -57,7 +57,13 @@ export async function userInfoOf(db: Executor, user: UserRecord, tokens: Session
 }
 
 /** Opens a session for a user already loaded and answers its userinfo. */
-export async function signInUser(db: Executor, user: UserRecord, context: SignInContext, showvip: boolean, now: number): Promise<TUserInfo> {
+export async function signInUser(
+  db: Executor,
+  user: UserRecord,
+  context: SignInContext,
+  showvip: boolean,
+  now: number,
+): Promise<TUserInfo> {
   const tokens = await openSession(db, user.id, context, now);
   return userInfoOf(db, user, tokens, showvip, now);
 }

@@ -40,7 +40,12 @@ export async function addSmsCodeAttempt(db: Executor, id: number): Promise<void>
 
 /** Marks the code used; false when it already was (a parallel request took it). */
 export async function markSmsCodeUsed(db: Executor, id: number, now: number): Promise<boolean> {
-  const result = await db.updateTable('sms_code').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('sms_code')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 

@@ -31,7 +31,8 @@ function tooFrequent(reason: string, retryAfter: number): ApiError {
 async function assertPurposeAllowed(db: Executor, phone: string, purpose: SmsPurpose): Promise<void> {
   if (purpose === 'quicklogin') return;
   const isRegistered = (await findUserByMobile(db, phone)) !== undefined;
-  if (purpose === 'forgetpwd' && !isRegistered) throw ApiError.business(SMS_SEND_ERRORS.accountNotRegistered, 'forgetpwd for an unknown phone');
+  if (purpose === 'forgetpwd' && !isRegistered)
+    throw ApiError.business(SMS_SEND_ERRORS.accountNotRegistered, 'forgetpwd for an unknown phone');
   if ((purpose === 'register' || purpose === 'bindmobile') && isRegistered) {
     throw ApiError.business(SMS_SEND_ERRORS.phoneRegistered, `${purpose} for a registered phone`);
   }
@@ -85,7 +86,8 @@ export async function sendSmsCode(deps: AuthDeps, request: SmsCodeRequest, conte
   let reservation: { code: string; codeId: number };
   try {
     if (request.imgcode === undefined) {
-      const looksAutomated = sendsFromIp - 1 >= AUTH_LIMITS.captchaAfterIpSendsPerHour || phonesOfDevice > AUTH_LIMITS.captchaAfterDevicePhonesPerHour;
+      const looksAutomated =
+        sendsFromIp - 1 >= AUTH_LIMITS.captchaAfterIpSendsPerHour || phonesOfDevice > AUTH_LIMITS.captchaAfterDevicePhonesPerHour;
       if (looksAutomated) throw ApiError.business(SMS_SEND_ERRORS.imageCodeRequired, 'captcha demanded of an automated-looking sender');
     } else if (!isRegistering) {
       await checkCaptcha(deps.db, deviceId, request.imgcode, now);
@@ -156,7 +158,12 @@ async function spendSmsCode(trx: Executor, answer: SmsCodeAnswer, now: number): 
  * a failure (the failuresBeforeLock-th in the window locks the phone: 10062, else `wrongCode`); a
  * right one clears the phone's failures.
  */
-export async function withSmsCode<T>(deps: AuthDeps, answer: SmsCodeAnswer, now: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function withSmsCode<T>(
+  deps: AuthDeps,
+  answer: SmsCodeAnswer,
+  now: number,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   const { phone } = answer;
   await assertNotLocked(deps.limits, lockOf.phone(phone), now);
   const outcome = await transact(deps.db, async (trx) => ((await spendSmsCode(trx, answer, now)) ? { value: await work(trx) } : undefined));

@@ -2,7 +2,18 @@ import { AUTH_LIMITS } from '@xcad/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as CaptchaModule from './captcha';
 import type { SmsMessage, SmsProvider, SmsSendResult } from '../sms/sms.provider';
-import { call, createAuthTestApp, expectAnswer, freshClient, lastCode, otherCode, requestCode, signInBySms, type AuthTestApp, type Caller } from './auth.testing';
+import {
+  call,
+  createAuthTestApp,
+  expectAnswer,
+  freshClient,
+  lastCode,
+  otherCode,
+  requestCode,
+  signInBySms,
+  type AuthTestApp,
+  type Caller,
+} from './auth.testing';
 
 // The captcha text is the one random thing a test cannot read off the image; fix it.
 const captcha = vi.hoisted(() => ({ text: 'HK4M' }));
@@ -79,7 +90,10 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
       await newImage(client);
       expectAnswer(await call(t, '/api/v4/smsverify', { ...fields, imgcode: 'AAAA' }, client), IMAGE_CODE_INVALID);
       await newImage(client);
-      expectAnswer(await call(t, '/api/v4/smsverify', { ...fields, imgcode: captcha.text }, client), { code: 19003, message: '当前号码已被注册' });
+      expectAnswer(await call(t, '/api/v4/smsverify', { ...fields, imgcode: captcha.text }, client), {
+        code: 19003,
+        message: '当前号码已被注册',
+      });
     });
 
     it('register: always needs an image code (10010), then sends with the right one', async () => {
@@ -98,7 +112,9 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
 
       await signInBySms(t, client);
       await t.clock.advance(61_000);
-      expect((await call(t, '/api/v4/safsmsverify', { account: client.phone, verifytype: 'forgetpwd' }, client)).body).toMatchObject({ code: 10000 });
+      expect((await call(t, '/api/v4/safsmsverify', { account: client.phone, verifytype: 'forgetpwd' }, client)).body).toMatchObject({
+        code: 10000,
+      });
     });
 
     it('bindmobile: refuses a registered phone with 19003', async () => {
@@ -124,7 +140,9 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
     expect(t.outbox.messagesFor(client.phone)).toHaveLength(1);
 
     await t.clock.advance(AUTH_LIMITS.lockSeconds * 1000);
-    expect((await call(t, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toMatchObject({ code: 10000 });
+    expect((await call(t, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toMatchObject({
+      code: 10000,
+    });
   });
 
   describe('rate limits', () => {
@@ -142,7 +160,10 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
       expectAnswer(await call(t, '/api/v4/safsmsverify', { account: client.phone, verifytype: 'quicklogin' }, client), TOO_FREQUENT);
 
       await t.clock.advance(2_000);
-      expect((await call(t, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toEqual({ code: 10000, message: '' });
+      expect((await call(t, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toEqual({
+        code: 10000,
+        message: '',
+      });
       expect(t.outbox.messagesFor(client.phone)).toHaveLength(2);
     });
 
@@ -151,7 +172,9 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
       const firstSentAt = Math.floor(t.clock.now() / 1000);
       for (let send = 0; send < AUTH_LIMITS.smsPerPhonePerHour; send += 1) {
         const sender = { ...freshClient(), phone };
-        expect((await call(t, '/api/v4/smsverify', { account: phone, verifytype: 'quicklogin' }, sender)).body).toMatchObject({ code: 10000 });
+        expect((await call(t, '/api/v4/smsverify', { account: phone, verifytype: 'quicklogin' }, sender)).body).toMatchObject({
+          code: 10000,
+        });
         await t.clock.advance(61_000);
       }
       const before = Math.floor(t.clock.now() / 1000);
@@ -162,7 +185,9 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
       expectRetryAfterWithin(refused, firstSentAt + 3_600 - now, firstSentAt + 1 + 3_600 - before);
 
       await t.clock.advance((firstSentAt + 3_600 - now) * 1000);
-      expect((await call(t, '/api/v4/smsverify', { account: phone, verifytype: 'quicklogin' }, freshClient())).body).toMatchObject({ code: 10000 });
+      expect((await call(t, '/api/v4/smsverify', { account: phone, verifytype: 'quicklogin' }, freshClient())).body).toMatchObject({
+        code: 10000,
+      });
       expect(t.outbox.messagesFor(phone)).toHaveLength(AUTH_LIMITS.smsPerPhonePerHour + 1);
     });
 
@@ -177,7 +202,12 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
       }
       const sender = { ...freshClient(), ip };
       await newImage(sender);
-      const refused = await call(t, '/api/v4/smsverify', { account: sender.phone, verifytype: 'quicklogin', imgcode: captcha.text }, sender);
+      const refused = await call(
+        t,
+        '/api/v4/smsverify',
+        { account: sender.phone, verifytype: 'quicklogin', imgcode: captcha.text },
+        sender,
+      );
       expectAnswer(refused, TOO_FREQUENT);
       const now = Math.floor(t.clock.now() / 1000);
       expectRetryAfterWithin(refused, firstSentAt + 3_600 - now, firstSentAt + 1 + 3_600 - (now - 1));
@@ -190,7 +220,9 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
       const ip = '10.98.0.1';
       for (let send = 0; send < AUTH_LIMITS.captchaAfterIpSendsPerHour; send += 1) {
         const sender = { ...freshClient(), ip };
-        expect((await call(t, '/api/v4/smsverify', { account: sender.phone, verifytype: 'quicklogin' }, sender)).body).toMatchObject({ code: 10000 });
+        expect((await call(t, '/api/v4/smsverify', { account: sender.phone, verifytype: 'quicklogin' }, sender)).body).toMatchObject({
+          code: 10000,
+        });
       }
       const sender = { ...freshClient(), ip };
       const fields = { account: sender.phone, verifytype: 'quicklogin' };
@@ -215,7 +247,12 @@ describe('POST /api/v4/smsverify and safsmsverify', () => {
       expectAnswer(await call(t, '/api/v4/smsverify', { account: second.phone, verifytype: 'quicklogin' }, second), IMAGE_CODE_REQUIRED);
 
       await newImage(second);
-      const sent = await call(t, '/api/v4/smsverify', { account: second.phone, verifytype: 'quicklogin', imgcode: captcha.text.toLowerCase() }, second);
+      const sent = await call(
+        t,
+        '/api/v4/smsverify',
+        { account: second.phone, verifytype: 'quicklogin', imgcode: captcha.text.toLowerCase() },
+        second,
+      );
       expect(sent.body).toEqual({ code: 10000, message: '' });
     });
 
@@ -276,11 +313,16 @@ describe('when the SMS provider fails', () => {
     provider.next = { ok: false, reason: 'provider-error', detail: 'HTTP 500: answer is not JSON' };
     const refused = await call(failing, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client);
     expectAnswer(refused, { code: 10016, message: '短信发送失败，请稍后重试' });
-    expect(failing.logs.some((line) => line['msg'] === 'sms code not sent' && line['detail'] === 'HTTP 500: answer is not JSON')).toBe(true);
+    expect(failing.logs.some((line) => line['msg'] === 'sms code not sent' && line['detail'] === 'HTTP 500: answer is not JSON')).toBe(
+      true,
+    );
     expectAnswer(await loginWithSentCode(client), { code: 19310 });
 
     provider.next = { ok: true, providerMessageId: 'm-2' };
-    expect((await call(failing, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toEqual({ code: 10000, message: '' });
+    expect((await call(failing, '/api/v4/smsverify', { account: client.phone, verifytype: 'quicklogin' }, client)).body).toEqual({
+      code: 10000,
+      message: '',
+    });
     expect((await loginWithSentCode(client)).body).toMatchObject({ code: 10000 });
   });
 

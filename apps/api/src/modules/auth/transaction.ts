@@ -18,7 +18,10 @@ export async function transact<T>(db: Kysely<Database>, work: (trx: Transaction<
       await trx.commit().execute();
     } else {
       // The original error says what went wrong; a failed rollback would only hide it.
-      await trx.rollback().execute().catch(() => undefined);
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
     }
     throw error;
   }

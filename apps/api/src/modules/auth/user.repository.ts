@@ -146,7 +146,12 @@ export async function membershipsOf(db: Executor, userId: number): Promise<Array
 
 /** The user holding the provider's openid. */
 export async function userIdOfIdentity(db: Executor, provider: IdentityProvider, openid: string): Promise<number | undefined> {
-  const row = await db.selectFrom('user_identity').select('user_id').where('provider', '=', provider).where('openid', '=', openid).executeTakeFirst();
+  const row = await db
+    .selectFrom('user_identity')
+    .select('user_id')
+    .where('provider', '=', provider)
+    .where('openid', '=', openid)
+    .executeTakeFirst();
   return row?.user_id;
 }
 
@@ -174,6 +179,12 @@ export interface NewIdentity {
 export async function insertIdentity(db: Executor, identity: NewIdentity): Promise<void> {
   await db
     .insertInto('user_identity')
-    .values({ user_id: identity.userId, provider: identity.provider, openid: identity.openid, unionid: identity.unionid, created_at: identity.now })
+    .values({
+      user_id: identity.userId,
+      provider: identity.provider,
+      openid: identity.openid,
+      unionid: identity.unionid,
+      created_at: identity.now,
+    })
     .execute();
 }

@@ -7,7 +7,9 @@ import { createTestApp, type TestApp } from '../../test-app';
 // characters a drawing has.
 
 /** fontkit (pdfkit's font engine, no type declarations) reads the WOFF back. */
-const fontkit = createRequire(import.meta.url)('fontkit') as { create(b: Buffer): { familyName: string; numGlyphs: number; hasGlyphForCodePoint(cp: number): boolean } };
+const fontkit = createRequire(import.meta.url)('fontkit') as {
+  create(b: Buffer): { familyName: string; numGlyphs: number; hasGlyphForCodePoint(cp: number): boolean };
+};
 
 let t: TestApp;
 beforeAll(async () => {

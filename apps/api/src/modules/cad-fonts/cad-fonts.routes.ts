@@ -15,7 +15,10 @@ export const cadFontsRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { file: string }; Querystring: Record<string, unknown> }>(`${CAD_FONTS_PATH}/:file`, async (request, reply) => {
     try {
       const woff = fonts.subset(request.params.file, request.query['v'], request.query['c']);
-      return reply.header('content-type', 'font/woff').header('cache-control', IMMUTABLE).send(Buffer.from(woff.buffer, woff.byteOffset, woff.byteLength));
+      return reply
+        .header('content-type', 'font/woff')
+        .header('cache-control', IMMUTABLE)
+        .send(Buffer.from(woff.buffer, woff.byteOffset, woff.byteLength));
     } catch (error) {
       if (!(error instanceof CadFontError)) throw error;
       request.log.info({ reason: error.message }, 'cad font refused');

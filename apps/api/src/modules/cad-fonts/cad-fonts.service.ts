@@ -50,7 +50,8 @@ export function createCadFontsService(): CadFontsService {
       const face = /^(sans|serif)\.woff$/.exec(file)?.[1] as ServedCjkFace | undefined;
       if (!face) throw new CadFontError('notFound', `no font ${JSON.stringify(file.slice(0, 40))}`);
       // A page of another release asks for a font this server no longer has.
-      if (version !== SHIPPED_FONT_VERSION) throw new CadFontError('notFound', `font version ${JSON.stringify(String(version).slice(0, 40))} is not ${SHIPPED_FONT_VERSION}`);
+      if (version !== SHIPPED_FONT_VERSION)
+        throw new CadFontError('notFound', `font version ${JSON.stringify(String(version).slice(0, 40))} is not ${SHIPPED_FONT_VERSION}`);
       const codePoints = typeof codes === 'string' ? decodeCodePoints(codes) : null;
       if (!codePoints) throw new CadFontError('malformed', 'c must list up to 800 increasing code points');
       const key = `${face}|${codes as string}`;

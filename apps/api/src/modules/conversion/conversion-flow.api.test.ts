@@ -22,7 +22,14 @@ async function upload(caller: Caller, task: { tasktag: string; tasktoken: string
   let last: Record<string, unknown> = {};
   // Last chunk first: the order chunks arrive in does not matter.
   for (const chunk of [...Array.from({ length: chunks }, (_, index) => index)].reverse()) {
-    const query = new URLSearchParams({ tasktag: task.tasktag, timestamp: String(Math.floor(t.clock.now() / 1000)), tasktoken: task.tasktoken, fileindex: String(fileindex), chunks: String(chunks), chunk: String(chunk) });
+    const query = new URLSearchParams({
+      tasktag: task.tasktag,
+      timestamp: String(Math.floor(t.clock.now() / 1000)),
+      tasktoken: task.tasktoken,
+      fileindex: String(fileindex),
+      chunks: String(chunks),
+      chunk: String(chunk),
+    });
     const response = await t.app.inject({
       method: 'POST',
       url: `/api/v4/uploadfile?${query.toString()}`,
@@ -46,7 +53,18 @@ async function waitForEnd(caller: Caller, tasktag: string): Promise<Record<strin
 describe('a conversion, uploaded, converted and downloaded', () => {
   it('turns a DXF and a DWG into one zip of two PDFs', async () => {
     const caller = freshClient();
-    const par = await call(t, '/api/v4/uploadpar', { filename: JSON.stringify(['门.dxf', 'sample.dwg']), filecount: 2, tasktype: 'cad2pdf', outputfileextension: 'pdf', parainfo: '{"paper":"A4"}' }, caller);
+    const par = await call(
+      t,
+      '/api/v4/uploadpar',
+      {
+        filename: JSON.stringify(['门.dxf', 'sample.dwg']),
+        filecount: 2,
+        tasktype: 'cad2pdf',
+        outputfileextension: 'pdf',
+        parainfo: '{"paper":"A4"}',
+      },
+      caller,
+    );
     expect(par.body).toMatchObject({ code: 10000 });
     const task = { tasktag: String(par.body['tasktag']), tasktoken: String(par.body['tasktoken']) };
 
@@ -73,7 +91,12 @@ describe('a conversion, uploaded, converted and downloaded', () => {
 
   it('fails a file that only looks like a drawing (a DWG cut short), with its reason', async () => {
     const caller = freshClient();
-    const par = await call(t, '/api/v4/uploadpar', { filename: 'broken.dwg', filecount: 1, tasktype: 'cad2jpg', outputfileextension: 'png' }, caller);
+    const par = await call(
+      t,
+      '/api/v4/uploadpar',
+      { filename: 'broken.dwg', filecount: 1, tasktype: 'cad2jpg', outputfileextension: 'png' },
+      caller,
+    );
     const task = { tasktag: String(par.body['tasktag']), tasktoken: String(par.body['tasktoken']) };
     const broken = fixture('acs_sample_AC1015.dwg').subarray(0, 3 * TEST_MIN_CHUNK_BYTES - 100);
     expect(await upload(caller, task, 0, broken, TEST_MIN_CHUNK_BYTES)).toMatchObject({ code: 10000 });

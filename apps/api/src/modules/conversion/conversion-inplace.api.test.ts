@@ -5,7 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freshClient } from '../auth/auth.testing';
 import { assemblyKeyOf } from './conversion-upload';
-import { chunksOf, createConversionTestApp, fixture, sendChunk, startTask, type ConversionTestApp, type StartedTask } from './conversion.testing';
+import {
+  chunksOf,
+  createConversionTestApp,
+  fixture,
+  sendChunk,
+  startTask,
+  type ConversionTestApp,
+  type StartedTask,
+} from './conversion.testing';
 
 // Decision 0019 benchmark fix on the real app and database: on local disk the chunks of a file are
 // written straight into one assembly object at chunk * chunk size, so a finished file is moved to
@@ -42,7 +50,12 @@ async function stored(task: StartedTask): Promise<string[]> {
 }
 
 async function receivedChunks(task: StartedTask): Promise<number[]> {
-  const rows = await t.database.db.selectFrom('conversion_chunk').select('chunk').where('tasktag', '=', task.tasktag).orderBy('chunk').execute();
+  const rows = await t.database.db
+    .selectFrom('conversion_chunk')
+    .select('chunk')
+    .where('tasktag', '=', task.tasktag)
+    .orderBy('chunk')
+    .execute();
   return rows.map((row) => row.chunk);
 }
 
@@ -148,7 +161,13 @@ describe('chunks written in place', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     const query = `tasktag=${task.tasktag}&tasktoken=${task.tasktoken}&timestamp=${Math.floor(t.clock.now() / 1000)}&fileindex=0&chunks=3&chunk=1`;
-    const sent = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `/api/v4/uploadfile?${query}`, headers: { 'content-type': 'application/octet-stream', 'content-length': SIZE } });
+    const sent = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: `/api/v4/uploadfile?${query}`,
+      headers: { 'content-type': 'application/octet-stream', 'content-length': SIZE },
+    });
     sent.on('error', () => undefined);
     const aborted = t.logs.filter((line) => line['msg'] === 'chunk upload aborted').length;
     await new Promise<void>((resolve) => sent.write(Buffer.alloc(40 * KB, 0x55), () => resolve()));
@@ -167,7 +186,10 @@ describe('chunks written in place', () => {
     await send(task, 0, PARTS[0]!);
     await send(task, 1, PARTS[1]!);
     expect(await stored(task)).toEqual([assemblyKeyOf(task.tasktag, 0)]);
-    expect((await call(t, '/api/v4/taskcancel', { tasktag: task.tasktag }, caller)).body).toMatchObject({ code: 10000, status: 'cancelled' });
+    expect((await call(t, '/api/v4/taskcancel', { tasktag: task.tasktag }, caller)).body).toMatchObject({
+      code: 10000,
+      status: 'cancelled',
+    });
     expect(await stored(task)).toEqual([]);
     expect(await receivedChunks(task)).toEqual([]);
     expect(await send(task, 2, PARTS[2]!)).toMatchObject({ code: TASK_UNKNOWN });

@@ -23,14 +23,21 @@ afterAll(async () => {
 const now = () => Math.floor(t.clock.now() / 1000);
 
 function cad2pdf(names: string[]) {
-  return { tasktype: 'cad2pdf', outputfileextension: 'pdf', filename: names.length === 1 ? names[0]! : JSON.stringify(names), filecount: names.length };
+  return {
+    tasktype: 'cad2pdf',
+    outputfileextension: 'pdf',
+    filename: names.length === 1 ? names[0]! : JSON.stringify(names),
+    filecount: names.length,
+  };
 }
 
 describe('the free conversions of a day', () => {
   it('stops a new device id per request from one address at the free tasks of the address, until the next Beijing day', async () => {
     const ip = freshClient().ip;
     for (let index = 0; index < CONVERSION_LIMITS.freeTasksPerAddressPerDay; index += 1) {
-      expect((await uploadpar(t, { ...freshClient(), ip }, cad2pdf([`${index}.dwg`]))).body, `task ${index}`).toMatchObject({ code: 10000 });
+      expect((await uploadpar(t, { ...freshClient(), ip }, cad2pdf([`${index}.dwg`]))).body, `task ${index}`).toMatchObject({
+        code: 10000,
+      });
     }
     const refused = await uploadpar(t, { ...freshClient(), ip }, cad2pdf(['one-more.dwg']));
     expect(refused.body).toEqual({ code: TOO_MANY_TASKS, message: CONVERSION_MESSAGES.tooManyTasks });

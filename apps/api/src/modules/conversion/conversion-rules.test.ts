@@ -76,7 +76,12 @@ describe('what taskstate says', () => {
   });
 
   it('counts upload progress over every file and stays under 100 until queued', () => {
-    expect(uploadProgressOf([{ chunks: 4, received: 1, finished: false }, { chunks: null, received: 0, finished: false }])).toBe(12);
+    expect(
+      uploadProgressOf([
+        { chunks: 4, received: 1, finished: false },
+        { chunks: null, received: 0, finished: false },
+      ]),
+    ).toBe(12);
     expect(uploadProgressOf([{ chunks: 2, received: 2, finished: false }])).toBe(99);
     expect(uploadProgressOf([])).toBe(0);
   });

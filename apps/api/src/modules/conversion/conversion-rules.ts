@@ -97,7 +97,10 @@ export interface FileProgress {
 /** While uploading: the share of chunks in, over every file (a file not started counts as 0), below 100. */
 export function uploadProgressOf(files: readonly FileProgress[]): number {
   if (files.length === 0) return 0;
-  const sum = files.reduce((total, file) => total + (file.chunks === null || file.chunks === 0 ? 0 : Math.min(1, file.received / file.chunks)), 0);
+  const sum = files.reduce(
+    (total, file) => total + (file.chunks === null || file.chunks === 0 ? 0 : Math.min(1, file.received / file.chunks)),
+    0,
+  );
   return Math.min(99, Math.floor((sum / files.length) * 100));
 }
 

@@ -26,7 +26,8 @@ export async function sweepConversions(deps: ConversionDeps): Promise<SweepResul
   for (;;) {
     const batch = await abandonedUploads(deps.db, now, BATCH);
     for (const task of batch) {
-      if (await moveTask(deps.db, task.tasktag, ['uploading'], { status: 'failed', reason: TASK_LINES.uploadTimedOut }, now)) result.abandoned += 1;
+      if (await moveTask(deps.db, task.tasktag, ['uploading'], { status: 'failed', reason: TASK_LINES.uploadTimedOut }, now))
+        result.abandoned += 1;
       await deleteTaskFiles(deps, task.tasktag);
     }
     if (batch.length < BATCH) break;

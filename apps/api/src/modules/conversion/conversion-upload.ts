@@ -13,7 +13,18 @@ import {
 import type { ConversionTaskRow } from '@xcad/db';
 import { inPlaceWriterOf, StorageLimitError, type InPlaceWriter } from '../../storage';
 import { UploadAbortedError, chunkSource, discardBody, type ChunkBody } from './chunk-body';
-import { acceptsKind, chunkKeyOf, expectedTypesOf, inputKeyOf, jobPriorityOf, megabytesOf, sniffInputKind, SNIFF_BYTES, TASK_LINES, taskPrefixOf } from './conversion-rules';
+import {
+  acceptsKind,
+  chunkKeyOf,
+  expectedTypesOf,
+  inputKeyOf,
+  jobPriorityOf,
+  megabytesOf,
+  sniffInputKind,
+  SNIFF_BYTES,
+  TASK_LINES,
+  taskPrefixOf,
+} from './conversion-rules';
 import { nowSeconds, type ConversionDeps } from './conversion.deps';
 import {
   chunksOf,
@@ -77,7 +88,11 @@ function chunkInvalid(logMessage: string): ApiError {
 
 /** spec §9: a chunk other than a file's last smaller than the chunk size (50 MB). */
 function chunkTooSmall(deps: ConversionDeps, logMessage: string): ApiError {
-  return new ApiError({ code: CONVERSION_ERRORS.chunkInvalid.codes[0], userMessage: CONVERSION_MESSAGES.chunkSize(megabytesOf(deps.minChunkBytes)), logMessage });
+  return new ApiError({
+    code: CONVERSION_ERRORS.chunkInvalid.codes[0],
+    userMessage: CONVERSION_MESSAGES.chunkSize(megabytesOf(deps.minChunkBytes)),
+    logMessage,
+  });
 }
 
 /** Ends an upload that broke a rule: the task and file fail with `message`, its files are deleted. */
@@ -95,10 +110,20 @@ async function tooLarge(deps: ConversionDeps, task: ConversionTaskRow, fileindex
   return new ApiError({ code: CONVERSION_ERRORS.tooLarge.codes[0], userMessage: message, logMessage });
 }
 
-async function wrongType(deps: ConversionDeps, task: ConversionTaskRow, tool: TTaskType, fileindex: number, kind: TInputKind | null): Promise<ApiError> {
+async function wrongType(
+  deps: ConversionDeps,
+  task: ConversionTaskRow,
+  tool: TTaskType,
+  fileindex: number,
+  kind: TInputKind | null,
+): Promise<ApiError> {
   const message = CONVERSION_MESSAGES.wrongType(expectedTypesOf(tool));
   await failUpload(deps, task, fileindex, message);
-  return new ApiError({ code: CONVERSION_ERRORS.wrongType.codes[0], userMessage: message, logMessage: `a ${kind ?? 'unknown'} file for ${tool}` });
+  return new ApiError({
+    code: CONVERSION_ERRORS.wrongType.codes[0],
+    userMessage: message,
+    logMessage: `a ${kind ?? 'unknown'} file for ${tool}`,
+  });
 }
 
 function toolOf(task: ConversionTaskRow): TTaskType {
@@ -136,10 +161,24 @@ async function assembleOnce(deps: ConversionDeps, task: ConversionTaskRow, filei
   try {
     if (writer !== undefined && isInPlace) {
       const misfits = misfitsOf(chunks);
-      if (misfits.length > 0) return await forgetChunks(deps, task, fileindex, misfits, assembly, 'conversion chunks of mixed sizes; the client will send them again');
+      if (misfits.length > 0)
+        return await forgetChunks(
+          deps,
+          task,
+          fileindex,
+          misfits,
+          assembly,
+          'conversion chunks of mixed sizes; the client will send them again',
+        );
       size = (await sealAssembly(deps, writer, chunks, assembly, key)).size;
     } else {
-      size = (await deps.storage.compose(key, chunks.map((chunk) => chunk.storage_key), { consume: true })).size;
+      size = (
+        await deps.storage.compose(
+          key,
+          chunks.map((chunk) => chunk.storage_key),
+          { consume: true },
+        )
+      ).size;
     }
   } catch (error) {
     // Another process assembled the file first, or the task ended meanwhile.
@@ -164,7 +203,14 @@ function misfitsOf(chunks: readonly ChunkRecord[]): ChunkRecord[] {
 }
 
 /** Forgets chunks (their records and their own objects): the client sends them again (it asks which are missing). */
-async function forgetChunks(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number, chunks: readonly ChunkRecord[], assembly: string, message: string): Promise<void> {
+async function forgetChunks(
+  deps: ConversionDeps,
+  task: ConversionTaskRow,
+  fileindex: number,
+  chunks: readonly ChunkRecord[],
+  assembly: string,
+  message: string,
+): Promise<void> {
   for (const chunk of chunks) {
     await deleteChunk(deps.db, chunk);
     if (chunk.storage_key !== assembly) await deps.storage.delete(chunk.storage_key);
@@ -230,14 +276,27 @@ async function filesDone(deps: ConversionDeps, task: ConversionTaskRow): Promise
  * trusted: the assembly is gone (a crash between moving it to the input and recording that), or
  * no chunk is left to tell the chunk size they were placed with (a failed retry of the only one).
  */
-async function keptChunks(deps: ConversionDeps, task: ConversionTaskRow, query: TUploadFileQuery, writer: InPlaceWriter | undefined, assembly: string): Promise<ChunkRecord[]> {
+async function keptChunks(
+  deps: ConversionDeps,
+  task: ConversionTaskRow,
+  query: TUploadFileQuery,
+  writer: InPlaceWriter | undefined,
+  assembly: string,
+): Promise<ChunkRecord[]> {
   const chunks = await chunksOf(deps.db, [task.tasktag], query.fileindex);
   if (writer === undefined) return chunks;
   const placed = chunks.filter((chunk) => chunk.storage_key === assembly && chunk.chunk !== query.chunk);
   if (placed.length === 0) return chunks;
   const isLost = chunkSizeOf(chunks, query.chunks) === undefined || (await deps.storage.stat(assembly)) === undefined;
   if (!isLost) return chunks;
-  await forgetChunks(deps, task, query.fileindex, placed, assembly, 'conversion chunks placed without a known layout; the client will send them again');
+  await forgetChunks(
+    deps,
+    task,
+    query.fileindex,
+    placed,
+    assembly,
+    'conversion chunks placed without a known layout; the client will send them again',
+  );
   return chunks.filter((chunk) => !placed.includes(chunk));
 }
 
@@ -264,7 +323,8 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
   // Every chunk but the last has at least minChunkBytes: a file of the largest size has this many at most.
   const maxChunks = Math.ceil(Number(task.max_file_bytes) / deps.minChunkBytes);
   if (query.chunks > maxChunks) throw chunkTooSmall(deps, `${query.chunks} chunks, at most ${maxChunks}`);
-  if (body.declaredBytes !== undefined && body.declaredBytes > CONVERSION_LIMITS.chunkBytes) throw chunkInvalid(`chunk of ${body.declaredBytes} bytes`);
+  if (body.declaredBytes !== undefined && body.declaredBytes > CONVERSION_LIMITS.chunkBytes)
+    throw chunkInvalid(`chunk of ${body.declaredBytes} bytes`);
 
   await claimChunkCount(deps.db, task.tasktag, query.fileindex, query.chunks);
   const file = await fileOf(deps.db, task.tasktag, query.fileindex);
@@ -318,7 +378,8 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
         : await inPlace.writer.writeAt(key, inPlace.offset, source.stream, { maxBytes: limit });
   } catch (error) {
     discardBody(body);
-    if (error instanceof StorageLimitError && limit === allowance) throw await tooLarge(deps, task, query.fileindex, `file over ${task.max_file_bytes} bytes`);
+    if (error instanceof StorageLimitError && limit === allowance)
+      throw await tooLarge(deps, task, query.fileindex, `file over ${task.max_file_bytes} bytes`);
     if (error instanceof StorageLimitError) throw chunkInvalid(`chunk over ${limit} bytes`);
     // A cancel deleting the task's folder under a chunk being written: the task is over, not broken.
     if (!(error instanceof UploadAbortedError) && (await taskByTag(deps.db, task.tasktag))?.status !== 'uploading') {
@@ -340,7 +401,8 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
     if (inPlace === undefined) await deps.storage.delete(key);
     throw chunkTooSmall(deps, `chunk of ${size} bytes`);
   }
-  if (chunkSize !== undefined && !fitsChunkSize(size, chunkSize, isLast)) throw await refuse(`chunk of ${size} bytes, the file's chunks have ${chunkSize}`);
+  if (chunkSize !== undefined && !fitsChunkSize(size, chunkSize, isLast))
+    throw await refuse(`chunk of ${size} bytes, the file's chunks have ${chunkSize}`);
 
   // A cancel (or a failure of another file) may have ended the task while this chunk streamed in.
   const current = await taskByTag(deps.db, task.tasktag);
@@ -348,7 +410,14 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
     await deps.storage.delete(key);
     throw ApiError.business(CONVERSION_ERRORS.taskUnknown, `task became ${current?.status ?? 'absent'} during the chunk`);
   }
-  await upsertChunk(deps.db, { tasktag: task.tasktag, fileindex: query.fileindex, chunk: query.chunk, size, storage_key: key, received_at: nowSeconds(deps) });
+  await upsertChunk(deps.db, {
+    tasktag: task.tasktag,
+    fileindex: query.fileindex,
+    chunk: query.chunk,
+    size,
+    storage_key: key,
+    received_at: nowSeconds(deps),
+  });
   if (kind !== null) await setFileKind(deps.db, task.tasktag, query.fileindex, kind);
 
   // Parallel chunks each passed their own allowance; together they may not.

@@ -64,7 +64,12 @@ afterAll(async () => {
 const now = () => Math.floor(t.clock.now() / 1000);
 
 function cad2pdf(names: string[]) {
-  return { tasktype: 'cad2pdf', outputfileextension: 'pdf', filename: names.length === 1 ? names[0]! : JSON.stringify(names), filecount: names.length };
+  return {
+    tasktype: 'cad2pdf',
+    outputfileextension: 'pdf',
+    filename: names.length === 1 ? names[0]! : JSON.stringify(names),
+    filecount: names.length,
+  };
 }
 
 async function state(caller: Caller, task: StartedTask, extra: Record<string, string> = {}) {
@@ -88,8 +93,19 @@ describe('uploadpar', () => {
     expect(result.body['tasktag']).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(result.body['tasktoken']).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Math.abs(Number(result.body['timestamp']) - now())).toBeLessThanOrEqual(1);
-    const row = await t.database.db.selectFrom('conversion_task').selectAll().where('tasktag', '=', String(result.body['tasktag'])).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ device_id: caller.deviceid, user_id: null, tier: 'visitor', status: 'uploading', filecount: 1, max_file_bytes: 50 * 1024 * 1024 });
+    const row = await t.database.db
+      .selectFrom('conversion_task')
+      .selectAll()
+      .where('tasktag', '=', String(result.body['tasktag']))
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      device_id: caller.deviceid,
+      user_id: null,
+      tier: 'visitor',
+      status: 'uploading',
+      filecount: 1,
+      max_file_bytes: 50 * 1024 * 1024,
+    });
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(String(result.body['tasktoken']));
     // The visitor gets the HttpOnly cookie that owns the task; only its hash is stored.
@@ -103,8 +119,16 @@ describe('uploadpar', () => {
     const caller = freshClient();
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ ...cad2pdf(['a.dwg']), outputfileextension: 'dwg' }, 'outputfileextension', CONVERSION_MESSAGES.outputExtension],
-      [{ tasktype: 'cad2ver', outputfileextension: 'dwg', filename: 'a.dwg', filecount: 1 }, 'fileversion', CONVERSION_MESSAGES.fileVersion],
-      [{ tasktype: 'cad2ver', outputfileextension: 'dwg', fileversion: 'R12', filename: 'a.dwg', filecount: 1 }, 'fileversion', CONVERSION_MESSAGES.dwgVersion(DWG_OUTPUT_VERSIONS)],
+      [
+        { tasktype: 'cad2ver', outputfileextension: 'dwg', filename: 'a.dwg', filecount: 1 },
+        'fileversion',
+        CONVERSION_MESSAGES.fileVersion,
+      ],
+      [
+        { tasktype: 'cad2ver', outputfileextension: 'dwg', fileversion: 'R12', filename: 'a.dwg', filecount: 1 },
+        'fileversion',
+        CONVERSION_MESSAGES.dwgVersion(DWG_OUTPUT_VERSIONS),
+      ],
       [{ ...cad2pdf(['a.dwg', 'b.dwg']), filecount: 3 }, 'filename', CONVERSION_MESSAGES.fileName],
       [{ ...cad2pdf(['a.dwg']), tasktype: 'dwg2svg' }, 'tasktype', CONVERSION_MESSAGES.taskType],
       [{ ...cad2pdf(['a.dwg']), parainfo: '{"paper":"B5"}' }, 'parainfo', CONVERSION_MESSAGES.parainfo],
@@ -116,7 +140,7 @@ describe('uploadpar', () => {
     }
   });
 
-  it("gives a converter member the member tier: more files, larger ones, a higher priority", async () => {
+  it('gives a converter member the member tier: more files, larger ones, a higher priority', async () => {
     const caller = freshClient();
     const { userinfo } = await signInBySms(t, caller);
     await makeConverterMember(t, userinfo.uid, now() + 86_400);
@@ -128,7 +152,11 @@ describe('uploadpar', () => {
     expect(t.jobs.enqueued).toContainEqual({ tasktag: task.tasktag, priority: 10 });
 
     // A lapsed membership is the visitor tier again; a dead usertoken is refused, not ignored.
-    await t.database.db.updateTable('membership').set({ auth_value: now() - 1 }).where('user_id', '=', Number(userinfo.uid)).execute();
+    await t.database.db
+      .updateTable('membership')
+      .set({ auth_value: now() - 1 })
+      .where('user_id', '=', Number(userinfo.uid))
+      .execute();
     expect((await uploadpar(t, caller, fields)).body).toMatchObject({ code: INVALID_FIELD, field: 'filecount' });
     expect((await uploadpar(t, caller, { ...cad2pdf(['a.dwg']), usertoken: 'not-a-session' })).body).toMatchObject({ code: 10060 });
   });
@@ -150,7 +178,13 @@ describe('uploadfile', () => {
     expect(dwgParts.length).toBe(5);
 
     // DWG chunks 3, 1, 4, then chunk 1 again with other bytes, then the right ones again.
-    expect((await sendChunk(t, task, { fileindex: 0, chunks: 5, chunk: 3 }, dwgParts[3]!)).body).toEqual({ code: 11000, message: '', tasktag: task.tasktag, received: 1, filesdone: 0 });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 5, chunk: 3 }, dwgParts[3]!)).body).toEqual({
+      code: 11000,
+      message: '',
+      tasktag: task.tasktag,
+      received: 1,
+      filesdone: 0,
+    });
     await sendChunk(t, task, { fileindex: 0, chunks: 5, chunk: 1 }, dwgParts[1]!);
     await sendChunk(t, task, { fileindex: 0, chunks: 5, chunk: 4 }, dwgParts[4]!);
     await sendChunk(t, task, { fileindex: 0, chunks: 5, chunk: 1 }, Buffer.alloc(dwgParts[1]!.length, 7));
@@ -158,10 +192,37 @@ describe('uploadfile', () => {
     expect(retried.body).toMatchObject({ code: 11000, received: 3, filesdone: 0 });
 
     const during = await state(caller, task);
-    expect(during).toMatchObject({ code: 20000, status: 'uploading', statusdetail: '上传中', reason: null, tasktype: 'cad2pdf', outputfileextension: 'pdf' });
+    expect(during).toMatchObject({
+      code: 20000,
+      status: 'uploading',
+      statusdetail: '上传中',
+      reason: null,
+      tasktype: 'cad2pdf',
+      outputfileextension: 'pdf',
+    });
     expect(during['files']).toEqual([
-      { fileindex: 0, name: '总平面图.dwg', size: dwgParts[1]!.length + dwgParts[3]!.length + dwgParts[4]!.length, received: [1, 3, 4], chunks: 5, state: 'uploading', reason: null, outputname: null, outputsize: null },
-      { fileindex: 1, name: 'text.dxf', size: 0, received: [], chunks: 0, state: 'uploading', reason: null, outputname: null, outputsize: null },
+      {
+        fileindex: 0,
+        name: '总平面图.dwg',
+        size: dwgParts[1]!.length + dwgParts[3]!.length + dwgParts[4]!.length,
+        received: [1, 3, 4],
+        chunks: 5,
+        state: 'uploading',
+        reason: null,
+        outputname: null,
+        outputsize: null,
+      },
+      {
+        fileindex: 1,
+        name: 'text.dxf',
+        size: 0,
+        received: [],
+        chunks: 0,
+        state: 'uploading',
+        reason: null,
+        outputname: null,
+        outputsize: null,
+      },
     ]);
     expect(during['progress']).toBe(30);
     expect(ZTaskStateResponse.safeParse(during).success).toBe(true);
@@ -178,7 +239,12 @@ describe('uploadfile', () => {
     expect(t.jobs.enqueued.filter((job) => job.tasktag === task.tasktag)).toEqual([{ tasktag: task.tasktag, priority: 0 }]);
 
     // The inputs are the uploaded bytes, the chunks are gone, and the task is queued for the jobs.
-    const files = await t.database.db.selectFrom('conversion_file').selectAll().where('tasktag', '=', task.tasktag).orderBy('fileindex').execute();
+    const files = await t.database.db
+      .selectFrom('conversion_file')
+      .selectAll()
+      .where('tasktag', '=', task.tasktag)
+      .orderBy('fileindex')
+      .execute();
     expect(files.map((file) => [file.state, file.kind, Number(file.size)])).toEqual([
       ['waiting', 'dwg', DWG.length],
       ['waiting', 'dxf', DXF.length],
@@ -210,9 +276,14 @@ describe('uploadfile', () => {
 
     const resumed = await state(caller, task);
     expect((resumed['files'] as Array<{ received: number[] }>)[0]!.received).toEqual([0, 1]);
-    for (let chunk = 2; chunk < parts.length; chunk += 1) await sendChunk(t, task, { fileindex: 0, chunks: parts.length, chunk }, parts[chunk]!);
+    for (let chunk = 2; chunk < parts.length; chunk += 1)
+      await sendChunk(t, task, { fileindex: 0, chunks: parts.length, chunk }, parts[chunk]!);
     expect(await state(caller, task)).toMatchObject({ status: 'queued' });
-    const file = await t.database.db.selectFrom('conversion_file').selectAll().where('tasktag', '=', task.tasktag).executeTakeFirstOrThrow();
+    const file = await t.database.db
+      .selectFrom('conversion_file')
+      .selectAll()
+      .where('tasktag', '=', task.tasktag)
+      .executeTakeFirstOrThrow();
     expect((await t.storage.read(file.input_key!))?.equals(DWG)).toBe(true);
   });
 
@@ -226,7 +297,12 @@ describe('uploadfile', () => {
     expect(refused.body).toEqual({ code: TOO_LARGE, message: CONVERSION_MESSAGES.tooLarge(1) });
     expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
     expect(await chunkRows(task.tasktag)).toBe(0);
-    expect(await state(caller, task)).toMatchObject({ code: 18000, status: 'failed', reason: CONVERSION_MESSAGES.tooLarge(1), statusdetail: CONVERSION_MESSAGES.tooLarge(1) });
+    expect(await state(caller, task)).toMatchObject({
+      code: 18000,
+      status: 'failed',
+      reason: CONVERSION_MESSAGES.tooLarge(1),
+      statusdetail: CONVERSION_MESSAGES.tooLarge(1),
+    });
     expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 0 }, parts[0]!)).body).toMatchObject({ code: TASK_UNKNOWN });
   });
 
@@ -251,8 +327,16 @@ describe('uploadfile', () => {
     expect((await sendChunk(t, renamed, { fileindex: 0, chunks: 2, chunk: 0 }, png)).body).toMatchObject({ code: WRONG_TYPE });
     expect(await storedUnder(`conversion/${renamed.tasktag}/`)).toEqual([]);
 
-    const dwgToPdf2cad = await startTask(t, caller, { tasktype: 'pdf2cad', outputfileextension: 'dxf', filename: 'scan.pdf', filecount: 1 });
-    expect((await sendChunk(t, dwgToPdf2cad, { fileindex: 0, chunks: 1, chunk: 0 }, DWG.subarray(0, 64 * KB))).body).toEqual({ code: WRONG_TYPE, message: CONVERSION_MESSAGES.wrongType('PDF') });
+    const dwgToPdf2cad = await startTask(t, caller, {
+      tasktype: 'pdf2cad',
+      outputfileextension: 'dxf',
+      filename: 'scan.pdf',
+      filecount: 1,
+    });
+    expect((await sendChunk(t, dwgToPdf2cad, { fileindex: 0, chunks: 1, chunk: 0 }, DWG.subarray(0, 64 * KB))).body).toEqual({
+      code: WRONG_TYPE,
+      message: CONVERSION_MESSAGES.wrongType('PDF'),
+    });
 
     const pdf2cad = await startTask(t, caller, { tasktype: 'pdf2cad', outputfileextension: 'dwg', filename: 'scan.pdf', filecount: 1 });
     expect((await sendChunk(t, pdf2cad, { fileindex: 0, chunks: 1, chunk: 0 }, tinyPdf())).body).toMatchObject({ code: 10000 });
@@ -262,18 +346,34 @@ describe('uploadfile', () => {
     const caller = freshClient();
     const task = await startTask(t, caller, cad2pdf(['a.dxf', 'b.dxf']));
     const wrongToken = `${task.tasktoken.slice(0, -1)}${task.tasktoken.endsWith('A') ? 'B' : 'A'}`;
-    expect((await sendChunk(t, { ...task, tasktoken: wrongToken }, { fileindex: 0, chunks: 2, chunk: 0 }, DXF)).body).toMatchObject({ code: TOKEN_INVALID });
-    expect((await sendChunk(t, { tasktag: 'AAAAAAAAAAAAAAAAAAAAAA', tasktoken: task.tasktoken }, { fileindex: 0, chunks: 2, chunk: 0 }, DXF)).body).toMatchObject({ code: TASK_UNKNOWN });
+    expect((await sendChunk(t, { ...task, tasktoken: wrongToken }, { fileindex: 0, chunks: 2, chunk: 0 }, DXF)).body).toMatchObject({
+      code: TOKEN_INVALID,
+    });
+    expect(
+      (await sendChunk(t, { tasktag: 'AAAAAAAAAAAAAAAAAAAAAA', tasktoken: task.tasktoken }, { fileindex: 0, chunks: 2, chunk: 0 }, DXF))
+        .body,
+    ).toMatchObject({ code: TASK_UNKNOWN });
     expect((await sendChunk(t, task, { fileindex: 2, chunks: 1, chunk: 0 }, DXF)).body).toMatchObject({ code: CHUNK_INVALID });
     expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 2 }, DXF)).body).toMatchObject({ code: CHUNK_INVALID });
     expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 0 }, DXF.subarray(0, 60 * KB))).body).toMatchObject({ code: 11000 });
-    expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 1 }, DXF.subarray(60 * KB))).body).toMatchObject({ code: CHUNK_INVALID });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 1 }, DXF.subarray(60 * KB))).body).toMatchObject({
+      code: CHUNK_INVALID,
+    });
     expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, Buffer.alloc(0))).body).toMatchObject({ code: CHUNK_INVALID });
     const query = `tasktag=${task.tasktag}&tasktoken=${task.tasktoken}&fileindex=0&chunks=two&chunk=1&timestamp=1`;
-    const malformed = await t.app.inject({ method: 'POST', url: `/api/v4/uploadfile?${query}`, payload: DXF, headers: { 'content-type': 'application/octet-stream' } });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: `/api/v4/uploadfile?${query}`,
+      payload: DXF,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(malformed.json()).toMatchObject({ code: INVALID_FIELD, field: 'chunks' });
     // None of that harmed the upload.
-    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, DXF.subarray(60 * KB))).body).toMatchObject({ code: 11000, received: 2, filesdone: 1 });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, DXF.subarray(60 * KB))).body).toMatchObject({
+      code: 11000,
+      received: 2,
+      filesdone: 1,
+    });
   });
 
   it('stores nothing of a chunk whose client went away, and takes it again later', async () => {
@@ -283,11 +383,21 @@ describe('uploadfile', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     const query = `tasktag=${task.tasktag}&tasktoken=${task.tasktoken}&timestamp=${now()}&fileindex=0&chunks=2&chunk=1`;
-    const sent = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `/api/v4/uploadfile?${query}`, headers: { 'content-type': 'application/octet-stream', 'content-length': parts[1]!.length } });
+    const sent = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: `/api/v4/uploadfile?${query}`,
+      headers: { 'content-type': 'application/octet-stream', 'content-length': parts[1]!.length },
+    });
     sent.on('error', () => undefined);
     // Part of the chunk reaches storage before the connection breaks.
     await new Promise<void>((resolve) => sent.write(parts[1]!.subarray(0, 200 * KB), () => resolve()));
-    await expect.poll(async () => (await readdir(t.storage.root, { recursive: true })).some((name) => String(name).endsWith('.part')), { timeout: 3000 }).toBe(true);
+    await expect
+      .poll(async () => (await readdir(t.storage.root, { recursive: true })).some((name) => String(name).endsWith('.part')), {
+        timeout: 3000,
+      })
+      .toBe(true);
     sent.destroy();
     await expect.poll(() => t.logs.some((line) => line['msg'] === 'chunk upload aborted'), { timeout: 3000 }).toBe(true);
 
@@ -305,7 +415,9 @@ describe('uploadfile', () => {
     await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 0 }, DXF.subarray(0, 10 * KB));
     t.clock.advance((CONVERSION_LIMITS.uploadTimeoutSeconds + 1) * 1000);
     try {
-      expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, DXF.subarray(10 * KB))).body).toMatchObject({ code: TASK_UNKNOWN });
+      expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, DXF.subarray(10 * KB))).body).toMatchObject({
+        code: TASK_UNKNOWN,
+      });
       expect(await state(caller, task)).toMatchObject({ code: 18000, status: 'failed', reason: '上传超时，请重新上传文件' });
       expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
     } finally {
@@ -317,7 +429,7 @@ describe('uploadfile', () => {
 describe('who sees a task', () => {
   const READERS = ['/api/v4/taskstate', '/api/v4/taskdown', '/api/v4/taskcancel'];
 
-  it('shows a signed-in user\'s task to that user on any device, and nothing of it to one who sends their device id', async () => {
+  it("shows a signed-in user's task to that user on any device, and nothing of it to one who sends their device id", async () => {
     const owner = freshClient();
     const { userinfo } = await signInBySms(t, owner);
     const task = await startTask(t, owner, { ...cad2pdf(['mine.dxf']), usertoken: userinfo.usertoken });
@@ -325,15 +437,24 @@ describe('who sees a task', () => {
     const withOwnersDevice = { ...freshClient(), deviceid: owner.deviceid };
     for (const caller of [stranger, withOwnersDevice]) {
       for (const path of READERS) {
-        expect((await call(t, path, { tasktag: task.tasktag }, caller)).body, path).toEqual({ code: TASK_UNKNOWN, message: CONVERSION_MESSAGES.taskUnknown });
+        expect((await call(t, path, { tasktag: task.tasktag }, caller)).body, path).toEqual({
+          code: TASK_UNKNOWN,
+          message: CONVERSION_MESSAGES.taskUnknown,
+        });
       }
       expect((await call(t, '/api/v4/tasklist', {}, caller)).body).toEqual({ code: 10000, message: '', tasks: [], total: 0 });
     }
     // The same user on another device (a usertoken, or the web's session cookie).
     const laptop = freshClient();
-    expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, usertoken: userinfo.usertoken }, laptop)).body).toMatchObject({ code: 20000 });
-    expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag }, laptop, { cookie: `xcad_session=${userinfo.usertoken}` })).body).toMatchObject({ code: 20000 });
-    expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, usertoken: 'stale' }, laptop)).body).toMatchObject({ code: TASK_UNKNOWN });
+    expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, usertoken: userinfo.usertoken }, laptop)).body).toMatchObject({
+      code: 20000,
+    });
+    expect(
+      (await call(t, '/api/v4/taskstate', { tasktag: task.tasktag }, laptop, { cookie: `xcad_session=${userinfo.usertoken}` })).body,
+    ).toMatchObject({ code: 20000 });
+    expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, usertoken: 'stale' }, laptop)).body).toMatchObject({
+      code: TASK_UNKNOWN,
+    });
 
     const list = (await call(t, '/api/v4/tasklist', { usertoken: userinfo.usertoken }, laptop)).body;
     expect(list).toMatchObject({ code: 10000, total: 1 });
@@ -350,11 +471,19 @@ describe('who sees a task', () => {
     const thief = { ...freshClient(), deviceid: visitor.deviceid };
     const forger = { ...freshClient(), deviceid: visitor.deviceid, visitorCookie: `xcad_visitor=${'A'.repeat(43)}` };
     for (const caller of [thief, forger]) {
-      for (const path of READERS) expect((await call(t, path, { tasktag: task.tasktag }, caller)).body, path).toMatchObject({ code: TASK_UNKNOWN });
+      for (const path of READERS)
+        expect((await call(t, path, { tasktag: task.tasktag }, caller)).body, path).toMatchObject({ code: TASK_UNKNOWN });
       expect((await call(t, '/api/v4/tasklist', {}, caller)).body).toMatchObject({ tasks: [], total: 0 });
-      expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, tasktoken: 'x'.repeat(43) }, caller)).body).toMatchObject({ code: TASK_UNKNOWN });
+      expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, tasktoken: 'x'.repeat(43) }, caller)).body).toMatchObject({
+        code: TASK_UNKNOWN,
+      });
     }
-    const qr = (cookie?: string) => t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}&deviceid=${visitor.deviceid}`, headers: cookie === undefined ? {} : { cookie } });
+    const qr = (cookie?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}&deviceid=${visitor.deviceid}`,
+        headers: cookie === undefined ? {} : { cookie },
+      });
     expect((await qr()).statusCode).toBe(404);
     expect((await qr(forger.visitorCookie)).statusCode).toBe(404);
 
@@ -366,12 +495,17 @@ describe('who sees a task', () => {
 
     // A client without cookies (the desktop software) reads it with the tasktoken uploadpar gave it.
     const desktop = freshClient();
-    expect((await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, ifshowtxt: 1, tasktoken: task.tasktoken }, desktop)).body).toMatchObject({ code: 20000 });
-    expect((await call(t, '/api/v4/taskcancel', { tasktag: task.tasktag, tasktoken: task.tasktoken }, desktop)).body).toMatchObject({ code: 10000, status: 'cancelled' });
+    expect(
+      (await call(t, '/api/v4/taskstate', { tasktag: task.tasktag, ifshowtxt: 1, tasktoken: task.tasktoken }, desktop)).body,
+    ).toMatchObject({ code: 20000 });
+    expect((await call(t, '/api/v4/taskcancel', { tasktag: task.tasktag, tasktoken: task.tasktoken }, desktop)).body).toMatchObject({
+      code: 10000,
+      status: 'cancelled',
+    });
     expect((await call(t, '/api/v4/tasklist', {}, desktop)).body).toMatchObject({ tasks: [], total: 0 });
   });
 
-  it('lists a visitor\'s tasks newest first, a page at a time', async () => {
+  it("lists a visitor's tasks newest first, a page at a time", async () => {
     const caller = freshClient();
     const first = await startTask(t, caller, cad2pdf(['1.dxf']));
     t.clock.advance(1000);
@@ -398,10 +532,27 @@ describe('results', () => {
     const caller = freshClient();
     const task = await startTask(t, caller, cad2pdf(['a.dxf', 'b.dxf', 'c.dxf']));
     for (let fileindex = 0; fileindex < 3; fileindex += 1) await uploadFile(t, task, fileindex, DXF, 200 * KB);
-    expect((await call(t, '/api/v4/taskdown', { tasktag: task.tasktag, downtype: 2 }, caller)).body).toEqual({ code: NOT_DONE, message: CONVERSION_MESSAGES.notDone });
-    await t.database.db.updateTable('conversion_task').set({ status: 'processing', progress: 33 }).where('tasktag', '=', task.tasktag).execute();
-    await t.database.db.updateTable('conversion_file').set({ state: 'done' }).where('tasktag', '=', task.tasktag).where('fileindex', '=', 0).execute();
-    await t.database.db.updateTable('conversion_file').set({ state: 'converting' }).where('tasktag', '=', task.tasktag).where('fileindex', '=', 1).execute();
+    expect((await call(t, '/api/v4/taskdown', { tasktag: task.tasktag, downtype: 2 }, caller)).body).toEqual({
+      code: NOT_DONE,
+      message: CONVERSION_MESSAGES.notDone,
+    });
+    await t.database.db
+      .updateTable('conversion_task')
+      .set({ status: 'processing', progress: 33 })
+      .where('tasktag', '=', task.tasktag)
+      .execute();
+    await t.database.db
+      .updateTable('conversion_file')
+      .set({ state: 'done' })
+      .where('tasktag', '=', task.tasktag)
+      .where('fileindex', '=', 0)
+      .execute();
+    await t.database.db
+      .updateTable('conversion_file')
+      .set({ state: 'converting' })
+      .where('tasktag', '=', task.tasktag)
+      .where('fileindex', '=', 1)
+      .execute();
     expect(await state(caller, task)).toMatchObject({ code: 20000, status: 'processing', progress: 33, statusdetail: '正在转换 2/3' });
     expect(await state(caller, task, { ifshowtxt: '0' })).toMatchObject({ statusdetail: '' });
 
@@ -410,7 +561,10 @@ describe('results', () => {
     expect(done).toMatchObject({ code: 10000, status: 'done', progress: 100, statusdetail: '转换完成' });
     expect(ZTaskStateResponse.safeParse(done).success).toBe(true);
     expect(ZTaskListResponse.safeParse((await call(t, '/api/v4/tasklist', {}, caller)).body).success).toBe(true);
-    expect((done['files'] as Array<{ state: string; outputname: string }>)[2]).toMatchObject({ state: 'done', outputname: '转换结果_3个文件.zip' });
+    expect((done['files'] as Array<{ state: string; outputname: string }>)[2]).toMatchObject({
+      state: 'done',
+      outputname: '转换结果_3个文件.zip',
+    });
     expect(done['expiretime']).toBe(Number(done['createtime']) + t.env.CONVERSION_RETENTION_HOURS * 3600);
   });
 
@@ -428,13 +582,18 @@ describe('results', () => {
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(tinyPdf())).toBe(true);
     expect(file.headers['content-type']).toBe('application/pdf');
-    expect(file.headers['content-disposition']).toBe(`attachment; filename="____.pdf"; filename*=UTF-8''${encodeURIComponent('总平面图')}.pdf`);
+    expect(file.headers['content-disposition']).toBe(
+      `attachment; filename="____.pdf"; filename*=UTF-8''${encodeURIComponent('总平面图')}.pdf`,
+    );
     expect(file.headers['cache-control']).toBe('private, no-store');
     const part = await t.app.inject({ method: 'GET', url: downurl, headers: { range: 'bytes=0-7' } });
     expect(part.statusCode).toBe(206);
     expect(part.body).toBe('%PDF-1.4');
 
-    const tampered = await t.app.inject({ method: 'GET', url: downurl.replace(/expires=(\d+)/, (_, value: string) => `expires=${Number(value) + 3600}`) });
+    const tampered = await t.app.inject({
+      method: 'GET',
+      url: downurl.replace(/expires=(\d+)/, (_, value: string) => `expires=${Number(value) + 3600}`),
+    });
     expect(tampered.statusCode).toBe(403);
     expect(tampered.json()).toEqual({ code: 403, message: '下载链接无效，请回到转换页面重新下载' });
     const otherTask = await t.app.inject({ method: 'GET', url: downurl.replace(task.tasktag, (await doneTask(caller)).tasktag) });
@@ -456,7 +615,11 @@ describe('results', () => {
   it('shows a phone QR that leads to the share page, which downloads the result', async () => {
     const caller = freshClient();
     const task = await doneTask(caller, 'plan.pdf');
-    const qr = await t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}`, headers: { cookie: caller.visitorCookie ?? '' } });
+    const qr = await t.app.inject({
+      method: 'GET',
+      url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}`,
+      headers: { cookie: caller.visitorCookie ?? '' },
+    });
     expect(qr.statusCode).toBe(200);
     expect(qr.headers['content-type']).toBe('image/png');
     expect(qr.rawPayload.subarray(1, 4).toString()).toBe('PNG');
@@ -470,17 +633,31 @@ describe('results', () => {
     const code = shareUrl.searchParams.get('code') ?? '';
 
     const shared = await t.app.inject({ method: 'GET', url: `/api/file/share/${task.tasktag}?code=${code}` });
-    expect(shared.json()).toMatchObject({ code: 10000, status: 'done', filename: 'plan.pdf', files: [{ name: '总平面图.dxf', state: 'done', outputname: 'plan.pdf' }] });
+    expect(shared.json()).toMatchObject({
+      code: 10000,
+      status: 'done',
+      filename: 'plan.pdf',
+      files: [{ name: '总平面图.dxf', state: 'done', outputname: 'plan.pdf' }],
+    });
     const download = await t.app.inject({ method: 'GET', url: String(shared.json<Record<string, unknown>>()['downurl']) });
     expect(download.rawPayload.equals(tinyPdf())).toBe(true);
 
-    expect((await t.app.inject({ method: 'GET', url: `/api/file/share/${task.tasktag}?code=${code.slice(0, -1)}${code.endsWith('x') ? 'y' : 'x'}` })).json()).toMatchObject({ code: TASK_UNKNOWN });
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/file/share/${task.tasktag}?code=${code.slice(0, -1)}${code.endsWith('x') ? 'y' : 'x'}`,
+        })
+      ).json(),
+    ).toMatchObject({ code: TASK_UNKNOWN });
     expect((await t.app.inject({ method: 'GET', url: `/api/v4/sitetaskdownqrcode?tasktag=${task.tasktag}` })).statusCode).toBe(404);
 
     // Before it is done the share page shows the state and no link.
     const pending = await startTask(t, caller, cad2pdf(['later.dxf']));
     const pendingCode = new URL(shareUrlOf(t.deps, pending.tasktag)).searchParams.get('code') ?? '';
-    const pendingView = (await t.app.inject({ method: 'GET', url: `/api/file/share/${pending.tasktag}?code=${pendingCode}` })).json<Record<string, unknown>>();
+    const pendingView = (await t.app.inject({ method: 'GET', url: `/api/file/share/${pending.tasktag}?code=${pendingCode}` })).json<
+      Record<string, unknown>
+    >();
     expect(pendingView).toMatchObject({ code: 10000, status: 'uploading', statusdetail: '上传中' });
     expect(pendingView['downurl']).toBeUndefined();
   });
@@ -492,12 +669,23 @@ describe('cancel', () => {
     const task = await startTask(t, caller, cad2pdf(['x.dwg']));
     await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 0 }, DWG.subarray(0, 500 * KB));
     expect(await storedUnder(`conversion/${task.tasktag}/`)).toHaveLength(1);
-    expect((await call(t, '/api/v4/taskcancel', { tasktag: task.tasktag }, caller)).body).toEqual({ code: 10000, message: '', status: 'cancelled' });
+    expect((await call(t, '/api/v4/taskcancel', { tasktag: task.tasktag }, caller)).body).toEqual({
+      code: 10000,
+      message: '',
+      status: 'cancelled',
+    });
     expect(t.jobs.cancelled).toContain(task.tasktag);
     expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
     expect(await chunkRows(task.tasktag)).toBe(0);
-    expect(await state(caller, task)).toMatchObject({ code: 18000, status: 'cancelled', reason: CONVERSION_MESSAGES.cancelled, statusdetail: CONVERSION_MESSAGES.cancelled });
-    expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 1 }, DWG.subarray(500 * KB, 1000 * KB))).body).toMatchObject({ code: TASK_UNKNOWN });
+    expect(await state(caller, task)).toMatchObject({
+      code: 18000,
+      status: 'cancelled',
+      reason: CONVERSION_MESSAGES.cancelled,
+      statusdetail: CONVERSION_MESSAGES.cancelled,
+    });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 1 }, DWG.subarray(500 * KB, 1000 * KB))).body).toMatchObject({
+      code: TASK_UNKNOWN,
+    });
   });
 
   it('cancels a queued task through the jobs, and leaves a done one as it is', async () => {
@@ -542,7 +730,10 @@ describe('retention', () => {
       const swept = await sweepConversions(t.deps);
       expect(swept.purged).toBeGreaterThanOrEqual(2);
       expect(await storedUnder(`conversion/${done.tasktag}/`)).toEqual([]);
-      expect((await call(t, '/api/v4/taskdown', { tasktag: done.tasktag }, caller)).body).toEqual({ code: EXPIRED, message: CONVERSION_MESSAGES.expired });
+      expect((await call(t, '/api/v4/taskdown', { tasktag: done.tasktag }, caller)).body).toEqual({
+        code: EXPIRED,
+        message: CONVERSION_MESSAGES.expired,
+      });
       expect(await state(caller, done)).toEqual({ code: EXPIRED, message: CONVERSION_MESSAGES.expired });
       expect((await call(t, '/api/v4/tasklist', {}, caller)).body).toMatchObject({ tasks: [], total: 0 });
       expect(t.logs.some((line) => line['msg'] === 'conversion retention sweep')).toBe(true);
@@ -575,11 +766,17 @@ describe('chunks of the spec size', () => {
     const refused = { code: CHUNK_INVALID, message: '除最后一个分片外，每个分片须为50MB，请重新上传' };
     // Chunk 0 of 3 with its length announced, and streamed without one.
     expect((await sendChunk(spec, task, { fileindex: 0, chunks: 3, chunk: 0 }, DWG.subarray(0, 500 * KB))).body).toEqual(refused);
-    expect((await sendChunk(spec, task, { fileindex: 0, chunks: 3, chunk: 0 }, DWG.subarray(0, 500 * KB), { streamed: true })).body).toEqual(refused);
+    expect(
+      (await sendChunk(spec, task, { fileindex: 0, chunks: 3, chunk: 0 }, DWG.subarray(0, 500 * KB), { streamed: true })).body,
+    ).toEqual(refused);
     // A visitor's file (50 MB at most) has one chunk: 1,000 declared is refused before any byte is read.
     expect((await sendChunk(spec, task, { fileindex: 0, chunks: 1000, chunk: 999 }, DWG.subarray(0, KB))).body).toEqual(refused);
     expect(await spec.storage.list(`conversion/${task.tasktag}/`)).toEqual([]);
     // The last chunk may be smaller: a file of one chunk completes the task.
-    expect((await sendChunk(spec, task, { fileindex: 0, chunks: 1, chunk: 0 }, DWG)).body).toMatchObject({ code: 10000, received: 1, filesdone: 1 });
+    expect((await sendChunk(spec, task, { fileindex: 0, chunks: 1, chunk: 0 }, DWG)).body).toMatchObject({
+      code: 10000,
+      received: 1,
+      filesdone: 1,
+    });
   });
 });

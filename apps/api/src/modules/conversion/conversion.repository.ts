@@ -66,12 +66,24 @@ export async function fileOf(db: Executor, tasktag: string, fileindex: number): 
 
 export async function filesOf(db: Executor, tasktags: readonly string[]): Promise<ConversionFileRow[]> {
   if (tasktags.length === 0) return [];
-  return db.selectFrom('conversion_file').selectAll().where('tasktag', 'in', [...tasktags]).orderBy('tasktag').orderBy('fileindex').execute();
+  return db
+    .selectFrom('conversion_file')
+    .selectAll()
+    .where('tasktag', 'in', [...tasktags])
+    .orderBy('tasktag')
+    .orderBy('fileindex')
+    .execute();
 }
 
 /** Sets a file's chunk count from the first chunk that names it; later chunks must agree. */
 export async function claimChunkCount(db: Executor, tasktag: string, fileindex: number, chunks: number): Promise<void> {
-  await db.updateTable('conversion_file').set({ chunks }).where('tasktag', '=', tasktag).where('fileindex', '=', fileindex).where('chunks', 'is', null).execute();
+  await db
+    .updateTable('conversion_file')
+    .set({ chunks })
+    .where('tasktag', '=', tasktag)
+    .where('fileindex', '=', fileindex)
+    .where('chunks', 'is', null)
+    .execute();
 }
 
 export async function setFileKind(db: Executor, tasktag: string, fileindex: number, kind: string): Promise<void> {
@@ -79,7 +91,13 @@ export async function setFileKind(db: Executor, tasktag: string, fileindex: numb
 }
 
 export async function setFileSize(db: Executor, tasktag: string, fileindex: number, size: number): Promise<void> {
-  await db.updateTable('conversion_file').set({ size }).where('tasktag', '=', tasktag).where('fileindex', '=', fileindex).where('state', '=', 'uploading').execute();
+  await db
+    .updateTable('conversion_file')
+    .set({ size })
+    .where('tasktag', '=', tasktag)
+    .where('fileindex', '=', fileindex)
+    .where('state', '=', 'uploading')
+    .execute();
 }
 
 export interface ChunkRecord {
@@ -96,21 +114,33 @@ export async function upsertChunk(db: Executor, chunk: ChunkRecord): Promise<voi
   await db
     .insertInto('conversion_chunk')
     .values(chunk)
-    .onConflict((conflict) => conflict.columns(['tasktag', 'fileindex', 'chunk']).doUpdateSet({ size: chunk.size, storage_key: chunk.storage_key, received_at: chunk.received_at }))
+    .onConflict((conflict) =>
+      conflict
+        .columns(['tasktag', 'fileindex', 'chunk'])
+        .doUpdateSet({ size: chunk.size, storage_key: chunk.storage_key, received_at: chunk.received_at }),
+    )
     .execute();
 }
 
 /** The chunks of one file in order, or of several tasks' files. */
 export async function chunksOf(db: Executor, tasktags: readonly string[], fileindex?: number): Promise<ChunkRecord[]> {
   if (tasktags.length === 0) return [];
-  let query = db.selectFrom('conversion_chunk').selectAll().where('tasktag', 'in', [...tasktags]);
+  let query = db
+    .selectFrom('conversion_chunk')
+    .selectAll()
+    .where('tasktag', 'in', [...tasktags]);
   if (fileindex !== undefined) query = query.where('fileindex', '=', fileindex);
   const rows = await query.orderBy('tasktag').orderBy('fileindex').orderBy('chunk').execute();
   return rows.map((row) => ({ ...row, size: Number(row.size), received_at: Number(row.received_at) }));
 }
 
 export async function deleteChunk(db: Executor, chunk: Pick<ChunkRecord, 'tasktag' | 'fileindex' | 'chunk'>): Promise<void> {
-  await db.deleteFrom('conversion_chunk').where('tasktag', '=', chunk.tasktag).where('fileindex', '=', chunk.fileindex).where('chunk', '=', chunk.chunk).execute();
+  await db
+    .deleteFrom('conversion_chunk')
+    .where('tasktag', '=', chunk.tasktag)
+    .where('fileindex', '=', chunk.fileindex)
+    .where('chunk', '=', chunk.chunk)
+    .execute();
 }
 
 export async function deleteChunkRows(db: Executor, tasktag: string, fileindex?: number): Promise<void> {
@@ -132,7 +162,12 @@ export async function completeFile(db: Executor, tasktag: string, fileindex: num
 }
 
 export async function failFile(db: Executor, tasktag: string, fileindex: number, reason: string): Promise<void> {
-  await db.updateTable('conversion_file').set({ state: 'failed', reason }).where('tasktag', '=', tasktag).where('fileindex', '=', fileindex).execute();
+  await db
+    .updateTable('conversion_file')
+    .set({ state: 'failed', reason })
+    .where('tasktag', '=', tasktag)
+    .where('fileindex', '=', fileindex)
+    .execute();
 }
 
 export async function filesStillUploading(db: Executor, tasktag: string): Promise<number> {
@@ -155,7 +190,12 @@ export async function moveTask(
 ): Promise<boolean> {
   const result = await db
     .updateTable('conversion_task')
-    .set({ status: to.status, updated_at: now, ...(to.reason === undefined ? {} : { reason: to.reason }), ...(to.progress === undefined ? {} : { progress: to.progress }) })
+    .set({
+      status: to.status,
+      updated_at: now,
+      ...(to.reason === undefined ? {} : { reason: to.reason }),
+      ...(to.progress === undefined ? {} : { progress: to.progress }),
+    })
     .where('tasktag', '=', tasktag)
     .where('status', 'in', [...from])
     .executeTakeFirst();
@@ -174,7 +214,12 @@ export async function ownedTasks(
   const base = db
     .selectFrom('conversion_task')
     .where('purged_at', 'is', null)
-    .where((eb) => eb.or([...(userId === null ? [] : [eb('user_id', '=', userId)]), ...(visitorHash === null ? [] : [eb('visitor_hash', '=', visitorHash)])]));
+    .where((eb) =>
+      eb.or([
+        ...(userId === null ? [] : [eb('user_id', '=', userId)]),
+        ...(visitorHash === null ? [] : [eb('visitor_hash', '=', visitorHash)]),
+      ]),
+    );
   const [tasks, count] = await Promise.all([
     base.selectAll().orderBy('created_at', 'desc').orderBy('tasktag').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirst(),
@@ -184,7 +229,14 @@ export async function ownedTasks(
 
 /** Tasks whose retention ended and whose files are still stored. */
 export async function tasksToPurge(db: Executor, now: number, limit: number): Promise<ConversionTaskRow[]> {
-  return db.selectFrom('conversion_task').selectAll().where('purged_at', 'is', null).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+  return db
+    .selectFrom('conversion_task')
+    .selectAll()
+    .where('purged_at', 'is', null)
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
 }
 
 export async function markPurged(db: Executor, tasktag: string, now: number): Promise<void> {
@@ -193,11 +245,21 @@ export async function markPurged(db: Executor, tasktag: string, now: number): Pr
 
 /** Uploads never finished in time. */
 export async function abandonedUploads(db: Executor, now: number, limit: number): Promise<ConversionTaskRow[]> {
-  return db.selectFrom('conversion_task').selectAll().where('status', '=', 'uploading').where('upload_deadline', '<=', now).orderBy('upload_deadline').limit(limit).execute();
+  return db
+    .selectFrom('conversion_task')
+    .selectAll()
+    .where('status', '=', 'uploading')
+    .where('upload_deadline', '<=', now)
+    .orderBy('upload_deadline')
+    .limit(limit)
+    .execute();
 }
 
 /** The session a file-service token (X-Auth-Token) belongs to, with its user's status. */
-export async function fileTokenSession(db: Executor, fileTokenHash: string): Promise<{ user_id: number; expires_at: number; revoked_at: number | null; status: string } | undefined> {
+export async function fileTokenSession(
+  db: Executor,
+  fileTokenHash: string,
+): Promise<{ user_id: number; expires_at: number; revoked_at: number | null; status: string } | undefined> {
   return db
     .selectFrom('user_session')
     .innerJoin('app_user', 'app_user.id', 'user_session.user_id')

@@ -37,7 +37,15 @@ import {
   visibleTask,
   visitorHashOf,
 } from './conversion.service';
-import { FILE_UPLOAD_MESSAGES, FileUploadError, ZCreateUploadRequest, ZFileUploadQuery, createFileUpload, fileTokenUser, receiveFileChunk } from './file-upload.service';
+import {
+  FILE_UPLOAD_MESSAGES,
+  FileUploadError,
+  ZCreateUploadRequest,
+  ZFileUploadQuery,
+  createFileUpload,
+  fileTokenUser,
+  receiveFileChunk,
+} from './file-upload.service';
 import { qrPng } from './qr-png';
 
 // Decision 0019, online conversion (spec §7 "Upload (conversion)"): the signed calls uploadpar,
@@ -115,22 +123,35 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
 
   route(app, endpoints.taskstate, {
     auth: 'optional',
-    handler: async ({ fields, session, request }) => taskState(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken), fields.ifshowtxt !== 0),
+    handler: async ({ fields, session, request }) =>
+      taskState(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken), fields.ifshowtxt !== 0),
   });
 
   route(app, endpoints.taskdown, {
     auth: 'optional',
-    handler: async ({ fields, session, request }) => ({ code: SUCCESS_CODE, message: '', ...(await taskDownload(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken))) }),
+    handler: async ({ fields, session, request }) => ({
+      code: SUCCESS_CODE,
+      message: '',
+      ...(await taskDownload(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken))),
+    }),
   });
 
   route(app, endpoints.taskcancel, {
     auth: 'optional',
-    handler: async ({ fields, session, request }) => ({ code: SUCCESS_CODE, message: '', status: await cancelTask(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken)) }),
+    handler: async ({ fields, session, request }) => ({
+      code: SUCCESS_CODE,
+      message: '',
+      status: await cancelTask(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken)),
+    }),
   });
 
   route(app, endpoints.tasklist, {
     auth: 'optional',
-    handler: async ({ fields, session, request }) => ({ code: SUCCESS_CODE, message: '', ...(await listTasks(deps, viewerOf(request, session, undefined), fields.page, fields.pagesize)) }),
+    handler: async ({ fields, session, request }) => ({
+      code: SUCCESS_CODE,
+      message: '',
+      ...(await listTasks(deps, viewerOf(request, session, undefined), fields.page, fields.pagesize)),
+    }),
   });
 
   // The tool pages show the phone QR as <img src>: a GET the browser sends with its cookies, so it
@@ -138,14 +159,21 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
   app.get(CONVERSION_PATHS.sitetaskdownqrcode, { config: { signed: false } }, async (request, reply) => {
     const query = readFields(ZQrQuery, request.query);
     try {
-      const task = await visibleTask(deps, query.tasktag, viewerOf(request, await sessionOf(app, 'optional', request.usertoken), undefined));
+      const task = await visibleTask(
+        deps,
+        query.tasktag,
+        viewerOf(request, await sessionOf(app, 'optional', request.usertoken), undefined),
+      );
       if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'qr of a purged task');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       request.log.info({ code: error.code, reason: error.logMessage }, 'request refused');
       return reply.code(404).send(error.toEnvelope());
     }
-    return reply.header('content-type', 'image/png').header('cache-control', 'private, max-age=600').send(qrPng(shareUrlOf(deps, query.tasktag)));
+    return reply
+      .header('content-type', 'image/png')
+      .header('cache-control', 'private, max-age=600')
+      .send(qrPng(shareUrlOf(deps, query.tasktag)));
   });
 
   // /share.html on a phone: the share code in the QR's link is the key.
@@ -164,7 +192,8 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
       request.log.info({ tasktag, reason: found }, 'result download refused');
       return reply.code(403).send({ code: 403, message: LINK_MESSAGES[found] });
     }
-    if (found === 'gone') return reply.code(410).send({ code: CONVERSION_ERRORS.expired.codes[0], message: CONVERSION_ERRORS.expired.message });
+    if (found === 'gone')
+      return reply.code(410).send({ code: CONVERSION_ERRORS.expired.codes[0], message: CONVERSION_ERRORS.expired.message });
     return sendStored(request, reply, deps.storage, found.object, { downloadName: found.name, cacheControl: 'private, no-store' });
   });
 
@@ -172,7 +201,8 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
     try {
       const userId = await fileTokenUser(deps, request.headers['x-auth-token']?.toString());
       const fields = ZCreateUploadRequest.safeParse(request.body);
-      if (!fields.success) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, `invalid ${String(fields.error.issues[0]?.path[0] ?? 'body')}`);
+      if (!fields.success)
+        throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, `invalid ${String(fields.error.issues[0]?.path[0] ?? 'body')}`);
       return { code: 0, data: await createFileUpload(deps, userId, fields.data) };
     } catch (error) {
       if (error instanceof FileUploadError) return sendFileUploadError(reply, error);
@@ -193,7 +223,8 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
         if (body === undefined) throw ApiError.business(CONVERSION_ERRORS.chunkInvalid, 'chunk without a body');
         return await receiveChunk(deps, query, body);
       } catch (error) {
-        if (error instanceof UploadAbortedError) return sendAborted(reply, CONVERSION_ERRORS.chunkInvalid.codes[0], CONVERSION_ERRORS.chunkInvalid.message);
+        if (error instanceof UploadAbortedError)
+          return sendAborted(reply, CONVERSION_ERRORS.chunkInvalid.codes[0], CONVERSION_ERRORS.chunkInvalid.message);
         throw error;
       } finally {
         discardBody(body);
@@ -205,7 +236,8 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
       try {
         const userId = await fileTokenUser(deps, request.headers['x-auth-token']?.toString());
         const query = ZFileUploadQuery.safeParse(request.query);
-        if (!query.success) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, `invalid ${String(query.error.issues[0]?.path[0] ?? 'query')}`);
+        if (!query.success)
+          throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, `invalid ${String(query.error.issues[0]?.path[0] ?? 'query')}`);
         if (body === undefined) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.invalid, 'chunk without a body');
         return { code: 0, data: await receiveFileChunk(deps, userId, query.data, body) };
       } catch (error) {

@@ -106,21 +106,44 @@ export interface Creator {
  */
 function quotaCharges(tier: ConversionTier, creator: Creator, nowMs: number, dayStart: number): Charge[] {
   const windowMs = (dayStart + 86_400) * 1000 - nowMs;
-  const charge = (limit: number, ...subject: Array<string | number>): Charge => ({ key: limitKey('conversion', tier, ...subject, dayStart), cost: 1, limit, windowMs });
+  const charge = (limit: number, ...subject: Array<string | number>): Charge => ({
+    key: limitKey('conversion', tier, ...subject, dayStart),
+    cost: 1,
+    limit,
+    windowMs,
+  });
   const perDay = CONVERSION_LIMITS[tier].tasksPerDay;
   const byUser = creator.userId === null ? [] : [charge(perDay, 'user', creator.userId)];
   if (tier === 'member') return byUser;
-  return [charge(perDay, 'device', creator.deviceId), charge(CONVERSION_LIMITS.freeTasksPerAddressPerDay, 'address', creator.ip), ...byUser];
+  return [
+    charge(perDay, 'device', creator.deviceId),
+    charge(CONVERSION_LIMITS.freeTasksPerAddressPerDay, 'address', creator.ip),
+    ...byUser,
+  ];
 }
 
 /** uploadpar: checks the request against the tool and the caller's tier, then creates the task. */
-export async function createTask(deps: ConversionDeps, fields: UploadParFields, creator: Creator): Promise<{ tasktag: string; tasktoken: string; timestamp: number }> {
+export async function createTask(
+  deps: ConversionDeps,
+  fields: UploadParFields,
+  creator: Creator,
+): Promise<{ tasktag: string; tasktoken: string; timestamp: number }> {
   const tool = TASK_TOOLS[fields.tasktype];
   if (!tool.outputs.includes(fields.outputfileextension)) {
-    throw invalidField('outputfileextension', CONVERSION_MESSAGES.outputExtension, `${fields.tasktype} cannot make ${fields.outputfileextension}`);
+    throw invalidField(
+      'outputfileextension',
+      CONVERSION_MESSAGES.outputExtension,
+      `${fields.tasktype} cannot make ${fields.outputfileextension}`,
+    );
   }
-  if (fields.tasktype === 'cad2ver' && fields.fileversion === undefined) throw invalidField('fileversion', CONVERSION_MESSAGES.fileVersion, 'cad2ver without fileversion');
-  if (fields.tasktype === 'cad2ver' && fields.outputfileextension === 'dwg' && fields.fileversion !== undefined && !DWG_OUTPUT_VERSIONS.includes(fields.fileversion)) {
+  if (fields.tasktype === 'cad2ver' && fields.fileversion === undefined)
+    throw invalidField('fileversion', CONVERSION_MESSAGES.fileVersion, 'cad2ver without fileversion');
+  if (
+    fields.tasktype === 'cad2ver' &&
+    fields.outputfileextension === 'dwg' &&
+    fields.fileversion !== undefined &&
+    !DWG_OUTPUT_VERSIONS.includes(fields.fileversion)
+  ) {
     throw invalidField('fileversion', CONVERSION_MESSAGES.dwgVersion(DWG_OUTPUT_VERSIONS), `DWG ${fields.fileversion} is not written`);
   }
   const names = fileNamesOf(fields.filename, fields.filecount);
@@ -129,7 +152,8 @@ export async function createTask(deps: ConversionDeps, fields: UploadParFields, 
   const now = nowSeconds(deps);
   const tier: ConversionTier = creator.userId !== null && (await isConverterMember(deps.db, creator.userId, now)) ? 'member' : 'visitor';
   const limits = CONVERSION_LIMITS[tier];
-  if (names.length > limits.maxFiles) throw invalidField('filecount', CONVERSION_MESSAGES.tooManyFiles(limits.maxFiles), `${names.length} files for a ${tier}`);
+  if (names.length > limits.maxFiles)
+    throw invalidField('filecount', CONVERSION_MESSAGES.tooManyFiles(limits.maxFiles), `${names.length} files for a ${tier}`);
   const nowMs = deps.clock();
   const quota = quotaCharges(tier, creator, nowMs, beijingDayStart(now));
   const taken = await deps.limits.consume(quota, nowMs);
@@ -182,7 +206,8 @@ function isVisibleTo(task: ConversionTaskRow, viewer: Viewer): boolean {
 /** The task if `viewer` may see it; anyone else learns nothing, not even that it exists. */
 export async function visibleTask(deps: ConversionDeps, tasktag: string, viewer: Viewer): Promise<ConversionTaskRow> {
   const task = await taskByTag(deps.db, tasktag);
-  if (task === undefined || !isVisibleTo(task, viewer)) throw ApiError.business(CONVERSION_ERRORS.taskUnknown, task === undefined ? 'unknown tasktag' : 'task of someone else');
+  if (task === undefined || !isVisibleTo(task, viewer))
+    throw ApiError.business(CONVERSION_ERRORS.taskUnknown, task === undefined ? 'unknown tasktag' : 'task of someone else');
   return task;
 }
 
@@ -205,7 +230,9 @@ function fileDetailsOf(file: ConversionFileRow, chunks: readonly ChunkRecord[]):
 function progressOf(task: ConversionTaskRow, files: readonly TTaskFile[]): number {
   if (task.status === 'done') return 100;
   if (task.status !== 'uploading') return Math.max(0, Math.min(100, task.progress));
-  return uploadProgressOf(files.map((file) => ({ chunks: file.chunks === 0 ? null : file.chunks, received: file.received.length, finished: false })));
+  return uploadProgressOf(
+    files.map((file) => ({ chunks: file.chunks === 0 ? null : file.chunks, received: file.received.length, finished: false })),
+  );
 }
 
 /** The details of several tasks, with two queries for all of their files and chunks. */
@@ -216,8 +243,17 @@ async function detailsOf(deps: ConversionDeps, tasks: readonly ConversionTaskRow
   return tasks.map((task) => {
     const own = files
       .filter((file) => file.tasktag === task.tasktag)
-      .map((file) => fileDetailsOf(file, chunks.filter((chunk) => chunk.tasktag === task.tasktag && chunk.fileindex === file.fileindex)));
-    const progress: FileProgress[] = own.map((file) => ({ chunks: file.chunks, received: file.received.length, finished: file.state === 'done' || file.state === 'failed' }));
+      .map((file) =>
+        fileDetailsOf(
+          file,
+          chunks.filter((chunk) => chunk.tasktag === task.tasktag && chunk.fileindex === file.fileindex),
+        ),
+      );
+    const progress: FileProgress[] = own.map((file) => ({
+      chunks: file.chunks,
+      received: file.received.length,
+      finished: file.state === 'done' || file.state === 'failed',
+    }));
     const status = oneOf(TASK_STATES, task.status);
     return {
       tasktag: task.tasktag,
@@ -235,7 +271,12 @@ async function detailsOf(deps: ConversionDeps, tasks: readonly ConversionTaskRow
 }
 
 /** taskstate: the details and the spec §8 code of the task's state. */
-export async function taskState(deps: ConversionDeps, tasktag: string, viewer: Viewer, showText: boolean): Promise<TTaskDetails & { code: number; message: string }> {
+export async function taskState(
+  deps: ConversionDeps,
+  tasktag: string,
+  viewer: Viewer,
+  showText: boolean,
+): Promise<TTaskDetails & { code: number; message: string }> {
   const task = await visibleTask(deps, tasktag, viewer);
   if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'taskstate of a purged task');
   const [details] = await detailsOf(deps, [task], showText);
@@ -243,7 +284,12 @@ export async function taskState(deps: ConversionDeps, tasktag: string, viewer: V
   return { code: stateCodeOf(details.status), message: task.reason ?? '', ...details };
 }
 
-export async function listTasks(deps: ConversionDeps, viewer: Viewer, page: number, pagesize: number): Promise<{ tasks: TTaskDetails[]; total: number }> {
+export async function listTasks(
+  deps: ConversionDeps,
+  viewer: Viewer,
+  page: number,
+  pagesize: number,
+): Promise<{ tasks: TTaskDetails[]; total: number }> {
   const { tasks, total } = await ownedTasks(deps.db, viewer, pagesize, (page - 1) * pagesize);
   return { tasks: await detailsOf(deps, tasks, true), total };
 }
@@ -267,7 +313,11 @@ function downloadLinkOf(deps: ConversionDeps, task: ConversionTaskRow): { downur
 }
 
 /** taskdown: the link, the file name it downloads as, and until when the link works. */
-export async function taskDownload(deps: ConversionDeps, tasktag: string, viewer: Viewer): Promise<{ downurl: string; filename: string; expiretime: number }> {
+export async function taskDownload(
+  deps: ConversionDeps,
+  tasktag: string,
+  viewer: Viewer,
+): Promise<{ downurl: string; filename: string; expiretime: number }> {
   const task = await visibleTask(deps, tasktag, viewer);
   const { name } = await storedResultOf(deps, task);
   return { ...downloadLinkOf(deps, task), filename: name };
@@ -326,7 +376,14 @@ export async function shareView(deps: ConversionDeps, tasktag: string, code: str
     status: details.status,
     statusdetail: details.statusdetail,
     reason: details.reason,
-    files: details.files.map(({ name, size, state, reason, outputname, outputsize }) => ({ name, size, state, reason, outputname, outputsize })),
+    files: details.files.map(({ name, size, state, reason, outputname, outputsize }) => ({
+      name,
+      size,
+      state,
+      reason,
+      outputname,
+      outputsize,
+    })),
     expiretime: details.expiretime,
   };
   if (details.status !== 'done') return view;
@@ -345,7 +402,13 @@ export async function deleteTaskFiles(deps: ConversionDeps, tasktag: string): Pr
 /** taskcancel: a task still going is cancelled and its files deleted; an ended one stays as it is. */
 export async function cancelTask(deps: ConversionDeps, tasktag: string, viewer: Viewer): Promise<TTaskDetails['status']> {
   const task = await visibleTask(deps, tasktag, viewer);
-  const cancelled = await moveTask(deps.db, tasktag, ACTIVE_STATES, { status: 'cancelled', reason: CONVERSION_MESSAGES.cancelled }, nowSeconds(deps));
+  const cancelled = await moveTask(
+    deps.db,
+    tasktag,
+    ACTIVE_STATES,
+    { status: 'cancelled', reason: CONVERSION_MESSAGES.cancelled },
+    nowSeconds(deps),
+  );
   if (!cancelled) return oneOf(TASK_STATES, (await taskByTag(deps.db, tasktag))?.status ?? task.status);
   await deps.jobs.cancel(tasktag);
   await deleteTaskFiles(deps, tasktag);

@@ -25,7 +25,11 @@ export function fixture(name: string): Buffer {
 
 /** A small but well-formed PDF of one empty page. */
 export function tinyPdf(): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>'];
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>',
+  ];
   let text = '%PDF-1.4\n';
   const offsets = objects.map((object, index) => {
     const offset = text.length;
@@ -96,7 +100,16 @@ export async function createConversionTestApp(options: { specChunks?: boolean } 
           callback();
         },
       });
-      t.app = await buildApp({ env: t.env, db: t.database.db, logger: pino(loggerOptions(t.env), sink), clock: t.clock.now, smsProvider: t.outbox, storage: t.storage, conversionJobs: jobs, conversionMinChunkBytes: minChunkBytes });
+      t.app = await buildApp({
+        env: t.env,
+        db: t.database.db,
+        logger: pino(loggerOptions(t.env), sink),
+        clock: t.clock.now,
+        smsProvider: t.outbox,
+        storage: t.storage,
+        conversionJobs: jobs,
+        conversionMinChunkBytes: minChunkBytes,
+      });
       t.deps = depsOf(t.app);
     },
     close: async () => {
@@ -110,7 +123,10 @@ export async function createConversionTestApp(options: { specChunks?: boolean } 
 
 /** Makes a user a member of the converter (product 202) until `expiry`. */
 export async function makeConverterMember(t: ConversionTestApp, uid: string, expiry: number): Promise<void> {
-  await t.database.db.insertInto('membership').values({ user_id: Number(uid), product_id: CONVERTER_PRODUCT_ID, auth_value: expiry, updated_at: expiry }).execute();
+  await t.database.db
+    .insertInto('membership')
+    .values({ user_id: Number(uid), product_id: CONVERTER_PRODUCT_ID, auth_value: expiry, updated_at: expiry })
+    .execute();
 }
 
 export interface StartedTask {
@@ -169,7 +185,13 @@ export function chunksOf(bytes: Buffer, size: number): Buffer[] {
 }
 
 /** Uploads a whole file in order; resolves with the last answer. */
-export async function uploadFile(t: ConversionTestApp, task: StartedTask, fileindex: number, bytes: Buffer, size: number): Promise<Record<string, unknown>> {
+export async function uploadFile(
+  t: ConversionTestApp,
+  task: StartedTask,
+  fileindex: number,
+  bytes: Buffer,
+  size: number,
+): Promise<Record<string, unknown>> {
   const parts = chunksOf(bytes, size);
   let last: Record<string, unknown> = {};
   for (const [chunk, part] of parts.entries()) {

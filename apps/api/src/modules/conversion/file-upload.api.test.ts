@@ -29,7 +29,12 @@ async function user(): Promise<TUserInfo> {
 }
 
 async function create(token: string | undefined, body: Record<string, unknown>) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/file/create-upload', payload: body, headers: token === undefined ? {} : { 'x-auth-token': token } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/file/create-upload',
+    payload: body,
+    headers: token === undefined ? {} : { 'x-auth-token': token },
+  });
   return { status: response.statusCode, body: response.json<Record<string, unknown>>() };
 }
 
@@ -49,7 +54,10 @@ describe('the second upload client', () => {
     const bytes = Buffer.concat([DWG, DWG, DWG, DWG]);
     const created = await create(owner.token, { name: 'C:\\图纸\\厂房.dwg', size: bytes.length, chunksize: UPLOAD.fileChunkBytes });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ code: 0, data: { name: '厂房.dwg', size: bytes.length, chunksize: 2 * MB, chunks: 3, received: 0, complete: false } });
+    expect(created.body).toMatchObject({
+      code: 0,
+      data: { name: '厂房.dwg', size: bytes.length, chunksize: 2 * MB, chunks: 3, received: 0, complete: false },
+    });
     const code = String((created.body['data'] as { code: string }).code);
     expect(code).toMatch(/^[A-Za-z0-9_-]{22}$/);
 
@@ -61,7 +69,10 @@ describe('the second upload client', () => {
     expect(last.body).toMatchObject({ code: 0, data: { code, received: 3, chunks: 3, complete: true } });
     expect((await t.storage.read(fileKeyOf(code)))?.equals(bytes)).toBe(true);
     expect(await t.storage.list(`file-uploads/${code}/`)).toEqual([`file-uploads/${code}/file`]);
-    expect(t.logs.find((line) => line['msg'] === 'file upload finished' && line['upload'] === code)).toMatchObject({ bytes: bytes.length, chunks: 3 });
+    expect(t.logs.find((line) => line['msg'] === 'file upload finished' && line['upload'] === code)).toMatchObject({
+      bytes: bytes.length,
+      chunks: 3,
+    });
 
     // A chunk sent again after the end changes nothing.
     expect((await upload(owner.token, code, 1, parts[1]!)).body).toMatchObject({ code: 0, data: { complete: true } });
@@ -70,9 +81,15 @@ describe('the second upload client', () => {
 
   it('refuses without a live session, for another user, and chunks of the wrong size', async () => {
     const owner = await user();
-    expect(await create(undefined, { name: 'a.dwg', size: 10 })).toEqual({ status: 401, body: { code: 401, message: '登录已失效，请重新登录' } });
+    expect(await create(undefined, { name: 'a.dwg', size: 10 })).toEqual({
+      status: 401,
+      body: { code: 401, message: '登录已失效，请重新登录' },
+    });
     expect((await create('forged-token', { name: 'a.dwg', size: 10 })).status).toBe(401);
-    expect(await create(owner.token, { name: 'a.dwg', size: 10, chunksize: 4 * MB })).toEqual({ status: 400, body: { code: 400, message: '上传参数错误' } });
+    expect(await create(owner.token, { name: 'a.dwg', size: 10, chunksize: 4 * MB })).toEqual({
+      status: 400,
+      body: { code: 400, message: '上传参数错误' },
+    });
     expect(await create(owner.token, { name: 'a.dwg', size: CONVERSION_LIMITS.visitor.maxFileBytes + 1 })).toEqual({
       status: 413,
       body: { code: 413, message: CONVERSION_MESSAGES.tooLarge(50) },
@@ -82,15 +99,28 @@ describe('the second upload client', () => {
     const code = String((created.body['data'] as { code: string }).code);
     expect((created.body['data'] as { chunksize: number }).chunksize).toBe(UPLOAD.fileChunkBytes);
     const stranger = await user();
-    expect(await upload(stranger.token, code, 0, Buffer.alloc(2 * MB))).toEqual({ status: 404, body: { code: 404, message: '上传任务不存在或已过期' } });
-    expect((await upload(owner.token, code, 0, Buffer.alloc(2 * MB - 1))).body).toEqual({ code: 400, message: CONVERSION_MESSAGES.chunkInvalid });
-    expect((await upload(owner.token, code, 1, Buffer.alloc(MB + 1))).body).toEqual({ code: 400, message: CONVERSION_MESSAGES.chunkInvalid });
+    expect(await upload(stranger.token, code, 0, Buffer.alloc(2 * MB))).toEqual({
+      status: 404,
+      body: { code: 404, message: '上传任务不存在或已过期' },
+    });
+    expect((await upload(owner.token, code, 0, Buffer.alloc(2 * MB - 1))).body).toEqual({
+      code: 400,
+      message: CONVERSION_MESSAGES.chunkInvalid,
+    });
+    expect((await upload(owner.token, code, 1, Buffer.alloc(MB + 1))).body).toEqual({
+      code: 400,
+      message: CONVERSION_MESSAGES.chunkInvalid,
+    });
     expect((await upload(owner.token, code, 2, Buffer.alloc(10))).body).toEqual({ code: 400, message: CONVERSION_MESSAGES.chunkInvalid });
     expect(await t.storage.list(`file-uploads/${code}/chunks/`)).toEqual([]);
     expect((await upload(owner.token, code, 1, Buffer.alloc(MB, 1))).body).toMatchObject({ code: 0, data: { received: 1 } });
 
     // Signing out ends the token.
-    await t.database.db.updateTable('user_session').set({ revoked_at: Math.floor(t.clock.now() / 1000) }).where('user_id', '=', Number(owner.uid)).execute();
+    await t.database.db
+      .updateTable('user_session')
+      .set({ revoked_at: Math.floor(t.clock.now() / 1000) })
+      .where('user_id', '=', Number(owner.uid))
+      .execute();
     expect((await upload(owner.token, code, 0, Buffer.alloc(2 * MB))).status).toBe(401);
   });
 
@@ -126,7 +156,8 @@ describe('the second upload client', () => {
         const profile: Record<string, number> = {};
         for (const [method, spy] of spies) {
           if (spy.mock.calls.length > 0) profile[method] = spy.mock.calls.length;
-          if (method === 'list') for (const result of spy.mock.results) profile['listed'] = (profile['listed'] ?? 0) + ((await result.value) as string[]).length;
+          if (method === 'list')
+            for (const result of spy.mock.results) profile['listed'] = (profile['listed'] ?? 0) + ((await result.value) as string[]).length;
         }
         profiles.push(profile);
       }

@@ -20,10 +20,19 @@ export async function findFileUpload(db: Executor, code: string): Promise<FileUp
  */
 export async function recordFileChunk(db: Kysely<Database>, code: string, chunknum: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx.insertInto('file_upload_chunk').values({ code, chunknum }).onConflict((conflict) => conflict.columns(['code', 'chunknum']).doNothing()).executeTakeFirst();
+    const inserted = await trx
+      .insertInto('file_upload_chunk')
+      .values({ code, chunknum })
+      .onConflict((conflict) => conflict.columns(['code', 'chunknum']).doNothing())
+      .executeTakeFirst();
     const counted =
       Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0
-        ? await trx.updateTable('file_upload').set((eb) => ({ received: eb('received', '+', 1) })).where('code', '=', code).returning('received').executeTakeFirst()
+        ? await trx
+            .updateTable('file_upload')
+            .set((eb) => ({ received: eb('received', '+', 1) }))
+            .where('code', '=', code)
+            .returning('received')
+            .executeTakeFirst()
         : await trx.selectFrom('file_upload').select('received').where('code', '=', code).executeTakeFirst();
     return Number(counted?.received ?? 0);
   });
@@ -31,7 +40,12 @@ export async function recordFileChunk(db: Kysely<Database>, code: string, chunkn
 
 /** Marks the upload whole; false when another request did first. */
 export async function completeFileUpload(db: Executor, code: string, now: number): Promise<boolean> {
-  const result = await db.updateTable('file_upload').set({ completed_at: now }).where('code', '=', code).where('completed_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('file_upload')
+    .set({ completed_at: now })
+    .where('code', '=', code)
+    .where('completed_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -42,7 +56,13 @@ export async function deleteFileChunkRows(db: Executor, code: string): Promise<v
 
 /** Uploads whose retention ended, a batch at a time. */
 export async function expiredFileUploads(db: Executor, now: number, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('file_upload').select('code').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+  const rows = await db
+    .selectFrom('file_upload')
+    .select('code')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
   return rows.map((row) => row.code);
 }
 

@@ -6,7 +6,15 @@ import { StorageLimitError } from '../../storage';
 import { megabytesOf } from './conversion-rules';
 import { nowSeconds, type ConversionDeps } from './conversion.deps';
 import { fileTokenSession, isConverterMember } from './conversion.repository';
-import { completeFileUpload, deleteFileChunkRows, deleteFileUpload, expiredFileUploads, findFileUpload, insertFileUpload, recordFileChunk } from './file-upload.repository';
+import {
+  completeFileUpload,
+  deleteFileChunkRows,
+  deleteFileUpload,
+  expiredFileUploads,
+  findFileUpload,
+  insertFileUpload,
+  recordFileChunk,
+} from './file-upload.repository';
 import { chunkSource, discardBody, type ChunkBody } from './chunk-body';
 
 // Decision 0019, spec §7 "second upload client": POST /api/file/create-upload {name, size, chunksize}
@@ -70,7 +78,8 @@ export interface FileUploadData {
 
 /** The user behind an X-Auth-Token (a live session of an active account), else a 401. */
 export async function fileTokenUser(deps: ConversionDeps, token: string | undefined): Promise<number> {
-  if (token === undefined || token === '' || token.length > 128) throw new FileUploadError(401, FILE_UPLOAD_MESSAGES.notSignedIn, 'no X-Auth-Token');
+  if (token === undefined || token === '' || token.length > 128)
+    throw new FileUploadError(401, FILE_UPLOAD_MESSAGES.notSignedIn, 'no X-Auth-Token');
   const session = await fileTokenSession(deps.db, createHash('sha256').update(token, 'utf8').digest('hex'));
   if (session === undefined || session.revoked_at !== null || session.expires_at <= nowSeconds(deps) || session.status !== 'active') {
     throw new FileUploadError(401, FILE_UPLOAD_MESSAGES.notSignedIn, 'X-Auth-Token of no live session');
@@ -130,14 +139,20 @@ function isChunkSizeAllowed(size: number, chunksize: number): boolean {
 }
 
 /** create-upload: a new upload of `size` bytes in chunks of `chunksize`, within the user's tier. */
-export async function createFileUpload(deps: ConversionDeps, userId: number, fields: z.output<typeof ZCreateUploadRequest>): Promise<FileUploadData> {
+export async function createFileUpload(
+  deps: ConversionDeps,
+  userId: number,
+  fields: z.output<typeof ZCreateUploadRequest>,
+): Promise<FileUploadData> {
   const [name] = fileNamesOf(fields.name, 1) ?? [];
   if (name === undefined) throw new FileUploadError(400, CONVERSION_MESSAGES.fileName, 'unusable file name');
-  if (!isChunkSizeAllowed(fields.size, fields.chunksize)) throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.chunkSize, `chunks of ${fields.chunksize} bytes for ${fields.size}`);
+  if (!isChunkSizeAllowed(fields.size, fields.chunksize))
+    throw new FileUploadError(400, FILE_UPLOAD_MESSAGES.chunkSize, `chunks of ${fields.chunksize} bytes for ${fields.size}`);
   const now = nowSeconds(deps);
   const tier = (await isConverterMember(deps.db, userId, now)) ? 'member' : 'visitor';
   const maxBytes = CONVERSION_LIMITS[tier].maxFileBytes;
-  if (fields.size > maxBytes) throw new FileUploadError(413, CONVERSION_MESSAGES.tooLarge(megabytesOf(maxBytes)), `${fields.size} bytes for a ${tier}`);
+  if (fields.size > maxBytes)
+    throw new FileUploadError(413, CONVERSION_MESSAGES.tooLarge(megabytesOf(maxBytes)), `${fields.size} bytes for a ${tier}`);
   const upload: Upload = {
     code: randomBytes(16).toString('base64url'),
     userId,
@@ -185,22 +200,41 @@ async function complete(deps: ConversionDeps, upload: Upload): Promise<Upload> {
   }
   await deps.storage.deletePrefix(chunksFolderOf(upload.code));
   await deleteFileChunkRows(deps.db, upload.code);
-  deps.log.info({ upload: upload.code, userId: upload.userId, bytes: upload.size, chunks: upload.chunks, durationMs: (completedAt - upload.createdAt) * 1000 }, 'file upload finished');
+  deps.log.info(
+    {
+      upload: upload.code,
+      userId: upload.userId,
+      bytes: upload.size,
+      chunks: upload.chunks,
+      durationMs: (completedAt - upload.createdAt) * 1000,
+    },
+    'file upload finished',
+  );
   return { ...upload, received: upload.chunks, completedAt };
 }
 
 /** upload: stores one chunk (exactly its expected length), and the whole file once all are in. */
-export async function receiveFileChunk(deps: ConversionDeps, userId: number, query: z.output<typeof ZFileUploadQuery>, body: ChunkBody): Promise<FileUploadData> {
+export async function receiveFileChunk(
+  deps: ConversionDeps,
+  userId: number,
+  query: z.output<typeof ZFileUploadQuery>,
+  body: ChunkBody,
+): Promise<FileUploadData> {
   const row = await findFileUpload(deps.db, query.code);
   const upload = row === undefined ? undefined : uploadOf(row);
   if (upload === undefined || upload.userId !== userId || upload.expiresAt <= nowSeconds(deps)) {
-    throw new FileUploadError(404, FILE_UPLOAD_MESSAGES.unknown, upload === undefined ? 'unknown upload code' : 'upload of another user or expired');
+    throw new FileUploadError(
+      404,
+      FILE_UPLOAD_MESSAGES.unknown,
+      upload === undefined ? 'unknown upload code' : 'upload of another user or expired',
+    );
   }
   if (upload.completedAt !== null) {
     discardBody(body);
     return dataOf(upload, upload.chunks);
   }
-  if (query.chunknum >= upload.chunks) throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk ${query.chunknum} of ${upload.chunks}`);
+  if (query.chunknum >= upload.chunks)
+    throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk ${query.chunknum} of ${upload.chunks}`);
   const expected = expectedBytesOf(upload, query.chunknum);
   if (body.declaredBytes !== undefined && body.declaredBytes !== expected) {
     discardBody(body);
@@ -216,7 +250,8 @@ export async function receiveFileChunk(deps: ConversionDeps, userId: number, que
     }
   } catch (error) {
     discardBody(body);
-    if (error instanceof StorageLimitError) throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk longer than ${expected} bytes`);
+    if (error instanceof StorageLimitError)
+      throw new FileUploadError(400, CONVERSION_MESSAGES.chunkInvalid, `chunk longer than ${expected} bytes`);
     throw error;
   }
   const received = await recordFileChunk(deps.db, upload.code, query.chunknum);

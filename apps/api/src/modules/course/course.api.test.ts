@@ -132,7 +132,10 @@ describe('GET|HEAD /api/site/course/lessons/{id}/video', () => {
 
 describe('POST /api/v4/courseprogress', () => {
   it('refuses a bad signature and a caller who is not signed in', async () => {
-    const body = signFields({ ...productDevice('test-device'), timestamp: nowSeconds(), nonce: 'course-bad-sign', usertoken: ordinary.usertoken }, 'not-the-secret');
+    const body = signFields(
+      { ...productDevice('test-device'), timestamp: nowSeconds(), nonce: 'course-bad-sign', usertoken: ordinary.usertoken },
+      'not-the-secret',
+    );
     const tampered = await t.app.inject({ method: 'POST', url: '/api/v4/courseprogress', payload: body, headers: { 'x-product': '141' } });
     expect(tampered.json()).toMatchObject({ code: 10002 });
 
@@ -141,7 +144,13 @@ describe('POST /api/v4/courseprogress', () => {
   });
 
   it('answers an ordinary user with no progress and no membership, a member with ismember', async () => {
-    expect((await signedCall(t, '/api/v4/courseprogress', { usertoken: ordinary.usertoken })).body).toEqual({ code: 10000, message: '', ismember: false, memberexpire: 0, progress: [] });
+    expect((await signedCall(t, '/api/v4/courseprogress', { usertoken: ordinary.usertoken })).body).toEqual({
+      code: 10000,
+      message: '',
+      ismember: false,
+      memberexpire: 0,
+      progress: [],
+    });
     const answer = (await signedCall(t, '/api/v4/courseprogress', { usertoken: member.usertoken, account: member.phone })).body;
     expect(answer).toMatchObject({ code: 10000, ismember: true });
     expect(answer['memberexpire']).toBeGreaterThan(nowSeconds());
@@ -161,21 +170,34 @@ describe('POST /api/v4/coursesaveprogress', () => {
       [{ lessonid: lesson(1).id, position: 3, completed: 'maybe' }, 'completed', '完成状态不正确'],
     ];
     for (const [fields, field, message] of cases) {
-      const { status, body } = await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: ordinary.usertoken, ...(fields as Record<string, string | number>) });
+      const { status, body } = await signedCall(t, '/api/v4/coursesaveprogress', {
+        usertoken: ordinary.usertoken,
+        ...(fields as Record<string, string | number>),
+      });
       expect(status).toBe(200);
       expect(body, JSON.stringify(fields)).toEqual({ code: 10020, message, field });
     }
-    const pastEnd = await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: ordinary.usertoken, lessonid: lesson(1).id, position: lesson(1).duration + 2 });
+    const pastEnd = await signedCall(t, '/api/v4/coursesaveprogress', {
+      usertoken: ordinary.usertoken,
+      lessonid: lesson(1).id,
+      position: lesson(1).duration + 2,
+    });
     expect(pastEnd.body).toEqual({ code: 10020, message: '播放进度超出了本课的时长', field: 'position' });
   });
 
   it('refuses an unknown lesson, a member lesson for a non-member, and a caller who is not signed in', async () => {
-    expect((await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: ordinary.usertoken, lessonid: 9999, position: 1 })).body).toMatchObject({ code: 15001 });
-    expect((await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: ordinary.usertoken, lessonid: lesson(5).id, position: 1 })).body).toEqual({
+    expect(
+      (await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: ordinary.usertoken, lessonid: 9999, position: 1 })).body,
+    ).toMatchObject({ code: 15001 });
+    expect(
+      (await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: ordinary.usertoken, lessonid: lesson(5).id, position: 1 })).body,
+    ).toEqual({
       code: 15002,
       message: '本课为CAD教程会员专享，开通会员后即可观看全部课程',
     });
-    expect((await signedCall(t, '/api/v4/coursesaveprogress', { lessonid: lesson(1).id, position: 1 })).body).toMatchObject({ code: 10060 });
+    expect((await signedCall(t, '/api/v4/coursesaveprogress', { lessonid: lesson(1).id, position: 1 })).body).toMatchObject({
+      code: 10060,
+    });
     const rows = await t.database.db.selectFrom('course_progress').selectAll().where('lesson_id', '=', lesson(5).id).execute();
     expect(rows).toEqual([]);
   });
@@ -186,15 +208,34 @@ describe('POST /api/v4/coursesaveprogress', () => {
     const savedAt = (low: number) => expect.toSatisfy((value: number) => value >= low && value <= nowSeconds());
     let before = nowSeconds();
     const first = await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: user.usertoken, lessonid: lesson(2).id, position: '7' });
-    expect(first.body).toEqual({ code: 10000, message: '', progress: { lessonid: lesson(2).id, position: 7, completed: false, updatedat: savedAt(before) } });
+    expect(first.body).toEqual({
+      code: 10000,
+      message: '',
+      progress: { lessonid: lesson(2).id, position: 7, completed: false, updatedat: savedAt(before) },
+    });
 
     t.clock.advance(5_000);
     before = nowSeconds();
-    await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: user.usertoken, lessonid: lesson(2).id, position: lesson(2).duration, completed: true });
-    const again = await signedCall(t, '/api/v4/coursesaveprogress', { usertoken: user.usertoken, lessonid: lesson(2).id, position: 3, completed: false });
+    await signedCall(t, '/api/v4/coursesaveprogress', {
+      usertoken: user.usertoken,
+      lessonid: lesson(2).id,
+      position: lesson(2).duration,
+      completed: true,
+    });
+    const again = await signedCall(t, '/api/v4/coursesaveprogress', {
+      usertoken: user.usertoken,
+      lessonid: lesson(2).id,
+      position: 3,
+      completed: false,
+    });
     expect(again.body).toMatchObject({ code: 10000, progress: { position: 3, completed: true } });
 
-    const viaCookie = await signedCall(t, '/api/v4/coursesaveprogress', { lessonid: lesson(1).id, position: lesson(1).duration + 1, completed: 1 }, { headers: cookie(user.usertoken) });
+    const viaCookie = await signedCall(
+      t,
+      '/api/v4/coursesaveprogress',
+      { lessonid: lesson(1).id, position: lesson(1).duration + 1, completed: 1 },
+      { headers: cookie(user.usertoken) },
+    );
     expect(viaCookie.body).toMatchObject({ code: 10000, progress: { lessonid: lesson(1).id, completed: true } });
 
     const listed = (await signedCall(t, '/api/v4/courseprogress', { usertoken: user.usertoken })).body;

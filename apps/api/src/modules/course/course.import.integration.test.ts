@@ -54,7 +54,8 @@ describe('the repository content/course', () => {
     expect(rows.map((row) => row.position)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
     expect(rows.filter((row) => row.is_free === 1).map((row) => row.position)).toEqual([1, 2, 3]);
     for (const row of rows) {
-      const file = row.is_free === 1 ? path.join(content, 'media/course', `${row.slug}.mp4`) : path.join(content, 'private/course', `${row.slug}.mp4`);
+      const file =
+        row.is_free === 1 ? path.join(content, 'media/course', `${row.slug}.mp4`) : path.join(content, 'private/course', `${row.slug}.mp4`);
       expect(row.video_key).toBe(row.is_free === 1 ? `content/media/course/${row.slug}.mp4` : `private/course/${row.slug}.mp4`);
       expect(Math.abs((mp4DurationSeconds(readFileSync(file)) ?? 0) - row.duration_seconds)).toBeLessThanOrEqual(1);
       expect(row.duration_seconds).toBeGreaterThanOrEqual(12);
@@ -63,7 +64,15 @@ describe('the repository content/course', () => {
       expect(row.description).not.toMatch(/\n|。 /);
       expect(existsSync(path.join(content, row.poster_path.replace(/^\/content\//, '')))).toBe(true);
     }
-    expect(await courseImporter.run(database.db, content, { put: unexpected, stat: unexpected, read: unexpected, stream: unexpected, delete: unexpected })).toBeUndefined();
+    expect(
+      await courseImporter.run(database.db, content, {
+        put: unexpected,
+        stat: unexpected,
+        read: unexpected,
+        stream: unexpected,
+        delete: unexpected,
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -83,7 +92,12 @@ describe('importCourse', () => {
     await upsertProgress(database.db, { userId, lessonId: 2, position: 9, completed: false, now: NOW });
 
     writeCourse(contentDir, [THREE[0]!, { ...THREE[1]!, title: '坐标输入与直线' }, THREE[2]!]);
-    expect(await importCourse(database.db, contentDir, NOW + 60)).toMatchObject({ written: 1, unchanged: 2, deleted: 0, courseWritten: false });
+    expect(await importCourse(database.db, contentDir, NOW + 60)).toMatchObject({
+      written: 1,
+      unchanged: 2,
+      deleted: 0,
+      courseWritten: false,
+    });
     const second = await lessons();
     expect(second[1]).toMatchObject({ title: '坐标输入与直线', updated_at: NOW + 60 });
     expect(second[0]?.updated_at).toBe(NOW);
@@ -133,7 +147,9 @@ describe('importCourse', () => {
     writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('duration: 18', 'duration: 25').replace('slug: rect', 'slug: circle'));
     rmSync(path.join(contentDir, 'media/course/interface.jpg'));
     renameSync(path.join(contentDir, 'private/course/rect.mp4'), path.join(contentDir, 'private/course/rect-old.mp4'));
-    await expectRefused(/lessons\.0\.slug: the poster content\/media\/course\/interface\.jpg is missing[\s\S]*lessons\.1\.duration: is 25 s but the clip lasts 18\.00 s[\s\S]*lessons\.3\.slug: "circle" is also the slug of lessons\.2/);
+    await expectRefused(
+      /lessons\.0\.slug: the poster content\/media\/course\/interface\.jpg is missing[\s\S]*lessons\.1\.duration: is 25 s but the clip lasts 18\.00 s[\s\S]*lessons\.3\.slug: "circle" is also the slug of lessons\.2/,
+    );
 
     writeCourse(contentDir, [{ ...THREE[0]!, duration: 0 }]);
     await expectRefused(/lessons\.0\.duration: must be at least 1 second/);
@@ -144,7 +160,21 @@ describe('importCourse', () => {
   });
 
   it('imports nothing and removes nothing when there is no lessons.yml', async () => {
-    expect(await importCourse(database.db, contentDir, NOW)).toEqual({ lessons: 0, written: 0, unchanged: 0, deleted: 0, courseWritten: false });
-    expect(await courseImporter.run(database.db, contentDir, { put: unexpected, stat: unexpected, read: unexpected, stream: unexpected, delete: unexpected })).toBeUndefined();
+    expect(await importCourse(database.db, contentDir, NOW)).toEqual({
+      lessons: 0,
+      written: 0,
+      unchanged: 0,
+      deleted: 0,
+      courseWritten: false,
+    });
+    expect(
+      await courseImporter.run(database.db, contentDir, {
+        put: unexpected,
+        stat: unexpected,
+        read: unexpected,
+        stream: unexpected,
+        delete: unexpected,
+      }),
+    ).toBeUndefined();
   });
 });

@@ -53,13 +53,21 @@ const ZLessonsFile = z.strictObject({
   lessons: z
     .array(
       z.strictObject({
-        id: z.number({ error: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').max(1_000_000),
+        id: z
+          .number({ error: 'must be a positive integer' })
+          .int('must be a positive integer')
+          .positive('must be a positive integer')
+          .max(1_000_000),
         slug: z.string({ error: 'must be text' }).regex(SLUG, 'must be lower-case ASCII words joined by -'),
         title: text(2, 40),
         lecturer: text(2, 20),
         lecturer_title: text(2, 40),
         free: z.boolean({ error: 'must be true or false' }),
-        duration: z.number({ error: 'must be whole seconds' }).int('must be whole seconds').min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds'),
+        duration: z
+          .number({ error: 'must be whole seconds' })
+          .int('must be whole seconds')
+          .min(1, 'must be at least 1 second')
+          .max(3600, 'must be at most 3600 seconds'),
         description: text(20, 400),
       }),
     )
@@ -112,7 +120,13 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
   try {
     raw = parseYaml(yamlBytes.toString('utf8'), { schema: 'core', uniqueKeys: true });
   } catch (error) {
-    throw new ImportError('course', [{ file: SOURCE, field: 'file', message: `is not valid YAML: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}` }]);
+    throw new ImportError('course', [
+      {
+        file: SOURCE,
+        field: 'file',
+        message: `is not valid YAML: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`,
+      },
+    ]);
   }
   const parsed = ZLessonsFile.safeParse(raw);
   if (!parsed.success) {
@@ -127,7 +141,8 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
   }
   const { course, lessons } = parsed.data;
   const problems: ImportProblem[] = [];
-  const at = (index: number, field: string, message: string) => problems.push({ file: SOURCE, field: `lessons.${index}.${field}`, message });
+  const at = (index: number, field: string, message: string) =>
+    problems.push({ file: SOURCE, field: `lessons.${index}.${field}`, message });
   const seenIds = new Map<number, number>();
   const seenSlugs = new Map<string, number>();
   const documents: CourseLessonDocument[] = [];
@@ -146,9 +161,15 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
     const clip = await readOptional(path.join(contentDir, clipPath));
     const other = await readOptional(path.join(contentDir, otherPath));
     const poster = await readOptional(path.join(contentDir, PUBLIC_FOLDER, `${lesson.slug}.jpg`));
-    if (clip === undefined) at(index, 'free', `${lesson.free ? 'a free' : 'a member'} lesson's clip must be content/${clipPath}; it is missing`);
+    if (clip === undefined)
+      at(index, 'free', `${lesson.free ? 'a free' : 'a member'} lesson's clip must be content/${clipPath}; it is missing`);
     // A member clip in the public folder would be served to anyone by /content/.
-    if (other !== undefined) at(index, 'free', `content/${otherPath} must not exist for ${lesson.free ? 'a free' : 'a member'} lesson (move the clip to content/${clipPath})`);
+    if (other !== undefined)
+      at(
+        index,
+        'free',
+        `content/${otherPath} must not exist for ${lesson.free ? 'a free' : 'a member'} lesson (move the clip to content/${clipPath})`,
+      );
     if (poster === undefined) at(index, 'slug', `the poster content/${PUBLIC_FOLDER}/${lesson.slug}.jpg is missing`);
     if (clip === undefined || poster === undefined) continue;
     const seconds = mp4DurationSeconds(clip);
@@ -157,7 +178,11 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
       continue;
     }
     if (Math.abs(seconds - lesson.duration) > DURATION_TOLERANCE_SECONDS) {
-      at(index, 'duration', `is ${lesson.duration} s but the clip lasts ${seconds.toFixed(2)} s (scripts/content/make-course-clips.mjs writes it)`);
+      at(
+        index,
+        'duration',
+        `is ${lesson.duration} s but the clip lasts ${seconds.toFixed(2)} s (scripts/content/make-course-clips.mjs writes it)`,
+      );
     }
     const fields = {
       id: lesson.id,
@@ -173,7 +198,12 @@ async function readCourseSource(contentDir: string): Promise<CourseSource | unde
       video_key: lesson.free ? `${PUBLIC_CONTENT_PREFIX}${publicClip}` : privateClip,
       poster_path: `/${PUBLIC_CONTENT_PREFIX}${PUBLIC_FOLDER}/${lesson.slug}.jpg`,
     } satisfies Omit<NewCourseLesson, 'source_hash' | 'updated_at'>;
-    documents.push({ ...fields, source_hash: sha256(`${JSON.stringify(fields)}\n${sha256(clip)}\n${sha256(poster)}`), updated_at: 0, clipPath: `content/${clipPath}` });
+    documents.push({
+      ...fields,
+      source_hash: sha256(`${JSON.stringify(fields)}\n${sha256(clip)}\n${sha256(poster)}`),
+      updated_at: 0,
+      clipPath: `content/${clipPath}`,
+    });
   }
   if (problems.length > 0) throw new ImportError('course', problems);
   const description = joinLines(course.description);
@@ -225,7 +255,13 @@ export async function importCourse(db: Kysely<Database>, contentDir: string, now
       if (stored.has(lesson.id)) await updateLesson(trx, values);
       else await insertLesson(trx, values);
     }
-    return { lessons: source.lessons.length, written: changed.length, unchanged: source.lessons.length - changed.length, deleted, courseWritten };
+    return {
+      lessons: source.lessons.length,
+      written: changed.length,
+      unchanged: source.lessons.length - changed.length,
+      deleted,
+      courseWritten,
+    };
   });
 }
 

@@ -34,7 +34,12 @@ export async function findLesson(db: Executor, id: number): Promise<CourseLesson
 
 /** Expiry (epoch seconds) of `userId`'s membership of `productId`, 0 when there is none. */
 export async function membershipExpiryOf(db: Executor, userId: number, productId: number): Promise<number> {
-  const row = await db.selectFrom('membership').select('auth_value').where('user_id', '=', userId).where('product_id', '=', productId).executeTakeFirst();
+  const row = await db
+    .selectFrom('membership')
+    .select('auth_value')
+    .where('user_id', '=', userId)
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
   return row === undefined ? 0 : Number(row.auth_value);
 }
 
@@ -86,7 +91,10 @@ export async function upsertProgress(
 // Writes of the importer
 
 export async function insertCourse(db: Executor, course: CourseRow, now: number): Promise<void> {
-  await db.insertInto('course').values({ ...course, updated_at: now }).execute();
+  await db
+    .insertInto('course')
+    .values({ ...course, updated_at: now })
+    .execute();
 }
 
 export async function updateCourse(db: Executor, course: CourseRow, now: number): Promise<void> {

@@ -13,7 +13,15 @@ import {
 import type { StoredObject } from '../../storage';
 import { resolveSignedIn, type SignedIn } from '../auth/session.service';
 import type { SiteDeps } from '../site-deps';
-import { findCourse, findLesson, listLessons, listProgress, membershipExpiryOf, upsertProgress, type ProgressRow } from './course.repository';
+import {
+  findCourse,
+  findLesson,
+  listLessons,
+  listProgress,
+  membershipExpiryOf,
+  upsertProgress,
+  type ProgressRow,
+} from './course.repository';
 
 // The rules of the video course (decision 0012): who may watch which lesson, and each signed-in user's
 // progress. Free lessons are anyone's; member lessons need a tutorials membership (product 297)
@@ -39,7 +47,12 @@ function lessonOf(row: CourseLesson): TCourseLesson {
 }
 
 function progressOf(row: ProgressRow): TLessonProgress {
-  return { lessonid: Number(row.lesson_id), position: row.position_seconds, completed: Number(row.completed) === 1, updatedat: Number(row.updated_at) };
+  return {
+    lessonid: Number(row.lesson_id),
+    position: row.position_seconds,
+    completed: Number(row.completed) === 1,
+    updatedat: Number(row.updated_at),
+  };
 }
 
 function lessonNotFound(id: number, httpStatus?: number): ApiError {
@@ -52,7 +65,13 @@ export async function courseWithLessons(deps: SiteDeps): Promise<TCourseResponse
   const course = await findCourse(deps.db);
   if (course === undefined) return undefined;
   const lessons = await listLessons(deps.db, course.slug);
-  return { slug: course.slug, title: course.title, description: course.description, memberProduct: COURSE_MEMBER_PRODUCT, lessons: lessons.map(lessonOf) };
+  return {
+    slug: course.slug,
+    title: course.title,
+    description: course.description,
+    memberProduct: COURSE_MEMBER_PRODUCT,
+    lessons: lessons.map(lessonOf),
+  };
 }
 
 async function tutorialsExpiryOf(deps: SiteDeps, userId: number): Promise<number> {
@@ -81,11 +100,21 @@ export async function lessonVideoFor(deps: SiteDeps, id: number, usertoken: stri
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const { codes, message } = COURSE_ERRORS.signInRequired;
-    throw new ApiError({ code: codes[0], userMessage: message, httpStatus: 401, logMessage: `member lesson ${id} without a session: ${error.logMessage}` });
+    throw new ApiError({
+      code: codes[0],
+      userMessage: message,
+      httpStatus: 401,
+      logMessage: `member lesson ${id} without a session: ${error.logMessage}`,
+    });
   }
   if ((await tutorialsExpiryOf(deps, userId)) <= now) {
     const { codes, message } = COURSE_ERRORS.membersOnly;
-    throw new ApiError({ code: codes[0], userMessage: message, httpStatus: 403, logMessage: `member lesson ${id} for non-member ${userId}` });
+    throw new ApiError({
+      code: codes[0],
+      userMessage: message,
+      httpStatus: 403,
+      logMessage: `member lesson ${id} for non-member ${userId}`,
+    });
   }
   return { key: lesson.video_key, cacheControl: 'private, no-store' };
 }
@@ -133,6 +162,12 @@ export async function saveCourseProgress(deps: SiteDeps, { user }: SignedIn, fie
       extra: { field: 'position' },
     });
   }
-  const row = await upsertProgress(deps.db, { userId: user.id, lessonId: Number(lesson.id), position: fields.position, completed: fields.completed === true, now });
+  const row = await upsertProgress(deps.db, {
+    userId: user.id,
+    lessonId: Number(lesson.id),
+    position: fields.position,
+    completed: fields.completed === true,
+    now,
+  });
   return progressOf(row);
 }

@@ -79,7 +79,11 @@ export function writeClip(contentDir: string, lesson: StubLesson, folder: 'media
 let sequence = 0;
 
 /** A user with an open session; with `memberUntil`, a tutorials (297) membership until then. */
-export async function signedInUser(db: Kysely<Database> | Executor, now: number, memberUntil?: number): Promise<{ userId: number; usertoken: string; phone: string }> {
+export async function signedInUser(
+  db: Kysely<Database> | Executor,
+  now: number,
+  memberUntil?: number,
+): Promise<{ userId: number; usertoken: string; phone: string }> {
   sequence += 1;
   const phone = `1360000${String(sequence).padStart(4, '0')}`;
   const userId = await insertUser(db, { username: phone, mobile: phone, nickname: `136****${phone.slice(-4)}`, passwordHash: null, now });

@@ -14,7 +14,10 @@ const DAY = 86_400;
 
 const nowSeconds = (): number => Math.floor(t.clock.now() / 1000);
 
-async function getJson<T>(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Record<string, unknown> }> {
+async function getJson<T>(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T; headers: Record<string, unknown> }> {
   const response = await t.app.inject({ method: 'GET', url, headers });
   return { status: response.statusCode, body: response.json<T>(), headers: response.headers };
 }
@@ -28,7 +31,15 @@ beforeAll(async () => {
   contentDir = temporaryContentDir();
   writeLibrary(contentDir, [
     entry(7001, { title: '带车库的住宅平面图', tags: ['住宅', '车库'], date: '2026-01-05' }),
-    entry(7002, { title: '钣金套料排版', category: 'mechanical', format: 'DWG', version: 'R2018', member_only: true, date: '2026-01-06', description: '激光切割 100% 利用率_测试' }),
+    entry(7002, {
+      title: '钣金套料排版',
+      category: 'mechanical',
+      format: 'DWG',
+      version: 'R2018',
+      member_only: true,
+      date: '2026-01-06',
+      description: '激光切割 100% 利用率_测试',
+    }),
     entry(7003, { title: 'Hatch Patterns 图案', tags: ['填充'], date: '2026-01-07' }),
     entry(7004, { title: '会员专享建筑详图', member_only: true, date: '2026-01-08' }),
     entry(7005, { title: '门窗图块', format: 'DWG', date: '2026-01-09' }),
@@ -84,7 +95,8 @@ describe('GET /api/site/drawings', () => {
   });
 
   it('searches titles, tags and descriptions, every word, case-insensitively and literally', async () => {
-    const ids = async (q: string) => (await getJson<TDrawingList>(`/api/site/drawings?q=${encodeURIComponent(q)}`)).body.items.map((item) => item.id);
+    const ids = async (q: string) =>
+      (await getJson<TDrawingList>(`/api/site/drawings?q=${encodeURIComponent(q)}`)).body.items.map((item) => item.id);
     expect(await ids('车库')).toEqual([7001]);
     expect(await ids('填充')).toEqual([7003]);
     expect(await ids('hatch patterns')).toEqual([7003]);
@@ -166,7 +178,9 @@ describe('GET|HEAD /api/site/drawings/{id}/file', () => {
     const rest = await t.app.inject({ method: 'GET', url: '/api/site/drawings/7001/file', headers: { range: 'bytes=10-' } });
     expect(rest.statusCode).toBe(206);
     const etag = String(response.headers['etag']);
-    expect((await t.app.inject({ method: 'GET', url: '/api/site/drawings/7001/file', headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/site/drawings/7001/file', headers: { 'if-none-match': etag } })).statusCode,
+    ).toBe(304);
     expect(await downloads(7001)).toBe(before + 1);
   });
 
@@ -176,7 +190,11 @@ describe('GET|HEAD /api/site/drawings/{id}/file', () => {
       expect(response.statusCode).toBe(401);
       if (method === 'GET') expect(response.json()).toEqual({ code: 10060, message: DRAWING_MESSAGES.signInRequired });
     }
-    const stale = await t.app.inject({ method: 'GET', url: '/api/site/drawings/7002/file', headers: { cookie: 'xcad_session=not-a-token' } });
+    const stale = await t.app.inject({
+      method: 'GET',
+      url: '/api/site/drawings/7002/file',
+      headers: { cookie: 'xcad_session=not-a-token' },
+    });
     expect(stale.statusCode).toBe(401);
   });
 

@@ -50,18 +50,29 @@ afterEach(async () => {
 describe('drawingsImporter', () => {
   it('imports categories, drawings and files once, then says nothing on an unchanged run', async () => {
     writeLibrary(contentDir, LIBRARY);
-    expect(await drawingsImporter.run(database.db, contentDir, storage)).toBe('3 drawings, 3 written, 0 unchanged, 0 deleted, 2 categories written, 3 file(s) stored');
+    expect(await drawingsImporter.run(database.db, contentDir, storage)).toBe(
+      '3 drawings, 3 written, 0 unchanged, 0 deleted, 2 categories written, 3 file(s) stored',
+    );
     const first = await snapshot();
     expect(first.categories.map((row) => [row.slug, row.name, Number(row.position)])).toEqual([
       ['architecture', '建筑', 0],
       ['mechanical', '机械', 1],
     ]);
     const member = first.drawings.find((row) => Number(row.id) === 7002);
-    expect(member).toMatchObject({ format: 'DWG', version: 'R2018', category_slug: 'mechanical', file_key: 'private/drawings/7002-drawing-7002.dwg' });
+    expect(member).toMatchObject({
+      format: 'DWG',
+      version: 'R2018',
+      category_slug: 'mechanical',
+      file_key: 'private/drawings/7002-drawing-7002.dwg',
+    });
     expect(Number(member?.member_only)).toBe(1);
     expect(Number(member?.size_bytes)).toBe(drawingBytes(7002, 'DWG').length);
     const free = first.drawings.find((row) => Number(row.id) === 7001);
-    expect(free).toMatchObject({ tags: '住宅,车库', file_key: 'content/files/drawings/7001-drawing-7001.dxf', preview: '/content/images/drawings/7001-drawing-7001.webp' });
+    expect(free).toMatchObject({
+      tags: '住宅,车库',
+      file_key: 'content/files/drawings/7001-drawing-7001.dxf',
+      preview: '/content/images/drawings/7001-drawing-7001.webp',
+    });
     // 2026-03-01 09:00 in Beijing.
     expect(Number(free?.published_at)).toBe(Date.UTC(2026, 2, 1, 1) / 1000);
     expect((await storage.read('private/drawings/7002-drawing-7002.dwg'))?.equals(drawingBytes(7002, 'DWG'))).toBe(true);
@@ -88,7 +99,10 @@ describe('drawingsImporter', () => {
   it('lets two drawings swap slugs in one run', async () => {
     writeLibrary(contentDir, [entry(7001, { slug: 'plan-a' }), entry(7003, { slug: 'plan-b' })]);
     await importDrawings(database.db, contentDir, storage);
-    writeLibrary(contentDir, [entry(7001, { slug: 'plan-b', file: 'files/drawings/7001-drawing-7001.dxf' }), entry(7003, { slug: 'plan-a', file: 'files/drawings/7003-drawing-7003.dxf' })]);
+    writeLibrary(contentDir, [
+      entry(7001, { slug: 'plan-b', file: 'files/drawings/7001-drawing-7001.dxf' }),
+      entry(7003, { slug: 'plan-a', file: 'files/drawings/7003-drawing-7003.dxf' }),
+    ]);
     await importDrawings(database.db, contentDir, storage);
     expect((await snapshot()).drawings.map((row) => [Number(row.id), row.slug])).toEqual([
       [7001, 'plan-b'],
@@ -133,8 +147,17 @@ describe('drawingsImporter', () => {
   });
 
   it('checks the fields of an entry with readable messages', async () => {
-    const problems = (await refused([{ ...entry(7020), version: '2018', member_only: 'yes' as unknown as boolean, date: '2026-02-30', extra: 1 } as EntrySeed])).problems;
-    expect(problems.map((problem) => problem.field).sort()).toEqual(['drawings.0', 'drawings.0.date', 'drawings.0.member_only', 'drawings.0.version']);
+    const problems = (
+      await refused([
+        { ...entry(7020), version: '2018', member_only: 'yes' as unknown as boolean, date: '2026-02-30', extra: 1 } as EntrySeed,
+      ])
+    ).problems;
+    expect(problems.map((problem) => problem.field).sort()).toEqual([
+      'drawings.0',
+      'drawings.0.date',
+      'drawings.0.member_only',
+      'drawings.0.version',
+    ]);
     expect(problems.find((problem) => problem.field === 'drawings.0')?.message).toBe('unknown field(s): extra');
   });
 

@@ -41,7 +41,10 @@ const PREVIEW_FOLDER = 'images/drawings/';
 const PREVIEW_EXTENSIONS = /\.(?:webp|jpe?g|png)$/;
 
 const ZText = z.string({ error: 'must be text' }).trim().min(1, 'must not be empty');
-const ZSlug = z.string({ error: 'must be text' }).max(80, 'is too long').regex(CATEGORY_SLUG_PATTERN, 'must be lower-case ASCII words joined by -');
+const ZSlug = z
+  .string({ error: 'must be text' })
+  .max(80, 'is too long')
+  .regex(CATEGORY_SLUG_PATTERN, 'must be lower-case ASCII words joined by -');
 const ZRelativePath = z
   .string({ error: 'must be a path relative to content/' })
   .regex(/^[a-z]+\/drawings\/[A-Za-z0-9._-]+$/, 'must be a file directly under files/drawings/, private/drawings/ or images/drawings/');
@@ -52,7 +55,11 @@ const ZLibrary = z.strictObject({
     .min(1, 'must list at least one category'),
   drawings: z.array(
     z.strictObject({
-      id: z.number({ error: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').max(Number.MAX_SAFE_INTEGER),
+      id: z
+        .number({ error: 'must be a positive integer' })
+        .int('must be a positive integer')
+        .positive('must be a positive integer')
+        .max(Number.MAX_SAFE_INTEGER),
       slug: ZSlug,
       title: ZText.max(60, 'must be at most 60 characters'),
       category: z.string({ error: 'must be a category slug' }),
@@ -61,7 +68,14 @@ const ZLibrary = z.strictObject({
           z
             .union([z.string(), z.number()])
             .transform(String)
-            .pipe(z.string().trim().min(1, 'must not be empty').max(20, 'must be at most 20 characters').regex(/^[^,]+$/, 'must not contain a comma')),
+            .pipe(
+              z
+                .string()
+                .trim()
+                .min(1, 'must not be empty')
+                .max(20, 'must be at most 20 characters')
+                .regex(/^[^,]+$/, 'must not contain a comma'),
+            ),
         )
         .max(12, 'at most 12 tags'),
       description: ZText.max(2000, 'must be at most 2000 characters'),
@@ -106,22 +120,36 @@ async function fileSize(absolute: string): Promise<number | undefined> {
 }
 
 /** Checks one entry against the rules the schema cannot express; answers its problems. */
-async function entryProblems(contentDir: string, entry: LibraryEntry, index: number, categorySlugs: ReadonlySet<string>): Promise<ImportProblem[]> {
+async function entryProblems(
+  contentDir: string,
+  entry: LibraryEntry,
+  index: number,
+  categorySlugs: ReadonlySet<string>,
+): Promise<ImportProblem[]> {
   const at = (field: string, message: string): ImportProblem => ({ field: `drawings.${index}.${field}`, message });
   const problems: ImportProblem[] = [];
   if (!categorySlugs.has(entry.category)) problems.push(at('category', `"${entry.category}" is not one of the categories listed above`));
   const folder = entry.member_only ? MEMBER_FOLDER : FREE_FOLDER;
   if (!entry.file.startsWith(folder)) {
-    problems.push(at('file', entry.member_only ? `a member drawing must lie under ${MEMBER_FOLDER} (never public)` : `a free drawing must lie under ${FREE_FOLDER}`));
+    problems.push(
+      at(
+        'file',
+        entry.member_only
+          ? `a member drawing must lie under ${MEMBER_FOLDER} (never public)`
+          : `a free drawing must lie under ${FREE_FOLDER}`,
+      ),
+    );
   }
-  if (!entry.file.toLowerCase().endsWith(`.${entry.format.toLowerCase()}`)) problems.push(at('file', `must end in .${entry.format.toLowerCase()} (format ${entry.format})`));
+  if (!entry.file.toLowerCase().endsWith(`.${entry.format.toLowerCase()}`))
+    problems.push(at('file', `must end in .${entry.format.toLowerCase()} (format ${entry.format})`));
   if (!entry.preview.startsWith(PREVIEW_FOLDER) || !PREVIEW_EXTENSIONS.test(entry.preview)) {
     problems.push(at('preview', `must be a .webp, .jpg or .png picture under ${PREVIEW_FOLDER}`));
   }
   const size = await fileSize(path.join(contentDir, entry.file));
   if (size === undefined) problems.push(at('file', `content/${entry.file} does not exist`));
   else if (size === 0) problems.push(at('file', `content/${entry.file} is empty`));
-  if ((await fileSize(path.join(contentDir, entry.preview))) === undefined) problems.push(at('preview', `content/${entry.preview} does not exist`));
+  if ((await fileSize(path.join(contentDir, entry.preview))) === undefined)
+    problems.push(at('preview', `content/${entry.preview} does not exist`));
   return problems;
 }
 
@@ -156,7 +184,8 @@ export async function readDrawingLibrary(contentDir: string): Promise<DrawingLib
   const problems: ImportProblem[] = [];
   const categorySlugs = new Set<string>();
   library.categories.forEach((category, index) => {
-    if (categorySlugs.has(category.slug)) problems.push({ field: `categories.${index}.slug`, message: `"${category.slug}" is listed twice` });
+    if (categorySlugs.has(category.slug))
+      problems.push({ field: `categories.${index}.slug`, message: `"${category.slug}" is listed twice` });
     categorySlugs.add(category.slug);
   });
   const ids = new Map<number, number>();
@@ -167,7 +196,8 @@ export async function readDrawingLibrary(contentDir: string): Promise<DrawingLib
     if (sameId !== undefined) problems.push({ field: `drawings.${index}.id`, message: `${entry.id} is also the id of drawings.${sameId}` });
     ids.set(entry.id, index);
     const sameSlug = slugs.get(entry.slug);
-    if (sameSlug !== undefined) problems.push({ field: `drawings.${index}.slug`, message: `"${entry.slug}" is also the slug of drawings.${sameSlug}` });
+    if (sameSlug !== undefined)
+      problems.push({ field: `drawings.${index}.slug`, message: `"${entry.slug}" is also the slug of drawings.${sameSlug}` });
     slugs.set(entry.slug, index);
     const sameFile = files.get(entry.file);
     if (sameFile !== undefined) problems.push({ field: `drawings.${index}.file`, message: `is also the file of drawings.${sameFile}` });
@@ -206,7 +236,12 @@ export async function readDrawingLibrary(contentDir: string): Promise<DrawingLib
       };
     }),
   );
-  const categories = library.categories.map((category, position) => ({ slug: category.slug, name: category.name, description: category.description ?? '', position }));
+  const categories = library.categories.map((category, position) => ({
+    slug: category.slug,
+    name: category.name,
+    description: category.description ?? '',
+    position,
+  }));
   return { categories, drawings };
 }
 
@@ -246,7 +281,8 @@ async function writeDrawingLibrary(db: Executor, library: DrawingLibrary): Promi
   for (const category of library.categories) {
     const before = currentCategories.get(category.slug);
     if (before === undefined) await insertCategory(db, category);
-    else if (before.name !== category.name || before.description !== category.description || Number(before.position) !== category.position) await updateCategory(db, category);
+    else if (before.name !== category.name || before.description !== category.description || Number(before.position) !== category.position)
+      await updateCategory(db, category);
     else continue;
     categoriesWritten += 1;
   }

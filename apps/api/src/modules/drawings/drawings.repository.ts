@@ -104,18 +104,33 @@ export async function categoryNames(db: Executor): Promise<Map<string, string>> 
 
 /** One atomic increment, so concurrent downloads are all counted; undefined for an unknown id. */
 export async function incrementDownloads(db: Executor, id: number): Promise<number | undefined> {
-  const row = await db.updateTable('drawing').set((eb) => ({ downloads: eb('downloads', '+', 1) })).where('id', '=', id).returning('downloads').executeTakeFirst();
+  const row = await db
+    .updateTable('drawing')
+    .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+    .where('id', '=', id)
+    .returning('downloads')
+    .executeTakeFirst();
   return row === undefined ? undefined : Number(row.downloads);
 }
 
 export async function incrementViews(db: Executor, id: number): Promise<number | undefined> {
-  const row = await db.updateTable('drawing').set((eb) => ({ views: eb('views', '+', 1) })).where('id', '=', id).returning('views').executeTakeFirst();
+  const row = await db
+    .updateTable('drawing')
+    .set((eb) => ({ views: eb('views', '+', 1) }))
+    .where('id', '=', id)
+    .returning('views')
+    .executeTakeFirst();
   return row === undefined ? undefined : Number(row.views);
 }
 
 /** spec §4: the user's expiry (epoch seconds) for `productId`, undefined when never bought. */
 export async function membershipExpiry(db: Executor, userId: number, productId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('membership').select('auth_value').where('user_id', '=', userId).where('product_id', '=', productId).executeTakeFirst();
+  const row = await db
+    .selectFrom('membership')
+    .select('auth_value')
+    .where('user_id', '=', userId)
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
   return row === undefined ? undefined : Number(row.auth_value);
 }
 
@@ -132,11 +147,19 @@ export async function insertCategory(db: Executor, category: DrawingCategory): P
 }
 
 export async function updateCategory(db: Executor, category: DrawingCategory): Promise<void> {
-  await db.updateTable('drawing_category').set({ name: category.name, description: category.description, position: category.position }).where('slug', '=', category.slug).execute();
+  await db
+    .updateTable('drawing_category')
+    .set({ name: category.name, description: category.description, position: category.position })
+    .where('slug', '=', category.slug)
+    .execute();
 }
 
 export async function deleteCategories(db: Executor, slugs: readonly string[]): Promise<void> {
-  if (slugs.length > 0) await db.deleteFrom('drawing_category').where('slug', 'in', [...slugs]).execute();
+  if (slugs.length > 0)
+    await db
+      .deleteFrom('drawing_category')
+      .where('slug', 'in', [...slugs])
+      .execute();
 }
 
 export async function listImportedDrawings(db: Executor): Promise<Array<Pick<Drawing, 'id' | 'slug' | 'source_hash'>>> {
@@ -154,10 +177,19 @@ export async function updateDrawing(db: Executor, drawing: AuthoredDrawing): Pro
 }
 
 export async function deleteDrawings(db: Executor, ids: readonly number[]): Promise<void> {
-  if (ids.length > 0) await db.deleteFrom('drawing').where('id', 'in', [...ids]).execute();
+  if (ids.length > 0)
+    await db
+      .deleteFrom('drawing')
+      .where('id', 'in', [...ids])
+      .execute();
 }
 
 /** Frees the slugs of drawings about to be rewritten, so two drawings may swap slugs in one run. */
 export async function parkSlugs(db: Executor, ids: readonly number[]): Promise<void> {
-  for (const id of ids) await db.updateTable('drawing').set({ slug: `__moving-${id}` }).where('id', '=', id).execute();
+  for (const id of ids)
+    await db
+      .updateTable('drawing')
+      .set({ slug: `__moving-${id}` })
+      .where('id', '=', id)
+      .execute();
 }

@@ -16,7 +16,8 @@ const ID_PATTERN = /^[1-9]\d{0,14}$/;
 
 function idOf(request: FastifyRequest<{ Params: { id: string } }>): number {
   const { id } = request.params;
-  if (!ID_PATTERN.test(id)) throw drawingError('notFound', DRAWING_MESSAGES.notFound, `malformed drawing id ${JSON.stringify(id.slice(0, 40))}`);
+  if (!ID_PATTERN.test(id))
+    throw drawingError('notFound', DRAWING_MESSAGES.notFound, `malformed drawing id ${JSON.stringify(id.slice(0, 40))}`);
   return Number(id);
 }
 
@@ -44,7 +45,11 @@ export const drawingsRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app,
     // the continuation of a resumed download. Counted before sending, so the count is committed
     // by the time the visitor has the file.
     const range = request.headers.range;
-    const isWholeFile = request.method === 'GET' && request.headers['if-none-match'] === undefined && request.headers['if-modified-since'] === undefined && (range === undefined || /^bytes=0-/.test(range.trim()));
+    const isWholeFile =
+      request.method === 'GET' &&
+      request.headers['if-none-match'] === undefined &&
+      request.headers['if-modified-since'] === undefined &&
+      (range === undefined || /^bytes=0-/.test(range.trim()));
     if (isWholeFile) await drawings.countDownload(id);
     reply.header('x-robots-tag', 'noindex');
     sendStored(request, reply, deps.storage, download.object, { downloadName: download.fileName, cacheControl });

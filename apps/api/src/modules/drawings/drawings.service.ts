@@ -89,12 +89,17 @@ export function createDrawingsService(deps: SiteDeps) {
     try {
       userId = (await resolveSignedIn(db, { usertoken }, now)).user.id;
     } catch (error) {
-      if (error instanceof ApiError) throw drawingError('signInRequired', DRAWING_MESSAGES.signInRequired, `member drawing: ${error.logMessage}`);
+      if (error instanceof ApiError)
+        throw drawingError('signInRequired', DRAWING_MESSAGES.signInRequired, `member drawing: ${error.logMessage}`);
       throw error;
     }
     const expiry = await membershipExpiry(db, userId, DRAWING_LIBRARY_PRODUCT_ID);
     if (productMembership(expiry, now).status !== 'member') {
-      throw drawingError('membershipRequired', DRAWING_MESSAGES.membershipRequired, `user ${userId} is not a member of ${DRAWING_LIBRARY_PRODUCT_ID}`);
+      throw drawingError(
+        'membershipRequired',
+        DRAWING_MESSAGES.membershipRequired,
+        `user ${userId} is not a member of ${DRAWING_LIBRARY_PRODUCT_ID}`,
+      );
     }
   }
 
@@ -126,7 +131,10 @@ export function createDrawingsService(deps: SiteDeps) {
 
     async detail(id: number): Promise<TDrawingDetail> {
       const row = await findOrThrow(id);
-      const [names, related] = await Promise.all([categoryNames(db), relatedDrawings(db, row.category_slug, Number(row.id), DRAWING_LIST_LIMITS.related)]);
+      const [names, related] = await Promise.all([
+        categoryNames(db),
+        relatedDrawings(db, row.category_slug, Number(row.id), DRAWING_LIST_LIMITS.related),
+      ]);
       const item = listItemOf(row, names);
       return {
         ...item,

@@ -33,7 +33,7 @@ export const TEST_CATEGORIES = [
 /** Bytes that look like the start of a DWG or a DXF, distinct per drawing. */
 export function drawingBytes(id: number, format: 'DWG' | 'DXF'): Buffer {
   const head = format === 'DWG' ? 'AC1015' : '  0\nSECTION\n  2\nHEADER\n';
-  return Buffer.from(`${head}drawing ${id} ${'x'.repeat(200 + id % 50)}\n`);
+  return Buffer.from(`${head}drawing ${id} ${'x'.repeat(200 + (id % 50))}\n`);
 }
 
 export function entry(id: number, overrides: Partial<EntrySeed> = {}): EntrySeed {
@@ -59,7 +59,11 @@ export function entry(id: number, overrides: Partial<EntrySeed> = {}): EntrySeed
 }
 
 /** Writes library.yml with `entries` and creates every file they name (unless `withoutFiles`). */
-export function writeLibrary(contentDir: string, entries: readonly EntrySeed[], options: { categories?: unknown[]; withoutFiles?: readonly string[] } = {}): void {
+export function writeLibrary(
+  contentDir: string,
+  entries: readonly EntrySeed[],
+  options: { categories?: unknown[]; withoutFiles?: readonly string[] } = {},
+): void {
   mkdirSync(path.join(contentDir, 'drawings'), { recursive: true });
   writeFileSync(path.join(contentDir, LIBRARY_FILE), stringify({ categories: options.categories ?? TEST_CATEGORIES, drawings: entries }));
   for (const item of entries) {
@@ -86,12 +90,23 @@ export async function visitorCookie(db: Executor, nowSeconds: number, membership
   const phone = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const user = await db
     .insertInto('app_user')
-    .values({ username: phone, mobile: phone, email: null, nickname: phone, password_hash: null, created_at: nowSeconds, updated_at: nowSeconds })
+    .values({
+      username: phone,
+      mobile: phone,
+      email: null,
+      nickname: phone,
+      password_hash: null,
+      created_at: nowSeconds,
+      updated_at: nowSeconds,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const userId = Number(user.id);
   if (membershipExpiry !== undefined) {
-    await db.insertInto('membership').values({ user_id: userId, product_id: DRAWING_LIBRARY_PRODUCT_ID, auth_value: membershipExpiry, updated_at: nowSeconds }).execute();
+    await db
+      .insertInto('membership')
+      .values({ user_id: userId, product_id: DRAWING_LIBRARY_PRODUCT_ID, auth_value: membershipExpiry, updated_at: nowSeconds })
+      .execute();
   }
   const { usertoken } = await openSession(db, userId, { deviceId: 'drawings-test', ip: '127.0.0.1' }, nowSeconds);
   return `${SESSION_COOKIE}=${usertoken}`;

@@ -81,7 +81,12 @@ function rowOf(ticketNo: unknown) {
 }
 
 function screenshotsOf(submissionId: number) {
-  return t.database.db.selectFrom('feedback_screenshot').selectAll().where('submission_id', '=', submissionId).orderBy('position').execute();
+  return t.database.db
+    .selectFrom('feedback_screenshot')
+    .selectAll()
+    .where('submission_id', '=', submissionId)
+    .orderBy('position')
+    .execute();
 }
 
 function beijingToday(): string {
@@ -93,7 +98,11 @@ describe.each(['feedback', 'complaint'] as const)('POST /api/v4/%ssubmit: the re
 
   it('refuses a wrong signature (10002) and stores nothing', async () => {
     const before = await submissionCount();
-    const answer = await t.app.inject({ method: 'POST', url: `/api/v4/${kind}submit`, payload: { ...signedBody(t, fields()), datasign: '0'.repeat(32) } });
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: `/api/v4/${kind}submit`,
+      payload: { ...signedBody(t, fields()), datasign: '0'.repeat(32) },
+    });
     expect(answer.statusCode).toBe(401);
     expect(answer.json()).toEqual({ code: PROTOCOL_ERRORS.badSignature.code, message: PROTOCOL_ERRORS.badSignature.message });
     expect(await submissionCount()).toBe(before);
@@ -116,7 +125,11 @@ describe.each(['feedback', 'complaint'] as const)('POST /api/v4/%ssubmit: the re
 
 describe('POST /api/v4/feedbacksubmit', () => {
   it('stores a feedback with its source and answers an FK ticket number of today (Beijing time)', async () => {
-    const fields = goodFeedback({ category: 'suggestion', product: 'converter', content: `  ${uniqueContent()}\r\n希望批量转换时可以保留图层  ` });
+    const fields = goodFeedback({
+      category: 'suggestion',
+      product: 'converter',
+      content: `  ${uniqueContent()}\r\n希望批量转换时可以保留图层  `,
+    });
     const sentAt = Math.floor(t.clock.now() / 1000);
     const answer = await submit('feedback', fields, '10.9.9.1');
     expect(answer.body).toMatchObject({ code: 10000 });
@@ -146,7 +159,10 @@ describe('POST /api/v4/feedbacksubmit', () => {
 
   it('stores up to three screenshots privately under private/feedback/<ticket>/ by their real type', async () => {
     const png = tinyPng(4);
-    const answer = await submit('feedback', goodFeedback({ screenshots: [png.toString('base64'), JPEG.toString('base64'), WEBP.toString('base64')] }));
+    const answer = await submit(
+      'feedback',
+      goodFeedback({ screenshots: [png.toString('base64'), JPEG.toString('base64'), WEBP.toString('base64')] }),
+    );
     expect(answer.body).toMatchObject({ code: 10000 });
     const ticketno = String(answer.body['ticketno']);
     const row = await rowOf(ticketno);
@@ -200,7 +216,9 @@ describe('POST /api/v4/feedbacksubmit', () => {
 
   it('counts characters as a person does: 1000 Chinese characters or emoji pass, 10 emoji are enough', async () => {
     const start = uniqueContent();
-    expect((await submit('feedback', goodFeedback({ content: `${start}${'图'.repeat(1000 - start.length)}` }))).body).toMatchObject({ code: 10000 });
+    expect((await submit('feedback', goodFeedback({ content: `${start}${'图'.repeat(1000 - start.length)}` }))).body).toMatchObject({
+      code: 10000,
+    });
     expect((await submit('feedback', goodFeedback({ content: '😀'.repeat(10) }))).body).toMatchObject({ code: 10000 });
   });
 
@@ -209,8 +227,16 @@ describe('POST /api/v4/feedbacksubmit', () => {
     ['a GIF', [Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1').toString('base64')], FEEDBACK_MESSAGES.screenshotType],
     ['text that is not base64', ['data:image/png;base64,iVBORw0KGgo='], FEEDBACK_MESSAGES.screenshotType],
     ['four screenshots', Array.from({ length: 4 }, () => tinyPng().toString('base64')), FEEDBACK_MESSAGES.screenshotsTooMany],
-    ['a screenshot over 3 MB', [Buffer.concat([tinyPng(), Buffer.alloc(FEEDBACK_LIMITS.screenshotMaxBytes)]).toString('base64')], FEEDBACK_MESSAGES.screenshotTooLarge],
-    ['two of 2.65 MB (over 5 MB together)', Array.from({ length: 2 }, () => Buffer.concat([tinyPng(), Buffer.alloc(2_650_000)]).toString('base64')), FEEDBACK_MESSAGES.screenshotsTooLarge],
+    [
+      'a screenshot over 3 MB',
+      [Buffer.concat([tinyPng(), Buffer.alloc(FEEDBACK_LIMITS.screenshotMaxBytes)]).toString('base64')],
+      FEEDBACK_MESSAGES.screenshotTooLarge,
+    ],
+    [
+      'two of 2.65 MB (over 5 MB together)',
+      Array.from({ length: 2 }, () => Buffer.concat([tinyPng(), Buffer.alloc(2_650_000)]).toString('base64')),
+      FEEDBACK_MESSAGES.screenshotsTooLarge,
+    ],
     ['a list that is not a list', 'iVBORw0KGgo=', FEEDBACK_MESSAGES.screenshotType],
   ] as const)('refuses %s as screenshots, storing no row and no file', async (_name, screenshots, message) => {
     const before = await submissionCount();
@@ -256,9 +282,17 @@ describe('POST /api/v4/complaintsubmit', () => {
   });
 
   it('takes the order number and contact name as optional', async () => {
-    const answer = await submit('complaint', goodComplaint({ orderno: '', contactname: undefined, contact: '13912345678', category: 'service' }));
+    const answer = await submit(
+      'complaint',
+      goodComplaint({ orderno: '', contactname: undefined, contact: '13912345678', category: 'service' }),
+    );
     expect(answer.body).toMatchObject({ code: 10000 });
-    expect(await rowOf(answer.body['ticketno'])).toMatchObject({ order_no: null, contact_name: null, contact_type: 'mobile', category: 'service' });
+    expect(await rowOf(answer.body['ticketno'])).toMatchObject({
+      order_no: null,
+      contact_name: null,
+      contact_type: 'mobile',
+      category: 'service',
+    });
   });
 
   it.each([
@@ -293,7 +327,11 @@ describe('caps', () => {
     const before = await submissionCount();
     const refused = await submit('feedback', goodFeedback({ screenshots: [tinyPng().toString('base64')] }), ip);
     expect(refused.status).toBe(200);
-    expect(refused.body).toEqual({ code: TOO_FREQUENT, message: '提交过于频繁，每小时最多提交5次，请稍后再试', retryafter: expect.any(Number) });
+    expect(refused.body).toEqual({
+      code: TOO_FREQUENT,
+      message: '提交过于频繁，每小时最多提交5次，请稍后再试',
+      retryafter: expect.any(Number),
+    });
     // Until the first of the five is an hour old (the app's clock runs on real seconds too).
     expect(refused.body['retryafter']).toBeGreaterThanOrEqual(3_600 - 5 * 60 - 3);
     expect(refused.body['retryafter']).toBeLessThanOrEqual(3_600 - 5 * 60);
@@ -313,7 +351,9 @@ describe('caps', () => {
     expect(again.body).toEqual({ code: DUPLICATE, message: '相同内容已经提交过了，请勿在10分钟内重复提交' });
 
     // The same words as a complaint are another matter (and long enough for one).
-    expect((await submit('complaint', goodComplaint({ content: `${content}，客服说是软件问题但一直没有修复` }), '10.78.0.3')).body).toMatchObject({ code: 10000 });
+    expect(
+      (await submit('complaint', goodComplaint({ content: `${content}，客服说是软件问题但一直没有修复` }), '10.78.0.3')).body,
+    ).toMatchObject({ code: 10000 });
 
     t.clock.advance(FEEDBACK_LIMITS.duplicateWindowSeconds * 1000);
     expect((await submit('feedback', goodFeedback({ content }), '10.78.0.4')).body).toMatchObject({ code: 10000 });

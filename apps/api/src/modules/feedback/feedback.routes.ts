@@ -21,7 +21,9 @@ export const feedbackRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app,
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.statusCode !== 413) throw error;
     request.log.info({ reason: error.message }, 'feedback body over the limit');
-    return reply.code(413).send({ code: FEEDBACK_ERRORS.invalidField.codes[0], message: FEEDBACK_MESSAGES.screenshotsTooLarge, field: 'screenshots' });
+    return reply
+      .code(413)
+      .send({ code: FEEDBACK_ERRORS.invalidField.codes[0], message: FEEDBACK_MESSAGES.screenshotsTooLarge, field: 'screenshots' });
   });
 
   route(app, endpoints.feedbacksubmit, {

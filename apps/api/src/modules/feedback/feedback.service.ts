@@ -87,7 +87,8 @@ function decodeScreenshots(screenshots: readonly string[]): DecodedScreenshot[] 
       throw invalidField('screenshots', FEEDBACK_MESSAGES.screenshotTooLarge, `screenshot ${index + 1} has ${bytes.length} bytes`);
     }
     total += bytes.length;
-    if (total > FEEDBACK_LIMITS.screenshotsTotalMaxBytes) throw invalidField('screenshots', FEEDBACK_MESSAGES.screenshotsTooLarge, `screenshots reach ${total} bytes`);
+    if (total > FEEDBACK_LIMITS.screenshotsTotalMaxBytes)
+      throw invalidField('screenshots', FEEDBACK_MESSAGES.screenshotsTooLarge, `screenshots reach ${total} bytes`);
     return { bytes, type };
   });
 }
@@ -101,7 +102,10 @@ async function checkAddressCap(db: Executor, ip: string, now: number): Promise<v
 
 async function checkDuplicate(db: Executor, contentHash: string, now: number): Promise<void> {
   if (await hasRecentContent(db, contentHash, now - FEEDBACK_LIMITS.duplicateWindowSeconds + 1)) {
-    throw ApiError.business(FEEDBACK_ERRORS.duplicate, `same content ${contentHash.slice(0, 8)} within ${FEEDBACK_LIMITS.duplicateWindowSeconds} s`);
+    throw ApiError.business(
+      FEEDBACK_ERRORS.duplicate,
+      `same content ${contentHash.slice(0, 8)} within ${FEEDBACK_LIMITS.duplicateWindowSeconds} s`,
+    );
   }
 }
 
@@ -164,7 +168,9 @@ async function submit(deps: SiteDeps, submission: Submission, context: Submissio
 /** Removes files of a submission that was not written; a file that will not go is logged, not thrown. */
 async function removeStored(deps: SiteDeps, keys: readonly string[]): Promise<void> {
   for (const key of keys) {
-    await deps.storage.delete(key).catch((error: unknown) => deps.log.error({ err: error, key }, 'removing the screenshot of a failed submission failed'));
+    await deps.storage
+      .delete(key)
+      .catch((error: unknown) => deps.log.error({ err: error, key }, 'removing the screenshot of a failed submission failed'));
   }
 }
 

@@ -43,16 +43,12 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     },
   });
 
-  app.get(
-    HEALTH_PATH,
-    { exposeHeadRoute: false, schema: { response: { 200: healthResponse } } },
-    async (request, reply) => {
-      setHealthHeaders(request, reply);
-      const isUp = await isDatabaseReachable(db, DB_PING_TIMEOUT_MS).catch((error: unknown) => {
-        request.log.warn({ err: error }, 'health: database ping failed');
-        return false;
-      });
-      return { status: 'ok', db: isUp ? 'ok' : 'down' };
-    },
-  );
+  app.get(HEALTH_PATH, { exposeHeadRoute: false, schema: { response: { 200: healthResponse } } }, async (request, reply) => {
+    setHealthHeaders(request, reply);
+    const isUp = await isDatabaseReachable(db, DB_PING_TIMEOUT_MS).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'health: database ping failed');
+      return false;
+    });
+    return { status: 'ok', db: isUp ? 'ok' : 'down' };
+  });
 };

@@ -27,7 +27,10 @@ describe('dev QQ provider', () => {
   it('sends the popup to the local authorisation page with the state and the registered callback', () => {
     const url = new URL(provider.authorizeUrl({ logintag: 'tag', state: 'St4te' }));
     expect(`${url.origin}${url.pathname}`).toBe('http://192.168.1.20:3000/api/dev/qq/authorize');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ state: 'St4te', redirect_uri: 'http://192.168.1.20:3000/api/oauth/qq/callback' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      state: 'St4te',
+      redirect_uri: 'http://192.168.1.20:3000/api/oauth/qq/callback',
+    });
   });
 
   it('gives back the nickname typed on the page, the same user for the same name', async () => {

@@ -1,5 +1,12 @@
 import type { IdentityProvider } from '@xcad/db';
-import { displayableNickname, qqCallbackUrl, type AuthorizeRequest, type ExchangeResult, type QqProvider, type WechatProvider } from './oauth.provider';
+import {
+  displayableNickname,
+  qqCallbackUrl,
+  type AuthorizeRequest,
+  type ExchangeResult,
+  type QqProvider,
+  type WechatProvider,
+} from './oauth.provider';
 
 // The dev providers (the default): the site goes through the same steps as with the real ones (a
 // QR to scan from a second device, a popup to authorise in), with no third party involved. Their

@@ -56,7 +56,10 @@ export const qqDevRoutes: FastifyPluginAsync<{ context: OAuthContext; qq: QqDevP
     const query = ZAuthorizeRequest.safeParse(request.query);
     if (!query.success || !isRegisteredCallback(query.data.redirect_uri)) return sendPage(reply, qqDevBadRequestPage());
     const { state, redirect_uri: redirectUri } = query.data;
-    return sendPage(reply, qqDevAuthorizePage({ state, redirectUri, nickname: DEV_DEFAULT_NICKNAMES.qq, action: QQ_DEV_AUTHORIZE_PATH, formOrigins }));
+    return sendPage(
+      reply,
+      qqDevAuthorizePage({ state, redirectUri, nickname: DEV_DEFAULT_NICKNAMES.qq, action: QQ_DEV_AUTHORIZE_PATH, formOrigins }),
+    );
   });
 
   app.post(QQ_DEV_AUTHORIZE_PATH, async (request, reply) => {
@@ -72,7 +75,10 @@ export const qqDevRoutes: FastifyPluginAsync<{ context: OAuthContext; qq: QqDevP
     if (!nickname.success) {
       const typed = typeof form.data.nickname === 'string' ? form.data.nickname : '';
       const error = nickname.error.issues[0]?.message;
-      return sendPage(reply, qqDevAuthorizePage({ state, redirectUri, nickname: typed, action: QQ_DEV_AUTHORIZE_PATH, formOrigins, error }));
+      return sendPage(
+        reply,
+        qqDevAuthorizePage({ state, redirectUri, nickname: typed, action: QQ_DEV_AUTHORIZE_PATH, formOrigins, error }),
+      );
     }
     target.search = new URLSearchParams({ code: devCodeOf(devOpenidOf(nickname.data)), state }).toString();
     return reply.redirect(target.toString(), 303);

@@ -23,10 +23,28 @@ const EXPIRED = { code: AUTH_ERRORS.qrExpired.codes[0], message: AUTH_ERRORS.qrE
 const PROVIDER_FAILED = { code: AUTH_ERRORS.providerFailed.codes[0], message: AUTH_ERRORS.providerFailed.message };
 const NOT_FOUND = { code: PROTOCOL_ERRORS.notFound.code, message: PROTOCOL_ERRORS.notFound.message };
 
-const WECHAT_TOKEN = { access_token: 'WX_ACCESS', expires_in: 7200, refresh_token: 'R', openid: 'oWx_openid_1', scope: 'snsapi_login', unionid: 'oUnion_1' };
-const WECHAT_USER = { openid: 'oWx_openid_1', nickname: '微信张三', headimgurl: 'https://thirdwx.qlogo.cn/mmopen/abc/132', unionid: 'oUnion_1' };
+const WECHAT_TOKEN = {
+  access_token: 'WX_ACCESS',
+  expires_in: 7200,
+  refresh_token: 'R',
+  openid: 'oWx_openid_1',
+  scope: 'snsapi_login',
+  unionid: 'oUnion_1',
+};
+const WECHAT_USER = {
+  openid: 'oWx_openid_1',
+  nickname: '微信张三',
+  headimgurl: 'https://thirdwx.qlogo.cn/mmopen/abc/132',
+  unionid: 'oUnion_1',
+};
 const QQ_ME = { client_id: '101234567', openid: 'QQOPENID0001', unionid: 'QQUNION1' };
-const QQ_USER = { ret: 0, msg: '', nickname: 'QQ李四', figureurl_qq_1: 'http://thirdqq.qlogo.cn/a/40', figureurl_qq_2: 'http://thirdqq.qlogo.cn/a/100' };
+const QQ_USER = {
+  ret: 0,
+  msg: '',
+  nickname: 'QQ李四',
+  figureurl_qq_1: 'http://thirdqq.qlogo.cn/a/40',
+  figureurl_qq_2: 'http://thirdqq.qlogo.cn/a/100',
+};
 
 function happyAnswers(): Record<string, FakeAnswer> {
   return {
@@ -109,14 +127,16 @@ describe('WeChat Open Platform QR login', () => {
 
   it('refuses a wrong state without asking WeChat, and the login can still complete', async () => {
     const { logintag, state } = await wechatLogin();
-    expect(await callback({ logintag, code: 'CODE_2', state: `${state.slice(0, -1)}${state.endsWith('x') ? 'y' : 'x'}` })).toEqual(PROVIDER_FAILED);
+    expect(await callback({ logintag, code: 'CODE_2', state: `${state.slice(0, -1)}${state.endsWith('x') ? 'y' : 'x'}` })).toEqual(
+      PROVIDER_FAILED,
+    );
     expect(await callback({ logintag, code: 'CODE_2', state: 'short' })).toEqual(PROVIDER_FAILED);
     expect(provider.calls).toHaveLength(0);
     expect((await poll(logintag)).body).toEqual(PENDING);
     expect(await callback({ logintag, code: 'CODE_2', state })).toEqual(OK);
   });
 
-  it("answers 19009 when WeChat refuses the code, leaving the QR waiting", async () => {
+  it('answers 19009 when WeChat refuses the code, leaving the QR waiting', async () => {
     answers[WECHAT_ACCESS_TOKEN_URL] = { json: { errcode: 40163, errmsg: 'code been used' } };
     const { logintag, state } = await wechatLogin();
     expect(await callback({ logintag, code: 'USED', state })).toEqual(PROVIDER_FAILED);
@@ -188,7 +208,10 @@ describe('QQ Connect popup login', () => {
   });
 
   it('has no dev QQ authorisation page', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/api/dev/qq/authorize?state=s&redirect_uri=${encodeURIComponent(`${ORIGIN}/api/oauth/qq/callback`)}` });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/dev/qq/authorize?state=s&redirect_uri=${encodeURIComponent(`${ORIGIN}/api/oauth/qq/callback`)}`,
+    });
     expect(response.statusCode).toBe(404);
     const posted = await t.app.inject({ method: 'POST', url: '/api/dev/qq/authorize', payload: { state: 's', decision: 'authorize' } });
     expect(posted.statusCode).toBe(404);

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AUTH_ERRORS, LOGIN_ERRORS, PRODUCT, PROTOCOL_ERRORS, SESSION_COOKIE, signFields, SUCCESS_CODE, type SignableFields } from '@xcad/protocol';
+import {
+  AUTH_ERRORS,
+  LOGIN_ERRORS,
+  PRODUCT,
+  PROTOCOL_ERRORS,
+  SESSION_COOKIE,
+  signFields,
+  SUCCESS_CODE,
+  type SignableFields,
+} from '@xcad/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedCall, type TestApp } from '../../test-app';
 import { devOpenidOf } from './dev.provider';
@@ -39,7 +48,12 @@ async function devPost(path: string, payload: Record<string, unknown>) {
 }
 
 async function userIdOf(provider: 'wechat' | 'qq', openid: string): Promise<number> {
-  const row = await t.database.db.selectFrom('user_identity').select('user_id').where('provider', '=', provider).where('openid', '=', openid).executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .selectFrom('user_identity')
+    .select('user_id')
+    .where('provider', '=', provider)
+    .where('openid', '=', openid)
+    .executeTakeFirstOrThrow();
   return Number(row.user_id);
 }
 
@@ -58,19 +72,34 @@ async function disable(userId: number): Promise<void> {
 describe('dev WeChat QR login', () => {
   it('goes guid -> pending -> scanned -> confirmed -> signed in once, with the session cookie', async () => {
     const started = await guid();
-    expect(started).toEqual({ ...OK, logintag: expect.stringMatching(/^[0-9a-f]{32}$/), qrurl: `${ORIGIN}/scanlogin/${started.logintag}`, qrtype: 'link', expiresin: 300 });
+    expect(started).toEqual({
+      ...OK,
+      logintag: expect.stringMatching(/^[0-9a-f]{32}$/),
+      qrurl: `${ORIGIN}/scanlogin/${started.logintag}`,
+      qrtype: 'link',
+      expiresin: 300,
+    });
     const { logintag } = started;
 
     expect((await poll(logintag)).body).toEqual(PENDING);
     expect(await devPost('/api/dev/wechat/scan', { logintag })).toEqual({ status: 200, body: OK });
     expect((await poll(logintag)).body).toEqual(SCANNED);
-    expect(await devPost('/api/dev/wechat/confirm', { logintag, openid: 'wx-flow-1', nickname: '扫码用户' })).toEqual({ status: 200, body: OK });
+    expect(await devPost('/api/dev/wechat/confirm', { logintag, openid: 'wx-flow-1', nickname: '扫码用户' })).toEqual({
+      status: 200,
+      body: OK,
+    });
 
     const signedIn = await poll(logintag, { showvip: 1 });
     expect(signedIn.status).toBe(200);
     const userinfo = (signedIn.body as { userinfo: Record<string, unknown> }).userinfo;
     expect(signedIn.body).toMatchObject(OK);
-    expect(userinfo).toMatchObject({ nickname: '扫码用户', logintype: '1', bindmobile: '', vip: expect.any(Array), nowtime: expect.any(Number) });
+    expect(userinfo).toMatchObject({
+      nickname: '扫码用户',
+      logintype: '1',
+      bindmobile: '',
+      vip: expect.any(Array),
+      nowtime: expect.any(Number),
+    });
     expect(userinfo['usertoken']).toEqual(expect.any(String));
     const cookie = String(signedIn.headers['set-cookie']);
     expect(cookie).toContain(`${SESSION_COOKIE}=${String(userinfo['usertoken'])}`);
@@ -159,9 +188,15 @@ describe('validation and signing', () => {
   it('answers 10020 for an unknown provider and for bad dev confirmations', async () => {
     expect((await signedCall(t, '/api/v4/wechatguid', { provider: 'weibo' })).body).toMatchObject({ code: 10020, field: 'provider' });
     const { logintag } = await guid();
-    expect((await devPost('/api/dev/wechat/confirm', { logintag, openid: 'has spaces', nickname: 'x' })).body).toEqual(invalid('openid', 'openid无效'));
-    expect((await devPost('/api/dev/wechat/confirm', { logintag, openid: 'wx-1', nickname: '<b>' })).body).toEqual(invalid('nickname', '昵称包含不支持的字符'));
-    expect((await devPost('/api/dev/wechat/confirm', { logintag, openid: 'wx-1', nickname: '  ' })).body).toEqual(invalid('nickname', '请输入昵称'));
+    expect((await devPost('/api/dev/wechat/confirm', { logintag, openid: 'has spaces', nickname: 'x' })).body).toEqual(
+      invalid('openid', 'openid无效'),
+    );
+    expect((await devPost('/api/dev/wechat/confirm', { logintag, openid: 'wx-1', nickname: '<b>' })).body).toEqual(
+      invalid('nickname', '昵称包含不支持的字符'),
+    );
+    expect((await devPost('/api/dev/wechat/confirm', { logintag, openid: 'wx-1', nickname: '  ' })).body).toEqual(
+      invalid('nickname', '请输入昵称'),
+    );
     expect((await signedCall(t, '/api/v4/wechatcallback', { logintag, code: 'c' })).body).toMatchObject({ code: 10020, field: 'state' });
     // Nothing was confirmed by the refused calls.
     expect((await poll(logintag)).body).toEqual(PENDING);
@@ -169,7 +204,13 @@ describe('validation and signing', () => {
 
   it.each(['/api/v4/wechatguid', '/api/v4/wechatstate', '/api/v4/wechatcallback'])('refuses %s with a bad signature', async (path) => {
     const signed = signFields(
-      { deviceid: 'test-device', timestamp: Math.floor(t.clock.now() / 1000), softname: PRODUCT.softname, nonce: randomUUID(), logintag: '0'.repeat(32) },
+      {
+        deviceid: 'test-device',
+        timestamp: Math.floor(t.clock.now() / 1000),
+        softname: PRODUCT.softname,
+        nonce: randomUUID(),
+        logintag: '0'.repeat(32),
+      },
       t.env.PRODUCT_SIGN_SECRET,
     );
     const response = await t.app.inject({ method: 'POST', url: path, payload: { ...signed, logintag: '1'.repeat(32) } });
@@ -178,7 +219,10 @@ describe('validation and signing', () => {
   });
 
   it('refuses a replayed wechatguid', async () => {
-    const signed = signFields({ deviceid: 'test-device', timestamp: Math.floor(t.clock.now() / 1000), nonce: randomUUID() }, t.env.PRODUCT_SIGN_SECRET);
+    const signed = signFields(
+      { deviceid: 'test-device', timestamp: Math.floor(t.clock.now() / 1000), nonce: randomUUID() },
+      t.env.PRODUCT_SIGN_SECRET,
+    );
     const first = await t.app.inject({ method: 'POST', url: '/api/v4/wechatguid', payload: signed });
     expect(first.json()).toMatchObject(OK);
     const again = await t.app.inject({ method: 'POST', url: '/api/v4/wechatguid', payload: signed });
@@ -198,7 +242,11 @@ describe('dev QQ popup login', () => {
     expect(start.statusCode).toBe(302);
     const authorizeUrl = new URL(String(start.headers.location));
     expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(`${ORIGIN}/api/dev/qq/authorize`);
-    return { state: authorizeUrl.searchParams.get('state') ?? '', redirect_uri: authorizeUrl.searchParams.get('redirect_uri') ?? '', authorizeUrl };
+    return {
+      state: authorizeUrl.searchParams.get('state') ?? '',
+      redirect_uri: authorizeUrl.searchParams.get('redirect_uri') ?? '',
+      authorizeUrl,
+    };
   }
 
   async function submit(form: Record<string, string>) {
@@ -298,7 +346,12 @@ describe('dev QQ popup login', () => {
     const wechat = await guid();
     const qq = await guid('qq');
     t.clock.advance(300_000);
-    for (const url of ['/api/oauth/qq/start?logintag=' + '0'.repeat(32), `/api/oauth/qq/start?logintag=${wechat.logintag}`, `/api/oauth/qq/start?logintag=${qq.logintag}`, '/api/oauth/qq/start']) {
+    for (const url of [
+      '/api/oauth/qq/start?logintag=' + '0'.repeat(32),
+      `/api/oauth/qq/start?logintag=${wechat.logintag}`,
+      `/api/oauth/qq/start?logintag=${qq.logintag}`,
+      '/api/oauth/qq/start',
+    ]) {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBe(400);
       expect(page.body).toContain('登录已过期');
@@ -309,7 +362,12 @@ describe('dev QQ popup login', () => {
   it('tells the opener about a disabled account, which wechatstate refuses with 10063', async () => {
     const first = await guid('qq');
     const firstForm = await authorizeFormOf(first.logintag);
-    const approved = await submit({ state: firstForm.state, redirect_uri: firstForm.redirect_uri, nickname: '将停用', decision: 'authorize' });
+    const approved = await submit({
+      state: firstForm.state,
+      redirect_uri: firstForm.redirect_uri,
+      nickname: '将停用',
+      decision: 'authorize',
+    });
     await t.app.inject({ method: 'GET', url: pathOf(String(approved.headers.location)) });
     expect((await poll(first.logintag)).body).toMatchObject(OK);
     await disable(await userIdOf('qq', devOpenidOf('将停用')));

@@ -11,7 +11,14 @@ function nonceOf(page: HtmlPage): string {
 
 describe('QQ popup pages', () => {
   it('escape everything they echo', () => {
-    const page = qqDevAuthorizePage({ state: HOSTILE, redirectUri: HOSTILE, nickname: HOSTILE, action: '/api/dev/qq/authorize', formOrigins: ["'self'"], error: HOSTILE });
+    const page = qqDevAuthorizePage({
+      state: HOSTILE,
+      redirectUri: HOSTILE,
+      nickname: HOSTILE,
+      action: '/api/dev/qq/authorize',
+      formOrigins: ["'self'"],
+      error: HOSTILE,
+    });
     expect(page.html).not.toContain('<script>alert(1)');
     expect(page.html).not.toContain('<img src=x');
     expect(page.html).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -34,7 +41,13 @@ describe('QQ popup pages', () => {
   });
 
   it('give the dev authorisation page no script at all and a form limited to the given origins', () => {
-    const page = qqDevAuthorizePage({ state: 's', redirectUri: 'r', nickname: 'QQ测试用户', action: '/api/dev/qq/authorize', formOrigins: ["'self'", 'https://www.example.com'] });
+    const page = qqDevAuthorizePage({
+      state: 's',
+      redirectUri: 'r',
+      nickname: 'QQ测试用户',
+      action: '/api/dev/qq/authorize',
+      formOrigins: ["'self'", 'https://www.example.com'],
+    });
     expect(page.csp).toContain("script-src 'none'");
     expect(page.csp).toContain("form-action 'self' https://www.example.com");
     expect(page.html).not.toContain('<script');

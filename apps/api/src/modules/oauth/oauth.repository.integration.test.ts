@@ -46,7 +46,16 @@ describe('login_session repository', () => {
   it('stores a pending session and finds it by logintag or by provider and oauth state', async () => {
     const logintag = await session({ provider: 'qq' });
     const stored = await findLoginSession(database.db, logintag);
-    expect(stored).toEqual({ logintag, provider: 'qq', state: 'pending', oauth_state: `state-${sequence}`, user_id: null, device_id: 'device-1', created_at: NOW, expires_at: NOW + 300 });
+    expect(stored).toEqual({
+      logintag,
+      provider: 'qq',
+      state: 'pending',
+      oauth_state: `state-${sequence}`,
+      user_id: null,
+      device_id: 'device-1',
+      created_at: NOW,
+      expires_at: NOW + 300,
+    });
     expect((await findLoginSessionByOauthState(database.db, 'qq', `state-${sequence}`))?.logintag).toBe(logintag);
     expect(await findLoginSessionByOauthState(database.db, 'wechat', `state-${sequence}`)).toBeUndefined();
   });
@@ -63,7 +72,9 @@ describe('login_session repository', () => {
   it('moves only one of simultaneous claims', async () => {
     const logintag = await session();
     await moveLoginSession(database.db, { logintag, from: ['pending'], to: 'confirmed', userId, now: NOW });
-    const claims = await Promise.all(Array.from({ length: 5 }, () => moveLoginSession(database.db, { logintag, from: ['confirmed'], to: 'consumed', now: NOW })));
+    const claims = await Promise.all(
+      Array.from({ length: 5 }, () => moveLoginSession(database.db, { logintag, from: ['confirmed'], to: 'consumed', now: NOW })),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
 

@@ -34,8 +34,17 @@ export async function findLoginSession(db: Executor, logintag: string): Promise<
 }
 
 /** The session a provider callback belongs to, found by the `state` it carries back. */
-export async function findLoginSessionByOauthState(db: Executor, provider: IdentityProvider, oauthState: string): Promise<LoginSession | undefined> {
-  return db.selectFrom('login_session').selectAll().where('provider', '=', provider).where('oauth_state', '=', oauthState).executeTakeFirst();
+export async function findLoginSessionByOauthState(
+  db: Executor,
+  provider: IdentityProvider,
+  oauthState: string,
+): Promise<LoginSession | undefined> {
+  return db
+    .selectFrom('login_session')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('oauth_state', '=', oauthState)
+    .executeTakeFirst();
 }
 
 export interface LoginSessionMove {

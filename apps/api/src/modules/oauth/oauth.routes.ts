@@ -97,7 +97,10 @@ export const oauthRoutes: FastifyPluginAsync<OAuthRoutesOptions> = async (app, {
         return sendPage(reply, qqCancelledPage());
       case 'failed':
         // A stale or forged callback is the visitor's business; a failing provider is ours.
-        request.log[outcome.reason === 'provider' ? 'warn' : 'info']({ reason: outcome.reason, detail: outcome.detail }, 'qq sign-in failed');
+        request.log[outcome.reason === 'provider' ? 'warn' : 'info'](
+          { reason: outcome.reason, detail: outcome.detail },
+          'qq sign-in failed',
+        );
         return sendPage(reply, qqFailedPage());
     }
   });

@@ -143,7 +143,10 @@ async function awaitingSession(context: OAuthContext, logintag: string, provider
 }
 
 /** `wechatcallback`: WeChat's code and state from /weixin-login-callback (Open Platform flow). */
-export async function completeWechatCallback(context: OAuthContext, request: { logintag: string; code: string; state: string }): Promise<void> {
+export async function completeWechatCallback(
+  context: OAuthContext,
+  request: { logintag: string; code: string; state: string },
+): Promise<void> {
   const session = await awaitingSession(context, request.logintag, 'wechat');
   if (!isSameSecret(request.state, session.oauth_state)) {
     throw ApiError.business(AUTH_ERRORS.providerFailed, 'wechat callback state does not match the session');
@@ -161,7 +164,10 @@ export async function markScanned(context: OAuthContext, logintag: string): Prom
 }
 
 /** Dev WeChat: the phone confirmed the login as this test user. */
-export async function confirmDevWechat(context: OAuthContext, request: { logintag: string; openid: string; nickname: string }): Promise<void> {
+export async function confirmDevWechat(
+  context: OAuthContext,
+  request: { logintag: string; openid: string; nickname: string },
+): Promise<void> {
   await awaitingSession(context, request.logintag, 'wechat');
   const profile: IdentityProfile = { provider: 'wechat', openid: request.openid, unionid: null, nickname: request.nickname, avatarUrl: '' };
   throwUnlessConfirmed(await confirmIdentity(context, request.logintag, profile), `wechat ${request.openid}`);

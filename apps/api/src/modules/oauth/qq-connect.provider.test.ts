@@ -61,13 +61,20 @@ describe('QQ Connect', () => {
   });
 
   it('falls back to the small avatar, and to no unionid', async () => {
-    const result = await providerAnswering({ me: { json: { ...ME, unionid: undefined } }, user: { json: { ...USER, figureurl_qq_2: '' } } }).provider.exchangeCode('C');
+    const result = await providerAnswering({
+      me: { json: { ...ME, unionid: undefined } },
+      user: { json: { ...USER, figureurl_qq_2: '' } },
+    }).provider.exchangeCode('C');
     expect(result).toMatchObject({ ok: true, profile: { unionid: null, avatarUrl: USER.figureurl_qq_1 } });
   });
 
   it('reports the token error answer as refused', async () => {
     const { fake, provider } = providerAnswering({ token: { json: { error: 100019, error_description: 'code to access token error' } } });
-    expect(await provider.exchangeCode('USED')).toEqual({ ok: false, reason: 'refused', detail: 'oauth2.0/token: error 100019: code to access token error' });
+    expect(await provider.exchangeCode('USED')).toEqual({
+      ok: false,
+      reason: 'refused',
+      detail: 'oauth2.0/token: error 100019: code to access token error',
+    });
     expect(fake.calls).toHaveLength(1);
   });
 
@@ -77,7 +84,9 @@ describe('QQ Connect', () => {
   });
 
   it('reports get_user_info with ret != 0 as refused', async () => {
-    const result = await providerAnswering({ user: { json: { ret: -1, msg: 'client request params is not valid' } } }).provider.exchangeCode('C');
+    const result = await providerAnswering({
+      user: { json: { ret: -1, msg: 'client request params is not valid' } },
+    }).provider.exchangeCode('C');
     expect(result).toEqual({ ok: false, reason: 'refused', detail: 'user/get_user_info: ret -1: client request params is not valid' });
   });
 

@@ -36,7 +36,13 @@ export interface QqConnectDeps {
 const oauthError = { error: vendorValue, error_description: vendorText };
 const ZTokenAnswer = vendorObject({ ...oauthError, access_token: vendorText });
 const ZMeAnswer = vendorObject({ ...oauthError, openid: vendorText, unionid: vendorText, client_id: vendorText });
-const ZUserAnswer = vendorObject({ ret: vendorValue, msg: vendorText, nickname: vendorValue, figureurl_qq_1: vendorValue, figureurl_qq_2: vendorText });
+const ZUserAnswer = vendorObject({
+  ret: vendorValue,
+  msg: vendorText,
+  nickname: vendorValue,
+  figureurl_qq_1: vendorValue,
+  figureurl_qq_2: vendorText,
+});
 
 function oauthErrorOf(body: { error?: unknown; error_description?: string | undefined }): string | undefined {
   const { error } = body;
@@ -99,10 +105,17 @@ export class QqConnectProvider implements QqProvider {
     const accessToken = token.body.access_token;
     if (accessToken === undefined) return { ok: false, reason: 'malformed', detail: 'oauth2.0/token: no access_token' };
 
-    const me = await callVendorJson(this.fetchImpl, urlWith(QQ_ME_URL, { access_token: accessToken, unionid: '1', fmt: 'json' }), GET_JSON, this.timeoutMs, ZMeAnswer, {
-      label: 'oauth2.0/me',
-      serverErrorIsFailure: true,
-    });
+    const me = await callVendorJson(
+      this.fetchImpl,
+      urlWith(QQ_ME_URL, { access_token: accessToken, unionid: '1', fmt: 'json' }),
+      GET_JSON,
+      this.timeoutMs,
+      ZMeAnswer,
+      {
+        label: 'oauth2.0/me',
+        serverErrorIsFailure: true,
+      },
+    );
     if (me.kind === 'failure') return { ok: false, reason: me.reason, detail: me.detail };
     const meError = oauthErrorOf(me.body);
     if (meError !== undefined) return { ok: false, reason: 'refused', detail: `oauth2.0/me: ${meError}` };

@@ -20,14 +20,18 @@ const USER = {
   province: 'PROVINCE',
   city: 'CITY',
   country: 'COUNTRY',
-  headimgurl: 'https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46',
+  headimgurl:
+    'https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46',
   privilege: [],
   unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL',
 };
 
 function providerAnswering(token: FakeAnswer, user: FakeAnswer = { json: USER }, timeoutMs?: number) {
   const fake = fakeProvider({ [WECHAT_ACCESS_TOKEN_URL]: token, [WECHAT_USERINFO_URL]: user });
-  return { fake, provider: new WechatOpenPlatformProvider(config, { fetch: fake.fetch, ...(timeoutMs === undefined ? {} : { timeoutMs }) }) };
+  return {
+    fake,
+    provider: new WechatOpenPlatformProvider(config, { fetch: fake.fetch, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
+  };
 }
 
 describe('WeChat Open Platform website login', () => {
@@ -61,15 +65,23 @@ describe('WeChat Open Platform website login', () => {
   it('keeps the token unionid when userinfo has none, and null when neither has one', async () => {
     const withTokenUnion = await providerAnswering({ json: TOKEN }, { json: { ...USER, unionid: undefined } }).provider.exchangeCode('C');
     expect(withTokenUnion.ok && withTokenUnion.profile.unionid).toBe(TOKEN.unionid);
-    const withoutUnion = await providerAnswering({ json: { ...TOKEN, unionid: undefined } }, { json: { ...USER, unionid: undefined } }).provider.exchangeCode('C');
+    const withoutUnion = await providerAnswering(
+      { json: { ...TOKEN, unionid: undefined } },
+      { json: { ...USER, unionid: undefined } },
+    ).provider.exchangeCode('C');
     expect(withoutUnion.ok && withoutUnion.profile.unionid).toBeNull();
   });
 
   it('makes odd nicknames and avatars displayable', async () => {
-    const odd = await providerAnswering({ json: TOKEN }, { json: { ...USER, nickname: '<img src=x>一二三四五六七八九十一二三四五六七八九十多余\u0007', headimgurl: 'javascript:alert(1)' } }).provider.exchangeCode('C');
+    const odd = await providerAnswering(
+      { json: TOKEN },
+      { json: { ...USER, nickname: '<img src=x>一二三四五六七八九十一二三四五六七八九十多余\u0007', headimgurl: 'javascript:alert(1)' } },
+    ).provider.exchangeCode('C');
     expect(odd.ok && odd.profile.nickname).toBe('img src=x一二三四五六七八九十一');
     expect(odd.ok && odd.profile.avatarUrl).toBe('');
-    const empty = await providerAnswering({ json: TOKEN }, { json: { ...USER, nickname: ' <> ', headimgurl: '' } }).provider.exchangeCode('C');
+    const empty = await providerAnswering({ json: TOKEN }, { json: { ...USER, nickname: ' <> ', headimgurl: '' } }).provider.exchangeCode(
+      'C',
+    );
     expect(empty.ok && empty.profile.nickname).toBe('微信用户');
   });
 
@@ -81,7 +93,9 @@ describe('WeChat Open Platform website login', () => {
   });
 
   it('reports an errcode of the userinfo call as refused', async () => {
-    const result = await providerAnswering({ json: TOKEN }, { json: { errcode: 40003, errmsg: 'invalid openid' } }).provider.exchangeCode('C');
+    const result = await providerAnswering({ json: TOKEN }, { json: { errcode: 40003, errmsg: 'invalid openid' } }).provider.exchangeCode(
+      'C',
+    );
     expect(result).toMatchObject({ ok: false, reason: 'refused', detail: 'sns/userinfo: errcode 40003: invalid openid' });
   });
 
@@ -118,7 +132,11 @@ describe('WeChat Open Platform website login', () => {
       await vi.advanceTimersByTimeAsync(4_999);
       expect(isSettled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      await expect(pending).resolves.toEqual({ ok: false, reason: 'unavailable', detail: 'sns/oauth2/access_token: no answer within 5000 ms' });
+      await expect(pending).resolves.toEqual({
+        ok: false,
+        reason: 'unavailable',
+        detail: 'sns/oauth2/access_token: no answer within 5000 ms',
+      });
     } finally {
       vi.useRealTimers();
     }

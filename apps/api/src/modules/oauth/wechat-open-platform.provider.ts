@@ -1,6 +1,13 @@
 import type { FetchLike } from '@xcad/protocol';
 import { callVendorJson, vendorObject, vendorText, vendorValue } from '../../lib/vendor-http';
-import { avatarUrlOf, displayableNickname, OAUTH_HTTP_TIMEOUT_MS, type AuthorizeRequest, type ExchangeResult, type WechatProvider } from './oauth.provider';
+import {
+  avatarUrlOf,
+  displayableNickname,
+  OAUTH_HTTP_TIMEOUT_MS,
+  type AuthorizeRequest,
+  type ExchangeResult,
+  type WechatProvider,
+} from './oauth.provider';
 
 // WeChat Open Platform website login ("网站应用微信登录"): the qrconnect page shows WeChat's own QR
 // code; after the phone confirms, WeChat loads our redirect_uri with `code` and `state` inside the
@@ -26,7 +33,13 @@ export interface WechatOpenPlatformDeps {
 /** WeChat reports failures as `{errcode, errmsg}` with HTTP 200; errcode 0 is not an error. */
 const wechatError = { errcode: vendorValue, errmsg: vendorText };
 const ZTokenAnswer = vendorObject({ ...wechatError, access_token: vendorText, openid: vendorText, unionid: vendorText });
-const ZUserAnswer = vendorObject({ ...wechatError, openid: vendorText, unionid: vendorText, nickname: vendorValue, headimgurl: vendorValue });
+const ZUserAnswer = vendorObject({
+  ...wechatError,
+  openid: vendorText,
+  unionid: vendorText,
+  nickname: vendorValue,
+  headimgurl: vendorValue,
+});
 
 function wechatErrorOf(body: { errcode?: unknown; errmsg?: string | undefined }): string | undefined {
   if (body.errcode === undefined || body.errcode === 0) return undefined;

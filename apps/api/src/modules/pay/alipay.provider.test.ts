@@ -1,7 +1,15 @@
 import { generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { TextDecoder } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { alipaySigningContent, alipayTime, AlipayProvider, noticeSigningBytes, parseForm, topLevelMembers, type AlipayConfig } from './alipay.provider';
+import {
+  alipaySigningContent,
+  alipayTime,
+  AlipayProvider,
+  noticeSigningBytes,
+  parseForm,
+  topLevelMembers,
+  type AlipayConfig,
+} from './alipay.provider';
 import { fenOf, yuanOf } from './pay-adapter';
 import type { FetchLike } from '@xcad/protocol';
 import type { IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
@@ -94,7 +102,8 @@ describe('Alipay request signing', () => {
     expect(new Headers(call?.init.headers).get('content-type')).toBe('application/x-www-form-urlencoded;charset=utf-8');
 
     const sent = Object.fromEntries(new URLSearchParams(String(call?.init.body)));
-    const bizContent = '{"out_trade_no":"XC20240501160000123456","total_amount":"19.90","subject":"迅捷CAD编辑器 VIP会员 一年","time_expire":"2024-05-01 16:15:00"}';
+    const bizContent =
+      '{"out_trade_no":"XC20240501160000123456","total_amount":"19.90","subject":"迅捷CAD编辑器 VIP会员 一年","time_expire":"2024-05-01 16:15:00"}';
     expect(sent).toMatchObject({
       app_id: '2021004100000001',
       method: 'alipay.trade.precreate',
@@ -139,10 +148,16 @@ describe('Alipay createPayment answers', () => {
 
   it.each<[string, string]>([
     ['signed by another key', answerText('alipay_trade_precreate_response', PRECREATE_OK, { key: stranger.privateKey })],
-    ['signed over another node', answerText('alipay_trade_precreate_response', PRECREATE_OK, { signedNode: PRECREATE_OK.replace('bax03431', 'bax99999') })],
+    [
+      'signed over another node',
+      answerText('alipay_trade_precreate_response', PRECREATE_OK, { signedNode: PRECREATE_OK.replace('bax03431', 'bax99999') }),
+    ],
     ['without sign', answerText('alipay_trade_precreate_response', PRECREATE_OK, 'unsigned')],
   ])('refuses a success %s', async (_case, text) => {
-    expect(await providerWith(answering(text)).createPayment(request)).toEqual({ ok: false, detail: 'unverified answer (bad or missing sign)' });
+    expect(await providerWith(answering(text)).createPayment(request)).toEqual({
+      ok: false,
+      detail: 'unverified answer (bad or missing sign)',
+    });
   });
 
   it('reports a refusal with its sub_code and sub_msg', async () => {
@@ -159,9 +174,15 @@ describe('Alipay createPayment answers', () => {
 
   it('fails (without throwing) on a timeout, a network error, an HTTP error or a page that is not JSON', async () => {
     expect(await providerWith(hanging, 20).createPayment(request)).toEqual({ ok: false, detail: 'no answer within 20 ms' });
-    expect(await providerWith(() => Promise.reject(new Error('ECONNREFUSED'))).createPayment(request)).toEqual({ ok: false, detail: 'ECONNREFUSED' });
+    expect(await providerWith(() => Promise.reject(new Error('ECONNREFUSED'))).createPayment(request)).toEqual({
+      ok: false,
+      detail: 'ECONNREFUSED',
+    });
     expect(await providerWith(answering('Bad Gateway', [], 502)).createPayment(request)).toEqual({ ok: false, detail: 'HTTP 502' });
-    expect(await providerWith(answering('<html>系统繁忙</html>')).createPayment(request)).toEqual({ ok: false, detail: 'answer is not a JSON object' });
+    expect(await providerWith(answering('<html>系统繁忙</html>')).createPayment(request)).toEqual({
+      ok: false,
+      detail: 'answer is not a JSON object',
+    });
   });
 });
 
@@ -172,7 +193,9 @@ function queryNode(tradeStatus: string, extra = ''): string {
 describe('Alipay queryPayment', () => {
   it('asks alipay.trade.query for the order, with no notify_url', async () => {
     const captured: Captured[] = [];
-    await providerWith(answering(answerText('alipay_trade_query_response', queryNode('WAIT_BUYER_PAY')), captured)).queryPayment(request.orderno);
+    await providerWith(answering(answerText('alipay_trade_query_response', queryNode('WAIT_BUYER_PAY')), captured)).queryPayment(
+      request.orderno,
+    );
     const sent = new URLSearchParams(String(captured[0]?.init.body));
     expect(sent.get('method')).toBe('alipay.trade.query');
     expect(sent.get('biz_content')).toBe('{"out_trade_no":"XC20240501160000123456"}');
@@ -191,7 +214,8 @@ describe('Alipay queryPayment', () => {
     const ask = async (text: string): Promise<unknown> => providerWith(answering(text)).queryPayment(request.orderno);
     expect(await ask(answerText('alipay_trade_query_response', queryNode('WAIT_BUYER_PAY')))).toEqual({ state: 'unpaid' });
     expect(await ask(answerText('alipay_trade_query_response', queryNode('TRADE_CLOSED')))).toEqual({ state: 'closed' });
-    const missing = '{"code":"40004","msg":"Business Failed","sub_code":"ACQ.TRADE_NOT_EXIST","sub_msg":"交易不存在","out_trade_no":"XC20240501160000123456"}';
+    const missing =
+      '{"code":"40004","msg":"Business Failed","sub_code":"ACQ.TRADE_NOT_EXIST","sub_msg":"交易不存在","out_trade_no":"XC20240501160000123456"}';
     expect(await ask(answerText('alipay_trade_query_response', missing))).toEqual({ state: 'unpaid' });
   });
 
@@ -209,8 +233,17 @@ describe('Alipay queryPayment', () => {
   });
 
   it('reads amounts as decimal text, so no float error creeps into the fen', () => {
-    expect(['0.01', '0.07', '0.29', '1.1', '4.35', '19.90', '20', '1234567.89'].map(fenOf)).toEqual([1, 7, 29, 110, 435, 1990, 2000, 123_456_789]);
-    expect(['19.999', '-1.00', '1e3', '', '19.9 ', '１９.９0'].map(fenOf)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(['0.01', '0.07', '0.29', '1.1', '4.35', '19.90', '20', '1234567.89'].map(fenOf)).toEqual([
+      1, 7, 29, 110, 435, 1990, 2000, 123_456_789,
+    ]);
+    expect(['19.999', '-1.00', '1e3', '', '19.9 ', '１９.９0'].map(fenOf)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -218,7 +251,9 @@ describe('Alipay closePayment', () => {
   it('closes the unpaid trade by out_trade_no (close, which never refunds, not cancel)', async () => {
     const captured: Captured[] = [];
     const node = '{"code":"10000","msg":"Success","out_trade_no":"XC20240501160000123456","trade_no":"2024050122001400000000000001"}';
-    await expect(providerWith(answering(answerText('alipay_trade_close_response', node), captured)).closePayment(request.orderno)).resolves.toBeUndefined();
+    await expect(
+      providerWith(answering(answerText('alipay_trade_close_response', node), captured)).closePayment(request.orderno),
+    ).resolves.toBeUndefined();
     const sent = new URLSearchParams(String(captured[0]?.init.body));
     expect(sent.get('method')).toBe('alipay.trade.close');
     expect(sent.get('biz_content')).toBe('{"out_trade_no":"XC20240501160000123456"}');
@@ -302,12 +337,21 @@ describe('Alipay notices', () => {
   });
 
   it('refuses a genuine notice for another app', async () => {
-    expect(await read(noticeBody(noticeFields({ app_id: '2021004100000002' })))).toEqual({ kind: 'invalid', detail: 'notice for app 2021004100000002' });
+    expect(await read(noticeBody(noticeFields({ app_id: '2021004100000002' })))).toEqual({
+      kind: 'invalid',
+      detail: 'notice for app 2021004100000002',
+    });
   });
 
   it('ignores genuine notices with nothing to grant', async () => {
-    expect(await read(noticeBody(noticeFields({ trade_status: 'WAIT_BUYER_PAY' })))).toEqual({ kind: 'ignored', detail: 'trade_status WAIT_BUYER_PAY' });
-    expect(await read(noticeBody(noticeFields({ trade_status: 'TRADE_CLOSED' })))).toEqual({ kind: 'ignored', detail: 'trade_status TRADE_CLOSED' });
+    expect(await read(noticeBody(noticeFields({ trade_status: 'WAIT_BUYER_PAY' })))).toEqual({
+      kind: 'ignored',
+      detail: 'trade_status WAIT_BUYER_PAY',
+    });
+    expect(await read(noticeBody(noticeFields({ trade_status: 'TRADE_CLOSED' })))).toEqual({
+      kind: 'ignored',
+      detail: 'trade_status TRADE_CLOSED',
+    });
   });
 
   it('honours a gbk notice: decodes its text and checks the sign over its gbk bytes', async () => {
@@ -318,7 +362,9 @@ describe('Alipay notices', () => {
     delete fields['subject'];
     const ascii = Object.keys({ ...fields, subject: '' })
       .sort()
-      .map((name) => (name === 'subject' ? Buffer.concat([Buffer.from('subject='), subjectGbk]) : Buffer.from(`${name}=${fields[name] ?? ''}`)));
+      .map((name) =>
+        name === 'subject' ? Buffer.concat([Buffer.from('subject='), subjectGbk]) : Buffer.from(`${name}=${fields[name] ?? ''}`),
+      );
     const signed = Buffer.concat(ascii.flatMap((part, index) => (index === 0 ? [part] : [Buffer.from('&'), part])));
     const signature = sign('sha256', signed, alipay.privateKey).toString('base64');
     const percent = [...subjectGbk].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
@@ -329,7 +375,10 @@ describe('Alipay notices', () => {
     expect((await read(body)).kind).toBe('paid');
     // The same body declared utf-8 holds bytes that are not UTF-8.
     expect(await read(body.replace('charset=gbk', 'charset=utf-8'))).toEqual({ kind: 'invalid', detail: 'body: bytes that are not utf-8' });
-    expect(await read(body.replace('charset=gbk', 'charset=klingon'))).toEqual({ kind: 'invalid', detail: 'body: unknown charset klingon' });
+    expect(await read(body.replace('charset=gbk', 'charset=klingon'))).toEqual({
+      kind: 'invalid',
+      detail: 'body: unknown charset klingon',
+    });
   });
 
   it('signs notices over every field but sign and sign_type, empty ones included', () => {

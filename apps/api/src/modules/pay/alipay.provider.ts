@@ -4,7 +4,17 @@ import { TextDecoder } from 'node:util';
 import type { z } from 'zod';
 import { callVendor, parseJson, VENDOR_HTTP_TIMEOUT_MS, vendorJsonOf, vendorObject, vendorString } from '../../lib/vendor-http';
 import { beijingDateTime, fenOf, parseBeijingDateTime, yuanOf } from './pay-adapter';
-import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type {
+  IncomingNotice,
+  NoticeOutcome,
+  NoticeReading,
+  NoticeReply,
+  PaidNotice,
+  PaymentCreated,
+  PaymentRequest,
+  PaymentState,
+  PayProvider,
+} from './pay.provider';
 
 // Alipay face-to-face payment (当面付): precreate gives the QR's content, the buyer scans it in
 // the Alipay app. Called through the open platform gateway as documented, with RSA2
@@ -212,7 +222,8 @@ type AnswerNode = z.infer<typeof ZAnswerNode>;
 
 /** `code msg: sub_code sub_msg` of an answer node, for logs. */
 function answerDetail(node: AnswerNode): string {
-  const part = (code: string | undefined, message: string | undefined): string => [code, message].filter((text) => text !== undefined && text !== '').join(' ');
+  const part = (code: string | undefined, message: string | undefined): string =>
+    [code, message].filter((text) => text !== undefined && text !== '').join(' ');
   const main = part(node.code, node.msg);
   const sub = part(node.sub_code, node.sub_msg);
   return sub === '' ? main || 'answer without code' : `${main}: ${sub}`;
@@ -370,7 +381,8 @@ export class AlipayProvider implements PayProvider {
     const params = Object.fromEntries(form.fields);
     const signature = params['sign'];
     if (signature === undefined || signature === '') return { kind: 'invalid', detail: 'notice without sign' };
-    if (params['sign_type'] !== undefined && params['sign_type'] !== 'RSA2') return { kind: 'invalid', detail: `sign_type ${params['sign_type']}` };
+    if (params['sign_type'] !== undefined && params['sign_type'] !== 'RSA2')
+      return { kind: 'invalid', detail: `sign_type ${params['sign_type']}` };
     if (!this.#verifies(noticeSigningBytes(form.rawValues), signature)) return { kind: 'invalid', detail: 'bad sign' };
     if (params['app_id'] !== this.config.appId) return { kind: 'invalid', detail: `notice for app ${params['app_id'] ?? 'missing'}` };
     const status = params['trade_status'];

@@ -27,7 +27,8 @@ function invoiceOf(row: InvoiceWithOrder): TInvoice {
 export async function applyForInvoice(deps: PayDeps, userId: number, application: TInvoiceApplication): Promise<TInvoice> {
   const order = await orderByNo(deps.db, application.orderno);
   // Someone else's order reads as no order at all: order numbers must not be probed this way.
-  if (order === undefined || order.user_id !== userId) throw ApiError.business(PAY_ERRORS.orderUnknown, `invoice for unknown order ${application.orderno}`);
+  if (order === undefined || order.user_id !== userId)
+    throw ApiError.business(PAY_ERRORS.orderUnknown, `invoice for unknown order ${application.orderno}`);
   if (order.state !== 'paid') throw ApiError.business(PAY_ERRORS.invoiceNotPaid, `invoice for ${order.state} order`);
   try {
     await insertInvoice(deps.db, {

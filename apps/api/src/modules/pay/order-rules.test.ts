@@ -56,7 +56,15 @@ describe('order subjects', () => {
   it('names a single package, a bundle, or the items joined', () => {
     expect(orderSubject([{ productName: '迅捷CAD编辑器', name: '12个月会员' }], null)).toBe('迅捷CAD编辑器 12个月会员');
     expect(orderSubject([{ productName: 'a', name: 'b' }], '编辑器终身 + 转换器终身')).toBe('编辑器终身 + 转换器终身');
-    expect(orderSubject([{ productName: 'A', name: 'x' }, { productName: 'B', name: 'y' }], null)).toBe('A x、B y');
+    expect(
+      orderSubject(
+        [
+          { productName: 'A', name: 'x' },
+          { productName: 'B', name: 'y' },
+        ],
+        null,
+      ),
+    ).toBe('A x、B y');
   });
 
   it('cuts to a byte budget on a character boundary', () => {

@@ -79,12 +79,12 @@ describe('loadPem: the shapes keys come in', () => {
     expect(loadPem(spki.replace(/\n/g, '\\r\\n'), 'public')).toBe(spki);
   });
 
-  it('reads a path to a PEM file, as WeChat Pay\'s tool saves apiclient_key.pem', () => {
+  it("reads a path to a PEM file, as WeChat Pay's tool saves apiclient_key.pem", () => {
     expect(loadPem(fileWith('apiclient_key.pem', pkcs8), 'private')).toBe(pkcs8);
     expect(loadPem(`  ${fileWith('pub_key.pem', spki)}\n`, 'public')).toBe(spki);
   });
 
-  it('wraps the bare base64 Alipay\'s key tool prints (PKCS#8 / SPKI, or its PKCS1 setting)', () => {
+  it("wraps the bare base64 Alipay's key tool prints (PKCS#8 / SPKI, or its PKCS1 setting)", () => {
     expect(loadPem(pkcs8Base64, 'private')).toBe(pkcs8);
     expect(loadPem(pkcs1Base64, 'private')).toBe(pkcs8);
     expect(loadPem(spkiBase64, 'public')).toBe(spki);
@@ -141,7 +141,11 @@ describe('loadPem: mistakes are named, never echoed', () => {
 
   it('refuses a key that is not RSA', () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    expect(() => loadPem(ec.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'private')).toThrow('private key must be RSA (SHA256withRSA), not ec');
-    expect(() => loadPem(ec.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'public')).toThrow('public key must be RSA (SHA256withRSA), not ec');
+    expect(() => loadPem(ec.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'private')).toThrow(
+      'private key must be RSA (SHA256withRSA), not ec',
+    );
+    expect(() => loadPem(ec.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'public')).toThrow(
+      'public key must be RSA (SHA256withRSA), not ec',
+    );
   });
 });

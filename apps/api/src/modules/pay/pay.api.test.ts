@@ -88,7 +88,10 @@ async function stateOf(orderno: string, caller: Caller | Member) {
 describe('the catalogue', () => {
   it('sells the six products, the editor at spec §9 prices and realIds, and the bundles', async () => {
     const result = await call(t, '/api/v4/paycatalogue', {}, freshClient());
-    const products = result.body['products'] as Array<{ productid: number; packages: Array<{ realId: number; price: number; priceOri: number; paypack: string }> }>;
+    const products = result.body['products'] as Array<{
+      productid: number;
+      packages: Array<{ realId: number; price: number; priceOri: number; paypack: string }>;
+    }>;
     expect(products.map((product) => product.productid)).toEqual([211, 214, 202, 297, 204, 203]);
     const editor = products[0]?.packages.map(({ realId, price, paypack }) => ({ realId, price, paypack }));
     expect(editor).toEqual([
@@ -125,10 +128,18 @@ describe('memorder', () => {
       field: 'paytype',
       message: PAY_MESSAGES.payType,
     });
-    expect((await order(who, { productid: 211, packageid: 99999 })).body).toMatchObject({ code: PACKAGE_UNKNOWN, message: PAY_MESSAGES.packageUnknown });
-    expect((await order(who, { productid: 202, packageid: 304 })).body).toMatchObject({ code: PACKAGE_UNKNOWN, message: PAY_MESSAGES.productMismatch });
+    expect((await order(who, { productid: 211, packageid: 99999 })).body).toMatchObject({
+      code: PACKAGE_UNKNOWN,
+      message: PAY_MESSAGES.packageUnknown,
+    });
+    expect((await order(who, { productid: 202, packageid: 304 })).body).toMatchObject({
+      code: PACKAGE_UNKNOWN,
+      message: PAY_MESSAGES.productMismatch,
+    });
     expect((await order(who, { productid: 211, packageid: 'abc' })).body).toMatchObject({ code: INVALID_FIELD, field: 'packageid' });
-    expect((await call(t, '/api/v4/memorder', { productid: 211, packageid: 304, paytype: 'wxpay' }, who)).body).toMatchObject({ code: NOT_SIGNED_IN });
+    expect((await call(t, '/api/v4/memorder', { productid: 211, packageid: 304, paytype: 'wxpay' }, who)).body).toMatchObject({
+      code: NOT_SIGNED_IN,
+    });
   });
 
   it('charges the database price whatever amount the client sends', async () => {
@@ -201,7 +212,14 @@ describe('paying', () => {
     const notice = sandbox.signNotice({ orderno, transactionId: 'TX-CONCURRENT', amountFen: 9800, paidAt: now() });
     const start = now();
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => t.app.inject({ method: 'POST', url: '/api/pay/notify/sandbox', headers: notice.headers as Record<string, string>, payload: notice.rawBody })),
+      Array.from({ length: 100 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/pay/notify/sandbox',
+          headers: notice.headers as Record<string, string>,
+          payload: notice.rawBody,
+        }),
+      ),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array.from({ length: 100 }, () => 200));
     expectGrantedBetween(await expiryOf(who, 297), start, now(), 12);
@@ -222,7 +240,12 @@ describe('paying', () => {
     });
     expect(forged.statusCode).toBe(400);
     const cheap = sandbox.signNotice({ orderno, transactionId: 'TX-CHEAP', amountFen: 1, paidAt: now() });
-    await t.app.inject({ method: 'POST', url: '/api/pay/notify/sandbox', headers: cheap.headers as Record<string, string>, payload: cheap.rawBody });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/notify/sandbox',
+      headers: cheap.headers as Record<string, string>,
+      payload: cheap.rawBody,
+    });
     expect(await stateOf(orderno, who)).toMatchObject({ state: 'unpaid' });
     expect(await expiryOf(who, 211)).toBeUndefined();
   });
@@ -259,7 +282,13 @@ describe('paying', () => {
     const { orderno } = await placed(buyer, 211, 304);
     await confirm(orderno);
     const details = await stateOf(orderno, buyer);
-    expect(details).toMatchObject({ code: 10000, state: 'paid', amount: 68, transactionid: `SANDBOX${orderno.slice(2)}`, items: [{ realId: 304 }] });
+    expect(details).toMatchObject({
+      code: 10000,
+      state: 'paid',
+      amount: 68,
+      transactionid: `SANDBOX${orderno.slice(2)}`,
+      items: [{ realId: 304 }],
+    });
     // The buyer's browser asks with its session cookie alone just the same.
     const byCookie = await call(t, '/api/v4/payorderstatedetails', { orderno }, buyer, { cookie: `xcad_session=${buyer.user.usertoken}` });
     expect(byCookie.body).toEqual(details);
@@ -271,19 +300,43 @@ describe('paying', () => {
       expect(await stateOf(orderno, stranger)).toEqual({ code: 10000, message: '', orderno, state: 'paid' });
     }
     // A dead session is a stranger too.
-    expect((await call(t, '/api/v4/payorderstatedetails', { orderno, usertoken: 'not-a-session' }, visitor)).body).toEqual({ code: 10000, message: '', orderno, state: 'paid' });
+    expect((await call(t, '/api/v4/payorderstatedetails', { orderno, usertoken: 'not-a-session' }, visitor)).body).toEqual({
+      code: 10000,
+      message: '',
+      orderno,
+      state: 'paid',
+    });
   });
 
-  it("shows the sandbox cashier (a phone that scanned the QR) what a payment app shows the payer", async () => {
+  it('shows the sandbox cashier (a phone that scanned the QR) what a payment app shows the payer', async () => {
     const buyer = await member();
     const { orderno } = await placed(buyer, 211, 304);
     const shown = await t.app.inject({ method: 'POST', url: '/api/dev/pay/order', payload: { orderno } });
-    expect(shown.json()).toEqual({ code: 10000, message: '', orderno, state: 'unpaid', amount: 68, paytype: 'wxpay', subject: '迅捷CAD编辑器 12个月会员' });
-    expect((await confirm(orderno)).json()).toEqual({ code: 10000, message: '', orderno, state: 'paid', amount: 68, paytype: 'wxpay', subject: '迅捷CAD编辑器 12个月会员' });
+    expect(shown.json()).toEqual({
+      code: 10000,
+      message: '',
+      orderno,
+      state: 'unpaid',
+      amount: 68,
+      paytype: 'wxpay',
+      subject: '迅捷CAD编辑器 12个月会员',
+    });
+    expect((await confirm(orderno)).json()).toEqual({
+      code: 10000,
+      message: '',
+      orderno,
+      state: 'paid',
+      amount: 68,
+      paytype: 'wxpay',
+      subject: '迅捷CAD编辑器 12个月会员',
+    });
   });
 
   it('answers unknown and malformed order numbers clearly', async () => {
-    expect(await stateOf('XC2026112200000000000000', freshClient())).toMatchObject({ code: ORDER_UNKNOWN, message: PAY_MESSAGES.orderUnknown });
+    expect(await stateOf('XC2026112200000000000000', freshClient())).toMatchObject({
+      code: ORDER_UNKNOWN,
+      message: PAY_MESSAGES.orderUnknown,
+    });
     expect(await stateOf('1; drop table pay_order', freshClient())).toMatchObject({ code: INVALID_FIELD, field: 'orderno' });
   });
 });
@@ -315,7 +368,7 @@ describe('paymerge', () => {
 });
 
 describe('purchase records', () => {
-  it('lists the user\'s own orders, newest first, with their state', async () => {
+  it("lists the user's own orders, newest first, with their state", async () => {
     const who = await member();
     const paid = await placed(who, 211, 304);
     await confirm(paid.orderno);
@@ -353,7 +406,10 @@ describe('invoices', () => {
     const applied = await call(t, '/api/v4/invoiceapply', { ...signed(who), orderno, ...company, bankaccount: '6222 0000' }, who);
     expect(applied.body).toMatchObject({ code: INVALID_FIELD, field: 'bankaccount', message: INVOICE_MESSAGES.bankAccountInvalid });
     const ok = await call(t, '/api/v4/invoiceapply', { ...signed(who), orderno, ...company, taxno: '91310000ma1fl0xx1x' }, who);
-    expect(ok.body).toMatchObject({ code: 10000, invoice: { orderno, state: 'submitted', taxno: '91310000MA1FL0XX1X', amount: 68, address: null } });
+    expect(ok.body).toMatchObject({
+      code: 10000,
+      invoice: { orderno, state: 'submitted', taxno: '91310000MA1FL0XX1X', amount: 68, address: null },
+    });
     const twice = await call(t, '/api/v4/invoiceapply', { ...signed(who), orderno, ...company }, who);
     expect(twice.body).toMatchObject({ code: INVOICE_EXISTS, message: INVOICE_MESSAGES.alreadyApplied });
 
@@ -372,7 +428,8 @@ describe('invoices', () => {
     const who = await member();
     const { orderno } = await placed(who, 211, 532);
     await confirm(orderno);
-    const refusal = async (fields: Record<string, string>) => (await call(t, '/api/v4/invoiceapply', { ...signed(who), orderno, ...company, ...fields }, who)).body;
+    const refusal = async (fields: Record<string, string>) =>
+      (await call(t, '/api/v4/invoiceapply', { ...signed(who), orderno, ...company, ...fields }, who)).body;
     expect(await refusal({ taxno: '' })).toMatchObject({ code: INVALID_FIELD, field: 'taxno', message: INVOICE_MESSAGES.taxNoEmpty });
     expect(await refusal({ taxno: '1234567890' })).toMatchObject({ field: 'taxno', message: INVOICE_MESSAGES.taxNoInvalid });
     expect(await refusal({ email: 'not-mail' })).toMatchObject({ field: 'email', message: INVOICE_MESSAGES.emailInvalid });

@@ -10,7 +10,11 @@ import { WechatPayProvider } from './wechatpay.provider';
 const log = pino({ level: 'silent' });
 
 function rsaPems(): { privateKey: string; publicKey: string } {
-  return generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
 }
 
 describe('createPayProviders', () => {
@@ -41,14 +45,24 @@ describe('createPayProviders', () => {
     expect(wechat.providers.alipay).toBe(wechat.sandbox);
 
     const both = createPayProviders(
-      loadEnv({ ALIPAY_PROVIDER: 'alipay', ALIPAY_APP_ID: '2021000000000000', ALIPAY_PRIVATE_KEY: merchant.privateKey, ALIPAY_PUBLIC_KEY: platform.publicKey }),
+      loadEnv({
+        ALIPAY_PROVIDER: 'alipay',
+        ALIPAY_APP_ID: '2021000000000000',
+        ALIPAY_PRIVATE_KEY: merchant.privateKey,
+        ALIPAY_PUBLIC_KEY: platform.publicKey,
+      }),
       log,
     );
     expect(both.providers.alipay).toBeInstanceOf(AlipayProvider);
   });
 
   it('names the variable of an unreadable key, without printing the key', () => {
-    const env = loadEnv({ ALIPAY_PROVIDER: 'alipay', ALIPAY_APP_ID: '2021', ALIPAY_PRIVATE_KEY: 'not-a-key-secret-text', ALIPAY_PUBLIC_KEY: rsaPems().publicKey });
+    const env = loadEnv({
+      ALIPAY_PROVIDER: 'alipay',
+      ALIPAY_APP_ID: '2021',
+      ALIPAY_PRIVATE_KEY: 'not-a-key-secret-text',
+      ALIPAY_PUBLIC_KEY: rsaPems().publicKey,
+    });
     expect(() => createPayProviders(env, log)).toThrow(/^ALIPAY_PRIVATE_KEY: /);
     expect(() => createPayProviders(env, log)).not.toThrow(/not-a-key-secret-text/);
   });

@@ -52,9 +52,7 @@ export interface IncomingNotice {
  * refunded trade), `invalid` failed its signature or decryption and changes nothing.
  */
 export type NoticeReading =
-  | { kind: 'paid'; notice: PaidNotice }
-  | { kind: 'ignored'; detail: string }
-  | { kind: 'invalid'; detail: string };
+  { kind: 'paid'; notice: PaidNotice } | { kind: 'ignored'; detail: string } | { kind: 'invalid'; detail: string };
 
 /**
  * What became of a notice: recorded (or already was, or nothing to record); refused as not the

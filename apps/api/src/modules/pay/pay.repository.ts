@@ -75,7 +75,10 @@ export async function activeBundles(db: Executor): Promise<BundleRecord[]> {
     name: bundle.name,
     price_fen: bundle.price_fen,
     price_ori_fen: bundle.price_ori_fen,
-    packages: items.filter((item) => item.bundle_real_id === bundle.real_id).map((item) => item.package_real_id).sort((a, b) => a - b),
+    packages: items
+      .filter((item) => item.bundle_real_id === bundle.real_id)
+      .map((item) => item.package_real_id)
+      .sort((a, b) => a - b),
   }));
 }
 
@@ -107,10 +110,19 @@ export async function orderByNo(db: Executor, orderno: string): Promise<PayOrder
 
 export async function orderItemsOf(db: Executor, orderIds: readonly number[]) {
   if (orderIds.length === 0) return [];
-  return db.selectFrom('pay_order_item').selectAll().where('order_id', 'in', [...orderIds]).orderBy('id').execute();
+  return db
+    .selectFrom('pay_order_item')
+    .selectAll()
+    .where('order_id', 'in', [...orderIds])
+    .orderBy('id')
+    .execute();
 }
 
-export async function ordersOfUser(db: Executor, userId: number, options: { state?: OrderState; nowSeconds: number; limit: number; offset: number }) {
+export async function ordersOfUser(
+  db: Executor,
+  userId: number,
+  options: { state?: OrderState; nowSeconds: number; limit: number; offset: number },
+) {
   const now = options.nowSeconds;
   // 'unpaid' means still payable; an unpaid order past its time reads as closed (see stateOf).
   const filtered = <Q extends SelectQueryBuilder<Database, 'pay_order', object>>(query: Q): Q => {
@@ -118,12 +130,19 @@ export async function ordersOfUser(db: Executor, userId: number, options: { stat
     if (options.state === 'paid') return scoped.where('state', '=', 'paid') as Q;
     if (options.state === 'unpaid') return scoped.where('state', '=', 'unpaid').where('expires_at', '>', now) as Q;
     if (options.state === 'closed') {
-      return scoped.where((eb) => eb.or([eb('state', '=', 'closed'), eb.and([eb('state', '=', 'unpaid'), eb('expires_at', '<=', now)])])) as Q;
+      return scoped.where((eb) =>
+        eb.or([eb('state', '=', 'closed'), eb.and([eb('state', '=', 'unpaid'), eb('expires_at', '<=', now)])]),
+      ) as Q;
     }
     return scoped as Q;
   };
   const [rows, total] = await Promise.all([
-    filtered(db.selectFrom('pay_order').selectAll()).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+    filtered(db.selectFrom('pay_order').selectAll())
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
     filtered(db.selectFrom('pay_order').select((eb) => eb.fn.countAll<number>().as('total'))).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.total) };
@@ -185,7 +204,14 @@ export async function touchProviderCheck(db: Executor, orderId: number, nowSecon
 
 export async function recordNotice(
   db: Executor,
-  notice: { provider: PayProviderName; orderno: string; transactionId: string; amountFen: number; outcome: PayNoticeOutcome; receivedAt: number },
+  notice: {
+    provider: PayProviderName;
+    orderno: string;
+    transactionId: string;
+    amountFen: number;
+    outcome: PayNoticeOutcome;
+    receivedAt: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('pay_notice')
@@ -265,7 +291,11 @@ export interface InvoiceWithOrder extends InvoiceRow {
 }
 
 export async function invoicesOf(db: Executor, where: { userId?: number; orderIds?: readonly number[] }): Promise<InvoiceWithOrder[]> {
-  let query = db.selectFrom('invoice').innerJoin('pay_order', 'pay_order.id', 'invoice.order_id').selectAll('invoice').select(['pay_order.orderno', 'pay_order.amount_fen']);
+  let query = db
+    .selectFrom('invoice')
+    .innerJoin('pay_order', 'pay_order.id', 'invoice.order_id')
+    .selectAll('invoice')
+    .select(['pay_order.orderno', 'pay_order.amount_fen']);
   if (where.userId !== undefined) query = query.where('invoice.user_id', '=', where.userId);
   if (where.orderIds !== undefined) {
     if (where.orderIds.length === 0) return [];

@@ -46,13 +46,22 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, { dep
   // spec §7 memrole: one product's membership; the web asks for each of the six after sign-in.
   route(app, endpoints.memrole, {
     auth: 'required',
-    handler: async ({ fields, session }) => ({ code: SUCCESS_CODE, message: '', userinfo: await memberRole(deps, session.user.id, fields.productid) }),
+    handler: async ({ fields, session }) => ({
+      code: SUCCESS_CODE,
+      message: '',
+      userinfo: await memberRole(deps, session.user.id, fields.productid),
+    }),
   });
 
   route(app, endpoints.memorder, {
     auth: 'required',
     handler: async ({ fields, session, request }) => {
-      const created = await orderPackage(deps, { userId: session.user.id, paytype: fields.paytype, clientIp: request.ip }, fields.productid, fields.packageid);
+      const created = await orderPackage(
+        deps,
+        { userId: session.user.id, paytype: fields.paytype, clientIp: request.ip },
+        fields.productid,
+        fields.packageid,
+      );
       return { code: SUCCESS_CODE, message: '', ...created };
     },
   });
@@ -60,7 +69,11 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, { dep
   route(app, endpoints.paymerge, {
     auth: 'required',
     handler: async ({ fields, session, request }) => {
-      const created = await orderMerged(deps, { userId: session.user.id, paytype: fields.paytype, clientIp: request.ip }, fields.packageids);
+      const created = await orderMerged(
+        deps,
+        { userId: session.user.id, paytype: fields.paytype, clientIp: request.ip },
+        fields.packageids,
+      );
       return { code: SUCCESS_CODE, message: '', ...created };
     },
   });
@@ -68,7 +81,11 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, { dep
   // The cashier's poll: anyone holding the order number learns its state, its buyer the details.
   route(app, endpoints.payorderstatedetails, {
     auth: 'optional',
-    handler: async ({ fields, session }) => ({ code: SUCCESS_CODE, message: '', ...(await orderState(deps, fields.orderno, session?.user.id ?? null)) }),
+    handler: async ({ fields, session }) => ({
+      code: SUCCESS_CODE,
+      message: '',
+      ...(await orderState(deps, fields.orderno, session?.user.id ?? null)),
+    }),
   });
 
   route(app, endpoints.payorderlist, {
@@ -78,7 +95,11 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, { dep
 
   route(app, endpoints.invoiceapply, {
     auth: 'required',
-    handler: async ({ fields, session }) => ({ code: SUCCESS_CODE, message: '', invoice: await applyForInvoice(deps, session.user.id, fields) }),
+    handler: async ({ fields, session }) => ({
+      code: SUCCESS_CODE,
+      message: '',
+      invoice: await applyForInvoice(deps, session.user.id, fields),
+    }),
   });
 
   route(app, endpoints.invoicelist, {

@@ -77,10 +77,10 @@ export async function payCatalogue(deps: PayDeps): Promise<EnvelopeData<TPayCata
   const [products, packages, bundles] = await Promise.all([activeProducts(deps.db), activePackages(deps.db), activeBundles(deps.db)]);
   return {
     products: products.map((product) => ({
-        productid: product.product_id,
-        name: product.name,
-        packages: packages.filter((row) => row.product_id === product.product_id).map(packageOf),
-      })),
+      productid: product.product_id,
+      name: product.name,
+      packages: packages.filter((row) => row.product_id === product.product_id).map(packageOf),
+    })),
     bundles: bundles.map((bundle) => ({
       id: bundle.code,
       realId: bundle.real_id,
@@ -114,11 +114,20 @@ function notifyUrlOf(deps: PayDeps, provider: PayProviderName): string {
 }
 
 /** memorder: one package, which must belong to the product named. */
-export async function orderPackage(deps: PayDeps, context: OrderContext, productId: number, realId: number): Promise<EnvelopeData<TOrderCreated>> {
+export async function orderPackage(
+  deps: PayDeps,
+  context: OrderContext,
+  productId: number,
+  realId: number,
+): Promise<EnvelopeData<TOrderCreated>> {
   const [pack] = await packagesByRealId(deps.db, [realId]);
   if (pack === undefined) throw ApiError.business(PAY_ERRORS.packageUnknown, `unknown package ${realId}`);
   if (pack.product_id !== productId) {
-    throw new ApiError({ code: PAY_ERRORS.packageUnknown.codes[0], userMessage: PAY_MESSAGES.productMismatch, logMessage: `package ${realId} is not of product ${productId}` });
+    throw new ApiError({
+      code: PAY_ERRORS.packageUnknown.codes[0],
+      userMessage: PAY_MESSAGES.productMismatch,
+      logMessage: `package ${realId} is not of product ${productId}`,
+    });
   }
   return placeOrder(deps, context, [pack], null);
 }
@@ -129,7 +138,12 @@ export async function orderMerged(deps: PayDeps, context: OrderContext, realIds:
   const packs = await packagesByRealId(deps.db, unique);
   if (packs.length !== unique.length) throw ApiError.business(PAY_ERRORS.packageUnknown, `unknown package among ${unique.join(',')}`);
   if (new Set(packs.map((pack) => pack.product_id)).size !== packs.length) {
-    throw new ApiError({ code: PAY_ERRORS.invalidField.codes[0], userMessage: PAY_MESSAGES.mergeDuplicate, logMessage: 'two packages of one product', extra: { field: 'packageids' } });
+    throw new ApiError({
+      code: PAY_ERRORS.invalidField.codes[0],
+      userMessage: PAY_MESSAGES.mergeDuplicate,
+      logMessage: 'two packages of one product',
+      extra: { field: 'packageids' },
+    });
   }
   const key = unique.join(',');
   const bundle = (await activeBundles(deps.db)).find((candidate) => candidate.packages.join(',') === key) ?? null;
@@ -161,8 +175,29 @@ async function placeOrder(
       orderId = await deps.db.transaction().execute(async (trx) => {
         const id = await insertOrder(
           trx,
-          { orderno, user_id: context.userId, paytype: context.paytype, provider: provider.name, amount_fen: amountFen, subject, bundle_real_id: bundle?.real_id ?? null, created_at: now, expires_at: expiresAt, paid_at: null, closed_at: null, transaction_id: null, provider_checked_at: null },
-          packs.map((pack) => ({ package_real_id: pack.real_id, product_id: pack.product_id, name: pack.name, paypack: pack.paypack, months: pack.months, price_fen: pack.price_fen })),
+          {
+            orderno,
+            user_id: context.userId,
+            paytype: context.paytype,
+            provider: provider.name,
+            amount_fen: amountFen,
+            subject,
+            bundle_real_id: bundle?.real_id ?? null,
+            created_at: now,
+            expires_at: expiresAt,
+            paid_at: null,
+            closed_at: null,
+            transaction_id: null,
+            provider_checked_at: null,
+          },
+          packs.map((pack) => ({
+            package_real_id: pack.real_id,
+            product_id: pack.product_id,
+            name: pack.name,
+            paypack: pack.paypack,
+            months: pack.months,
+            price_fen: pack.price_fen,
+          })),
         );
         await closeSurplusOrders(trx, context.userId, PAY_LIMITS.openOrdersPerUser, now);
         return id;
@@ -214,7 +249,14 @@ async function settlePayment(deps: PayDeps, provider: PayProviderName, notice: P
       }
       result = 'granted';
     }
-    await recordNotice(trx, { provider, orderno: notice.orderno, transactionId: notice.transactionId, amountFen: notice.amountFen, outcome: result, receivedAt: now });
+    await recordNotice(trx, {
+      provider,
+      orderno: notice.orderno,
+      transactionId: notice.transactionId,
+      amountFen: notice.amountFen,
+      outcome: result,
+      receivedAt: now,
+    });
     return result;
   });
   const log = { orderno: notice.orderno, provider, transactionId: notice.transactionId, outcome };
@@ -281,7 +323,11 @@ function stateOf(order: PayOrderRow, now: number): TOrderDetails['state'] {
 async function detailsOf(deps: PayDeps, orders: readonly PayOrderRow[]): Promise<TOrderDetails[]> {
   const now = seconds(deps);
   const ids = orders.map((order) => order.id);
-  const [items, invoices, products] = await Promise.all([orderItemsOf(deps.db, ids), invoicesOf(deps.db, { orderIds: ids }), activeProducts(deps.db)]);
+  const [items, invoices, products] = await Promise.all([
+    orderItemsOf(deps.db, ids),
+    invoicesOf(deps.db, { orderIds: ids }),
+    activeProducts(deps.db),
+  ]);
   const productName = (id: number) => products.find((product) => product.product_id === id)?.name ?? String(id);
   return orders.map((order) => ({
     orderno: order.orderno,
@@ -291,7 +337,14 @@ async function detailsOf(deps: PayDeps, orders: readonly PayOrderRow[]): Promise
     subject: order.subject,
     items: items
       .filter((item) => item.order_id === order.id)
-      .map((item) => ({ productid: item.product_id, productname: productName(item.product_id), realId: item.package_real_id, name: item.name, paypack: item.paypack, price: yuanOfFen(item.price_fen) })),
+      .map((item) => ({
+        productid: item.product_id,
+        productname: productName(item.product_id),
+        realId: item.package_real_id,
+        name: item.name,
+        paypack: item.paypack,
+        price: yuanOfFen(item.price_fen),
+      })),
     createtime: Number(order.created_at),
     expiretime: Number(order.expires_at),
     paidtime: order.paid_at === null ? null : Number(order.paid_at),
@@ -324,7 +377,11 @@ export async function orderState(deps: PayDeps, orderno: string, viewerId: numbe
 
 /** The sandbox cashier's view: what a payment app shows the payer of the order it was handed. */
 /** spec §7 memrole: one product's membership of the user, as userinfo's `vip[]` (empty without one). */
-export async function memberRole(deps: PayDeps, userId: number, productId: number): Promise<{ nowtime: number; vip: { productid: number; auth_value: number }[] }> {
+export async function memberRole(
+  deps: PayDeps,
+  userId: number,
+  productId: number,
+): Promise<{ nowtime: number; vip: { productid: number; auth_value: number }[] }> {
   const expiry = await membershipOf(deps.db, userId, productId);
   return { nowtime: seconds(deps), vip: expiry === undefined ? [] : [{ productid: productId, auth_value: expiry }] };
 }
@@ -332,8 +389,14 @@ export async function memberRole(deps: PayDeps, userId: number, productId: numbe
 /** The sandbox cashier's 确认支付: the same notice path as a real provider's, signed by the sandbox. */
 export async function confirmSandboxOrder(deps: PayDeps, sandbox: SandboxPayProvider, orderno: string): Promise<TSandboxOrder> {
   const order = await orderByNo(deps.db, orderno);
-  if (order === undefined || order.provider !== sandbox.name) throw ApiError.business(PAY_ERRORS.orderUnknown, `sandbox confirm of unknown order ${orderno}`);
-  const notice = sandbox.signNotice({ orderno, transactionId: `SANDBOX${orderno.slice(2)}`, amountFen: order.amount_fen, paidAt: seconds(deps) });
+  if (order === undefined || order.provider !== sandbox.name)
+    throw ApiError.business(PAY_ERRORS.orderUnknown, `sandbox confirm of unknown order ${orderno}`);
+  const notice = sandbox.signNotice({
+    orderno,
+    transactionId: `SANDBOX${orderno.slice(2)}`,
+    amountFen: order.amount_fen,
+    paidAt: seconds(deps),
+  });
   const answer = await handleNotice(deps, sandbox, notice);
   if (answer.status !== 200) throw new Error(`sandbox notice for ${orderno} was not recorded`);
   return sandboxOrder(deps, orderno);
@@ -341,10 +404,20 @@ export async function confirmSandboxOrder(deps: PayDeps, sandbox: SandboxPayProv
 
 export async function sandboxOrder(deps: PayDeps, orderno: string): Promise<TSandboxOrder> {
   const order = await currentOrder(deps, orderno);
-  return { orderno: order.orderno, state: stateOf(order, seconds(deps)), amount: yuanOfFen(order.amount_fen), paytype: order.paytype, subject: order.subject };
+  return {
+    orderno: order.orderno,
+    state: stateOf(order, seconds(deps)),
+    amount: yuanOfFen(order.amount_fen),
+    paytype: order.paytype,
+    subject: order.subject,
+  };
 }
 
-export async function userOrders(deps: PayDeps, userId: number, query: { page: number; pagesize: number; state?: TOrderDetails['state'] | undefined }) {
+export async function userOrders(
+  deps: PayDeps,
+  userId: number,
+  query: { page: number; pagesize: number; state?: TOrderDetails['state'] | undefined },
+) {
   const { rows, total } = await ordersOfUser(deps.db, userId, {
     ...(query.state === undefined ? {} : { state: query.state }),
     nowSeconds: seconds(deps),
@@ -360,4 +433,3 @@ export async function cancelOrder(deps: PayDeps, orderno: string): Promise<void>
   if (order === undefined) throw ApiError.business(PAY_ERRORS.orderUnknown, `unknown order ${orderno}`);
   if (await closeOrder(deps.db, order.id, seconds(deps))) await providerNamed(deps, order.provider)?.closePayment(orderno);
 }
-

@@ -1,6 +1,16 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sandboxCashierPath } from '@xcad/protocol';
-import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type {
+  IncomingNotice,
+  NoticeOutcome,
+  NoticeReading,
+  NoticeReply,
+  PaidNotice,
+  PaymentCreated,
+  PaymentRequest,
+  PaymentState,
+  PayProvider,
+} from './pay.provider';
 
 // The sandbox (decision 0018's default provider): it behaves like the real ones from the site's point
 // of view. Placing an order gives a URL to encode in the QR, the local cashier page

@@ -2,7 +2,14 @@ import { createCipheriv, generateKeyPairSync, sign, verify, type KeyObject } fro
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '@xcad/protocol';
 import type { IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
-import { cutToUtf8Bytes, decryptResource, requestSigningMessage, WechatPayProvider, wechatTime, type WechatPayConfig } from './wechatpay.provider';
+import {
+  cutToUtf8Bytes,
+  decryptResource,
+  requestSigningMessage,
+  WechatPayProvider,
+  wechatTime,
+  type WechatPayConfig,
+} from './wechatpay.provider';
 
 const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -98,7 +105,7 @@ const hanging: FetchLike = (_url, init) =>
   });
 
 describe('WeChat Pay request signing', () => {
-  it('builds the signature message of the documentation\'s example (GET /v3/certificates)', () => {
+  it("builds the signature message of the documentation's example (GET /v3/certificates)", () => {
     expect(requestSigningMessage('GET', '/v3/certificates', 1554208460, '593BEC0C930BF1AFEB40B4A08C8FB242', '')).toBe(
       'GET\n/v3/certificates\n1554208460\n593BEC0C930BF1AFEB40B4A08C8FB242\n\n',
     );
@@ -163,7 +170,10 @@ describe('WeChat Pay createPayment answers', () => {
   const good = '{"code_url":"weixin://wxpay/bizpayurl?pr=p4lpSuKzz"}';
 
   it('gives the code_url of a verified answer', async () => {
-    expect(await providerWith(answering(200, good)).createPayment(request)).toEqual({ ok: true, payurl: 'weixin://wxpay/bizpayurl?pr=p4lpSuKzz' });
+    expect(await providerWith(answering(200, good)).createPayment(request)).toEqual({
+      ok: true,
+      payurl: 'weixin://wxpay/bizpayurl?pr=p4lpSuKzz',
+    });
   });
 
   it.each<[string, Signing | 'unsigned']>([
@@ -177,14 +187,16 @@ describe('WeChat Pay createPayment answers', () => {
     expect(result.ok ? '' : result.detail).toMatch(/^unverified answer/);
   });
 
-  it('reports WeChat Pay\'s refusal with its code', async () => {
+  it("reports WeChat Pay's refusal with its code", async () => {
     const result = await providerWith(answering(400, '{"code":"PARAM_ERROR","message":"参数错误"}')).createPayment(request);
     expect(result).toEqual({ ok: false, detail: 'HTTP 400 PARAM_ERROR: 参数错误' });
   });
 
   it('fails (without throwing) on a timeout, a network error or a verified answer without code_url', async () => {
     expect(await providerWith(hanging, { timeoutMs: 20 }).createPayment(request)).toEqual({ ok: false, detail: 'no answer within 20 ms' });
-    expect(await providerWith(() => Promise.reject(new Error('getaddrinfo ENOTFOUND api.mch.weixin.qq.com'))).createPayment(request)).toEqual({
+    expect(
+      await providerWith(() => Promise.reject(new Error('getaddrinfo ENOTFOUND api.mch.weixin.qq.com'))).createPayment(request),
+    ).toEqual({
       ok: false,
       detail: 'getaddrinfo ENOTFOUND api.mch.weixin.qq.com',
     });
@@ -244,7 +256,9 @@ describe('WeChat Pay queryPayment', () => {
   });
 
   it('reads ORDER_NOT_EXIST as unpaid', async () => {
-    const state = await providerWith(answering(404, '{"code":"ORDER_NOT_EXIST","message":"订单不存在"}', [], 'unsigned')).queryPayment(request.orderno);
+    const state = await providerWith(answering(404, '{"code":"ORDER_NOT_EXIST","message":"订单不存在"}', [], 'unsigned')).queryPayment(
+      request.orderno,
+    );
     expect(state).toEqual({ state: 'unpaid' });
   });
 
@@ -253,17 +267,27 @@ describe('WeChat Pay queryPayment', () => {
       state: 'unknown',
       detail: 'HTTP 500 SYSTEM_ERROR: 系统错误',
     });
-    expect(await providerWith(hanging, { timeoutMs: 20 }).queryPayment(request.orderno)).toEqual({ state: 'unknown', detail: 'no answer within 20 ms' });
+    expect(await providerWith(hanging, { timeoutMs: 20 }).queryPayment(request.orderno)).toEqual({
+      state: 'unknown',
+      detail: 'no answer within 20 ms',
+    });
     expect((await providerWith(() => Promise.reject(new Error('ECONNRESET'))).queryPayment(request.orderno)).state).toBe('unknown');
-    expect((await providerWith(answering(200, JSON.stringify(transaction({ trade_state: 'ACCEPT' })))).queryPayment(request.orderno)).state).toBe('unknown');
+    expect(
+      (await providerWith(answering(200, JSON.stringify(transaction({ trade_state: 'ACCEPT' })))).queryPayment(request.orderno)).state,
+    ).toBe('unknown');
   });
 
   it('never takes an unverified SUCCESS, or one about another order, as paid', async () => {
     const body = JSON.stringify(transaction());
-    expect((await providerWith(answering(200, body, [], { key: stranger.privateKey })).queryPayment(request.orderno)).state).toBe('unknown');
+    expect((await providerWith(answering(200, body, [], { key: stranger.privateKey })).queryPayment(request.orderno)).state).toBe(
+      'unknown',
+    );
     expect((await providerWith(answering(200, body, [], 'unsigned')).queryPayment(request.orderno)).state).toBe('unknown');
     const other = JSON.stringify(transaction({ out_trade_no: 'XC20240501160000999999' }));
-    expect(await providerWith(answering(200, other)).queryPayment(request.orderno)).toEqual({ state: 'unknown', detail: 'answer is about another order' });
+    expect(await providerWith(answering(200, other)).queryPayment(request.orderno)).toEqual({
+      state: 'unknown',
+      detail: 'answer is about another order',
+    });
   });
 });
 
@@ -303,7 +327,13 @@ function noticeBody(parts: NoticeParts = {}): string {
     resource_type: 'encrypt-resource',
     event_type: parts.eventType ?? 'TRANSACTION.SUCCESS',
     summary: '支付成功',
-    resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext: sealed.toString('base64'), associated_data: associatedData, nonce },
+    resource: {
+      original_type: 'transaction',
+      algorithm: 'AEAD_AES_256_GCM',
+      ciphertext: sealed.toString('base64'),
+      associated_data: associatedData,
+      nonce,
+    },
   });
 }
 
@@ -325,14 +355,19 @@ describe('WeChat Pay notices', () => {
 
   it('finds the headers whatever their case', async () => {
     const body = noticeBody();
-    const headers = Object.fromEntries(Object.entries(wechatpayHeaders(body)).map(([key, value]) => [key.replace(/(^|-)w/g, (w) => w.toUpperCase()), value]));
+    const headers = Object.fromEntries(
+      Object.entries(wechatpayHeaders(body)).map(([key, value]) => [key.replace(/(^|-)w/g, (w) => w.toUpperCase()), value]),
+    );
     expect((await read({ headers, rawBody: body })).kind).toBe('paid');
   });
 
   it('accepts a notice up to 300 s away from the clock and refuses an older or later one', async () => {
     const body = noticeBody();
     expect((await read(notice(body, { timestamp: String(TIMESTAMP - 300) }))).kind).toBe('paid');
-    expect(await read(notice(body, { timestamp: String(TIMESTAMP - 301) }))).toEqual({ kind: 'invalid', detail: 'notice timestamp 301 s off' });
+    expect(await read(notice(body, { timestamp: String(TIMESTAMP - 301) }))).toEqual({
+      kind: 'invalid',
+      detail: 'notice timestamp 301 s off',
+    });
     expect((await read(notice(body, { timestamp: String(TIMESTAMP + 400) }))).kind).toBe('invalid');
     expect((await read(notice(body, { timestamp: 'yesterday' }))).kind).toBe('invalid');
   });
@@ -341,7 +376,10 @@ describe('WeChat Pay notices', () => {
     ['signed by another key', (body) => notice(body, { key: stranger.privateKey })],
     ['signed by the merchant key', (body) => notice(body, { key: merchant.privateKey })],
     ['naming another key id', (body) => notice(body, { serial: 'PUB_KEY_ID_0119000001092024050100000000000002' })],
-    ['whose body was changed after signing', (body) => ({ ...notice(body), rawBody: body.replace('"summary":"支付成功"', '"summary":"支付成功 "') })],
+    [
+      'whose body was changed after signing',
+      (body) => ({ ...notice(body), rawBody: body.replace('"summary":"支付成功"', '"summary":"支付成功 "') }),
+    ],
     ['without a signature', (body) => ({ headers: { 'content-type': 'application/json' }, rawBody: body })],
   ])('refuses a notice %s', async (_case, make) => {
     const reading = await read(make(noticeBody()));
@@ -364,20 +402,31 @@ describe('WeChat Pay notices', () => {
 
   it('refuses a genuine notice about another merchant or app', async () => {
     for (const overrides of [{ mchid: '1900000110' }, { appid: 'wx0000000000000000' }]) {
-      expect(await read(notice(noticeBody({ transaction: transaction(overrides) })))).toEqual({ kind: 'invalid', detail: 'transaction of another merchant or app' });
+      expect(await read(notice(noticeBody({ transaction: transaction(overrides) })))).toEqual({
+        kind: 'invalid',
+        detail: 'transaction of another merchant or app',
+      });
     }
   });
 
   it('ignores genuine notices with nothing to grant', async () => {
-    expect(await read(notice(noticeBody({ eventType: 'REFUND.SUCCESS' })))).toEqual({ kind: 'ignored', detail: 'event_type REFUND.SUCCESS' });
-    expect(await read(notice(noticeBody({ transaction: transaction({ trade_state: 'CLOSED' }) })))).toEqual({ kind: 'ignored', detail: 'trade_state CLOSED' });
+    expect(await read(notice(noticeBody({ eventType: 'REFUND.SUCCESS' })))).toEqual({
+      kind: 'ignored',
+      detail: 'event_type REFUND.SUCCESS',
+    });
+    expect(await read(notice(noticeBody({ transaction: transaction({ trade_state: 'CLOSED' }) })))).toEqual({
+      kind: 'ignored',
+      detail: 'trade_state CLOSED',
+    });
   });
 
   it('opens a resource sealed as documented: tag after the ciphertext, nonce as IV, associated_data as AAD', () => {
     const cipher = createCipheriv('aes-256-gcm', Buffer.from(API_V3_KEY), Buffer.from('0123456789ab'));
     cipher.setAAD(Buffer.from('transaction'));
     const ciphertext = Buffer.concat([cipher.update('{"trade_state":"SUCCESS"}'), cipher.final(), cipher.getAuthTag()]).toString('base64');
-    expect(decryptResource(API_V3_KEY, { ciphertext, nonce: '0123456789ab', associatedData: 'transaction' })).toBe('{"trade_state":"SUCCESS"}');
+    expect(decryptResource(API_V3_KEY, { ciphertext, nonce: '0123456789ab', associatedData: 'transaction' })).toBe(
+      '{"trade_state":"SUCCESS"}',
+    );
     expect(decryptResource(API_V3_KEY, { ciphertext, nonce: '0123456789ac', associatedData: 'transaction' })).toBeUndefined();
     expect(decryptResource(API_V3_KEY, { ciphertext: 'AAAA', nonce: '0123456789ab', associatedData: 'transaction' })).toBeUndefined();
     expect(decryptResource('short', { ciphertext, nonce: '0123456789ab', associatedData: 'transaction' })).toBeUndefined();
@@ -386,7 +435,10 @@ describe('WeChat Pay notices', () => {
   it('answers 204 once handled, a 400 FAIL to a notice not its own and a 500 FAIL to be asked again', () => {
     const provider = providerWith(answering(200, '{}'));
     expect(provider.noticeReply('handled')).toMatchObject({ status: 204, body: '' });
-    for (const [outcome, status] of [['invalid', 400], ['failed', 500]] as const) {
+    for (const [outcome, status] of [
+      ['invalid', 400],
+      ['failed', 500],
+    ] as const) {
       const retry = provider.noticeReply(outcome);
       expect(retry.status).toBe(status);
       expect(retry.contentType).toMatch(/^application\/json/);

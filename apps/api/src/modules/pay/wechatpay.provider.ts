@@ -1,9 +1,27 @@
 import type { FetchLike } from '@xcad/protocol';
 import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import type { z } from 'zod';
-import { callVendor, VENDOR_HTTP_TIMEOUT_MS, vendorJsonOf, vendorObject, vendorString, vendorValue, type VendorReply } from '../../lib/vendor-http';
+import {
+  callVendor,
+  VENDOR_HTTP_TIMEOUT_MS,
+  vendorJsonOf,
+  vendorObject,
+  vendorString,
+  vendorValue,
+  type VendorReply,
+} from '../../lib/vendor-http';
 import { beijingDateTime, parseRfc3339 } from './pay-adapter';
-import type { IncomingNotice, NoticeOutcome, NoticeReading, NoticeReply, PaidNotice, PaymentCreated, PaymentRequest, PaymentState, PayProvider } from './pay.provider';
+import type {
+  IncomingNotice,
+  NoticeOutcome,
+  NoticeReading,
+  NoticeReply,
+  PaidNotice,
+  PaymentCreated,
+  PaymentRequest,
+  PaymentState,
+  PayProvider,
+} from './pay.provider';
 
 // WeChat Pay APIv3, Native payment (the buyer scans a QR on the cashier page), called directly
 // as the API documents it so no SDK is needed. Requests carry a SHA256withRSA signature by the
@@ -72,11 +90,16 @@ export function wechatTime(epochSeconds: number): string {
  * Opens a notice's `resource`: AES-256-GCM with the APIv3 key, the nonce as IV, associated_data
  * as AAD and the tag as the ciphertext's last 16 bytes. Undefined when anything does not match.
  */
-export function decryptResource(apiV3Key: string, resource: { ciphertext: string; nonce: string; associatedData: string }): string | undefined {
+export function decryptResource(
+  apiV3Key: string,
+  resource: { ciphertext: string; nonce: string; associatedData: string },
+): string | undefined {
   try {
     const sealed = Buffer.from(resource.ciphertext, 'base64');
     if (sealed.length <= GCM_TAG_BYTES) return undefined;
-    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(resource.nonce, 'utf8'), { authTagLength: GCM_TAG_BYTES });
+    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(resource.nonce, 'utf8'), {
+      authTagLength: GCM_TAG_BYTES,
+    });
     decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
     decipher.setAAD(Buffer.from(resource.associatedData, 'utf8'));
     return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - GCM_TAG_BYTES)), decipher.final()]).toString('utf8');
@@ -309,6 +332,10 @@ export class WechatPayProvider implements PayProvider {
   noticeReply(outcome: NoticeOutcome): NoticeReply {
     // 204 tells WeChat Pay to stop; a 4XX or 5XX with code FAIL makes it send the notice again later.
     if (outcome === 'handled') return { status: 204, contentType: 'text/plain; charset=utf-8', body: '' };
-    return { status: outcome === 'invalid' ? 400 : 500, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'FAIL', message: '失败' }) };
+    return {
+      status: outcome === 'invalid' ? 400 : 500,
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify({ code: 'FAIL', message: '失败' }),
+    };
   }
 }

@@ -28,7 +28,7 @@ function providerWith(fetchImpl: FetchLike, timeoutMs?: number): AliyunSmsProvid
 }
 
 describe('Aliyun percent-encoding', () => {
-  it('follows RFC 3986 as Aliyun signs: space %20, * %2A, ~ kept, !\'() encoded', () => {
+  it("follows RFC 3986 as Aliyun signs: space %20, * %2A, ~ kept, !'() encoded", () => {
     expect(aliyunPercentEncode('a b*c~d')).toBe('a%20b%2Ac~d');
     expect(aliyunPercentEncode("!'()")).toBe('%21%27%28%29');
     expect(aliyunPercentEncode('{"code":"1234"}')).toBe('%7B%22code%22%3A%221234%22%7D');
@@ -37,7 +37,7 @@ describe('Aliyun percent-encoding', () => {
 });
 
 describe('Aliyun signature 1.0', () => {
-  it('reproduces the worked example of Aliyun\'s SendSms documentation', () => {
+  it("reproduces the worked example of Aliyun's SendSms documentation", () => {
     const params = {
       AccessKeyId: 'testId',
       Action: 'SendSms',
@@ -96,24 +96,36 @@ describe('Aliyun signature 1.0', () => {
 
 describe('Aliyun SendSms answers', () => {
   it('maps Code OK to success with the BizId', async () => {
-    const result = await providerWith(answering(200, '{"Message":"OK","RequestId":"r1","Code":"OK","BizId":"900619746936498440^0"}')).send(message);
+    const result = await providerWith(answering(200, '{"Message":"OK","RequestId":"r1","Code":"OK","BizId":"900619746936498440^0"}')).send(
+      message,
+    );
     expect(result).toEqual({ ok: true, providerMessageId: '900619746936498440^0' });
   });
 
   it.each(['isv.BUSINESS_LIMIT_CONTROL', 'isv.DAY_LIMIT_CONTROL'])('maps %s to rate-limited', async (code) => {
-    const result = await providerWith(answering(200, JSON.stringify({ Code: code, Message: '触发分钟级流控Permits:1', RequestId: 'r2' }))).send(message);
+    const result = await providerWith(
+      answering(200, JSON.stringify({ Code: code, Message: '触发分钟级流控Permits:1', RequestId: 'r2' })),
+    ).send(message);
     expect(result).toMatchObject({ ok: false, reason: 'rate-limited' });
     expect(result.ok ? '' : result.detail).toContain(code);
   });
 
   it('maps isv.MOBILE_NUMBER_ILLEGAL to invalid-phone', async () => {
-    const result = await providerWith(answering(200, '{"Code":"isv.MOBILE_NUMBER_ILLEGAL","Message":"非法手机号","RequestId":"r3"}')).send(message);
+    const result = await providerWith(answering(200, '{"Code":"isv.MOBILE_NUMBER_ILLEGAL","Message":"非法手机号","RequestId":"r3"}')).send(
+      message,
+    );
     expect(result).toMatchObject({ ok: false, reason: 'invalid-phone' });
   });
 
   it('maps any other code to provider-error', async () => {
-    const result = await providerWith(answering(400, '{"Code":"SignatureDoesNotMatch","Message":"Specified signature is not matched","RequestId":"r4"}')).send(message);
-    expect(result).toEqual({ ok: false, reason: 'provider-error', detail: 'HTTP 400 SignatureDoesNotMatch: Specified signature is not matched' });
+    const result = await providerWith(
+      answering(400, '{"Code":"SignatureDoesNotMatch","Message":"Specified signature is not matched","RequestId":"r4"}'),
+    ).send(message);
+    expect(result).toEqual({
+      ok: false,
+      reason: 'provider-error',
+      detail: 'HTTP 400 SignatureDoesNotMatch: Specified signature is not matched',
+    });
   });
 
   it('maps an HTTP 500 with a non-JSON page to provider-error', async () => {

@@ -92,7 +92,9 @@ export class AliyunSmsProvider implements SmsProvider {
       TemplateCode: this.config.templateCode,
       TemplateParam: JSON.stringify({ code: message.code }),
       // Aliyun wants ISO 8601 UTC without milliseconds.
-      Timestamp: this.now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      Timestamp: this.now()
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z'),
       Version: API_VERSION,
     };
   }

@@ -26,8 +26,18 @@ describe('ConsoleSmsProvider', () => {
 
     expect(first).toMatchObject({ ok: true, providerMessageId: expect.stringMatching(/^console-/) });
     expect(provider.messagesFor('13800138000')).toEqual([
-      { account: '13800138000', code: '3333', text: '【迅捷CAD】您的验证码为3333，5分钟内有效，请勿泄露给他人。', at: '2024-05-01T08:00:02.000Z' },
-      { account: '13800138000', code: '1111', text: '【迅捷CAD】您的验证码为1111，5分钟内有效，请勿泄露给他人。', at: '2024-05-01T08:00:00.000Z' },
+      {
+        account: '13800138000',
+        code: '3333',
+        text: '【迅捷CAD】您的验证码为3333，5分钟内有效，请勿泄露给他人。',
+        at: '2024-05-01T08:00:02.000Z',
+      },
+      {
+        account: '13800138000',
+        code: '1111',
+        text: '【迅捷CAD】您的验证码为1111，5分钟内有效，请勿泄露给他人。',
+        at: '2024-05-01T08:00:00.000Z',
+      },
     ]);
     expect(provider.messagesFor('13700137000')).toEqual([]);
     expect(logger.lines).toHaveLength(3);

@@ -16,9 +16,7 @@ export interface SmsMessage {
 
 export type SmsFailureReason = 'rate-limited' | 'invalid-phone' | 'provider-error';
 
-export type SmsSendResult =
-  | { ok: true; providerMessageId: string }
-  | { ok: false; reason: SmsFailureReason; detail: string };
+export type SmsSendResult = { ok: true; providerMessageId: string } | { ok: false; reason: SmsFailureReason; detail: string };
 
 export interface SmsProvider {
   readonly name: SmsProviderName;

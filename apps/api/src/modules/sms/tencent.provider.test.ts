@@ -35,7 +35,9 @@ function providerWith(fetchImpl: FetchLike, timeoutMs?: number): TencentSmsProvi
 function sent(status: string, serialNo = '2028:f825e6b16e23f73f4123', message = 'send success'): string {
   return JSON.stringify({
     Response: {
-      SendStatusSet: [{ SerialNo: serialNo, PhoneNumber: '+8613800138000', Fee: 1, SessionContext: '', Code: status, Message: message, IsoCode: 'CN' }],
+      SendStatusSet: [
+        { SerialNo: serialNo, PhoneNumber: '+8613800138000', Fee: 1, SessionContext: '', Code: status, Message: message, IsoCode: 'CN' },
+      ],
       RequestId: 'a0aabda6-cf91-4f3e-a81f-9198114a2279',
     },
   });
@@ -86,7 +88,10 @@ describe('Tencent TC3-HMAC-SHA256 signing', () => {
 
 describe('Tencent SendSms answers', () => {
   it('maps SendStatusSet[0].Code Ok to success with the SerialNo', async () => {
-    expect(await providerWith(answering(200, sent('Ok'))).send(message)).toEqual({ ok: true, providerMessageId: '2028:f825e6b16e23f73f4123' });
+    expect(await providerWith(answering(200, sent('Ok'))).send(message)).toEqual({
+      ok: true,
+      providerMessageId: '2028:f825e6b16e23f73f4123',
+    });
   });
 
   it.each(['LimitExceeded.PhoneNumberThirtySecondLimit', 'LimitExceeded.PhoneNumberOneHourLimit', 'LimitExceeded.PhoneNumberDailyLimit'])(
@@ -98,13 +103,18 @@ describe('Tencent SendSms answers', () => {
   );
 
   it('maps InvalidParameterValue.IncorrectPhoneNumber to invalid-phone', async () => {
-    const result = await providerWith(answering(200, sent('InvalidParameterValue.IncorrectPhoneNumber', '', 'incorrect number'))).send(message);
+    const result = await providerWith(answering(200, sent('InvalidParameterValue.IncorrectPhoneNumber', '', 'incorrect number'))).send(
+      message,
+    );
     expect(result).toMatchObject({ ok: false, reason: 'invalid-phone' });
   });
 
   it('maps a request-level Response.Error to provider-error', async () => {
     const body = JSON.stringify({
-      Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'The provided credentials could not be validated.' }, RequestId: 'r1' },
+      Response: {
+        Error: { Code: 'AuthFailure.SignatureFailure', Message: 'The provided credentials could not be validated.' },
+        RequestId: 'r1',
+      },
     });
     expect(await providerWith(answering(200, body)).send(message)).toEqual({
       ok: false,
@@ -132,6 +142,10 @@ describe('Tencent SendSms answers', () => {
       new Promise((_resolve, reject) => {
         init.signal?.addEventListener('abort', () => reject(new Error('aborted')));
       });
-    expect(await providerWith(hanging, 20).send(message)).toEqual({ ok: false, reason: 'provider-error', detail: 'no answer within 20 ms' });
+    expect(await providerWith(hanging, 20).send(message)).toEqual({
+      ok: false,
+      reason: 'provider-error',
+      detail: 'no answer within 20 ms',
+    });
   });
 });

@@ -39,7 +39,14 @@ function hmac(key: string | Buffer, text: string): Buffer {
 /** The Authorization header of a POST of `payload` at `timestamp` (epoch seconds). */
 export function tencentAuthorization(payload: string, timestamp: number, secretId: string, secretKey: string): string {
   const date = new Date(timestamp * 1000).toISOString().slice(0, 10);
-  const canonicalRequest = ['POST', '/', '', `content-type:${CONTENT_TYPE}\nhost:${TENCENT_SMS_HOST}\n`, SIGNED_HEADERS, sha256Hex(payload)].join('\n');
+  const canonicalRequest = [
+    'POST',
+    '/',
+    '',
+    `content-type:${CONTENT_TYPE}\nhost:${TENCENT_SMS_HOST}\n`,
+    SIGNED_HEADERS,
+    sha256Hex(payload),
+  ].join('\n');
   const scope = `${date}/${SERVICE}/tc3_request`;
   const stringToSign = ['TC3-HMAC-SHA256', String(timestamp), scope, sha256Hex(canonicalRequest)].join('\n');
   const signingKey = hmac(hmac(hmac(`TC3${secretKey}`, date), SERVICE), 'tc3_request');

@@ -66,7 +66,11 @@ describe('parseSoftwareFile', () => {
     expect(document.key).toBe('download-lookchart');
     expect(document.sourcePath).toBe('content/software/download-lookchart.yml');
     expect(document.files.map((file) => file.platform)).toEqual(['windows', 'windows32']);
-    expect(document.releases[0]).toEqual({ version: '3.10', releasedOn: '2026-04-22', notes: { added: ['新增审图批注导出'], improved: [], fixed: [] } });
+    expect(document.releases[0]).toEqual({
+      version: '3.10',
+      releasedOn: '2026-04-22',
+      notes: { added: ['新增审图批注导出'], improved: [], fixed: [] },
+    });
     expect(document.requirements[1]).toEqual({ item: '内存', minimum: '4 GB', recommended: null });
     expect(document.productId).toBeNull();
   });
@@ -102,7 +106,9 @@ describe('parseSoftwareFile', () => {
 
   it('keeps the editor at version 5.0 (spec §9) and product ids to known products', () => {
     const editor = `product_id: 211\n${GOOD.replace('version: "3.10"', 'version: "5.1"')}`;
-    expect(problemsOf(editor, 'download.yml')).toEqual([expect.objectContaining({ field: 'releases.0.version', message: expect.stringContaining('5.0') })]);
+    expect(problemsOf(editor, 'download.yml')).toEqual([
+      expect.objectContaining({ field: 'releases.0.version', message: expect.stringContaining('5.0') }),
+    ]);
     expect(fieldsOf(`product_id: 999\n${GOOD}`)).toEqual(['product_id']);
   });
 

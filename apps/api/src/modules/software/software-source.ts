@@ -79,7 +79,8 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-const ZText = (max: number) => z.string({ error: 'must be text' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const ZText = (max: number) =>
+  z.string({ error: 'must be text' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 // YAML reads 5.0 as the number 5: a version must be quoted to keep what the author wrote.
 const ZVersion = z
@@ -90,7 +91,10 @@ const ZNoteList = z.array(ZText(120)).max(8, 'at most 8 items').optional();
 
 const ZPlatformFile = z
   .strictObject({
-    file: z.string({ error: 'must be a file name' }).regex(FILE_NAME_PATTERN, 'must be a plain file name (letters, digits, . _ -)').optional(),
+    file: z
+      .string({ error: 'must be a file name' })
+      .regex(FILE_NAME_PATTERN, 'must be a plain file name (letters, digits, . _ -)')
+      .optional(),
     url: z.url({ error: 'must be an absolute https URL', protocol: /^https$/ }).optional(),
     size: z
       .number({ error: 'must be the size in bytes' })
@@ -98,7 +102,10 @@ const ZPlatformFile = z
       .min(1024, 'must be the size in bytes (at least 1024)')
       .max(MAX_SIZE_BYTES, 'is larger than 8 GB: is it in bytes?'),
   })
-  .refine((entry) => (entry.file === undefined) !== (entry.url === undefined), 'needs exactly one of file (an installer) or url (a store page)');
+  .refine(
+    (entry) => (entry.file === undefined) !== (entry.url === undefined),
+    'needs exactly one of file (an installer) or url (a store page)',
+  );
 
 const ZProductFile = z.strictObject({
   name: ZText(40),
@@ -107,9 +114,18 @@ const ZProductFile = z.strictObject({
     .refine((id) => (PRODUCT_IDS as readonly number[]).includes(id), `must be one of the products of spec §9: ${PRODUCT_IDS.join(', ')}`)
     .optional(),
   tagline: ZText(120),
-  buy: z.string().regex(/^\/buy\/[a-z]+\.html$/, 'must be a purchase page such as /buy/cadeditor.html').optional(),
-  help: z.array(z.number().int().positive('must be article ids'), { error: 'must be a list of article ids' }).max(8, 'at most 8 articles').default([]),
-  features: z.array(z.strictObject({ title: ZText(24), text: ZText(160) })).min(3, 'list 3 to 8 features').max(8, 'list 3 to 8 features'),
+  buy: z
+    .string()
+    .regex(/^\/buy\/[a-z]+\.html$/, 'must be a purchase page such as /buy/cadeditor.html')
+    .optional(),
+  help: z
+    .array(z.number().int().positive('must be article ids'), { error: 'must be a list of article ids' })
+    .max(8, 'at most 8 articles')
+    .default([]),
+  features: z
+    .array(z.strictObject({ title: ZText(24), text: ZText(160) }))
+    .min(3, 'list 3 to 8 features')
+    .max(8, 'list 3 to 8 features'),
   platforms: z
     .record(z.string(), ZPlatformFile, { error: 'must map platforms to their files' })
     .refine((platforms) => Object.keys(platforms).length > 0, 'must list at least one platform'),
@@ -121,7 +137,10 @@ const ZProductFile = z.strictObject({
     .array(
       z
         .strictObject({ version: ZVersion, date: ZSourceDate, added: ZNoteList, improved: ZNoteList, fixed: ZNoteList })
-        .refine((release) => (release.added?.length ?? 0) + (release.improved?.length ?? 0) + (release.fixed?.length ?? 0) > 0, 'needs at least one item in added, improved or fixed'),
+        .refine(
+          (release) => (release.added?.length ?? 0) + (release.improved?.length ?? 0) + (release.fixed?.length ?? 0) > 0,
+          'needs at least one item in added, improved or fixed',
+        ),
     )
     .min(1, 'must list the current release')
     .max(20, 'at most 20 releases'),
@@ -155,7 +174,10 @@ function crossProblems(file: string, key: string, data: ProductFile): ImportProb
       }
     }
     if (entry.url !== undefined && (rule.storeOrigin === null || new URL(entry.url).origin !== rule.storeOrigin)) {
-      at(`${field}.url`, rule.storeOrigin === null ? `${platform} is downloaded as a file: give file instead` : `must be a page on ${rule.storeOrigin}`);
+      at(
+        `${field}.url`,
+        rule.storeOrigin === null ? `${platform} is downloaded as a file: give file instead` : `must be a page on ${rule.storeOrigin}`,
+      );
     }
   }
   data.releases.forEach((release, index) => {
@@ -164,7 +186,8 @@ function crossProblems(file: string, key: string, data: ProductFile): ImportProb
     if (compareVersions(release.version, newer.version) >= 0) {
       at(`releases.${index}.version`, `releases are listed newest first: ${release.version} must be older than ${newer.version} above it`);
     }
-    if (release.date > newer.date) at(`releases.${index}.date`, `releases are listed newest first: ${release.date} is after ${newer.date} above it`);
+    if (release.date > newer.date)
+      at(`releases.${index}.date`, `releases are listed newest first: ${release.date} is after ${newer.date} above it`);
   });
   const current = data.releases[0];
   if (data.product_id === PRODUCT.id && current !== undefined && compareVersions(current.version, PRODUCT.version) !== 0) {
@@ -246,7 +269,12 @@ export function checkSoftwareFiles(files: ReadonlyArray<{ name: string; bytes: U
       const name = entry.fileName ?? entry.storeUrl ?? '';
       const owner = owners.get(name);
       if (owner === undefined) owners.set(name, `${document.key} ${entry.platform}`);
-      else problems.push({ file: document.sourcePath, field: `platforms.${entry.platform}`, message: `${name} is already the file of ${owner}` });
+      else
+        problems.push({
+          file: document.sourcePath,
+          field: `platforms.${entry.platform}`,
+          message: `${name} is already the file of ${owner}`,
+        });
     }
   }
   if (problems.length > 0) throw new ImportError('software', problems);

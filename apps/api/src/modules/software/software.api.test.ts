@@ -59,7 +59,14 @@ describe('GET /api/site/software/{key}', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toContain('max-age=30');
     const editor = response.json<ProductView>();
-    expect(editor).toMatchObject({ key: 'download', name: '迅捷CAD编辑器', productId: 211, version: '5.0', buyPath: '/buy/cadeditor.html', downloads: 0 });
+    expect(editor).toMatchObject({
+      key: 'download',
+      name: '迅捷CAD编辑器',
+      productId: 211,
+      version: '5.0',
+      buyPath: '/buy/cadeditor.html',
+      downloads: 0,
+    });
     expect(editor.files.map((file) => file.platform)).toEqual(['windows', 'windows32']);
     expect(editor.files[0]).toEqual({
       platform: 'windows',
@@ -68,7 +75,11 @@ describe('GET /api/site/software/{key}', () => {
       isStore: false,
       url: '/api/site/software/download/download?platform=windows',
     });
-    expect(editor.requirements.find((row) => row.item === '内存')).toEqual({ item: '内存', minimum: '4 GB', recommended: expect.stringContaining('8 GB') });
+    expect(editor.requirements.find((row) => row.item === '内存')).toEqual({
+      item: '内存',
+      minimum: '4 GB',
+      recommended: expect.stringContaining('8 GB'),
+    });
     expect(editor.changelog[0]).toMatchObject({ version: '5.0', releasedAt: editor.releasedAt });
     expect(editor.changelog.length).toBeGreaterThanOrEqual(4);
     const dates = editor.changelog.map((release) => release.releasedAt);
@@ -137,7 +148,9 @@ describe('GET /api/site/software/{key}/download', () => {
 
   it('counts simultaneous downloads of different clients without losing any', async () => {
     const before = (await product('download-lookchart')).downloads;
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => download('download-lookchart', 'windows', `192.0.2.${index + 10}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => download('download-lookchart', 'windows', `192.0.2.${index + 10}`)),
+    );
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array.from({ length: 12 }, () => 302));
     expect((await product('download-lookchart')).downloads).toBe(before + 12);
   });
@@ -145,7 +158,9 @@ describe('GET /api/site/software/{key}/download', () => {
   it('counts simultaneous downloads of one client once', async () => {
     const before = (await product('download-mobile-lookchart')).downloads;
     const answers = await Promise.all(Array.from({ length: 8 }, () => download('download-mobile-lookchart', 'android', '198.51.100.9')));
-    expect(answers.map((answer) => answer.headers.location)).toEqual(Array.from({ length: 8 }, () => `${BASE_URL}xunjiecadviewer_lite_1.9.0.apk`));
+    expect(answers.map((answer) => answer.headers.location)).toEqual(
+      Array.from({ length: 8 }, () => `${BASE_URL}xunjiecadviewer_lite_1.9.0.apk`),
+    );
     expect((await product('download-mobile-lookchart')).downloads).toBe(before + 1);
   });
 
@@ -179,7 +194,11 @@ describe('GET /api/site/software/{key}/download', () => {
   });
 
   it('answers 400 JSON when the platform is missing or given twice', async () => {
-    for (const url of ['/api/site/software/download/download', '/api/site/software/download/download?platform=', '/api/site/software/download/download?platform=windows&platform=windows32']) {
+    for (const url of [
+      '/api/site/software/download/download',
+      '/api/site/software/download/download?platform=',
+      '/api/site/software/download/download?platform=windows&platform=windows32',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url, remoteAddress: '198.51.100.6' });
       expect(response.statusCode, url).toBe(400);
       expect(response.json(), url).toEqual({ code: 10001, message: '请选择下载平台：windows、windows32、mac、android、ios' });

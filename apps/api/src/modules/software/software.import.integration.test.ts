@@ -80,7 +80,10 @@ describe('softwareImporter', () => {
     await countOne('download-holdall', 'a');
     await countOne('download-holdall', 'b');
     edit('download-holdall.yml', (text) =>
-      text.replace('releases:\n', 'releases:\n  - version: "2.7"\n    date: 2026-11-20\n    fixed:\n      - 修复批量替换文字时跳过只读图纸的问题\n'),
+      text.replace(
+        'releases:\n',
+        'releases:\n  - version: "2.7"\n    date: 2026-11-20\n    fixed:\n      - 修复批量替换文字时跳过只读图纸的问题\n',
+      ),
     );
     expect(await importSoftware(database.db, contentDir)).toEqual({ files: 9, written: 1, unchanged: 8, removed: 0 });
     const after = await snapshot();
@@ -114,7 +117,11 @@ describe('softwareImporter', () => {
         .replace('size: 58741209', 'size: 56 MB')
         .replace('  mac:\n', '  linux:\n    file: xunjiecadconverter_4.2.deb\n    size: 41234567\n  mac:\n'),
     );
-    edit('download.yml', (text) => text.replace('version: "5.0"', 'version: "5.1"').replace('version: "4.2"\n    date: 2023-06-20', 'version: "4.2"\n    date: 2026-06-20'));
+    edit('download.yml', (text) =>
+      text
+        .replace('version: "5.0"', 'version: "5.1"')
+        .replace('version: "4.2"\n    date: 2023-06-20', 'version: "4.2"\n    date: 2026-06-20'),
+    );
     const error = await importSoftware(database.db, contentDir).then(
       () => null,
       (caught: unknown) => caught,

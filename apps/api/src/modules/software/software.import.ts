@@ -67,7 +67,11 @@ async function readSoftwareFiles(contentDir: string): Promise<Array<{ name: stri
   if (misnamed.length > 0) {
     throw new ImportError(
       'software',
-      misnamed.map((name) => ({ file: `content/${SOFTWARE_FOLDER}/${name}`, field: 'file', message: 'name the file .yml (its key is the name before .yml)' })),
+      misnamed.map((name) => ({
+        file: `content/${SOFTWARE_FOLDER}/${name}`,
+        field: 'file',
+        message: 'name the file .yml (its key is the name before .yml)',
+      })),
     );
   }
   return Promise.all(yamlNames.map(async (name) => ({ name, bytes: new Uint8Array(await readFile(path.join(folder, name))) })));

@@ -26,9 +26,18 @@ export async function listProductHashes(db: Executor): Promise<Array<{ key: stri
 /** Deletes products with their releases and files; their counters stay. */
 export async function deleteProducts(db: Executor, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await db.deleteFrom('software_release').where('product_key', 'in', [...keys]).execute();
-  await db.deleteFrom('software_file').where('product_key', 'in', [...keys]).execute();
-  await db.deleteFrom('software_product').where('key', 'in', [...keys]).execute();
+  await db
+    .deleteFrom('software_release')
+    .where('product_key', 'in', [...keys])
+    .execute();
+  await db
+    .deleteFrom('software_file')
+    .where('product_key', 'in', [...keys])
+    .execute();
+  await db
+    .deleteFrom('software_product')
+    .where('key', 'in', [...keys])
+    .execute();
 }
 
 /** Writes a product anew and makes sure each of its platforms has a counter (an existing one is kept). */

@@ -28,14 +28,22 @@ export const softwareRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app,
     return reply.header('cache-control', PRODUCT_CACHE_CONTROL).send(view);
   });
 
-  app.get<{ Params: { key: string }; Querystring: Record<string, unknown> }>(`${SOFTWARE_API_PREFIX}/:key/download`, async (request, reply) => {
-    const key = keyOf(request);
-    const platform = request.query['platform'];
-    if (typeof platform !== 'string' || platform === '') {
-      const { code, status } = PROTOCOL_ERRORS.malformed;
-      throw new ApiError({ code, httpStatus: status, userMessage: SOFTWARE_MESSAGES.missingPlatform(PLATFORMS), logMessage: 'download without one platform' });
-    }
-    const location = await software.download({ key, platform, clientAddress: request.ip, shouldCount: request.method === 'GET' });
-    return reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex').redirect(location, 302);
-  });
+  app.get<{ Params: { key: string }; Querystring: Record<string, unknown> }>(
+    `${SOFTWARE_API_PREFIX}/:key/download`,
+    async (request, reply) => {
+      const key = keyOf(request);
+      const platform = request.query['platform'];
+      if (typeof platform !== 'string' || platform === '') {
+        const { code, status } = PROTOCOL_ERRORS.malformed;
+        throw new ApiError({
+          code,
+          httpStatus: status,
+          userMessage: SOFTWARE_MESSAGES.missingPlatform(PLATFORMS),
+          logMessage: 'download without one platform',
+        });
+      }
+      const location = await software.download({ key, platform, clientAddress: request.ip, shouldCount: request.method === 'GET' });
+      return reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex').redirect(location, 302);
+    },
+  );
 };

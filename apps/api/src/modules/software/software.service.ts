@@ -122,7 +122,11 @@ export function createSoftwareService({ db, env, clock }: Pick<SiteDeps, 'db' | 
         requirements: parseJson<SoftwareRequirement[]>(product.requirements_json),
         changelog: [...stored.releases]
           .sort((a, b) => (a.released_on === b.released_on ? 0 : a.released_on < b.released_on ? 1 : -1))
-          .map((release) => ({ version: release.version, releasedAt: release.released_on, ...parseJson<ReleaseNotes>(release.notes_json) })),
+          .map((release) => ({
+            version: release.version,
+            releasedAt: release.released_on,
+            ...parseJson<ReleaseNotes>(release.notes_json),
+          })),
         downloads: stored.downloads,
         help: parseJson<number[]>(product.help_json),
         buyPath: product.buy_path,
@@ -134,7 +138,9 @@ export function createSoftwareService({ db, env, clock }: Pick<SiteDeps, 'db' | 
       if (file === undefined) {
         const stored = await findProduct(db, key);
         if (stored === undefined) throw unknownProductError(`unknown software ${key}`);
-        const offered = [...stored.files].sort((a, b) => platformOrder(a.platform) - platformOrder(b.platform)).map((entry) => entry.platform);
+        const offered = [...stored.files]
+          .sort((a, b) => platformOrder(a.platform) - platformOrder(b.platform))
+          .map((entry) => entry.platform);
         throw notFound(SOFTWARE_MESSAGES.unknownPlatform(offered), `software ${key} has no file for platform ${platform.slice(0, 40)}`);
       }
       if (shouldCount) {

@@ -74,7 +74,12 @@ function BackToLogin({ label }: { readonly label: string }) {
   const { dispatch } = useLoginFlow();
   return (
     <div className={styles.links}>
-      <button type="button" className={styles.linkButton} data-testid="to-login" onClick={() => dispatch({ type: 'navigate', view: 'phone' })}>
+      <button
+        type="button"
+        className={styles.linkButton}
+        data-testid="to-login"
+        onClick={() => dispatch({ type: 'navigate', view: 'phone' })}
+      >
         {label}
       </button>
     </div>

@@ -13,7 +13,6 @@ import { LoginFlow } from './login-views';
 // spec §2 "Login modal": a modal dialog (a bottom sheet at 750 px and below) closed by ×, Esc or a
 // click on the backdrop; focus stays inside it and the page behind does not scroll.
 
-
 function ModalFrame({
   view,
   titleId,
@@ -35,7 +34,6 @@ function ModalFrame({
     const panel = dialog.current;
     if (panel && !panel.contains(document.activeElement)) panel.focus();
   }, [view]);
-
 
   return (
     <div className={styles.backdrop} onMouseDown={(event) => event.target === event.currentTarget && onClose()}>

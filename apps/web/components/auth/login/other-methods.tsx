@@ -57,7 +57,14 @@ export function OtherMethods({ switchTo }: { readonly switchTo: keyof typeof SWI
             onClick={() => dispatch({ type: 'navigate', view: other.view })}
           />
         )}
-        <MethodButton testId="qq-login" tone={styles.methodQq} icon={<QqIcon />} label={t('qq.label')} isDisabled={qq.isBusy} onClick={qq.start} />
+        <MethodButton
+          testId="qq-login"
+          tone={styles.methodQq}
+          icon={<QqIcon />}
+          label={t('qq.label')}
+          isDisabled={qq.isBusy}
+          onClick={qq.start}
+        />
       </div>
     </div>
   );

@@ -127,7 +127,12 @@ export function PhoneView({ titleId }: { readonly titleId: string }) {
         {state.tab === 'sms' ? <SmsLoginForm key="sms" /> : <PasswordLoginForm key="password" />}
       </div>
       <div className={styles.links}>
-        <button type="button" className={styles.linkButton} data-testid="to-forgot" onClick={() => dispatch({ type: 'navigate', view: 'forgot' })}>
+        <button
+          type="button"
+          className={styles.linkButton}
+          data-testid="to-forgot"
+          onClick={() => dispatch({ type: 'navigate', view: 'forgot' })}
+        >
           {t('links.toForgot')}
         </button>
         <button

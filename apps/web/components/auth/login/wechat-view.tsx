@@ -19,15 +19,7 @@ function QrCode({ session, label }: { readonly session: CachedLoginSession; read
     [session.qrtype, session.qrurl],
   );
   if (session.qrtype === 'iframe') {
-    return (
-      <iframe
-        className={styles.qrFrame}
-        data-testid="wechat-qr"
-        data-logintag={session.logintag}
-        src={session.qrurl}
-        title={label}
-      />
-    );
+    return <iframe className={styles.qrFrame} data-testid="wechat-qr" data-logintag={session.logintag} src={session.qrurl} title={label} />;
   }
   // The SVG is built here from our own URL by uqr: rectangles only, nothing from the network.
   return (

@@ -38,7 +38,9 @@ export function writePolyline(w: EntityWriterContext, out: Groups, e: PolylineEn
     }
   if (e.kind === 'polyface') out.g(71, e.vertices.length).g(72, faces.length);
   if (e.kind === '2d') extrusion(out, e);
-  const vsub = { '2d': 'AcDb2dVertex', '3d': 'AcDb3dPolylineVertex', mesh: 'AcDbPolygonMeshVertex', polyface: 'AcDbPolyFaceMeshVertex' }[e.kind];
+  const vsub = { '2d': 'AcDb2dVertex', '3d': 'AcDb3dPolylineVertex', mesh: 'AcDbPolygonMeshVertex', polyface: 'AcDbPolyFaceMeshVertex' }[
+    e.kind
+  ];
   const vflag = e.kind === 'polyface' ? 192 : e.kind === 'mesh' ? 64 : e.kind === '3d' ? 32 : 0;
   const vertexHead = (): void => {
     out.g(0, 'VERTEX').g(5, w.handle());
@@ -70,7 +72,12 @@ export function writeSpline(w: EntityWriterContext, out: Groups, e: EntityOf<'SP
   sub(w, out, 'AcDbSpline');
   if (e.normal) out.pt(210, e.normal);
   const rational = e.weights.length > 0 && e.weights.length === e.controlPoints.length;
-  out.g(70, (e.flags & ~4) | (rational ? 4 : 0)).g(71, e.degree).g(72, e.knots.length).g(73, e.controlPoints.length).g(74, e.fitPoints.length);
+  out
+    .g(70, (e.flags & ~4) | (rational ? 4 : 0))
+    .g(71, e.degree)
+    .g(72, e.knots.length)
+    .g(73, e.controlPoints.length)
+    .g(74, e.fitPoints.length);
   out.g(42, 1e-10).g(43, 1e-10);
   if (e.fitPoints.length) out.g(44, 1e-10);
   if (e.startTangent) out.pt(12, e.startTangent);

@@ -6,7 +6,13 @@ import { common, dimstyle, extrusion, sub, type EntityWriterContext } from './co
 export function writeDimension(w: EntityWriterContext, out: Groups, e: DimensionEntity, owner: string, paper: boolean): void {
   common(w, out, e, 'DIMENSION', owner, paper);
   sub(w, out, 'AcDbDimension');
-  out.g(2, e.block).pt(10, e.defPoint).pt(11, e.textMidpoint).g(70, e.flags).g(71, e.attachment || 5).g(1, e.text);
+  out
+    .g(2, e.block)
+    .pt(10, e.defPoint)
+    .pt(11, e.textMidpoint)
+    .g(70, e.flags)
+    .g(71, e.attachment || 5)
+    .g(1, e.text);
   if (e.textRotation) out.g(53, e.textRotation);
   dimstyle(w, out, e.style);
   if (e.measurement !== undefined) out.g(42, e.measurement);
@@ -46,7 +52,10 @@ export function writeLeader(w: EntityWriterContext, out: Groups, e: EntityOf<'LE
   common(w, out, e, 'LEADER', owner, paper);
   sub(w, out, 'AcDbLeader');
   dimstyle(w, out, e.style);
-  out.g(71, e.arrowhead ? 1 : 0).g(72, e.pathType).g(73, e.annotationType ?? 3);
+  out
+    .g(71, e.arrowhead ? 1 : 0)
+    .g(72, e.pathType)
+    .g(73, e.annotationType ?? 3);
   if (e.hooklineDirection !== undefined) out.g(74, e.hooklineDirection);
   if (e.hookline !== undefined) out.g(75, e.hookline ? 1 : 0);
   if (e.textHeight !== undefined) out.g(40, e.textHeight);

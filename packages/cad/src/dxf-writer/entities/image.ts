@@ -21,7 +21,12 @@ export function writeImage(w: EntityWriterContext, out: Groups, e: ImageEntity, 
     }
     out.g(340, def.handle);
   } else out.g(340, '0');
-  out.g(70, e.displayFlags).g(280, e.clipping ? 1 : 0).g(281, 50).g(282, 50).g(283, 0);
+  out
+    .g(70, e.displayFlags)
+    .g(280, e.clipping ? 1 : 0)
+    .g(281, 50)
+    .g(282, 50)
+    .g(283, 0);
   const clip = e.clipBoundary;
   out.g(71, e.clipType || 1).g(91, clip.length);
   for (const p of clip) out.pt(14, p, true);

@@ -61,8 +61,6 @@ export function leader(r: DxfRecord): Entity {
   return e;
 }
 
-
-
 /** Dimension-style overrides an entity carries in its ACAD extended data (DSTYLE { code, value, ... }). */
 function dimStyleOverrides(r: DxfRecord): Record<number, number | string> | undefined {
   const x = r.xdata('ACAD');

@@ -28,7 +28,7 @@ export function mesh(r: DxfRecord): Entity {
     const size = asNum(vals[i]);
     const list: number[] = [];
     for (let k = i + 1; k < r.length && list.length < size && codes[k] === 90; k++) list.push(asNum(vals[k]));
-    for (let k = 0; k < list.length; ) {
+    for (let k = 0; k < list.length;) {
       const n = list[k] as number;
       if (!(n > 0)) break;
       faces.push(list.slice(k + 1, k + 1 + n));

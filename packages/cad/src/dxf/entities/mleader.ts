@@ -52,35 +52,99 @@ export function mleader(r: DxfRecord): MLeaderEntity {
       }
       if (!afterContext) continue;
       switch (c) {
-        case 340: if (e.styleHandle === undefined) e.styleHandle = s(i); break;
-        case 170: e.leaderType = n(i); break;
-        case 91: e.leaderColor = mleaderColor(n(i)); break;
-        case 341: e.leaderLinetypeHandle = s(i); break;
-        case 171: e.leaderLineweight = n(i); break;
-        case 290: e.hasLanding = n(i) !== 0; break;
-        case 291: e.hasDogleg = n(i) !== 0; break;
-        case 342: e.arrowHandle = s(i); break;
-        case 42: if (e.arrowSize === undefined) e.arrowSize = n(i); break;
-        case 172: e.contentType = n(i); break;
-        case 343: ctxTextStyle ??= s(i); break;
-        case 173: e.textLeftAttachment = n(i); break;
-        case 95: e.textRightAttachment = n(i); break;
-        case 92: ctxTextColor ??= mleaderColor(n(i)); break;
-        case 292: e.textFrame = n(i) !== 0; break;
-        case 344: if (e.blockHandle === undefined) e.blockHandle = s(i); break;
-        case 93: ctxBlockColor ??= mleaderColor(n(i)); break;
-        case 10: ctxBlockScale ??= r.ptAt(i, 1); break;
-        case 43: ctxBlockRotation ??= n(i) * RAD2DEG; break;
-        case 94: arrowIndex = n(i); break;
-        case 345: (e.arrowHeads ??= []).push({ index: arrowIndex, handle: s(i) }); break;
-        case 330: (e.blockAttributes ??= []).push({ handle: s(i), index: 0, width: 0, text: '' }); break;
-        case 177: { const a = lastAttr(); if (a) a.index = n(i); break; }
-        case 44: { const a = lastAttr(); if (a) a.width = n(i); break; }
-        case 302: { const a = lastAttr(); if (a) a.text = s(i); break; }
-        case 179: e.textAttachmentPoint = n(i); break;
-        case 271: e.textAttachmentDirection = n(i); break;
-        case 272: e.textBottomAttachment ??= n(i); break;
-        case 273: e.textTopAttachment ??= n(i); break;
+        case 340:
+          if (e.styleHandle === undefined) e.styleHandle = s(i);
+          break;
+        case 170:
+          e.leaderType = n(i);
+          break;
+        case 91:
+          e.leaderColor = mleaderColor(n(i));
+          break;
+        case 341:
+          e.leaderLinetypeHandle = s(i);
+          break;
+        case 171:
+          e.leaderLineweight = n(i);
+          break;
+        case 290:
+          e.hasLanding = n(i) !== 0;
+          break;
+        case 291:
+          e.hasDogleg = n(i) !== 0;
+          break;
+        case 342:
+          e.arrowHandle = s(i);
+          break;
+        case 42:
+          if (e.arrowSize === undefined) e.arrowSize = n(i);
+          break;
+        case 172:
+          e.contentType = n(i);
+          break;
+        case 343:
+          ctxTextStyle ??= s(i);
+          break;
+        case 173:
+          e.textLeftAttachment = n(i);
+          break;
+        case 95:
+          e.textRightAttachment = n(i);
+          break;
+        case 92:
+          ctxTextColor ??= mleaderColor(n(i));
+          break;
+        case 292:
+          e.textFrame = n(i) !== 0;
+          break;
+        case 344:
+          if (e.blockHandle === undefined) e.blockHandle = s(i);
+          break;
+        case 93:
+          ctxBlockColor ??= mleaderColor(n(i));
+          break;
+        case 10:
+          ctxBlockScale ??= r.ptAt(i, 1);
+          break;
+        case 43:
+          ctxBlockRotation ??= n(i) * RAD2DEG;
+          break;
+        case 94:
+          arrowIndex = n(i);
+          break;
+        case 345:
+          (e.arrowHeads ??= []).push({ index: arrowIndex, handle: s(i) });
+          break;
+        case 330:
+          (e.blockAttributes ??= []).push({ handle: s(i), index: 0, width: 0, text: '' });
+          break;
+        case 177: {
+          const a = lastAttr();
+          if (a) a.index = n(i);
+          break;
+        }
+        case 44: {
+          const a = lastAttr();
+          if (a) a.width = n(i);
+          break;
+        }
+        case 302: {
+          const a = lastAttr();
+          if (a) a.text = s(i);
+          break;
+        }
+        case 179:
+          e.textAttachmentPoint = n(i);
+          break;
+        case 271:
+          e.textAttachmentDirection = n(i);
+          break;
+        case 272:
+          e.textBottomAttachment ??= n(i);
+          break;
+        case 273:
+          e.textTopAttachment ??= n(i);
+          break;
       }
       continue;
     }
@@ -111,44 +175,111 @@ export function mleader(r: DxfRecord): MLeaderEntity {
     }
     // Context data.
     switch (c) {
-      case 301: depth = 'none'; afterContext = true; break;
+      case 301:
+        depth = 'none';
+        afterContext = true;
+        break;
       case 302:
         depth = 'leader';
         leader = { doglegLength: 0, lines: [] };
         e.leaders.push(leader);
         break;
-      case 40: e.contentScale = n(i); break;
-      case 10: e.contentBase = r.ptAt(i); break;
-      case 41: e.textHeight = n(i); break;
-      case 140: e.arrowSize = n(i); break;
-      case 145: e.landingGap = n(i); break;
-      case 174: ctxLeft = n(i); break;
-      case 175: ctxRight = n(i); break;
-      case 304: e.text = s(i); break;
-      case 11: e.textNormal = r.ptAt(i, 1); break;
-      case 340: ctxTextStyle = s(i); break;
-      case 12: e.textPosition = r.ptAt(i); break;
-      case 13: e.textDirection = r.ptAt(i); break;
-      case 43: e.textWidth = n(i); break;
-      case 44: e.textDefinedHeight = n(i); break;
-      case 45: e.textLineSpacingFactor = n(i); break;
-      case 170: e.textLineSpacingStyle = n(i); break;
-      case 90: ctxTextColor = mleaderColor(n(i)); break;
-      case 171: e.textAlignment = n(i); break;
-      case 172: e.textFlow = n(i); break;
-      case 91: bgColor = mleaderColor(n(i)); break;
-      case 141: bgScale = n(i); break;
-      case 291: bgWindow = n(i) !== 0; break;
-      case 292: bgFill = n(i) !== 0; break;
-      case 296: hasBlock = n(i) !== 0; break;
-      case 341: ctxBlock = s(i); break;
-      case 14: e.blockNormal = r.ptAt(i, 1); break;
-      case 15: e.blockPosition = r.ptAt(i); break;
-      case 16: ctxBlockScale = r.ptAt(i, 1); break;
-      case 46: ctxBlockRotation = n(i) * RAD2DEG; break;
-      case 93: ctxBlockColor = mleaderColor(n(i)); break;
-      case 272: e.textBottomAttachment = n(i); break;
-      case 273: e.textTopAttachment = n(i); break;
+      case 40:
+        e.contentScale = n(i);
+        break;
+      case 10:
+        e.contentBase = r.ptAt(i);
+        break;
+      case 41:
+        e.textHeight = n(i);
+        break;
+      case 140:
+        e.arrowSize = n(i);
+        break;
+      case 145:
+        e.landingGap = n(i);
+        break;
+      case 174:
+        ctxLeft = n(i);
+        break;
+      case 175:
+        ctxRight = n(i);
+        break;
+      case 304:
+        e.text = s(i);
+        break;
+      case 11:
+        e.textNormal = r.ptAt(i, 1);
+        break;
+      case 340:
+        ctxTextStyle = s(i);
+        break;
+      case 12:
+        e.textPosition = r.ptAt(i);
+        break;
+      case 13:
+        e.textDirection = r.ptAt(i);
+        break;
+      case 43:
+        e.textWidth = n(i);
+        break;
+      case 44:
+        e.textDefinedHeight = n(i);
+        break;
+      case 45:
+        e.textLineSpacingFactor = n(i);
+        break;
+      case 170:
+        e.textLineSpacingStyle = n(i);
+        break;
+      case 90:
+        ctxTextColor = mleaderColor(n(i));
+        break;
+      case 171:
+        e.textAlignment = n(i);
+        break;
+      case 172:
+        e.textFlow = n(i);
+        break;
+      case 91:
+        bgColor = mleaderColor(n(i));
+        break;
+      case 141:
+        bgScale = n(i);
+        break;
+      case 291:
+        bgWindow = n(i) !== 0;
+        break;
+      case 292:
+        bgFill = n(i) !== 0;
+        break;
+      case 296:
+        hasBlock = n(i) !== 0;
+        break;
+      case 341:
+        ctxBlock = s(i);
+        break;
+      case 14:
+        e.blockNormal = r.ptAt(i, 1);
+        break;
+      case 15:
+        e.blockPosition = r.ptAt(i);
+        break;
+      case 16:
+        ctxBlockScale = r.ptAt(i, 1);
+        break;
+      case 46:
+        ctxBlockRotation = n(i) * RAD2DEG;
+        break;
+      case 93:
+        ctxBlockColor = mleaderColor(n(i));
+        break;
+      case 272:
+        e.textBottomAttachment = n(i);
+        break;
+      case 273:
+        e.textTopAttachment = n(i);
+        break;
     }
   }
   if (ctxBlock !== undefined) e.blockHandle = ctxBlock;
@@ -160,6 +291,7 @@ export function mleader(r: DxfRecord): MLeaderEntity {
   if (ctxBlockRotation !== undefined) e.blockRotation = ctxBlockRotation;
   if (ctxLeft !== undefined) e.textLeftAttachment = ctxLeft;
   if (ctxRight !== undefined) e.textRightAttachment = ctxRight;
-  if (bgFill) e.textBackground = { ...(bgColor ? { color: bgColor } : {}), scale: bgScale > 0 ? bgScale : 1.5, useWindowColor: bgWindow || !bgColor };
+  if (bgFill)
+    e.textBackground = { ...(bgColor ? { color: bgColor } : {}), scale: bgScale > 0 ? bgScale : 1.5, useWindowColor: bgWindow || !bgColor };
   return e;
 }

@@ -50,7 +50,18 @@ export function text(r: DxfRecord, type: 'TEXT' | 'ATTRIB' | 'ATTDEF'): TextEnti
         lineSpacingFactor: g.num(44) || 1,
         lineSpacingStyle: g.num(73) || 1,
       };
-      for (const k of ['tag', 'prompt', 'attributeFlags', 'halign', 'valign', 'generation', 'widthFactor', 'oblique', 'alignPoint'] as const) delete (m as unknown as Record<string, unknown>)[k];
+      for (const k of [
+        'tag',
+        'prompt',
+        'attributeFlags',
+        'halign',
+        'valign',
+        'generation',
+        'widthFactor',
+        'oblique',
+        'alignPoint',
+      ] as const)
+        delete (m as unknown as Record<string, unknown>)[k];
       const dir = g.pt(11);
       if (dir && (dir[0] || dir[1])) {
         m.direction = dir;
@@ -157,7 +168,14 @@ export function mtext(r: DxfRecord): MTextEntity {
     if (type) {
       const hs: number[] = [];
       for (let i = emb + 1; i < r.length && codes[i] !== 1001; i++) if (codes[i] === 46) hs.push(asNum(vals[i]));
-      e.columns = { type, count: g.num(72) ?? 0, width: g.num(44) ?? 0, gutter: g.num(45) ?? 0, autoHeight: (g.num(73) ?? 0) !== 0, heights: hs };
+      e.columns = {
+        type,
+        count: g.num(72) ?? 0,
+        width: g.num(44) ?? 0,
+        gutter: g.num(45) ?? 0,
+        autoHeight: (g.num(73) ?? 0) !== 0,
+        heights: hs,
+      };
     }
     if (!e.width) e.width = g.num(40) ?? 0;
   } else if (colType) e.columns = { type: colType, count: colCount, width: colWidth, gutter, autoHeight, heights };

@@ -18,7 +18,12 @@ describe('bullmqPriority', () => {
 
 describe('conversionJobOptions', () => {
   it('makes one job per tasktag, tried three times with back-off like the local queue', () => {
-    expect(conversionJobOptions('tag', 10)).toMatchObject({ jobId: 'tag', priority: 990, attempts: 3, backoff: { type: 'exponential', delay: 10_000 } });
+    expect(conversionJobOptions('tag', 10)).toMatchObject({
+      jobId: 'tag',
+      priority: 990,
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 10_000 },
+    });
     expect(conversionJobOptions('tag', 0, 100).backoff).toEqual({ type: 'exponential', delay: 100 });
   });
 });

@@ -50,7 +50,9 @@ export function conversionJobOptions(tasktag: string, priority: number, firstBac
  * hands such a job on runs twice as often. A job is handed on after a stall up to MAX_ATTEMPTS
  * times; the attempt after the last is given up by runTask before BullMQ would fail it unseen.
  */
-export function conversionWorkerTiming(timeoutSeconds: number): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'> {
+export function conversionWorkerTiming(
+  timeoutSeconds: number,
+): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'> {
   const lockDuration = Math.min(timeoutSeconds, MAX_LOCK_SECONDS) * 1000;
   return { lockDuration, stalledInterval: Math.round(lockDuration / 2), maxStalledCount: MAX_ATTEMPTS };
 }

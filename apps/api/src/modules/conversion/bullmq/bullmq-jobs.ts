@@ -22,7 +22,9 @@ class BullmqConversionJobs implements ConversionJobs {
   constructor(private readonly deps: BullmqJobsDeps) {
     this.queue = new Queue<ConversionJobData>(deps.env.CONVERSION_QUEUE_NAME, { connection: redisConnection(deps.env.REDIS_URL) });
     // Without a listener a lost Redis connection would be an uncaught error; ioredis reconnects.
-    this.queue.on('error', (error) => deps.log.error({ err: error, queue: deps.env.CONVERSION_QUEUE_NAME }, 'conversion queue: redis error'));
+    this.queue.on('error', (error) =>
+      deps.log.error({ err: error, queue: deps.env.CONVERSION_QUEUE_NAME }, 'conversion queue: redis error'),
+    );
   }
 
   async enqueue(tasktag: string, priority: number): Promise<void> {

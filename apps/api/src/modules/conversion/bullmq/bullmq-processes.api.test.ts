@@ -9,7 +9,16 @@ import type { ConversionJobs } from '../conversion.jobs';
 import { readStoredZip } from '../jobs/zip';
 import type { ConversionJobData } from './bullmq-config';
 import { createBullmqJobs } from './bullmq-jobs';
-import { attemptLines, createQueuedTask, inspectQueue, taskRow, TEST_REDIS_URL, testQueueName, waitFor, type LogLine } from './bullmq.testing';
+import {
+  attemptLines,
+  createQueuedTask,
+  inspectQueue,
+  taskRow,
+  TEST_REDIS_URL,
+  testQueueName,
+  waitFor,
+  type LogLine,
+} from './bullmq.testing';
 
 // Decision 0019, CONVERSION_QUEUE=bullmq as deployed: the API (buildApp with the bullmq provider) takes
 // uploads and enqueues, and two `npm run worker` processes on the same database, storage and
@@ -74,7 +83,15 @@ beforeAll(async () => {
   inspected = inspectQueue(QUEUE);
   queue = inspected.queue;
   const started = [startWorker(), startWorker()];
-  await Promise.all(started.map((worker) => waitFor(async () => worker.logs, (logs) => logs.some((line) => line['msg'] === 'conversion worker started'), 30_000)));
+  await Promise.all(
+    started.map((worker) =>
+      waitFor(
+        async () => worker.logs,
+        (logs) => logs.some((line) => line['msg'] === 'conversion worker started'),
+        30_000,
+      ),
+    ),
+  );
 }, 40_000);
 
 afterAll(async () => {
@@ -87,12 +104,29 @@ afterAll(async () => {
 const allLogs = (): LogLine[] => workers.flatMap((worker) => worker.logs);
 
 async function upload(caller: Caller, names: string[], files: Buffer[]): Promise<string> {
-  const par = await call(t, '/api/v4/uploadpar', { filename: JSON.stringify(names), filecount: names.length, tasktype: 'cad2pdf', outputfileextension: 'pdf' }, caller);
+  const par = await call(
+    t,
+    '/api/v4/uploadpar',
+    { filename: JSON.stringify(names), filecount: names.length, tasktype: 'cad2pdf', outputfileextension: 'pdf' },
+    caller,
+  );
   expect(par.body).toMatchObject({ code: 10000 });
   const tasktag = String(par.body['tasktag']);
   for (const [fileindex, bytes] of files.entries()) {
-    const query = new URLSearchParams({ tasktag, timestamp: String(Math.floor(t.clock.now() / 1000)), tasktoken: String(par.body['tasktoken']), fileindex: String(fileindex), chunks: '1', chunk: '0' });
-    const response = await t.app.inject({ method: 'POST', url: `/api/v4/uploadfile?${query.toString()}`, payload: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    const query = new URLSearchParams({
+      tasktag,
+      timestamp: String(Math.floor(t.clock.now() / 1000)),
+      tasktoken: String(par.body['tasktoken']),
+      fileindex: String(fileindex),
+      chunks: '1',
+      chunk: '0',
+    });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/v4/uploadfile?${query.toString()}`,
+      payload: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(response.json()).toMatchObject({ code: fileindex === files.length - 1 ? 10000 : 11000 });
   }
   return tasktag;
@@ -107,7 +141,12 @@ function taskstate(caller: Caller, tasktag: string) {
 }
 
 /** The job's state once BullMQ has completed or failed it (a moment after its task ended). */
-const finished = (tasktag: string) => waitFor(() => queue.getJobState(tasktag), (state) => state === 'completed' || state === 'failed', 10_000);
+const finished = (tasktag: string) =>
+  waitFor(
+    () => queue.getJobState(tasktag),
+    (state) => state === 'completed' || state === 'failed',
+    10_000,
+  );
 
 const runnerPid = (line: LogLine): number => Number(String(line['runner']).split(':')[1]);
 
@@ -128,10 +167,18 @@ describe('CONVERSION_QUEUE=bullmq with two `npm run worker` processes', () => {
   });
 
   it('shares several tasks between the two workers and converts each exactly once', async () => {
-    const names = ['ezdxf_POLI-ALL210_12.dxf', 'skydxf_hatches.dxf', 'ezdxf_small_r13.dxf', 'ezdxf_text.dxf', 'gen_zh_r2018_utf8.dxf', 'ezdxf_hatches_1.dxf'];
+    const names = [
+      'ezdxf_POLI-ALL210_12.dxf',
+      'skydxf_hatches.dxf',
+      'ezdxf_small_r13.dxf',
+      'ezdxf_text.dxf',
+      'gen_zh_r2018_utf8.dxf',
+      'ezdxf_hatches_1.dxf',
+    ];
     const callers = names.map(() => freshClient());
     const tasktags = await Promise.all(names.map((name, index) => upload(callers[index] as Caller, [name], [fixture(name)])));
-    for (const [index, tasktag] of tasktags.entries()) expect(await taskstate(callers[index] as Caller, tasktag)).toMatchObject({ code: 10000, status: 'done' });
+    for (const [index, tasktag] of tasktags.entries())
+      expect(await taskstate(callers[index] as Caller, tasktag)).toMatchObject({ code: 10000, status: 'done' });
 
     for (const tasktag of tasktags) expect(await finished(tasktag)).toBe('completed');
     const logs = allLogs();
@@ -163,8 +210,16 @@ describe('CONVERSION_QUEUE=bullmq with two `npm run worker` processes', () => {
     await jobs.enqueue(tasktag, 0);
 
     // Some files converted, not all: kill the worker holding the task.
-    await waitFor(() => taskRow(t.database.db, tasktag), (row) => row.status === 'processing' && row.progress > 0, 20_000);
-    const held = await t.database.db.selectFrom('conversion_job').select('locked_by').where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
+    await waitFor(
+      () => taskRow(t.database.db, tasktag),
+      (row) => row.status === 'processing' && row.progress > 0,
+      20_000,
+    );
+    const held = await t.database.db
+      .selectFrom('conversion_job')
+      .select('locked_by')
+      .where('tasktag', '=', tasktag)
+      .executeTakeFirstOrThrow();
     const victim = workers.find((worker) => String(held.locked_by).split(':')[1] === String(worker.child.pid));
     const survivor = workers.find((worker) => worker !== victim && worker.child.exitCode === null);
     if (victim === undefined || survivor === undefined) throw new Error(`no worker process holds ${tasktag}: ${String(held.locked_by)}`);
@@ -172,7 +227,11 @@ describe('CONVERSION_QUEUE=bullmq with two `npm run worker` processes', () => {
     victim.child.kill('SIGKILL');
     await victim.exited;
 
-    const row = await waitFor(() => taskRow(t.database.db, tasktag), (task) => task.status !== 'processing' && task.status !== 'queued', 40_000);
+    const row = await waitFor(
+      () => taskRow(t.database.db, tasktag),
+      (task) => task.status !== 'processing' && task.status !== 'queued',
+      40_000,
+    );
     expect(row).toMatchObject({ status: 'done', reason: null, progress: 100 });
     // The lock lapses after TIMEOUT_SECONDS, the stalled-job check runs every half of it; then the rest converts.
     expect(Date.now() - killedAt).toBeLessThan(4 * TIMEOUT_SECONDS * 1000);
@@ -181,7 +240,10 @@ describe('CONVERSION_QUEUE=bullmq with two `npm run worker` processes', () => {
     for (const entry of zip) expect(Buffer.from(entry.data).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     // The survivor resumed after the files the killed worker had finished: none converted twice.
-    const doneBy = (worker: WorkerProcess) => attemptLines(worker.logs, tasktag).filter((line) => line['result'] === 'done').map((line) => Number(line['file']));
+    const doneBy = (worker: WorkerProcess) =>
+      attemptLines(worker.logs, tasktag)
+        .filter((line) => line['result'] === 'done')
+        .map((line) => Number(line['file']));
     const before = doneBy(victim);
     const after = doneBy(survivor);
     expect(before.length).toBeGreaterThan(0);

@@ -13,7 +13,16 @@ import { JOB_MESSAGES } from '../jobs/job-messages';
 import type { ConversionJobData } from './bullmq-config';
 import { createBullmqJobs } from './bullmq-jobs';
 import { BullmqConversionWorker, type BullmqWorkerDeps } from './bullmq-worker';
-import { attemptLines, createQueuedTask, inspectQueue, taskRow, TEST_REDIS_URL, testQueueName, waitFor, type LogLine } from './bullmq.testing';
+import {
+  attemptLines,
+  createQueuedTask,
+  inspectQueue,
+  taskRow,
+  TEST_REDIS_URL,
+  testQueueName,
+  waitFor,
+  type LogLine,
+} from './bullmq.testing';
 
 // Decision 0019, the `bullmq` provider on the real Redis and the real database (SQLite and PostgreSQL),
 // with the worker in this process and a test conversion process that misbehaves on command
@@ -76,7 +85,13 @@ async function worker(options: Partial<Omit<BullmqWorkerDeps, 'env'>> = {}, star
     storage,
     log: pino({ level: 'info' }, sink),
     clock: Date.now,
-    env: { REDIS_URL: TEST_REDIS_URL, CONVERSION_QUEUE_NAME: QUEUE, CONVERSION_CONCURRENCY: 1, CONVERSION_TIMEOUT_SECONDS: 30, CONVERSION_MEMORY_MB: 256 },
+    env: {
+      REDIS_URL: TEST_REDIS_URL,
+      CONVERSION_QUEUE_NAME: QUEUE,
+      CONVERSION_CONCURRENCY: 1,
+      CONVERSION_TIMEOUT_SECONDS: 30,
+      CONVERSION_MEMORY_MB: 256,
+    },
     workerEntry: MISBEHAVING,
     watchMs: 100,
     graceMs: 3_000,
@@ -89,8 +104,14 @@ async function worker(options: Partial<Omit<BullmqWorkerDeps, 'env'>> = {}, star
 }
 
 const task = (name: string, content: string): Promise<string> => createQueuedTask(database.db, storage, [{ name, bytes: text(content) }]);
-const ended = (tasktag: string, timeoutMs?: number) => waitFor(() => taskRow(database.db, tasktag), (row) => ['done', 'failed', 'cancelled'].includes(row.status), timeoutMs);
-const jobOf = (tasktag: string) => database.db.selectFrom('conversion_job').selectAll().where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
+const ended = (tasktag: string, timeoutMs?: number) =>
+  waitFor(
+    () => taskRow(database.db, tasktag),
+    (row) => ['done', 'failed', 'cancelled'].includes(row.status),
+    timeoutMs,
+  );
+const jobOf = (tasktag: string) =>
+  database.db.selectFrom('conversion_job').selectAll().where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
 
 async function bullmqJob(tasktag: string) {
   // The state first, then the job's fields: once the state is final the fields read after it are
@@ -98,11 +119,22 @@ async function bullmqJob(tasktag: string) {
   const state = await queue.getJobState(tasktag);
   const job = await queue.getJob(tasktag);
   if (job === undefined) throw new Error(`no BullMQ job ${tasktag}`);
-  return { state, attemptsMade: job.attemptsMade, attemptsStarted: job.attemptsStarted, failedReason: job.failedReason, returnvalue: job.returnvalue as unknown };
+  return {
+    state,
+    attemptsMade: job.attemptsMade,
+    attemptsStarted: job.attemptsStarted,
+    failedReason: job.failedReason,
+    returnvalue: job.returnvalue as unknown,
+  };
 }
 
 /** The job once BullMQ has it completed or failed (a moment after its task ended). */
-const settled = (tasktag: string) => waitFor(() => bullmqJob(tasktag), (found) => found.state === 'completed' || found.state === 'failed', 10_000);
+const settled = (tasktag: string) =>
+  waitFor(
+    () => bullmqJob(tasktag),
+    (found) => found.state === 'completed' || found.state === 'failed',
+    10_000,
+  );
 
 describe('the bullmq provider', { timeout: 30_000 }, () => {
   it("runs members' tasks first, then the others in order, each once; enqueueing a tasktag again changes nothing", async () => {
@@ -122,7 +154,12 @@ describe('the bullmq provider', { timeout: 30_000 }, () => {
     for (const tasktag of [first, second, member]) await settled(tasktag);
     await jobs.enqueue(member, 10);
     expect(await bullmqJob(member)).toMatchObject({ state: 'completed', attemptsStarted: 1, returnvalue: 'done' });
-    expect(await queue.getJobCounts('wait', 'prioritized', 'delayed', 'active')).toEqual({ wait: 0, prioritized: 0, delayed: 0, active: 0 });
+    expect(await queue.getJobCounts('wait', 'prioritized', 'delayed', 'active')).toEqual({
+      wait: 0,
+      prioritized: 0,
+      delayed: 0,
+      active: 0,
+    });
     expect(await jobOf(member)).toMatchObject({ status: 'done', priority: 10, attempts: 1 });
   });
 
@@ -152,7 +189,12 @@ describe('the bullmq provider', { timeout: 30_000 }, () => {
     const { logs } = await worker();
     await jobs.enqueue(tasktag, 0);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: JOB_MESSAGES.unreadable });
-    expect(await settled(tasktag)).toMatchObject({ state: 'failed', attemptsMade: 1, attemptsStarted: 1, failedReason: JOB_MESSAGES.unreadable });
+    expect(await settled(tasktag)).toMatchObject({
+      state: 'failed',
+      attemptsMade: 1,
+      attemptsStarted: 1,
+      failedReason: JOB_MESSAGES.unreadable,
+    });
     expect(attemptLines(logs, tasktag)).toHaveLength(1);
   });
 
@@ -166,7 +208,10 @@ describe('the bullmq provider', { timeout: 30_000 }, () => {
     const running = await task('b.dxf', 'ECHO:20000');
     const { logs } = await worker();
     await jobs.enqueue(running, 0);
-    await waitFor(() => taskRow(database.db, running), (row) => row.status === 'processing');
+    await waitFor(
+      () => taskRow(database.db, running),
+      (row) => row.status === 'processing',
+    );
     // As taskcancel does: the task row first, then the jobs.
     await database.db.updateTable('conversion_task').set({ status: 'cancelled' }).where('tasktag', '=', running).execute();
     const cancelledAt = Date.now();
@@ -183,7 +228,10 @@ describe('the bullmq provider', { timeout: 30_000 }, () => {
     const tasktag = await task('a.dxf', 'ECHO:2500');
     const stopping = await worker({ graceMs: 200 });
     await jobs.enqueue(tasktag, 0);
-    await waitFor(() => taskRow(database.db, tasktag), (row) => row.status === 'processing');
+    await waitFor(
+      () => taskRow(database.db, tasktag),
+      (row) => row.status === 'processing',
+    );
     const started = Date.now();
     await stopping.worker.stop();
     expect(Date.now() - started).toBeLessThan(2_000);

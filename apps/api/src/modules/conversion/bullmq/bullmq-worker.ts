@@ -100,7 +100,9 @@ export class BullmqConversionWorker {
 
   /** Starts taking jobs; resolves once connected to Redis. */
   async start(): Promise<void> {
-    this.worker.run().catch((error: unknown) => this.deps.log.error({ err: error, runner: this.runner }, 'conversion worker: stopped on an error'));
+    this.worker
+      .run()
+      .catch((error: unknown) => this.deps.log.error({ err: error, runner: this.runner }, 'conversion worker: stopped on an error'));
     await this.worker.waitUntilReady();
   }
 
@@ -147,7 +149,12 @@ export class BullmqConversionWorker {
   }
 
   /** Records the attempt on the job row, and answers BullMQ: a result, or an error saying whether to retry. */
-  private async settle(job: Job<ConversionJobData, JobResult>, token: string | undefined, row: ConversionJobRow, outcome: RunOutcome): Promise<JobResult> {
+  private async settle(
+    job: Job<ConversionJobData, JobResult>,
+    token: string | undefined,
+    row: ConversionJobRow,
+    outcome: RunOutcome,
+  ): Promise<JobResult> {
     const { db } = this.deps;
     const now = this.now();
     switch (outcome.kind) {
@@ -194,7 +201,10 @@ export class BullmqConversionWorker {
       const status = await taskStatus(this.deps.db, job.data.tasktag);
       if (status === 'queued' || status === 'processing') await giveUp(this.context, job.data.tasktag);
     } catch (error) {
-      this.deps.log.error({ err: error, tasktag: job.data.tasktag, runner: this.runner }, 'conversion worker: giving up a failed job failed');
+      this.deps.log.error(
+        { err: error, tasktag: job.data.tasktag, runner: this.runner },
+        'conversion worker: giving up a failed job failed',
+      );
     }
   }
 }

@@ -18,7 +18,13 @@ export interface Hold {
 
 /** Takes the task's job row for `runner` whoever held it (BullMQ gave this worker the job), creating it on first use. */
 export function holdJob(db: Executor, hold: Hold): Promise<ConversionJobRow> {
-  const running = { status: 'running' as const, locked_by: hold.runner, locked_until: hold.lockUntil, attempts: hold.attempts, updated_at: hold.now };
+  const running = {
+    status: 'running' as const,
+    locked_by: hold.runner,
+    locked_until: hold.lockUntil,
+    attempts: hold.attempts,
+    updated_at: hold.now,
+  };
   return db
     .insertInto('conversion_job')
     .values({ tasktag: hold.tasktag, priority: hold.priority, run_after: hold.now, created_at: hold.now, ...running })

@@ -35,7 +35,12 @@ export interface FileSeed {
 }
 
 /** A task as the upload side leaves it once every chunk is in: files stored and 'waiting', the task 'queued'. */
-export async function createQueuedTask(db: Kysely<Database>, storage: Storage, files: FileSeed[], task: { tasktype?: string; output_ext?: string } = {}): Promise<string> {
+export async function createQueuedTask(
+  db: Kysely<Database>,
+  storage: Storage,
+  files: FileSeed[],
+  task: { tasktype?: string; output_ext?: string } = {},
+): Promise<string> {
   const tasktag = randomBytes(16).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
   await db
@@ -65,7 +70,16 @@ export async function createQueuedTask(db: Kysely<Database>, storage: Storage, f
     await storage.put(input_key, file.bytes);
     await db
       .insertInto('conversion_file')
-      .values({ tasktag, fileindex, name: file.name, chunks: 1, size: file.bytes.length, kind: path.extname(file.name).slice(1).toLowerCase(), input_key, state: 'waiting' })
+      .values({
+        tasktag,
+        fileindex,
+        name: file.name,
+        chunks: 1,
+        size: file.bytes.length,
+        kind: path.extname(file.name).slice(1).toLowerCase(),
+        input_key,
+        state: 'waiting',
+      })
       .execute();
   }
   return tasktag;

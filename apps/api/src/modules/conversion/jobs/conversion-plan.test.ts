@@ -6,7 +6,11 @@ import { JOB_MESSAGES } from './job-messages';
 
 // Decision 0019: what a task asks of the engine, and the names of what it produces.
 
-const task = (tasktype: string, output_ext: string, options: unknown = {}) => ({ tasktype, output_ext, options: typeof options === 'string' ? options : JSON.stringify(options) });
+const task = (tasktype: string, output_ext: string, options: unknown = {}) => ({
+  tasktype,
+  output_ext,
+  options: typeof options === 'string' ? options : JSON.stringify(options),
+});
 
 describe('planConversion', () => {
   it('maps cad2pdf and cad2jpg with their options onto the engine', () => {
@@ -26,15 +30,31 @@ describe('planConversion', () => {
   });
 
   it('writes DXF for cad2ver (the version asked, 2018 by default) and pdf2cad (with its pages)', () => {
-    expect(planConversion({ ...task('cad2ver', 'dxf'), file_version: 'R12' })).toMatchObject({ ok: true, ext: 'dxf', cad: { format: 'dxf', version: 'R12', fromPdf: false } });
+    expect(planConversion({ ...task('cad2ver', 'dxf'), file_version: 'R12' })).toMatchObject({
+      ok: true,
+      ext: 'dxf',
+      cad: { format: 'dxf', version: 'R12', fromPdf: false },
+    });
     expect(planConversion(task('cad2ver', 'dxf'))).toMatchObject({ ok: true, cad: { format: 'dxf', version: '2018' } });
-    expect(planConversion(task('pdf2cad', 'dxf', { pages: '1-3' }))).toMatchObject({ ok: true, ext: 'dxf', cad: { format: 'dxf', version: '2018', fromPdf: true, pages: '1-3' } });
+    expect(planConversion(task('pdf2cad', 'dxf', { pages: '1-3' }))).toMatchObject({
+      ok: true,
+      ext: 'dxf',
+      cad: { format: 'dxf', version: '2018', fromPdf: true, pages: '1-3' },
+    });
   });
 
   it('writes DWG in the versions the writer writes (2004 by default) and refuses the others with those versions named', () => {
-    expect(planConversion({ ...task('cad2ver', 'dwg'), file_version: '2000' })).toMatchObject({ ok: true, ext: 'dwg', cad: { format: 'dwg', version: '2000', fromPdf: false } });
+    expect(planConversion({ ...task('cad2ver', 'dwg'), file_version: '2000' })).toMatchObject({
+      ok: true,
+      ext: 'dwg',
+      cad: { format: 'dwg', version: '2000', fromPdf: false },
+    });
     expect(planConversion(task('cad2ver', 'dwg'))).toMatchObject({ ok: true, cad: { format: 'dwg', version: '2004' } });
-    expect(planConversion(task('pdf2cad', 'dwg', { pages: '2' }))).toMatchObject({ ok: true, ext: 'dwg', cad: { format: 'dwg', version: '2004', fromPdf: true, pages: '2' } });
+    expect(planConversion(task('pdf2cad', 'dwg', { pages: '2' }))).toMatchObject({
+      ok: true,
+      ext: 'dwg',
+      cad: { format: 'dwg', version: '2004', fromPdf: true, pages: '2' },
+    });
     const refused = planConversion({ ...task('cad2ver', 'dwg'), file_version: 'R12' });
     expect(refused).toEqual({ ok: false, reason: JOB_MESSAGES.dwgVersion('R12', DWG_OUTPUT_VERSIONS) });
     expect(refused.ok ? '' : refused.reason).toContain(DWG_OUTPUT_VERSIONS.join('、'));
@@ -48,7 +68,10 @@ describe('planConversion', () => {
   it('refuses an output its tool does not make, and options that contradict each other or do not parse', () => {
     expect(planConversion(task('cad2pdf', 'png'))).toEqual({ ok: false, reason: JOB_MESSAGES.unsupported });
     expect(planConversion(task('cad2jpg', 'png', { width: 800, dpi: 150 }))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
-    expect(planConversion(task('cad2pdf', 'pdf', { layout: 'A', allLayouts: true }))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
+    expect(planConversion(task('cad2pdf', 'pdf', { layout: 'A', allLayouts: true }))).toEqual({
+      ok: false,
+      reason: JOB_MESSAGES.badOptions,
+    });
     expect(planConversion(task('cad2pdf', 'pdf', '{not json'))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
     expect(planConversion(task('cad2pdf', 'pdf', { scale: 2 }))).toEqual({ ok: false, reason: JOB_MESSAGES.badOptions });
   });

@@ -26,7 +26,8 @@ const ENGINE_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2pdf', 'cad2jpg']);
 const CAD_TOOLS: ReadonlySet<TTaskType> = new Set(['cad2ver', 'pdf2cad']);
 
 const isDxfVersion = (value: string | null): value is DxfVersion => value !== null && (DXF_VERSIONS as readonly string[]).includes(value);
-const isDwgVersion = (value: string | null): value is DwgVersion => value !== null && (DWG_OUTPUT_VERSIONS as readonly string[]).includes(value);
+const isDwgVersion = (value: string | null): value is DwgVersion =>
+  value !== null && (DWG_OUTPUT_VERSIONS as readonly string[]).includes(value);
 
 /** What cad2ver writes when no version is asked for: the newest DXF; for DWG the widely readable 2004. */
 const DEFAULT_DXF_VERSION: DxfVersion = '2018';
@@ -44,11 +45,14 @@ function parsedOptions(text: string): unknown {
 }
 
 /** The engine's format and options for a task, or why none of its files can be converted. */
-export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'output_ext' | 'options'> & { file_version?: string | null }): ConversionPlan {
+export function planConversion(
+  task: Pick<ConversionTaskRow, 'tasktype' | 'output_ext' | 'options'> & { file_version?: string | null },
+): ConversionPlan {
   if (isTaskType(task.tasktype) && CAD_TOOLS.has(task.tasktype)) return planCad(task.tasktype, task);
   if (!isTaskType(task.tasktype) || !ENGINE_TOOLS.has(task.tasktype)) return { ok: false, reason: JOB_MESSAGES.unsupported };
   const ext = task.output_ext;
-  if (!isEngineOutput(ext) || !(TASK_TOOLS[task.tasktype].outputs as readonly string[]).includes(ext)) return { ok: false, reason: JOB_MESSAGES.unsupported };
+  if (!isEngineOutput(ext) || !(TASK_TOOLS[task.tasktype].outputs as readonly string[]).includes(ext))
+    return { ok: false, reason: JOB_MESSAGES.unsupported };
   const parsed = ZConversionOptions.safeParse(parsedOptions(task.options));
   if (!parsed.success) return { ok: false, reason: JOB_MESSAGES.badOptions };
   // `pages` belongs to pdf2cad; the rest maps one to one onto the engine's options.
@@ -62,7 +66,10 @@ export function planConversion(task: Pick<ConversionTaskRow, 'tasktype' | 'outpu
  * cad2ver (to the version asked; DXF 2018 or DWG 2004 when none is) and pdf2cad (DXF 2018 or DWG
  * 2004). A DWG version the writer does not write is refused with the versions it does.
  */
-function planCad(tool: TTaskType, task: Pick<ConversionTaskRow, 'output_ext' | 'options'> & { file_version?: string | null }): ConversionPlan {
+function planCad(
+  tool: TTaskType,
+  task: Pick<ConversionTaskRow, 'output_ext' | 'options'> & { file_version?: string | null },
+): ConversionPlan {
   const format = task.output_ext;
   if (format !== 'dxf' && format !== 'dwg') return { ok: false, reason: JOB_MESSAGES.unsupported };
   const parsed = ZConversionOptions.safeParse(parsedOptions(task.options));

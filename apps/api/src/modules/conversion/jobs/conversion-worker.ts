@@ -5,13 +5,23 @@ import { convertToDxf, writeDxf } from '@xcad/cad/dxf-writer';
 import { convertToDwg, writeDwg } from '@xcad/cad/dwg-writer';
 import type { Drawing } from '@xcad/cad/model';
 import { pdfToDrawing } from '@xcad/cad/pdf';
-import { serveConversions, type ConversionFailure, type ConversionOutcome, type ConversionRequest, type CadTarget } from './worker-protocol';
+import {
+  serveConversions,
+  type ConversionFailure,
+  type ConversionOutcome,
+  type ConversionRequest,
+  type CadTarget,
+} from './worker-protocol';
 
 // Decisions 0019 and 0027: the entry of a conversion process (started through worker-boot.mjs). It converts
 // with packages/cad, whose budgets stop a hostile drawing early, and sorts what went wrong into the
 // drawing's faults; the process's time and memory limits are the runner's business.
 
-function failureOf(error: unknown, elapsedMs: number, readerLimitMs: number | undefined): { failure: ConversionFailure; detail: string; limit?: LimitName } {
+function failureOf(
+  error: unknown,
+  elapsedMs: number,
+  readerLimitMs: number | undefined,
+): { failure: ConversionFailure; detail: string; limit?: LimitName } {
   const detail = error instanceof Error ? error.message : String(error);
   if (error instanceof CadLimitError) return { failure: 'limit', detail, limit: error.limit };
   if (error instanceof CadReadError) {
@@ -38,7 +48,9 @@ async function writeCadOf(input: Uint8Array, name: string | undefined, target: C
   }
   const inputName = name ?? 'drawing.dwg';
   const converted =
-    target.format === 'dwg' ? await convertToDwg(input, inputName, { version: target.version }) : await convertToDxf(input, inputName, { version: target.version });
+    target.format === 'dwg'
+      ? await convertToDwg(input, inputName, { version: target.version })
+      : await convertToDxf(input, inputName, { version: target.version });
   return { data: checkOutputBytes(converted.bytes), notes: converted.notes.length };
 }
 
@@ -50,7 +62,11 @@ async function convert(request: ConversionRequest): Promise<ConversionOutcome> {
       return { ok: true, outputs: [{ layout: undefined, data: written.data }], warnings: written.notes };
     }
     const result = await convertDrawing(request.input, request.options);
-    return { ok: true, outputs: result.outputs.map((output) => ({ layout: output.name, data: output.data })), warnings: result.warnings.length };
+    return {
+      ok: true,
+      outputs: result.outputs.map((output) => ({ layout: output.name, data: output.data })),
+      warnings: result.warnings.length,
+    };
   } catch (error) {
     return { ok: false, ...failureOf(error, performance.now() - started, request.options.dwgTimeoutMs) };
   }

@@ -37,7 +37,8 @@ export const JOB_MESSAGES = {
   /** A tool or output the engine does not run; refused, never faked. */
   unsupported: '该转换暂未开放，敬请期待',
   /** A DWG version the writer does not write yet (DXF takes every version). */
-  dwgVersion: (asked: string, written: readonly string[]) => `暂不支持输出${asked}版本的DWG，可选择${written.join('、')}版本，或选择DXF格式（支持全部版本）`,
+  dwgVersion: (asked: string, written: readonly string[]) =>
+    `暂不支持输出${asked}版本的DWG，可选择${written.join('、')}版本，或选择DXF格式（支持全部版本）`,
   unreadablePdf: '文件已损坏、已加密或不是有效的PDF文件',
   rasterPdf: '该PDF为扫描件或纯图片，没有可转换的矢量内容',
   wrongInput: CONVERSION_MESSAGES.wrongType,

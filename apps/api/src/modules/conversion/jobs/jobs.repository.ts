@@ -32,7 +32,14 @@ export async function insertJob(db: Executor, tasktag: string, priority: number,
  * so two runners never take the same job and neither waits on the other.
  */
 export async function claimJob(db: Executor, runner: string, now: number, lockUntil: number): Promise<ConversionJobRow | undefined> {
-  let next = db.selectFrom('conversion_job').select('id').where(claimable(now)).orderBy('priority', 'desc').orderBy('created_at').orderBy('id').limit(1);
+  let next = db
+    .selectFrom('conversion_job')
+    .select('id')
+    .where(claimable(now))
+    .orderBy('priority', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1);
   if (db.getExecutor().adapter instanceof PostgresAdapter) next = next.forUpdate().skipLocked();
   return db
     .updateTable('conversion_job')
@@ -56,7 +63,14 @@ export async function extendLock(db: Executor, id: number, runner: string, lockU
 }
 
 /** Ends a job the runner holds: done (converted, cancelled, nothing to do) or failed (gave up). */
-export async function finishJob(db: Executor, id: number, runner: string, status: 'done' | 'failed', lastError: string | null, now: number): Promise<void> {
+export async function finishJob(
+  db: Executor,
+  id: number,
+  runner: string,
+  status: 'done' | 'failed',
+  lastError: string | null,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('conversion_job')
     .set({ status, locked_until: null, last_error: lastError, updated_at: now })
@@ -67,7 +81,15 @@ export async function finishJob(db: Executor, id: number, runner: string, status
 }
 
 /** Puts a job back in the queue, not before `runAfter`; `refund` undoes the attempt (a runner stopping is not the job's fault). */
-export async function requeueJob(db: Executor, id: number, runner: string, runAfter: number, lastError: string | null, now: number, refund = false): Promise<void> {
+export async function requeueJob(
+  db: Executor,
+  id: number,
+  runner: string,
+  runAfter: number,
+  lastError: string | null,
+  now: number,
+  refund = false,
+): Promise<void> {
   await db
     .updateTable('conversion_job')
     .set((eb) => ({
@@ -123,7 +145,12 @@ export async function startTask(db: Executor, tasktag: string, now: number): Pro
     .where('status', 'in', ['queued', 'processing'])
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) return false;
-  await db.updateTable('conversion_file').set({ state: 'waiting' }).where('tasktag', '=', tasktag).where('state', '=', 'converting').execute();
+  await db
+    .updateTable('conversion_file')
+    .set({ state: 'waiting' })
+    .where('tasktag', '=', tasktag)
+    .where('state', '=', 'converting')
+    .execute();
   return true;
 }
 
@@ -136,16 +163,31 @@ export async function requeueTask(db: Executor, tasktag: string, now: number): P
     .where('status', '=', 'processing')
     .executeTakeFirst();
   if (result.numUpdatedRows > 0n) {
-    await db.updateTable('conversion_file').set({ state: 'waiting' }).where('tasktag', '=', tasktag).where('state', '=', 'converting').execute();
+    await db
+      .updateTable('conversion_file')
+      .set({ state: 'waiting' })
+      .where('tasktag', '=', tasktag)
+      .where('state', '=', 'converting')
+      .execute();
   }
 }
 
 export async function setProgress(db: Executor, tasktag: string, progress: number, now: number): Promise<void> {
-  await db.updateTable('conversion_task').set({ progress, updated_at: now }).where('tasktag', '=', tasktag).where('status', '=', 'processing').execute();
+  await db
+    .updateTable('conversion_task')
+    .set({ progress, updated_at: now })
+    .where('tasktag', '=', tasktag)
+    .where('status', '=', 'processing')
+    .execute();
 }
 
 export async function markFileConverting(db: Executor, tasktag: string, fileindex: number): Promise<void> {
-  await db.updateTable('conversion_file').set({ state: 'converting', reason: null }).where('tasktag', '=', tasktag).where('fileindex', '=', fileindex).execute();
+  await db
+    .updateTable('conversion_file')
+    .set({ state: 'converting', reason: null })
+    .where('tasktag', '=', tasktag)
+    .where('fileindex', '=', fileindex)
+    .execute();
 }
 
 export interface FileOutput {
@@ -164,17 +206,25 @@ export async function markFileDone(db: Executor, tasktag: string, fileindex: num
 }
 
 export async function markFileFailed(db: Executor, tasktag: string, fileindex: number, reason: string): Promise<void> {
-  await db.updateTable('conversion_file').set({ state: 'failed', reason }).where('tasktag', '=', tasktag).where('fileindex', '=', fileindex).execute();
+  await db
+    .updateTable('conversion_file')
+    .set({ state: 'failed', reason })
+    .where('tasktag', '=', tasktag)
+    .where('fileindex', '=', fileindex)
+    .execute();
 }
 
 /** Fails every file not yet converted or failed (the task is given up). */
 export async function failUnfinishedFiles(db: Executor, tasktag: string, reason: string): Promise<void> {
-  await db.updateTable('conversion_file').set({ state: 'failed', reason }).where('tasktag', '=', tasktag).where('state', 'not in', ['done', 'failed']).execute();
+  await db
+    .updateTable('conversion_file')
+    .set({ state: 'failed', reason })
+    .where('tasktag', '=', tasktag)
+    .where('state', 'not in', ['done', 'failed'])
+    .execute();
 }
 
-export type TaskEnding =
-  | { status: 'done'; reason: string | null; result: FileOutput }
-  | { status: 'failed'; reason: string };
+export type TaskEnding = { status: 'done'; reason: string | null; result: FileOutput } | { status: 'failed'; reason: string };
 
 /** Ends a processing task; false when something else (a cancel) ended it first. */
 export async function finishTask(db: Executor, tasktag: string, ending: TaskEnding, now: number): Promise<boolean> {
@@ -185,7 +235,9 @@ export async function finishTask(db: Executor, tasktag: string, ending: TaskEndi
       reason: ending.reason,
       progress: 100,
       updated_at: now,
-      ...(ending.status === 'done' ? { result_key: ending.result.key, result_name: ending.result.name, result_size: ending.result.size } : {}),
+      ...(ending.status === 'done'
+        ? { result_key: ending.result.key, result_name: ending.result.name, result_size: ending.result.size }
+        : {}),
     })
     .where('tasktag', '=', tasktag)
     .where('status', '=', 'processing')

@@ -95,7 +95,10 @@ interface FileSeed {
 }
 
 /** A task as the upload side leaves it: files stored, 'waiting', the task 'queued'. */
-async function createTask(files: FileSeed[], task: { tasktype?: string; output_ext?: string; file_version?: string; options?: object; status?: 'queued' | 'processing' } = {}): Promise<string> {
+async function createTask(
+  files: FileSeed[],
+  task: { tasktype?: string; output_ext?: string; file_version?: string; options?: object; status?: 'queued' | 'processing' } = {},
+): Promise<string> {
   const tasktag = randomBytes(16).toString('base64url');
   const now = nowSeconds();
   await database.db
@@ -125,15 +128,27 @@ async function createTask(files: FileSeed[], task: { tasktype?: string; output_e
     await storage.put(input_key, file.bytes);
     await database.db
       .insertInto('conversion_file')
-      .values({ tasktag, fileindex, name: file.name, chunks: 1, size: file.bytes.length, kind: file.kind ?? path.extname(file.name).slice(1).toLowerCase(), input_key, state: 'waiting' })
+      .values({
+        tasktag,
+        fileindex,
+        name: file.name,
+        chunks: 1,
+        size: file.bytes.length,
+        kind: file.kind ?? path.extname(file.name).slice(1).toLowerCase(),
+        input_key,
+        state: 'waiting',
+      })
       .execute();
   }
   return tasktag;
 }
 
-const taskOf = (tasktag: string): Promise<ConversionTaskRow> => database.db.selectFrom('conversion_task').selectAll().where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
-const jobOf = (tasktag: string): Promise<ConversionJobRow> => database.db.selectFrom('conversion_job').selectAll().where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
-const filesOf = (tasktag: string) => database.db.selectFrom('conversion_file').selectAll().where('tasktag', '=', tasktag).orderBy('fileindex').execute();
+const taskOf = (tasktag: string): Promise<ConversionTaskRow> =>
+  database.db.selectFrom('conversion_task').selectAll().where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
+const jobOf = (tasktag: string): Promise<ConversionJobRow> =>
+  database.db.selectFrom('conversion_job').selectAll().where('tasktag', '=', tasktag).executeTakeFirstOrThrow();
+const filesOf = (tasktag: string) =>
+  database.db.selectFrom('conversion_file').selectAll().where('tasktag', '=', tasktag).orderBy('fileindex').execute();
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -145,9 +160,18 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   }
 }
 
-const ended = (tasktag: string, timeoutMs?: number) => waitFor(() => taskOf(tasktag), (task) => task.status === 'done' || task.status === 'failed', timeoutMs);
+const ended = (tasktag: string, timeoutMs?: number) =>
+  waitFor(
+    () => taskOf(tasktag),
+    (task) => task.status === 'done' || task.status === 'failed',
+    timeoutMs,
+  );
 /** The job once its runner has settled it (the task ends a moment before). */
-const jobEnded = (tasktag: string) => waitFor(() => jobOf(tasktag), (job) => job.status === 'done' || job.status === 'failed');
+const jobEnded = (tasktag: string) =>
+  waitFor(
+    () => jobOf(tasktag),
+    (job) => job.status === 'done' || job.status === 'failed',
+  );
 
 async function stored(key: string | null): Promise<Buffer> {
   const data = key === null ? undefined : await storage.read(key);
@@ -155,7 +179,8 @@ async function stored(key: string | null): Promise<Buffer> {
   return data;
 }
 
-const attemptLines = (runnerLogs: Array<Record<string, unknown>>, tasktag: string) => runnerLogs.filter((line) => line['msg'] === 'conversion attempt' && line['tasktag'] === tasktag);
+const attemptLines = (runnerLogs: Array<Record<string, unknown>>, tasktag: string) =>
+  runnerLogs.filter((line) => line['msg'] === 'conversion attempt' && line['tasktag'] === tasktag);
 
 function pngSize(png: Buffer): { width: number; height: number } {
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -171,7 +196,13 @@ describe('converting corpus drawings', { timeout: 90_000 }, () => {
     const tasktag = await createTask([{ name: '剖面图.dxf', bytes: dxf }], { options: { paper: 'A4' } });
     await jobs.enqueue(tasktag, 0);
     const task = await ended(tasktag);
-    expect(task).toMatchObject({ status: 'done', progress: 100, reason: null, result_name: '剖面图.pdf', result_key: `conversion/${tasktag}/out/0.pdf` });
+    expect(task).toMatchObject({
+      status: 'done',
+      progress: 100,
+      reason: null,
+      result_name: '剖面图.pdf',
+      result_key: `conversion/${tasktag}/out/0.pdf`,
+    });
     const pdf = await stored(task.result_key);
     expect(pdf.toString('latin1', 0, 5)).toBe('%PDF-');
     expect(pdfPageCount(pdf)).toBe(1);
@@ -182,13 +213,25 @@ describe('converting corpus drawings', { timeout: 90_000 }, () => {
     expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1, last_error: null });
     const lines = attemptLines(logs, tasktag);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ file: 0, name: '剖面图.dxf', tool: 'cad2pdf', inputBytes: dxf.length, outputBytes: pdf.length, result: 'done', reason: null });
+    expect(lines[0]).toMatchObject({
+      file: 0,
+      name: '剖面图.dxf',
+      tool: 'cad2pdf',
+      inputBytes: dxf.length,
+      outputBytes: pdf.length,
+      result: 'done',
+      reason: null,
+    });
     expect(lines[0]?.['ms']).toEqual(expect.any(Number));
   });
 
   it('converts a DWG to a PNG of the width asked for', async () => {
     const { jobs } = runner();
-    const tasktag = await createTask([{ name: 'sample.dwg', bytes: fixture('acs_sample_AC1015.dwg') }], { tasktype: 'cad2jpg', output_ext: 'png', options: { width: 800 } });
+    const tasktag = await createTask([{ name: 'sample.dwg', bytes: fixture('acs_sample_AC1015.dwg') }], {
+      tasktype: 'cad2jpg',
+      output_ext: 'png',
+      options: { width: 800 },
+    });
     await jobs.enqueue(tasktag, 0);
     const task = await ended(tasktag);
     expect(task).toMatchObject({ status: 'done', result_name: 'sample.png' });
@@ -224,7 +267,11 @@ describe('converting corpus drawings', { timeout: 90_000 }, () => {
 
   it('every layout as images: one zip of the layouts for the file', async () => {
     const { jobs } = runner();
-    const tasktag = await createTask([{ name: '视口.dxf', bytes: fixture('ezdxf_VP4.dxf') }], { tasktype: 'cad2jpg', output_ext: 'png', options: { allLayouts: true, width: 300 } });
+    const tasktag = await createTask([{ name: '视口.dxf', bytes: fixture('ezdxf_VP4.dxf') }], {
+      tasktype: 'cad2jpg',
+      output_ext: 'png',
+      options: { allLayouts: true, width: 300 },
+    });
     await jobs.enqueue(tasktag, 0);
     const task = await ended(tasktag);
     expect(task).toMatchObject({ status: 'done', result_name: '视口.zip' });
@@ -246,8 +293,16 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
 
   it('cad2ver writes a DXF or a DWG of the version asked, readable again', async () => {
     const { jobs } = runner();
-    const r12 = await createTask([{ name: '样条.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dxf', file_version: 'R12' });
-    const dwg = await createTask([{ name: '样条.dxf', bytes: fixture('skydxf_splines.dxf') }], { tasktype: 'cad2ver', output_ext: 'dwg', file_version: '2000' });
+    const r12 = await createTask([{ name: '样条.dxf', bytes: fixture('skydxf_splines.dxf') }], {
+      tasktype: 'cad2ver',
+      output_ext: 'dxf',
+      file_version: 'R12',
+    });
+    const dwg = await createTask([{ name: '样条.dxf', bytes: fixture('skydxf_splines.dxf') }], {
+      tasktype: 'cad2ver',
+      output_ext: 'dwg',
+      file_version: '2000',
+    });
     await jobs.enqueue(r12, 0);
     await jobs.enqueue(dwg, 0);
     expect(await ended(r12)).toMatchObject({ status: 'done', result_name: '样条.dxf' });
@@ -271,7 +326,10 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
   it('pdf2cad writes a DWG when asked', async () => {
     const { jobs } = runner();
     const pdf = (await convertDrawing(fixture('ezdxf_hatches_1.dxf'), { format: 'pdf' })).outputs[0]?.data ?? new Uint8Array();
-    const tasktag = await createTask([{ name: '图纸.pdf', bytes: Buffer.from(pdf), kind: 'pdf' }], { tasktype: 'pdf2cad', output_ext: 'dwg' });
+    const tasktag = await createTask([{ name: '图纸.pdf', bytes: Buffer.from(pdf), kind: 'pdf' }], {
+      tasktype: 'pdf2cad',
+      output_ext: 'dwg',
+    });
     await jobs.enqueue(tasktag, 0);
     const done = await ended(tasktag);
     expect(done).toMatchObject({ status: 'done', result_name: '图纸.dwg' });
@@ -283,8 +341,14 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
   it('pdf2cad turns a vector PDF into a DXF, and says so when a PDF has no vectors', async () => {
     const { jobs } = runner();
     const pdf = (await convertDrawing(fixture('ezdxf_hatches_1.dxf'), { format: 'pdf' })).outputs[0]?.data ?? new Uint8Array();
-    const vector = await createTask([{ name: '图纸.pdf', bytes: Buffer.from(pdf), kind: 'pdf' }], { tasktype: 'pdf2cad', output_ext: 'dxf' });
-    const broken = await createTask([{ name: 'b.pdf', bytes: text('%PDF-1.4 nothing more'), kind: 'pdf' }], { tasktype: 'pdf2cad', output_ext: 'dxf' });
+    const vector = await createTask([{ name: '图纸.pdf', bytes: Buffer.from(pdf), kind: 'pdf' }], {
+      tasktype: 'pdf2cad',
+      output_ext: 'dxf',
+    });
+    const broken = await createTask([{ name: 'b.pdf', bytes: text('%PDF-1.4 nothing more'), kind: 'pdf' }], {
+      tasktype: 'pdf2cad',
+      output_ext: 'dxf',
+    });
     await jobs.enqueue(vector, 0);
     await jobs.enqueue(broken, 0);
     const done = await ended(vector);
@@ -323,7 +387,10 @@ describe('hostile drawings (decision 0027)', { timeout: 60_000 }, () => {
 
   it('a PDF whose content inflates to 1 GiB fails before pdf.js reads it, with the reason in Chinese', async () => {
     const { jobs } = runner({ env: { CONVERSION_MEMORY_MB: 1536 } });
-    const tasktag = await createTask([{ name: '炸弹.pdf', bytes: Buffer.from(flateBombPdf(2 ** 30)) }], { tasktype: 'pdf2cad', output_ext: 'dxf' });
+    const tasktag = await createTask([{ name: '炸弹.pdf', bytes: Buffer.from(flateBombPdf(2 ** 30)) }], {
+      tasktype: 'pdf2cad',
+      output_ext: 'dxf',
+    });
     await jobs.enqueue(tasktag, 0);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: 'PDF内容解压后超过256MB，无法转换' });
   });
@@ -332,7 +399,10 @@ describe('hostile drawings (decision 0027)', { timeout: 60_000 }, () => {
 describe('crashes and retries', { timeout: 60_000 }, () => {
   /** Moves the clock past the job's back-off once it is waiting for it. */
   async function skipBackoff(tasktag: string, attempts: number): Promise<void> {
-    const job = await waitFor(() => jobOf(tasktag), (row) => row.status === 'queued' && row.attempts === attempts);
+    const job = await waitFor(
+      () => jobOf(tasktag),
+      (row) => row.status === 'queued' && row.attempts === attempts,
+    );
     expect(job.run_after - nowSeconds()).toBeGreaterThanOrEqual(5 * 2 ** attempts - 2);
     offsetMs += (5 * 2 ** attempts + 1) * 1000;
   }
@@ -418,7 +488,9 @@ describe('several runners on one database', { timeout: 90_000 }, () => {
     first.jobs.start();
     second.jobs.start();
     for (const tasktag of tags) expect(await ended(tasktag)).toMatchObject({ status: 'done' });
-    const done = [...first.logs, ...second.logs].filter((line) => line['msg'] === 'conversion attempt' && tags.includes(line['tasktag'] as string));
+    const done = [...first.logs, ...second.logs].filter(
+      (line) => line['msg'] === 'conversion attempt' && tags.includes(line['tasktag'] as string),
+    );
     expect(done.map((line) => line['result'])).toEqual(tags.map(() => 'done'));
     expect(new Set(done.map((line) => line['tasktag'])).size).toBe(tags.length);
     expect(new Set(done.map((line) => line['runner']))).toEqual(new Set(['first', 'second']));
@@ -454,7 +526,11 @@ describe('the queue', { timeout: 60_000 }, () => {
 });
 
 describe('cancel and stop', { timeout: 60_000 }, () => {
-  const converting = (tasktag: string) => waitFor(() => filesOf(tasktag), (files) => files[0]?.state === 'converting');
+  const converting = (tasktag: string) =>
+    waitFor(
+      () => filesOf(tasktag),
+      (files) => files[0]?.state === 'converting',
+    );
 
   it('cancel mid-job terminates the conversion and leaves the task cancelled', async () => {
     const { jobs, logs } = runner({ workerEntry: MISBEHAVING });
@@ -465,7 +541,12 @@ describe('cancel and stop', { timeout: 60_000 }, () => {
     // What the upload side does on taskcancel.
     await database.db.updateTable('conversion_task').set({ status: 'cancelled' }).where('tasktag', '=', tasktag).execute();
     await jobs.cancel(tasktag);
-    expect(await waitFor(() => jobOf(tasktag), (job) => job.status !== 'running')).toMatchObject({ status: 'done', last_error: 'cancelled' });
+    expect(
+      await waitFor(
+        () => jobOf(tasktag),
+        (job) => job.status !== 'running',
+      ),
+    ).toMatchObject({ status: 'done', last_error: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(await taskOf(tasktag)).toMatchObject({ status: 'cancelled', result_key: null });
     expect(attemptLines(logs, tasktag)).toEqual([expect.objectContaining({ result: 'cancelled' })]);
@@ -477,7 +558,13 @@ describe('cancel and stop', { timeout: 60_000 }, () => {
     await jobs.enqueue(tasktag, 0);
     await converting(tasktag);
     await database.db.updateTable('conversion_task').set({ status: 'cancelled' }).where('tasktag', '=', tasktag).execute();
-    expect(await waitFor(() => jobOf(tasktag), (job) => job.status !== 'running', 5_000)).toMatchObject({ status: 'done', last_error: 'cancelled' });
+    expect(
+      await waitFor(
+        () => jobOf(tasktag),
+        (job) => job.status !== 'running',
+        5_000,
+      ),
+    ).toMatchObject({ status: 'done', last_error: 'cancelled' });
     expect((await taskOf(tasktag)).status).toBe('cancelled');
   });
 

@@ -124,7 +124,10 @@ class LocalConversionJobs implements ConversionJobs {
     const running = [...this.running.values()];
     const ended = Promise.all(running.map((entry) => entry.done));
     let graceTimer: NodeJS.Timeout | undefined;
-    const inTime = await Promise.race([ended.then(() => true), new Promise<boolean>((resolve) => (graceTimer = setTimeout(resolve, this.deps.graceMs ?? GRACE_MS, false)))]);
+    const inTime = await Promise.race([
+      ended.then(() => true),
+      new Promise<boolean>((resolve) => (graceTimer = setTimeout(resolve, this.deps.graceMs ?? GRACE_MS, false))),
+    ]);
     clearTimeout(graceTimer);
     if (!inTime) {
       for (const entry of running) entry.controller.abort('stop' satisfies StopReason);

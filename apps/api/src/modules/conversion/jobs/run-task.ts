@@ -2,7 +2,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ConversionFileRow, ConversionJobRow, ConversionTaskRow, Database } from '@xcad/db';
 import type { Storage } from '../../../storage';
-import { acceptsInput, expectedInputs, layoutImageName, outputKeyOf, outputNameOf, planConversion, resultZipKeyOf, stemOf, uniqueNames, type ConversionPlan } from './conversion-plan';
+import {
+  acceptsInput,
+  expectedInputs,
+  layoutImageName,
+  outputKeyOf,
+  outputNameOf,
+  planConversion,
+  resultZipKeyOf,
+  stemOf,
+  uniqueNames,
+  type ConversionPlan,
+} from './conversion-plan';
 import { JOB_MESSAGES } from './job-messages';
 import {
   extendLock,
@@ -66,7 +77,8 @@ export type RunOutcome =
 /** Abort reasons of a running job's signal. */
 export type StopReason = 'cancel' | 'stop';
 
-type FileResult = { readonly kind: 'converted' } | { readonly kind: 'refused' } | Exclude<RunOutcome, { kind: 'finished' | 'gave-up' | 'lost' }>;
+type FileResult =
+  { readonly kind: 'converted' } | { readonly kind: 'refused' } | Exclude<RunOutcome, { kind: 'finished' | 'gave-up' | 'lost' }>;
 
 const seconds = (ctx: Pick<RunContext, 'clock'>): number => Math.floor(ctx.clock() / 1000);
 
@@ -102,7 +114,12 @@ function reasonOf(outcome: Extract<ConversionOutcome, { ok: false }>, plan: Extr
 }
 
 /** A file's stored output: the one file the engine gave, or a zip of its layouts' images. */
-function packOutputs(file: ConversionFileRow, ext: string, outputs: readonly ConvertedOutput[], modified: Date): { data: Uint8Array; name: string; ext: string } {
+function packOutputs(
+  file: ConversionFileRow,
+  ext: string,
+  outputs: readonly ConvertedOutput[],
+  modified: Date,
+): { data: Uint8Array; name: string; ext: string } {
   const [only] = outputs;
   if (outputs.length === 1 && only !== undefined) return { data: only.data, name: outputNameOf(file.name, ext), ext };
   const names = uniqueNames(outputs.map((output, index) => layoutImageName(file.name, output.layout, index, ext)));
@@ -125,12 +142,29 @@ function watchTask(ctx: RunContext, tasktag: string, signal: AbortSignal): { sig
   return { signal: AbortSignal.any([signal, cancelled.signal]), stop: () => clearInterval(timer) };
 }
 
-async function convertFile(ctx: RunContext, task: ConversionTaskRow, plan: ConversionPlan, file: ConversionFileRow, signal: AbortSignal): Promise<FileResult> {
+async function convertFile(
+  ctx: RunContext,
+  task: ConversionTaskRow,
+  plan: ConversionPlan,
+  file: ConversionFileRow,
+  signal: AbortSignal,
+): Promise<FileResult> {
   const started = performance.now();
   let inputBytes = 0;
   const logAttempt = (result: string, reason: string | null, outputBytes = 0): void => {
     ctx.log.info(
-      { tasktag: task.tasktag, file: file.fileindex, name: file.name, tool: task.tasktype, runner: ctx.runner, inputBytes, outputBytes, ms: Math.round(performance.now() - started), result, reason },
+      {
+        tasktag: task.tasktag,
+        file: file.fileindex,
+        name: file.name,
+        tool: task.tasktype,
+        runner: ctx.runner,
+        inputBytes,
+        outputBytes,
+        ms: Math.round(performance.now() - started),
+        result,
+        reason,
+      },
       'conversion attempt',
     );
   };
@@ -142,7 +176,8 @@ async function convertFile(ctx: RunContext, task: ConversionTaskRow, plan: Conve
 
   try {
     if (!plan.ok) return await refuse(plan.reason);
-    if (!acceptsInput(plan.tool, file.kind)) return await refuse(JOB_MESSAGES.wrongInput(expectedInputs(plan.tool)), `input kind ${String(file.kind)}`);
+    if (!acceptsInput(plan.tool, file.kind))
+      return await refuse(JOB_MESSAGES.wrongInput(expectedInputs(plan.tool)), `input kind ${String(file.kind)}`);
     await markFileConverting(ctx.db, task.tasktag, file.fileindex);
     const input = file.input_key === null ? undefined : await ctx.storage.read(file.input_key);
     if (input === undefined) return await refuse(JOB_MESSAGES.inputMissing, `no stored input at ${String(file.input_key)}`);
@@ -150,7 +185,10 @@ async function convertFile(ctx: RunContext, task: ConversionTaskRow, plan: Conve
 
     const watch = watchTask(ctx, task.tasktag, signal);
     const outcome = await ctx.converter
-      .convert({ input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs }, ...(plan.cad ? { cad: plan.cad } : {}) }, watch.signal)
+      .convert(
+        { input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs }, ...(plan.cad ? { cad: plan.cad } : {}) },
+        watch.signal,
+      )
       .finally(() => watch.stop());
 
     if (outcome.ok) {
@@ -227,7 +265,11 @@ async function finishFromFiles(ctx: RunContext, tasktag: string): Promise<boolea
   } else {
     const result =
       converted.length === 1
-        ? { key: single.output_key as string, name: single.output_name ?? outputNameOf(single.name, 'bin'), size: Number(single.output_size ?? 0) }
+        ? {
+            key: single.output_key as string,
+            name: single.output_name ?? outputNameOf(single.name, 'bin'),
+            size: Number(single.output_size ?? 0),
+          }
         : await writeResultZip(ctx, tasktag, converted);
     ending = { status: 'done', reason: failed.length > 0 ? JOB_MESSAGES.partial(failed.length, failureList(failed)) : null, result };
   }

@@ -137,12 +137,20 @@ describe('the real engine in worker threads', { timeout: 60_000 }, () => {
   });
 
   it('refuses what is not a drawing, an empty one, an unknown layout; the process stays usable', async () => {
-    expect(await engine.convert({ input: text('这不是图纸'), options: { format: 'pdf' } })).toMatchObject({ ok: false, failure: 'unreadable' });
-    expect(await engine.convert({ input: text('  0\nSECTION\n  2\nENTITIES\n  0\nENDSEC\n  0\nEOF\n'), options: { format: 'pdf' } })).toMatchObject({
+    expect(await engine.convert({ input: text('这不是图纸'), options: { format: 'pdf' } })).toMatchObject({
+      ok: false,
+      failure: 'unreadable',
+    });
+    expect(
+      await engine.convert({ input: text('  0\nSECTION\n  2\nENTITIES\n  0\nENDSEC\n  0\nEOF\n'), options: { format: 'pdf' } }),
+    ).toMatchObject({
       ok: false,
       failure: 'empty',
     });
-    expect(await convert('ezdxf_VP4.dxf', { format: 'pdf', layout: '不存在的布局' })).toMatchObject({ ok: false, failure: 'unknown-layout' });
+    expect(await convert('ezdxf_VP4.dxf', { format: 'pdf', layout: '不存在的布局' })).toMatchObject({
+      ok: false,
+      failure: 'unknown-layout',
+    });
     expect(outputsOf(await convert('skydxf_splines.dxf', { format: 'pdf' }))).toHaveLength(1);
   });
 
@@ -173,20 +181,34 @@ describe('the budgets of a hostile drawing, in a process of its own', { timeout:
     const warm = conversionProcesses().find((p) => !others.has(p.pid));
     expect(warm).toBeDefined();
     const baseline = residentMb(process.pid);
-    const outcome = await hostile.convert({ input: flateBombPdf(2 ** 30), options: { format: 'pdf' }, cad: { format: 'dxf', version: '2018', fromPdf: true } });
+    const outcome = await hostile.convert({
+      input: flateBombPdf(2 ** 30),
+      options: { format: 'pdf' },
+      cad: { format: 'dxf', version: '2018', fromPdf: true },
+    });
     expect(outcome).toMatchObject({ ok: false, failure: 'limit', limit: 'pdfDecodedBytes' });
     expect(residentMb(process.pid)).toBeLessThan(baseline + 100);
     await waitFor(() => liveInGroup(warm?.pid ?? 0).length === 0);
     // A fresh process takes the next drawing.
-    expect(outputsOf(await hostile.convert({ input: fixture('ezdxf_hatches_1.dxf'), options: { format: 'png', width: 200 } }))).toHaveLength(1);
+    expect(
+      outputsOf(await hostile.convert({ input: fixture('ezdxf_hatches_1.dxf'), options: { format: 'png', width: 200 } })),
+    ).toHaveLength(1);
   });
 
   it('fails nested MINSERTs (10^16 copies in 500 bytes) on the entities budget', async () => {
-    expect(await hostile.convert({ input: nestedMinsertDxf(4, 100), options: { format: 'png' } })).toMatchObject({ ok: false, failure: 'limit', limit: 'entities' });
+    expect(await hostile.convert({ input: nestedMinsertDxf(4, 100), options: { format: 'png' } })).toMatchObject({
+      ok: false,
+      failure: 'limit',
+      limit: 'entities',
+    });
   });
 
   it('refuses an image over 100 megapixels on the pixels budget', async () => {
-    expect(await hostile.convert({ input: fixture('ezdxf_hatches_1.dxf'), options: { format: 'png', dpi: 2400 } })).toMatchObject({ ok: false, failure: 'limit', limit: 'pixels' });
+    expect(await hostile.convert({ input: fixture('ezdxf_hatches_1.dxf'), options: { format: 'png', dpi: 2400 } })).toMatchObject({
+      ok: false,
+      failure: 'limit',
+      limit: 'pixels',
+    });
   });
 });
 
@@ -222,7 +244,10 @@ describe('conversion processes that misbehave', { timeout: 30_000 }, () => {
 
   it('the memory of the processes a conversion starts counts, and they are killed with it', async () => {
     const capped = pool({ entry: MISBEHAVING, timeoutMs: 20_000, memoryMb: 200 });
-    expect(await capped.convert({ input: text('SPAWN-BALLOON:1000'), options: { format: 'pdf' } })).toMatchObject({ ok: false, failure: 'memory' });
+    expect(await capped.convert({ input: text('SPAWN-BALLOON:1000'), options: { format: 'pdf' } })).toMatchObject({
+      ok: false,
+      failure: 'memory',
+    });
     await waitFor(() => !processes(['-e']).some((p) => p.args.includes('Buffer.alloc(1 << 20, 1)') && !p.stat.startsWith('Z')), 5_000);
   });
 

@@ -164,7 +164,10 @@ class ConversionProcess {
     if (this.ended !== undefined) return Promise.resolve(this.ended);
     if (this.booted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => void this.kill(failed('crashed', `the conversion process did not start within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => void this.kill(failed('crashed', `the conversion process did not start within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.onReady = (outcome) => {
         clearTimeout(timer);
         this.onReady = undefined;
@@ -181,7 +184,10 @@ class ConversionProcess {
       const timer = setTimeout(() => void this.kill(failed('timeout', `the conversion took longer than ${timeoutMs} ms`)), timeoutMs);
       const watchdog = setInterval(() => {
         const resident = this.residentBytes();
-        if (resident > capBytes) void this.kill(failed('memory', `the conversion reached ${Math.round(resident / MB)} MB of resident memory, over its ${this.memoryMb} MB`));
+        if (resident > capBytes)
+          void this.kill(
+            failed('memory', `the conversion reached ${Math.round(resident / MB)} MB of resident memory, over its ${this.memoryMb} MB`),
+          );
       }, sampleMs);
       this.onResult = {
         id,
@@ -248,7 +254,11 @@ export class ConversionWorkerPool implements Converter {
   private release(worker: ConversionProcess, outcome: ConversionOutcome): void {
     const isWanted = !this.closed && this.idle.length < this.options.idleProcesses;
     const isClean = outcome.ok || REFUSALS.has(outcome.failure);
-    const isFit = isClean && worker.ended === undefined && worker.conversions < (this.options.recycleAfter ?? 50) && worker.residentBytes() <= (this.options.recycleMb ?? RECYCLE_MB) * MB;
+    const isFit =
+      isClean &&
+      worker.ended === undefined &&
+      worker.conversions < (this.options.recycleAfter ?? 50) &&
+      worker.residentBytes() <= (this.options.recycleMb ?? RECYCLE_MB) * MB;
     if (isWanted && isFit) {
       worker.hold(false);
       this.idle.push(worker);

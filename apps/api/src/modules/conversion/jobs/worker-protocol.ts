@@ -39,7 +39,8 @@ export interface ConvertedOutput {
  * budgets, named by `limit`), timeout, memory (the process's resident memory or heap). Not the
  * drawing's: crashed (the process died; the job is retried) and aborted (cancelled or stopping).
  */
-export type ConversionFailure = 'unreadable' | 'empty' | 'unknown-layout' | 'bad-option' | 'internal' | 'limit' | 'timeout' | 'memory' | 'crashed' | 'aborted';
+export type ConversionFailure =
+  'unreadable' | 'empty' | 'unknown-layout' | 'bad-option' | 'internal' | 'limit' | 'timeout' | 'memory' | 'crashed' | 'aborted';
 
 export type ConversionOutcome =
   | { readonly ok: true; readonly outputs: readonly ConvertedOutput[]; readonly warnings: number }
@@ -86,7 +87,11 @@ export function serveConversions(convert: (request: ConversionRequest) => Promis
   process.on('disconnect', () => process.exit(0));
   process.on('message', (message: ToWorker) => {
     void convert(message.request)
-      .catch((error: unknown): ConversionOutcome => ({ ok: false, failure: 'internal', detail: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown): ConversionOutcome => ({
+        ok: false,
+        failure: 'internal',
+        detail: error instanceof Error ? error.message : String(error),
+      }))
       .then((outcome) => post({ type: 'result', id: message.id, outcome }));
   });
   post({ type: 'ready' });

@@ -121,7 +121,8 @@ export class ZipReadError extends Error {
 export function readStoredZip(zip: Uint8Array): ZipEntry[] {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   const end = zip.length - 22;
-  if (end < 0 || view.getUint32(end, true) !== END_OF_CENTRAL_DIRECTORY) throw new ZipReadError('not a zip written by zipStore (no end record)');
+  if (end < 0 || view.getUint32(end, true) !== END_OF_CENTRAL_DIRECTORY)
+    throw new ZipReadError('not a zip written by zipStore (no end record)');
   const count = view.getUint16(end + 10, true);
   let at = view.getUint32(end + 16, true);
   const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -13,7 +13,11 @@ import { pageNumberOf } from '@/lib/content/lists';
 // A page past the end is a 404; search results and the hot list are not indexed separately.
 
 export function generateMetadata(props: SearchRouteProps): Promise<Metadata> {
-  return searchRouteMetadata('dailypic', props, (search) => dailypicQueryOf(search.q) !== '' || dailypicTabOf(search.tab) === 'hot' || search.page !== undefined);
+  return searchRouteMetadata(
+    'dailypic',
+    props,
+    (search) => dailypicQueryOf(search.q) !== '' || dailypicTabOf(search.tab) === 'hot' || search.page !== undefined,
+  );
 }
 
 export default async function DailypicIndexPage(props: SearchRouteProps) {

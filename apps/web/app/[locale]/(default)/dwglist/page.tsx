@@ -1,7 +1,14 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { notFound } from 'next/navigation';
-import { DrawingFilters, DrawingResults, DrawingSearch, DrawingToolbar, DrawingsUnavailable, MemberNote } from '@/components/drawings/drawing-list';
+import {
+  DrawingFilters,
+  DrawingResults,
+  DrawingSearch,
+  DrawingToolbar,
+  DrawingsUnavailable,
+  MemberNote,
+} from '@/components/drawings/drawing-list';
 import { PageFrame } from '@/components/page/page-frame';
 import { resolveRoute } from '@/components/page/route-page';
 import type { RouteProps } from '@/components/page/route-page';

@@ -32,7 +32,12 @@ export async function generateMetadata(props: VideoPageProps): Promise<Metadata>
   if (lesson === undefined || number === 1) return metadata;
   const t = await getTranslations({ locale: route.locale, namespace: 'course' });
   const title = t('metaTitle', { number, title: lesson.title });
-  return { ...metadata, title, description: lesson.description, openGraph: { ...metadata.openGraph, title, description: lesson.description } };
+  return {
+    ...metadata,
+    title,
+    description: lesson.description,
+    openGraph: { ...metadata.openGraph, title, description: lesson.description },
+  };
 }
 
 export default async function VideoPage(props: VideoPageProps) {

@@ -33,7 +33,13 @@ export async function generateMetadata(props: RouteProps): Promise<Metadata> {
     title,
     description,
     keywords: load.value.tags.map((tag) => tag.name).join(','),
-    openGraph: { ...base.openGraph, type: 'article', title, description: description ?? undefined, ...(image === '' ? {} : { images: [image] }) },
+    openGraph: {
+      ...base.openGraph,
+      type: 'article',
+      title,
+      description: description ?? undefined,
+      ...(image === '' ? {} : { images: [image] }),
+    },
   };
 }
 

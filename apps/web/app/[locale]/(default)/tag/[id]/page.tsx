@@ -48,7 +48,12 @@ export default async function TagPage(props: Props) {
   return (
     <PageFrame locale={route.locale} name="tag-id" params={route.params}>
       {tag.state === 'found' && posts.state === 'found' ? (
-        <TagPosts locale={route.locale} tag={tag.value} result={posts.value} hrefOf={(target) => (target > 1 ? `${base}?page=${target}` : base)} />
+        <TagPosts
+          locale={route.locale}
+          tag={tag.value}
+          result={posts.value}
+          hrefOf={(target) => (target > 1 ? `${base}?page=${target}` : base)}
+        />
       ) : (
         <ContentUnavailable locale={route.locale} />
       )}

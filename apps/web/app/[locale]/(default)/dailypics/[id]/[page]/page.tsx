@@ -65,8 +65,8 @@ export default async function DailypicTagPage(props: RouteProps) {
               {t.rich('tagSummary', { total: load.value.total, strong: (chunks) => <strong>{chunks}</strong> })}
             </p>
             <DailypicGrid
-            locale={route.locale}
-            result={load.value}
+              locale={route.locale}
+              result={load.value}
               hrefOf={(target) => localizePath(dailypicTagPath(tagId, target), route.locale)}
             />
           </>
