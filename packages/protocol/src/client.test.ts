@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiClientError, createApiClient, defineEndpoint, endpoints, resolveApiUrl, type DeviceInfo, type FetchFn } from './client';
+import { ApiClientError, createApiClient, defineEndpoint, endpoints, resolveApiUrl, type DeviceInfo } from './client';
+import type { FetchLike } from './mirror';
 import { PROTOCOL_ERRORS, successOf } from './envelope';
 import { isDatasignValid, type SignableFields } from './signing';
 import { ZPhone } from './validation';
@@ -46,7 +47,7 @@ function json(body: unknown, status = 200): Response {
 function fakeServer(options: { serverAheadSeconds?: number; answer?: (fields: SignableFields) => Response } = {}) {
   const received: Received[] = [];
   const serverNow = () => Math.floor(Date.now() / 1000) + (options.serverAheadSeconds ?? 0);
-  const fetch: FetchFn = async (url, init) => {
+  const fetch: FetchLike = async (url, init) => {
     const headers = new Headers(init.headers);
     if (init.method === 'GET') {
       received.push({ url, init, headers, fields: {} });
@@ -67,7 +68,7 @@ function fakeServer(options: { serverAheadSeconds?: number; answer?: (fields: Si
   return { fetch, received, serverNow };
 }
 
-function clientFor(fetch: FetchFn, extra: { timeoutMs?: number; device?: () => DeviceInfo } = {}) {
+function clientFor(fetch: FetchLike, extra: { timeoutMs?: number; device?: () => DeviceInfo } = {}) {
   return createApiClient({ baseUrl: `${BASE_URL}/`, secret: SECRET, fetch, domain: 'www.xunjiecad.com', device: () => device, ...extra });
 }
 
@@ -155,7 +156,7 @@ describe('client.call', () => {
   });
 
   it('rejects a contract failure with the HTTP status', async () => {
-    const fetch: FetchFn = async () => json({ code: 10002, message: '请求签名校验失败' }, 401);
+    const fetch: FetchLike = async () => json({ code: 10002, message: '请求签名校验失败' }, 401);
     const error = await rejectionOf(clientFor(fetch).call(echo, { account: '13800138000', showvip: 1 }));
     expect({ code: error.code, message: error.message, status: error.httpStatus }).toEqual({
       code: 10002,
@@ -178,14 +179,14 @@ describe('client.call', () => {
   });
 
   it('rejects an answer that is not JSON or has no code', async () => {
-    const html: FetchFn = async () => new Response('<html>502 Bad Gateway</html>', { status: 502 });
+    const html: FetchLike = async () => new Response('<html>502 Bad Gateway</html>', { status: 502 });
     expect((await rejectionOf(clientFor(html).call(echo, { account: '13800138000', showvip: 1 }))).code).toBe(-3);
-    const noCode: FetchFn = async () => json({ ok: true });
+    const noCode: FetchLike = async () => json({ ok: true });
     expect((await rejectionOf(clientFor(noCode).call(echo, { account: '13800138000', showvip: 1 }))).code).toBe(-3);
   });
 
   it('rejects a network failure with the network code', async () => {
-    const down: FetchFn = async () => {
+    const down: FetchLike = async () => {
       throw new TypeError('fetch failed');
     };
     const error = await rejectionOf(clientFor(down).call(echo, { account: '13800138000', showvip: 1 }));
@@ -195,7 +196,7 @@ describe('client.call', () => {
 });
 
 /** A server that never answers, but notices an abort like a real fetch does. */
-const hanging: FetchFn = (_url, init) =>
+const hanging: FetchLike = (_url, init) =>
   new Promise<Response>((_resolve, reject) => {
     init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
   });
@@ -277,7 +278,7 @@ describe('server time', () => {
   });
 
   it('rejects a malformed getutctime answer', async () => {
-    const fetch: FetchFn = async () => json({ code: 10000, message: '', utctime: 'now' });
+    const fetch: FetchLike = async () => json({ code: 10000, message: '', utctime: 'now' });
     expect((await rejectionOf(clientFor(fetch).syncTime())).code).toBe(-3);
   });
 

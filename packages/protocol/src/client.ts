@@ -3,6 +3,7 @@ import * as auth from './auth';
 import { HEADERS, PRODUCT, TIMINGS, X_PRODUCT } from './constants';
 import { PROTOCOL_ERRORS, SUCCESS_CODE, ZEnvelope, ZGetUtcTimeResponse } from './envelope';
 import { CLIENT_ERRORS, type ClientErrorKind } from './errors';
+import type { FetchLike } from './mirror';
 import { defineEndpoint, type Endpoint } from './endpoint';
 import { signFields, signedValueOf, type SignableFields } from './signing';
 import { courseEndpoints } from './site/course';
@@ -78,14 +79,12 @@ export function productDevice(deviceid: string, overrides: Partial<Omit<DeviceIn
   };
 }
 
-export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
-
 export interface ApiClientConfig {
   /** Origin of the API, e.g. `https://www.example.com` (the web proxies `/api/*`). */
   readonly baseUrl: string;
   /** The product signing secret (spec §7). */
   readonly secret: string;
-  readonly fetch?: FetchFn;
+  readonly fetch?: FetchLike;
   readonly timeoutMs?: number;
   /** Read at every call, so a changed language or device id is picked up. */
   readonly device: () => DeviceInfo;
@@ -173,7 +172,7 @@ function readAnswer<S extends z.ZodType>(schema: S, body: unknown, httpStatus: n
 }
 
 export function createApiClient(config: ApiClientConfig): ApiClient {
-  const fetchFn: FetchFn = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetchFn: FetchLike = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = config.timeoutMs ?? TIMINGS.httpTimeoutMs;
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const commonHeaders = { [HEADERS.product]: X_PRODUCT, [HEADERS.domain]: config.domain, Accept: 'application/json' };

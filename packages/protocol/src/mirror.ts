@@ -4,6 +4,7 @@ import { HEADERS, MACHINE_ID, TIMINGS, X_PRODUCT } from './constants';
 // answer 200 with the right `machine-id` header wins; with none accepted within 1000 ms (or all
 // failed) the fallback is used. The losers' requests are aborted so they free their sockets.
 
+/** fetch as the protocol's callers use it: the typed client, mirror selection, the vendor adapters. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface SelectMirrorOptions {

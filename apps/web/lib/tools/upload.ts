@@ -9,6 +9,7 @@ import {
   endpoints,
   taskStateOf,
   type ApiClient,
+  type FetchLike,
   type TTaskDetails,
   type TTaskType,
 } from '@xcad/protocol';
@@ -43,8 +44,6 @@ interface ChunkAnswer {
 
 /** Sends one slice; rejects when no answer arrived (network, abort). */
 export type ChunkTransport = (request: ChunkRequest) => Promise<ChunkAnswer>;
-
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** The fetch transport: progress only per slice (fetch cannot report upload progress). */
 export function fetchTransport(fetchFn: FetchLike, headers: Readonly<Record<string, string>>): ChunkTransport {
