@@ -1,4 +1,5 @@
 import Link from '@/components/ui/link';
+import { SearchForm } from '@/components/ui/search-form';
 import { getTranslations } from 'next-intl/server';
 import {
   ALL_PICTURES_TAG_ID,
@@ -85,24 +86,18 @@ export async function DailypicIndex({
           {tabLink('new')}
           {tabLink('hot')}
         </nav>
-        <form className={styles.search} role="search" action={localizePath(DAILYPIC_INDEX_PATH, locale)} method="get">
-          <label htmlFor="dailypic-search" className="visually-hidden">
-            {t('searchLabel')}
-          </label>
-          <input
-            id="dailypic-search"
-            className={styles.searchInput}
-            type="search"
-            name="q"
-            defaultValue={query}
-            maxLength={30}
-            placeholder={t('searchPlaceholder')}
-            data-testid="dailypic-search-input"
-          />
-          <button type="submit" className={styles.searchButton} data-testid="dailypic-search-submit">
-            {t('searchButton')}
-          </button>
-        </form>
+        <SearchForm
+          action={localizePath(DAILYPIC_INDEX_PATH, locale)}
+          name="q"
+          query={query}
+          maxLength={30}
+          inputId="dailypic-search"
+          label={t('searchLabel')}
+          placeholder={t('searchPlaceholder')}
+          submitText={t('searchButton')}
+          classes={{ form: styles.search, input: styles.searchInput, button: styles.searchButton }}
+          testIds={{ input: 'dailypic-search-input', submit: 'dailypic-search-submit' }}
+        />
       </div>
       <DailypicTagBar locale={locale} tags={tags} />
       {load.state !== 'found' ? (

@@ -1,4 +1,5 @@
 import Link from '@/components/ui/link';
+import { SearchForm } from '@/components/ui/search-form';
 import type { ReactNode } from 'react';
 import { getTranslations } from 'next-intl/server';
 import type { TDrawingList } from '@xcad/protocol';
@@ -41,27 +42,22 @@ export function DrawingToolbar({ children }: { children: ReactNode }) {
 export async function DrawingSearch({ locale, state }: { locale: Locale; state: ListState }) {
   const t = await getTranslations({ locale, namespace: 'drawings' });
   return (
-    <form className={styles.search} action={localizePath(LIST_PATH, locale)} method="get" role="search">
-      <label htmlFor="drawing-search" className="visually-hidden">
-        {t('searchLabel')}
-      </label>
-      <input
-        id="drawing-search"
-        className={styles.searchInput}
-        type="search"
-        name="q"
-        defaultValue={state.q}
-        maxLength={50}
-        placeholder={t('searchPlaceholder')}
-        data-testid="drawing-search-input"
-      />
+    <SearchForm
+      action={localizePath(LIST_PATH, locale)}
+      name="q"
+      query={state.q}
+      maxLength={50}
+      inputId="drawing-search"
+      label={t('searchLabel')}
+      placeholder={t('searchPlaceholder')}
+      submitText={t('searchButton')}
+      classes={{ form: styles.search, input: styles.searchInput, button: styles.searchButton }}
+      testIds={{ input: 'drawing-search-input', submit: 'drawing-search-submit' }}
+    >
       {state.category !== undefined && <input type="hidden" name="category" value={state.category} />}
       {state.format !== undefined && <input type="hidden" name="format" value={state.format} />}
       {state.access !== undefined && <input type="hidden" name="access" value={state.access} />}
-      <button className={styles.searchButton} type="submit" data-testid="drawing-search-submit">
-        {t('searchButton')}
-      </button>
-    </form>
+    </SearchForm>
   );
 }
 

@@ -1,4 +1,5 @@
 import Link from '@/components/ui/link';
+import { SearchForm } from '@/components/ui/search-form';
 import { getTranslations } from 'next-intl/server';
 import { localizePath } from '@/lib/i18n/locales';
 import type { Locale } from '@/lib/i18n/locales';
@@ -11,24 +12,18 @@ import styles from './list.module.css';
 export async function HelpSearch({ locale, query }: { locale: Locale; query: string }) {
   const t = await getTranslations({ locale, namespace: 'contentList' });
   return (
-    <form className={styles.search} action={localizePath('/help.html', locale)} method="get" role="search" data-testid="help-search">
-      <label className="visually-hidden" htmlFor="help-search-input">
-        {t('searchLabel')}
-      </label>
-      <input
-        id="help-search-input"
-        className={styles.searchInput}
-        type="search"
-        name="s"
-        defaultValue={query}
-        maxLength={50}
-        placeholder={t('searchPlaceholder')}
-        data-testid="help-search-input"
-      />
-      <button className={styles.searchButton} type="submit" data-testid="help-search-submit">
-        {t('searchButton')}
-      </button>
-    </form>
+    <SearchForm
+      action={localizePath('/help.html', locale)}
+      name="s"
+      query={query}
+      maxLength={50}
+      inputId="help-search-input"
+      label={t('searchLabel')}
+      placeholder={t('searchPlaceholder')}
+      submitText={t('searchButton')}
+      classes={{ form: styles.search, input: styles.searchInput, button: styles.searchButton }}
+      testIds={{ form: 'help-search', input: 'help-search-input', submit: 'help-search-submit' }}
+    />
   );
 }
 
