@@ -9,6 +9,12 @@ import { z } from 'zod';
 /** How long an SMS or payment vendor may take before the call counts as failed. */
 export const VENDOR_HTTP_TIMEOUT_MS = 10_000;
 
+/** What a vendor adapter may be given instead of the defaults: fetch (a test's recorded answers) and its time limit. */
+export interface VendorDeps {
+  fetch?: FetchLike;
+  timeoutMs?: number;
+}
+
 export interface VendorRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;

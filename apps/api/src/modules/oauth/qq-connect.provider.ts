@@ -1,5 +1,5 @@
 import type { FetchLike } from '@xcad/protocol';
-import { callVendorJson, vendorObject, vendorText, vendorValue } from '../../lib/vendor-http';
+import { callVendorJson, vendorObject, vendorText, vendorValue, type VendorDeps } from '../../lib/vendor-http';
 import {
   avatarUrlOf,
   displayableNickname,
@@ -27,10 +27,7 @@ export interface QqConnectConfig {
   publicOrigin: string;
 }
 
-export interface QqConnectDeps {
-  fetch?: FetchLike;
-  timeoutMs?: number;
-}
+export type QqConnectDeps = VendorDeps;
 
 /** The OAuth endpoints report failures as `{error, error_description}`. */
 const oauthError = { error: vendorValue, error_description: vendorText };

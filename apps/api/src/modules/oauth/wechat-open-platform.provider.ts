@@ -1,5 +1,5 @@
 import type { FetchLike } from '@xcad/protocol';
-import { callVendorJson, vendorObject, vendorText, vendorValue } from '../../lib/vendor-http';
+import { callVendorJson, vendorObject, vendorText, vendorValue, type VendorDeps } from '../../lib/vendor-http';
 import {
   avatarUrlOf,
   displayableNickname,
@@ -25,10 +25,7 @@ export interface WechatOpenPlatformConfig {
   publicOrigin: string;
 }
 
-export interface WechatOpenPlatformDeps {
-  fetch?: FetchLike;
-  timeoutMs?: number;
-}
+export type WechatOpenPlatformDeps = VendorDeps;
 
 /** WeChat reports failures as `{errcode, errmsg}` with HTTP 200; errcode 0 is not an error. */
 const wechatError = { errcode: vendorValue, errmsg: vendorText };

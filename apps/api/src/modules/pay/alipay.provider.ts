@@ -2,7 +2,15 @@ import type { FetchLike } from '@xcad/protocol';
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { TextDecoder } from 'node:util';
 import type { z } from 'zod';
-import { callVendor, parseJson, VENDOR_HTTP_TIMEOUT_MS, vendorJsonOf, vendorObject, vendorString } from '../../lib/vendor-http';
+import {
+  callVendor,
+  parseJson,
+  VENDOR_HTTP_TIMEOUT_MS,
+  vendorJsonOf,
+  vendorObject,
+  vendorString,
+  type VendorDeps,
+} from '../../lib/vendor-http';
 import { beijingDateTime, fenOf, parseBeijingDateTime, yuanOf } from './pay-adapter';
 import type {
   IncomingNotice,
@@ -30,10 +38,8 @@ export interface AlipayConfig {
   gateway: string;
 }
 
-export interface AlipayDeps {
-  fetch?: FetchLike;
+export interface AlipayDeps extends VendorDeps {
   now?: () => Date;
-  timeoutMs?: number;
 }
 
 type AlipayMethod = 'alipay.trade.precreate' | 'alipay.trade.query' | 'alipay.trade.close';

@@ -9,6 +9,7 @@ import {
   vendorString,
   vendorValue,
   type VendorReply,
+  type VendorDeps,
 } from '../../lib/vendor-http';
 import { beijingDateTime, parseRfc3339 } from './pay-adapter';
 import type {
@@ -44,11 +45,9 @@ export interface WechatPayConfig {
   apiBase: string;
 }
 
-export interface WechatPayDeps {
-  fetch?: FetchLike;
+export interface WechatPayDeps extends VendorDeps {
   now?: () => Date;
   nonce?: () => string;
-  timeoutMs?: number;
 }
 
 const AUTH_SCHEME = 'WECHATPAY2-SHA256-RSA2048';

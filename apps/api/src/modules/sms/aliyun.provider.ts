@@ -1,7 +1,7 @@
 import type { FetchLike } from '@xcad/protocol';
 import { createHmac, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { callVendorJson, VENDOR_HTTP_TIMEOUT_MS, vendorObject, vendorString } from '../../lib/vendor-http';
+import { callVendorJson, VENDOR_HTTP_TIMEOUT_MS, vendorObject, vendorString, type VendorDeps } from '../../lib/vendor-http';
 import type { SmsFailureReason, SmsMessage, SmsProvider, SmsSendResult } from './sms.provider';
 
 // Aliyun Dysmsapi SendSms (API version 2017-05-25), called through the documented RPC style with
@@ -18,11 +18,9 @@ export interface AliyunSmsConfig {
   regionId?: string;
 }
 
-export interface AliyunSmsDeps {
-  fetch?: FetchLike;
+export interface AliyunSmsDeps extends VendorDeps {
   now?: () => Date;
   nonce?: () => string;
-  timeoutMs?: number;
 }
 
 /** RFC 3986 encoding as Aliyun's signature rules want it: only A-Z a-z 0-9 - _ . ~ stay as they are. */

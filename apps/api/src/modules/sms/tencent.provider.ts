@@ -1,7 +1,7 @@
 import type { FetchLike } from '@xcad/protocol';
 import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { callVendorJson, VENDOR_HTTP_TIMEOUT_MS, vendorObject, vendorString } from '../../lib/vendor-http';
+import { callVendorJson, VENDOR_HTTP_TIMEOUT_MS, vendorObject, vendorString, type VendorDeps } from '../../lib/vendor-http';
 import type { SmsFailureReason, SmsMessage, SmsProvider, SmsSendResult } from './sms.provider';
 
 // Tencent Cloud SMS SendSms (API version 2021-01-11), signed with TC3-HMAC-SHA256 as the API
@@ -22,10 +22,8 @@ export interface TencentSmsConfig {
   region: string;
 }
 
-export interface TencentSmsDeps {
-  fetch?: FetchLike;
+export interface TencentSmsDeps extends VendorDeps {
   now?: () => Date;
-  timeoutMs?: number;
 }
 
 function sha256Hex(text: string): string {
