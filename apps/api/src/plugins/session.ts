@@ -7,7 +7,7 @@ import { AUTH_LIMITS, SESSION_COOKIE } from '@xcad/protocol';
 // The API's HttpOnly cookies: the usertoken, so the web's server-rendered pages know who is
 // signed in (spec §3 userinfo.usertoken), and the visitor cookie that owns a visitor's conversion
 // tasks (decision 0029). Secure whenever the request came over https (behind a trusted proxy too).
-// Cookies are read by @fastify/cookie; they are written by hand because the attribute order of
+// Cookies are read with @fastify/cookie's parser; they are written by hand because the attribute order of
 // the answer is pinned (the web and the tests read `Path=/; HttpOnly; SameSite=Lax; Max-Age=N`).
 
 declare module 'fastify' {
@@ -29,13 +29,19 @@ export interface SessionSource {
 
 /** The value of the request's cookie `name`, if it has a non-empty one. */
 export function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  const value = request.cookies[name];
+  const header = request.headers.cookie;
+  if (header === undefined || header === '') return undefined;
+  const value = request.server.parseCookie(header)[name];
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** Reads cookies on every request and makes the session's database and clock known to routes. */
+/**
+ * Makes cookies readable (@fastify/cookie's parser, run only when a route asks: most calls carry
+ * their usertoken in the signed body, and the time call is benchmarked against a bare route) and
+ * the session's database and clock known to routes.
+ */
 export async function registerSessions(app: FastifyInstance, source: SessionSource): Promise<void> {
-  await app.register(cookie);
+  await app.register(cookie, { hook: false });
   app.decorate('sessions', source);
   app.decorateRequest('usertoken', {
     getter(this: FastifyRequest) {
