@@ -80,9 +80,15 @@ async function lookUp(
   }
 }
 
-/** A call without fields of its own (the time call): nothing to read. */
-function hasNoFields(endpoint: Endpoint): boolean {
-  return endpoint.request instanceof z.ZodObject && Object.keys(endpoint.request.shape).length === 0;
+/** An unsigned call without fields of its own whose body is ignored (the time call): nothing to read. */
+function readsNothing(endpoint: Endpoint): boolean {
+  const request = endpoint.request;
+  return (
+    endpoint.signed === false &&
+    request instanceof z.ZodObject &&
+    Object.keys(request.shape).length === 0 &&
+    request.def.catchall === undefined
+  );
 }
 
 /**
@@ -116,7 +122,7 @@ export function route<E extends Endpoint, A extends AuthMode>(
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.responseJsonSchema === undefined ? {} : { schema: { response: { 200: options.responseJsonSchema } } }),
     handler:
-      hasNoFields(endpoint) && options.auth === 'none'
+      readsNothing(endpoint) && options.auth === 'none'
         ? bare(options)
         : async (request, reply) => {
             // datasign has refused a signed call whose body is no object; an unsigned one's is ignored.
