@@ -85,6 +85,72 @@ export function desktopChannel(method: DesktopMethod): string {
 /** The channel on which the main process tells the page the window's state. */
 export const DESKTOP_WINDOW_STATE_CHANNEL = 'desktop:window-state';
 
+/** One call from the page to the shell: a method of the contract with its arguments. */
+export type DesktopShellCall = (method: DesktopMethod, ...args: unknown[]) => Promise<unknown>;
+
+/** A bridge and the way its shell reports the window's state to the page's listeners. */
+export interface DesktopBridgeParts {
+  readonly bridge: DesktopBridge;
+  /** Tells the listeners the window's state; a state they already have is not repeated. */
+  readonly emit: (isMaximized: boolean) => void;
+}
+
+/**
+ * `window.desktop` over a shell's call, for both shells (the Electron preload and the Chromium page
+ * bridge). It refers to nothing outside itself: the Chromium shell hands it to the page as source.
+ */
+export function desktopBridgeOver(call: DesktopShellCall, platform: DesktopPlatform, version: string): DesktopBridgeParts {
+  const listeners = new Set<(isMaximized: boolean) => void>();
+  let lastMaximized: boolean | null = null;
+  const emit = (isMaximized: boolean): void => {
+    if (isMaximized === lastMaximized) return;
+    lastMaximized = isMaximized;
+    for (const listener of listeners) {
+      try {
+        listener(isMaximized);
+      } catch (error) {
+        console.error(error);
+      }
+    }
+  };
+  const bridge: DesktopBridge = Object.freeze({
+    isDesktop: true as const,
+    platform,
+    version,
+    minimize: async () => {
+      await call('minimize');
+    },
+    toggleMaximize: async () => {
+      const next = (await call('toggleMaximize')) === true;
+      emit(next);
+      return next;
+    },
+    isMaximized: async () => (await call('isMaximized')) === true,
+    close: async () => {
+      await call('close');
+    },
+    startDrag: async () => {
+      await call('startDrag');
+    },
+    moveBy: async (dx: number, dy: number) => {
+      await call('moveBy', dx, dy);
+    },
+    endDrag: async () => {
+      await call('endDrag');
+    },
+    openExternal: async (url: string) => {
+      await call('openExternal', String(url));
+    },
+    onMaximizedChange: (listener: (isMaximized: boolean) => void) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  });
+  return { bridge, emit };
+}
+
 /** A hand check of an object found at `window.desktop`: the whole contract, or it is not a bridge. */
 export function isDesktopBridge(value: unknown): value is DesktopBridge {
   if (typeof value !== 'object' || value === null) return false;

@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import type { DesktopPlatform } from '@xcad/protocol/desktop';
+import { desktopBridgeOver, type DesktopPlatform } from '@xcad/protocol/desktop';
 import { DesktopCallError, parseDesktopCall } from '@xcad/protocol/desktop-calls';
 import { installPageBridge, type PageBridgeConfig } from './page-bridge';
 import type { WindowControl } from './window-control';
@@ -83,5 +83,5 @@ export async function installShellBridge(context: BrowserContext, options: Shell
  * its own, scoped to itself.
  */
 export function pageBridgeScript(config: PageBridgeConfig): string {
-  return `(() => { const __name = (target) => target; (${installPageBridge.toString()})(${JSON.stringify(config)}); })();`;
+  return `(() => { const __name = (target) => target; (${installPageBridge.toString()})(${JSON.stringify(config)}, ${desktopBridgeOver.toString()}); })();`;
 }

@@ -1,8 +1,8 @@
-import type { DesktopBridge, DesktopMethod, DesktopPlatform } from '@xcad/protocol/desktop';
+import type { DesktopShellCall, DesktopPlatform, desktopBridgeOver } from '@xcad/protocol/desktop';
 
 // Runs inside every document of the app window before the page's own scripts (an init script):
 // it turns the shell's page binding into `window.desktop`. Serialised as source text, so it
-// refers to nothing outside itself.
+// refers to nothing outside itself but its arguments.
 
 export interface PageBridgeConfig {
   /** The site's origin; documents of any other origin get no bridge. */
@@ -13,70 +13,22 @@ export interface PageBridgeConfig {
   readonly version: string;
 }
 
-type BindingCall = (method: DesktopMethod, ...args: unknown[]) => Promise<unknown>;
-
-export function installPageBridge(config: PageBridgeConfig): void {
+/**
+ * Turns the binding into `window.desktop`. `bridgeOver` is the protocol's `desktopBridgeOver`,
+ * passed in by the script (pageBridgeScript) because this function cannot import.
+ */
+export function installPageBridge(config: PageBridgeConfig, bridgeOver: typeof desktopBridgeOver): void {
   const scope = window as unknown as Record<string, unknown>;
   const binding = scope[config.binding];
   if (window.location.origin !== config.origin || typeof binding !== 'function') return;
-  const call = binding as BindingCall;
   // The page sees the contract only, not the raw binding.
   delete scope[config.binding];
 
-  const listeners = new Set<(isMaximized: boolean) => void>();
-  let lastMaximized: boolean | null = null;
-  const emit = (isMaximized: boolean): void => {
-    if (isMaximized === lastMaximized) return;
-    lastMaximized = isMaximized;
-    for (const listener of listeners) {
-      try {
-        listener(isMaximized);
-      } catch (error) {
-        console.error(error);
-      }
-    }
-  };
-  const isMaximized = async (): Promise<boolean> => (await call('isMaximized')) === true;
+  const { bridge, emit } = bridgeOver(binding as DesktopShellCall, config.platform, config.version);
   // The window manager can maximise or restore the window too (its own buttons, keys): the
   // viewport's size changes either way.
   window.addEventListener('resize', () => {
-    isMaximized().then(emit, () => undefined);
+    bridge.isMaximized().then(emit, () => undefined);
   });
-
-  const desktop: DesktopBridge = Object.freeze({
-    isDesktop: true as const,
-    platform: config.platform,
-    version: config.version,
-    minimize: async () => {
-      await call('minimize');
-    },
-    toggleMaximize: async () => {
-      const next = (await call('toggleMaximize')) === true;
-      emit(next);
-      return next;
-    },
-    isMaximized,
-    close: async () => {
-      await call('close');
-    },
-    startDrag: async () => {
-      await call('startDrag');
-    },
-    moveBy: async (dx: number, dy: number) => {
-      await call('moveBy', dx, dy);
-    },
-    endDrag: async () => {
-      await call('endDrag');
-    },
-    openExternal: async (url: string) => {
-      await call('openExternal', String(url));
-    },
-    onMaximizedChange: (listener: (isMaximized: boolean) => void) => {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-  });
-  Object.defineProperty(window, 'desktop', { value: desktop, enumerable: true, configurable: false, writable: false });
+  Object.defineProperty(window, 'desktop', { value: bridge, enumerable: true, configurable: false, writable: false });
 }

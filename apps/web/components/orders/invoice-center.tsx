@@ -4,19 +4,18 @@ import { endpoints } from '@xcad/protocol';
 import type { TInvoice, TOrderDetails } from '@xcad/protocol';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef, useState } from 'react';
-import { useLoginModal } from '@/components/auth/login-modal-provider';
+import { useEffect, useState } from 'react';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import { cardClass } from '@/components/ui/card';
-import { ReceiptIcon, UserIcon } from '@/components/ui/icons';
+import { ReceiptIcon } from '@/components/ui/icons';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
 import { apiClient } from '@/lib/api/client';
 import { isSessionRefused } from '@/lib/auth/session-refused';
-import { mobileLoginHref } from '@/lib/navigation/menu';
 import { fetchAllPaidOrders, sortedInvoices, withInvoice } from '@/lib/orders/invoice-data';
 import { invoiceableOrders, preselectedOrderNo } from '@/lib/orders/orders';
+import { SigninGate } from '@/components/personal/signin-gate';
 import { InvoiceForm } from './invoice-form';
 import type { Signed } from './invoice-form';
 import { InvoiceList } from './invoice-list';
@@ -25,9 +24,6 @@ import styles from './invoice.module.css';
 // /invoice.html (decision 0018): a public page whose content needs the account. Visitors get a sign-in
 // prompt (the login modal opens by itself on desktop); a signed-in user gets their paid orders
 // without an invoice to choose from, the form, and the invoices applied for so far.
-
-// Same breakpoint as the headers: above it the login modal, at or below it the /loginPhone page.
-const DESKTOP_QUERY = '(min-width: 751px)';
 
 interface InvoiceData {
   readonly choices: readonly TOrderDetails[];
@@ -48,47 +44,17 @@ async function loadInvoiceData(signed: Signed): Promise<InvoiceData> {
   return { choices: invoiceableOrders(orders), invoices: sortedInvoices(list.invoices) };
 }
 
+/** The sign-in prompt with this page's words; /loginPhone brings the visitor back with the query. */
 function InvoiceGate() {
   const t = useTranslations('orders.invoice.gate');
   const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const loginModal = useLoginModal();
-  const openLogin = useRef(loginModal.open);
-  useEffect(() => {
-    openLogin.current = loginModal.open;
-  }, [loginModal.open]);
-
-  // Once, when the prompt appears: closing the modal then leaves the visitor on the prompt.
-  useEffect(() => {
-    if (window.matchMedia(DESKTOP_QUERY).matches) openLogin.current();
-  }, []);
-
-  const query = searchParams.toString();
+  const query = useSearchParams().toString();
   return (
-    <section className={styles.gate} data-testid="signin-gate" aria-labelledby="invoice-gate-title">
-      <span className={styles.gateIcon} aria-hidden="true">
-        <UserIcon size={28} />
-      </span>
-      <h2 id="invoice-gate-title" className={styles.gateTitle}>
-        {t('title')}
-      </h2>
-      <p className={styles.gateText}>{t('text')}</p>
-      <button
-        type="button"
-        className={`${styles.gateButton} ${styles.desktopOnly}`}
-        data-testid="signin-gate-login"
-        onClick={() => loginModal.open()}
-      >
-        {t('login')}
-      </button>
-      <Link
-        className={`${styles.gateButton} ${styles.mobileOnly}`}
-        data-testid="signin-gate-mobile"
-        href={mobileLoginHref(query ? `${pathname}?${query}` : pathname)}
-      >
-        {t('login')}
-      </Link>
-    </section>
+    <SigninGate
+      copy={{ title: t('title'), text: t('text') }}
+      returnTo={query ? `${pathname}?${query}` : pathname}
+      refreshOnSignIn={false}
+    />
   );
 }
 

@@ -14,12 +14,26 @@ import styles from './signin-gate.module.css';
 // Same breakpoint as the headers: above it the login modal, at or below it the /loginPhone page.
 const DESKTOP_QUERY = '(min-width: 751px)';
 
+interface SigninGateProps {
+  /** The account service could not be asked: offer a reload instead of a sign-in. */
+  readonly isUnavailable?: boolean;
+  /** What the page offers once signed in; the personal centre's words by default. */
+  readonly copy?: { readonly title: string; readonly text: string };
+  /** Where /loginPhone comes back to; this page's path by default. */
+  readonly returnTo?: string;
+  /**
+   * Render the page again on the server when someone signs in (the personal pages read the session
+   * there); a page that loads its data in the browser after sign-in turns this off.
+   */
+  readonly refreshOnSignIn?: boolean;
+}
+
 /**
- * What a personal page shows a visitor without a valid session (spec §2; decision 0010: "signed-out
- * visitors are sent to login"). On desktop the login modal opens at once; on a phone the link leads
- * to /loginPhone, which comes back here. A login in this tab (or another) re-renders the page.
+ * What a page whose content needs the account shows a visitor without a valid session (spec §2;
+ * decision 0010: "signed-out visitors are sent to login"). On desktop the login modal opens at once;
+ * on a phone the link leads to /loginPhone, which comes back here.
  */
-export function SigninGate({ isUnavailable = false }: { isUnavailable?: boolean }) {
+export function SigninGate({ isUnavailable = false, copy, returnTo, refreshOnSignIn = true }: SigninGateProps) {
   const t = useTranslations('account.gate');
   const router = useRouter();
   const pathname = usePathname();
@@ -41,7 +55,7 @@ export function SigninGate({ isUnavailable = false }: { isUnavailable?: boolean 
   const renderedToken = useRef<string | null | undefined>(undefined);
   const token = user?.usertoken ?? null;
   useEffect(() => {
-    if (status === 'unknown') return;
+    if (!refreshOnSignIn || status === 'unknown') return;
     if (renderedToken.current === undefined) {
       renderedToken.current = token;
       return;
@@ -50,7 +64,7 @@ export function SigninGate({ isUnavailable = false }: { isUnavailable?: boolean 
       renderedToken.current = token;
       router.refresh();
     }
-  }, [router, status, token]);
+  }, [refreshOnSignIn, router, status, token]);
 
   if (isUnavailable) {
     return (
@@ -71,9 +85,9 @@ export function SigninGate({ isUnavailable = false }: { isUnavailable?: boolean 
         <UserIcon size={28} />
       </span>
       <h2 id="signin-gate-title" className={styles.title}>
-        {t('title')}
+        {copy?.title ?? t('title')}
       </h2>
-      <p className={styles.text}>{t('text')}</p>
+      <p className={styles.text}>{copy?.text ?? t('text')}</p>
       <button
         type="button"
         className={`${styles.button} ${styles.desktopOnly}`}
@@ -82,7 +96,11 @@ export function SigninGate({ isUnavailable = false }: { isUnavailable?: boolean 
       >
         {t('login')}
       </button>
-      <Link className={`${styles.button} ${styles.mobileOnly}`} data-testid="signin-gate-mobile" href={href(mobileLoginHref(pathname))}>
+      <Link
+        className={`${styles.button} ${styles.mobileOnly}`}
+        data-testid="signin-gate-mobile"
+        href={href(mobileLoginHref(returnTo ?? pathname))}
+      >
         {t('login')}
       </Link>
     </section>
