@@ -1,7 +1,7 @@
 'use client';
 
 import type { TTaskType } from '@xcad/protocol';
-import { useMessages, useTranslations } from 'next-intl';
+import { useFormatter, useMessages, useTranslations } from 'next-intl';
 import { useCallback, useMemo, useState } from 'react';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
@@ -44,9 +44,10 @@ function FileReport({ file }: { readonly file: FileProgress }) {
   const t = useTranslations('tools.workbench.report');
   const messages = useMessages() as { tools?: { workbench?: { report?: unknown } } };
   const words = reportWordsOf(messages.tools?.workbench?.report);
+  const format = useFormatter();
   const { summary, changes } = file;
   if (summary === null && changes.length === 0) return null;
-  const layouts = summary?.layouts.map((layout) => (layout === 'Model' ? t('model') : layout)).join('、') ?? '';
+  const layouts = format.list(summary?.layouts.map((layout) => (layout === 'Model' ? t('model') : layout)) ?? [], { type: 'conjunction' });
   return (
     <div className={styles.fileReport} data-testid="tool-file-report">
       {summary !== null && (
