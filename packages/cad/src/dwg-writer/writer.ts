@@ -9,6 +9,7 @@ import { nearestAci } from '../geom/color';
 import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering } from '../dxf-writer/lower';
+import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import { chordTolerance, extentsOf } from '../dxf-writer/writer';
 import {
   CODEPAGE_ANSI_936,
@@ -63,6 +64,8 @@ export interface WriteDwgResult {
   bytes: Uint8Array;
   /** What was changed to fit the release, one line per kind of change. */
   notes: string[];
+  /** The same changes, one entry per (type, outcome, how): the save-as report (decision 0037). */
+  changes: SaveAsChange[];
 }
 
 export function writeDwg(drawing: Drawing, options: WriteDwgOptions): WriteDwgResult {
@@ -91,12 +94,14 @@ export class DwgLowering {
   constructor(
     d: Drawing,
     private readonly version: DwgVersion,
-    private readonly note: (key: string) => void,
+    private readonly note: (n: SaveAsNote) => void,
   ) {
     const tol = chordTolerance(d);
     this.base = new Lowering(d, Number(version), tol, note);
     // A release without MESH: its polyface rule, with a note that names the DWG release.
-    this.mesh = new Lowering(d, 2004, tol, () => note(`MESH: written as a polyface mesh (no DWG ${version} MESH encoding)`));
+    this.mesh = new Lowering(d, 2004, tol, () =>
+      note(change('MESH', 'polyface', `written as a polyface mesh (no DWG ${version} MESH encoding)`)),
+    );
   }
 
   lower(e: Entity): Entity[] {
@@ -104,7 +109,7 @@ export class DwgLowering {
     for (const x of this.base.lower(e)) {
       for (const y of x.type === 'MESH' ? this.mesh.lower(x) : [x]) {
         if (NATIVE_TYPES.has(y.type)) out.push(y);
-        else this.note(`${y.type}: left out (no DWG ${this.version} encoding)`);
+        else this.note(change(y.type, 'not-in-version', `left out (no DWG ${this.version} encoding)`));
       }
     }
     return out;
@@ -161,7 +166,7 @@ interface BlockPlan {
 class DwgWriter {
   private readonly year: number;
   private seed = 1;
-  private readonly notes = new Map<string, number>();
+  private readonly log = new SaveAsLog();
   private readonly lowering: DwgLowering;
   private readonly objects = new Map<number, Uint8Array>();
   private readonly layers: Table<Layer>;
@@ -184,15 +189,15 @@ class DwgWriter {
     this.ltypes = new Table(next);
     this.styles = new Table(next);
     this.dimstyles = new Table(next);
-    this.lowering = new DwgLowering(d, version, (key) => this.note(key));
+    this.lowering = new DwgLowering(d, version, (n) => this.note(n));
   }
 
   private handle(): number {
     return this.seed++;
   }
 
-  private note(key: string): void {
-    this.notes.set(key, (this.notes.get(key) ?? 0) + 1);
+  private note(n: SaveAsNote): void {
+    this.log.note(n);
   }
 
   private classType(dxfName: string): number {
@@ -317,7 +322,8 @@ class DwgWriter {
       if (aci === 256) aci = 7;
       if (c.rgb !== undefined) {
         if (c.aci === undefined || c.aci === 0 || c.aci === 256) aci = nearestAci(c.rgb);
-        if (this.year < 2004) this.note('true colour: changed to the nearest ACI colour (DWG 2000 has no true colours)');
+        if (this.year < 2004)
+          this.note(change('LAYER', 'nearest-colour', 'changed to the nearest ACI colour (DWG 2000 has no true colours)', 'true colour'));
       }
       const lt = this.ltypeHandle(src.linetype || 'Continuous', continuous.handle);
       this.put(l.handle, layerRecord(tctx, l.handle, h.layerControl, src, lt, aci, this.year >= 2004 ? c.rgb : undefined));
@@ -379,7 +385,7 @@ class DwgWriter {
         elements: [],
       };
       if (src.elements.some((el) => el.kind & 6 && !styleByHandle(el.styleHandle)))
-        this.note('LTYPE: text or shape elements without their text style written as plain dashes');
+        this.note(change('LTYPE', 'plain-dashes', 'text or shape elements without their text style written as plain dashes'));
       this.put(l.handle, ltypeRecord(tctx, l.handle, h.ltypeControl, { ...src, name: l.name }, styleByHandle));
     }
     this.put(h.viewControl, controlObject(tctx, 60, h.viewControl, []));
@@ -562,11 +568,7 @@ class DwgWriter {
                 h.groups,
               ],
             });
-    const notes = [...this.notes].map(([key, n]) => {
-      const colon = key.indexOf(':');
-      return colon < 0 ? `${key} (${n})` : `${key.slice(0, colon)}: ${n} ${key.slice(colon + 1).trim()}`;
-    });
-    return { bytes, notes };
+    return { bytes, notes: this.log.notes, changes: this.log.changes };
   }
 
   private put(handle: number, bytes: Uint8Array): void {
@@ -593,7 +595,7 @@ class DwgWriter {
       },
       style: (name) => this.styles.get(name || 'Standard', this.d.textStyles[name || 'Standard']).handle,
       dimstyle: (name) => (this.dimstyles.find(name || 'Standard') ?? (this.dimstyles.find('Standard') as Entry<unknown>)).handle,
-      note: (key) => this.note(key),
+      note: (n) => this.note(n),
       classType: (dxf) => this.classType(dxf),
     };
   }
@@ -669,7 +671,7 @@ class DwgWriter {
     if (e.type === 'INSERT') {
       const target = this.blocks.get(upper(e.name));
       if (!target || LAYOUT_BLOCK.test(e.name)) {
-        this.note(`INSERT: left out (its block is missing)`);
+        this.note(change('INSERT', 'broken-input', 'left out (its block is missing)'));
         return null;
       }
       p.handle = this.handle();

@@ -1,6 +1,7 @@
 /**
- * What a DXF version cannot hold, turned into what it can: every rule counts itself through
- * `note` with a key "TYPE: what happened", so the writer reports each kind of change once.
+ * What a DXF version cannot hold, turned into what it can: every rule counts each object it
+ * changes through `note` (a structured save-as note, decision 0037), so the writer reports each
+ * kind of change once with its count.
  */
 import { apply3, isDefaultExtrusion, ocsToWcs } from '../geom/matrix';
 import { plainMText } from '../text/mtext-parser';
@@ -19,6 +20,7 @@ import type {
   QuadEntity,
   TextEntity,
 } from '../model';
+import { change, type SaveAsHow, type SaveAsNote } from '../save-as';
 import { ellipsePoints, fillTrapezoids, hatchRings, patternLines, patternSegments, splinePolyline } from './geometry';
 import type { Vec3 } from '../geom/vector';
 
@@ -48,9 +50,13 @@ export class Lowering {
     private readonly d: Drawing,
     private readonly year: number,
     private readonly tol: number,
-    private readonly note: (key: string) => void,
+    private readonly report: (n: SaveAsNote) => void,
   ) {
     for (const b of Object.values(d.blocks)) this.blocks.set(b.name.toUpperCase(), b);
+  }
+
+  private note(type: string, how: SaveAsHow, what: string): void {
+    this.report(change(type, how, what));
   }
 
   /** The entities written for `e` (itself when the version holds it). */
@@ -58,19 +64,19 @@ export class Lowering {
     const r12 = this.year === 12;
     switch (e.type) {
       case 'UNKNOWN':
-        this.note(`${e.dxfType}: left out (a custom or proxy entity with no DXF equivalent)`);
+        this.note(e.dxfType, 'no-graphics', 'left out (a custom or proxy entity with no DXF equivalent)');
         return [];
       case 'ACAD_TABLE': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {
-          this.note('ACAD_TABLE: left out (its table block is missing)');
+          this.note('ACAD_TABLE', 'broken-input', 'left out (its table block is missing)');
           return [];
         }
-        this.note('ACAD_TABLE: written as a reference to its table block');
+        this.note('ACAD_TABLE', 'block', 'written as a reference to its table block');
         return [this.insert(e, b.name, e.insertion)];
       }
       case 'MLINE': {
-        this.note('MLINE: written as one polyline per element line');
+        this.note('MLINE', 'polyline', 'written as one polyline per element line');
         const count = Math.max(0, ...e.vertices.map((v) => v.params.length));
         const out: Entity[] = [];
         for (let j = 0; j < count; j++) {
@@ -83,11 +89,11 @@ export class Lowering {
         return out;
       }
       case 'MULTILEADER':
-        this.note('MULTILEADER: written as its leader lines and text');
+        this.note('MULTILEADER', 'graphics', 'written as its leader lines and text');
         return this.mleader(e).flatMap((x) => this.lower(x));
       case 'MESH':
         if (this.year >= 2010) return [e];
-        this.note(`MESH: written as a polyface mesh (DXF ${this.year} has no MESH)`);
+        this.note('MESH', 'polyface', `written as a polyface mesh (DXF ${this.year === 12 ? 'R12' : this.year} has no MESH)`);
         return [
           this.polyface(
             e,
@@ -100,19 +106,19 @@ export class Lowering {
     if (!r12) return [e];
     switch (e.type) {
       case 'MTEXT':
-        this.note('MTEXT: written as TEXT lines, one per line (R12 has no MTEXT)');
+        this.note('MTEXT', 'text', 'written as TEXT lines, one per line (R12 has no MTEXT)');
         return this.mtextLines(e);
       case 'LWPOLYLINE':
-        this.note('LWPOLYLINE: written as POLYLINE (R12)');
+        this.note('LWPOLYLINE', 'polyline', 'written as POLYLINE (R12)');
         return [this.fromLw(e)];
       case 'ELLIPSE': {
-        this.note('ELLIPSE: written as a polyline within the chord tolerance (R12)');
+        this.note('ELLIPSE', 'polyline', 'written as a polyline within the chord tolerance (R12)');
         const pts = ellipsePoints(e, this.tol);
         const full = Math.abs(e.endParam - e.startParam) >= Math.PI * 2 - 1e-9 || Math.abs(e.endParam - e.startParam) < 1e-12;
         return [this.wcsPolyline(e, pts, full)];
       }
       case 'SPLINE': {
-        this.note('SPLINE: written as a polyline within the chord tolerance (R12)');
+        this.note('SPLINE', 'polyline', 'written as a polyline within the chord tolerance (R12)');
         const pts = splinePolyline(e, this.tol);
         const a = pts[0],
           z = pts[pts.length - 1];
@@ -125,20 +131,20 @@ export class Lowering {
       case 'DIMENSION': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {
-          this.note('DIMENSION: left out (its block is missing; R12 gets dimensions as block references)');
+          this.note('DIMENSION', 'broken-input', 'left out (its block is missing; R12 gets dimensions as block references)');
           return [];
         }
-        this.note('DIMENSION: written as a reference to its block (R12)');
+        this.note('DIMENSION', 'block', 'written as a reference to its block (R12)');
         return [this.insert(e, b.name, b.basePoint)];
       }
       case 'LEADER':
-        this.note('LEADER: written as a polyline (R12)');
+        this.note('LEADER', 'polyline', 'written as a polyline (R12)');
         return [this.wcsPolyline(e, e.vertices, false)];
       case 'XLINE':
       case 'RAY':
       case 'IMAGE':
       case 'WIPEOUT':
-        this.note(`${e.type}: left out (R12 has no ${e.type})`);
+        this.note(e.type, 'not-in-version', `left out (R12 has no ${e.type})`);
         return [];
       default:
         return [e];
@@ -325,7 +331,7 @@ export class Lowering {
       );
     const fill = e.solid || e.gradient !== undefined;
     if (fill) {
-      this.note('HATCH: written as its boundary polylines and SOLID fills (R12)');
+      this.note('HATCH', 'hatch-lines', 'written as its boundary polylines and SOLID fills (R12)');
       const base = baseOf(e);
       const first = e.gradient?.colors[0];
       if (first) base.color = { ...first };
@@ -339,9 +345,9 @@ export class Lowering {
       }
       return out;
     }
-    this.note('HATCH: written as its boundary polylines and pattern LINEs (R12)');
+    this.note('HATCH', 'hatch-lines', 'written as its boundary polylines and pattern LINEs (R12)');
     const { segments, truncated } = patternSegments(rings, patternLines(e, this.d), MAX_PATTERN_SEGMENTS);
-    if (truncated) this.note(`HATCH: pattern cut at ${MAX_PATTERN_SEGMENTS} lines (too dense to expand)`);
+    if (truncated) this.note('HATCH', 'detail', `pattern cut at ${MAX_PATTERN_SEGMENTS} lines (too dense to expand)`);
     const toWcs = ocsToWcs(e.extrusion);
     const base = { ...baseOf(e), extrusion: [0, 0, 1] as Vec3 };
     for (const [x0, y0, x1, y1] of segments) {

@@ -13,6 +13,7 @@ import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
 import { HandleTable, upper } from './handles';
 import { Lowering } from './lower';
+import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import type { Vec3 } from '../geom/vector';
 
 export type DxfVersion = 'R12' | '2000' | '2004' | '2007' | '2010' | '2013' | '2018';
@@ -37,6 +38,8 @@ export interface WriteDxfResult {
   bytes: Uint8Array;
   /** What was changed to fit the version, one line per kind of change. */
   notes: string[];
+  /** The same changes, one entry per (type, outcome, how): the save-as report (decision 0037). */
+  changes: SaveAsChange[];
 }
 
 const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
@@ -62,7 +65,7 @@ class DxfWriter implements EntityWriterContext {
   readonly r12: boolean;
   private readonly options: WriteDxfOptions;
   private seed = 0x20;
-  private readonly notes = new Map<string, number>();
+  private readonly log = new SaveAsLog();
   private readonly lowering: Lowering;
   readonly layers: HandleTable;
   readonly ltypes: HandleTable;
@@ -87,7 +90,7 @@ class DxfWriter implements EntityWriterContext {
     this.dimstyles = new HandleTable(next);
     this.records = new HandleTable(next);
     this.layoutHandles = new HandleTable(next);
-    this.lowering = new Lowering(d, this.year, chordTolerance(d), (key) => this.note(key));
+    this.lowering = new Lowering(d, this.year, chordTolerance(d), (n) => this.note(n));
   }
 
   get version(): DxfVersion {
@@ -98,9 +101,9 @@ class DxfWriter implements EntityWriterContext {
     return (this.seed++).toString(16).toUpperCase();
   }
 
-  /** Counts one change of a kind; the notes say "KIND: n what". */
-  note(key: string): void {
-    this.notes.set(key, (this.notes.get(key) ?? 0) + 1);
+  /** Counts one object changed to fit the version. */
+  note(n: SaveAsNote): void {
+    this.log.note(n);
   }
 
   write(): WriteDxfResult {
@@ -154,11 +157,7 @@ class DxfWriter implements EntityWriterContext {
 
     const unicode = this.year >= 2007;
     const bytes = this.options.binary ? toBinary(out, unicode, this.r12) : toAscii(out, unicode);
-    const notes = [...this.notes].map(([key, n]) => {
-      const colon = key.indexOf(':');
-      return colon < 0 ? `${key} (${n})` : `${key.slice(0, colon)}: ${n} ${key.slice(colon + 1).trim()}`;
-    });
-    return { bytes, notes };
+    return { bytes, notes: this.log.notes, changes: this.log.changes };
   }
 
   /** Model space, then the paper layouts (the first one is *Paper_Space; R12 keeps only it). */
@@ -173,8 +172,8 @@ class DxfWriter implements EntityWriterContext {
     );
     papers.forEach((l, i) => {
       if (this.r12 && i > 0) {
-        const n = l.entities?.length ?? 0;
-        for (let k = 0; k < n; k++) this.note(`${l.name}: entities of a second paper layout left out (R12 has one paper space)`);
+        for (const e of l.entities ?? [])
+          this.note(change(e.type, 'not-in-version', 'entities of a second paper layout left out (R12 has one paper space)', l.name));
         return;
       }
       spaces.push({ block: i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`, layout: l, entities: l.entities ?? [], paper: true });
@@ -275,10 +274,12 @@ class DxfWriter implements EntityWriterContext {
           .g(72, 65)
           .g(73, elements.length)
           .g(40, lt?.totalLength ?? 0);
+        // One note per linetype whose text or shape elements become plain dashes.
+        let dashed: string | null = null;
         for (const el of elements) {
           out.g(49, el.length);
           if (this.r12) {
-            if (el.kind) this.note('LTYPE: text or shape elements of a linetype written as plain dashes (R12)');
+            if (el.kind) dashed = 'text or shape elements of a linetype written as plain dashes (R12)';
             continue;
           }
           const styleName = el.styleHandle
@@ -287,7 +288,7 @@ class DxfWriter implements EntityWriterContext {
           const complex = el.kind !== 0 && styleName !== undefined;
           out.g(74, complex ? el.kind : 0);
           if (!complex) {
-            if (el.kind) this.note('LTYPE: text or shape elements without their text style written as plain dashes');
+            if (el.kind) dashed = 'text or shape elements without their text style written as plain dashes';
             continue;
           }
           out
@@ -298,6 +299,7 @@ class DxfWriter implements EntityWriterContext {
           out.g(44, el.offset?.[0] ?? 0).g(45, el.offset?.[1] ?? 0);
           if (el.kind & 2) out.g(9, el.text ?? '');
         }
+        if (dashed) this.note(change('LTYPE', 'plain-dashes', dashed));
       }
     });
 
@@ -309,7 +311,14 @@ class DxfWriter implements EntityWriterContext {
         entry('LAYER', this.layers.get(name), 'AcDbLayerTableRecord', name, l ? (l.frozen ? 1 : 0) | (l.locked ? 4 : 0) : 0);
         const aci = l ? l.color.aci || (l.color.rgb !== undefined ? nearestAci(l.color.rgb) : 7) : 7;
         if (l?.color.rgb !== undefined && this.year < 2004)
-          this.note(`true colour: changed to the nearest ACI colour (DXF ${this.options.version} has no true colours)`);
+          this.note(
+            change(
+              'LAYER',
+              'nearest-colour',
+              `changed to the nearest ACI colour (DXF ${this.options.version} has no true colours)`,
+              'true colour',
+            ),
+          );
         out.g(62, l && !l.on ? -Math.abs(aci) : Math.abs(aci));
         if (l?.color.rgb !== undefined && this.year >= 2004) out.g(420, l.color.rgb);
         out.g(6, l?.linetype || 'Continuous');
