@@ -8,7 +8,7 @@
 import { nearestAci } from '../geom/color';
 import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
-import { Lowering } from '../dxf-writer/lower';
+import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import { chordTolerance, extentsOf } from '../dxf-writer/writer';
 import {
@@ -58,6 +58,8 @@ export class DwgWriteError extends Error {
 
 export interface WriteDwgOptions {
   version: DwgVersion;
+  /** Draws what the release cannot hold as our renderer draws it (`graphicsLowering`, save-as-graphics.ts). */
+  graphics?: GraphicsLowering;
 }
 
 export interface WriteDwgResult {
@@ -76,7 +78,7 @@ export function writeDwg(drawing: Drawing, options: WriteDwgOptions): WriteDwgRe
       `${known ? `DWG ${v} output is not supported yet` : `unknown DWG version '${String(v)}'`}: DWG can be written as ${DWG_WRITE_VERSIONS.join(', ')}`,
     );
   }
-  return new DwgWriter(drawing, v).write();
+  return new DwgWriter(drawing, v, options.graphics).write();
 }
 
 const upper = (s: string): string => s.toUpperCase();
@@ -95,9 +97,10 @@ export class DwgLowering {
     d: Drawing,
     private readonly version: DwgVersion,
     private readonly note: (n: SaveAsNote) => void,
+    graphics?: GraphicsLowering,
   ) {
     const tol = chordTolerance(d);
-    this.base = new Lowering(d, Number(version), tol, note);
+    this.base = new Lowering(d, Number(version), tol, note, graphics);
     // A release without MESH: its polyface rule, with a note that names the DWG release.
     this.mesh = new Lowering(d, 2004, tol, () =>
       note(change('MESH', 'polyface', `written as a polyface mesh (no DWG ${version} MESH encoding)`)),
@@ -182,6 +185,7 @@ class DwgWriter {
   constructor(
     private readonly d: Drawing,
     private readonly version: DwgVersion,
+    graphics?: GraphicsLowering,
   ) {
     this.year = Number(version);
     const next = (): number => this.handle();
@@ -189,7 +193,7 @@ class DwgWriter {
     this.ltypes = new Table(next);
     this.styles = new Table(next);
     this.dimstyles = new Table(next);
-    this.lowering = new DwgLowering(d, version, (n) => this.note(n));
+    this.lowering = new DwgLowering(d, version, (n) => this.note(n), graphics);
   }
 
   private handle(): number {

@@ -12,7 +12,7 @@ import { Groups, toAscii, toBinary, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
 import { HandleTable, upper } from './handles';
-import { Lowering } from './lower';
+import { Lowering, type GraphicsLowering } from './lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import type { Vec3 } from '../geom/vector';
 
@@ -32,6 +32,8 @@ export interface WriteDxfOptions {
   version: DxfVersion;
   /** Binary DXF instead of ASCII. */
   binary?: boolean;
+  /** Draws what the version cannot hold as our renderer draws it (`graphicsLowering`, save-as-graphics.ts). */
+  graphics?: GraphicsLowering;
 }
 
 export interface WriteDxfResult {
@@ -90,7 +92,7 @@ class DxfWriter implements EntityWriterContext {
     this.dimstyles = new HandleTable(next);
     this.records = new HandleTable(next);
     this.layoutHandles = new HandleTable(next);
-    this.lowering = new Lowering(d, this.year, chordTolerance(d), (n) => this.note(n));
+    this.lowering = new Lowering(d, this.year, chordTolerance(d), (n) => this.note(n), options.graphics);
   }
 
   get version(): DxfVersion {
