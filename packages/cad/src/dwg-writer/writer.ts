@@ -41,6 +41,7 @@ import {
   placeholder,
   styleRecord,
   vportRecord,
+  wipeoutVariables,
   type TableContext,
 } from './tables';
 
@@ -436,6 +437,13 @@ class DwgWriter {
       ['ACAD_PLOTSTYLENAME', h.plotStyles],
     ];
     if (this.imageDict) rootEntries.push(['ACAD_IMAGE_DICT', this.imageDict]);
+    // Whether wipeout frames show (the display draws them by it): kept when the source says.
+    const wipeoutFrame = d.header.vars.$WIPEOUTFRAME;
+    const wipeoutVars = typeof wipeoutFrame === 'number' ? this.handle() : 0;
+    if (wipeoutVars) {
+      this.declareClass('WIPEOUTVARIABLES', 'AcDbWipeoutVariables', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 0, false);
+      rootEntries.push(['ACAD_WIPEOUT_VARS', wipeoutVars]);
+    }
     rootEntries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
     this.put(h.named, dictionary(tctx, h.named, 0, rootEntries, { hardOwner: false }));
     this.put(h.groups, dictionary(tctx, h.groups, h.named, []));
@@ -449,6 +457,8 @@ class DwgWriter {
       }),
     );
     this.put(h.normal, placeholder(tctx, h.normal, h.plotStyles));
+    if (wipeoutVars)
+      this.put(wipeoutVars, wipeoutVariables(tctx, this.classType('WIPEOUTVARIABLES'), wipeoutVars, h.named, wipeoutFrame as number));
     const spaces = blocks.filter((b) => b.layout);
     const layoutEntries: [string, number][] = spaces.map((b) => [b.layoutName as string, b.layout]);
     this.put(h.layouts, dictionary(tctx, h.layouts, h.named, layoutEntries));
@@ -535,6 +545,7 @@ class DwgWriter {
       IMAGEDEF_REACTOR: placed.filter((p) => p.e.type === 'IMAGE').length,
       IMAGEDEF: this.imageDefs.size,
       WIPEOUT: placed.filter((p) => p.e.type === 'WIPEOUT').length,
+      WIPEOUTVARIABLES: wipeoutVars ? 1 : 0,
     };
     for (const c of this.classes) c.instances = instances[c.dxfName] ?? 0;
     const common = {

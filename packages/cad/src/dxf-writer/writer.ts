@@ -413,7 +413,21 @@ class DxfWriter implements EntityWriterContext {
       ['ACAD_MLINESTYLE', mlsDict],
     ];
     if (imageDict) rootEntries.push(['ACAD_IMAGE_DICT', imageDict]);
+    // Whether wipeout frames show (the display draws them by it): kept when the source says.
+    const wipeoutFrame = this.d.header.vars.$WIPEOUTFRAME;
+    const wipeoutVars = typeof wipeoutFrame === 'number' ? this.handle() : null;
+    if (wipeoutVars) {
+      rootEntries.push(['ACAD_WIPEOUT_VARS', wipeoutVars]);
+      this.classes.add('WIPEOUTVARIABLES');
+    }
     dict(root, '0', rootEntries);
+    if (wipeoutVars)
+      out
+        .g(0, 'WIPEOUTVARIABLES')
+        .g(5, wipeoutVars)
+        .g(330, root)
+        .g(100, 'AcDbWipeoutVariables')
+        .g(70, wipeoutFrame as number);
     dict(groups, root, []);
     const layouts: [string, Space][] = spaces.map((s, i) => [s.layout?.name || (i === 0 ? 'Model' : `Layout${i}`), s]);
     // Layout names are unique in a drawing.
@@ -527,6 +541,7 @@ class DxfWriter implements EntityWriterContext {
       IMAGE: ['AcDbRasterImage', 'ISM', 127, 1],
       IMAGEDEF: ['AcDbRasterImageDef', 'ISM', 0, 0],
       WIPEOUT: ['AcDbWipeout', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 127, 1],
+      WIPEOUTVARIABLES: ['AcDbWipeoutVariables', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 0, 0],
       MESH: ['AcDbSubDMesh', 'ObjectDBX Classes', 0, 1],
     };
     for (const name of this.classes) {
