@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { writeDwg } from './dwg-writer';
 import { sampleDrawing } from './dwg-writer/test-drawing';
 import { writeDxf } from './dxf-writer';
+import { readDxf } from './dxf';
+import { readDwg } from './dwg-client';
 import { change, SAVE_AS_HOWS, SaveAsLog, type SaveAsChange } from './save-as';
 
 const find = (changes: SaveAsChange[], type: string, how: string): SaveAsChange | undefined =>
@@ -74,4 +76,16 @@ describe('writers report their changes', () => {
     expect(find(changes, 'HATCH', 'solid-fill')?.outcome).toBe('lowered');
     expect(find(changes, 'TCH_WALL', 'no-graphics')?.outcome).toBe('dropped');
   });
+});
+
+describe('what every target holds is kept', () => {
+  it('the wipeout frame setting (wipeouts drawn with or without their frame) survives DXF and DWG', async () => {
+    const src = sampleDrawing();
+    for (const frame of [0, 1]) {
+      src.header.vars.$WIPEOUTFRAME = frame;
+      expect(readDxf(writeDxf(src, { version: '2004' }).bytes).drawing.header.vars.$WIPEOUTFRAME).toBe(frame);
+      for (const version of ['2000', '2018'] as const)
+        expect((await readDwg(writeDwg(src, { version }).bytes)).drawing.header.vars.$WIPEOUTFRAME, version).toBe(frame);
+    }
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 /** DWG or DXF bytes → DWG of a chosen release: the online version converter's entry (Node side). */
 import { openDrawing, type OpenOptions } from '../open';
 import type { SaveAsChange } from '../save-as';
+import { graphicsLowering } from '../save-as-graphics';
 import { writeDwg, type DwgVersion } from './writer';
 
 export interface ConvertToDwgOptions {
@@ -21,6 +22,6 @@ export interface ConvertToDwgResult {
 
 export async function convertToDwg(bytes: Uint8Array, name: string, options: ConvertToDwgOptions): Promise<ConvertToDwgResult> {
   const { drawing, warnings } = await openDrawing(bytes, name, options.open ?? {});
-  const out = writeDwg(drawing, { version: options.version });
+  const out = writeDwg(drawing, { version: options.version, graphics: graphicsLowering(drawing) });
   return { bytes: out.bytes, notes: out.notes, changes: out.changes, warnings };
 }

@@ -8,7 +8,7 @@
 import { nearestAci } from '../geom/color';
 import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
-import { Lowering } from '../dxf-writer/lower';
+import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import { chordTolerance, extentsOf } from '../dxf-writer/writer';
 import {
@@ -41,6 +41,7 @@ import {
   placeholder,
   styleRecord,
   vportRecord,
+  wipeoutVariables,
   type TableContext,
 } from './tables';
 
@@ -58,6 +59,8 @@ export class DwgWriteError extends Error {
 
 export interface WriteDwgOptions {
   version: DwgVersion;
+  /** Draws what the release cannot hold as our renderer draws it (`graphicsLowering`, save-as-graphics.ts). */
+  graphics?: GraphicsLowering;
 }
 
 export interface WriteDwgResult {
@@ -76,7 +79,7 @@ export function writeDwg(drawing: Drawing, options: WriteDwgOptions): WriteDwgRe
       `${known ? `DWG ${v} output is not supported yet` : `unknown DWG version '${String(v)}'`}: DWG can be written as ${DWG_WRITE_VERSIONS.join(', ')}`,
     );
   }
-  return new DwgWriter(drawing, v).write();
+  return new DwgWriter(drawing, v, options.graphics).write();
 }
 
 const upper = (s: string): string => s.toUpperCase();
@@ -95,9 +98,10 @@ export class DwgLowering {
     d: Drawing,
     private readonly version: DwgVersion,
     private readonly note: (n: SaveAsNote) => void,
+    graphics?: GraphicsLowering,
   ) {
     const tol = chordTolerance(d);
-    this.base = new Lowering(d, Number(version), tol, note);
+    this.base = new Lowering(d, Number(version), tol, note, graphics);
     // A release without MESH: its polyface rule, with a note that names the DWG release.
     this.mesh = new Lowering(d, 2004, tol, () =>
       note(change('MESH', 'polyface', `written as a polyface mesh (no DWG ${version} MESH encoding)`)),
@@ -182,6 +186,7 @@ class DwgWriter {
   constructor(
     private readonly d: Drawing,
     private readonly version: DwgVersion,
+    graphics?: GraphicsLowering,
   ) {
     this.year = Number(version);
     const next = (): number => this.handle();
@@ -189,7 +194,7 @@ class DwgWriter {
     this.ltypes = new Table(next);
     this.styles = new Table(next);
     this.dimstyles = new Table(next);
-    this.lowering = new DwgLowering(d, version, (n) => this.note(n));
+    this.lowering = new DwgLowering(d, version, (n) => this.note(n), graphics);
   }
 
   private handle(): number {
@@ -432,6 +437,13 @@ class DwgWriter {
       ['ACAD_PLOTSTYLENAME', h.plotStyles],
     ];
     if (this.imageDict) rootEntries.push(['ACAD_IMAGE_DICT', this.imageDict]);
+    // Whether wipeout frames show (the display draws them by it): kept when the source says.
+    const wipeoutFrame = d.header.vars.$WIPEOUTFRAME;
+    const wipeoutVars = typeof wipeoutFrame === 'number' ? this.handle() : 0;
+    if (wipeoutVars) {
+      this.declareClass('WIPEOUTVARIABLES', 'AcDbWipeoutVariables', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 0, false);
+      rootEntries.push(['ACAD_WIPEOUT_VARS', wipeoutVars]);
+    }
     rootEntries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
     this.put(h.named, dictionary(tctx, h.named, 0, rootEntries, { hardOwner: false }));
     this.put(h.groups, dictionary(tctx, h.groups, h.named, []));
@@ -445,6 +457,8 @@ class DwgWriter {
       }),
     );
     this.put(h.normal, placeholder(tctx, h.normal, h.plotStyles));
+    if (wipeoutVars)
+      this.put(wipeoutVars, wipeoutVariables(tctx, this.classType('WIPEOUTVARIABLES'), wipeoutVars, h.named, wipeoutFrame as number));
     const spaces = blocks.filter((b) => b.layout);
     const layoutEntries: [string, number][] = spaces.map((b) => [b.layoutName as string, b.layout]);
     this.put(h.layouts, dictionary(tctx, h.layouts, h.named, layoutEntries));
@@ -531,6 +545,7 @@ class DwgWriter {
       IMAGEDEF_REACTOR: placed.filter((p) => p.e.type === 'IMAGE').length,
       IMAGEDEF: this.imageDefs.size,
       WIPEOUT: placed.filter((p) => p.e.type === 'WIPEOUT').length,
+      WIPEOUTVARIABLES: wipeoutVars ? 1 : 0,
     };
     for (const c of this.classes) c.instances = instances[c.dxfName] ?? 0;
     const common = {

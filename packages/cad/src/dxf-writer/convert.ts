@@ -1,6 +1,7 @@
 /** DWG or DXF bytes → DXF of a chosen version: the online version converter's entry (Node side). */
 import { openDrawing, type OpenOptions } from '../open';
 import type { SaveAsChange } from '../save-as';
+import { graphicsLowering } from '../save-as-graphics';
 import { writeDxf, type DxfVersion } from './writer';
 
 export interface ConvertToDxfOptions {
@@ -22,6 +23,6 @@ export interface ConvertToDxfResult {
 
 export async function convertToDxf(bytes: Uint8Array, name: string, options: ConvertToDxfOptions): Promise<ConvertToDxfResult> {
   const { drawing, warnings } = await openDrawing(bytes, name, options.open ?? {});
-  const out = writeDxf(drawing, { version: options.version, binary: options.binary === true });
+  const out = writeDxf(drawing, { version: options.version, binary: options.binary === true, graphics: graphicsLowering(drawing) });
   return { bytes: out.bytes, notes: out.notes, changes: out.changes, warnings };
 }

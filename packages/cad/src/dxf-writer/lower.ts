@@ -43,33 +43,66 @@ function baseOf(e: Entity): EntityBase {
   return b;
 }
 
+/**
+ * Draws an object as the entities the display draws it with (save-as-graphics.ts, above the
+ * display floor, decision 0037); null when it has nothing to draw.
+ */
+export interface GraphicsLowering {
+  draw(e: Entity): Entity[] | null;
+}
+
 export class Lowering {
   private readonly blocks = new Map<string, Block>();
+  /** While the entities replacing one object are lowered further, only that object is counted. */
+  private muted = 0;
 
   constructor(
     private readonly d: Drawing,
     private readonly year: number,
     private readonly tol: number,
     private readonly report: (n: SaveAsNote) => void,
+    private readonly graphics?: GraphicsLowering,
   ) {
     for (const b of Object.values(d.blocks)) this.blocks.set(b.name.toUpperCase(), b);
   }
 
   private note(type: string, how: SaveAsHow, what: string): void {
-    this.report(change(type, how, what));
+    if (!this.muted) this.report(change(type, how, what));
+  }
+
+  /** The entities replacing one object, lowered further for this version without being counted again. */
+  private lowerAll(es: Entity[]): Entity[] {
+    this.muted++;
+    try {
+      return es.flatMap((x) => this.lower(x));
+    } finally {
+      this.muted--;
+    }
   }
 
   /** The entities written for `e` (itself when the version holds it). */
   lower(e: Entity): Entity[] {
     const r12 = this.year === 12;
     switch (e.type) {
-      case 'UNKNOWN':
-        this.note(e.dxfType, 'no-graphics', 'left out (a custom or proxy entity with no DXF equivalent)');
+      case 'UNKNOWN': {
+        const g = e.graphics ? this.graphics?.draw(e) : null;
+        if (g) {
+          this.note(e.dxfType, 'proxy-graphics', 'kept as its proxy graphics (lines, fills and text)');
+          return this.lowerAll(g);
+        }
+        if (e.graphics) this.note(e.dxfType, 'not-in-version', 'left out (a custom entity whose proxy graphics could not be kept)');
+        else this.note(e.dxfType, 'no-graphics', 'left out (a custom or proxy entity with no DXF equivalent and no proxy graphics)');
         return [];
+      }
       case 'ACAD_TABLE': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {
-          this.note('ACAD_TABLE', 'broken-input', 'left out (its table block is missing)');
+          const g = this.graphics?.draw(e);
+          if (g) {
+            this.note('ACAD_TABLE', 'graphics', 'drawn as its cell borders and texts (its table block is missing)');
+            return this.lowerAll(g);
+          }
+          this.note('ACAD_TABLE', 'broken-input', 'left out (its table block is missing and its cells were not read)');
           return [];
         }
         this.note('ACAD_TABLE', 'block', 'written as a reference to its table block');
@@ -88,9 +121,15 @@ export class Lowering {
         }
         return out;
       }
-      case 'MULTILEADER':
+      case 'MULTILEADER': {
+        const g = this.graphics?.draw(e);
+        if (g) {
+          this.note('MULTILEADER', 'graphics', 'drawn as its leader lines, arrowheads, landing, frame and content');
+          return this.lowerAll(g);
+        }
         this.note('MULTILEADER', 'graphics', 'written as its leader lines and text');
-        return this.mleader(e).flatMap((x) => this.lower(x));
+        return this.lowerAll(this.mleader(e));
+      }
       case 'MESH':
         if (this.year >= 2010) return [e];
         this.note('MESH', 'polyface', `written as a polyface mesh (DXF ${this.year === 12 ? 'R12' : this.year} has no MESH)`);
@@ -247,7 +286,10 @@ export class Lowering {
     const col = (att - 1) % 3;
     const row = Math.floor((att - 1) / 3);
     const n = lines.length;
-    const a = (e.rotation * Math.PI) / 180;
+    // The direction vector, when there is one, wins over the rotation (WCS; a flat MTEXT's OCS is the WCS).
+    const dir = e.direction && Math.hypot(e.direction[0], e.direction[1]) > 1e-12 ? e.direction : undefined;
+    const rotation = dir ? (Math.atan2(dir[1], dir[0]) * 180) / Math.PI : e.rotation;
+    const a = (rotation * Math.PI) / 180;
     const vx = -Math.sin(a),
       vy = Math.cos(a);
     const out: TextEntity[] = [];
@@ -261,7 +303,7 @@ export class Lowering {
         text: line,
         insertion: p,
         height: h,
-        rotation: e.rotation,
+        rotation,
         widthFactor: 1,
         oblique: 0,
         style: e.style,

@@ -12,7 +12,7 @@ import { Groups, toAscii, toBinary, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
 import { HandleTable, upper } from './handles';
-import { Lowering } from './lower';
+import { Lowering, type GraphicsLowering } from './lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import type { Vec3 } from '../geom/vector';
 
@@ -32,6 +32,8 @@ export interface WriteDxfOptions {
   version: DxfVersion;
   /** Binary DXF instead of ASCII. */
   binary?: boolean;
+  /** Draws what the version cannot hold as our renderer draws it (`graphicsLowering`, save-as-graphics.ts). */
+  graphics?: GraphicsLowering;
 }
 
 export interface WriteDxfResult {
@@ -90,7 +92,7 @@ class DxfWriter implements EntityWriterContext {
     this.dimstyles = new HandleTable(next);
     this.records = new HandleTable(next);
     this.layoutHandles = new HandleTable(next);
-    this.lowering = new Lowering(d, this.year, chordTolerance(d), (n) => this.note(n));
+    this.lowering = new Lowering(d, this.year, chordTolerance(d), (n) => this.note(n), options.graphics);
   }
 
   get version(): DxfVersion {
@@ -411,7 +413,21 @@ class DxfWriter implements EntityWriterContext {
       ['ACAD_MLINESTYLE', mlsDict],
     ];
     if (imageDict) rootEntries.push(['ACAD_IMAGE_DICT', imageDict]);
+    // Whether wipeout frames show (the display draws them by it): kept when the source says.
+    const wipeoutFrame = this.d.header.vars.$WIPEOUTFRAME;
+    const wipeoutVars = typeof wipeoutFrame === 'number' ? this.handle() : null;
+    if (wipeoutVars) {
+      rootEntries.push(['ACAD_WIPEOUT_VARS', wipeoutVars]);
+      this.classes.add('WIPEOUTVARIABLES');
+    }
     dict(root, '0', rootEntries);
+    if (wipeoutVars)
+      out
+        .g(0, 'WIPEOUTVARIABLES')
+        .g(5, wipeoutVars)
+        .g(330, root)
+        .g(100, 'AcDbWipeoutVariables')
+        .g(70, wipeoutFrame as number);
     dict(groups, root, []);
     const layouts: [string, Space][] = spaces.map((s, i) => [s.layout?.name || (i === 0 ? 'Model' : `Layout${i}`), s]);
     // Layout names are unique in a drawing.
@@ -525,6 +541,7 @@ class DxfWriter implements EntityWriterContext {
       IMAGE: ['AcDbRasterImage', 'ISM', 127, 1],
       IMAGEDEF: ['AcDbRasterImageDef', 'ISM', 0, 0],
       WIPEOUT: ['AcDbWipeout', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 127, 1],
+      WIPEOUTVARIABLES: ['AcDbWipeoutVariables', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 0, 0],
       MESH: ['AcDbSubDMesh', 'ObjectDBX Classes', 0, 1],
     };
     for (const name of this.classes) {
