@@ -52,6 +52,8 @@ export interface SceneScore {
   dropped?: true;
   /** The result's own extents differ from the original's (by more than 1% of its size). */
   extentsMoved?: true;
+  /** The result's layout has another page setup (or none: R12 has no page setups); drawn with the original's. */
+  pageSetupChanged?: true;
 }
 
 export interface TargetRow {

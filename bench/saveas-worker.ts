@@ -103,7 +103,10 @@ function scenesOf(d: Drawing): Scene[] {
   return [...withInk.filter((s) => s.isModel), ...withInk.filter((s) => !s.isModel).slice(0, MAX_PAPER_SCENES)];
 }
 
-/** A scene RENDER_WIDTH px wide (lines 1 px), the view its bounds (a layout with a page setup: its sheet). */
+/**
+ * A scene RENDER_WIDTH px wide (lines 1 px), the view its bounds (a layout with a page setup: its sheet).
+ * A result's scene is drawn with the original's bounds and page setup: the same view, pixel for pixel.
+ */
 async function draw(scene: Scene): Promise<Rendered> {
   const png = await renderScenes([scene], { format: 'png', width: RENDER_WIDTH, background: 'white' });
   return { scene, png, image: await decodePng(png) };
@@ -270,11 +273,16 @@ async function sweep(request: WorkerRequest): Promise<void> {
           continue;
         }
         // The result drawn in the original's view: what moved or went missing shows as such, nothing rescales.
-        const drawn = mate ? await draw({ ...mate, bounds: origScene.bounds }) : null;
+        const drawn = mate
+          ? await draw({ ...mate, bounds: origScene.bounds, ...(origScene.paper ? { paper: origScene.paper } : {}) })
+          : null;
         const score = drawn ? compareInk(orig.image, drawn.image, { crop: false, tolerance: F1_TOLERANCE }) : null;
         const s: SceneScore = { name: origScene.name, f1: score?.f1 ?? 0, precision: score?.precision ?? 0, recall: score?.recall ?? 0 };
         if (!mate) s.missing = true;
-        else if (extentsMoved(origScene, mate)) s.extentsMoved = true;
+        else {
+          if (extentsMoved(origScene, mate)) s.extentsMoved = true;
+          if (JSON.stringify(origScene.paper ?? null) !== JSON.stringify(mate.paper ?? null)) s.pageSetupChanged = true;
+        }
         scores.push(s);
         if (s.f1 < 0.99) {
           // The pictures of a scene that differs: the original, the result and their difference.

@@ -99,7 +99,7 @@ interface Row {
   error?: string;
   f1: number | null;
   /** Per scene compared; `dropped`: a layout the writer reported leaving out, not compared. */
-  scenes: { name: string; f1: number; missing?: true; dropped?: true; extentsMoved?: true }[];
+  scenes: { name: string; f1: number; missing?: true; dropped?: true; extentsMoved?: true; pageSetupChanged?: true }[];
   convertMs?: number;
   bytes?: number;
   /** What the writer reported: `changes` rendered "TYPE how N (outcome)", else its notes. */
@@ -365,6 +365,7 @@ async function sweepInput(input: Input, scratch: string): Promise<Row[]> {
         ...(s.missing ? { missing: true as const } : {}),
         ...(s.dropped ? { dropped: true as const } : {}),
         ...(s.extentsMoved ? { extentsMoved: true as const } : {}),
+        ...(s.pageSetupChanged ? { pageSetupChanged: true as const } : {}),
       }));
       const row: Row = {
         input: input.name,
