@@ -149,7 +149,7 @@ describe('uploadpar', () => {
   it('keeps the version pdf2cad was asked for', async () => {
     const caller = freshClient();
     const fields = { tasktype: 'pdf2cad', outputfileextension: 'dxf', fileversion: 'R12', filename: '图纸.pdf', filecount: 1 };
-    const task = await startTask(t, caller, fields as Record<string, string>);
+    const task = await startTask(t, caller, fields);
     const row = await t.database.db.selectFrom('conversion_task').selectAll().where('tasktag', '=', task.tasktag).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ tasktype: 'pdf2cad', output_ext: 'dxf', file_version: 'R12' });
   });
