@@ -368,6 +368,8 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
   }
 
   const phase = snapshot?.phase ?? null;
+  // One converted file downloads with the result's button; several also one by one (decision 0036).
+  const convertedCount = (snapshot?.files ?? []).filter((file) => file.stage === 'done').length;
   const hasEnded = !isRunning && (phase === 'done' || phase === 'failed' || phase === 'cancelled');
   const pendingRows = useMemo(() => initialSnapshot(files).files, [files]);
 
@@ -444,7 +446,7 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
                     key={`${file.index}-${file.name}`}
                     file={file}
                     taskError={snapshot.error}
-                    {...(snapshot.phase === 'done' && !isRunning && snapshot.tasktag !== null
+                    {...(snapshot.phase === 'done' && !isRunning && snapshot.tasktag !== null && convertedCount > 1
                       ? {
                           onDownload: () => snapshot.tasktag !== null && download.download(snapshot.tasktag, file.index),
                           isDownloading: download.busyTag === `${snapshot.tasktag}/${file.index}`,
