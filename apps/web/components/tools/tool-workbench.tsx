@@ -23,7 +23,7 @@ import {
 } from '@/lib/tools/files';
 import { formatBytes } from '@/lib/tools/format';
 import { defaultOptionsOf, taskParamsOf, type ToolOptions } from '@/lib/tools/options';
-import { fileBarOf } from '@/lib/tools/progress';
+import { fileBarOf, filesToRetry } from '@/lib/tools/progress';
 import { changeParts, reportWordsOf } from '@/lib/tools/report';
 import { acceptOf, kindsLabelOf } from '@/lib/tools/tools';
 import { initialSnapshot, type FileProgress, type RunSnapshot, type SignedFields } from '@/lib/tools/upload';
@@ -346,14 +346,8 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
     conversion.start({ tasktype: tool, params: params.params, files: chosen, limitsize: limitsizeOf(tier), signed });
   }
 
-  /**
-   * Decision 0036: 重新转换 sends again, as a new task, only the files a retry can help (a timeout, a
-   * worker that died, the network; after a cancel, every file not converted). A wrong type or a
-   * broken drawing is not offered: it would fail the same way.
-   */
-  const retryable = (snapshot?.files ?? []).filter((file) =>
-    snapshot?.phase === 'cancelled' ? file.stage !== 'done' : file.stage === 'failed' && file.retryable,
-  );
+  // Decision 0036: 重新转换 sends again, as a new task, only the files a retry can help.
+  const retryable = filesToRetry(snapshot);
 
   function retry() {
     const chosen = retryable.map((file) => files[file.index]).filter((file) => file !== undefined);
