@@ -124,7 +124,7 @@ describe('online conversion', () => {
     await expect(row.getByTestId('tool-file-download').count()).resolves.toBe(0);
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('tool-download').click()]);
     expect(download.suggestedFilename()).toBe('样条_R12.dxf');
-    const changes = await row.getByTestId('tool-file-changes').locator('li').allTextContents();
+    const changes = await row.getByTestId('tool-file-change').allTextContents();
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatch(/^样条曲线 ×\d+：目标版本不支持，已转换为多段线$/);
     if ((await page.getByTestId('consent-accept').count()) > 0) await page.getByTestId('consent-accept').click();

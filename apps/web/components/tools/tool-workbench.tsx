@@ -1,6 +1,6 @@
 'use client';
 
-import type { TTaskType } from '@xcad/protocol';
+import type { TFileChange, TTaskType } from '@xcad/protocol';
 import { useFormatter, useMessages, useTranslations } from 'next-intl';
 import { useCallback, useMemo, useState } from 'react';
 import { useSession } from '@/components/auth/session-provider';
@@ -24,7 +24,7 @@ import {
 import { formatBytes } from '@/lib/tools/format';
 import { defaultOptionsOf, taskParamsOf, type ToolOptions } from '@/lib/tools/options';
 import { fileBarOf, filesToRetry } from '@/lib/tools/progress';
-import { changeParts, reportWordsOf } from '@/lib/tools/report';
+import { changeParts, reportWordsOf, type ReportWords } from '@/lib/tools/report';
 import { acceptOf, kindsLabelOf } from '@/lib/tools/tools';
 import { initialSnapshot, type FileProgress, type RunSnapshot, type SignedFields } from '@/lib/tools/upload';
 import { qrSrcOf } from './conversion-calls';
@@ -38,6 +38,18 @@ import styles from './tools.module.css';
 // A tool page's working part (decision 0019): files in (drop or pick, checked against the visitor's
 // tier), the tool's settings, then one conversion at a time with a bar per file through upload
 // and conversion, cancel, the download and the phone QR, the tiers and the recent conversions.
+
+/** Changes listed at once under a file; the dropped ones come first. */
+const CHANGES_SHOWN = 6;
+
+function ChangeLine({ change, words }: { readonly change: TFileChange; readonly words: ReportWords }) {
+  const t = useTranslations('tools.workbench.report');
+  return (
+    <li data-outcome={change.outcome} data-testid="tool-file-change">
+      {t('change', changeParts(change, words))}
+    </li>
+  );
+}
 
 /** A converted file's report (decision 0036): what it holds, then each change from the original as a short line. */
 function FileReport({ file }: { readonly file: FileProgress }) {
@@ -59,12 +71,21 @@ function FileReport({ file }: { readonly file: FileProgress }) {
         <>
           <p className={styles.changesTitle}>{t('changesTitle')}</p>
           <ul className={styles.changes} data-testid="tool-file-changes">
-            {changes.map((change) => (
-              <li key={`${change.type}-${change.outcome}-${change.how}`} data-outcome={change.outcome}>
-                {t('change', changeParts(change, words))}
-              </li>
+            {changes.slice(0, CHANGES_SHOWN).map((change) => (
+              <ChangeLine key={`${change.type}-${change.outcome}-${change.how}`} change={change} words={words} />
             ))}
           </ul>
+          {/* A save-as to R12 may change twenty kinds of objects: the first few, the rest on request. */}
+          {changes.length > CHANGES_SHOWN && (
+            <details className={styles.moreChanges}>
+              <summary>{t('more', { count: changes.length - CHANGES_SHOWN })}</summary>
+              <ul className={styles.changes}>
+                {changes.slice(CHANGES_SHOWN).map((change) => (
+                  <ChangeLine key={`${change.type}-${change.outcome}-${change.how}`} change={change} words={words} />
+                ))}
+              </ul>
+            </details>
+          )}
         </>
       )}
     </div>
