@@ -4,6 +4,7 @@ import { sampleDrawing } from './dwg-writer/test-drawing';
 import { writeDxf } from './dxf-writer';
 import { readDxf } from './dxf';
 import { readDwg } from './dwg-client';
+import type { Drawing } from './model';
 import { change, SAVE_AS_HOWS, SaveAsLog, type SaveAsChange } from './save-as';
 
 const find = (changes: SaveAsChange[], type: string, how: string): SaveAsChange | undefined =>
@@ -87,5 +88,54 @@ describe('what every target holds is kept', () => {
       for (const version of ['2000', '2018'] as const)
         expect((await readDwg(writeDwg(src, { version }).bytes)).drawing.header.vars.$WIPEOUTFRAME, version).toBe(frame);
     }
+  }, 60_000);
+
+  it('entities are written in their draw order (SORTENTSTABLE), so what was drawn on top stays on top', async () => {
+    const src = sampleDrawing();
+    src.blockRecords = [{ name: '*Model_Space', handle: '1F' }];
+    const line = src.modelSpace.find((e) => e.type === 'LINE');
+    const circle = src.modelSpace.find((e) => e.type === 'CIRCLE');
+    const text = src.modelSpace.find((e) => e.type === 'TEXT');
+    if (!line || !circle || !text) throw new Error('sample drawing changed');
+    src.modelSpace = [line, circle, text];
+    src.modelSpace.forEach((e, i) => (e.handle = (0x100 + i).toString(16).toUpperCase()));
+    // The first entity is drawn last.
+    src.drawOrder = { '1F': { '100': 'FFF' } };
+    const expected = ['CIRCLE', 'TEXT', 'LINE'];
+    expect(readDxf(writeDxf(src, { version: '2000' }).bytes).drawing.modelSpace.map((e) => e.type)).toEqual(expected);
+    expect((await readDwg(writeDwg(src, { version: '2004' }).bytes)).drawing.modelSpace.map((e) => e.type)).toEqual(expected);
+  }, 60_000);
+
+  it('dimension styles keep their text style, arrow block and linetypes (new handles naming the same records)', async () => {
+    const src = sampleDrawing();
+    src.blockRecords = [{ name: 'DOOR', handle: 'C80' }];
+    src.textStyles.Standard = {
+      ...(src.textStyles.Standard ?? {
+        name: 'Standard',
+        flags: 0,
+        font: 'txt',
+        bigFont: '',
+        fixedHeight: 0,
+        widthFactor: 1,
+        oblique: 0,
+        generation: 0,
+      }),
+      handle: '11',
+    };
+    src.linetypes.DASHED = { ...(src.linetypes.DASHED as NonNullable<(typeof src.linetypes)['DASHED']>), handle: '6D9' };
+    src.dimStyles.ISO = { name: 'ISO', vars: { 40: 1, 41: 3, 140: 3.5, 340: '11', 342: 'C80', 345: '6D9', 371: 25 } };
+    const named = (d: Drawing): Record<string, unknown> => {
+      const v = Object.values(d.dimStyles).find((s) => s.name === 'ISO')?.vars ?? {};
+      const byHandle = (h: unknown): string | undefined => (typeof h === 'string' ? h.toUpperCase() : undefined);
+      return {
+        text: Object.values(d.textStyles).find((s) => s.handle?.toUpperCase() === byHandle(v[340]))?.name,
+        arrow: d.blockRecords.find((r) => r.handle?.toUpperCase() === byHandle(v[342]))?.name,
+        linetype: Object.values(d.linetypes).find((l) => l.handle?.toUpperCase() === byHandle(v[345]))?.name,
+        lineweight: v[371],
+      };
+    };
+    const want = { text: 'Standard', arrow: 'DOOR', linetype: 'DASHED', lineweight: 25 };
+    expect(named(readDxf(writeDxf(src, { version: '2007' }).bytes).drawing)).toEqual(want);
+    expect(named((await readDwg(writeDwg(src, { version: '2007' }).bytes)).drawing)).toEqual(want);
   }, 60_000);
 });

@@ -209,8 +209,18 @@ export function vportRecord(ctx: TableContext, handle: number, control: number, 
   return o.finish();
 }
 
-/** DIMSTYLE: the variables by their DXF group codes (the reader's model), defaults otherwise. */
-export function dimstyleRecord(ctx: TableContext, handle: number, control: number, s: DimStyle, textStyle: number): Uint8Array {
+/**
+ * DIMSTYLE: the variables by their DXF group codes (the reader's model), defaults otherwise;
+ * `refs` the new handles of what groups 341..347 name (leader, arrow blocks, linetypes), 0 none.
+ */
+export function dimstyleRecord(
+  ctx: TableContext,
+  handle: number,
+  control: number,
+  s: DimStyle,
+  textStyle: number,
+  refs: (code: number) => number = () => 0,
+): Uint8Array {
   const o = new ObjWriter(OT.DIMSTYLE, handle, ctx);
   objectCommon(o, control);
   tableRecordStart(o, s.name);
@@ -275,8 +285,8 @@ export function dimstyleRecord(ctx: TableContext, handle: number, control: numbe
   o.d.b(0);
   o.ref(Ref.HardPointer, 0); // xref block
   o.ref(Ref.HardPointer, textStyle);
-  o.ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0);
-  if (ctx.year >= 2007) o.ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0);
+  for (const code of [341, 342, 343, 344]) o.ref(Ref.HardPointer, refs(code));
+  if (ctx.year >= 2007) for (const code of [345, 346, 347]) o.ref(Ref.HardPointer, refs(code));
   return o.finish();
 }
 

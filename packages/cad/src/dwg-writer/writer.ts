@@ -6,6 +6,7 @@
  * release year) and is reported once per kind in `notes`.
  */
 import { nearestAci } from '../geom/color';
+import { inDrawOrder, recordHandleOf } from '../drawing';
 import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
@@ -423,7 +424,18 @@ class DwgWriter {
     for (const s of dimstyles) {
       const src = s.src ?? { name: s.name, vars: {} };
       const txsty = typeof src.vars[340] === 'string' ? styleByHandle(src.vars[340] as string) || standardStyle : standardStyle;
-      this.put(s.handle, dimstyleRecord(tctx, s.handle, h.dimstyleControl, { ...src, name: s.name }, txsty));
+      // Leader and arrow blocks (341..344) and the dimension linetypes (345..347), by their new handles.
+      const refs = (code: number): number => {
+        const v = src.vars[code];
+        if (typeof v !== 'string' || !v) return 0;
+        if (code <= 344) {
+          const name = d.blockRecords.find((r) => r.handle && upper(r.handle) === upper(v))?.name;
+          return (name && this.blocks.get(upper(name))?.record) || 0;
+        }
+        const lt = Object.values(d.linetypes).find((l) => l.handle && upper(l.handle) === upper(v));
+        return (lt && this.ltypes.find(lt.name)?.handle) || 0;
+      };
+      this.put(s.handle, dimstyleRecord(tctx, s.handle, h.dimstyleControl, { ...src, name: s.name }, txsty, refs));
     }
     // The viewport entity header control exists up to R2000 only.
     if (this.year < 2004) this.put(h.vxControl, controlObject(tctx, OT.VX_CONTROL, h.vxControl, []));
@@ -656,15 +668,23 @@ class DwgWriter {
       used.add(upper(name));
       return name;
     };
-    add('*Model_Space', { ...empty('*Model_Space'), entities: d.modelSpace }, 2, uniqueName(modelLayout?.name || 'Model'), modelLayout);
+    // Entities in their draw order (decision 0037): fresh handles rise in writing order.
+    const model = inDrawOrder(d, d.modelSpace, recordHandleOf(d, '*Model_Space'));
+    add('*Model_Space', { ...empty('*Model_Space'), entities: model }, 2, uniqueName(modelLayout?.name || 'Model'), modelLayout);
     if (papers.length === 0) add('*Paper_Space', empty('*Paper_Space'), 1, uniqueName('Layout1'));
     papers.forEach((l, i) => {
       const name = i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`;
-      add(name, { ...empty(name), entities: l.entities ?? [] }, i === 0 ? 1 : 0, uniqueName(l.name || `Layout${i + 1}`), l);
+      add(
+        name,
+        { ...empty(name), entities: inDrawOrder(d, l.entities ?? [], l.blockRecordHandle) },
+        i === 0 ? 1 : 0,
+        uniqueName(l.name || `Layout${i + 1}`),
+        l,
+      );
     });
     for (const b of Object.values(d.blocks)) {
       if (LAYOUT_BLOCK.test(b.name) || this.blocks.has(upper(b.name))) continue;
-      add(b.name, b, 0);
+      add(b.name, { ...b, entities: inDrawOrder(d, b.entities, b.recordHandle) }, 0);
     }
   }
 

@@ -6,6 +6,7 @@
  * turned into what it can (see `lower.ts`) and reported once per kind in `notes`.
  */
 import { entityKeyPoints } from '../key-points';
+import { inDrawOrder, recordHandleOf } from '../drawing';
 import { nearestAci } from '../geom/color';
 import type { Block, Drawing, Entity, Layout } from '../model';
 import { Groups, toAscii, toBinary, type GroupValue } from './encode';
@@ -139,7 +140,7 @@ class DxfWriter implements EntityWriterContext {
       this.writeBlock(blocks, block, s.paper, inEntities ? [] : s.entities);
       if (inEntities) for (const e of s.entities) this.writeEntity(entities, e, this.records.get(s.block), s.paper);
     }
-    for (const b of userBlocks) this.writeBlock(blocks, b, false, b.entities);
+    for (const b of userBlocks) this.writeBlock(blocks, b, false, inDrawOrder(d, b.entities, b.recordHandle));
 
     const objects = this.r12 ? null : this.objects(spaces);
     const tables = this.tables(spaces);
@@ -166,7 +167,9 @@ class DxfWriter implements EntityWriterContext {
   private spaces(): Space[] {
     const d = this.d;
     const model = d.layouts.find((l) => l.isModel);
-    const spaces: Space[] = [{ block: '*Model_Space', entities: d.modelSpace, paper: false, ...(model ? { layout: model } : {}) }];
+    // Entities in their draw order (decision 0037): fresh handles rise in writing order.
+    const modelEntities = inDrawOrder(d, d.modelSpace, recordHandleOf(d, '*Model_Space'));
+    const spaces: Space[] = [{ block: '*Model_Space', entities: modelEntities, paper: false, ...(model ? { layout: model } : {}) }];
     const papers = d.layouts.filter((l) => !l.isModel);
     // The active layout (*Paper_Space) stays first.
     papers.sort((a, b) =>
@@ -178,7 +181,12 @@ class DxfWriter implements EntityWriterContext {
           this.note(change(e.type, 'not-in-version', 'entities of a second paper layout left out (R12 has one paper space)', l.name));
         return;
       }
-      spaces.push({ block: i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`, layout: l, entities: l.entities ?? [], paper: true });
+      spaces.push({
+        block: i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`,
+        layout: l,
+        entities: inDrawOrder(d, l.entities ?? [], l.blockRecordHandle),
+        paper: true,
+      });
     });
     if (spaces.length === 1) spaces.push({ block: '*Paper_Space', entities: [], paper: true });
     return spaces;
@@ -357,7 +365,10 @@ class DxfWriter implements EntityWriterContext {
         entry('DIMSTYLE', this.dimstyles.get(name), 'AcDbDimStyleTableRecord', name, 0);
         for (const [k, v] of Object.entries(s?.vars ?? {})) {
           const code = Number(k);
-          if (this.dimVarAllowed(code, v)) out.g(code, v as GroupValue);
+          if (code >= 340 && code <= 347) {
+            const ref = this.r12 || typeof v !== 'string' ? null : this.dimRef(code, v);
+            if (ref) out.g(code, ref);
+          } else if (this.dimVarAllowed(code, v)) out.g(code, v as GroupValue);
         }
       }
     });
@@ -376,9 +387,26 @@ class DxfWriter implements EntityWriterContext {
     return out;
   }
 
+  /**
+   * The new handle of what a DIMSTYLE handle group names: its text style (340), leader and arrow
+   * blocks (341..344, block records) or dimension linetypes (345..347); null when it is not written.
+   */
+  private dimRef(code: number, source: string): string | null {
+    const d = this.d;
+    const key = upper(source);
+    const name =
+      code === 340
+        ? Object.values(d.textStyles).find((x) => x.handle && upper(x.handle) === key)?.name
+        : code <= 344
+          ? d.blockRecords.find((r) => r.handle && upper(r.handle) === key)?.name
+          : Object.values(d.linetypes).find((l) => l.handle && upper(l.handle) === key)?.name;
+    const table = code === 340 ? this.styles : code <= 344 ? this.records : this.ltypes;
+    return name && table.has(name) ? table.get(name) : null;
+  }
+
   /** DIMSTYLE groups that keep their meaning in this version; handles and names of blocks are left out. */
   private dimVarAllowed(code: number, v: unknown): boolean {
-    if ([2, 5, 70, 100, 105, 330].includes(code) || code >= 1000 || code >= 340) return false;
+    if ([2, 5, 70, 100, 105, 330].includes(code) || code >= 1000 || (code >= 340 && code !== 371 && code !== 372)) return false;
     const isString = typeof v === 'string';
     const kind = code >= 3 && code <= 7 ? 0 : 1;
     if ((kind === 0) !== isString) return false;
