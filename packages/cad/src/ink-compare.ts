@@ -198,15 +198,24 @@ function compareMasks(a: InkMask, b: InkMask, tolerance: number): InkScore {
 /**
  * Compares two renders: `a` (ours) against `b` (the reference). Both are cropped to their ink and
  * scaled to `width`; the shorter is padded so both have the same height. Null when either has no ink.
+ * `crop: false` is for two renders of the same view (same extents, same pixel width, as the save-as
+ * bench draws a drawing and its converted copy): compared pixel for pixel as drawn, so ink lost at
+ * the edge of one does not rescale the other; `width` and `trim` do not apply.
  */
 export function compareInk(
   a: RgbaImage,
   b: RgbaImage,
-  options: { width?: number; tolerance?: number; trim?: number; aligned?: boolean } = {},
+  options: { width?: number; tolerance?: number; trim?: number; aligned?: boolean; crop?: boolean } = {},
 ): (InkScore & { aligned?: InkScore }) | null {
   const width = options.width ?? 1024;
-  const ma = cropAndScale(inkMask(a), width, undefined, options.trim);
-  const mb = cropAndScale(inkMask(b), width, undefined, options.trim);
+  if (options.crop === false && a.width !== b.width) throw new Error('compareInk: uncropped renders must have the same width');
+  const prepare = (img: RgbaImage): InkMask | null => {
+    if (options.crop !== false) return cropAndScale(inkMask(img), width, undefined, options.trim);
+    const m = inkMask(img);
+    return inkCount(m) ? m : null;
+  };
+  const ma = prepare(a);
+  const mb = prepare(b);
   if (!ma || !mb) return null;
   const h = Math.max(ma.height, mb.height);
   const [pa, pb] = [padTo(ma, h), padTo(mb, h)];

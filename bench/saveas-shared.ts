@@ -1,0 +1,88 @@
+// What bench/saveas.bench.ts and its worker (bench/saveas-worker.ts) share: the comparison's fixed
+// numbers and the shape of the worker's answers.
+
+/** Both pictures are rendered this wide (lines 1 px, the extents filling the width). */
+export const RENDER_WIDTH = 1024;
+/**
+ * The ink comparison's tolerance, the cad bench's (2 px). Unlike the cad bench (ours against ezdxf, each
+ * cropped to its own ink), the result is drawn in the original's view and compared pixel for pixel.
+ */
+export const F1_TOLERANCE = 2;
+/** Paper layouts compared besides the model (the first ones with ink): more costs time and adds little. */
+export const MAX_PAPER_SCENES = 3;
+
+export type Counts = Record<string, number>;
+
+export interface Target {
+  format: 'dwg' | 'dxf';
+  /** The protocol's version name: 'R12', '2000', ... '2018'. */
+  version: string;
+}
+
+/** The save-as report of the engine's contract (packages/cad/src/save-as.ts), structurally. */
+export interface SaveAsChangeLike {
+  readonly type: string;
+  readonly count: number;
+  readonly outcome: string;
+  readonly how: string;
+}
+
+export interface WorkerRequest {
+  file: string;
+  name: string;
+  targets: Target[];
+  /** Where DXF results are written for ezdxf (the parent deletes them). */
+  scratch: string;
+  /** Where the two pictures of a scene that differs are kept. */
+  pngDir: string;
+}
+
+export type SourceEvent =
+  | { kind: 'source'; ok: true; readMs: number; renderMs: number; scenes: string[]; counts: Counts }
+  | { kind: 'source'; ok: false; error: string; refused: boolean };
+
+export interface SceneScore {
+  name: string;
+  f1: number;
+  precision: number;
+  recall: number;
+  /** The result has no such layout (or draws nothing in it). */
+  missing?: true;
+  /** A paper layout the writer reports leaving out (R12 has one paper space): not compared. */
+  dropped?: true;
+  /** The result's own extents differ from the original's (by more than 1% of its size). */
+  extentsMoved?: true;
+  /** The result's layout has another page setup (or none: R12 has no page setups); drawn with the original's. */
+  pageSetupChanged?: true;
+}
+
+export interface TargetRow {
+  kind: 'row';
+  target: Target;
+  status: 'ok' | 'failed';
+  error?: string;
+  convertMs?: number;
+  readMs?: number;
+  renderMs?: number;
+  bytes?: number;
+  notes: string[];
+  changes?: SaveAsChangeLike[];
+  /** The reader's warnings on the result (LibreDWG's error codes for a DWG). */
+  readback: string[];
+  countsIn?: Counts;
+  countsOut?: Counts;
+  /** The result's entities in the model, the layouts and every block (what ezdxf is compared with). */
+  countsAll?: Counts;
+  scenes?: SceneScore[];
+  /** The worst scene's F1; null when the original draws nothing. */
+  f1?: number | null;
+  outFile?: string;
+}
+
+/** The DXF writer's note for the layouts R12 cannot hold: "NAME: N entities of a second paper layout left out (R12 ...)". */
+export const SECOND_PAPER = /entities of a second paper layout left out/;
+
+/** The writer reported leaving out the paper layout `name` (its notes name the layout; its `changes` give the entity types). */
+export function layoutReportedDropped(notes: readonly string[], name: string): boolean {
+  return notes.some((n) => SECOND_PAPER.test(n) && n.slice(0, n.indexOf(':')).toLowerCase() === name.toLowerCase());
+}
