@@ -118,3 +118,43 @@ describe('MULTILEADER lowered to its graphics', () => {
     expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
   }, 60_000);
 });
+
+describe('R12 MTEXT laid out as drawn', () => {
+  it('a wrapped, coloured MTEXT becomes TEXT runs where the original draws its lines', async () => {
+    const d = emptyDrawing({
+      acadVersion: 'AC1032',
+      release: 'R2018',
+      encoding: 'utf-8',
+      vars: {},
+      extMin: [0, 0, 0],
+      extMax: [60, 40, 0],
+    });
+    d.modelSpace = [
+      { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [60, 0, 0] },
+      {
+        ...base(),
+        type: 'MTEXT',
+        text: 'The quick brown fox jumps over the lazy dog, {\\C1;twice} over\\Pand a second paragraph',
+        insertion: [2, 38, 0],
+        height: 2.5,
+        width: 30,
+        attachment: 1,
+        drawingDirection: 1,
+        rotation: 0,
+        style: 'Standard',
+        lineSpacingFactor: 1,
+        lineSpacingStyle: 1,
+      },
+    ];
+    const { bytes, changes } = writeDxf(d, { version: 'R12', graphics: graphicsLowering(d) });
+    expect(changes).toEqual([{ type: 'MTEXT', count: 1, outcome: 'lowered', how: 'text' }]);
+    const back = readDxf(bytes).drawing;
+    const texts = back.modelSpace.filter((e): e is EntityOf<'TEXT'> => e.type === 'TEXT');
+    // Wrapped at 30 units: more lines than the two paragraphs, and the red run keeps its colour.
+    expect(new Set(texts.map((t) => t.insertion[1].toFixed(6))).size).toBeGreaterThanOrEqual(4);
+    expect(texts.some((t) => t.text.includes('twice') && t.color.aci === 1)).toBe(true);
+    expect(texts.every((t) => Math.abs(t.height - 2.5) < 1e-6)).toBe(true);
+    const score = compareInk(await png(back), await png(d), { width: 800 });
+    expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+  });
+});

@@ -138,4 +138,16 @@ describe('what every target holds is kept', () => {
     expect(named(readDxf(writeDxf(src, { version: '2007' }).bytes).drawing)).toEqual(want);
     expect(named((await readDwg(writeDwg(src, { version: '2007' }).bytes)).drawing)).toEqual(want);
   }, 60_000);
+
+  it('a spline LEADER stays a spline in DWG', async () => {
+    const src = sampleDrawing();
+    const leader = src.modelSpace.find((e) => e.type === 'LEADER');
+    if (leader?.type !== 'LEADER') throw new Error('sample drawing changed');
+    leader.pathType = 1;
+    leader.annotationType = 3;
+    for (const version of ['2000', '2018'] as const) {
+      const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing.modelSpace.find((e) => e.type === 'LEADER');
+      expect(back?.type === 'LEADER' && [back.pathType, back.annotationType], version).toEqual([1, 3]);
+    }
+  }, 60_000);
 });

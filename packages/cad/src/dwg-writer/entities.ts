@@ -442,10 +442,12 @@ function dimensionType(e: DimensionEntity): number {
 function leader(o: ObjWriter, ctx: EntityContext, e: LeaderEntity): void {
   const pts = e.vertices.length ? e.vertices : [[0, 0, 0] as Vec3];
   const last = pts[pts.length - 1] as Vec3;
+  // Annotation type, then path type: the order AutoCAD's files have them in (read back by the
+  // same reader as AutoCAD's own, a spline leader stays a spline).
   o.d
     .b(0)
-    .bs(e.pathType || 0)
     .bs(e.annotationType ?? 3)
+    .bs(e.pathType || 0)
     .bl(pts.length);
   for (const p of pts) o.d.bd3(p);
   o.d

@@ -144,9 +144,11 @@ export class Lowering {
     }
     if (!r12) return [e];
     switch (e.type) {
-      case 'MTEXT':
+      case 'MTEXT': {
         this.note('MTEXT', 'text', 'written as TEXT lines, one per line (R12 has no MTEXT)');
-        return this.mtextLines(e);
+        const g = this.graphics?.draw(e);
+        return g ? this.lowerAll(g) : this.mtextLines(e);
+      }
       case 'LWPOLYLINE':
         this.note('LWPOLYLINE', 'polyline', 'written as POLYLINE (R12)');
         return [this.fromLw(e)];
