@@ -63,6 +63,17 @@ describe('writers report their changes', () => {
     expect(notes.reduce((s, n) => s + counted(n), 0)).toBe(changes.reduce((s, c) => s + c.count, 0));
   });
 
+  it('an object written as many pieces counts once (a true-colour solid hatch in R12 is many SOLIDs)', () => {
+    const d = sampleDrawing();
+    const hatch = d.modelSpace.find((e) => e.type === 'HATCH' && e.solid);
+    if (!hatch) throw new Error('sample drawing changed');
+    hatch.color = { rgb: 0x336699 };
+    const { bytes, changes } = writeDxf(d, { version: 'R12' });
+    expect(readDxf(bytes).drawing.modelSpace.filter((e) => e.type === 'SOLID').length).toBeGreaterThan(2);
+    expect(find(changes, 'HATCH', 'nearest-colour')?.count).toBe(1);
+    expect(find(changes, 'SOLID', 'nearest-colour')).toBeUndefined();
+  });
+
   it('DXF 2018 and DWG 2018 report nothing for what they hold natively', () => {
     for (const { changes } of [writeDxf(src, { version: '2018' }), writeDwg(src, { version: '2018' })]) {
       expect(find(changes, 'LINE', 'nearest-colour')).toBeUndefined();

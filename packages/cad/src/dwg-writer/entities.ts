@@ -41,6 +41,8 @@ export interface EntityContext extends WriteContext {
 /** An entity placed in the file: its handles and links, fixed before any object is encoded. */
 export interface Placed {
   e: Entity;
+  /** The source object `e` stands for (itself, or what it was lowered from): changes count once per source. */
+  source?: Entity;
   handle: number;
   /** Owning block record (or the owning POLYLINE / INSERT for sub-entities). */
   owner: number;

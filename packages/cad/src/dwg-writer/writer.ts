@@ -694,7 +694,9 @@ class DwgWriter {
     for (const source of b.source.entities) {
       for (const e of this.lowering.lower(source)) {
         const p = this.place(e, b.record, b.mode);
-        if (p) out.push(p);
+        if (!p) continue;
+        p.source = source;
+        out.push(p);
       }
     }
     link(out);
@@ -778,27 +780,33 @@ class DwgWriter {
 
   private encodeList(list: Placed[], ctx: EntityContext): void {
     for (const p of list) {
-      this.put(p.handle, encodeEntity(p, ctx));
-      if (p.e.type === 'POLYLINE') {
-        const pl = p.e as PolylineEntity;
-        p.subs.forEach((s, i) => this.put(s.handle, encodeEntity(s, ctx, { pl, index: i })));
-        this.put(
-          p.seqend,
-          encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
-        );
-      } else if (p.subs.length) {
-        for (const s of p.subs) this.put(s.handle, encodeEntity(s, ctx));
-        this.put(
-          p.seqend,
-          encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
-        );
-      }
-      if (p.imageReactor)
-        this.put(
-          p.imageReactor,
-          imageDefReactor({ year: this.year, text: this.text }, this.classType('IMAGEDEF_REACTOR'), p.imageReactor, p.handle),
-        );
+      const source = p.source ?? p.e;
+      // What the pieces of one source object report (a true colour) counts once, for that object.
+      this.log.within(source, source.type === 'UNKNOWN' ? source.dxfType : source.type, () => this.encodePlaced(p, ctx));
     }
+  }
+
+  private encodePlaced(p: Placed, ctx: EntityContext): void {
+    this.put(p.handle, encodeEntity(p, ctx));
+    if (p.e.type === 'POLYLINE') {
+      const pl = p.e as PolylineEntity;
+      p.subs.forEach((s, i) => this.put(s.handle, encodeEntity(s, ctx, { pl, index: i })));
+      this.put(
+        p.seqend,
+        encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
+      );
+    } else if (p.subs.length) {
+      for (const s of p.subs) this.put(s.handle, encodeEntity(s, ctx));
+      this.put(
+        p.seqend,
+        encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
+      );
+    }
+    if (p.imageReactor)
+      this.put(
+        p.imageReactor,
+        imageDefReactor({ year: this.year, text: this.text }, this.classType('IMAGEDEF_REACTOR'), p.imageReactor, p.handle),
+      );
   }
 }
 

@@ -216,11 +216,15 @@ class DxfWriter implements EntityWriterContext {
   }
 
   private writeEntity(out: Groups, source: Entity, owner: string, paper: boolean): void {
-    for (const e of this.lowering.lower(source)) {
-      // Lowering leaves no type without a writer (MLINE, MULTILEADER, ACAD_TABLE, UNKNOWN are replaced or left out).
-      const write = DXF_WRITERS[e.type] as WriteEntity | null;
-      if (write) write(this, out, e, owner, paper);
-    }
+    const pieces = this.lowering.lower(source);
+    // What the pieces report (a true colour) counts once, for the source object.
+    this.log.within(source, source.type === 'UNKNOWN' ? source.dxfType : source.type, () => {
+      for (const e of pieces) {
+        // Lowering leaves no type without a writer (MLINE, MULTILEADER, ACAD_TABLE, UNKNOWN are replaced or left out).
+        const write = DXF_WRITERS[e.type] as WriteEntity | null;
+        if (write) write(this, out, e, owner, paper);
+      }
+    });
   }
 
   private tables(spaces: Space[]): Groups {
