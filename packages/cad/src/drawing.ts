@@ -1,5 +1,5 @@
 /** Helpers over the drawing model that every reader shares (browser-safe, no dependencies). */
-import type { Drawing, Entity, Header } from './model';
+import type { Drawing, Entity, Header, Layout } from './model';
 import type { Vec3 } from './geom/vector';
 
 /** A drawing with `header` and nothing else: the readers fill it in. */
@@ -97,4 +97,15 @@ export function recordHandleOf(d: Drawing, blockName: string): string | undefine
     d.blockRecords.find((r) => r.name.toUpperCase() === key)?.handle ??
     Object.values(d.blocks).find((b) => b.name.toUpperCase() === key)?.recordHandle
   );
+}
+
+/**
+ * A paper layout's entities as the writers write them: its own viewport (id 1, the sheet) first,
+ * as AutoCAD keeps it (a DWG viewport has no id: readers take the first one for the sheet), then
+ * the rest in draw order.
+ */
+export function layoutEntitiesInOrder(d: Drawing, layout: Layout): Entity[] {
+  const all = inDrawOrder(d, layout.entities ?? [], layout.blockRecordHandle);
+  const sheet = all.find((e) => e.type === 'VIEWPORT' && e.id === 1);
+  return sheet ? [sheet, ...all.filter((e) => e !== sheet)] : all;
 }

@@ -161,4 +161,30 @@ describe('what every target holds is kept', () => {
       expect(back?.type === 'LEADER' && [back.pathType, back.annotationType], version).toEqual([1, 3]);
     }
   }, 60_000);
+
+  it("a layout's own viewport is written first, so a DWG reader takes the right one for the sheet", async () => {
+    const src = sampleDrawing();
+    const layout = src.layouts.find((l) => l.name === '布局1');
+    const content = layout?.entities?.find((e) => e.type === 'VIEWPORT');
+    if (!layout || content?.type !== 'VIEWPORT') throw new Error('sample drawing changed');
+    // The sheet viewport listed after the content one, as some files have it.
+    const sheet = {
+      ...content,
+      id: 1,
+      center: [210, 148.5, 0] as [number, number, number],
+      width: 430,
+      height: 307,
+      viewCenter: [210, 148.5] as [number, number],
+      viewHeight: 307,
+      scale: 1,
+    };
+    layout.entities = [content, sheet];
+    layout.viewports = [content, sheet];
+    const back = (await readDwg(writeDwg(src, { version: '2004' }).bytes)).drawing.layouts.find((l) => l.name === '布局1');
+    const ids = (back?.entities ?? []).filter((e) => e.type === 'VIEWPORT').map((e) => (e.type === 'VIEWPORT' ? [e.id, e.width] : []));
+    expect(ids).toEqual([
+      [1, 430],
+      [2, 250],
+    ]);
+  }, 60_000);
 });

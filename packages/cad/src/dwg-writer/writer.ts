@@ -6,7 +6,7 @@
  * release year) and is reported once per kind in `notes`.
  */
 import { nearestAci } from '../geom/color';
-import { inDrawOrder, recordHandleOf } from '../drawing';
+import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
 import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
@@ -674,13 +674,7 @@ class DwgWriter {
     if (papers.length === 0) add('*Paper_Space', empty('*Paper_Space'), 1, uniqueName('Layout1'));
     papers.forEach((l, i) => {
       const name = i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`;
-      add(
-        name,
-        { ...empty(name), entities: inDrawOrder(d, l.entities ?? [], l.blockRecordHandle) },
-        i === 0 ? 1 : 0,
-        uniqueName(l.name || `Layout${i + 1}`),
-        l,
-      );
+      add(name, { ...empty(name), entities: layoutEntitiesInOrder(d, l) }, i === 0 ? 1 : 0, uniqueName(l.name || `Layout${i + 1}`), l);
     });
     for (const b of Object.values(d.blocks)) {
       if (LAYOUT_BLOCK.test(b.name) || this.blocks.has(upper(b.name))) continue;

@@ -6,7 +6,7 @@
  * turned into what it can (see `lower.ts`) and reported once per kind in `notes`.
  */
 import { entityKeyPoints } from '../key-points';
-import { inDrawOrder, recordHandleOf } from '../drawing';
+import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
 import { nearestAci } from '../geom/color';
 import type { Block, Drawing, Entity, Layout } from '../model';
 import { Groups, toAscii, toBinary, type GroupValue } from './encode';
@@ -184,7 +184,7 @@ class DxfWriter implements EntityWriterContext {
       spaces.push({
         block: i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`,
         layout: l,
-        entities: inDrawOrder(d, l.entities ?? [], l.blockRecordHandle),
+        entities: layoutEntitiesInOrder(d, l),
         paper: true,
       });
     });
