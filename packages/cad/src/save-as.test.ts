@@ -187,4 +187,10 @@ describe('what every target holds is kept', () => {
       [2, 250],
     ]);
   }, 60_000);
+
+  it('an R12 viewport keeps its view (the MVIEW extended data is written and read)', () => {
+    const back = readDxf(writeDxf(sampleDrawing(), { version: 'R12' }).bytes).drawing;
+    const vp = back.layouts.flatMap((l) => l.entities ?? []).find((e) => e.type === 'VIEWPORT' && e.id === 2);
+    expect(vp?.type === 'VIEWPORT' && [vp.viewCenter, vp.viewHeight, vp.width]).toEqual([[100, 60], 150, 250]);
+  });
 });
