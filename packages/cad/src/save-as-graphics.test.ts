@@ -158,3 +158,48 @@ describe('R12 MTEXT laid out as drawn', () => {
     expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
   });
 });
+
+describe('MTEXT columns', () => {
+  const d = emptyDrawing({ acadVersion: 'AC1032', release: 'R2018', encoding: 'utf-8', vars: {}, extMin: [0, 0, 0], extMax: [80, 40, 0] });
+  d.modelSpace = [
+    { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [80, 0, 0] },
+    {
+      ...base(),
+      type: 'MTEXT',
+      text: 'Line 1\\PLine 2\\PLine 3\\PLine 4\\PLine 5\\PLine 6',
+      insertion: [2, 38, 0],
+      height: 2.5,
+      width: 60,
+      attachment: 1,
+      drawingDirection: 5,
+      rotation: 0,
+      style: 'Standard',
+      lineSpacingFactor: 1,
+      lineSpacingStyle: 1,
+      columns: { type: 2, count: 2, width: 25, gutter: 10, autoHeight: false, heights: [10, 0] },
+    },
+  ];
+
+  it('2018 keeps them; earlier versions get the lines where the columns put them', async () => {
+    const kept = readDxf(writeDxf(d, { version: '2018', graphics: graphicsLowering(d) }).bytes).drawing;
+    const mtext = kept.modelSpace.find((e) => e.type === 'MTEXT');
+    expect(mtext?.type === 'MTEXT' && mtext.columns).toEqual({
+      type: 2,
+      count: 2,
+      width: 25,
+      gutter: 10,
+      autoHeight: false,
+      heights: [10, 0],
+    });
+    const { bytes, changes } = writeDxf(d, { version: '2013', graphics: graphicsLowering(d) });
+    expect(changes).toEqual([{ type: 'MTEXT', count: 1, outcome: 'lowered', how: 'text' }]);
+    const lowered = readDxf(bytes).drawing;
+    // The second column starts 35 units to the right (column width 25 and gutter 10).
+    const xs = new Set(
+      lowered.modelSpace.filter((e) => e.type === 'TEXT').map((e) => (e.type === 'TEXT' ? Math.round(e.insertion[0]) : 0)),
+    );
+    expect([...xs].sort((a, b) => a - b)).toEqual([2, 37]);
+    const score = compareInk(await png(lowered), await png(d), { width: 800 });
+    expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+  });
+});

@@ -130,6 +130,17 @@ export class Lowering {
         this.note('MULTILEADER', 'graphics', 'written as its leader lines and text');
         return this.lowerAll(this.mleader(e));
       }
+      case 'MTEXT': {
+        // Columns (2018's MTEXT holds them; the writers write them from 2018): before, the text is
+        // laid out in its columns and written as TEXT runs where the columns put its lines.
+        const c = e.columns;
+        const columns = c && c.type > 0 && (c.count > 1 || c.heights.filter((h) => h > 0).length > 1);
+        if (!columns || this.year >= 2018 || this.year === 12) break;
+        const g = this.graphics?.draw(e);
+        if (!g) break;
+        this.note('MTEXT', 'text', `columns written as TEXT lines (MTEXT has columns from 2018)`);
+        return this.lowerAll(g);
+      }
       case 'MESH':
         if (this.year >= 2010) return [e];
         this.note('MESH', 'polyface', `written as a polyface mesh (DXF ${this.year === 12 ? 'R12' : this.year} has no MESH)`);
