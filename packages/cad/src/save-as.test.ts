@@ -4,7 +4,7 @@ import { sampleDrawing } from './dwg-writer/test-drawing';
 import { writeDxf } from './dxf-writer';
 import { readDxf } from './dxf';
 import { readDwg } from './dwg-client';
-import type { Drawing } from './model';
+import type { Drawing, Entity } from './model';
 import { change, SAVE_AS_HOWS, SaveAsLog, type SaveAsChange } from './save-as';
 
 const find = (changes: SaveAsChange[], type: string, how: string): SaveAsChange | undefined =>
@@ -193,4 +193,42 @@ describe('what every target holds is kept', () => {
     const vp = back.layouts.flatMap((l) => l.entities ?? []).find((e) => e.type === 'VIEWPORT' && e.id === 2);
     expect(vp?.type === 'VIEWPORT' && [vp.viewCenter, vp.viewHeight, vp.width]).toEqual([[100, 60], 150, 250]);
   });
+
+  it('a viewport clipped by a paper-space polyline keeps its clip boundary', async () => {
+    const src = sampleDrawing();
+    const layout = src.layouts.find((l) => l.name === '布局1');
+    const vp = layout?.entities?.find((e) => e.type === 'VIEWPORT');
+    if (!layout || vp?.type !== 'VIEWPORT') throw new Error('sample drawing changed');
+    vp.flags |= 0x10000;
+    vp.clipBoundaryHandle = 'ABC';
+    const boundary: Entity = {
+      ...vp,
+      handle: 'ABC',
+      type: 'LWPOLYLINE',
+      vertices: [
+        [30, 20],
+        [260, 40],
+        [200, 190],
+      ].map(([x, y]) => ({ x: x as number, y: y as number, bulge: 0, startWidth: 0, endWidth: 0 })),
+      closed: true,
+      plinegen: false,
+      constantWidth: 0,
+      elevation: 0,
+    };
+    layout.entities = [vp, boundary, ...(layout.entities ?? []).filter((e) => e !== vp)];
+    const clipOf = (d: Drawing): unknown => {
+      const l = d.layouts.find((x) => x.name === '布局1');
+      const v = l?.entities?.find((e) => e.type === 'VIEWPORT' && e.clipBoundaryHandle !== undefined);
+      const h = v?.type === 'VIEWPORT' ? v.clipBoundaryHandle?.toUpperCase() : undefined;
+      const b = l?.entities?.find((e) => e.handle?.toUpperCase() === h);
+      return b?.type === 'LWPOLYLINE' ? b.vertices.map((p) => [p.x, p.y]) : b;
+    };
+    const want = [
+      [30, 20],
+      [260, 40],
+      [200, 190],
+    ];
+    expect(clipOf(readDxf(writeDxf(src, { version: '2004' }).bytes).drawing)).toEqual(want);
+    expect(clipOf((await readDwg(writeDwg(src, { version: '2004' }).bytes)).drawing)).toEqual(want);
+  }, 60_000);
 });

@@ -36,6 +36,8 @@ export interface EntityContext extends WriteContext {
   /** Counts one object changed to fit the release (decision 0037). */
   note(n: SaveAsNote): void;
   classType(dxfName: string): number;
+  /** The new handle of the entity written for a source entity handle (0 when none was written as itself). */
+  placedHandle(source: string): number;
 }
 
 /** An entity placed in the file: its handles and links, fixed before any object is encoded. */
@@ -598,7 +600,8 @@ function viewport(o: ObjWriter, ctx: EntityContext, e: ViewportEntity): void {
     o.d.b(1).rc(1).bd(0).bd(0); // default lighting on, one distant light, brightness, contrast
     o.d.bs(0).bl(0xc30000fa).rc(0); // ambient colour 250
   }
-  o.ref(Ref.HardPointer, 0); // clip boundary
+  // The clip boundary: the paper-space entity a non-rectangular viewport is clipped by.
+  o.ref(Ref.HardPointer, e.clipBoundaryHandle ? ctx.placedHandle(e.clipBoundaryHandle) : 0);
   o.ref(Ref.HardPointer, 0); // named UCS
   o.ref(Ref.HardPointer, 0); // base UCS
   if (ctx.year >= 2007) o.ref(Ref.SoftPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.SoftPointer, 0).ref(Ref.HardOwner, 0); // background, visual style, shade plot, sun

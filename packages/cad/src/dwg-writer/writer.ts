@@ -172,6 +172,8 @@ class DwgWriter {
   private readonly year: number;
   private seed = 1;
   private readonly log = new SaveAsLog();
+  /** Source entity handle → the handle of the entity written as itself for it (first one only). */
+  private readonly placedBySource = new Map<string, number>();
   private readonly lowering: DwgLowering;
   private readonly objects = new Map<number, Uint8Array>();
   private readonly layers: Table<Layer>;
@@ -623,6 +625,7 @@ class DwgWriter {
       style: (name) => this.styles.get(name || 'Standard', this.d.textStyles[name || 'Standard']).handle,
       dimstyle: (name) => (this.dimstyles.find(name || 'Standard') ?? (this.dimstyles.find('Standard') as Entry<unknown>)).handle,
       note: (n) => this.note(n),
+      placedHandle: (source) => this.placedBySource.get(upper(source)) ?? 0,
       classType: (dxf) => this.classType(dxf),
     };
   }
@@ -690,6 +693,9 @@ class DwgWriter {
         const p = this.place(e, b.record, b.mode);
         if (!p) continue;
         p.source = source;
+        // An entity written as itself keeps its place for what refers to it (a viewport's clip boundary).
+        if (e === source && source.handle && !this.placedBySource.has(upper(source.handle)))
+          this.placedBySource.set(upper(source.handle), p.handle);
         out.push(p);
       }
     }

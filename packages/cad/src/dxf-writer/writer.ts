@@ -104,6 +104,30 @@ class DxfWriter implements EntityWriterContext {
     return (this.seed++).toString(16).toUpperCase();
   }
 
+  /** Source entity handle → its new handle, and whether an entity was written with it. */
+  private readonly bySource = new Map<string, { handle: string; used: boolean }>();
+
+  entityHandle(e: Entity): string {
+    const key = e.handle ? upper(e.handle) : '';
+    const promised = key ? this.bySource.get(key) : undefined;
+    // A second entity with the same source handle (pieces of one object) gets a handle of its own.
+    if (promised?.used || (!promised && !key)) return this.handle();
+    if (promised) {
+      promised.used = true;
+      return promised.handle;
+    }
+    const handle = this.handle();
+    this.bySource.set(key, { handle, used: true });
+    return handle;
+  }
+
+  refHandle(source: string): string {
+    const key = upper(source);
+    let promised = this.bySource.get(key);
+    if (!promised) this.bySource.set(key, (promised = { handle: this.handle(), used: false }));
+    return promised.handle;
+  }
+
   /** Counts one object changed to fit the version. */
   note(n: SaveAsNote): void {
     this.log.note(n);

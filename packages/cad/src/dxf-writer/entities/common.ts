@@ -27,6 +27,13 @@ export interface EntityWriterContext {
   readonly imageDefs: Map<string, { handle: string; fileName: string; size?: [number, number] }>;
   /** A fresh handle. */
   handle(): string;
+  /**
+   * The handle for an entity about to be written: the one already promised to its source handle
+   * (something written earlier refers to it), else a fresh one, remembered for later references.
+   */
+  entityHandle(e: Entity): string;
+  /** The handle promised to the entity written for source handle `source` (it is written later or was written). */
+  refHandle(source: string): string;
   /** Counts one object changed to fit the version (decision 0037). */
   note(n: SaveAsNote): void;
 }
@@ -41,7 +48,7 @@ export function layerName(w: EntityWriterContext, name: string): string {
 
 /** 0 TYPE, handle, owner, common groups; returns the handle. */
 export function common(w: EntityWriterContext, out: Groups, e: Entity, type: string, owner: string, paper: boolean): string {
-  const h = w.handle();
+  const h = w.entityHandle(e);
   out.g(0, type).g(5, h);
   if (!w.r12) out.g(330, owner).g(100, 'AcDbEntity');
   if (paper) out.g(67, 1);
