@@ -11,6 +11,7 @@ import type { Drawing, EntityBase, EntityOf } from './model';
 import { renderScenes } from './render';
 import { graphicsLowering } from './save-as-graphics';
 import { defaultFontProvider } from './text/fonts';
+import { xclipDxf } from './display/xclip-fixture';
 
 const base = (over: Partial<EntityBase> = {}): EntityBase => ({
   layer: 'NOTES',
@@ -202,4 +203,29 @@ describe('MTEXT columns', () => {
     const score = compareInk(await png(lowered), await png(d), { width: 800 });
     expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
   });
+});
+
+describe('XCLIP', () => {
+  it.each([
+    ['a clip', { rotation: 30 }],
+    ['an inverted clip', { inverted: true }],
+  ])(
+    '%s draws the same after DXF 2004, DWG 2000 and DWG 2018',
+    async (_what, options) => {
+      const src = readDxf(xclipDxf(options)).drawing;
+      expect(src.modelSpace.find((e) => e.type === 'INSERT' && e.clip)).toBeDefined();
+      const original = await png(src);
+      const results: Drawing[] = [
+        readDxf(writeDxf(src, { version: '2004' }).bytes).drawing,
+        (await readDwg(writeDwg(src, { version: '2000' }).bytes)).drawing,
+        (await readDwg(writeDwg(src, { version: '2018' }).bytes)).drawing,
+      ];
+      for (const back of results) {
+        expect(back.modelSpace.find((e) => e.type === 'INSERT' && e.clip)).toBeDefined();
+        const score = compareInk(await png(back), original, { width: 800 });
+        expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+      }
+    },
+    60_000,
+  );
 });

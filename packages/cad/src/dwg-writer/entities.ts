@@ -45,6 +45,8 @@ export interface Placed {
   e: Entity;
   /** The source object `e` stands for (itself, or what it was lowered from): changes count once per source. */
   source?: Entity;
+  /** An XCLIPped INSERT: its extension dictionary. */
+  xdict?: number;
   handle: number;
   /** Owning block record (or the owning POLYLINE / INSERT for sub-entities). */
   owner: number;
@@ -92,8 +94,10 @@ function entityCommon(o: ObjWriter, p: Placed, ctx: EntityContext): void {
   o.d.bb(p.mode);
   if (p.mode === 0) o.ref(Ref.SoftPointer, p.owner);
   o.d.bl(0); // reactors
-  if (ctx.year >= 2004) o.d.b(1);
-  else o.ref(Ref.HardOwner, 0);
+  // The extension dictionary (an XCLIPped INSERT's): from 2004 a bit says there is none.
+  const xdict = p.xdict ?? 0;
+  if (ctx.year >= 2004) o.d.b(xdict ? 0 : 1);
+  if (ctx.year < 2004 || xdict) o.ref(Ref.HardOwner, xdict);
   if (ctx.year >= 2013) o.d.b(0); // no data-store data
   if (ctx.year < 2004) {
     o.d.b(0); // links written

@@ -4,7 +4,7 @@
  * IMAGEDEF, encoded as R2000 to R2018 store them (strings in the string stream from R2007, the
  * fields each release added in its place).
  */
-import type { DimStyle, Layer, Layout, Linetype, TextStyle } from '../model';
+import type { BlockClip, DimStyle, Layer, Layout, Linetype, TextStyle } from '../model';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
 import { type Eed, ObjWriter, objectCommon, tableRecordStart, type WriteContext } from './object';
@@ -415,6 +415,21 @@ export function imageDef(
   o.d.bl(0).rd2(size);
   o.t(fileName);
   o.d.b(1).rc(0).rd2([1, 1]);
+  return o.finish();
+}
+
+/**
+ * SPATIAL_FILTER (an XCLIP, under the INSERT's extension dictionary → ACAD_FILTER → SPATIAL): the
+ * boundary in block coordinates, both matrices (3×4, row by row as in DXF) the identity.
+ */
+export function spatialFilter(ctx: TableContext, type: number, handle: number, owner: number, clip: BlockClip): Uint8Array {
+  const o = new ObjWriter(type, handle, ctx);
+  objectCommon(o, owner, [owner]);
+  o.d.bs(clip.boundary.length);
+  for (const p of clip.boundary) o.d.rd2(p);
+  o.d.bd3([0, 0, 1]).bd3([0, 0, 0]); // normal (a full 3BD here, not the bit-coded extrusion) and origin
+  o.d.bs(1).bs(0).bs(0);
+  for (let k = 0; k < 2; k++) for (const v of [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]) o.d.bd(v);
   return o.finish();
 }
 

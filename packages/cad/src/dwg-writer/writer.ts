@@ -6,8 +6,9 @@
  * release year) and is reported once per kind in `notes`.
  */
 import { nearestAci } from '../geom/color';
+import { entityKeyPoints } from '../key-points';
 import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
-import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
+import type { Block, BlockClip, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
@@ -42,6 +43,7 @@ import {
   placeholder,
   styleRecord,
   vportRecord,
+  spatialFilter,
   wipeoutVariables,
   type TableContext,
 } from './tables';
@@ -174,6 +176,8 @@ class DwgWriter {
   private readonly log = new SaveAsLog();
   /** Source entity handle → the handle of the entity written as itself for it (first one only). */
   private readonly placedBySource = new Map<string, number>();
+  /** XCLIPs: the INSERT, its extension dictionary, the ACAD_FILTER dictionary and the SPATIAL_FILTER. */
+  private readonly clips: { insert: number; xdict: number; filters: number; filter: number; clip: BlockClip }[] = [];
   private readonly lowering: DwgLowering;
   private readonly objects = new Map<number, Uint8Array>();
   private readonly layers: Table<Layer>;
@@ -471,6 +475,11 @@ class DwgWriter {
       }),
     );
     this.put(h.normal, placeholder(tctx, h.normal, h.plotStyles));
+    for (const c of this.clips) {
+      this.put(c.xdict, dictionary(tctx, c.xdict, c.insert, [['ACAD_FILTER', c.filters]], { hardOwner: true }));
+      this.put(c.filters, dictionary(tctx, c.filters, c.xdict, [['SPATIAL', c.filter]], { hardOwner: true }));
+      this.put(c.filter, spatialFilter(tctx, this.classType('SPATIAL_FILTER'), c.filter, c.filters, c.clip));
+    }
     if (wipeoutVars)
       this.put(wipeoutVars, wipeoutVariables(tctx, this.classType('WIPEOUTVARIABLES'), wipeoutVars, h.named, wipeoutFrame as number));
     const spaces = blocks.filter((b) => b.layout);
@@ -560,6 +569,7 @@ class DwgWriter {
       IMAGEDEF: this.imageDefs.size,
       WIPEOUT: placed.filter((p) => p.e.type === 'WIPEOUT').length,
       WIPEOUTVARIABLES: wipeoutVars ? 1 : 0,
+      SPATIAL_FILTER: this.clips.length,
     };
     for (const c of this.classes) c.instances = instances[c.dxfName] ?? 0;
     const common = {
@@ -714,6 +724,14 @@ class DwgWriter {
       p.handle = this.handle();
       p.block = target.record;
       target.inserts.push(p.handle);
+      // An XCLIP. An inverted one is written as the clip that draws the same: a frame around the
+      // block's content bridged to the hole (readers of DWG take the hole's own record for nothing).
+      const clip = e.clip && (e.clip.inverted ? invertedAsFrame(e.clip, target.source) : e.clip);
+      if (clip) {
+        this.declareClass('SPATIAL_FILTER', 'AcDbSpatialFilter', 'ObjectDBX Classes', 0, false);
+        p.xdict = this.handle();
+        this.clips.push({ insert: p.handle, xdict: p.xdict, filters: this.handle(), filter: this.handle(), clip });
+      }
       if (e.attributes.length) {
         p.subs = e.attributes.map((a) => ({
           e: { ...a, type: 'ATTRIB' as const },
@@ -815,4 +833,36 @@ function link(list: Placed[]): void {
     p.prev = list[i - 1]?.handle ?? 0;
     p.next = list[i + 1]?.handle ?? 0;
   });
+}
+
+/**
+ * An inverted XCLIP as a plain one: a frame around the block's content (its key points and the
+ * hole, with a margin) running one way, bridged to the hole running the other, so a nonzero fill
+ * of the ring leaves the hole out. Null when the block has nothing to frame.
+ */
+function invertedAsFrame(clip: BlockClip, block: Block): BlockClip | null {
+  const pts = [...clip.boundary, ...block.entities.flatMap((e) => entityKeyPoints(e))].filter(
+    ([x, y]) => Number.isFinite(x) && Number.isFinite(y),
+  );
+  if (pts.length < 3) return null;
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of pts) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  const m = Math.max(x1 - x0, y1 - y0, 1e-6) * 0.1;
+  [x0, y0, x1, y1] = [x0 - m, y0 - m, x1 + m, y1 + m];
+  let area = 0;
+  clip.boundary.forEach(([ax, ay], i) => {
+    const [bx, by] = clip.boundary[(i + 1) % clip.boundary.length] as [number, number];
+    area += ax * by - bx * ay;
+  });
+  // The frame counter-clockwise, the hole clockwise.
+  const hole = area > 0 ? [...clip.boundary].reverse() : [...clip.boundary];
+  const first = hole[0] as [number, number];
+  const frame: [number, number][] = [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+    [x0, y0],
+  ];
+  return { boundary: [...frame, first, ...hole.slice(1), first], inverted: false };
 }

@@ -8,7 +8,7 @@
 import { entityKeyPoints } from '../key-points';
 import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
 import { nearestAci } from '../geom/color';
-import type { Block, Drawing, Entity, Layout } from '../model';
+import type { Block, BlockClip, Drawing, Entity, Layout } from '../model';
 import { Groups, toAscii, toBinary, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
@@ -119,6 +119,15 @@ class DxfWriter implements EntityWriterContext {
     const handle = this.handle();
     this.bySource.set(key, { handle, used: true });
     return handle;
+  }
+
+  /** XCLIPs written: the INSERT, its extension dictionary and the clip. */
+  private readonly clips: { insert: string; xdict: string; clip: BlockClip }[] = [];
+
+  xclip(insert: string, clip: BlockClip): string {
+    const xdict = this.handle();
+    this.clips.push({ insert, xdict, clip });
+    return xdict;
   }
 
   refHandle(source: string): string {
@@ -513,6 +522,7 @@ class DxfWriter implements EntityWriterContext {
       .g(52, 90);
     out.g(71, 2).g(49, 0.5).g(62, 256).g(6, 'BYLAYER').g(49, -0.5).g(62, 256).g(6, 'BYLAYER');
     layouts.forEach(([name, s], i) => this.layout(out, name, s, i, layoutsDict));
+    for (const c of this.clips) this.spatialFilter(out, c, dict);
     if (imageDict) {
       dict(
         imageDict,
@@ -535,6 +545,35 @@ class DxfWriter implements EntityWriterContext {
       }
     }
     return out;
+  }
+
+  /**
+   * An XCLIP: the INSERT's extension dictionary → ACAD_FILTER → SPATIAL, a SPATIAL_FILTER whose
+   * boundary is in block coordinates (both of its matrices the identity); an inverted clip also
+   * keeps its hole in the ACAD_XREC_ROUNDTRIP record AutoCAD writes for it.
+   */
+  private spatialFilter(
+    out: Groups,
+    c: { insert: string; xdict: string; clip: BlockClip },
+    dict: (h: string, owner: string, entries: [string, string][]) => void,
+  ): void {
+    const filters = this.handle(),
+      filter = this.handle();
+    const own = c.clip.inverted ? { xdict: this.handle(), record: this.handle() } : null;
+    dict(c.xdict, c.insert, [['ACAD_FILTER', filters]]);
+    dict(filters, c.xdict, [['SPATIAL', filter]]);
+    out.g(0, 'SPATIAL_FILTER').g(5, filter);
+    if (own) out.g(102, '{ACAD_XDICTIONARY').g(360, own.xdict).g(102, '}');
+    out.g(330, filters).g(100, 'AcDbFilter').g(100, 'AcDbSpatialFilter').g(70, c.clip.boundary.length);
+    for (const p of c.clip.boundary) out.pt(10, p, true);
+    out.pt(210, [0, 0, 1]).pt(11, [0, 0, 0]).g(71, 1).g(72, 0).g(73, 0);
+    for (let k = 0; k < 2; k++) for (const v of [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]) out.g(40, v);
+    if (!own) return;
+    dict(own.xdict, filter, [['ACAD_XREC_ROUNDTRIP', own.record]]);
+    out.g(0, 'XRECORD').g(5, own.record).g(330, own.xdict).g(100, 'AcDbXrecord').g(280, 1);
+    out.g(102, 'ACAD_INVERTEDCLIP_ROUNDTRIP');
+    for (const p of c.clip.boundary) out.pt(10, [p[0], p[1], 0]);
+    out.g(102, 'ACAD_INVERTEDCLIP_ROUNDTRIP_COMPARE');
   }
 
   private layout(out: Groups, name: string, s: Space, index: number, owner: string): void {
