@@ -719,6 +719,8 @@ class DwgWriter {
       const target = this.blocks.get(upper(e.name));
       if (!target || LAYOUT_BLOCK.test(e.name)) {
         this.note(change('INSERT', 'broken-input', 'left out (its block is missing)'));
+        for (let k = 0; k < e.attributes.length; k++)
+          this.note(change('ATTRIB', 'broken-input', 'left out with its block reference (the block is missing)'));
         return null;
       }
       p.handle = this.handle();

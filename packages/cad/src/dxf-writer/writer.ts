@@ -210,8 +210,13 @@ class DxfWriter implements EntityWriterContext {
     );
     papers.forEach((l, i) => {
       if (this.r12 && i > 0) {
-        for (const e of l.entities ?? [])
-          this.note(change(e.type, 'not-in-version', 'entities of a second paper layout left out (R12 has one paper space)', l.name));
+        const what = 'entities of a second paper layout left out (R12 has one paper space)';
+        for (const e of l.entities ?? []) {
+          this.note(change(e.type === 'UNKNOWN' ? e.dxfType : e.type, 'not-in-version', what, l.name));
+          // A block reference's attributes go with it.
+          if (e.type === 'INSERT')
+            for (let k = 0; k < e.attributes.length; k++) this.note(change('ATTRIB', 'not-in-version', what, l.name));
+        }
         return;
       }
       spaces.push({
