@@ -229,3 +229,46 @@ describe('XCLIP', () => {
     60_000,
   );
 });
+
+describe('MTEXT background mask before the version holds it', () => {
+  it('DXF 2004 and DWG 2000 get a solid fill in the mask colour behind the text', async () => {
+    const d = emptyDrawing({
+      acadVersion: 'AC1032',
+      release: 'R2018',
+      encoding: 'utf-8',
+      vars: {},
+      extMin: [0, 0, 0],
+      extMax: [60, 30, 0],
+    });
+    d.modelSpace = [
+      { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [60, 30, 0] },
+      {
+        ...base(),
+        type: 'MTEXT',
+        text: 'MASKED TEXT',
+        insertion: [10, 20, 0],
+        height: 3,
+        width: 0,
+        attachment: 1,
+        drawingDirection: 1,
+        rotation: 0,
+        style: 'Standard',
+        lineSpacingFactor: 1,
+        lineSpacingStyle: 1,
+        background: { flags: 17, color: { aci: 2 }, scale: 1.5 },
+      },
+    ];
+    const original = await png(d);
+    const dxf = writeDxf(d, { version: '2004', graphics: graphicsLowering(d) });
+    expect(dxf.changes).toEqual([{ type: 'MTEXT', count: 1, outcome: 'lowered', how: 'graphics' }]);
+    const dwg = writeDwg(d, { version: '2000', graphics: graphicsLowering(d) });
+    for (const back of [readDxf(dxf.bytes).drawing, (await readDwg(dwg.bytes)).drawing]) {
+      const types = back.modelSpace.map((e) => e.type);
+      // The fill and its frame come before the text, so the text is drawn over them.
+      expect(types.indexOf('HATCH')).toBeLessThan(types.indexOf('MTEXT'));
+      expect(back.modelSpace.find((e) => e.type === 'HATCH')?.color).toEqual({ aci: 2 });
+      const score = compareInk(await png(back), original, { width: 800 });
+      expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+    }
+  }, 60_000);
+});

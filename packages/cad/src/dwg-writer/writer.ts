@@ -104,7 +104,7 @@ export class DwgLowering {
     graphics?: GraphicsLowering,
   ) {
     const tol = chordTolerance(d);
-    this.base = new Lowering(d, Number(version), tol, note, graphics);
+    this.base = new Lowering(d, Number(version), tol, note, graphics, 2004);
     // A release without MESH: its polyface rule, with a note that names the DWG release.
     this.mesh = new Lowering(d, 2004, tol, () =>
       note(change('MESH', 'polyface', `written as a polyface mesh (no DWG ${version} MESH encoding)`)),

@@ -62,6 +62,8 @@ export class Lowering {
     private readonly tol: number,
     private readonly report: (n: SaveAsNote) => void,
     private readonly graphics?: GraphicsLowering,
+    /** The first release that holds an MTEXT background mask: DXF 2007, DWG 2004. */
+    private readonly backgroundFrom = 2007,
   ) {
     for (const b of Object.values(d.blocks)) this.blocks.set(b.name.toUpperCase(), b);
   }
@@ -131,6 +133,17 @@ export class Lowering {
         return this.lowerAll(this.mleader(e));
       }
       case 'MTEXT': {
+        // A background fill (and its frame) the version cannot hold: drawn as the display draws it
+        // (a solid fill and a closed polyline behind the text), the text kept without it.
+        const bg = e.background;
+        if (bg && bg.flags & 1 && this.year !== 12 && this.year < this.backgroundFrom) {
+          const behind = (this.graphics?.draw(e) ?? []).filter((x) => x.type === 'HATCH' || (x.type === 'LWPOLYLINE' && x.closed));
+          if (behind.length) {
+            this.note('MTEXT', 'graphics', 'background mask drawn as a solid fill behind the text');
+            const { background: _bg, ...text } = e;
+            return [...this.lowerAll(behind), ...this.lower(text)];
+          }
+        }
         // Columns (2018's MTEXT holds them; the writers write them from 2018): before, the text is
         // laid out in its columns and written as TEXT runs where the columns put its lines.
         const c = e.columns;
