@@ -92,8 +92,9 @@ export class Lowering {
           this.note(e.dxfType, 'proxy-graphics', 'kept as its proxy graphics (lines, fills and text)');
           return this.lowerAll(g);
         }
-        if (e.graphics) this.note(e.dxfType, 'not-in-version', 'left out (a custom entity whose proxy graphics could not be kept)');
-        else this.note(e.dxfType, 'no-graphics', 'left out (a custom or proxy entity with no DXF equivalent and no proxy graphics)');
+        // Kept as UNKNOWN by the reader (custom objects, and types it does not decode): with no proxy
+        // graphics to draw (none, or none that draw anything) there is nothing to write.
+        this.note(e.dxfType, 'no-graphics', 'left out (an object the writer cannot encode, with no proxy graphics to keep)');
         return [];
       }
       case 'ACAD_TABLE': {
