@@ -272,3 +272,61 @@ describe('MTEXT background mask before the version holds it', () => {
     }
   }, 60_000);
 });
+
+describe('gradient hatch before 2004', () => {
+  it('becomes bands of solid fills across its axis, coloured as the gradient is there', async () => {
+    const d = emptyDrawing({
+      acadVersion: 'AC1032',
+      release: 'R2018',
+      encoding: 'utf-8',
+      vars: {},
+      extMin: [0, 0, 0],
+      extMax: [40, 20, 0],
+    });
+    const square = (x0: number, y0: number, x1: number, y1: number) => ({
+      flags: 3,
+      polyline: {
+        vertices: [
+          [x0, y0],
+          [x1, y0],
+          [x1, y1],
+          [x0, y1],
+        ].map(([x, y]) => ({ x: x as number, y: y as number, bulge: 0 })),
+        closed: true,
+      },
+      edges: [],
+    });
+    d.modelSpace = [
+      // White paper around the fill (the ink comparison takes the commonest colour for the paper).
+      { ...base({ layer: '0' }), type: 'LINE', start: [-40, -40, 0], end: [80, 60, 0] },
+      {
+        ...base({ layer: '0' }),
+        type: 'HATCH',
+        pattern: 'SOLID',
+        solid: true,
+        associative: false,
+        elevation: 0,
+        paths: [square(0, 0, 40, 20)],
+        style: 0,
+        patternType: 1,
+        patternAngle: 0,
+        patternScale: 1,
+        patternDouble: false,
+        patternLines: [],
+        gradient: { name: 'LINEAR', colors: [{ aci: 5 }, { aci: 2 }], angle: 0, shift: 0, singleColor: false, tint: 0 },
+      },
+    ];
+    const { bytes, changes } = writeDxf(d, { version: '2000', graphics: graphicsLowering(d) });
+    expect(changes.find((c) => c.how === 'solid-fill')).toEqual({ type: 'HATCH', count: 1, outcome: 'lowered', how: 'solid-fill' });
+    const back = readDxf(bytes).drawing;
+    const fills = back.modelSpace.filter((e) => e.type === 'HATCH');
+    expect(fills.length).toBeGreaterThan(10);
+    // Blue at the left end, yellow at the right (ACI 5 and 2 are exact).
+    const at = (x: number) =>
+      fills.find((h) => h.type === 'HATCH' && h.paths.some((p) => p.polyline?.vertices.some((v) => Math.abs(v.x - x) < 1e-9)));
+    expect(at(0)?.color.aci).toBe(5);
+    expect(at(40)?.color.aci).toBe(2);
+    const score = compareInk(await png(back), await png(d), { width: 800 });
+    expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.97);
+  });
+});

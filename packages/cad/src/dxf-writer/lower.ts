@@ -3,6 +3,7 @@
  * changes through `note` (a structured save-as note, decision 0037), so the writer reports each
  * kind of change once with its count.
  */
+import { aciColor } from '../geom/color';
 import { apply3, isDefaultExtrusion, ocsToWcs } from '../geom/matrix';
 import { plainMText } from '../text/mtext-parser';
 import type {
@@ -25,6 +26,8 @@ import { ellipsePoints, fillTrapezoids, hatchRings, patternLines, patternSegment
 import type { Vec3 } from '../geom/vector';
 
 const MAX_PATTERN_SEGMENTS = 100_000;
+/** Bands a gradient is written as where the version has no gradients. */
+const GRADIENT_BANDS = 48;
 
 /** The common fields of `e`, for the entities that replace it (handle and owner are new). */
 function baseOf(e: Entity): EntityBase {
@@ -154,6 +157,22 @@ export class Lowering {
         if (!g) break;
         this.note('MTEXT', 'text', `columns written as TEXT lines (MTEXT has columns from 2018)`);
         return this.lowerAll(g);
+      }
+      case 'HATCH': {
+        // Gradients arrive in 2004: before, bands of solid fills in the colours the gradient has
+        // there (a linear or cylinder gradient), else one solid fill in its first colour (R12's
+        // hatch rule below takes that colour too).
+        if (!e.gradient || this.year >= 2004 || this.year === 12) break;
+        const bands = this.gradientBands(e);
+        this.note(
+          'HATCH',
+          'solid-fill',
+          `gradient fills written as ${bands ? 'bands of solid fills' : 'solid fills'} (${this.year} has no gradients)`,
+        );
+        if (bands) return bands;
+        const first = e.gradient.colors[0];
+        const { gradient: _g, ...rest } = e;
+        return [{ ...rest, solid: true, pattern: 'SOLID', patternLines: [], ...(first ? { color: { ...first } } : {}) }];
       }
       case 'MESH':
         if (this.year >= 2010) return [e];
@@ -383,6 +402,58 @@ export class Lowering {
       out.push(m);
     }
     return out;
+  }
+
+  /**
+   * A linear or cylinder gradient as GRADIENT_BANDS solid HATCHes across its axis, each in the
+   * colour the display's gradient has at its middle (colours as hatch.ts resolves them: one-colour
+   * gradients run to the colour's shade or tint; INV* swap the ends). Null for radial gradients.
+   */
+  private gradientBands(e: HatchEntity): HatchEntity[] | null {
+    const g = e.gradient;
+    const name = (g?.name || 'LINEAR').toUpperCase();
+    if (!g || !g.colors.length || /SPHER|CURVED|HEMI/.test(name)) return null;
+    const rgbOf = (c: { aci?: number; rgb?: number } | undefined): number => (c?.rgb !== undefined ? c.rgb : aciColor(c?.aci ?? 7));
+    const mix = (a: number, b: number, f: number): number => {
+      const ch = (sh: number): number => Math.round(((a >> sh) & 255) * (1 - f) + ((b >> sh) & 255) * f);
+      return (ch(16) << 16) | (ch(8) << 8) | ch(0);
+    };
+    let c0 = rgbOf(g.colors[0]);
+    let c1: number;
+    if (g.singleColor || g.colors.length < 2) {
+      const t = Number.isFinite(g.tint) ? Math.min(1, Math.max(0, g.tint)) : 0;
+      c1 = t < 0.5 ? mix(c0, 0x000000, (0.5 - t) * 2) : mix(c0, 0xffffff, (t - 0.5) * 2);
+    } else c1 = rgbOf(g.colors[1]);
+    if (name.startsWith('INV')) [c0, c1] = [c1, c0];
+    // Turn the gradient's axis onto +y, cut the area into bands across it, turn the pieces back.
+    const turn = Math.PI / 2 - (Number.isFinite(g.angle) ? g.angle : 0);
+    const [cos, sin] = [Math.cos(turn), Math.sin(turn)];
+    const rings = hatchRings(e, this.tol).map((r) => r.map(([x, y]): [number, number] => [x * cos - y * sin, x * sin + y * cos]));
+    const ys = rings.flat().map((p) => p[1]);
+    const lo = Math.min(...ys),
+      hi = Math.max(...ys);
+    if (!(hi > lo)) return null;
+    const cuts = Array.from({ length: GRADIENT_BANDS - 1 }, (_, k) => lo + ((k + 1) * (hi - lo)) / GRADIENT_BANDS);
+    const byBand = new Map<number, HatchEntity['paths']>();
+    for (const q of fillTrapezoids(rings, 20_000, cuts)) {
+      const mid = (q[0][1] + q[2][1]) / 2;
+      const band = Math.min(GRADIENT_BANDS - 1, Math.max(0, Math.floor(((mid - lo) / (hi - lo)) * GRADIENT_BANDS)));
+      const back = ([x, y]: [number, number]): { x: number; y: number; bulge: number } => ({
+        x: x * cos + y * sin,
+        y: -x * sin + y * cos,
+        bulge: 0,
+      });
+      const vertices = [q[0], q[1], q[3], q[2]].map(back);
+      const paths = byBand.get(band) ?? [];
+      paths.push({ flags: 2, polyline: { vertices, closed: true }, edges: [] });
+      byBand.set(band, paths);
+    }
+    const { gradient: _g, ...rest } = e;
+    return [...byBand].map(([band, paths]): HatchEntity => {
+      const t = (band + 0.5) / GRADIENT_BANDS;
+      const f = name.includes('CYLINDER') ? (t < 0.5 ? 2 * t : 2 - 2 * t) : t;
+      return { ...rest, solid: true, pattern: 'SOLID', patternLines: [], paths, color: { rgb: mix(c0, c1, f) } };
+    });
   }
 
   private hatch(e: HatchEntity): Entity[] {
