@@ -33,11 +33,17 @@ const near = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.m
  * a TEXT's height is), and shape fonts handed out without their glyphs: so text comes as lines of
  * text, never as the strokes of its characters.
  */
+const fontKey = (r: FontRef): string => [r.requested, r.family, r.file ?? '', r.face ?? ''].join('\u0000');
+
 class TextFonts implements FontProvider {
-  readonly caps = new Map<FontRef, number>();
+  private readonly caps = new Map<string, number>();
   constructor(private readonly base: FontProvider) {}
+  /** The cap height (a fraction of the em) of a font handed out. */
+  capHeight(ref: FontRef): number {
+    return this.caps.get(fontKey(ref)) ?? 0.72;
+  }
   private keep(f: ResolvedFont): ResolvedFont {
-    this.caps.set(f.ref, f.capHeight > 0 ? f.capHeight : 0.72);
+    this.caps.set(fontKey(f.ref), f.capHeight > 0 ? f.capHeight : 0.72);
     if (!f.glyph) return f;
     const { glyph: _glyph, ...rest } = f;
     return rest;
@@ -222,7 +228,7 @@ class CaptureContext implements DrawContext {
       type: 'TEXT',
       text: t.text,
       insertion: [x, y, 0],
-      height: t.size * Math.abs(across) * (this.fonts.caps.get(font) ?? 0.72),
+      height: t.size * Math.abs(across) * this.fonts.capHeight(font),
       rotation: (Math.atan2(b, a) * 180) / Math.PI,
       widthFactor: sx / Math.abs(across),
       oblique: (Math.atan2(along, Math.abs(across)) * 180) / Math.PI,

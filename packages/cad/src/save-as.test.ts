@@ -231,4 +231,21 @@ describe('what every target holds is kept', () => {
     expect(clipOf(readDxf(writeDxf(src, { version: '2004' }).bytes).drawing)).toEqual(want);
     expect(clipOf((await readDwg(writeDwg(src, { version: '2004' }).bytes)).drawing)).toEqual(want);
   }, 60_000);
+
+  it('an R12 TrueType style without a font file names its family file, so it is not drawn in txt', () => {
+    const src = sampleDrawing();
+    src.textStyles.ArialStyle = {
+      name: 'ArialStyle',
+      flags: 0,
+      font: '',
+      bigFont: '',
+      fixedHeight: 0,
+      widthFactor: 1,
+      oblique: 0,
+      generation: 0,
+      fontFamily: 'Arial',
+    };
+    const back = readDxf(writeDxf(src, { version: 'R12' }).bytes).drawing;
+    expect(back.textStyles.ArialStyle?.font).toBe('Arial.ttf');
+  });
 });
