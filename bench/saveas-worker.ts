@@ -27,6 +27,8 @@ const fonts = nodeFontProvider();
 // One LibreDWG reader child for the whole run (each DWG read, the inputs' and the results', goes through it).
 keepDwgReader(60_000);
 
+/** The paper: every render is on white (a drawing mostly covered by a fill must not make its fill the paper). */
+const WHITE = [255, 255, 255] as const;
 const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
 const add = (c: Counts, t: string, n = 1): void => {
   c[t] = (c[t] ?? 0) + n;
@@ -155,8 +157,8 @@ function extentsMoved(a: Scene, b: Scene): boolean {
 function diffPicture(a: RgbaImage, b: RgbaImage): Uint8Array {
   const w = a.width;
   const h = Math.max(a.height, b.height);
-  const ma = inkMask(a);
-  const mb = inkMask(b);
+  const ma = inkMask(a, undefined, WHITE);
+  const mb = inkMask(b, undefined, WHITE);
   const ink = (m: InkMask, x: number, y: number): boolean =>
     x >= 0 && y >= 0 && x < m.width && y < m.height && m.bits[y * m.width + x] === 1;
   const near = (m: InkMask, x: number, y: number): boolean => {
@@ -276,7 +278,7 @@ async function sweep(request: WorkerRequest): Promise<void> {
         const drawn = mate
           ? await draw({ ...mate, bounds: origScene.bounds, ...(origScene.paper ? { paper: origScene.paper } : {}) })
           : null;
-        const score = drawn ? compareInk(orig.image, drawn.image, { crop: false, tolerance: F1_TOLERANCE }) : null;
+        const score = drawn ? compareInk(orig.image, drawn.image, { crop: false, tolerance: F1_TOLERANCE, background: WHITE }) : null;
         const s: SceneScore = { name: origScene.name, f1: score?.f1 ?? 0, precision: score?.precision ?? 0, recall: score?.recall ?? 0 };
         if (!mate) s.missing = true;
         else {
