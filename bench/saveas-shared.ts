@@ -86,3 +86,63 @@ export const SECOND_PAPER = /entities of a second paper layout left out/;
 export function layoutReportedDropped(notes: readonly string[], name: string): boolean {
   return notes.some((n) => SECOND_PAPER.test(n) && n.slice(0, n.indexOf(':')).toLowerCase() === name.toLowerCase());
 }
+
+/** A type whose count dropped by more than the writer reported. */
+export interface Lost {
+  type: string;
+  in: number;
+  out: number;
+  reported: number;
+}
+
+// ---- entity accounting ----------------------------------------------------------------------------
+
+/**
+ * What the writer reported, by type: `changes` when the result has them (the engine's save-as
+ * report), else its notes ("TYPE: N what was done"); plus the entities of layouts left out whole,
+ * whose types the notes do not give (they may cover a drop of any type).
+ */
+export function reportedByType(row: TargetRow): { byType: Counts; anyType: number; lines: string[]; kind: 'changes' | 'notes' } {
+  const byType: Counts = {};
+  let anyType = 0;
+  if (row.changes) {
+    for (const c of row.changes) byType[c.type] = (byType[c.type] ?? 0) + c.count;
+    return {
+      byType,
+      anyType,
+      lines: row.changes.map((c: SaveAsChangeLike) => `${c.type} ${c.how} ${c.count} (${c.outcome})`),
+      kind: 'changes',
+    };
+  }
+  for (const note of row.notes) {
+    const m = /^(.+?): (\d+) (.*)$/.exec(note);
+    if (!m) continue;
+    const n = Number(m[2]);
+    if (SECOND_PAPER.test(m[3] ?? '')) anyType += n;
+    else byType[m[1] as string] = (byType[m[1] as string] ?? 0) + n;
+  }
+  return { byType, anyType, lines: row.notes, kind: 'notes' };
+}
+
+export function lostUnreported(row: TargetRow, reported: { byType: Counts; anyType: number }): Lost[] {
+  const lost: Lost[] = [];
+  let pool = reported.anyType;
+  const inC = row.countsIn ?? {};
+  const outC = row.countsOut ?? {};
+  for (const type of Object.keys(inC).sort()) {
+    const drop = (inC[type] ?? 0) - (outC[type] ?? 0);
+    if (drop <= 0) continue;
+    let unreported = drop - (reported.byType[type] ?? 0);
+    const fromPool = Math.min(pool, Math.max(0, unreported));
+    pool -= fromPool;
+    unreported -= fromPool;
+    if (unreported > 0) lost.push({ type, in: inC[type] ?? 0, out: outC[type] ?? 0, reported: reported.byType[type] ?? 0 });
+  }
+  return lost;
+}
+
+/** LibreDWG's error codes on a DWG result: code 64 is accepted for 2004 and later (decision 0023). */
+export function readbackProblems(row: TargetRow): string[] {
+  if (row.target.format !== 'dwg') return [];
+  return row.readback.filter((w) => /recoverable problems/.test(w) && !(row.target.version !== '2000' && /\(code 64\)/.test(w)));
+}

@@ -29,9 +29,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { cadVersionsFor } from '@xcad/protocol';
 import {
+  lostUnreported,
+  readbackProblems,
+  reportedByType,
   SECOND_PAPER,
   type Counts,
-  type SaveAsChangeLike,
+  type Lost,
   type SourceEvent,
   type Target,
   type TargetRow,
@@ -81,14 +84,6 @@ interface EzdxfResult {
   auditErrors?: number;
   auditFixes?: number;
   auditMessages?: string[];
-}
-
-/** A type whose count dropped by more than the writer reported. */
-interface Lost {
-  type: string;
-  in: number;
-  out: number;
-  reported: number;
 }
 
 interface Row {
@@ -221,6 +216,7 @@ let python: LineProcess | null = null;
 const sha1 = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex').slice(0, 16);
 
 async function ezdxfCheck(file: string): Promise<EzdxfResult> {
+  if (!existsSync(file)) return { ok: false, error: `the result ${file} is gone` };
   const key = sha1(readFileSync(file));
   const cached = path.join(RESULTS, 'ezdxf', `${key}.json`);
   if (!flag('fresh') && existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as EzdxfResult;
@@ -240,58 +236,6 @@ function countsDisagree(ours: Counts, theirs: Counts): string {
     .filter((k) => (ours[k] ?? 0) !== (theirs[k] ?? 0))
     .map((k) => `${k} ours ${ours[k] ?? 0} ezdxf ${theirs[k] ?? 0}`)
     .join(', ');
-}
-
-// ---- entity accounting -----------------------------------------------------------------------------------
-
-/**
- * What the writer reported, by type: `changes` when the result has them (the engine's save-as
- * report), else its notes ("TYPE: N what was done"); plus the entities of layouts left out whole,
- * whose types the notes do not give (they may cover a drop of any type).
- */
-function reportedByType(row: TargetRow): { byType: Counts; anyType: number; lines: string[]; kind: 'changes' | 'notes' } {
-  const byType: Counts = {};
-  let anyType = 0;
-  if (row.changes) {
-    for (const c of row.changes) byType[c.type] = (byType[c.type] ?? 0) + c.count;
-    return {
-      byType,
-      anyType,
-      lines: row.changes.map((c: SaveAsChangeLike) => `${c.type} ${c.how} ${c.count} (${c.outcome})`),
-      kind: 'changes',
-    };
-  }
-  for (const note of row.notes) {
-    const m = /^(.+?): (\d+) (.*)$/.exec(note);
-    if (!m) continue;
-    const n = Number(m[2]);
-    if (SECOND_PAPER.test(m[3] ?? '')) anyType += n;
-    else byType[m[1] as string] = (byType[m[1] as string] ?? 0) + n;
-  }
-  return { byType, anyType, lines: row.notes, kind: 'notes' };
-}
-
-function lostUnreported(row: TargetRow, reported: { byType: Counts; anyType: number }): Lost[] {
-  const lost: Lost[] = [];
-  let pool = reported.anyType;
-  const inC = row.countsIn ?? {};
-  const outC = row.countsOut ?? {};
-  for (const type of Object.keys(inC).sort()) {
-    const drop = (inC[type] ?? 0) - (outC[type] ?? 0);
-    if (drop <= 0) continue;
-    let unreported = drop - (reported.byType[type] ?? 0);
-    const fromPool = Math.min(pool, Math.max(0, unreported));
-    pool -= fromPool;
-    unreported -= fromPool;
-    if (unreported > 0) lost.push({ type, in: inC[type] ?? 0, out: outC[type] ?? 0, reported: reported.byType[type] ?? 0 });
-  }
-  return lost;
-}
-
-/** LibreDWG's error codes on a DWG result: code 64 is accepted for 2004 and later (decision 0023). */
-function readbackProblems(row: TargetRow): string[] {
-  if (row.target.format !== 'dwg') return [];
-  return row.readback.filter((w) => /recoverable problems/.test(w) && !(row.target.version !== '2000' && /\(code 64\)/.test(w)));
 }
 
 // ---- one input ------------------------------------------------------------------------------------------
@@ -548,7 +492,8 @@ async function main(): Promise<void> {
       return;
     }
     console.log(`Save-as sweep: ${list.length} inputs from ${CORPUS}, targets ${TARGETS.map(targetName).join(', ')}`);
-    const scratch = path.join(RESULTS, 'scratch');
+    // Each run its own scratch folder (another run, e.g. an --only one, may be going on beside it).
+    const scratch = path.join(RESULTS, `scratch.${process.pid}`);
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(scratch, { recursive: true });
     rmSync(workerLog, { force: true });
@@ -558,7 +503,15 @@ async function main(): Promise<void> {
     try {
       for (const [i, input] of list.entries()) {
         const t0 = Date.now();
-        const got = await sweepInput(input, scratch);
+        let got: Row[];
+        try {
+          got = await sweepInput(input, scratch);
+        } catch (e) {
+          // A fault of the bench itself on this input: its rows say so, the sweep goes on with a fresh worker.
+          worker?.kill();
+          worker = null;
+          got = TARGETS.map((t) => failedRow(input, t, 'failed', `the bench failed on this input: ${(e as Error).message}`));
+        }
         rows.push(...got);
         const f1s = got.filter((r) => r.f1 !== null).map((r) => r.f1 as number);
         const flags = [
