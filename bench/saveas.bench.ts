@@ -19,7 +19,8 @@
 // that passes TIMEOUT_MS (conversion, read-back and render) is killed and counted as a failure, as
 // is any error: a failure is a row, never a crash. ezdxf's answers are cached under
 // bench/results/saveas/ezdxf/ by the result's hash (`--fresh` recomputes them); all rows go to
-// bench/results/saveas/rows.json, the pictures of scenes under 0.99 to bench/results/saveas/png/.
+// bench/results/saveas/rows.json, the pictures of scenes under 0.99 to bench/results/saveas/png/
+// (a run of part of the corpus, --only or CAD_CORPUS, writes under bench/results/saveas/runs/ instead).
 // Usage: npm run bench:saveas [-- --only NAME] [--large] [--fresh] [--no-ezdxf] [--tables-only]
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -61,6 +62,18 @@ const only = ((): string | undefined => {
   const i = args.indexOf('--only');
   return i >= 0 ? args[i + 1] : undefined;
 })();
+/**
+ * Where this run's rows, table and pictures go: bench/results/saveas/ for the whole corpus, a folder
+ * of their own under runs/ for a part of it or another corpus (so a run beside the full one spoils nothing).
+ */
+const OUT =
+  only === undefined && process.env.CAD_CORPUS === undefined
+    ? RESULTS
+    : path.join(
+        RESULTS,
+        'runs',
+        [process.env.CAD_CORPUS ? path.basename(CORPUS) : 'corpus', only ?? 'all'].join('.').replace(/[^\w.-]+/g, '_'),
+      );
 
 const TARGETS: Target[] = [
   ...cadVersionsFor('dwg').map((version): Target => ({ format: 'dwg', version })),
@@ -207,7 +220,7 @@ class LineProcess {
 }
 
 let worker: LineProcess | null = null;
-const workerLog = path.join(RESULTS, 'worker.log');
+const workerLog = path.join(OUT, 'worker.log');
 const startWorker = (): LineProcess => new LineProcess(process.execPath, ['--import', 'tsx', WORKER], workerLog);
 
 // ---- ezdxf ---------------------------------------------------------------------------------------------
@@ -266,7 +279,7 @@ async function sweepInput(input: Input, scratch: string): Promise<Row[]> {
       name: path.basename(input.name),
       targets: pending,
       scratch,
-      pngDir: path.join(RESULTS, 'png'),
+      pngDir: path.join(OUT, 'png'),
     };
     worker.send(JSON.stringify(request));
     const sourceLine = await worker.next(SOURCE_TIMEOUT_MS);
@@ -417,7 +430,7 @@ function printTables(rows: Row[]): { verdictLines: string[]; ok: boolean } {
       `${pad(targetName(t), 9)} ${ok ? 'PASS' : 'FAIL'}: median F1 ${f3(med)} (target >= ${TARGET_MEDIAN}), ${under} file(s) under ${TARGET_MIN} (min ${f3(min)}), ${lost} with entities lost unreported, ${fail} failed, ${bad} not read cleanly by ${checker}`,
     );
   }
-  writeFileSync(path.join(RESULTS, 'table.md'), tableMarkdown(head, table));
+  writeFileSync(path.join(OUT, 'table.md'), tableMarkdown(head, table));
 
   const all = scored(rows);
   const worst = [...all].sort((a, b) => (a.f1 as number) - (b.f1 as number)).slice(0, 10);
@@ -480,8 +493,8 @@ const hasMatplotlib = (): boolean => spawnSync(PYTHON, ['-c', 'import matplotlib
 
 async function main(): Promise<void> {
   mkdirSync(path.join(RESULTS, 'ezdxf'), { recursive: true });
-  mkdirSync(path.join(RESULTS, 'png'), { recursive: true });
-  const rowsFile = path.join(RESULTS, only === undefined ? 'rows.json' : `rows.only-${only.replace(/[^\w.-]+/g, '_')}.json`);
+  mkdirSync(OUT, { recursive: true });
+  const rowsFile = path.join(OUT, 'rows.json');
   let rows: Row[];
   if (flag('tables-only')) {
     rows = JSON.parse(readFileSync(rowsFile, 'utf8')) as Row[];
@@ -497,7 +510,7 @@ async function main(): Promise<void> {
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(scratch, { recursive: true });
     rmSync(workerLog, { force: true });
-    if (only === undefined) rmSync(path.join(RESULTS, 'png'), { recursive: true, force: true });
+    rmSync(path.join(OUT, 'png'), { recursive: true, force: true });
     rows = [];
     const started = Date.now();
     try {
