@@ -146,3 +146,12 @@ export function readbackProblems(row: TargetRow): string[] {
   if (row.target.format !== 'dwg') return [];
   return row.readback.filter((w) => /recoverable problems/.test(w) && !(row.target.version !== '2000' && /\(code 64\)/.test(w)));
 }
+
+/** Where ezdxf's counts differ from our reader's on the same file ('' when they agree). */
+export function countsDisagree(ours: Counts, theirs: Counts): string {
+  const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort();
+  return keys
+    .filter((k) => (ours[k] ?? 0) !== (theirs[k] ?? 0))
+    .map((k) => `${k} ours ${ours[k] ?? 0} ezdxf ${theirs[k] ?? 0}`)
+    .join(', ');
+}

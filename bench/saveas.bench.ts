@@ -30,6 +30,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { cadVersionsFor } from '@xcad/protocol';
 import {
+  countsDisagree,
   lostUnreported,
   readbackProblems,
   reportedByType,
@@ -240,15 +241,6 @@ async function ezdxfCheck(file: string): Promise<EzdxfResult> {
     line === null ? { ok: false, error: `no answer within ${EZDXF_TIMEOUT_MS / 1000} s` } : (JSON.parse(line) as EzdxfResult);
   if (line !== null) writeFileSync(cached, JSON.stringify(result));
   return result;
-}
-
-/** Where ezdxf's counts differ from our reader's on the same file ('' when they agree). */
-function countsDisagree(ours: Counts, theirs: Counts): string {
-  const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort();
-  return keys
-    .filter((k) => (ours[k] ?? 0) !== (theirs[k] ?? 0))
-    .map((k) => `${k} ours ${ours[k] ?? 0} ezdxf ${theirs[k] ?? 0}`)
-    .join(', ');
 }
 
 // ---- one input ------------------------------------------------------------------------------------------
