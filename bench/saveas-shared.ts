@@ -99,44 +99,32 @@ export interface Lost {
 
 /**
  * What the writer reported, by type: `changes` when the result has them (the engine's save-as
- * report), else its notes ("TYPE: N what was done"); plus the entities of layouts left out whole,
- * whose types the notes do not give (they may cover a drop of any type).
+ * report), else its notes ("TYPE: N what was done"). A paper layout left out whole is not counted
+ * here: the original's count leaves that layout out instead (`checkResult`), ATTRIBs and the blocks
+ * only it shows included, which a count of its entities would not cover.
  */
-export function reportedByType(row: TargetRow): { byType: Counts; anyType: number; lines: string[]; kind: 'changes' | 'notes' } {
+export function reportedByType(row: TargetRow): { byType: Counts; lines: string[]; kind: 'changes' | 'notes' } {
   const byType: Counts = {};
-  let anyType = 0;
   if (row.changes) {
     for (const c of row.changes) byType[c.type] = (byType[c.type] ?? 0) + c.count;
-    return {
-      byType,
-      anyType,
-      lines: row.changes.map((c: SaveAsChangeLike) => `${c.type} ${c.how} ${c.count} (${c.outcome})`),
-      kind: 'changes',
-    };
+    return { byType, lines: row.changes.map((c: SaveAsChangeLike) => `${c.type} ${c.how} ${c.count} (${c.outcome})`), kind: 'changes' };
   }
   for (const note of row.notes) {
     const m = /^(.+?): (\d+) (.*)$/.exec(note);
-    if (!m) continue;
-    const n = Number(m[2]);
-    if (SECOND_PAPER.test(m[3] ?? '')) anyType += n;
-    else byType[m[1] as string] = (byType[m[1] as string] ?? 0) + n;
+    if (m && !SECOND_PAPER.test(m[3] ?? '')) byType[m[1] as string] = (byType[m[1] as string] ?? 0) + Number(m[2]);
   }
-  return { byType, anyType, lines: row.notes, kind: 'notes' };
+  return { byType, lines: row.notes, kind: 'notes' };
 }
 
-export function lostUnreported(row: TargetRow, reported: { byType: Counts; anyType: number }): Lost[] {
+/** The types whose count drops by more than the writer reported for them. */
+export function lostUnreported(row: TargetRow, reported: { byType: Counts }): Lost[] {
   const lost: Lost[] = [];
-  let pool = reported.anyType;
   const inC = row.countsIn ?? {};
   const outC = row.countsOut ?? {};
   for (const type of Object.keys(inC).sort()) {
     const drop = (inC[type] ?? 0) - (outC[type] ?? 0);
-    if (drop <= 0) continue;
-    let unreported = drop - (reported.byType[type] ?? 0);
-    const fromPool = Math.min(pool, Math.max(0, unreported));
-    pool -= fromPool;
-    unreported -= fromPool;
-    if (unreported > 0) lost.push({ type, in: inC[type] ?? 0, out: outC[type] ?? 0, reported: reported.byType[type] ?? 0 });
+    if (drop > (reported.byType[type] ?? 0))
+      lost.push({ type, in: inC[type] ?? 0, out: outC[type] ?? 0, reported: reported.byType[type] ?? 0 });
   }
   return lost;
 }
