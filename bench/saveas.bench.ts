@@ -485,7 +485,8 @@ function printTables(rows: Row[]): { verdictLines: string[]; ok: boolean } {
 
 function tableMarkdown(head: string[], table: string[][]): string {
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  return [line(head), line(head.map((_, i) => (i ? '---:' : '---'))), ...table.map(line)].join('\n') + '\n';
+  const rule = `|${head.map((_, i) => (i ? '---:' : '---')).join('|')}|`;
+  return [line(head), rule, ...table.map(line)].join('\n') + '\n';
 }
 
 const hasMatplotlib = (): boolean => spawnSync(PYTHON, ['-c', 'import matplotlib'], { stdio: 'ignore' }).status === 0;
