@@ -9,7 +9,8 @@ import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 
 // Online conversion (decision 0019): a visitor converts a corpus DWG to PDF on /tools/cad2pdf, watches it upload and
 // convert, downloads a PDF of the drawing (its text read back with pdftotext), and cancels a
-// conversion while it uploads.
+// conversion while it uploads. Decision 0036: a batch with a file that is not a drawing converts the
+// others, names the bad file and why, and does not offer to convert it again.
 
 const browser = useBrowser();
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../packages/cad/test-fixtures');
@@ -38,6 +39,69 @@ describe('online conversion', () => {
     const qr = page.getByTestId('tool-qr');
     await qr.waitFor();
     await expect.poll(() => qr.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(50);
+  });
+
+  it('converts the good files of a batch and names the one that is not a drawing, without offering it again', async () => {
+    const page = await browser.page(asVisitor({ ...DESKTOP, viewport: { width: 1280, height: 800 } }));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xcad-e2e-batch-'));
+    const door = path.join(dir, '门.dxf');
+    const notes = path.join(dir, '施工说明.dxf');
+    const text = path.join(dir, '文字.dxf');
+    writeFileSync(door, readFileSync(path.join(FIXTURES, 'ezdxf_wipeout_door.dxf')));
+    // Named like a drawing, but only text inside: the server judges it by its bytes.
+    writeFileSync(notes, '施工说明：本图尺寸以毫米计，标高以米计。\n'.repeat(40));
+    writeFileSync(text, readFileSync(path.join(FIXTURES, 'ezdxf_text.dxf')));
+    await page.goto('/tools/cad2pdf');
+    await page.getByTestId('tool-file-input').setInputFiles([door, notes, text]);
+    await expect.poll(() => page.getByTestId('tool-file-row').count()).toBe(3);
+    await page.getByTestId('tool-start').click();
+    const workbench = page.getByTestId('tool-workbench');
+    await expect.poll(() => workbench.getAttribute('data-phase'), { timeout: 60_000 }).toBe('done');
+
+    const rows = page.getByTestId('tool-file-row');
+    const states = await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-state')));
+    expect(states).toEqual(['done', 'failed', 'done']);
+    // The bad file says which it is and why; the good ones what they became.
+    const bad = rows.nth(1);
+    await expect(bad.getByTestId('tool-file-name').textContent()).resolves.toBe('施工说明.dxf');
+    await expect(bad.getByTestId('tool-file-reason').textContent()).resolves.toBe('文件类型不正确，请上传DWG或DXF文件');
+    await expect(rows.nth(0).getByTestId('tool-file-output').textContent()).resolves.toBe('输出：门.pdf');
+    await expect(rows.nth(2).getByTestId('tool-file-output').textContent()).resolves.toBe('输出：文字.pdf');
+    await expect(rows.nth(0).getByTestId('tool-file-report').textContent()).resolves.toMatch(/^已转换：模型空间，共\d+个对象/);
+    await expect(page.getByTestId('tool-result-counts').textContent()).resolves.toBe('2个文件转换成功，1个失败');
+    // A file of the wrong type would fail again: nothing offers to convert it again.
+    await expect(page.getByTestId('tool-retry').count()).resolves.toBe(0);
+    await expect(bad.getByTestId('tool-file-download').count()).resolves.toBe(0);
+    await expect(page.getByText('重新转换').count()).resolves.toBe(0);
+
+    await page.screenshot({ path: path.join(dir, 'batch-1280.png'), fullPage: true });
+    process.stdout.write(`batch result screenshots: ${dir}\n`);
+
+    // Each good file downloads alone, and both together as one zip named for them.
+    const [one] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      rows.nth(2).getByTestId('tool-file-download').click(),
+    ]);
+    expect(one.suggestedFilename()).toBe('文字.pdf');
+    const single = path.join(dir, 'one.pdf');
+    await one.saveAs(single);
+    expect(readFileSync(single).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const [all] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('tool-download').click()]);
+    expect(all.suggestedFilename()).toBe('转换结果_2个文件.zip');
+    const zip = path.join(dir, 'all.zip');
+    await all.saveAs(zip);
+    const listing = execFileSync(
+      'python3',
+      ['-c', 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))', zip],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(listing.trim().split('\n')).toEqual(['门.pdf', '文字.pdf']);
+
+    // The same page on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(dir, 'batch-390.png'), fullPage: true });
   });
 
   it('cancels a conversion while it uploads', async () => {

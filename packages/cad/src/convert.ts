@@ -49,6 +49,8 @@ export interface ConvertResult {
   missingCharacters: string[];
   /** Entity types drawn, over the scenes rendered (a raster with no ink while this is non-zero is a bug). */
   drawn: Record<string, number>;
+  /** Entity types that could not be drawn (no way to draw them here, or one that failed), with counts. */
+  skipped: Record<string, number>;
 }
 
 /** Refusals that are about the request, not the file (an unknown layout, contradictory options). */
@@ -248,6 +250,8 @@ export interface PreparedConversion {
   missingCharacters: string[];
   /** Entity types drawn in the chosen scenes' build. */
   drawn: Record<string, number>;
+  /** Entity types the build could not draw, with counts. */
+  skipped: Record<string, number>;
 }
 
 /** Reads the bytes and chooses the scenes (the first half of `convertDrawing`). Throws as it does. */
@@ -267,6 +271,7 @@ export async function prepareConversion(
     missingFonts: build.missingFonts,
     missingCharacters: build.missingCharacters,
     drawn: build.counts.drawn,
+    skipped: build.counts.skipped,
   };
 }
 
@@ -281,6 +286,6 @@ export async function convertDrawing(bytes: Uint8Array, options: ConvertOptions)
   const prepared = await prepareConversion(bytes, options);
   await warm;
   const outputs = await renderChosen(prepared.scenes, options);
-  const { format, warnings, missingFonts, missingCharacters, drawn } = prepared;
-  return { outputs, format, warnings, missingFonts, missingCharacters, drawn };
+  const { format, warnings, missingFonts, missingCharacters, drawn, skipped } = prepared;
+  return { outputs, format, warnings, missingFonts, missingCharacters, drawn, skipped };
 }

@@ -36,6 +36,7 @@ import {
   validateForm,
 } from '@/lib/feedback/feedback-form';
 import type { FieldErrors, FormField, FormValues, FormVariant, TextField } from '@/lib/feedback/feedback-form';
+import formPage from '@/components/ui/form-page.module.css';
 import styles from './feedback.module.css';
 
 // The feedback (/意见反馈.html, /jianyi.html) and complaint (/complaint.html) form (decision 0013):
@@ -254,7 +255,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
 
   if (ticketNo !== '') {
     return (
-      <section className={cardClass(styles.formCard, styles.thanks)} data-testid="feedback-thanks" aria-labelledby={`${baseId}-thanks`}>
+      <section className={cardClass(formPage.formCard, styles.thanks)} data-testid="feedback-thanks" aria-labelledby={`${baseId}-thanks`}>
         <span className={styles.thanksIcon} aria-hidden="true">
           <CheckIcon size={30} />
         </span>
@@ -274,10 +275,10 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
         </div>
         <p className={styles.ticketHint}>{t('thanks.ticketHint')}</p>
         <div className={styles.thanksActions}>
-          <Link className={styles.primary} href={href('/')}>
+          <Link className={formPage.primary} href={href('/')}>
             {t('thanks.home')}
           </Link>
-          <Link className={styles.secondary} href={href('/help.html')}>
+          <Link className={formPage.secondary} href={href('/help.html')}>
             {t('thanks.help')}
           </Link>
           <button type="button" className={styles.link} data-testid="feedback-again" onClick={startAgain}>
@@ -308,8 +309,8 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
       optionalText={t('optional')}
       hint={extra.hint}
       errorTestId={`error-${field}`}
-      fieldClassName={styles.field}
-      inputClassName={styles.input}
+      fieldClassName={formPage.field}
+      inputClassName={formPage.input}
       data-testid={`field-${field}`}
       placeholder={placeholder}
       autoComplete={extra.autoComplete}
@@ -320,21 +321,21 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
   return (
     <form
       ref={markLive}
-      className={cardClass(styles.formCard)}
+      className={cardClass(formPage.formCard)}
       onSubmit={(event) => void submit(event)}
       noValidate
       data-testid="feedback-form"
       aria-labelledby={`${baseId}-title`}
     >
-      <div className={styles.cardHeader}>
-        <h2 id={`${baseId}-title`} className={styles.cardTitle}>
+      <div className={formPage.cardHeader}>
+        <h2 id={`${baseId}-title`} className={formPage.cardTitle}>
           {t(`form.${copy.title}`)}
         </h2>
-        <p className={styles.requiredNote}>{t('form.requiredNote')}</p>
+        <p className={formPage.requiredNote}>{t('form.requiredNote')}</p>
       </div>
 
-      <fieldset className={styles.field}>
-        <legend className={styles.legend}>
+      <fieldset className={formPage.field}>
+        <legend className={formPage.legend}>
           <FieldLabel text={categoryLabel} isRequired optionalText={t('optional')} />
         </legend>
         <div className={styles.chips}>
@@ -363,11 +364,11 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
       </fieldset>
 
       {kind === 'feedback' && (
-        <div className={styles.field}>
+        <div className={formPage.field}>
           <FieldLabel htmlFor={idOf('product')} text={t('form.product')} isRequired optionalText={t('optional')} />
           <select
             id={idOf('product')}
-            className={`${styles.input} ${styles.select}`}
+            className={`${formPage.input} ${formPage.select} ${styles.narrowSelect}`}
             data-testid="field-product"
             name="product"
             value={current.product}
@@ -394,11 +395,11 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
       {kind === 'complaint' &&
         textInput('orderno', t('form.orderNo'), t('form.orderNoPlaceholder'), { isRequired: false, autoComplete: 'off', maxLength: 40 })}
 
-      <div className={styles.field}>
+      <div className={formPage.field}>
         <FieldLabel htmlFor={idOf('content')} text={t(`form.${copy.content}`)} isRequired optionalText={t('optional')} />
         <textarea
           id={idOf('content')}
-          className={`${styles.input} ${styles.textarea}`}
+          className={`${formPage.input} ${formPage.textarea}`}
           data-testid="field-content"
           name="content"
           rows={7}
@@ -444,7 +445,7 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
         },
       )}
 
-      <div className={styles.field} role="group" aria-labelledby={`${idOf('screenshots')}-label`}>
+      <div className={formPage.field} role="group" aria-labelledby={`${idOf('screenshots')}-label`}>
         <span id={`${idOf('screenshots')}-label`} className={formClasses.label}>
           {t('form.screenshots')}
           <span className={formClasses.optional}>{t('optional')}</span>
@@ -497,11 +498,11 @@ export function FeedbackForm({ variant }: { readonly variant: FormVariant }) {
         <FieldError id={errorIdOf('screenshots')} testId="error-screenshots" message={errors.screenshots} />
       </div>
 
-      <div className={styles.footer}>
+      <div className={formPage.footer}>
         <FormError testId="feedback-error">{formError}</FormError>
         <button
           type="submit"
-          className={styles.primary}
+          className={formPage.primary}
           data-testid="feedback-submit"
           disabled={isSending}
           aria-busy={isSending || undefined}

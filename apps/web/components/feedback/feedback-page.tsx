@@ -12,6 +12,7 @@ import type { Locale } from '@/lib/i18n/locales';
 import { routeMetadata } from '@/lib/metadata';
 import type { RouteName } from '@/lib/routes';
 import { FeedbackForm } from './feedback-form';
+import formPage from '@/components/ui/form-page.module.css';
 import styles from './feedback.module.css';
 
 // /意见反馈.html, /jianyi.html and /complaint.html (decision 0013): the route's frame (breadcrumb, heading,
@@ -29,10 +30,10 @@ async function FeedbackAside({ locale, variant }: { readonly locale: Locale; rea
   const isComplaint = variant === 'complaint';
   const tipsKey = variant === 'jianyi' ? 'jianyi' : 'feedback';
   return (
-    <aside className={styles.aside} data-testid="feedback-aside">
+    <aside className={formPage.aside} data-testid="feedback-aside">
       {isComplaint ? (
-        <section className={styles.panel} aria-labelledby="complaint-steps">
-          <h2 id="complaint-steps" className={styles.panelTitle}>
+        <section className={formPage.panel} aria-labelledby="complaint-steps">
+          <h2 id="complaint-steps" className={formPage.panelTitle}>
             {t('complaintTitle')}
           </h2>
           <ol className={styles.steps}>
@@ -49,8 +50,8 @@ async function FeedbackAside({ locale, variant }: { readonly locale: Locale; rea
         </section>
       ) : (
         <>
-          <section className={styles.panel} aria-labelledby="feedback-tips">
-            <h2 id="feedback-tips" className={styles.panelTitle}>
+          <section className={formPage.panel} aria-labelledby="feedback-tips">
+            <h2 id="feedback-tips" className={formPage.panelTitle}>
               {t(`${tipsKey}Title`)}
             </h2>
             <ul className={styles.tips}>
@@ -60,19 +61,19 @@ async function FeedbackAside({ locale, variant }: { readonly locale: Locale; rea
             </ul>
             {variant === 'jianyi' && <p className={styles.panelNote}>{t('jianyiNote')}</p>}
           </section>
-          <section className={styles.panel} aria-labelledby="feedback-self-help">
-            <h2 id="feedback-self-help" className={styles.panelTitle}>
+          <section className={formPage.panel} aria-labelledby="feedback-self-help">
+            <h2 id="feedback-self-help" className={formPage.panelTitle}>
               {t('selfHelpTitle')}
             </h2>
-            <p className={styles.panelText}>{t('selfHelp')}</p>
+            <p className={formPage.panelText}>{t('selfHelp')}</p>
             <Link className={styles.panelLink} href={localizePath('/help.html', locale)}>
               {t('selfHelpLink')}
             </Link>
           </section>
         </>
       )}
-      <section className={styles.panel} aria-labelledby="feedback-contact">
-        <h2 id="feedback-contact" className={styles.panelTitle}>
+      <section className={formPage.panel} aria-labelledby="feedback-contact">
+        <h2 id="feedback-contact" className={formPage.panelTitle}>
           {t('contactTitle')}
         </h2>
         <ContactList labels={{ phone: t('phone'), email: t('email'), hours: t('hours') }} />
@@ -95,7 +96,7 @@ export function feedbackPage(variant: FormVariant) {
       const clientMessages = { feedback: Object.fromEntries(CLIENT_KEYS.map((key) => [key, own[key]])) };
       return (
         <PageFrame locale={route.locale} name={name} params={route.params}>
-          <div className={styles.layout}>
+          <div className={formPage.layout}>
             <NextIntlClientProvider locale={route.locale} messages={clientMessages} timeZone="Asia/Shanghai">
               <FeedbackForm variant={variant} />
             </NextIntlClientProvider>

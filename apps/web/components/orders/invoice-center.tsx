@@ -19,6 +19,7 @@ import { SigninGate } from '@/components/personal/signin-gate';
 import { InvoiceForm } from './invoice-form';
 import type { Signed } from './invoice-form';
 import { InvoiceList } from './invoice-list';
+import formPage from '@/components/ui/form-page.module.css';
 import styles from './invoice.module.css';
 
 // /invoice.html (decision 0018): a public page whose content needs the account. Visitors get a sign-in
@@ -73,7 +74,7 @@ function NoOrders() {
   const { href } = useSiteLocale();
   return (
     <section
-      className={cardClass(styles.formCard, styles.noOrders)}
+      className={cardClass(formPage.formCard, styles.noOrders)}
       data-testid="invoice-no-orders"
       aria-labelledby="invoice-no-orders-title"
     >
@@ -85,10 +86,10 @@ function NoOrders() {
       </h2>
       <p className={styles.noOrdersText}>{t('text')}</p>
       <div className={styles.doneActions}>
-        <Link className={styles.primary} href={href('/personal-buy.html')}>
+        <Link className={formPage.primary} href={href('/personal-buy.html')}>
           {t('records')}
         </Link>
-        <Link className={styles.secondary} href={href('/buy.html')}>
+        <Link className={formPage.secondary} href={href('/buy.html')}>
           {t('buy')}
         </Link>
       </div>
@@ -131,7 +132,7 @@ export function InvoiceCenter() {
     return (
       <div className={styles.placeholder} data-testid="invoice-load-failed">
         <p role="alert">{t('loadFailed')}</p>
-        <button type="button" className={styles.secondary} onClick={() => setAttempt((value) => value + 1)}>
+        <button type="button" className={formPage.secondary} onClick={() => setAttempt((value) => value + 1)}>
           {t('retry')}
         </button>
       </div>

@@ -25,6 +25,7 @@ import {
 } from '@/lib/orders/invoice-form';
 import type { InvoiceField, InvoiceFieldErrors, InvoiceFormValues } from '@/lib/orders/invoice-form';
 import { formatBeijingDate, formatBeijingTime } from '@/lib/orders/orders';
+import formPage from '@/components/ui/form-page.module.css';
 import styles from './invoice.module.css';
 
 // The invoice application (decision 0018): an order of the user's paid ones, the title, the tax id for a
@@ -164,7 +165,7 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
 
   if (submitted !== null) {
     return (
-      <section className={cardClass(styles.formCard, styles.done)} data-testid="invoice-success" aria-labelledby={`${baseId}-done`}>
+      <section className={cardClass(formPage.formCard, styles.done)} data-testid="invoice-success" aria-labelledby={`${baseId}-done`}>
         <span className={styles.doneIcon} aria-hidden="true">
           <CheckIcon size={28} />
         </span>
@@ -174,11 +175,11 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
         <p className={styles.doneBody}>{success('body', { email: submitted.email })}</p>
         <div className={styles.doneActions}>
           {choices.length > 0 && (
-            <button type="button" className={styles.primary} data-testid="invoice-again" onClick={startAgain}>
+            <button type="button" className={formPage.primary} data-testid="invoice-again" onClick={startAgain}>
               {success('again')}
             </button>
           )}
-          <Link className={choices.length > 0 ? styles.secondary : styles.primary} href={href('/personal-buy.html')}>
+          <Link className={choices.length > 0 ? formPage.secondary : formPage.primary} href={href('/personal-buy.html')}>
             {success('records')}
           </Link>
         </div>
@@ -210,8 +211,8 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
       optionalText={t('optional')}
       hint={extra.hint}
       errorTestId={`field-error-${field}`}
-      fieldClassName={styles.field}
-      inputClassName={styles.input}
+      fieldClassName={formPage.field}
+      inputClassName={formPage.input}
       data-testid={`invoice-field-${field}`}
       type={extra.type ?? 'text'}
       inputMode={extra.inputMode}
@@ -224,24 +225,24 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
   return (
     <form
       ref={markLive}
-      className={cardClass(styles.formCard)}
+      className={cardClass(formPage.formCard)}
       onSubmit={(event) => void submit(event)}
       noValidate
       data-testid="invoice-form"
       aria-labelledby={`${baseId}-title`}
     >
-      <div className={styles.cardHeader}>
-        <h2 id={`${baseId}-title`} className={styles.cardTitle}>
+      <div className={formPage.cardHeader}>
+        <h2 id={`${baseId}-title`} className={formPage.cardTitle}>
           {t('heading')}
         </h2>
-        <p className={styles.requiredNote}>{t('requiredNote')}</p>
+        <p className={formPage.requiredNote}>{t('requiredNote')}</p>
       </div>
 
-      <div className={styles.field}>
+      <div className={formPage.field}>
         <FieldLabel htmlFor={idOf('orderno')} text={t('order')} isRequired optionalText={t('optional')} />
         <select
           id={idOf('orderno')}
-          className={`${styles.input} ${styles.select}`}
+          className={`${formPage.input} ${formPage.select}`}
           data-testid="invoice-order"
           name="orderno"
           value={orderno}
@@ -280,8 +281,8 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
         <FieldError id={errorIdOf('orderno')} testId="field-error-orderno" message={errors.orderno} />
       </div>
 
-      <fieldset className={styles.field}>
-        <legend className={styles.legend}>
+      <fieldset className={formPage.field}>
+        <legend className={formPage.legend}>
           <FieldLabel text={t('titletype')} isRequired optionalText={t('optional')} />
         </legend>
         <div className={styles.chips}>
@@ -376,11 +377,11 @@ export function InvoiceForm({ choices, initialOrderNo, signed, onSubmitted, onOr
         </div>
       )}
 
-      <div className={styles.footer}>
+      <div className={formPage.footer}>
         <FormError testId="invoice-error">{formError}</FormError>
         <button
           type="submit"
-          className={styles.primary}
+          className={formPage.primary}
           data-testid="invoice-submit"
           disabled={isSending}
           aria-busy={isSending || undefined}

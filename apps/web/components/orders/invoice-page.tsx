@@ -8,6 +8,7 @@ import type { RouteProps } from '@/components/page/route-page';
 import type { Locale } from '@/lib/i18n/locales';
 import { routeMetadata } from '@/lib/metadata';
 import { InvoiceCenter } from './invoice-center';
+import formPage from '@/components/ui/form-page.module.css';
 import styles from './invoice.module.css';
 
 // /invoice.html (decision 0018): the route's frame, the application (in the browser: it needs the
@@ -16,9 +17,9 @@ import styles from './invoice.module.css';
 async function InvoiceAside({ locale }: { readonly locale: Locale }) {
   const t = await getTranslations({ locale, namespace: 'orders.invoice.aside' });
   return (
-    <aside className={styles.aside} data-testid="invoice-aside">
-      <section className={styles.panel} aria-labelledby="invoice-rules">
-        <h2 id="invoice-rules" className={styles.panelTitle}>
+    <aside className={formPage.aside} data-testid="invoice-aside">
+      <section className={formPage.panel} aria-labelledby="invoice-rules">
+        <h2 id="invoice-rules" className={formPage.panelTitle}>
           {t('rulesTitle')}
         </h2>
         <ul className={styles.rules}>
@@ -27,11 +28,11 @@ async function InvoiceAside({ locale }: { readonly locale: Locale }) {
           ))}
         </ul>
       </section>
-      <section className={styles.panel} aria-labelledby="invoice-contact">
-        <h2 id="invoice-contact" className={styles.panelTitle}>
+      <section className={formPage.panel} aria-labelledby="invoice-contact">
+        <h2 id="invoice-contact" className={formPage.panelTitle}>
           {t('contactTitle')}
         </h2>
-        <p className={styles.panelText}>{t('contactText')}</p>
+        <p className={`${formPage.panelText} ${styles.contactText}`}>{t('contactText')}</p>
         <ContactList labels={{ phone: t('phone'), email: t('email'), hours: t('hours') }} />
       </section>
     </aside>
@@ -49,7 +50,7 @@ export function invoicePage() {
       const route = await resolveRoute(name, props);
       return (
         <PageFrame locale={route.locale} name={name} params={route.params}>
-          <div className={styles.layout}>
+          <div className={formPage.layout}>
             {/* `?orderno=` is read in the browser: the static page renders the loading state. */}
             <Suspense fallback={<div className={styles.placeholder} aria-busy="true" />}>
               <InvoiceCenter />

@@ -21,10 +21,18 @@ export function qrSrcOf(tasktag: string): string {
   return `/api/v4/sitetaskdownqrcode?${new URLSearchParams({ tasktag }).toString()}`;
 }
 
-/** Asks for a fresh signed link to the result and follows it (the browser downloads the file); resolves with its name. */
-export async function downloadResult(tasktag: string, signed: SignedFields): Promise<string> {
+/**
+ * Asks for a fresh signed link to the result (or, with `fileindex`, to one converted file of it) and
+ * follows it (the browser downloads the file); resolves with its name.
+ */
+export async function downloadResult(tasktag: string, signed: SignedFields, fileindex?: number): Promise<string> {
   const client = await apiClient();
-  const answer = await client.call(endpoints.taskdown, { ...signed, tasktag, downtype: UPLOAD.downtype });
+  const answer = await client.call(endpoints.taskdown, {
+    ...signed,
+    tasktag,
+    downtype: UPLOAD.downtype,
+    ...(fileindex === undefined ? {} : { fileindex }),
+  });
   window.location.assign(answer.downurl);
   return answer.filename;
 }

@@ -11,6 +11,7 @@ import {
   PAPERS,
   versionsOf,
   withCadFormat,
+  type CadOutputOptions,
   type OptionsOf,
   type ToolOptions,
 } from '@/lib/tools/options';
@@ -227,7 +228,16 @@ function Cad2JpgFields({ options, isDisabled, onChange }: FieldsProps<'cad2jpg'>
   );
 }
 
-function Cad2VerFields({ options, isDisabled, onChange }: FieldsProps<'cad2ver'>) {
+/** The target version and format of cad2ver and pdf2cad: the same choices on both (decision 0036). */
+function CadOutputFields<T extends CadOutputOptions>({
+  options,
+  isDisabled,
+  onChange,
+}: {
+  readonly options: T;
+  readonly isDisabled: boolean;
+  readonly onChange: (options: T) => void;
+}) {
   const { t, cadFormats } = useChoices();
   return (
     <>
@@ -252,18 +262,11 @@ function Cad2VerFields({ options, isDisabled, onChange }: FieldsProps<'cad2ver'>
 }
 
 function Pdf2CadFields({ options, isDisabled, onChange, pagesError }: FieldsProps<'pdf2cad'> & { readonly pagesError: string }) {
-  const { t, cadFormats } = useChoices();
+  const { t } = useChoices();
   const pagesId = useId();
   return (
     <>
-      <Segmented
-        legend={t('format.label')}
-        name="format"
-        value={options.format}
-        choices={cadFormats}
-        isDisabled={isDisabled}
-        onChange={(value) => onChange({ ...options, format: value })}
-      />
+      <CadOutputFields options={options} isDisabled={isDisabled} onChange={onChange} />
       <Segmented
         legend={t('pages.label')}
         name="pages"
@@ -319,7 +322,7 @@ export function ToolOptionsFields({
     case 'cad2jpg':
       return <Cad2JpgFields options={options} isDisabled={isDisabled} onChange={onChange} />;
     case 'cad2ver':
-      return <Cad2VerFields options={options} isDisabled={isDisabled} onChange={onChange} />;
+      return <CadOutputFields options={options} isDisabled={isDisabled} onChange={onChange} />;
     case 'pdf2cad':
       return <Pdf2CadFields options={options} isDisabled={isDisabled} onChange={onChange} pagesError={pagesError} />;
   }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { TTaskType } from '@xcad/protocol';
-import { useTranslations } from 'next-intl';
+import { useMessages, useTranslations } from 'next-intl';
 import { useCallback, useMemo, useState } from 'react';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
@@ -24,6 +24,7 @@ import {
 import { formatBytes } from '@/lib/tools/format';
 import { defaultOptionsOf, taskParamsOf, type ToolOptions } from '@/lib/tools/options';
 import { fileBarOf } from '@/lib/tools/progress';
+import { changeParts, reportWordsOf } from '@/lib/tools/report';
 import { acceptOf, kindsLabelOf } from '@/lib/tools/tools';
 import { initialSnapshot, type FileProgress, type RunSnapshot, type SignedFields } from '@/lib/tools/upload';
 import { qrSrcOf } from './conversion-calls';
@@ -31,33 +32,70 @@ import { DropZone } from './drop-zone';
 import { RecentConversions } from './recent-conversions';
 import { ToolOptionsFields } from './tool-options';
 import { useConversion } from './use-conversion';
-import { useDownload } from './use-download';
+import { useDownload, type Download } from './use-download';
 import styles from './tools.module.css';
 
 // A tool page's working part (decision 0019): files in (drop or pick, checked against the visitor's
 // tier), the tool's settings, then one conversion at a time with a bar per file through upload
 // and conversion, cancel, the download and the phone QR, the tiers and the recent conversions.
 
+/** A converted file's report (decision 0036): what it holds, then each change from the original as a short line. */
+function FileReport({ file }: { readonly file: FileProgress }) {
+  const t = useTranslations('tools.workbench.report');
+  const messages = useMessages() as { tools?: { workbench?: { report?: unknown } } };
+  const words = reportWordsOf(messages.tools?.workbench?.report);
+  const { summary, changes } = file;
+  if (summary === null && changes.length === 0) return null;
+  const layouts = summary?.layouts.map((layout) => (layout === 'Model' ? t('model') : layout)).join('、') ?? '';
+  return (
+    <div className={styles.fileReport} data-testid="tool-file-report">
+      {summary !== null && (
+        <p className={styles.fileSummary}>
+          {layouts === '' ? t('objectsOnly', { objects: summary.objects }) : t('summary', { layouts, objects: summary.objects })}
+        </p>
+      )}
+      {changes.length > 0 && words !== null && (
+        <>
+          <p className={styles.changesTitle}>{t('changesTitle')}</p>
+          <ul className={styles.changes} data-testid="tool-file-changes">
+            {changes.map((change) => (
+              <li key={`${change.type}-${change.outcome}-${change.how}`} data-outcome={change.outcome}>
+                {t('change', changeParts(change, words))}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
 function FileRow({
   file,
   taskError = null,
   onRemove,
+  onDownload,
+  isDownloading = false,
 }: {
   readonly file: FileProgress;
   readonly taskError?: string | null;
   readonly onRemove?: () => void;
+  /** Once the task is done: this converted file's own download. */
+  readonly onDownload?: () => void;
+  readonly isDownloading?: boolean;
 }) {
   const t = useTranslations('tools.workbench');
   const bar = fileBarOf(file);
   const stageText = file.stage === 'uploading' ? t('stage.uploading', { percent: bar.percent ?? 0 }) : t(`stage.${file.stage}`);
+  const hasEnded = file.stage === 'done' || file.stage === 'failed' || file.stage === 'cancelled';
   return (
-    <li className={styles.fileRow} data-testid="tool-file-row" data-state={file.stage}>
+    <li className={styles.fileRow} data-testid="tool-file-row" data-state={file.stage} data-retryable={file.retryable || undefined}>
       <div className={styles.fileHead}>
         <span className={styles.fileType} aria-hidden="true">
           {file.name.split('.').pop()?.slice(0, 4).toUpperCase()}
         </span>
         <div className={styles.fileText}>
-          <p className={styles.fileName} title={file.name}>
+          <p className={styles.fileName} title={file.name} data-testid="tool-file-name">
             {file.name}
           </p>
           <p className={styles.fileMeta}>
@@ -75,8 +113,22 @@ function FileRow({
             <CloseIcon size={16} />
           </button>
         )}
+        {onDownload !== undefined && file.stage === 'done' && file.outputname && (
+          <button
+            type="button"
+            className={styles.smallButton}
+            aria-label={t('downloadFileLabel', { name: file.outputname })}
+            disabled={isDownloading}
+            onClick={onDownload}
+            data-testid="tool-file-download"
+            data-track-name="download-file"
+          >
+            {isDownloading ? <Spinner size={14} /> : <DownloadIcon size={14} />}
+            {t('downloadFile')}
+          </button>
+        )}
       </div>
-      {onRemove === undefined && (
+      {onRemove === undefined && !hasEnded && (
         <div
           className={styles.bar}
           role="progressbar"
@@ -91,28 +143,52 @@ function FileRow({
           <span className={styles.barFill} style={bar.percent === null ? undefined : { width: `${bar.percent}%` }} />
         </div>
       )}
-      {file.stage === 'done' && file.outputname && <p className={styles.fileOutput}>{t('output', { name: file.outputname })}</p>}
+      {file.stage === 'done' && file.outputname && (
+        <p className={styles.fileOutput} data-testid="tool-file-output">
+          {t('output', { name: file.outputname })}
+        </p>
+      )}
+      {file.stage === 'done' && <FileReport file={file} />}
       {/* The task's own error is shown above the list: a file repeating it would say it twice. */}
       {(file.stage === 'failed' || file.stage === 'cancelled') && file.reason && file.reason !== taskError && (
-        <p className={styles.fileReason}>{file.reason}</p>
+        <p className={styles.fileReason} data-testid="tool-file-reason">
+          {file.reason}
+          {file.stage === 'failed' && file.retryable && <span className={styles.retryHint}>{t('retryHint')}</span>}
+        </p>
       )}
     </li>
   );
 }
 
-function Result({ snapshot, signed }: { readonly snapshot: RunSnapshot; readonly signed: SignedFields }) {
+function Result({
+  snapshot,
+  busyTag,
+  error,
+  onDownload,
+}: {
+  readonly snapshot: RunSnapshot;
+  readonly busyTag: string | null;
+  readonly error: Download['error'];
+  readonly onDownload: () => void;
+}) {
   const t = useTranslations('tools.workbench');
-  const { busyTag, error, download } = useDownload(signed);
   const { tasktag } = snapshot;
   if (tasktag === null) return null;
   const isBusy = busyTag === tasktag;
+  const done = snapshot.files.filter((file) => file.stage === 'done');
+  const failed = snapshot.files.length - done.length;
   return (
-    <div className={styles.result}>
+    <div className={styles.result} data-partial={failed > 0 || undefined}>
       <div className={styles.resultMain}>
         <p className={styles.resultTitle}>
           <CheckIcon size={22} />
           {t('phase.done')}
         </p>
+        {failed > 0 && (
+          <p className={styles.resultCounts} data-testid="tool-result-counts">
+            {t('partDone', { done: done.length, failed })}
+          </p>
+        )}
         {snapshot.expiretime !== null && (
           <p className={styles.resultNote}>{t('expires', { time: formatBeijingTime(snapshot.expiretime) })}</p>
         )}
@@ -120,12 +196,12 @@ function Result({ snapshot, signed }: { readonly snapshot: RunSnapshot; readonly
           type="button"
           className={`${styles.primaryButton} ${styles.bigButton}`}
           disabled={isBusy}
-          onClick={() => download(tasktag)}
+          onClick={onDownload}
           data-testid="tool-download"
           data-track-name="download"
         >
           {isBusy ? <Spinner size={18} tone="light" /> : <DownloadIcon size={18} />}
-          {isBusy ? t('downloading') : t('download')}
+          {isBusy ? t('downloading') : done.length > 1 ? t('downloadAll', { count: done.length }) : t('download')}
         </button>
         {error !== null && (
           <p className={styles.errorText} role="alert" data-testid="tool-error">
@@ -221,6 +297,7 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
   const [refreshKey, setRefreshKey] = useState(0);
   const conversion = useConversion(useCallback(() => setRefreshKey((value) => value + 1), []));
   const { snapshot, isRunning } = conversion;
+  const download = useDownload(signed);
 
   const problemText = (fileName: string, problem: FileProblem) => {
     switch (problem.kind) {
@@ -252,8 +329,8 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
     setNotices([]);
   }
 
-  function start() {
-    const problem = startProblemOf(files, tool, tier);
+  function start(chosen: readonly File[] = files) {
+    const problem = startProblemOf(chosen, tool, tier);
     if (problem !== null) {
       setNotices([startProblemText(problem)]);
       return;
@@ -265,7 +342,22 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
     }
     setNotices([]);
     setPagesError('');
-    conversion.start({ tasktype: tool, params: params.params, files, limitsize: limitsizeOf(tier), signed });
+    conversion.start({ tasktype: tool, params: params.params, files: chosen, limitsize: limitsizeOf(tier), signed });
+  }
+
+  /**
+   * Decision 0036: 重新转换 sends again, as a new task, only the files a retry can help (a timeout, a
+   * worker that died, the network; after a cancel, every file not converted). A wrong type or a
+   * broken drawing is not offered: it would fail the same way.
+   */
+  const retryable = (snapshot?.files ?? []).filter((file) =>
+    snapshot?.phase === 'cancelled' ? file.stage !== 'done' : file.stage === 'failed' && file.retryable,
+  );
+
+  function retry() {
+    const chosen = retryable.map((file) => files[file.index]).filter((file) => file !== undefined);
+    setFiles(chosen);
+    start(chosen);
   }
 
   function startOver() {
@@ -337,12 +429,29 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
                   {snapshot.error || t('errors.failed')}
                 </p>
               )}
+              {snapshot.phase === 'done' && !isRunning && (
+                <Result
+                  snapshot={snapshot}
+                  busyTag={download.busyTag}
+                  error={download.error}
+                  onDownload={() => snapshot.tasktag !== null && download.download(snapshot.tasktag)}
+                />
+              )}
               <ul className={styles.fileList}>
                 {snapshot.files.map((file) => (
-                  <FileRow key={`${file.index}-${file.name}`} file={file} taskError={snapshot.error} />
+                  <FileRow
+                    key={`${file.index}-${file.name}`}
+                    file={file}
+                    taskError={snapshot.error}
+                    {...(snapshot.phase === 'done' && !isRunning && snapshot.tasktag !== null
+                      ? {
+                          onDownload: () => snapshot.tasktag !== null && download.download(snapshot.tasktag, file.index),
+                          isDownloading: download.busyTag === `${snapshot.tasktag}/${file.index}`,
+                        }
+                      : {})}
+                  />
                 ))}
               </ul>
-              {snapshot.phase === 'done' && !isRunning && <Result snapshot={snapshot} signed={signed} />}
               <div className={styles.runActions}>
                 {isRunning && (
                   <button
@@ -355,15 +464,15 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
                     {t('cancel')}
                   </button>
                 )}
-                {hasEnded && phase !== 'done' && (
-                  <button type="button" className={styles.primaryButton} onClick={start} data-testid="tool-retry" data-track-name="retry">
-                    {t('retry')}
+                {hasEnded && retryable.length > 0 && (
+                  <button type="button" className={styles.primaryButton} onClick={retry} data-testid="tool-retry" data-track-name="retry">
+                    {phase === 'done' ? t('retryFailed', { count: retryable.length }) : t('retry')}
                   </button>
                 )}
                 {hasEnded && phase !== 'done' && (
                   <button
                     type="button"
-                    className={styles.secondaryButton}
+                    className={retryable.length > 0 ? styles.secondaryButton : styles.primaryButton}
                     onClick={conversion.reset}
                     data-testid="tool-edit"
                     data-track-name="edit"
@@ -405,7 +514,7 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
             <button
               type="button"
               className={`${styles.primaryButton} ${styles.startButton}`}
-              onClick={start}
+              onClick={() => start()}
               data-testid="tool-start"
               data-track-name="start"
             >

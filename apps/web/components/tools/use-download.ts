@@ -9,10 +9,11 @@ import { downloadResult } from './conversion-calls';
 // A download button's state: which task is fetching its link, and what went wrong last.
 
 export interface Download {
-  /** The task whose link is being fetched, null when none. */
+  /** The task (or `tasktag/fileindex`, one file of it) whose link is being fetched, null when none. */
   readonly busyTag: string | null;
   readonly error: { readonly tasktag: string; readonly message: string } | null;
-  download(tasktag: string): void;
+  /** The task's whole result, or with `fileindex` one converted file of it (decision 0036). */
+  download(tasktag: string, fileindex?: number): void;
 }
 
 export function useDownload(signed: SignedFields): Download {
@@ -21,11 +22,11 @@ export function useDownload(signed: SignedFields): Download {
   const { account, usertoken } = signed;
 
   const download = useCallback(
-    (tasktag: string) => {
-      setBusyTag(tasktag);
+    (tasktag: string, fileindex?: number) => {
+      setBusyTag(fileindex === undefined ? tasktag : `${tasktag}/${fileindex}`);
       setError(null);
       const startedAt = performance.now();
-      downloadResult(tasktag, account === undefined ? {} : { account, usertoken }).then(
+      downloadResult(tasktag, account === undefined ? {} : { account, usertoken }, fileindex).then(
         (filename) => {
           track(downloadEvent({ name: filename, actionName: 'conversion', durationMs: performance.now() - startedAt, result: 'success' }));
           // The page stays while the browser downloads: the button is free again shortly after.

@@ -83,12 +83,33 @@ describe('CAD version and PDF to CAD', () => {
   });
 
   it('converts every page unless a range is chosen, and refuses a range it cannot read', () => {
-    expect(params({ tool: 'pdf2cad', format: 'dwg', pageScope: 'all', pages: 'junk' })).toEqual({
+    expect(params({ tool: 'pdf2cad', version: '2004', format: 'dwg', pageScope: 'all', pages: 'junk' })).toEqual({
       outputfileextension: 'dwg',
+      fileversion: '2004',
       parainfo: '',
     });
-    expect(read({ tool: 'pdf2cad', format: 'dxf', pageScope: 'range', pages: ' 1-3， 5 ' }).parainfo).toEqual({ pages: '1-3,5' });
-    expect(taskParamsOf({ tool: 'pdf2cad', format: 'dwg', pageScope: 'range', pages: '3-1' })).toEqual({ ok: false, problem: 'pages' });
+    expect(read({ tool: 'pdf2cad', version: '2018', format: 'dxf', pageScope: 'range', pages: ' 1-3， 5 ' }).parainfo).toEqual({
+      pages: '1-3,5',
+    });
+    expect(taskParamsOf({ tool: 'pdf2cad', version: '2004', format: 'dwg', pageScope: 'range', pages: '3-1' })).toEqual({
+      ok: false,
+      problem: 'pages',
+    });
+  });
+
+  it('offers pdf2cad the versions of cad2ver and sends the one chosen (decision 0036)', () => {
+    const pdf2cad = defaultOptionsOf('pdf2cad');
+    const cad2ver = defaultOptionsOf('cad2ver');
+    if (pdf2cad.tool !== 'pdf2cad' || cad2ver.tool !== 'cad2ver') throw new Error('tools');
+    expect(versionsOf(pdf2cad)).toEqual(versionsOf(cad2ver));
+    expect(versionsOf(withCadFormat(pdf2cad, 'dxf'))).toEqual(versionsOf(withCadFormat(cad2ver, 'dxf')));
+    expect(versionsOf(withCadFormat(pdf2cad, 'dxf'))).toContain('R12');
+    expect(params({ ...withCadFormat(pdf2cad, 'dxf'), version: 'R12' })).toEqual({
+      outputfileextension: 'dxf',
+      fileversion: 'R12',
+      parainfo: '',
+    });
+    expect(withCadFormat({ ...pdf2cad, format: 'dxf', version: 'R12' }, 'dwg')).toMatchObject({ tool: 'pdf2cad', version: '2004' });
   });
 });
 

@@ -58,6 +58,8 @@ export interface Cad2VerOptions {
 
 interface Pdf2CadOptions {
   readonly tool: 'pdf2cad';
+  /** The same versions as cad2ver (decision 0036). */
+  readonly version: TCadVersion;
   readonly format: 'dwg' | 'dxf';
   readonly pageScope: 'all' | 'range';
   /** As typed, e.g. `1-3, 5`; read only when `pageScope` is 'range'. */
@@ -78,17 +80,20 @@ export function defaultOptionsOf(tool: TTaskType): ToolOptions {
       // everywhere.
       return { tool, version: '2004', format: 'dwg' };
     case 'pdf2cad':
-      return { tool, format: 'dwg', pageScope: 'all', pages: '' };
+      return { tool, version: '2004', format: 'dwg', pageScope: 'all', pages: '' };
   }
 }
 
-/** The versions cad2ver offers for its chosen format (DWG is written in fewer versions than DXF). */
-export function versionsOf(options: Cad2VerOptions): readonly TCadVersion[] {
+/** The tools that write DWG or DXF: cad2ver and pdf2cad offer the same versions (decision 0036). */
+export type CadOutputOptions = Cad2VerOptions | Pdf2CadOptions;
+
+/** The versions offered for the chosen format (DWG is written in fewer versions than DXF). */
+export function versionsOf(options: CadOutputOptions): readonly TCadVersion[] {
   return cadVersionsFor(options.format);
 }
 
-/** cad2ver with another format: a version that format is not written in becomes 2004 (written in both). */
-export function withCadFormat(options: Cad2VerOptions, format: Cad2VerOptions['format']): Cad2VerOptions {
+/** Another format: a version that format is not written in becomes 2004 (written in both). */
+export function withCadFormat<T extends CadOutputOptions>(options: T, format: CadOutputOptions['format']): T {
   return { ...options, format, version: cadVersionsFor(format).includes(options.version) ? options.version : '2004' };
 }
 
@@ -152,9 +157,9 @@ export function taskParamsOf(options: ToolOptions): TaskParamsResult {
     case 'cad2ver':
       return withParainfo(options.format, {}, options.version);
     case 'pdf2cad': {
-      if (options.pageScope === 'all') return withParainfo(options.format, {});
+      if (options.pageScope === 'all') return withParainfo(options.format, {}, options.version);
       const pages = normalizePages(options.pages);
-      return pages === null ? { ok: false, problem: 'pages' } : withParainfo(options.format, { pages });
+      return pages === null ? { ok: false, problem: 'pages' } : withParainfo(options.format, { pages }, options.version);
     }
   }
 }

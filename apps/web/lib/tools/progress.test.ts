@@ -35,6 +35,9 @@ describe('tasks in the lists', () => {
       chunks: 1,
       state: 'done' as const,
       reason: null,
+      retryable: false,
+      summary: null,
+      changes: [],
       outputname: null,
       outputsize: null,
     });

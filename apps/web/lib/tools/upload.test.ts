@@ -51,6 +51,24 @@ function details(overrides: Partial<TTaskDetails> = {}): TTaskDetails {
   };
 }
 
+/** A file of a task as taskstate reports it, still uploading. */
+function taskFile(fileindex: number, name: string): TTaskDetails['files'][number] {
+  return {
+    fileindex,
+    name,
+    size: 4,
+    received: [0],
+    chunks: 1,
+    state: 'uploading',
+    reason: null,
+    retryable: false,
+    summary: null,
+    changes: [],
+    outputname: null,
+    outputsize: null,
+  };
+}
+
 const CODE_OF: Record<TTaskDetails['status'], number> = {
   uploading: 20000,
   queued: 20000,
@@ -188,6 +206,9 @@ describe('a conversion from start to download', () => {
               chunks: 3,
               state: 'done',
               reason: null,
+              retryable: false,
+              summary: null,
+              changes: [],
               outputname: '一层.pdf',
               outputsize: 900,
             },
@@ -199,6 +220,9 @@ describe('a conversion from start to download', () => {
               chunks: 2,
               state: 'done',
               reason: null,
+              retryable: false,
+              summary: null,
+              changes: [],
               outputname: 'b.pdf',
               outputsize: 400,
             },
@@ -317,14 +341,63 @@ describe('when a slice fails', () => {
 
   it("shows the server's refusal at once, without retrying", async () => {
     const refusal = { code: 15005, message: CONVERSION_MESSAGES.wrongType('DWG/DXF') };
-    const api = fakeApi({ sliceReplies: [{ status: 400, body: refusal }] });
+    const failedFile = { ...taskFile(0, 'fake.dwg'), state: 'failed' as const, reason: refusal.message };
+    const api = fakeApi({
+      sliceReplies: [{ status: 400, body: refusal }],
+      taskstates: [details({ status: 'failed', reason: refusal.message, files: [failedFile] })],
+    });
     api.expect(3);
     const { deps, pauses, onUpdate } = setup(api);
     const final = await startConversion(job([source('fake.dwg', A)]), deps, onUpdate).finished;
     expect(api.slices).toHaveLength(1);
     expect(pauses).toEqual([]);
     expect(final).toMatchObject({ phase: 'failed', error: refusal.message });
-    expect(final.files[0]).toMatchObject({ stage: 'failed', reason: refusal.message });
+    expect(final.files[0]).toMatchObject({ stage: 'failed', reason: refusal.message, retryable: false });
+  });
+
+  it('goes on with the other files of a batch when the server refuses one (decision 0036)', async () => {
+    const refusal = { code: 15005, message: CONVERSION_MESSAGES.wrongType('DWG或DXF') };
+    const ok = { code: 11000, message: '', tasktag: TASKTAG, received: 1, filesdone: 1 };
+    const api = fakeApi({
+      // a.dxf's one slice, then notes.txt's first (refused), then c.dxf's.
+      sliceReplies: [
+        { status: 200, body: ok },
+        { status: 400, body: refusal },
+        { status: 200, body: ok },
+      ],
+      taskstates: [
+        details({
+          status: 'done',
+          progress: 100,
+          statusdetail: '转换完成：3个文件中2个转换成功',
+          files: [
+            { ...taskFile(0, 'a.dxf'), state: 'done', outputname: 'a.pdf', outputsize: 9 },
+            { ...taskFile(1, 'notes.txt'), state: 'failed', reason: refusal.message },
+            { ...taskFile(2, 'c.dxf'), state: 'done', outputname: 'c.pdf', outputsize: 9 },
+          ],
+        }),
+      ],
+    });
+    const updates: RunSnapshot[] = [];
+    const { deps } = setup(api);
+    const final = await startConversion(job([source('a.dxf', 'AAAA'), source('notes.txt', B), source('c.dxf', 'CCCC')]), deps, (next) =>
+      updates.push(next),
+    ).finished;
+    // notes.txt stopped at its first slice; c.dxf still went up.
+    expect(api.slices.map((slice) => [slice.fileindex, slice.chunk])).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ]);
+    // While the rest uploads, the refused file already says why.
+    const during = updates.find((update) => update.files[2]?.stage === 'uploading');
+    expect(during?.files[1]).toMatchObject({ stage: 'failed', reason: refusal.message, retryable: false });
+    expect(final.phase).toBe('done');
+    expect(final.files.map((file) => [file.stage, file.outputname, file.reason])).toEqual([
+      ['done', 'a.pdf', null],
+      ['failed', null, refusal.message],
+      ['done', 'c.pdf', null],
+    ]);
   });
 
   it('sends the slices the server still lacks once, then waits for the result', async () => {
@@ -341,6 +414,9 @@ describe('when a slice fails', () => {
               chunks: 3,
               state: 'uploading',
               reason: null,
+              retryable: false,
+              summary: null,
+              changes: [],
               outputname: null,
               outputsize: null,
             },
@@ -369,7 +445,20 @@ describe("the task's state", () => {
           progress: 100,
           reason,
           files: [
-            { fileindex: 0, name: 'a.pdf', size: 5, received: [0], chunks: 1, state: 'failed', reason, outputname: null, outputsize: null },
+            {
+              fileindex: 0,
+              name: 'a.pdf',
+              size: 5,
+              received: [0],
+              chunks: 1,
+              state: 'failed',
+              reason,
+              retryable: false,
+              summary: null,
+              changes: [],
+              outputname: null,
+              outputsize: null,
+            },
           ],
         }),
       ],
@@ -478,6 +567,9 @@ describe('task details', () => {
           chunks: 1,
           state: 'done',
           reason: null,
+          retryable: false,
+          summary: null,
+          changes: [],
           outputname: 'a.pdf',
           outputsize: 10,
         },
@@ -489,6 +581,9 @@ describe('task details', () => {
           chunks: 1,
           state: 'converting',
           reason: null,
+          retryable: false,
+          summary: null,
+          changes: [],
           outputname: null,
           outputsize: null,
         },
@@ -511,10 +606,26 @@ describe('task details', () => {
           chunks: 3,
           state: 'uploading',
           reason: null,
+          retryable: false,
+          summary: null,
+          changes: [],
           outputname: null,
           outputsize: null,
         },
-        { fileindex: 1, name: 'b', size: 5, received: [0], chunks: 1, state: 'waiting', reason: null, outputname: null, outputsize: null },
+        {
+          fileindex: 1,
+          name: 'b',
+          size: 5,
+          received: [0],
+          chunks: 1,
+          state: 'waiting',
+          reason: null,
+          retryable: false,
+          summary: null,
+          changes: [],
+          outputname: null,
+          outputsize: null,
+        },
       ],
     });
     expect(missingChunksOf(reported)).toEqual([

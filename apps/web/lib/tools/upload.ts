@@ -1,6 +1,7 @@
 import {
   ApiClientError,
   CLIENT_ERRORS,
+  CONVERSION_ERRORS,
   CONVERSION_MESSAGES,
   TIMINGS,
   UPLOAD,
@@ -10,6 +11,8 @@ import {
   taskStateOf,
   type ApiClient,
   type FetchLike,
+  type TFileChange,
+  type TFileSummary,
   type TTaskDetails,
   type TTaskType,
 } from '@xcad/protocol';
@@ -109,7 +112,12 @@ export interface FileProgress {
   readonly stage: FileStage;
   /** Why this file failed, as the server says it. */
   readonly reason: string | null;
+  /** A failure that converting again may cure (decision 0036): the page offers 重新转换 only for these. */
+  readonly retryable: boolean;
   readonly outputname: string | null;
+  /** Once converted: what it holds, and what the target lowered or dropped. */
+  readonly summary: TFileSummary | null;
+  readonly changes: readonly TFileChange[];
 }
 
 type RunPhase = 'starting' | 'uploading' | 'converting' | 'done' | 'failed' | 'cancelled';
@@ -138,7 +146,10 @@ export function initialSnapshot(files: readonly Pick<UploadSource, 'name' | 'siz
       sentBytes: 0,
       stage: 'pending',
       reason: null,
+      retryable: false,
       outputname: null,
+      summary: null,
+      changes: [],
     })),
     progress: 0,
     statusdetail: '',
@@ -176,7 +187,10 @@ export function withTaskDetails(snapshot: RunSnapshot, details: TTaskDetails): R
       sentBytes: reported.state === 'uploading' ? file.sentBytes : file.size,
       stage,
       reason: reported.reason,
+      retryable: reported.state === 'failed' && reported.retryable,
       outputname: reported.outputname,
+      summary: reported.summary,
+      changes: reported.changes,
     };
   });
   return {
@@ -236,15 +250,31 @@ function isFinalRefusal(error: unknown): boolean {
   return error instanceof ApiClientError && error.code > 0;
 }
 
-/** A slice or the upload as a whole went wrong; `isFinal`: sending it again will not help. */
+/** A slice or the upload as a whole went wrong; `isFinal`: sending it again will not help. `code`: the server's refusal. */
 class UploadError extends Error {
   constructor(
     message: string,
     readonly isFinal: boolean,
+    readonly code: number | null = null,
   ) {
     super(message);
     this.name = 'UploadError';
   }
+}
+
+/**
+ * Refusals of one file (decision 0036): the server refused it alone (its type by content, its size),
+ * the task goes on with the others.
+ */
+const FILE_REFUSAL_CODES: ReadonlySet<number> = new Set([...CONVERSION_ERRORS.wrongType.codes, ...CONVERSION_ERRORS.tooLarge.codes]);
+
+/** Refusals that a new task with the same files cannot escape today (the day's quota, a field the page sent). */
+const FINAL_CODES: ReadonlySet<number> = new Set([...CONVERSION_ERRORS.tooManyTasks.codes, ...CONVERSION_ERRORS.invalidField.codes]);
+
+/** Whether converting again may cure a run that broke off with `error` (network trouble, an expired task). */
+function isRetryable(error: unknown): boolean {
+  const code = error instanceof ApiClientError || error instanceof UploadError ? error.code : null;
+  return code === null || !FINAL_CODES.has(code);
 }
 
 export function messageOf(error: unknown): string {
@@ -263,7 +293,7 @@ function readChunkAnswer(answer: ChunkAnswer): { isComplete: boolean } {
   if (!isTransient && typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'number') {
     const message =
       'message' in body && typeof body.message === 'string' && body.message !== '' ? body.message : CONVERSION_MESSAGES.chunkInvalid;
-    throw new UploadError(message, true);
+    throw new UploadError(message, true, body.code);
   }
   throw new UploadError(CLIENT_ERRORS.badResponse.message, false);
 }
@@ -367,10 +397,17 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
     for (const [fileindex, file] of job.files.entries()) {
       const chunks = chunkCountOf(file.size, chunkBytes);
       updateFile(fileindex, { stage: 'uploading' });
-      for (let chunk = 0; chunk < chunks; chunk += 1) {
-        const sentBefore = chunk * chunkBytes;
-        ({ isComplete } = await sendChunk(query, file, fileindex, chunk, chunks, sentBefore));
-        updateFile(fileindex, { sentBytes: Math.min(file.size, sentBefore + chunkBytes) });
+      try {
+        for (let chunk = 0; chunk < chunks; chunk += 1) {
+          const sentBefore = chunk * chunkBytes;
+          ({ isComplete } = await sendChunk(query, file, fileindex, chunk, chunks, sentBefore));
+          updateFile(fileindex, { sentBytes: Math.min(file.size, sentBefore + chunkBytes) });
+        }
+      } catch (error) {
+        // This file alone was refused (decision 0036): it says why, the next one goes up.
+        if (signal.aborted || !(error instanceof UploadError) || error.code === null || !FILE_REFUSAL_CODES.has(error.code)) throw error;
+        updateFile(fileindex, { stage: 'failed', reason: error.message, retryable: false });
+        continue;
       }
       updateFile(fileindex, { stage: 'waiting' });
     }
@@ -437,6 +474,7 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
     } catch (error) {
       if (signal.aborted) return cancelled();
       const message = messageOf(error);
+      const retryable = isRetryable(error);
       publish({
         ...snapshot,
         phase: 'failed',
@@ -444,7 +482,7 @@ export function startConversion(job: ConversionJob, deps: ConversionDeps, onUpda
         // The file on its way carries the reason; the ones after it never started.
         files: snapshot.files.map((file) => {
           if (file.stage === 'done' || file.stage === 'failed') return file;
-          return { ...file, stage: 'failed', reason: file.stage === 'uploading' ? message : file.reason };
+          return { ...file, stage: 'failed', reason: file.stage === 'uploading' ? message : file.reason, retryable };
         }),
       });
       return snapshot;

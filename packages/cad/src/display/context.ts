@@ -79,6 +79,12 @@ export interface DrawContext {
   drawEntity(e: Entity): void;
   /** Record a warning once per (code, subject). */
   warn(warning: BuildWarning): void;
+  /**
+   * A context that writes entities instead of drawing them (the save-as lowering,
+   * save-as-graphics.ts, decision 0037) takes a handler's virtual MTEXT whole: true when it took
+   * it, and the handler then lays it out only to measure it. The builder has none.
+   */
+  keepEntity?(e: Entity): boolean;
 }
 
 export type EntityHandler<E extends Entity = Entity> = (e: E, ctx: DrawContext) => void;

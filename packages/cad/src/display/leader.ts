@@ -208,7 +208,9 @@ function drawContentText(e: MLeaderEntity, ctx: DrawContext, scale: number): Tex
   const frame = textMatrix(ctx.ocs(mtext, ins[2]), ins[0], ins[1], rotation);
   const inverse = affineInvert(frame);
 
-  // Draw through a context that records where the glyphs land (in text space).
+  // Draw through a context that records where the glyphs land (in text space); a context that
+  // keeps the MTEXT as an entity gets only the measurement.
+  const kept = ctx.keepEntity?.(mtext) === true;
   const box = { minX: Infinity, maxX: -Infinity, minY: Infinity, maxY: -Infinity };
   const cap = mtext.height > 0 ? mtext.height : 0;
   const take = (x: number, y: number, top: number): void => {
@@ -234,10 +236,14 @@ function drawContentText(e: MLeaderEntity, ctx: DrawContext, scale: number): Tex
         const [x, y] = at(inverse, wx, wy);
         take(x, y, y);
       }
-      ctx.stroke(style, m, xy, closed, options);
+      if (!kept) ctx.stroke(style, m, xy, closed, options);
     },
-    stroke3: (style, m, xyz, closed, options) => ctx.stroke3(style, m, xyz, closed, options),
-    fill: (style, m, rings, options) => ctx.fill(style, m, rings, options),
+    stroke3: (style, m, xyz, closed, options) => {
+      if (!kept) ctx.stroke3(style, m, xyz, closed, options);
+    },
+    fill: (style, m, rings, options) => {
+      if (!kept) ctx.fill(style, m, rings, options);
+    },
     text: (t, font) => {
       if (t.text.trim()) {
         const a = affineMultiply(inverse, t.matrix);
@@ -248,10 +254,14 @@ function drawContentText(e: MLeaderEntity, ctx: DrawContext, scale: number): Tex
         take(x0, y0, y0 + cap);
         take(x1, y1, y1 + cap);
       }
-      ctx.text(t, font);
+      if (!kept) ctx.text(t, font);
     },
-    drawBlock: (name, m, owner) => ctx.drawBlock(name, m, owner),
-    drawEntity: (en) => ctx.drawEntity(en),
+    drawBlock: (name, m, owner) => {
+      if (!kept) ctx.drawBlock(name, m, owner);
+    },
+    drawEntity: (en) => {
+      if (!kept) ctx.drawEntity(en);
+    },
     warn: (w) => ctx.warn(w),
   };
   drawMText(mtext, probe);

@@ -18,6 +18,7 @@ import type {
   TextEntity,
   ViewportEntity,
 } from '../model';
+import { change, type SaveAsNote } from '../save-as';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
 import { ObjWriter, type WriteContext } from './object';
@@ -32,7 +33,8 @@ export interface EntityContext extends WriteContext {
   linetype(name: string): { flags: number; handle: number };
   style(name: string): number;
   dimstyle(name: string): number;
-  note(key: string): void;
+  /** Counts one object changed to fit the release (decision 0037). */
+  note(n: SaveAsNote): void;
   classType(dxfName: string): number;
 }
 
@@ -65,7 +67,7 @@ function ocsColor(o: ObjWriter, ctx: EntityContext, e: Entity): void {
     let aci = c.aci ?? 256;
     if (c.rgb !== undefined) {
       if (c.aci === undefined || c.aci === 0 || c.aci === 256) aci = nearestAci(c.rgb);
-      ctx.note('true colour: changed to the nearest ACI colour (DWG 2000 has no true colours)');
+      ctx.note(change(e.type, 'nearest-colour', 'changed to the nearest ACI colour (DWG 2000 has no true colours)', 'true colour'));
     }
     o.d.bs(aci);
     return;
@@ -195,7 +197,7 @@ function mtext(o: ObjWriter, ctx: EntityContext, e: MTextEntity): void {
         .rc(0);
       o.d.bl(0);
     }
-  } else if (e.background && e.background.flags) ctx.note('MTEXT: background masks left out (DWG 2000 has none)');
+  } else if (e.background && e.background.flags) ctx.note(change('MTEXT', 'detail', 'background masks left out (DWG 2000 has none)'));
   o.ref(Ref.HardPointer, ctx.style(e.style));
   if (ctx.year >= 2018) {
     // The text's own copy of its frame (not annotative): version, default flag, then the same
@@ -334,7 +336,7 @@ function spline(o: ObjWriter, ctx: EntityContext, e: SplineEntity): void {
     for (const p of e.fitPoints) o.d.bd3(p);
     return;
   }
-  if (e.fitPoints.length) ctx.note('SPLINE: fit points left out where the control points define the curve');
+  if (e.fitPoints.length) ctx.note(change('SPLINE', 'detail', 'fit points left out where the control points define the curve'));
   const weighted = e.weights.length === e.controlPoints.length && e.weights.some((w) => w !== 1);
   o.d
     .b(weighted || e.rational)
@@ -481,7 +483,7 @@ function hatch(o: ObjWriter, ctx: EntityContext, e: HatchEntity): void {
       o.d.bl(c.rgb !== undefined ? (0xc2000000 | c.rgb) >>> 0 : (0xc3000000 | ((c.aci ?? 7) & 0xff)) >>> 0).rc(0);
     }
     o.t(g ? g.name : '');
-  } else if (e.gradient) ctx.note('HATCH: gradient fills written as solid fills (DWG 2000 has no gradients)');
+  } else if (e.gradient) ctx.note(change('HATCH', 'solid-fill', 'gradient fills written as solid fills (DWG 2000 has no gradients)'));
   const solid = e.solid || (e.gradient !== undefined && !gradient);
   o.d.bd(num(e.elevation)).bd3(e.extrusion);
   o.t(solid ? 'SOLID' : e.pattern || 'ANSI31');

@@ -408,6 +408,14 @@ export function imageDef(
   return o.finish();
 }
 
+/** WIPEOUTVARIABLES (named ACAD_WIPEOUT_VARS): whether wipeout frames show, 0 off, 1 on, 2 shown but not plotted. */
+export function wipeoutVariables(ctx: TableContext, type: number, handle: number, owner: number, frame: number): Uint8Array {
+  const o = new ObjWriter(type, handle, ctx);
+  objectCommon(o, owner, [owner]);
+  o.d.bs(frame);
+  return o.finish();
+}
+
 export function imageDefReactor(ctx: TableContext, type: number, handle: number, owner: number): Uint8Array {
   const o = new ObjWriter(type, handle, ctx);
   objectCommon(o, owner, [owner]);

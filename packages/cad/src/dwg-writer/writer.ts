@@ -8,7 +8,8 @@
 import { nearestAci } from '../geom/color';
 import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
-import { Lowering } from '../dxf-writer/lower';
+import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
+import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import { chordTolerance, extentsOf } from '../dxf-writer/writer';
 import {
   CODEPAGE_ANSI_936,
@@ -40,6 +41,7 @@ import {
   placeholder,
   styleRecord,
   vportRecord,
+  wipeoutVariables,
   type TableContext,
 } from './tables';
 
@@ -57,12 +59,16 @@ export class DwgWriteError extends Error {
 
 export interface WriteDwgOptions {
   version: DwgVersion;
+  /** Draws what the release cannot hold as our renderer draws it (`graphicsLowering`, save-as-graphics.ts). */
+  graphics?: GraphicsLowering;
 }
 
 export interface WriteDwgResult {
   bytes: Uint8Array;
   /** What was changed to fit the release, one line per kind of change. */
   notes: string[];
+  /** The same changes, one entry per (type, outcome, how): the save-as report (decision 0037). */
+  changes: SaveAsChange[];
 }
 
 export function writeDwg(drawing: Drawing, options: WriteDwgOptions): WriteDwgResult {
@@ -73,7 +79,7 @@ export function writeDwg(drawing: Drawing, options: WriteDwgOptions): WriteDwgRe
       `${known ? `DWG ${v} output is not supported yet` : `unknown DWG version '${String(v)}'`}: DWG can be written as ${DWG_WRITE_VERSIONS.join(', ')}`,
     );
   }
-  return new DwgWriter(drawing, v).write();
+  return new DwgWriter(drawing, v, options.graphics).write();
 }
 
 const upper = (s: string): string => s.toUpperCase();
@@ -91,12 +97,15 @@ export class DwgLowering {
   constructor(
     d: Drawing,
     private readonly version: DwgVersion,
-    private readonly note: (key: string) => void,
+    private readonly note: (n: SaveAsNote) => void,
+    graphics?: GraphicsLowering,
   ) {
     const tol = chordTolerance(d);
-    this.base = new Lowering(d, Number(version), tol, note);
+    this.base = new Lowering(d, Number(version), tol, note, graphics);
     // A release without MESH: its polyface rule, with a note that names the DWG release.
-    this.mesh = new Lowering(d, 2004, tol, () => note(`MESH: written as a polyface mesh (no DWG ${version} MESH encoding)`));
+    this.mesh = new Lowering(d, 2004, tol, () =>
+      note(change('MESH', 'polyface', `written as a polyface mesh (no DWG ${version} MESH encoding)`)),
+    );
   }
 
   lower(e: Entity): Entity[] {
@@ -104,7 +113,7 @@ export class DwgLowering {
     for (const x of this.base.lower(e)) {
       for (const y of x.type === 'MESH' ? this.mesh.lower(x) : [x]) {
         if (NATIVE_TYPES.has(y.type)) out.push(y);
-        else this.note(`${y.type}: left out (no DWG ${this.version} encoding)`);
+        else this.note(change(y.type, 'not-in-version', `left out (no DWG ${this.version} encoding)`));
       }
     }
     return out;
@@ -161,7 +170,7 @@ interface BlockPlan {
 class DwgWriter {
   private readonly year: number;
   private seed = 1;
-  private readonly notes = new Map<string, number>();
+  private readonly log = new SaveAsLog();
   private readonly lowering: DwgLowering;
   private readonly objects = new Map<number, Uint8Array>();
   private readonly layers: Table<Layer>;
@@ -177,6 +186,7 @@ class DwgWriter {
   constructor(
     private readonly d: Drawing,
     private readonly version: DwgVersion,
+    graphics?: GraphicsLowering,
   ) {
     this.year = Number(version);
     const next = (): number => this.handle();
@@ -184,15 +194,15 @@ class DwgWriter {
     this.ltypes = new Table(next);
     this.styles = new Table(next);
     this.dimstyles = new Table(next);
-    this.lowering = new DwgLowering(d, version, (key) => this.note(key));
+    this.lowering = new DwgLowering(d, version, (n) => this.note(n), graphics);
   }
 
   private handle(): number {
     return this.seed++;
   }
 
-  private note(key: string): void {
-    this.notes.set(key, (this.notes.get(key) ?? 0) + 1);
+  private note(n: SaveAsNote): void {
+    this.log.note(n);
   }
 
   private classType(dxfName: string): number {
@@ -317,7 +327,8 @@ class DwgWriter {
       if (aci === 256) aci = 7;
       if (c.rgb !== undefined) {
         if (c.aci === undefined || c.aci === 0 || c.aci === 256) aci = nearestAci(c.rgb);
-        if (this.year < 2004) this.note('true colour: changed to the nearest ACI colour (DWG 2000 has no true colours)');
+        if (this.year < 2004)
+          this.note(change('LAYER', 'nearest-colour', 'changed to the nearest ACI colour (DWG 2000 has no true colours)', 'true colour'));
       }
       const lt = this.ltypeHandle(src.linetype || 'Continuous', continuous.handle);
       this.put(l.handle, layerRecord(tctx, l.handle, h.layerControl, src, lt, aci, this.year >= 2004 ? c.rgb : undefined));
@@ -379,7 +390,7 @@ class DwgWriter {
         elements: [],
       };
       if (src.elements.some((el) => el.kind & 6 && !styleByHandle(el.styleHandle)))
-        this.note('LTYPE: text or shape elements without their text style written as plain dashes');
+        this.note(change('LTYPE', 'plain-dashes', 'text or shape elements without their text style written as plain dashes'));
       this.put(l.handle, ltypeRecord(tctx, l.handle, h.ltypeControl, { ...src, name: l.name }, styleByHandle));
     }
     this.put(h.viewControl, controlObject(tctx, 60, h.viewControl, []));
@@ -426,6 +437,13 @@ class DwgWriter {
       ['ACAD_PLOTSTYLENAME', h.plotStyles],
     ];
     if (this.imageDict) rootEntries.push(['ACAD_IMAGE_DICT', this.imageDict]);
+    // Whether wipeout frames show (the display draws them by it): kept when the source says.
+    const wipeoutFrame = d.header.vars.$WIPEOUTFRAME;
+    const wipeoutVars = typeof wipeoutFrame === 'number' ? this.handle() : 0;
+    if (wipeoutVars) {
+      this.declareClass('WIPEOUTVARIABLES', 'AcDbWipeoutVariables', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 0, false);
+      rootEntries.push(['ACAD_WIPEOUT_VARS', wipeoutVars]);
+    }
     rootEntries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
     this.put(h.named, dictionary(tctx, h.named, 0, rootEntries, { hardOwner: false }));
     this.put(h.groups, dictionary(tctx, h.groups, h.named, []));
@@ -439,6 +457,8 @@ class DwgWriter {
       }),
     );
     this.put(h.normal, placeholder(tctx, h.normal, h.plotStyles));
+    if (wipeoutVars)
+      this.put(wipeoutVars, wipeoutVariables(tctx, this.classType('WIPEOUTVARIABLES'), wipeoutVars, h.named, wipeoutFrame as number));
     const spaces = blocks.filter((b) => b.layout);
     const layoutEntries: [string, number][] = spaces.map((b) => [b.layoutName as string, b.layout]);
     this.put(h.layouts, dictionary(tctx, h.layouts, h.named, layoutEntries));
@@ -525,6 +545,7 @@ class DwgWriter {
       IMAGEDEF_REACTOR: placed.filter((p) => p.e.type === 'IMAGE').length,
       IMAGEDEF: this.imageDefs.size,
       WIPEOUT: placed.filter((p) => p.e.type === 'WIPEOUT').length,
+      WIPEOUTVARIABLES: wipeoutVars ? 1 : 0,
     };
     for (const c of this.classes) c.instances = instances[c.dxfName] ?? 0;
     const common = {
@@ -562,11 +583,7 @@ class DwgWriter {
                 h.groups,
               ],
             });
-    const notes = [...this.notes].map(([key, n]) => {
-      const colon = key.indexOf(':');
-      return colon < 0 ? `${key} (${n})` : `${key.slice(0, colon)}: ${n} ${key.slice(colon + 1).trim()}`;
-    });
-    return { bytes, notes };
+    return { bytes, notes: this.log.notes, changes: this.log.changes };
   }
 
   private put(handle: number, bytes: Uint8Array): void {
@@ -593,7 +610,7 @@ class DwgWriter {
       },
       style: (name) => this.styles.get(name || 'Standard', this.d.textStyles[name || 'Standard']).handle,
       dimstyle: (name) => (this.dimstyles.find(name || 'Standard') ?? (this.dimstyles.find('Standard') as Entry<unknown>)).handle,
-      note: (key) => this.note(key),
+      note: (n) => this.note(n),
       classType: (dxf) => this.classType(dxf),
     };
   }
@@ -669,7 +686,7 @@ class DwgWriter {
     if (e.type === 'INSERT') {
       const target = this.blocks.get(upper(e.name));
       if (!target || LAYOUT_BLOCK.test(e.name)) {
-        this.note(`INSERT: left out (its block is missing)`);
+        this.note(change('INSERT', 'broken-input', 'left out (its block is missing)'));
         return null;
       }
       p.handle = this.handle();

@@ -1,6 +1,7 @@
 /**
- * What a DXF version cannot hold, turned into what it can: every rule counts itself through
- * `note` with a key "TYPE: what happened", so the writer reports each kind of change once.
+ * What a DXF version cannot hold, turned into what it can: every rule counts each object it
+ * changes through `note` (a structured save-as note, decision 0037), so the writer reports each
+ * kind of change once with its count.
  */
 import { apply3, isDefaultExtrusion, ocsToWcs } from '../geom/matrix';
 import { plainMText } from '../text/mtext-parser';
@@ -19,6 +20,7 @@ import type {
   QuadEntity,
   TextEntity,
 } from '../model';
+import { change, type SaveAsHow, type SaveAsNote } from '../save-as';
 import { ellipsePoints, fillTrapezoids, hatchRings, patternLines, patternSegments, splinePolyline } from './geometry';
 import type { Vec3 } from '../geom/vector';
 
@@ -41,36 +43,73 @@ function baseOf(e: Entity): EntityBase {
   return b;
 }
 
+/**
+ * Draws an object as the entities the display draws it with (save-as-graphics.ts, above the
+ * display floor, decision 0037); null when it has nothing to draw.
+ */
+export interface GraphicsLowering {
+  draw(e: Entity): Entity[] | null;
+}
+
 export class Lowering {
   private readonly blocks = new Map<string, Block>();
+  /** While the entities replacing one object are lowered further, only that object is counted. */
+  private muted = 0;
 
   constructor(
     private readonly d: Drawing,
     private readonly year: number,
     private readonly tol: number,
-    private readonly note: (key: string) => void,
+    private readonly report: (n: SaveAsNote) => void,
+    private readonly graphics?: GraphicsLowering,
   ) {
     for (const b of Object.values(d.blocks)) this.blocks.set(b.name.toUpperCase(), b);
+  }
+
+  private note(type: string, how: SaveAsHow, what: string): void {
+    if (!this.muted) this.report(change(type, how, what));
+  }
+
+  /** The entities replacing one object, lowered further for this version without being counted again. */
+  private lowerAll(es: Entity[]): Entity[] {
+    this.muted++;
+    try {
+      return es.flatMap((x) => this.lower(x));
+    } finally {
+      this.muted--;
+    }
   }
 
   /** The entities written for `e` (itself when the version holds it). */
   lower(e: Entity): Entity[] {
     const r12 = this.year === 12;
     switch (e.type) {
-      case 'UNKNOWN':
-        this.note(`${e.dxfType}: left out (a custom or proxy entity with no DXF equivalent)`);
+      case 'UNKNOWN': {
+        const g = e.graphics ? this.graphics?.draw(e) : null;
+        if (g) {
+          this.note(e.dxfType, 'proxy-graphics', 'kept as its proxy graphics (lines, fills and text)');
+          return this.lowerAll(g);
+        }
+        if (e.graphics) this.note(e.dxfType, 'not-in-version', 'left out (a custom entity whose proxy graphics could not be kept)');
+        else this.note(e.dxfType, 'no-graphics', 'left out (a custom or proxy entity with no DXF equivalent and no proxy graphics)');
         return [];
+      }
       case 'ACAD_TABLE': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {
-          this.note('ACAD_TABLE: left out (its table block is missing)');
+          const g = this.graphics?.draw(e);
+          if (g) {
+            this.note('ACAD_TABLE', 'graphics', 'drawn as its cell borders and texts (its table block is missing)');
+            return this.lowerAll(g);
+          }
+          this.note('ACAD_TABLE', 'broken-input', 'left out (its table block is missing and its cells were not read)');
           return [];
         }
-        this.note('ACAD_TABLE: written as a reference to its table block');
+        this.note('ACAD_TABLE', 'block', 'written as a reference to its table block');
         return [this.insert(e, b.name, e.insertion)];
       }
       case 'MLINE': {
-        this.note('MLINE: written as one polyline per element line');
+        this.note('MLINE', 'polyline', 'written as one polyline per element line');
         const count = Math.max(0, ...e.vertices.map((v) => v.params.length));
         const out: Entity[] = [];
         for (let j = 0; j < count; j++) {
@@ -82,12 +121,18 @@ export class Lowering {
         }
         return out;
       }
-      case 'MULTILEADER':
-        this.note('MULTILEADER: written as its leader lines and text');
-        return this.mleader(e).flatMap((x) => this.lower(x));
+      case 'MULTILEADER': {
+        const g = this.graphics?.draw(e);
+        if (g) {
+          this.note('MULTILEADER', 'graphics', 'drawn as its leader lines, arrowheads, landing, frame and content');
+          return this.lowerAll(g);
+        }
+        this.note('MULTILEADER', 'graphics', 'written as its leader lines and text');
+        return this.lowerAll(this.mleader(e));
+      }
       case 'MESH':
         if (this.year >= 2010) return [e];
-        this.note(`MESH: written as a polyface mesh (DXF ${this.year} has no MESH)`);
+        this.note('MESH', 'polyface', `written as a polyface mesh (DXF ${this.year === 12 ? 'R12' : this.year} has no MESH)`);
         return [
           this.polyface(
             e,
@@ -100,19 +145,19 @@ export class Lowering {
     if (!r12) return [e];
     switch (e.type) {
       case 'MTEXT':
-        this.note('MTEXT: written as TEXT lines, one per line (R12 has no MTEXT)');
+        this.note('MTEXT', 'text', 'written as TEXT lines, one per line (R12 has no MTEXT)');
         return this.mtextLines(e);
       case 'LWPOLYLINE':
-        this.note('LWPOLYLINE: written as POLYLINE (R12)');
+        this.note('LWPOLYLINE', 'polyline', 'written as POLYLINE (R12)');
         return [this.fromLw(e)];
       case 'ELLIPSE': {
-        this.note('ELLIPSE: written as a polyline within the chord tolerance (R12)');
+        this.note('ELLIPSE', 'polyline', 'written as a polyline within the chord tolerance (R12)');
         const pts = ellipsePoints(e, this.tol);
         const full = Math.abs(e.endParam - e.startParam) >= Math.PI * 2 - 1e-9 || Math.abs(e.endParam - e.startParam) < 1e-12;
         return [this.wcsPolyline(e, pts, full)];
       }
       case 'SPLINE': {
-        this.note('SPLINE: written as a polyline within the chord tolerance (R12)');
+        this.note('SPLINE', 'polyline', 'written as a polyline within the chord tolerance (R12)');
         const pts = splinePolyline(e, this.tol);
         const a = pts[0],
           z = pts[pts.length - 1];
@@ -125,20 +170,20 @@ export class Lowering {
       case 'DIMENSION': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {
-          this.note('DIMENSION: left out (its block is missing; R12 gets dimensions as block references)');
+          this.note('DIMENSION', 'broken-input', 'left out (its block is missing; R12 gets dimensions as block references)');
           return [];
         }
-        this.note('DIMENSION: written as a reference to its block (R12)');
+        this.note('DIMENSION', 'block', 'written as a reference to its block (R12)');
         return [this.insert(e, b.name, b.basePoint)];
       }
       case 'LEADER':
-        this.note('LEADER: written as a polyline (R12)');
+        this.note('LEADER', 'polyline', 'written as a polyline (R12)');
         return [this.wcsPolyline(e, e.vertices, false)];
       case 'XLINE':
       case 'RAY':
       case 'IMAGE':
       case 'WIPEOUT':
-        this.note(`${e.type}: left out (R12 has no ${e.type})`);
+        this.note(e.type, 'not-in-version', `left out (R12 has no ${e.type})`);
         return [];
       default:
         return [e];
@@ -241,7 +286,10 @@ export class Lowering {
     const col = (att - 1) % 3;
     const row = Math.floor((att - 1) / 3);
     const n = lines.length;
-    const a = (e.rotation * Math.PI) / 180;
+    // The direction vector, when there is one, wins over the rotation (WCS; a flat MTEXT's OCS is the WCS).
+    const dir = e.direction && Math.hypot(e.direction[0], e.direction[1]) > 1e-12 ? e.direction : undefined;
+    const rotation = dir ? (Math.atan2(dir[1], dir[0]) * 180) / Math.PI : e.rotation;
+    const a = (rotation * Math.PI) / 180;
     const vx = -Math.sin(a),
       vy = Math.cos(a);
     const out: TextEntity[] = [];
@@ -255,7 +303,7 @@ export class Lowering {
         text: line,
         insertion: p,
         height: h,
-        rotation: e.rotation,
+        rotation,
         widthFactor: 1,
         oblique: 0,
         style: e.style,
@@ -325,7 +373,7 @@ export class Lowering {
       );
     const fill = e.solid || e.gradient !== undefined;
     if (fill) {
-      this.note('HATCH: written as its boundary polylines and SOLID fills (R12)');
+      this.note('HATCH', 'hatch-lines', 'written as its boundary polylines and SOLID fills (R12)');
       const base = baseOf(e);
       const first = e.gradient?.colors[0];
       if (first) base.color = { ...first };
@@ -339,9 +387,9 @@ export class Lowering {
       }
       return out;
     }
-    this.note('HATCH: written as its boundary polylines and pattern LINEs (R12)');
+    this.note('HATCH', 'hatch-lines', 'written as its boundary polylines and pattern LINEs (R12)');
     const { segments, truncated } = patternSegments(rings, patternLines(e, this.d), MAX_PATTERN_SEGMENTS);
-    if (truncated) this.note(`HATCH: pattern cut at ${MAX_PATTERN_SEGMENTS} lines (too dense to expand)`);
+    if (truncated) this.note('HATCH', 'detail', `pattern cut at ${MAX_PATTERN_SEGMENTS} lines (too dense to expand)`);
     const toWcs = ocsToWcs(e.extrusion);
     const base = { ...baseOf(e), extrusion: [0, 0, 1] as Vec3 };
     for (const [x0, y0, x1, y1] of segments) {

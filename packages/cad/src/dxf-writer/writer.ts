@@ -12,7 +12,8 @@ import { Groups, toAscii, toBinary, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
 import { HandleTable, upper } from './handles';
-import { Lowering } from './lower';
+import { Lowering, type GraphicsLowering } from './lower';
+import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import type { Vec3 } from '../geom/vector';
 
 export type DxfVersion = 'R12' | '2000' | '2004' | '2007' | '2010' | '2013' | '2018';
@@ -31,12 +32,16 @@ export interface WriteDxfOptions {
   version: DxfVersion;
   /** Binary DXF instead of ASCII. */
   binary?: boolean;
+  /** Draws what the version cannot hold as our renderer draws it (`graphicsLowering`, save-as-graphics.ts). */
+  graphics?: GraphicsLowering;
 }
 
 export interface WriteDxfResult {
   bytes: Uint8Array;
   /** What was changed to fit the version, one line per kind of change. */
   notes: string[];
+  /** The same changes, one entry per (type, outcome, how): the save-as report (decision 0037). */
+  changes: SaveAsChange[];
 }
 
 const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
@@ -62,7 +67,7 @@ class DxfWriter implements EntityWriterContext {
   readonly r12: boolean;
   private readonly options: WriteDxfOptions;
   private seed = 0x20;
-  private readonly notes = new Map<string, number>();
+  private readonly log = new SaveAsLog();
   private readonly lowering: Lowering;
   readonly layers: HandleTable;
   readonly ltypes: HandleTable;
@@ -87,7 +92,7 @@ class DxfWriter implements EntityWriterContext {
     this.dimstyles = new HandleTable(next);
     this.records = new HandleTable(next);
     this.layoutHandles = new HandleTable(next);
-    this.lowering = new Lowering(d, this.year, chordTolerance(d), (key) => this.note(key));
+    this.lowering = new Lowering(d, this.year, chordTolerance(d), (n) => this.note(n), options.graphics);
   }
 
   get version(): DxfVersion {
@@ -98,9 +103,9 @@ class DxfWriter implements EntityWriterContext {
     return (this.seed++).toString(16).toUpperCase();
   }
 
-  /** Counts one change of a kind; the notes say "KIND: n what". */
-  note(key: string): void {
-    this.notes.set(key, (this.notes.get(key) ?? 0) + 1);
+  /** Counts one object changed to fit the version. */
+  note(n: SaveAsNote): void {
+    this.log.note(n);
   }
 
   write(): WriteDxfResult {
@@ -154,11 +159,7 @@ class DxfWriter implements EntityWriterContext {
 
     const unicode = this.year >= 2007;
     const bytes = this.options.binary ? toBinary(out, unicode, this.r12) : toAscii(out, unicode);
-    const notes = [...this.notes].map(([key, n]) => {
-      const colon = key.indexOf(':');
-      return colon < 0 ? `${key} (${n})` : `${key.slice(0, colon)}: ${n} ${key.slice(colon + 1).trim()}`;
-    });
-    return { bytes, notes };
+    return { bytes, notes: this.log.notes, changes: this.log.changes };
   }
 
   /** Model space, then the paper layouts (the first one is *Paper_Space; R12 keeps only it). */
@@ -173,8 +174,8 @@ class DxfWriter implements EntityWriterContext {
     );
     papers.forEach((l, i) => {
       if (this.r12 && i > 0) {
-        const n = l.entities?.length ?? 0;
-        for (let k = 0; k < n; k++) this.note(`${l.name}: entities of a second paper layout left out (R12 has one paper space)`);
+        for (const e of l.entities ?? [])
+          this.note(change(e.type, 'not-in-version', 'entities of a second paper layout left out (R12 has one paper space)', l.name));
         return;
       }
       spaces.push({ block: i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`, layout: l, entities: l.entities ?? [], paper: true });
@@ -275,10 +276,12 @@ class DxfWriter implements EntityWriterContext {
           .g(72, 65)
           .g(73, elements.length)
           .g(40, lt?.totalLength ?? 0);
+        // One note per linetype whose text or shape elements become plain dashes.
+        let dashed: string | null = null;
         for (const el of elements) {
           out.g(49, el.length);
           if (this.r12) {
-            if (el.kind) this.note('LTYPE: text or shape elements of a linetype written as plain dashes (R12)');
+            if (el.kind) dashed = 'text or shape elements of a linetype written as plain dashes (R12)';
             continue;
           }
           const styleName = el.styleHandle
@@ -287,7 +290,7 @@ class DxfWriter implements EntityWriterContext {
           const complex = el.kind !== 0 && styleName !== undefined;
           out.g(74, complex ? el.kind : 0);
           if (!complex) {
-            if (el.kind) this.note('LTYPE: text or shape elements without their text style written as plain dashes');
+            if (el.kind) dashed = 'text or shape elements without their text style written as plain dashes';
             continue;
           }
           out
@@ -298,6 +301,7 @@ class DxfWriter implements EntityWriterContext {
           out.g(44, el.offset?.[0] ?? 0).g(45, el.offset?.[1] ?? 0);
           if (el.kind & 2) out.g(9, el.text ?? '');
         }
+        if (dashed) this.note(change('LTYPE', 'plain-dashes', dashed));
       }
     });
 
@@ -309,7 +313,14 @@ class DxfWriter implements EntityWriterContext {
         entry('LAYER', this.layers.get(name), 'AcDbLayerTableRecord', name, l ? (l.frozen ? 1 : 0) | (l.locked ? 4 : 0) : 0);
         const aci = l ? l.color.aci || (l.color.rgb !== undefined ? nearestAci(l.color.rgb) : 7) : 7;
         if (l?.color.rgb !== undefined && this.year < 2004)
-          this.note(`true colour: changed to the nearest ACI colour (DXF ${this.options.version} has no true colours)`);
+          this.note(
+            change(
+              'LAYER',
+              'nearest-colour',
+              `changed to the nearest ACI colour (DXF ${this.options.version} has no true colours)`,
+              'true colour',
+            ),
+          );
         out.g(62, l && !l.on ? -Math.abs(aci) : Math.abs(aci));
         if (l?.color.rgb !== undefined && this.year >= 2004) out.g(420, l.color.rgb);
         out.g(6, l?.linetype || 'Continuous');
@@ -402,7 +413,21 @@ class DxfWriter implements EntityWriterContext {
       ['ACAD_MLINESTYLE', mlsDict],
     ];
     if (imageDict) rootEntries.push(['ACAD_IMAGE_DICT', imageDict]);
+    // Whether wipeout frames show (the display draws them by it): kept when the source says.
+    const wipeoutFrame = this.d.header.vars.$WIPEOUTFRAME;
+    const wipeoutVars = typeof wipeoutFrame === 'number' ? this.handle() : null;
+    if (wipeoutVars) {
+      rootEntries.push(['ACAD_WIPEOUT_VARS', wipeoutVars]);
+      this.classes.add('WIPEOUTVARIABLES');
+    }
     dict(root, '0', rootEntries);
+    if (wipeoutVars)
+      out
+        .g(0, 'WIPEOUTVARIABLES')
+        .g(5, wipeoutVars)
+        .g(330, root)
+        .g(100, 'AcDbWipeoutVariables')
+        .g(70, wipeoutFrame as number);
     dict(groups, root, []);
     const layouts: [string, Space][] = spaces.map((s, i) => [s.layout?.name || (i === 0 ? 'Model' : `Layout${i}`), s]);
     // Layout names are unique in a drawing.
@@ -516,6 +541,7 @@ class DxfWriter implements EntityWriterContext {
       IMAGE: ['AcDbRasterImage', 'ISM', 127, 1],
       IMAGEDEF: ['AcDbRasterImageDef', 'ISM', 0, 0],
       WIPEOUT: ['AcDbWipeout', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 127, 1],
+      WIPEOUTVARIABLES: ['AcDbWipeoutVariables', 'WipeOut|AutoCAD Express Tool|expresstools@autodesk.com', 0, 0],
       MESH: ['AcDbSubDMesh', 'ObjectDBX Classes', 0, 1],
     };
     for (const name of this.classes) {

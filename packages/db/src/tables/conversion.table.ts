@@ -62,6 +62,10 @@ export interface ConversionFileTable {
   input_key: string | null;
   state: Generated<ConversionFileState>;
   reason: string | null;
+  /** 0/1: a failure that converting again may cure (a timeout, a worker that died; decision 0036). */
+  retryable: Generated<number>;
+  /** JSON { summary, changes } of a converted file (decision 0036; migration 2026-11-29T1300_conversion-file-report). */
+  report: string | null;
   output_key: string | null;
   output_name: string | null;
   output_size: number | null;

@@ -23,7 +23,7 @@ export type TOutputExtension = (typeof OUTPUT_EXTENSIONS)[number];
 export const INPUT_KINDS = ['dwg', 'dxf', 'pdf'] as const;
 export type TInputKind = (typeof INPUT_KINDS)[number];
 
-/** The target versions of cad2ver (`fileversion`). */
+/** The target versions of cad2ver and pdf2cad (`fileversion`). */
 export const CAD_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013', '2018'] as const;
 export type TCadVersion = (typeof CAD_VERSIONS)[number];
 
@@ -243,6 +243,46 @@ export const ZUploadFileResponse = z.looseObject({
 });
 export type TUploadFileResponse = z.infer<typeof ZUploadFileResponse>;
 
+/**
+ * How the engine changed an object it wrote in an older version (decision 0036): the engine's save-as
+ * report (`@xcad/cad/save-as` SAVE_AS_HOWS, kept equal by an API test once both are in), and
+ * `not-drawn` for an object a PDF or image could not show. A code the site does not know yet is
+ * still carried (`how` is any text) and worded by its outcome.
+ */
+export const FILE_CHANGE_HOWS = [
+  'graphics',
+  'block',
+  'polyline',
+  'polyface',
+  'text',
+  'hatch-lines',
+  'solid-fill',
+  'nearest-colour',
+  'plain-dashes',
+  'proxy-graphics',
+  'detail',
+  'not-in-version',
+  'no-graphics',
+  'broken-input',
+  'not-drawn',
+] as const;
+
+/** One kind of change to a file's objects: `count` objects of `type` (AutoCAD's name) were lowered or dropped this way. */
+export const ZFileChange = z.object({
+  type: z.string().max(64),
+  count: z.number().int().min(1),
+  outcome: z.enum(['lowered', 'dropped']),
+  how: z.string().max(32),
+});
+export type TFileChange = z.infer<typeof ZFileChange>;
+
+/** What a converted file holds: the layouts drawn (PDF, images) or written (DWG, DXF), and its objects. */
+export const ZFileSummary = z.object({
+  layouts: z.array(z.string()),
+  objects: z.number().int().min(0),
+});
+export type TFileSummary = z.infer<typeof ZFileSummary>;
+
 export const ZTaskFile = z.object({
   fileindex: z.number().int(),
   name: z.string(),
@@ -253,6 +293,11 @@ export const ZTaskFile = z.object({
   state: z.enum(['uploading', 'waiting', 'converting', 'done', 'failed']),
   /** Why this file failed, in Chinese. */
   reason: z.string().nullable(),
+  /** A failure that converting again may cure (a timeout, a worker that died); false for a wrong type or a broken drawing. */
+  retryable: z.boolean(),
+  /** Once done: what it holds, and what the target lowered or dropped (dropped first, then by count). */
+  summary: ZFileSummary.nullable(),
+  changes: z.array(ZFileChange),
   /** The converted file's name and size once done. */
   outputname: z.string().nullable(),
   outputsize: z.number().int().nullable(),
@@ -301,6 +346,8 @@ export const ZTaskDownRequest = ZSignedIn.extend({
   tasktag: ZTaskTag,
   downtype: z.coerce.number().int().optional(),
   tasktoken: ZTaskToken,
+  /** Ours (decision 0036): one converted file of the task by its index, instead of the whole result. */
+  fileindex: z.coerce.number().int().min(0).max(49).optional(),
 });
 export const ZTaskDownResponse = successOf({ downurl: z.string(), filename: z.string(), expiretime: z.number().int() });
 export type TTaskDownResponse = z.infer<typeof ZTaskDownResponse>;

@@ -78,24 +78,31 @@ describe('what taskstate says', () => {
   it('counts upload progress over every file and stays under 100 until queued', () => {
     expect(
       uploadProgressOf([
-        { chunks: 4, received: 1, finished: false },
-        { chunks: null, received: 0, finished: false },
+        { chunks: 4, received: 1, finished: false, converted: false },
+        { chunks: null, received: 0, finished: false, converted: false },
       ]),
     ).toBe(12);
-    expect(uploadProgressOf([{ chunks: 2, received: 2, finished: false }])).toBe(99);
+    expect(uploadProgressOf([{ chunks: 2, received: 2, finished: false, converted: false }])).toBe(99);
     expect(uploadProgressOf([])).toBe(0);
   });
 
   it('names the file being converted', () => {
     const files = [
-      { chunks: 1, received: 1, finished: true },
-      { chunks: 1, received: 1, finished: false },
-      { chunks: 1, received: 1, finished: false },
+      { chunks: 1, received: 1, finished: true, converted: true },
+      { chunks: 1, received: 1, finished: false, converted: false },
+      { chunks: 1, received: 1, finished: false, converted: false },
     ];
     expect(statusDetailOf('processing', files, null)).toBe('正在转换 2/3');
     expect(statusDetailOf('queued', files, null)).toBe('排队中');
     expect(statusDetailOf('failed', files, '文件已损坏')).toBe('文件已损坏');
     expect(statusDetailOf('cancelled', files, null)).toBe('转换已取消');
+  });
+
+  it('says how many files of a done task converted when some failed (decision 0036)', () => {
+    const done = { chunks: 1, received: 1, finished: true, converted: true };
+    const failed = { chunks: 1, received: 1, finished: true, converted: false };
+    expect(statusDetailOf('done', [done, done, failed], null)).toBe('转换完成：3个文件中2个转换成功');
+    expect(statusDetailOf('done', [done, done], null)).toBe('转换完成');
   });
 });
 
@@ -105,6 +112,9 @@ describe('signatures', () => {
     const sig = downloadSignatureOf(key, 'tag-a', 1_000);
     expect(downloadSignatureOf(key, 'tag-a', 1_001)).not.toBe(sig);
     expect(downloadSignatureOf(key, 'tag-b', 1_000)).not.toBe(sig);
+    // One file's link signs its index: it opens neither the whole result nor another file.
+    expect(downloadSignatureOf(key, 'tag-a', 1_000, 0)).not.toBe(sig);
+    expect(downloadSignatureOf(key, 'tag-a', 1_000, 1)).not.toBe(downloadSignatureOf(key, 'tag-a', 1_000, 0));
     expect(downloadSignatureOf(downloadKeyOf('secret-two'), 'tag-a', 1_000)).not.toBe(sig);
     expect(shareCodeOf(key, 'tag-a')).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect(shareCodeOf(key, 'tag-b')).not.toBe(shareCodeOf(key, 'tag-a'));

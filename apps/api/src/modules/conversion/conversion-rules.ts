@@ -92,6 +92,8 @@ export interface FileProgress {
   received: number;
   /** The file's conversion has ended (done or failed). */
   finished: boolean;
+  /** The file converted (done). */
+  converted: boolean;
 }
 
 /** While uploading: the share of chunks in, over every file (a file not started counts as 0), below 100. */
@@ -110,6 +112,7 @@ export const TASK_LINES = {
   queued: '排队中',
   processing: (current: number, total: number) => `正在转换 ${current}/${total}`,
   done: '转换完成',
+  partlyDone: (converted: number, total: number) => `转换完成：${total}个文件中${converted}个转换成功`,
   failed: '转换失败',
   uploadTimedOut: '上传超时，请重新上传文件',
 } as const;
@@ -125,8 +128,11 @@ export function statusDetailOf(status: TTaskStatus, files: readonly FileProgress
       const finished = files.filter((file) => file.finished).length;
       return TASK_LINES.processing(Math.min(files.length, finished + 1), files.length);
     }
-    case 'done':
-      return TASK_LINES.done;
+    case 'done': {
+      // Decision 0036: a task with some files failed says how many of its files converted.
+      const converted = files.filter((file) => file.converted).length;
+      return converted < files.length ? TASK_LINES.partlyDone(converted, files.length) : TASK_LINES.done;
+    }
     case 'cancelled':
       return CONVERSION_MESSAGES.cancelled;
     case 'failed':
@@ -144,9 +150,10 @@ export function downloadKeyOf(secret: string): Buffer {
 /** Where taskdown's signed, expiring result link points: `RESULT_PATH_PREFIX + tasktag + ?expires=..&sig=..`. */
 export const RESULT_PATH_PREFIX = '/api/file/result/';
 
-/** The `sig` of `/api/file/result/{tasktag}?expires=..`. */
-export function downloadSignatureOf(key: Buffer, tasktag: string, expires: number): string {
-  return createHmac('sha256', key).update(`result:${tasktag}:${expires}`).digest('base64url');
+/** The `sig` of `/api/file/result/{tasktag}?expires=..`, or of one file's `/api/file/result/{tasktag}/{fileindex}?..` (decision 0036). */
+export function downloadSignatureOf(key: Buffer, tasktag: string, expires: number, fileindex?: number): string {
+  const target = fileindex === undefined ? tasktag : `${tasktag}/${fileindex}`;
+  return createHmac('sha256', key).update(`result:${target}:${expires}`).digest('base64url');
 }
 
 /** The code of a task's phone page (`/share.html?tasktag=..&code=..`); good while the task is kept. */

@@ -33,6 +33,7 @@ import {
   deleteChunk,
   deleteChunkRows,
   failFile,
+  failUploadingFile,
   fileOf,
   filesOf,
   filesStillUploading,
@@ -44,12 +45,14 @@ import {
   type ChunkRecord,
 } from './conversion.repository';
 import { deleteTaskFiles, tokenHashOf } from './conversion.service';
+import { failedTaskReason } from './jobs/job-messages';
 
 // Decision 0019, spec §7 uploadfile: one chunk of one file per request, its raw bytes streamed to
 // storage (never held in memory). Chunks may come in any order and again (a retry replaces the
 // chunk); each is a row plus a stored object, so an upload continues after a server restart. The
 // first chunk of a file is checked for the tool's file type, every chunk against the file's size
-// limit; either failing ends the task and deletes what it stored. A file whose chunks are all in
+// limit; either failing refuses that file alone and deletes what it stored, the task's other files
+// go on (decision 0036; the task fails when every file was refused). A file whose chunks are all in
 // is assembled into one stored input; when every file is, the task is queued for conversion.
 // Every chunk but a file's last has at least spec §9's 50 MB (decision 0027), so a file has a handful
 // of chunks and looking at its chunk rows per request costs the same whatever the chunk.
@@ -99,14 +102,42 @@ function chunkTooSmall(deps: ConversionDeps, logMessage: string): ApiError {
 async function failUpload(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number, message: string): Promise<void> {
   const failed = await moveTask(deps.db, task.tasktag, ['uploading'], { status: 'failed', reason: message }, nowSeconds(deps));
   if (!failed) return;
-  await failFile(deps.db, task.tasktag, fileindex, message);
+  // Sending the file again may succeed (decision 0036): it is marked worth retrying.
+  await failFile(deps.db, task.tasktag, fileindex, message, true);
   await deleteTaskFiles(deps, task.tasktag);
   deps.log.info({ tasktag: task.tasktag, tool: task.tasktype, fileindex, result: 'refused', reason: message }, 'conversion upload refused');
 }
 
+/**
+ * Refuses one file of a task (decision 0036): the file fails with `message` and what it stored is
+ * deleted; the task's other files go on. Once no file is uploading, the task is queued when a file
+ * is left to convert, and fails (its files deleted) when every file was refused.
+ */
+async function refuseFile(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number, message: string): Promise<void> {
+  if (!(await failUploadingFile(deps.db, task.tasktag, fileindex, message))) return;
+  await deleteChunkRows(deps.db, task.tasktag, fileindex);
+  await deps.storage.deletePrefix(`${taskPrefixOf(task.tasktag)}chunks/${fileindex}/`);
+  await deps.storage.delete(assemblyKeyOf(task.tasktag, fileindex));
+  deps.log.info({ tasktag: task.tasktag, tool: task.tasktype, fileindex, result: 'refused', reason: message }, 'conversion file refused');
+  if ((await filesStillUploading(deps.db, task.tasktag)) > 0) return;
+  const files = await filesOf(deps.db, [task.tasktag]);
+  if (files.some((file) => file.state !== 'failed')) {
+    await queueWhenComplete(deps, task);
+    return;
+  }
+  const failed = await moveTask(
+    deps.db,
+    task.tasktag,
+    ['uploading'],
+    { status: 'failed', reason: failedTaskReason(files) },
+    nowSeconds(deps),
+  );
+  if (failed) await deleteTaskFiles(deps, task.tasktag);
+}
+
 async function tooLarge(deps: ConversionDeps, task: ConversionTaskRow, fileindex: number, logMessage: string): Promise<ApiError> {
   const message = CONVERSION_MESSAGES.tooLarge(megabytesOf(Number(task.max_file_bytes)));
-  await failUpload(deps, task, fileindex, message);
+  await refuseFile(deps, task, fileindex, message);
   return new ApiError({ code: CONVERSION_ERRORS.tooLarge.codes[0], userMessage: message, logMessage });
 }
 
@@ -118,7 +149,7 @@ async function wrongType(
   kind: TInputKind | null,
 ): Promise<ApiError> {
   const message = CONVERSION_MESSAGES.wrongType(expectedTypesOf(tool));
-  await failUpload(deps, task, fileindex, message);
+  await refuseFile(deps, task, fileindex, message);
   return new ApiError({
     code: CONVERSION_ERRORS.wrongType.codes[0],
     userMessage: message,
@@ -404,11 +435,17 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
   if (chunkSize !== undefined && !fitsChunkSize(size, chunkSize, isLast))
     throw await refuse(`chunk of ${size} bytes, the file's chunks have ${chunkSize}`);
 
-  // A cancel (or a failure of another file) may have ended the task while this chunk streamed in.
+  // A cancel (or every file refused) may have ended the task while this chunk streamed in.
   const current = await taskByTag(deps.db, task.tasktag);
   if (current?.status !== 'uploading') {
     await deps.storage.delete(key);
     throw ApiError.business(CONVERSION_ERRORS.taskUnknown, `task became ${current?.status ?? 'absent'} during the chunk`);
+  }
+  // This file may have been refused meanwhile (its first chunk, sent in parallel): nothing of it is kept.
+  const refused = await fileOf(deps.db, task.tasktag, query.fileindex);
+  if (refused?.state === 'failed') {
+    if (inPlace === undefined) await deps.storage.delete(key);
+    return answer(task, false, query.chunks, await filesDone(deps, task));
   }
   await upsertChunk(deps.db, {
     tasktag: task.tasktag,

@@ -129,6 +129,12 @@ describe('uploadpar', () => {
         'fileversion',
         CONVERSION_MESSAGES.dwgVersion(DWG_OUTPUT_VERSIONS),
       ],
+      // pdf2cad offers cad2ver's versions, with the same refusal (decision 0036).
+      [
+        { tasktype: 'pdf2cad', outputfileextension: 'dwg', fileversion: 'R12', filename: 'a.pdf', filecount: 1 },
+        'fileversion',
+        CONVERSION_MESSAGES.dwgVersion(DWG_OUTPUT_VERSIONS),
+      ],
       [{ ...cad2pdf(['a.dwg', 'b.dwg']), filecount: 3 }, 'filename', CONVERSION_MESSAGES.fileName],
       [{ ...cad2pdf(['a.dwg']), tasktype: 'dwg2svg' }, 'tasktype', CONVERSION_MESSAGES.taskType],
       [{ ...cad2pdf(['a.dwg']), parainfo: '{"paper":"B5"}' }, 'parainfo', CONVERSION_MESSAGES.parainfo],
@@ -138,6 +144,14 @@ describe('uploadpar', () => {
       const result = await uploadpar(t, caller, fields as Record<string, string>);
       expect(result.body, field).toEqual({ code: INVALID_FIELD, message, field });
     }
+  });
+
+  it('keeps the version pdf2cad was asked for', async () => {
+    const caller = freshClient();
+    const fields = { tasktype: 'pdf2cad', outputfileextension: 'dxf', fileversion: 'R12', filename: '图纸.pdf', filecount: 1 };
+    const task = await startTask(t, caller, fields as Record<string, string>);
+    const row = await t.database.db.selectFrom('conversion_task').selectAll().where('tasktag', '=', task.tasktag).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ tasktype: 'pdf2cad', output_ext: 'dxf', file_version: 'R12' });
   });
 
   it('gives a converter member the member tier: more files, larger ones, a higher priority', async () => {
@@ -209,6 +223,9 @@ describe('uploadfile', () => {
         chunks: 5,
         state: 'uploading',
         reason: null,
+        retryable: false,
+        summary: null,
+        changes: [],
         outputname: null,
         outputsize: null,
       },
@@ -220,6 +237,9 @@ describe('uploadfile', () => {
         chunks: 0,
         state: 'uploading',
         reason: null,
+        retryable: false,
+        summary: null,
+        changes: [],
         outputname: null,
         outputsize: null,
       },
@@ -304,6 +324,28 @@ describe('uploadfile', () => {
       statusdetail: CONVERSION_MESSAGES.tooLarge(1),
     });
     expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 0 }, parts[0]!)).body).toMatchObject({ code: TASK_UNKNOWN });
+  });
+
+  it('refuses an over-large file of a batch alone: its chunks are deleted, the other file is queued', async () => {
+    const caller = freshClient();
+    const task = await startTask(t, caller, { ...cad2pdf(['big.dwg', 'small.dxf']), limitsize: 1024 });
+    const parts = chunksOf(DWG, 512 * KB);
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 0 }, parts[0]!)).body).toMatchObject({ code: 11000 });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 1 }, parts[1]!)).body).toMatchObject({ code: 11000 });
+    const refused = await sendChunk(t, task, { fileindex: 0, chunks: 3, chunk: 2 }, parts[2]!);
+    expect(refused.body).toEqual({ code: TOO_LARGE, message: CONVERSION_MESSAGES.tooLarge(1) });
+    expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
+    expect(await state(caller, task)).toMatchObject({ status: 'uploading' });
+
+    expect((await sendChunk(t, task, { fileindex: 1, chunks: 1, chunk: 0 }, DXF)).body).toMatchObject({ code: 10000, filesdone: 2 });
+    const queued = await state(caller, task);
+    expect(queued).toMatchObject({ status: 'queued', reason: null });
+    expect((queued['files'] as Array<Record<string, unknown>>).map((file) => [file['state'], file['reason'], file['retryable']])).toEqual([
+      ['failed', CONVERSION_MESSAGES.tooLarge(1), false],
+      ['waiting', null, false],
+    ]);
+    expect(t.jobs.enqueued.map((job) => job.tasktag)).toContain(task.tasktag);
+    expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([`conversion/${task.tasktag}/in/1`]);
   });
 
   it('refuses an over-large chunk while it streams, without its length announced', async () => {

@@ -161,13 +161,25 @@ export async function completeFile(db: Executor, tasktag: string, fileindex: num
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function failFile(db: Executor, tasktag: string, fileindex: number, reason: string): Promise<void> {
+export async function failFile(db: Executor, tasktag: string, fileindex: number, reason: string, retryable: boolean): Promise<void> {
   await db
     .updateTable('conversion_file')
-    .set({ state: 'failed', reason })
+    .set({ state: 'failed', reason, retryable: retryable ? 1 : 0 })
     .where('tasktag', '=', tasktag)
     .where('fileindex', '=', fileindex)
     .execute();
+}
+
+/** Fails a file still uploading (a refused upload); false when it was no longer uploading. */
+export async function failUploadingFile(db: Executor, tasktag: string, fileindex: number, reason: string): Promise<boolean> {
+  const result = await db
+    .updateTable('conversion_file')
+    .set({ state: 'failed', reason, retryable: 0 })
+    .where('tasktag', '=', tasktag)
+    .where('fileindex', '=', fileindex)
+    .where('state', '=', 'uploading')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function filesStillUploading(db: Executor, tasktag: string): Promise<number> {

@@ -86,6 +86,7 @@ const ZResultQuery = z.object({ expires: z.coerce.number().int().positive(), sig
 const ZQrQuery = z.object({ tasktag: z.string().min(1).max(64) });
 const ZShareQuery = z.object({ code: z.string().min(1).max(64) });
 const ZTagParams = z.object({ tasktag: z.string().min(1).max(64) });
+const ZFileIndexParams = z.object({ fileindex: z.coerce.number().int().min(0).max(49) });
 
 const LINK_MESSAGES = {
   forbidden: '下载链接无效，请回到转换页面重新下载',
@@ -132,7 +133,7 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
     handler: async ({ fields, session, request }) => ({
       code: SUCCESS_CODE,
       message: '',
-      ...(await taskDownload(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken))),
+      ...(await taskDownload(deps, fields.tasktag, viewerOf(request, session, fields.tasktoken), fields.fileindex)),
     }),
   });
 
@@ -183,11 +184,14 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
     return { code: SUCCESS_CODE, message: '', ...(await shareView(deps, tasktag, code)) };
   });
 
-  // taskdown's link: signed and expiring, so it works in a plain <a href> or on another device.
-  app.get(`${RESULT_PATH_PREFIX}:tasktag`, async (request, reply) => {
+  // taskdown's link: signed and expiring, so it works in a plain <a href> or on another device; of
+  // the whole result, or of one converted file (decision 0036).
+  const sendResult = async (request: FastifyRequest, reply: FastifyReply, fileindex?: number) => {
     const { tasktag } = readFields(ZTagParams, request.params);
     const query = ZResultQuery.safeParse(request.query);
-    const found = query.success ? await signedResult(deps, tasktag, query.data.expires, query.data.sig) : 'forbidden';
+    const found = query.success
+      ? await signedResult(deps, tasktag, { ...query.data, ...(fileindex === undefined ? {} : { fileindex }) })
+      : 'forbidden';
     if (found === 'forbidden' || found === 'linkExpired') {
       request.log.info({ tasktag, reason: found }, 'result download refused');
       return reply.code(403).send({ code: 403, message: LINK_MESSAGES[found] });
@@ -195,6 +199,11 @@ export const conversionRoutes: FastifyPluginAsync<ConversionRoutesOptions> = asy
     if (found === 'gone')
       return reply.code(410).send({ code: CONVERSION_ERRORS.expired.codes[0], message: CONVERSION_ERRORS.expired.message });
     return sendStored(request, reply, deps.storage, found.object, { downloadName: found.name, cacheControl: 'private, no-store' });
+  };
+  app.get(`${RESULT_PATH_PREFIX}:tasktag`, async (request, reply) => sendResult(request, reply));
+  app.get(`${RESULT_PATH_PREFIX}:tasktag/:fileindex`, async (request, reply) => {
+    const { fileindex } = readFields(ZFileIndexParams, request.params);
+    return sendResult(request, reply, fileindex);
   });
 
   app.post('/api/file/create-upload', async (request, reply) => {

@@ -9,6 +9,8 @@ import {
   TASK_STATES,
   TASK_TOOLS,
   TASK_TYPES,
+  ZFileChange,
+  ZFileSummary,
   fileNamesOf,
   sharePath,
   type TTaskDetails,
@@ -16,7 +18,7 @@ import {
   type ZUploadParRequest,
 } from '@xcad/protocol';
 import type { ConversionFileRow, ConversionTaskRow, ConversionTier } from '@xcad/db';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { limitKey, type Charge } from '../../limits';
 import type { StoredObject } from '../../storage';
 import {
@@ -37,6 +39,7 @@ import { nowSeconds, type ConversionDeps } from './conversion.deps';
 import {
   chunksOf,
   deleteChunkRows,
+  fileOf,
   filesOf,
   insertTask,
   isConverterMember,
@@ -53,6 +56,9 @@ import {
 // (conversion.jobs.ts) convert.
 
 export type UploadParFields = z.output<typeof ZUploadParRequest>;
+
+/** conversion_file.report as run-task stores it. */
+const ZFileReport = z.object({ summary: ZFileSummary, changes: z.array(ZFileChange) });
 
 const ACTIVE_STATES = ['uploading', 'queued', 'processing'] as const;
 
@@ -138,8 +144,10 @@ export async function createTask(
   }
   if (fields.tasktype === 'cad2ver' && fields.fileversion === undefined)
     throw invalidField('fileversion', CONVERSION_MESSAGES.fileVersion, 'cad2ver without fileversion');
+  // pdf2cad takes the same versions as cad2ver (decision 0036); without one it writes the default.
+  const takesVersion = fields.tasktype === 'cad2ver' || fields.tasktype === 'pdf2cad';
   if (
-    fields.tasktype === 'cad2ver' &&
+    takesVersion &&
     fields.outputfileextension === 'dwg' &&
     fields.fileversion !== undefined &&
     !DWG_OUTPUT_VERSIONS.includes(fields.fileversion)
@@ -175,7 +183,7 @@ export async function createTask(
           tier,
           tasktype: fields.tasktype,
           output_ext: fields.outputfileextension,
-          file_version: fields.tasktype === 'cad2ver' ? (fields.fileversion ?? null) : null,
+          file_version: takesVersion ? (fields.fileversion ?? null) : null,
           options: JSON.stringify(fields.parainfo),
           filecount: names.length,
           max_file_bytes: maxFileBytesOf(tier, fields.limitsize),
@@ -211,6 +219,19 @@ export async function visibleTask(deps: ConversionDeps, tasktag: string, viewer:
   return task;
 }
 
+/** A converted file's stored report (decision 0036); an unreadable one shows as none rather than failing the call. */
+function reportOf(file: ConversionFileRow): Pick<TTaskFile, 'summary' | 'changes'> {
+  if (file.report === null) return { summary: null, changes: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(file.report);
+  } catch {
+    value = undefined;
+  }
+  const report = ZFileReport.safeParse(value);
+  return report.success ? report.data : { summary: null, changes: [] };
+}
+
 function fileDetailsOf(file: ConversionFileRow, chunks: readonly ChunkRecord[]): TTaskFile {
   const count = file.chunks ?? 0;
   const received = file.state === 'uploading' ? chunks.map((chunk) => chunk.chunk) : Array.from({ length: count }, (_, index) => index);
@@ -222,6 +243,8 @@ function fileDetailsOf(file: ConversionFileRow, chunks: readonly ChunkRecord[]):
     chunks: count,
     state: file.state,
     reason: file.reason,
+    retryable: file.state === 'failed' && Number(file.retryable) === 1,
+    ...reportOf(file),
     outputname: file.output_name,
     outputsize: file.output_size === null ? null : Number(file.output_size),
   };
@@ -231,7 +254,12 @@ function progressOf(task: ConversionTaskRow, files: readonly TTaskFile[]): numbe
   if (task.status === 'done') return 100;
   if (task.status !== 'uploading') return Math.max(0, Math.min(100, task.progress));
   return uploadProgressOf(
-    files.map((file) => ({ chunks: file.chunks === 0 ? null : file.chunks, received: file.received.length, finished: false })),
+    files.map((file) => ({
+      chunks: file.chunks === 0 ? null : file.chunks,
+      received: file.received.length,
+      finished: false,
+      converted: false,
+    })),
   );
 }
 
@@ -253,6 +281,7 @@ async function detailsOf(deps: ConversionDeps, tasks: readonly ConversionTaskRow
       chunks: file.chunks,
       received: file.received.length,
       finished: file.state === 'done' || file.state === 'failed',
+      converted: file.state === 'done',
     }));
     const status = oneOf(TASK_STATES, task.status);
     return {
@@ -305,41 +334,58 @@ async function storedResultOf(deps: ConversionDeps, task: ConversionTaskRow): Pr
   return { object, name: task.result_name ?? object.key.slice(object.key.lastIndexOf('/') + 1) };
 }
 
-/** A signed, expiring link of a done task's result (no later than the task's retention). */
-function downloadLinkOf(deps: ConversionDeps, task: ConversionTaskRow): { downurl: string; expiretime: number } {
-  const expires = Math.min(nowSeconds(deps) + CONVERSION_LIMITS.downloadUrlTtlSeconds, Number(task.expires_at));
-  const sig = downloadSignatureOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), task.tasktag, expires);
-  return { downurl: `${RESULT_PATH_PREFIX}${encodeURIComponent(task.tasktag)}?expires=${expires}&sig=${sig}`, expiretime: expires };
+/** One converted file of a done task (decision 0036), under the name it has inside the task's zip. */
+async function storedFileOf(
+  deps: ConversionDeps,
+  task: ConversionTaskRow,
+  fileindex: number,
+): Promise<{ object: StoredObject; name: string }> {
+  if (task.purged_at !== null) throw ApiError.business(CONVERSION_ERRORS.expired, 'file of a purged task');
+  if (task.status !== 'done') throw ApiError.business(CONVERSION_ERRORS.notDone, `task is ${task.status}`);
+  const file = await fileOf(deps.db, task.tasktag, fileindex);
+  if (file?.state !== 'done' || file.output_key === null)
+    throw ApiError.business(CONVERSION_ERRORS.notDone, `file ${fileindex} did not convert`);
+  const object = await deps.storage.stat(file.output_key);
+  if (object === undefined) throw ApiError.business(CONVERSION_ERRORS.expired, 'file output missing');
+  return { object, name: file.output_name ?? object.key.slice(object.key.lastIndexOf('/') + 1) };
 }
 
-/** taskdown: the link, the file name it downloads as, and until when the link works. */
+/** A signed, expiring link of a done task's result or of one of its files (no later than the task's retention). */
+function downloadLinkOf(deps: ConversionDeps, task: ConversionTaskRow, fileindex?: number): { downurl: string; expiretime: number } {
+  const expires = Math.min(nowSeconds(deps) + CONVERSION_LIMITS.downloadUrlTtlSeconds, Number(task.expires_at));
+  const sig = downloadSignatureOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), task.tasktag, expires, fileindex);
+  const path = `${RESULT_PATH_PREFIX}${encodeURIComponent(task.tasktag)}${fileindex === undefined ? '' : `/${fileindex}`}`;
+  return { downurl: `${path}?expires=${expires}&sig=${sig}`, expiretime: expires };
+}
+
+/** taskdown: the link, the file name it downloads as, and until when the link works; of one file with `fileindex`. */
 export async function taskDownload(
   deps: ConversionDeps,
   tasktag: string,
   viewer: Viewer,
+  fileindex?: number,
 ): Promise<{ downurl: string; filename: string; expiretime: number }> {
   const task = await visibleTask(deps, tasktag, viewer);
-  const { name } = await storedResultOf(deps, task);
-  return { ...downloadLinkOf(deps, task), filename: name };
+  const { name } = fileindex === undefined ? await storedResultOf(deps, task) : await storedFileOf(deps, task, fileindex);
+  return { ...downloadLinkOf(deps, task, fileindex), filename: name };
 }
 
 /** Why a result link serves nothing: a wrong signature, a link past its time, a result no longer kept. */
 export type ResultRefusal = 'forbidden' | 'linkExpired' | 'gone';
 
-/** GET /api/file/result/{tasktag}: the result when the link's signature holds and it has not expired. */
+/** GET /api/file/result/{tasktag}[/{fileindex}]: the result (or file) when the link's signature holds and it has not expired. */
 export async function signedResult(
   deps: ConversionDeps,
   tasktag: string,
-  expires: number,
-  sig: string,
+  link: { expires: number; sig: string; fileindex?: number },
 ): Promise<{ object: StoredObject; name: string } | ResultRefusal> {
-  const expected = downloadSignatureOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), tasktag, expires);
-  if (!isSameText(sig, expected)) return 'forbidden';
-  if (expires <= nowSeconds(deps)) return 'linkExpired';
+  const expected = downloadSignatureOf(downloadKeyOf(deps.env.PRODUCT_SIGN_SECRET), tasktag, link.expires, link.fileindex);
+  if (!isSameText(link.sig, expected)) return 'forbidden';
+  if (link.expires <= nowSeconds(deps)) return 'linkExpired';
   const task = await taskByTag(deps.db, tasktag);
   if (task === undefined) return 'gone';
   try {
-    return await storedResultOf(deps, task);
+    return link.fileindex === undefined ? await storedResultOf(deps, task) : await storedFileOf(deps, task, link.fileindex);
   } catch (error) {
     if (error instanceof ApiError) return 'gone';
     throw error;

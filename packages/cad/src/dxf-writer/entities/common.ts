@@ -5,6 +5,7 @@
 import { nearestAci } from '../../geom/color';
 import type { Color, Drawing, Entity } from '../../model';
 import type { Vec3 } from '../../geom/vector';
+import { change, type SaveAsNote } from '../../save-as';
 import type { Groups } from '../encode';
 import { upper, type HandleTable } from '../handles';
 
@@ -26,8 +27,8 @@ export interface EntityWriterContext {
   readonly imageDefs: Map<string, { handle: string; fileName: string; size?: [number, number] }>;
   /** A fresh handle. */
   handle(): string;
-  /** Counts one change of a kind; the notes say "KIND: n what". */
-  note(key: string): void;
+  /** Counts one object changed to fit the version (decision 0037). */
+  note(n: SaveAsNote): void;
 }
 
 const isDefaultExtrusion = (v: Vec3): boolean => v[0] === 0 && v[1] === 0 && v[2] === 1;
@@ -49,7 +50,7 @@ export function common(w: EntityWriterContext, out: Groups, e: Entity, type: str
     w.ltypes.get(e.linetype);
     out.g(6, e.linetype);
   }
-  color(w, out, e.color, 62, 420);
+  color(w, out, e.color, 62, 420, e.type);
   if (!w.r12 && e.ltscale !== 1 && Number.isFinite(e.ltscale)) out.g(48, e.ltscale);
   if (!e.visible) out.g(60, 1);
   if (!w.r12 && e.lineweight !== -1) out.g(370, e.lineweight);
@@ -57,14 +58,14 @@ export function common(w: EntityWriterContext, out: Groups, e: Entity, type: str
   return h;
 }
 
-export function color(w: EntityWriterContext, out: Groups, c: Color, aciCode: number, rgbCode: number): void {
+export function color(w: EntityWriterContext, out: Groups, c: Color, aciCode: number, rgbCode: number, type: string): void {
   if (c.rgb !== undefined) {
     if (w.year >= 2004) {
       out.g(aciCode, c.aci !== undefined && c.aci !== 256 && c.aci !== 0 ? c.aci : nearestAci(c.rgb));
       out.g(rgbCode, c.rgb);
     } else {
       out.g(aciCode, c.aci !== undefined && c.aci !== 256 && c.aci !== 0 ? c.aci : nearestAci(c.rgb));
-      w.note(`true colour: changed to the nearest ACI colour (DXF ${w.version} has no true colours)`);
+      w.note(change(type, 'nearest-colour', `changed to the nearest ACI colour (DXF ${w.version} has no true colours)`, 'true colour'));
     }
   } else if (c.aci !== undefined && c.aci !== 256) out.g(aciCode, c.aci);
 }

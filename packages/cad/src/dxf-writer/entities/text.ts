@@ -1,5 +1,6 @@
 /** TEXT, ATTDEF, ATTRIB and MTEXT. */
 import type { EntityOf, TextEntity } from '../../model';
+import { change } from '../../save-as';
 import type { Groups } from '../encode';
 import { color, common, extrusion, style, sub, thickness, type EntityWriterContext } from './common';
 
@@ -46,7 +47,7 @@ export function writeMText(w: EntityWriterContext, out: Groups, e: EntityOf<'MTE
   out.g(73, e.lineSpacingStyle || 1).g(44, e.lineSpacingFactor || 1);
   if (w.year >= 2007 && e.background && e.background.flags) {
     out.g(90, e.background.flags);
-    color(w, out, e.background.color, 63, 421);
+    color(w, out, e.background.color, 63, 421, e.type);
     out.g(45, e.background.scale).g(441, 0);
-  }
+  } else if (e.background && e.background.flags) w.note(change('MTEXT', 'detail', `background masks left out (DXF ${w.version} has none)`));
 }

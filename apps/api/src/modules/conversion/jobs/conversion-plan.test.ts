@@ -41,6 +41,15 @@ describe('planConversion', () => {
       ext: 'dxf',
       cad: { format: 'dxf', version: '2018', fromPdf: true, pages: '1-3' },
     });
+    // pdf2cad takes the version asked as cad2ver does (decision 0036).
+    expect(planConversion({ ...task('pdf2cad', 'dxf'), file_version: 'R12' })).toMatchObject({
+      ok: true,
+      cad: { format: 'dxf', version: 'R12', fromPdf: true },
+    });
+    expect(planConversion({ ...task('pdf2cad', 'dwg'), file_version: '2013' })).toMatchObject({
+      ok: true,
+      cad: { format: 'dwg', version: '2013', fromPdf: true },
+    });
   });
 
   it('writes DWG in the versions the writer writes (2004 by default) and refuses the others with those versions named', () => {
@@ -90,19 +99,27 @@ describe('inputs', () => {
 
 describe('names', () => {
   it('gives the output the input name with the new extension', () => {
-    expect(outputNameOf('一层平面图.dwg', 'pdf')).toBe('一层平面图.pdf');
-    expect(outputNameOf('plan.v2.DXF', 'png')).toBe('plan.v2.png');
-    expect(outputNameOf('README', 'pdf')).toBe('README.pdf');
+    expect(outputNameOf('一层平面图.dwg', { ext: 'pdf' })).toBe('一层平面图.pdf');
+    expect(outputNameOf('plan.v2.DXF', { ext: 'png' })).toBe('plan.v2.png');
+    expect(outputNameOf('README', { ext: 'pdf' })).toBe('README.pdf');
+  });
+
+  it('names a DWG or DXF with the version it was written in (decision 0036)', () => {
+    const toDwg = planConversion({ ...task('cad2ver', 'dwg'), file_version: '2004' });
+    const toR12 = planConversion({ ...task('pdf2cad', 'dxf'), file_version: 'R12' });
+    if (!toDwg.ok || !toR12.ok) throw new Error('both plans convert');
+    expect(outputNameOf('acs_sample_AC1032.dwg', toDwg)).toBe('acs_sample_AC1032_2004.dwg');
+    expect(outputNameOf('扫描图纸.pdf', toR12)).toBe('扫描图纸_R12.dxf');
     expect(stemOf('.dwg')).toBe('.dwg');
   });
 
   it('names layout images after their layout, safely', () => {
-    expect(layoutImageName('住宅.dwg', '布局1', 1, 'png')).toBe('住宅-布局1.png');
-    expect(layoutImageName('a.dxf', 'A/B:C*', 0, 'jpg')).toBe('a-A_B_C_.jpg');
-    expect(layoutImageName('a.dxf', undefined, 2, 'jpg')).toBe('a-3.jpg');
+    expect(layoutImageName('住宅.dwg', '布局1', 1, 'png')).toBe('住宅_布局1.png');
+    expect(layoutImageName('a.dxf', 'A/B:C*', 0, 'jpg')).toBe('a_A_B_C_.jpg');
+    expect(layoutImageName('a.dxf', undefined, 2, 'jpg')).toBe('a_3.jpg');
   });
 
   it('numbers duplicates as Windows would', () => {
-    expect(uniqueNames(['a.pdf', 'A.pdf', 'b.pdf', 'a.pdf'])).toEqual(['a.pdf', 'A (2).pdf', 'b.pdf', 'a (3).pdf']);
+    expect(uniqueNames(['a.pdf', 'A.pdf', 'b.pdf', 'a.pdf'])).toEqual(['a.pdf', 'A(2).pdf', 'b.pdf', 'a(3).pdf']);
   });
 });

@@ -63,8 +63,8 @@ export function planConversion(
 }
 
 /**
- * cad2ver (to the version asked; DXF 2018 or DWG 2004 when none is) and pdf2cad (DXF 2018 or DWG
- * 2004). A DWG version the writer does not write is refused with the versions it does.
+ * cad2ver and pdf2cad: to the version asked (DXF 2018 or DWG 2004 when none is; decision 0036 gives
+ * pdf2cad the same choice). A DWG version the writer does not write is refused with the versions it does.
  */
 function planCad(
   tool: TTaskType,
@@ -75,7 +75,7 @@ function planCad(
   const parsed = ZConversionOptions.safeParse(parsedOptions(task.options));
   if (!parsed.success) return { ok: false, reason: JOB_MESSAGES.badOptions };
   const fromPdf = tool === 'pdf2cad';
-  const asked = fromPdf ? null : (task.file_version ?? null);
+  const asked = task.file_version ?? null;
   const pages = fromPdf && parsed.data.pages !== undefined ? { pages: parsed.data.pages } : {};
   // The renderer's options are unused for DXF and DWG output; the format field only has to be valid.
   const options = { format: 'pdf' } as const;
@@ -103,29 +103,33 @@ export function stemOf(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-/** The converted file's name: the upload's name with the new extension. */
-export function outputNameOf(inputName: string, ext: string): string {
-  return `${stemOf(inputName)}.${ext}`;
+/**
+ * The converted file's name (decision 0036): the upload's name and what it became, 'plan.pdf',
+ * 'plan.jpg', and for DWG and DXF with the version: 'plan_2004.dwg', 'plan_R12.dxf'.
+ */
+export function outputNameOf(inputName: string, plan: Pick<Extract<ConversionPlan, { ok: true }>, 'ext' | 'cad'>): string {
+  const version = plan.cad === undefined ? '' : `_${plan.cad.version}`;
+  return `${stemOf(inputName)}${version}.${plan.ext}`;
 }
 
 // Characters Windows refuses in file names, and control characters: a layout name becomes part of one.
 // eslint-disable-next-line no-control-regex -- the point is to drop control characters
 const UNSAFE_IN_NAME = /[\\/:*?"<>|\u0000-\u001f\u007f]/g;
 
-/** One image of a drawing drawn layout by layout: '平面图-布局1.png'. */
+/** One image of a drawing drawn layout by layout: '平面图_布局1.png'. */
 export function layoutImageName(inputName: string, layout: string | undefined, index: number, ext: string): string {
   const part = (layout ?? '').replace(UNSAFE_IN_NAME, '_').trim() || String(index + 1);
-  return `${stemOf(inputName)}-${part}.${ext}`;
+  return `${stemOf(inputName)}_${part}.${ext}`;
 }
 
-/** The names with later duplicates numbered ('a.pdf', 'a (2).pdf'), compared case-insensitively as Windows does. */
+/** The names with later duplicates numbered ('a.pdf', 'a(2).pdf'), compared case-insensitively as Windows does. */
 export function uniqueNames(names: readonly string[]): string[] {
   const taken = new Set<string>();
   return names.map((name) => {
     let candidate = name;
     for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
       const dot = name.lastIndexOf('.');
-      candidate = dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+      candidate = dot > 0 ? `${name.slice(0, dot)}(${n})${name.slice(dot)}` : `${name}(${n})`;
     }
     taken.add(candidate.toLowerCase());
     return candidate;

@@ -1,4 +1,5 @@
 import type { LimitName } from '@xcad/cad/errors';
+import type { ConversionFileRow } from '@xcad/db';
 import { ENGINE_LIMITS } from '@xcad/cad/limits';
 import { CONVERSION_MESSAGES } from '@xcad/protocol';
 
@@ -52,3 +53,16 @@ export const JOB_MESSAGES = {
   /** The download of several converted files. */
   resultZipName: (files: number) => `转换结果_${files}个文件.zip`,
 } as const;
+
+/** The failed files and their reasons, the first few named: 'a.dwg（…）；b.dxf（…）'. */
+export function failureList(files: readonly Pick<ConversionFileRow, 'name' | 'reason'>[]): string {
+  const shown = files.slice(0, 5).map((file) => JOB_MESSAGES.failedFile(file.name, file.reason ?? JOB_MESSAGES.internal));
+  return `${shown.join('；')}${files.length > shown.length ? '……' : ''}`;
+}
+
+/** Why a task with no file converted failed: the one reason they share, or each file's. */
+export function failedTaskReason(files: readonly Pick<ConversionFileRow, 'name' | 'reason'>[]): string {
+  const reasons = new Set(files.map((file) => file.reason ?? JOB_MESSAGES.internal));
+  const [only] = reasons;
+  return reasons.size === 1 && only !== undefined ? only : JOB_MESSAGES.allFailed(failureList(files));
+}

@@ -196,29 +196,39 @@ export interface FileOutput {
   size: number;
 }
 
-export async function markFileDone(db: Executor, tasktag: string, fileindex: number, output: FileOutput): Promise<void> {
+/** A converted file: its stored output and its report (JSON of { summary, changes }, decision 0036). */
+export async function markFileDone(db: Executor, tasktag: string, fileindex: number, output: FileOutput, report: string): Promise<void> {
   await db
     .updateTable('conversion_file')
-    .set({ state: 'done', reason: null, output_key: output.key, output_name: output.name, output_size: output.size })
+    .set({
+      state: 'done',
+      reason: null,
+      retryable: 0,
+      report,
+      output_key: output.key,
+      output_name: output.name,
+      output_size: output.size,
+    })
     .where('tasktag', '=', tasktag)
     .where('fileindex', '=', fileindex)
     .execute();
 }
 
-export async function markFileFailed(db: Executor, tasktag: string, fileindex: number, reason: string): Promise<void> {
+/** A file that did not convert; `retryable` when converting it again may succeed (decision 0036). */
+export async function markFileFailed(db: Executor, tasktag: string, fileindex: number, reason: string, retryable: boolean): Promise<void> {
   await db
     .updateTable('conversion_file')
-    .set({ state: 'failed', reason })
+    .set({ state: 'failed', reason, retryable: retryable ? 1 : 0 })
     .where('tasktag', '=', tasktag)
     .where('fileindex', '=', fileindex)
     .execute();
 }
 
-/** Fails every file not yet converted or failed (the task is given up). */
+/** Fails every file not yet converted or failed (the task is given up: the service, not the file, failed). */
 export async function failUnfinishedFiles(db: Executor, tasktag: string, reason: string): Promise<void> {
   await db
     .updateTable('conversion_file')
-    .set({ state: 'failed', reason })
+    .set({ state: 'failed', reason, retryable: 1 })
     .where('tasktag', '=', tasktag)
     .where('state', 'not in', ['done', 'failed'])
     .execute();

@@ -274,9 +274,11 @@ describe('converting corpus drawings', { timeout: 90_000 }, () => {
     });
     await jobs.enqueue(tasktag, 0);
     const task = await ended(tasktag);
-    expect(task).toMatchObject({ status: 'done', result_name: '视口.zip' });
+    // Several images: the task's zip is named for them, each named for its drawing and layout (decision 0036).
+    expect(task).toMatchObject({ status: 'done', result_name: '转换结果_2个文件.zip' });
+    expect((await filesOf(tasktag)).map((file) => file.output_name)).toEqual(['视口.zip']);
     const entries = readStoredZip(await stored(task.result_key));
-    expect(entries.map((entry) => entry.name)).toEqual(['视口-Model.png', '视口-Layout1.png']);
+    expect(entries.map((entry) => entry.name)).toEqual(['视口_Model.png', '视口_Layout1.png']);
     for (const entry of entries) expect(pngSize(Buffer.from(entry.data)).width).toBe(300);
   });
 });
@@ -287,6 +289,7 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     const tasktag = await createTask([{ name: 'a.dwg', bytes: text('AC1015 but nothing else') }]);
     await jobs.enqueue(tasktag, 0);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: JOB_MESSAGES.unreadable, result_key: null });
+    expect((await filesOf(tasktag))[0]).toMatchObject({ state: 'failed', retryable: 0 });
     expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1 });
     expect(attemptLines(logs, tasktag)).toEqual([expect.objectContaining({ result: 'failed' })]);
   });
@@ -305,7 +308,7 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     });
     await jobs.enqueue(r12, 0);
     await jobs.enqueue(dwg, 0);
-    expect(await ended(r12)).toMatchObject({ status: 'done', result_name: '样条.dxf' });
+    expect(await ended(r12)).toMatchObject({ status: 'done', result_name: '样条_R12.dxf' });
     const written = (await storage.read(String((await ended(r12)).result_key))) ?? Buffer.alloc(0);
     expect(written.toString('latin1')).toMatch(/\$ACADVER\s+1\s+AC1009/);
     const source = await readDxf(fixture('skydxf_splines.dxf'));
@@ -313,7 +316,10 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     expect(reread.drawing.modelSpace.length).toBeGreaterThan(0);
 
     const doneDwg = await ended(dwg);
-    expect(doneDwg).toMatchObject({ status: 'done', result_name: '样条.dwg' });
+    expect(doneDwg).toMatchObject({ status: 'done', result_name: '样条_2000.dwg' });
+    // The file's report: what it holds (decision 0036).
+    const [report] = (await filesOf(dwg)).map((file) => JSON.parse(file.report ?? 'null') as { summary: { objects: number } } | null);
+    expect(report?.summary.objects).toBe(source.drawing.modelSpace.length);
     const dwgBytes = (await storage.read(String(doneDwg.result_key))) ?? Buffer.alloc(0);
     expect(dwgBytes.subarray(0, 6).toString('latin1')).toBe('AC1015');
     // Read back by LibreDWG: the splines are all there.
@@ -323,18 +329,19 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     expect(splines(source.drawing)).toBeGreaterThan(0);
   });
 
-  it('pdf2cad writes a DWG when asked', async () => {
+  it('pdf2cad writes a DWG of the version asked', async () => {
     const { jobs } = runner();
     const pdf = (await convertDrawing(fixture('ezdxf_hatches_1.dxf'), { format: 'pdf' })).outputs[0]?.data ?? new Uint8Array();
     const tasktag = await createTask([{ name: '图纸.pdf', bytes: Buffer.from(pdf), kind: 'pdf' }], {
       tasktype: 'pdf2cad',
       output_ext: 'dwg',
+      file_version: '2013',
     });
     await jobs.enqueue(tasktag, 0);
     const done = await ended(tasktag);
-    expect(done).toMatchObject({ status: 'done', result_name: '图纸.dwg' });
+    expect(done).toMatchObject({ status: 'done', result_name: '图纸_2013.dwg' });
     const bytes = (await storage.read(String(done.result_key))) ?? Buffer.alloc(0);
-    expect(bytes.subarray(0, 6).toString('latin1')).toBe('AC1018');
+    expect(bytes.subarray(0, 6).toString('latin1')).toBe('AC1027');
     expect((await readDwg(bytes)).drawing.modelSpace.length).toBeGreaterThan(10);
   });
 
@@ -352,7 +359,7 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     await jobs.enqueue(vector, 0);
     await jobs.enqueue(broken, 0);
     const done = await ended(vector);
-    expect(done).toMatchObject({ status: 'done', result_name: '图纸.dxf' });
+    expect(done).toMatchObject({ status: 'done', result_name: '图纸_2018.dxf' });
     const dxf = (await storage.read(String(done.result_key))) ?? Buffer.alloc(0);
     expect((await readDxf(dxf)).drawing.modelSpace.length).toBeGreaterThan(10);
     expect(await ended(broken)).toMatchObject({ status: 'failed', reason: JOB_MESSAGES.unreadablePdf });
@@ -364,6 +371,8 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     await jobs.enqueue(tasktag, 0);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: '图纸过于复杂，转换超时' });
     expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1 });
+    // A quieter moment may convert it: the page offers to convert it again (decision 0036).
+    expect((await filesOf(tasktag))[0]).toMatchObject({ state: 'failed', retryable: 1 });
   });
 
   it('a conversion whose resident memory passes CONVERSION_MEMORY_MB fails as too large', async () => {
@@ -373,6 +382,7 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     await jobs.enqueue(tasktag, 0);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: '图纸过大，超出转换内存限制' });
     expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1 });
+    expect((await filesOf(tasktag))[0]).toMatchObject({ state: 'failed', retryable: 1 });
   });
 });
 
@@ -383,6 +393,8 @@ describe('hostile drawings (decision 0027)', { timeout: 60_000 }, () => {
     await jobs.enqueue(tasktag, 0);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: '图纸过于复杂：块参照展开后超过300万个图形，无法转换' });
     expect(await jobEnded(tasktag)).toMatchObject({ status: 'done', attempts: 1 });
+    // Over a budget of the drawing: converting again cannot help.
+    expect((await filesOf(tasktag))[0]).toMatchObject({ state: 'failed', retryable: 0 });
   });
 
   it('a PDF whose content inflates to 1 GiB fails before pdf.js reads it, with the reason in Chinese', async () => {
@@ -427,7 +439,7 @@ describe('crashes and retries', { timeout: 60_000 }, () => {
     await skipBackoff(tasktag, 2);
     expect(await ended(tasktag)).toMatchObject({ status: 'failed', reason: '转换服务繁忙，请稍后重试' });
     expect(await jobEnded(tasktag)).toMatchObject({ status: 'failed', attempts: 3 });
-    expect((await filesOf(tasktag))[0]).toMatchObject({ state: 'failed', reason: JOB_MESSAGES.busy });
+    expect((await filesOf(tasktag))[0]).toMatchObject({ state: 'failed', reason: JOB_MESSAGES.busy, retryable: 1 });
     expect(attemptLines(logs, tasktag).map((line) => line['result'])).toEqual(['retry', 'retry', 'retry']);
   });
 

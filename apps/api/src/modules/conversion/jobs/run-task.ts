@@ -14,7 +14,7 @@ import {
   uniqueNames,
   type ConversionPlan,
 } from './conversion-plan';
-import { JOB_MESSAGES } from './job-messages';
+import { failedTaskReason, failureList, JOB_MESSAGES } from './job-messages';
 import {
   extendLock,
   failUnfinishedFiles,
@@ -31,7 +31,7 @@ import {
   type TaskEnding,
 } from './jobs.repository';
 import type { Converter } from './worker-pool';
-import type { ConversionOutcome, ConvertedOutput } from './worker-protocol';
+import type { ConversionFailure, ConversionOutcome, ConvertedOutput } from './worker-protocol';
 import { readStoredZip, zipStore, type ZipEntry } from './zip';
 
 // Decision 0019: one attempt at a claimed job: the task's files converted one after the other, each in
@@ -90,6 +90,12 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Failures that converting again may cure (decision 0036): the time or memory limit of a busy
+ * moment, an engine error. Not a drawing that cannot be read, is empty or over a budget, or an option.
+ */
+const RETRYABLE_FAILURES: ReadonlySet<ConversionFailure> = new Set(['internal', 'timeout', 'memory']);
+
 /** The user's reason for a conversion the drawing is to blame for. */
 function reasonOf(outcome: Extract<ConversionOutcome, { ok: false }>, plan: Extract<ConversionPlan, { ok: true }>): string {
   const isPdf = plan.cad?.fromPdf === true;
@@ -113,16 +119,16 @@ function reasonOf(outcome: Extract<ConversionOutcome, { ok: false }>, plan: Extr
   }
 }
 
-/** A file's stored output: the one file the engine gave, or a zip of its layouts' images. */
+/** A file's stored output: the one file the engine gave, or a zip of its layouts' images ('原名_布局1.png'). */
 function packOutputs(
   file: ConversionFileRow,
-  ext: string,
+  plan: Extract<ConversionPlan, { ok: true }>,
   outputs: readonly ConvertedOutput[],
   modified: Date,
 ): { data: Uint8Array; name: string; ext: string } {
   const [only] = outputs;
-  if (outputs.length === 1 && only !== undefined) return { data: only.data, name: outputNameOf(file.name, ext), ext };
-  const names = uniqueNames(outputs.map((output, index) => layoutImageName(file.name, output.layout, index, ext)));
+  if (outputs.length === 1 && only !== undefined) return { data: only.data, name: outputNameOf(file.name, plan), ext: plan.ext };
+  const names = uniqueNames(outputs.map((output, index) => layoutImageName(file.name, output.layout, index, plan.ext)));
   const entries = outputs.map((output, index) => ({ name: names[index] as string, data: output.data }));
   return { data: zipStore(entries, modified), name: `${stemOf(file.name)}.zip`, ext: 'zip' };
 }
@@ -168,8 +174,8 @@ async function convertFile(
       'conversion attempt',
     );
   };
-  const refuse = async (reason: string, detail: string = reason): Promise<FileResult> => {
-    await markFileFailed(ctx.db, task.tasktag, file.fileindex, reason);
+  const refuse = async (reason: string, detail: string = reason, retryable = false): Promise<FileResult> => {
+    await markFileFailed(ctx.db, task.tasktag, file.fileindex, reason, retryable);
     logAttempt('failed', detail);
     return { kind: 'refused' };
   };
@@ -180,7 +186,8 @@ async function convertFile(
       return await refuse(JOB_MESSAGES.wrongInput(expectedInputs(plan.tool)), `input kind ${String(file.kind)}`);
     await markFileConverting(ctx.db, task.tasktag, file.fileindex);
     const input = file.input_key === null ? undefined : await ctx.storage.read(file.input_key);
-    if (input === undefined) return await refuse(JOB_MESSAGES.inputMissing, `no stored input at ${String(file.input_key)}`);
+    // Sending the file again cures a lost upload.
+    if (input === undefined) return await refuse(JOB_MESSAGES.inputMissing, `no stored input at ${String(file.input_key)}`, true);
     inputBytes = input.length;
 
     const watch = watchTask(ctx, task.tasktag, signal);
@@ -192,11 +199,17 @@ async function convertFile(
       .finally(() => watch.stop());
 
     if (outcome.ok) {
-      if (outcome.outputs.length === 0) return await refuse(JOB_MESSAGES.internal, 'the engine returned no output');
-      const packed = packOutputs(file, plan.ext, outcome.outputs, new Date(ctx.clock()));
+      if (outcome.outputs.length === 0) return await refuse(JOB_MESSAGES.internal, 'the engine returned no output', true);
+      const packed = packOutputs(file, plan, outcome.outputs, new Date(ctx.clock()));
       const key = outputKeyOf(task.tasktag, file.fileindex, packed.ext);
       const stored = await ctx.storage.put(key, packed.data);
-      await markFileDone(ctx.db, task.tasktag, file.fileindex, { key, name: packed.name, size: stored.size });
+      await markFileDone(
+        ctx.db,
+        task.tasktag,
+        file.fileindex,
+        { key, name: packed.name, size: stored.size },
+        JSON.stringify(outcome.report),
+      );
       logAttempt('done', null, stored.size);
       return { kind: 'converted' };
     }
@@ -209,7 +222,7 @@ async function convertFile(
       logAttempt(stopped.kind, outcome.detail);
       return stopped;
     }
-    return await refuse(reasonOf(outcome, plan), `${outcome.failure}: ${outcome.detail}`);
+    return await refuse(reasonOf(outcome, plan), `${outcome.failure}: ${outcome.detail}`, RETRYABLE_FAILURES.has(outcome.failure));
   } catch (error) {
     // Storage or the database failed: nothing is wrong with the drawing.
     logAttempt('retry', describe(error));
@@ -217,31 +230,19 @@ async function convertFile(
   }
 }
 
-/** The failed files and their reasons, the first few named: 'a.dwg（…）；b.dxf（…）'. */
-function failureList(files: readonly ConversionFileRow[]): string {
-  const shown = files.slice(0, 5).map((file) => JOB_MESSAGES.failedFile(file.name, file.reason ?? JOB_MESSAGES.internal));
-  return `${shown.join('；')}${files.length > shown.length ? '……' : ''}`;
-}
-
-/** Why a task with no file converted failed: the one reason they share, or each file's. */
-function failedTaskReason(files: readonly ConversionFileRow[]): string {
-  const reasons = new Set(files.map((file) => file.reason ?? JOB_MESSAGES.internal));
-  const [only] = reasons;
-  return reasons.size === 1 && only !== undefined ? only : JOB_MESSAGES.allFailed(failureList(files));
-}
-
-/** A zip of every converted file; a file that became a zip of layout images adds them in a folder of its own. */
+/**
+ * A zip of every converted file under the name its own download has; a file that became a zip of
+ * layout images adds its images (named '原名_布局.png' already). Named for the files inside:
+ * 转换结果_N个文件.zip (decision 0036).
+ */
 async function writeResultZip(ctx: RunContext, tasktag: string, files: readonly ConversionFileRow[]): Promise<FileOutput> {
   const entries: ZipEntry[] = [];
   for (const file of files) {
     const data = file.output_key === null ? undefined : await ctx.storage.read(file.output_key);
     if (data === undefined) throw new Error(`the output of file ${file.fileindex} is missing from storage`);
-    const name = file.output_name ?? outputNameOf(file.name, 'bin');
-    if (name.toLowerCase().endsWith('.zip')) {
-      for (const entry of readStoredZip(data)) entries.push({ name: `${stemOf(name)}/${entry.name}`, data: entry.data });
-    } else {
-      entries.push({ name, data });
-    }
+    const name = file.output_name ?? `${stemOf(file.name)}.bin`;
+    if (name.toLowerCase().endsWith('.zip')) entries.push(...readStoredZip(data));
+    else entries.push({ name, data });
   }
   const names = uniqueNames(entries.map((entry) => entry.name));
   const zip = zipStore(
@@ -250,7 +251,7 @@ async function writeResultZip(ctx: RunContext, tasktag: string, files: readonly 
   );
   const key = resultZipKeyOf(tasktag);
   const stored = await ctx.storage.put(key, zip);
-  return { key, name: JOB_MESSAGES.resultZipName(files.length), size: stored.size };
+  return { key, name: JOB_MESSAGES.resultZipName(entries.length), size: stored.size };
 }
 
 /** Ends the task from its files: done with the result when at least one converted, else failed. */
@@ -263,14 +264,15 @@ async function finishFromFiles(ctx: RunContext, tasktag: string): Promise<boolea
   if (single === undefined) {
     ending = { status: 'failed', reason: failed.length > 0 ? failedTaskReason(failed) : JOB_MESSAGES.internal };
   } else {
-    const result =
-      converted.length === 1
-        ? {
-            key: single.output_key as string,
-            name: single.output_name ?? outputNameOf(single.name, 'bin'),
-            size: Number(single.output_size ?? 0),
-          }
-        : await writeResultZip(ctx, tasktag, converted);
+    // One converted file is the result as itself; several, or one that became several images, a zip.
+    const isOneFile = converted.length === 1 && !(single.output_name ?? '').toLowerCase().endsWith('.zip');
+    const result = isOneFile
+      ? {
+          key: single.output_key as string,
+          name: single.output_name ?? `${stemOf(single.name)}.bin`,
+          size: Number(single.output_size ?? 0),
+        }
+      : await writeResultZip(ctx, tasktag, converted);
     ending = { status: 'done', reason: failed.length > 0 ? JOB_MESSAGES.partial(failed.length, failureList(failed)) : null, result };
   }
   return finishTask(ctx.db, tasktag, ending, seconds(ctx));

@@ -4,6 +4,7 @@ import type { ConvertOptions } from '@xcad/cad/convert';
 import type { DxfVersion } from '@xcad/cad/dxf-writer';
 import type { DwgVersion } from '@xcad/cad/dwg-writer';
 import type { LimitName } from '@xcad/cad/errors';
+import type { TFileChange, TFileSummary } from '@xcad/protocol';
 
 // Decisions 0019 and 0027: what the job runner and a conversion process say to each other over its IPC
 // channel, and the process's side of it. A conversion process loads the engine, says `ready`, then
@@ -42,8 +43,14 @@ export interface ConvertedOutput {
 export type ConversionFailure =
   'unreadable' | 'empty' | 'unknown-layout' | 'bad-option' | 'internal' | 'limit' | 'timeout' | 'memory' | 'crashed' | 'aborted';
 
+/** What a converted file holds and what the target changed (decision 0036; the protocol's ZTaskFile fields). */
+export interface ConversionReport {
+  readonly summary: TFileSummary;
+  readonly changes: readonly TFileChange[];
+}
+
 export type ConversionOutcome =
-  | { readonly ok: true; readonly outputs: readonly ConvertedOutput[]; readonly warnings: number }
+  | { readonly ok: true; readonly outputs: readonly ConvertedOutput[]; readonly warnings: number; readonly report: ConversionReport }
   | { readonly ok: false; readonly failure: ConversionFailure; readonly detail: string; readonly limit?: LimitName };
 
 export type ToWorker = { readonly type: 'convert'; readonly id: number; readonly request: ConversionRequest };

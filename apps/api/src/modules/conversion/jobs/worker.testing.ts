@@ -20,7 +20,12 @@ import { serveConversions, type ConversionOutcome, type ConversionRequest } from
 const decoder = new TextDecoder();
 
 function echo(input: Uint8Array): ConversionOutcome {
-  return { ok: true, outputs: [{ layout: 'Model', data: new Uint8Array(input) }], warnings: 0 };
+  return {
+    ok: true,
+    outputs: [{ layout: 'Model', data: new Uint8Array(input) }],
+    warnings: 0,
+    report: { summary: { layouts: ['Model'], objects: 1 }, changes: [] },
+  };
 }
 
 async function misbehave(request: ConversionRequest): Promise<ConversionOutcome> {
