@@ -20,6 +20,7 @@ export default defineConfig({
             'apps/web/lib/**/*.test.ts',
             'apps/web/server/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           exclude: [...ignore, ...dbTests],
         },

@@ -86,3 +86,60 @@ export const SECOND_PAPER = /entities of a second paper layout left out/;
 export function layoutReportedDropped(notes: readonly string[], name: string): boolean {
   return notes.some((n) => SECOND_PAPER.test(n) && n.slice(0, n.indexOf(':')).toLowerCase() === name.toLowerCase());
 }
+
+/** A type whose count dropped by more than the writer reported. */
+export interface Lost {
+  type: string;
+  in: number;
+  out: number;
+  reported: number;
+}
+
+// ---- entity accounting ----------------------------------------------------------------------------
+
+/**
+ * What the writer reported, by type: `changes` when the result has them (the engine's save-as
+ * report), else its notes ("TYPE: N what was done"). A paper layout left out whole is not counted
+ * here: the original's count leaves that layout out instead (`checkResult`), ATTRIBs and the blocks
+ * only it shows included, which a count of its entities would not cover.
+ */
+export function reportedByType(row: TargetRow): { byType: Counts; lines: string[]; kind: 'changes' | 'notes' } {
+  const byType: Counts = {};
+  if (row.changes) {
+    for (const c of row.changes) byType[c.type] = (byType[c.type] ?? 0) + c.count;
+    return { byType, lines: row.changes.map((c: SaveAsChangeLike) => `${c.type} ${c.how} ${c.count} (${c.outcome})`), kind: 'changes' };
+  }
+  for (const note of row.notes) {
+    const m = /^(.+?): (\d+) (.*)$/.exec(note);
+    if (m && !SECOND_PAPER.test(m[3] ?? '')) byType[m[1] as string] = (byType[m[1] as string] ?? 0) + Number(m[2]);
+  }
+  return { byType, lines: row.notes, kind: 'notes' };
+}
+
+/** The types whose count drops by more than the writer reported for them. */
+export function lostUnreported(row: TargetRow, reported: { byType: Counts }): Lost[] {
+  const lost: Lost[] = [];
+  const inC = row.countsIn ?? {};
+  const outC = row.countsOut ?? {};
+  for (const type of Object.keys(inC).sort()) {
+    const drop = (inC[type] ?? 0) - (outC[type] ?? 0);
+    if (drop > (reported.byType[type] ?? 0))
+      lost.push({ type, in: inC[type] ?? 0, out: outC[type] ?? 0, reported: reported.byType[type] ?? 0 });
+  }
+  return lost;
+}
+
+/** LibreDWG's error codes on a DWG result: code 64 is accepted for 2004 and later (decision 0023). */
+export function readbackProblems(row: TargetRow): string[] {
+  if (row.target.format !== 'dwg') return [];
+  return row.readback.filter((w) => /recoverable problems/.test(w) && !(row.target.version !== '2000' && /\(code 64\)/.test(w)));
+}
+
+/** Where ezdxf's counts differ from our reader's on the same file ('' when they agree). */
+export function countsDisagree(ours: Counts, theirs: Counts): string {
+  const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort();
+  return keys
+    .filter((k) => (ours[k] ?? 0) !== (theirs[k] ?? 0))
+    .map((k) => `${k} ours ${ours[k] ?? 0} ezdxf ${theirs[k] ?? 0}`)
+    .join(', ');
+}

@@ -42,4 +42,15 @@ describe('compareInk', () => {
     expect(() => compareInk(original, picture(210, 100, cross), { crop: false })).toThrow(/same width/);
     expect(compareInk(original, picture(200, 100, []), { crop: false })).toBeNull();
   });
+
+  it('a given background: a render mostly covered by a solid fill keeps the white paper as its background', () => {
+    // 70% of one picture is a black fill, so its most common colour is black; the copy kept half the fill.
+    const filled = picture(100, 100, [[0, 0, 69, 99]]);
+    const half = picture(100, 100, [[0, 0, 34, 99]]);
+    // Each taken on its own most common colour, the fill's paper becomes its ink: the two look unrelated.
+    expect(compareInk(half, filled, { crop: false, tolerance: 0 })?.f1).toBe(0);
+    const score = compareInk(half, filled, { crop: false, tolerance: 0, background: [255, 255, 255] });
+    expect(score?.precision).toBe(1);
+    expect(score?.recall).toBeCloseTo(0.5, 6);
+  });
 });

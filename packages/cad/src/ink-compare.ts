@@ -50,9 +50,13 @@ function backgroundOf(img: RgbaImage): [number, number, number] {
   return [(best >> 16) & 255, (best >> 8) & 255, best & 255];
 }
 
-/** Ink = any channel more than `threshold` away from the background (transparent = background). */
-export function inkMask(img: RgbaImage, threshold = 40): InkMask {
-  const [br, bg, bb] = backgroundOf(img);
+/**
+ * Ink = any channel more than `threshold` away from the background (transparent = background). The
+ * background is the image's most common colour unless given (a render known to be on white whose
+ * solid fills cover more than its paper).
+ */
+export function inkMask(img: RgbaImage, threshold = 40, background?: readonly [number, number, number]): InkMask {
+  const [br, bg, bb] = background ?? backgroundOf(img);
   const n = img.width * img.height;
   const bits = new Uint8Array(n);
   const d = img.data;
@@ -198,20 +202,29 @@ function compareMasks(a: InkMask, b: InkMask, tolerance: number): InkScore {
 /**
  * Compares two renders: `a` (ours) against `b` (the reference). Both are cropped to their ink and
  * scaled to `width`; the shorter is padded so both have the same height. Null when either has no ink.
- * `crop: false` is for two renders of the same view (same extents, same pixel width, as the save-as
+ * `background` fixes the paper's colour for both (a drawing mostly covered by a solid fill would
+ * otherwise take the fill for the paper). `crop: false` is for two renders of the same view (same extents, same pixel width, as the save-as
  * bench draws a drawing and its converted copy): compared pixel for pixel as drawn, so ink lost at
  * the edge of one does not rescale the other; `width` and `trim` do not apply.
  */
 export function compareInk(
   a: RgbaImage,
   b: RgbaImage,
-  options: { width?: number; tolerance?: number; trim?: number; aligned?: boolean; crop?: boolean } = {},
+  options: {
+    width?: number;
+    tolerance?: number;
+    trim?: number;
+    aligned?: boolean;
+    crop?: boolean;
+    /** Both images' background (default: each image's most common colour). */
+    background?: readonly [number, number, number];
+  } = {},
 ): (InkScore & { aligned?: InkScore }) | null {
   const width = options.width ?? 1024;
   if (options.crop === false && a.width !== b.width) throw new Error('compareInk: uncropped renders must have the same width');
   const prepare = (img: RgbaImage): InkMask | null => {
-    if (options.crop !== false) return cropAndScale(inkMask(img), width, undefined, options.trim);
-    const m = inkMask(img);
+    if (options.crop !== false) return cropAndScale(inkMask(img, undefined, options.background), width, undefined, options.trim);
+    const m = inkMask(img, undefined, options.background);
     return inkCount(m) ? m : null;
   };
   const ma = prepare(a);
