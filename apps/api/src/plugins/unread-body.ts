@@ -20,7 +20,8 @@ export function registerUnreadBodyDrain(app: FastifyInstance, { lingerMs = 30_00
       return;
     }
     reply.removeHeader('connection');
-    const timer = setTimeout(() => incoming.socket.destroy(), lingerMs);
+    // The request's destroy() closes its socket (and is there for an injected request too).
+    const timer = setTimeout(() => incoming.destroy(), lingerMs);
     timer.unref();
     incoming.once('end', () => clearTimeout(timer));
     incoming.once('close', () => clearTimeout(timer));
