@@ -74,6 +74,21 @@ describe('writers report their changes', () => {
     expect(find(changes, 'SOLID', 'nearest-colour')).toBeUndefined();
   });
 
+  it('lineweights in R12 and transparency before 2004 are reported as details left out', () => {
+    const d = sampleDrawing();
+    const line = d.modelSpace.find((e) => e.type === 'LINE');
+    const circle = d.modelSpace.find((e) => e.type === 'CIRCLE');
+    if (!line || !circle) throw new Error('sample drawing changed');
+    line.lineweight = 50;
+    circle.transparency = 0x0200007f;
+    const r12 = writeDxf(d, { version: 'R12' }).changes;
+    expect(find(r12, 'LINE', 'detail')?.count).toBeGreaterThanOrEqual(1);
+    expect(find(r12, 'LAYER', 'detail')?.count).toBe(Object.values(d.layers).filter((l) => l.lineweight >= 0).length);
+    expect(find(writeDxf(d, { version: '2000' }).changes, 'CIRCLE', 'detail')?.count).toBe(1);
+    expect(find(writeDwg(d, { version: '2000' }).changes, 'CIRCLE', 'detail')?.count).toBe(1);
+    expect(find(writeDxf(d, { version: '2004' }).changes, 'CIRCLE', 'detail')).toBeUndefined();
+  });
+
   it('DXF 2018 and DWG 2018 report nothing for what they hold natively', () => {
     for (const { changes } of [writeDxf(src, { version: '2018' }), writeDwg(src, { version: '2018' })]) {
       expect(find(changes, 'LINE', 'nearest-colour')).toBeUndefined();

@@ -65,7 +65,10 @@ export function common(w: EntityWriterContext, out: Groups, e: Entity, type: str
   if (!w.r12 && e.ltscale !== 1 && Number.isFinite(e.ltscale)) out.g(48, e.ltscale);
   if (!e.visible) out.g(60, 1);
   if (!w.r12 && e.lineweight !== -1) out.g(370, e.lineweight);
+  else if (w.r12 && e.lineweight >= 0) w.note(change(e.type, 'detail', 'lineweights left out (R12 has none)'));
   if (w.year >= 2004 && e.transparency !== undefined) out.g(440, e.transparency);
+  else if (e.transparency !== undefined && e.transparency >>> 24 === 2 && (e.transparency & 0xff) < 255)
+    w.note(change(e.type, 'detail', `transparency left out (DXF ${w.version} has none)`));
   return h;
 }
 
