@@ -216,6 +216,15 @@ export class Lowering {
       case 'DIMENSION': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {
+          const g = this.graphics?.draw(e);
+          if (g) {
+            this.note(
+              'DIMENSION',
+              'graphics',
+              'drawn as its lines, arrowheads and text (its block is missing; R12 has no dimension entity of its own)',
+            );
+            return this.lowerAll(g);
+          }
           this.note('DIMENSION', 'broken-input', 'left out (its block is missing; R12 gets dimensions as block references)');
           return [];
         }

@@ -54,6 +54,7 @@ export function common(w: EntityWriterContext, out: Groups, e: Entity, type: str
   out.g(0, type).g(5, h);
   // An XCLIPped block reference owns the extension dictionary its SPATIAL_FILTER hangs from.
   if (e.type === 'INSERT' && e.clip && !w.r12) out.g(102, '{ACAD_XDICTIONARY').g(360, w.xclip(h, e.clip)).g(102, '}');
+  else if (e.type === 'INSERT' && e.clip) w.note(change('INSERT', 'detail', 'clipping (XCLIP) left out (R12 has none)'));
   if (!w.r12) out.g(330, owner).g(100, 'AcDbEntity');
   if (paper) out.g(67, 1);
   out.g(8, layerName(w, e.layer));
