@@ -49,7 +49,10 @@ describe('writers report their changes', () => {
     const { notes, changes } = writeDxf(src, { version: 'R12' });
     expect(find(changes, 'XLINE', 'not-in-version')).toEqual({ type: 'XLINE', count: 1, outcome: 'dropped', how: 'not-in-version' });
     expect(find(changes, 'MTEXT', 'text')?.outcome).toBe('lowered');
-    expect(find(changes, 'HATCH', 'hatch-lines')?.count).toBe(src.modelSpace.filter((e) => e.type === 'HATCH').length);
+    const hatches = src.modelSpace.filter((e) => e.type === 'HATCH');
+    expect(find(changes, 'HATCH', 'hatch-lines')?.count).toBe(hatches.filter((h) => !h.gradient).length);
+    // A gradient becomes bands of SOLIDs (decision 0037).
+    expect(find(changes, 'HATCH', 'solid-fill')?.count).toBe(hatches.filter((h) => h.gradient).length);
     expect(find(changes, 'MLINE', 'polyline')?.count).toBe(1);
     expect(find(changes, 'MESH', 'polyface')?.count).toBe(1);
     expect(find(changes, 'TCH_WALL', 'no-graphics')?.outcome).toBe('dropped');
@@ -65,6 +68,8 @@ describe('writers report their changes', () => {
 
   it('an object written as many pieces counts once (a true-colour solid hatch in R12 is many SOLIDs)', () => {
     const d = sampleDrawing();
+    // Without the gradient hatch, whose bands are in true colours too.
+    d.modelSpace = d.modelSpace.filter((e) => e.type !== 'HATCH' || !e.gradient);
     const hatch = d.modelSpace.find((e) => e.type === 'HATCH' && e.solid);
     if (!hatch) throw new Error('sample drawing changed');
     hatch.color = { rgb: 0x336699 };
