@@ -12,6 +12,7 @@ import { renderScenes } from './render';
 import { graphicsLowering } from './save-as-graphics';
 import { defaultFontProvider } from './text/fonts';
 import { xclipDxf } from './display/xclip-fixture';
+import { sampleDrawing } from './dwg-writer/test-drawing';
 
 const base = (over: Partial<EntityBase> = {}): EntityBase => ({
   layer: 'NOTES',
@@ -328,5 +329,16 @@ describe('gradient hatch before 2004', () => {
     expect(at(40)?.color.aci).toBe(2);
     const score = compareInk(await png(back), await png(d), { width: 800 });
     expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.97);
+  });
+});
+
+describe('R12 dimension without its block', () => {
+  it('is drawn from its points instead of left out', () => {
+    const d = sampleDrawing();
+    const missing = d.modelSpace.filter((e) => e.type === 'DIMENSION' && !d.blocks[e.block]);
+    expect(missing.length).toBeGreaterThan(0);
+    const { changes } = writeDxf(d, { version: 'R12', graphics: graphicsLowering(d) });
+    expect(changes.find((c) => c.type === 'DIMENSION' && c.how === 'graphics')?.count).toBe(missing.length);
+    expect(changes.find((c) => c.type === 'DIMENSION' && c.how === 'broken-input')).toBeUndefined();
   });
 });

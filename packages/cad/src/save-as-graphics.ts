@@ -14,6 +14,7 @@ import type { Drawing, Entity, EntityBase, HatchEntity, InsertEntity, LwPolyline
 import type { Vec3 } from './geom/vector';
 import { apply3, isDefaultExtrusion, multiply, ocsToWcs, scaleOf, translation, IDENTITY, type Mat } from './geom/matrix';
 import type { DashPattern, DrawContext, FillOptions } from './display/context';
+import { drawDimension } from './display/dimension';
 import { drawMLeader } from './display/leader';
 import { drawProxyGraphics } from './display/proxy';
 import { drawTable } from './display/table';
@@ -303,6 +304,8 @@ export function graphicsLowering(drawing: Drawing, fonts: FontProvider = default
       // R12: laid out as drawn (wrapped at its width, columns, alignment), one TEXT per run.
       else if (e.type === 'MTEXT') drawMText(e, ctx);
       else if (e.type === 'ACAD_TABLE') drawTable(e, ctx);
+      // R12 keeps a dimension as a reference to its block: one without a block is drawn from its points.
+      else if (e.type === 'DIMENSION') drawDimension(e, ctx);
       else if (e.type === 'UNKNOWN') drawn = e.graphics !== undefined && drawProxyGraphics(e, ctx);
       else return null;
       return drawn && ctx.out.length ? ctx.out : null;

@@ -49,7 +49,10 @@ describe('writers report their changes', () => {
     const { notes, changes } = writeDxf(src, { version: 'R12' });
     expect(find(changes, 'XLINE', 'not-in-version')).toEqual({ type: 'XLINE', count: 1, outcome: 'dropped', how: 'not-in-version' });
     expect(find(changes, 'MTEXT', 'text')?.outcome).toBe('lowered');
-    expect(find(changes, 'HATCH', 'hatch-lines')?.count).toBe(src.modelSpace.filter((e) => e.type === 'HATCH').length);
+    const hatches = src.modelSpace.filter((e) => e.type === 'HATCH');
+    expect(find(changes, 'HATCH', 'hatch-lines')?.count).toBe(hatches.filter((h) => !h.gradient).length);
+    // A gradient becomes bands of SOLIDs (decision 0037).
+    expect(find(changes, 'HATCH', 'solid-fill')?.count).toBe(hatches.filter((h) => h.gradient).length);
     expect(find(changes, 'MLINE', 'polyline')?.count).toBe(1);
     expect(find(changes, 'MESH', 'polyface')?.count).toBe(1);
     expect(find(changes, 'TCH_WALL', 'no-graphics')?.outcome).toBe('dropped');
@@ -65,6 +68,8 @@ describe('writers report their changes', () => {
 
   it('an object written as many pieces counts once (a true-colour solid hatch in R12 is many SOLIDs)', () => {
     const d = sampleDrawing();
+    // Without the gradient hatch, whose bands are in true colours too.
+    d.modelSpace = d.modelSpace.filter((e) => e.type !== 'HATCH' || !e.gradient);
     const hatch = d.modelSpace.find((e) => e.type === 'HATCH' && e.solid);
     if (!hatch) throw new Error('sample drawing changed');
     hatch.color = { rgb: 0x336699 };
@@ -72,6 +77,21 @@ describe('writers report their changes', () => {
     expect(readDxf(bytes).drawing.modelSpace.filter((e) => e.type === 'SOLID').length).toBeGreaterThan(2);
     expect(find(changes, 'HATCH', 'nearest-colour')?.count).toBe(1);
     expect(find(changes, 'SOLID', 'nearest-colour')).toBeUndefined();
+  });
+
+  it('lineweights in R12 and transparency before 2004 are reported as details left out', () => {
+    const d = sampleDrawing();
+    const line = d.modelSpace.find((e) => e.type === 'LINE');
+    const circle = d.modelSpace.find((e) => e.type === 'CIRCLE');
+    if (!line || !circle) throw new Error('sample drawing changed');
+    line.lineweight = 50;
+    circle.transparency = 0x0200007f;
+    const r12 = writeDxf(d, { version: 'R12' }).changes;
+    expect(find(r12, 'LINE', 'detail')?.count).toBeGreaterThanOrEqual(1);
+    expect(find(r12, 'LAYER', 'detail')?.count).toBe(Object.values(d.layers).filter((l) => l.lineweight >= 0).length);
+    expect(find(writeDxf(d, { version: '2000' }).changes, 'CIRCLE', 'detail')?.count).toBe(1);
+    expect(find(writeDwg(d, { version: '2000' }).changes, 'CIRCLE', 'detail')?.count).toBe(1);
+    expect(find(writeDxf(d, { version: '2004' }).changes, 'CIRCLE', 'detail')).toBeUndefined();
   });
 
   it('DXF 2018 and DWG 2018 report nothing for what they hold natively', () => {

@@ -75,6 +75,9 @@ function ocsColor(o: ObjWriter, ctx: EntityContext, e: Entity): void {
       if (c.aci === undefined || c.aci === 0 || c.aci === 256) aci = nearestAci(c.rgb);
       ctx.note(change(e.type, 'nearest-colour', 'changed to the nearest ACI colour (DWG 2000 has no true colours)', 'true colour'));
     }
+    const t = e.transparency;
+    if (t !== undefined && t >>> 24 === 2 && (t & 0xff) < 255)
+      ctx.note(change(e.type, 'detail', 'transparency left out (DWG 2000 has none)'));
     o.d.bs(aci);
     return;
   }

@@ -162,13 +162,17 @@ export class Lowering {
         // Gradients arrive in 2004: before, bands of solid fills in the colours the gradient has
         // there (a linear or cylinder gradient), else one solid fill in its first colour (R12's
         // hatch rule below takes that colour too).
-        if (!e.gradient || this.year >= 2004 || this.year === 12) break;
+        if (!e.gradient || this.year >= 2004) break;
         const bands = this.gradientBands(e);
+        if (!bands && r12) break;
+        const year = r12 ? 'R12' : String(this.year);
         this.note(
           'HATCH',
           'solid-fill',
-          `gradient fills written as ${bands ? 'bands of solid fills' : 'solid fills'} (${this.year} has no gradients)`,
+          `gradient fills written as ${bands ? 'bands of solid fills' : 'solid fills'} (${year} has no gradients)`,
         );
+        // R12 has no HATCH: each band as the SOLIDs of its pieces.
+        if (bands && r12) return bands.flatMap((b) => this.solids(b));
         if (bands) return bands;
         const first = e.gradient.colors[0];
         const { gradient: _g, ...rest } = e;
@@ -216,6 +220,15 @@ export class Lowering {
       case 'DIMENSION': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {
+          const g = this.graphics?.draw(e);
+          if (g) {
+            this.note(
+              'DIMENSION',
+              'graphics',
+              'drawn as its lines, arrowheads and text (its block is missing; R12 has no dimension entity of its own)',
+            );
+            return this.lowerAll(g);
+          }
           this.note('DIMENSION', 'broken-input', 'left out (its block is missing; R12 gets dimensions as block references)');
           return [];
         }
@@ -453,6 +466,18 @@ export class Lowering {
       const t = (band + 0.5) / GRADIENT_BANDS;
       const f = name.includes('CYLINDER') ? (t < 0.5 ? 2 * t : 2 - 2 * t) : t;
       return { ...rest, solid: true, pattern: 'SOLID', patternLines: [], paths, color: { rgb: mix(c0, c1, f) } };
+    });
+  }
+
+  /** The SOLIDs of a solid HATCH's polyline paths (each a convex quad: a gradient band's pieces). */
+  private solids(e: HatchEntity): QuadEntity[] {
+    const base = baseOf(e);
+    return e.paths.flatMap((p): QuadEntity[] => {
+      const v = p.polyline?.vertices ?? [];
+      if (v.length !== 4) return [];
+      // SOLID corners go 1, 2, 4, 3 around the quad.
+      const [a, b, c, d] = v.map((q): Vec3 => [q.x, q.y, e.elevation]) as [Vec3, Vec3, Vec3, Vec3];
+      return [{ ...base, type: 'SOLID', points: [a, b, d, c] }];
     });
   }
 

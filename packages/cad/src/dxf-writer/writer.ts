@@ -377,7 +377,7 @@ class DxfWriter implements EntityWriterContext {
         if (!this.r12) {
           if (l && !l.plot && upper(name) !== 'DEFPOINTS') out.g(290, 0);
           out.g(370, l?.lineweight ?? -3);
-        }
+        } else if (l && l.lineweight >= 0) this.note(change('LAYER', 'detail', 'lineweights left out (R12 has none)'));
       }
     });
 

@@ -54,6 +54,7 @@ export function common(w: EntityWriterContext, out: Groups, e: Entity, type: str
   out.g(0, type).g(5, h);
   // An XCLIPped block reference owns the extension dictionary its SPATIAL_FILTER hangs from.
   if (e.type === 'INSERT' && e.clip && !w.r12) out.g(102, '{ACAD_XDICTIONARY').g(360, w.xclip(h, e.clip)).g(102, '}');
+  else if (e.type === 'INSERT' && e.clip) w.note(change('INSERT', 'detail', 'clipping (XCLIP) left out (R12 has none)'));
   if (!w.r12) out.g(330, owner).g(100, 'AcDbEntity');
   if (paper) out.g(67, 1);
   out.g(8, layerName(w, e.layer));
@@ -65,7 +66,10 @@ export function common(w: EntityWriterContext, out: Groups, e: Entity, type: str
   if (!w.r12 && e.ltscale !== 1 && Number.isFinite(e.ltscale)) out.g(48, e.ltscale);
   if (!e.visible) out.g(60, 1);
   if (!w.r12 && e.lineweight !== -1) out.g(370, e.lineweight);
+  else if (w.r12 && e.lineweight >= 0) w.note(change(e.type, 'detail', 'lineweights left out (R12 has none)'));
   if (w.year >= 2004 && e.transparency !== undefined) out.g(440, e.transparency);
+  else if (e.transparency !== undefined && e.transparency >>> 24 === 2 && (e.transparency & 0xff) < 255)
+    w.note(change(e.type, 'detail', `transparency left out (DXF ${w.version} has none)`));
   return h;
 }
 

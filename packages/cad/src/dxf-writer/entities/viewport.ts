@@ -1,5 +1,6 @@
 /** VIEWPORT: R12 keeps its view in the ACAD extended data, 2000+ in its own groups. */
 import type { EntityOf } from '../../model';
+import { change } from '../../save-as';
 import type { Groups } from '../encode';
 import { common, frozenLayerNames, sub, type EntityWriterContext } from './common';
 
@@ -8,6 +9,8 @@ export function writeViewport(w: EntityWriterContext, out: Groups, e: EntityOf<'
   sub(w, out, 'AcDbViewport');
   out.pt(10, e.center).g(40, e.width).g(41, e.height).g(68, e.status).g(69, e.id);
   if (w.r12) {
+    if (e.clipBoundaryHandle && e.flags & 0x10000)
+      w.note(change('VIEWPORT', 'detail', 'clip boundary left out (R12 viewports are rectangles)'));
     // R12 keeps the view in the "MVIEW" list of the ACAD extended data.
     out.g(1001, 'ACAD').g(1000, 'MVIEW').g(1002, '{').g(1070, 16).pt(1010, e.viewTarget).pt(1010, e.viewDirection);
     out.g(1040, e.twist).g(1040, e.viewHeight).g(1040, e.viewCenter[0]).g(1040, e.viewCenter[1]).g(1040, 50).g(1040, 0).g(1040, 0);
