@@ -74,7 +74,8 @@ describe('online conversion', () => {
     await expect(bad.getByTestId('tool-file-download').count()).resolves.toBe(0);
     await expect(page.getByText('重新转换').count()).resolves.toBe(0);
 
-    await page.screenshot({ path: path.join(dir, 'batch-1280.png'), fullPage: true });
+    if ((await page.getByTestId('consent-accept').count()) > 0) await page.getByTestId('consent-accept').click();
+    await workbench.screenshot({ path: path.join(dir, 'batch-1280.png') });
     process.stdout.write(`batch result screenshots: ${dir}\n`);
 
     // Each good file downloads alone, and both together as one zip named for them.
@@ -100,8 +101,38 @@ describe('online conversion', () => {
     expect(listing.trim().split('\n')).toEqual(['门.pdf', '文字.pdf']);
 
     // The same page on a phone.
+    await expect.poll(() => page.getByTestId('tool-download').isDisabled(), { timeout: 10_000 }).toBe(false);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(dir, 'batch-390.png'), fullPage: true });
+    await workbench.screenshot({ path: path.join(dir, 'batch-390.png') });
+  });
+
+  it('names a saved-as drawing for its version and says in Chinese what the version changed', async () => {
+    const page = await browser.page(asVisitor({ ...DESKTOP, viewport: { width: 1280, height: 800 } }));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xcad-e2e-saveas-'));
+    const splines = path.join(dir, '样条.dxf');
+    writeFileSync(splines, readFileSync(path.join(FIXTURES, 'skydxf_splines.dxf')));
+    await page.goto('/tools/cad2ver');
+    await page.getByTestId('tool-option-format-dxf').check({ force: true });
+    await page.getByTestId('tool-option-version').selectOption('R12');
+    await page.getByTestId('tool-file-input').setInputFiles(splines);
+    await page.getByTestId('tool-start').click();
+    const workbench = page.getByTestId('tool-workbench');
+    await expect.poll(() => workbench.getAttribute('data-phase'), { timeout: 60_000 }).toBe('done');
+    const row = page.getByTestId('tool-file-row');
+    await expect(row.getByTestId('tool-file-output').textContent()).resolves.toBe('输出：样条_R12.dxf');
+    // One file: the result's button downloads it, under its new name.
+    await expect(row.getByTestId('tool-file-download').count()).resolves.toBe(0);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('tool-download').click()]);
+    expect(download.suggestedFilename()).toBe('样条_R12.dxf');
+    const changes = await row.getByTestId('tool-file-change').allTextContents();
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatch(/^样条曲线 ×\d+：目标版本不支持，已转换为多段线$/);
+    if ((await page.getByTestId('consent-accept').count()) > 0) await page.getByTestId('consent-accept').click();
+    await expect.poll(() => page.getByTestId('tool-download').isDisabled(), { timeout: 10_000 }).toBe(false);
+    await workbench.screenshot({ path: path.join(dir, 'saveas-1280.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await workbench.screenshot({ path: path.join(dir, 'saveas-390.png') });
+    process.stdout.write(`save-as result screenshots: ${dir}\n`);
   });
 
   it('cancels a conversion while it uploads', async () => {

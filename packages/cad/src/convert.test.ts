@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CadConvertError, convertDrawing, defaultFonts, type ConvertOptions } from './convert';
+import { CadConvertError, convertDrawing, defaultFonts, drawingSummary, writeDrawingAs, type ConvertOptions } from './convert';
 import { entitiesDxf, dxfText } from './dxf/test-helpers';
 import { CadReadError } from './errors';
 import { inkBounds, inkMask } from './ink-compare';
@@ -95,6 +95,34 @@ describe('convertDrawing: which layout', () => {
     expect(new TextDecoder('latin1').decode(pdf.outputs[0]?.data).match(/\/Type\s*\/Page\b(?!s)/g)).toHaveLength(2);
     const png = await convert(bytes, { format: 'png', allLayouts: true, width: 64 });
     expect(png.outputs.map((o) => o.name)).toEqual(['Model', 'Test Sheet']);
+  });
+});
+
+describe('what a conversion reports (decision 0036)', () => {
+  it('counts the objects drawn and the types it could not draw', async () => {
+    const custom: [number, string | number][] = [
+      [0, 'AEC_WALL'],
+      [8, '0'],
+    ];
+    const dxf = entitiesDxf([...line(0, 0, 100, 50), ...custom, ...custom, ...line(0, 50, 100, 0)]);
+    const result = await convert(dxf, { format: 'svg' });
+    expect(result.drawn).toMatchObject({ LINE: 2 });
+    expect(result.skipped).toEqual({ AEC_WALL: 2 });
+    expect((await convert(modelDxf, { format: 'svg' })).skipped).toEqual({});
+  });
+
+  it('saves a drawing as a DXF or DWG of a version and says what it holds', async () => {
+    const { drawing } = await openDrawing(readFileSync(resolve(FIXTURES, 'skydxf_testModelPaperSpace.dxf')), 'ms.dxf');
+    const summary = drawingSummary(drawing);
+    expect(summary.layouts[0]).toBe('Model');
+    expect(summary.layouts.length).toBeGreaterThan(1);
+    expect(summary.objects).toBe(drawing.modelSpace.length + drawing.layouts.reduce((n, l) => n + (l.entities?.length ?? 0), 0));
+    const dxf = writeDrawingAs(drawing, { format: 'dxf', version: 'R12' });
+    expect(new TextDecoder().decode(dxf.bytes.subarray(0, 4000))).toMatch(/\$ACADVER\s+1\s+AC1009/);
+    expect(dxf.summary).toEqual(summary);
+    const dwg = writeDrawingAs(drawing, { format: 'dwg', version: '2004' });
+    expect(new TextDecoder().decode(dwg.bytes.subarray(0, 6))).toBe('AC1018');
+    expect(Array.isArray(dwg.changes)).toBe(true);
   });
 });
 

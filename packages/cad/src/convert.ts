@@ -11,6 +11,10 @@ import { openDrawing, type DrawingFormat } from './open';
 import type { FontProvider } from './text/fonts';
 import type { OutputFormat, PaperName, RenderOptions } from './render/options';
 import { RASTER_MAX_SIDE } from './render/options';
+import { writeDxf, type DxfVersion } from './dxf-writer/writer';
+import { writeDwg, type DwgVersion } from './dwg-writer/writer';
+import type { SaveAsChange } from './save-as';
+import { graphicsLowering } from './save-as-graphics';
 
 /** What the back ends take besides the format (paper, orientation, colour, width or dpi, background, JPG quality). */
 export type RenderChoices = Omit<RenderOptions, 'format'>;
@@ -288,4 +292,45 @@ export async function convertDrawing(bytes: Uint8Array, options: ConvertOptions)
   const outputs = await renderChosen(prepared.scenes, options);
   const { format, warnings, missingFonts, missingCharacters, drawn, skipped } = prepared;
   return { outputs, format, warnings, missingFonts, missingCharacters, drawn, skipped };
+}
+
+/** What a drawing holds, as a conversion's result page says it: its layouts with content ('Model' for model space) and their objects. */
+export interface DrawingSummary {
+  layouts: string[];
+  objects: number;
+}
+
+/** The layouts with something in them ('Model' first) and the objects of model and paper space (blocks' contents not counted). */
+export function drawingSummary(drawing: Drawing): DrawingSummary {
+  const paper = drawing.layouts.filter((l) => !l.isModel && (l.entities?.length ?? 0) > 0);
+  return {
+    layouts: [...(drawing.modelSpace.length > 0 ? ['Model'] : []), ...paper.map((l) => l.name)],
+    objects: drawing.modelSpace.length + paper.reduce((n, l) => n + (l.entities?.length ?? 0), 0),
+  };
+}
+
+/** The DXF or DWG version a drawing is saved as. */
+export type SaveAsTarget = { format: 'dxf'; version: DxfVersion } | { format: 'dwg'; version: DwgVersion };
+
+export interface SavedDrawing {
+  bytes: Uint8Array;
+  /** The writer's English lines and the same changes as the save-as report (decision 0037). */
+  notes: string[];
+  changes: SaveAsChange[];
+  /** What the drawing saved holds (decision 0036). */
+  summary: DrawingSummary;
+}
+
+/**
+ * A drawing already read, saved as a DXF or DWG of a version the way `convertToDxf`/`convertToDwg`
+ * save it (with the graphic lowering of objects the version cannot hold), and what it holds: the
+ * conversion workers read the drawing themselves (a DWG within the job's time limit, or a PDF's vectors).
+ */
+export function writeDrawingAs(drawing: Drawing, target: SaveAsTarget): SavedDrawing {
+  const graphics = graphicsLowering(drawing);
+  const out =
+    target.format === 'dwg'
+      ? writeDwg(drawing, { version: target.version, graphics })
+      : writeDxf(drawing, { version: target.version, graphics });
+  return { bytes: out.bytes, notes: out.notes, changes: out.changes, summary: drawingSummary(drawing) };
 }

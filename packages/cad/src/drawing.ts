@@ -1,5 +1,5 @@
 /** Helpers over the drawing model that every reader shares (browser-safe, no dependencies). */
-import type { Drawing, Entity, Header } from './model';
+import type { Drawing, Entity, Header, Layout } from './model';
 import type { Vec3 } from './geom/vector';
 
 /** A drawing with `header` and nothing else: the readers fill it in. */
@@ -68,4 +68,44 @@ export function finishDrawing(d: Drawing, paperEntities: Entity[], warnings: str
     const total = unknown.reduce((sum, [, n]) => sum + n, 0);
     warnings.push(`${total} entities of unsupported types kept as UNKNOWN: ${unknown.map(([t, n]) => `${t} (${n})`).join(', ')}`);
   }
+}
+
+/**
+ * Entities in their draw order: SORTENTSTABLE order for their owner (a block record handle, upper
+ * case in `drawOrder`), entities not listed by their handle; as given when the owner has no table.
+ * The display draws in this order, and the writers write in it (their handles are fresh and rise
+ * in writing order, so the written file draws the same without a SORTENTSTABLE).
+ */
+export function inDrawOrder(d: Drawing, entities: Entity[], owner: string | undefined): Entity[] {
+  const table = owner ? d.drawOrder?.[owner.toUpperCase()] : undefined;
+  if (!table || !Object.keys(table).length) return entities;
+  const key = (e: Entity): string => {
+    const h = (e.handle ?? '').toUpperCase();
+    const k = (table[h] ?? h).replace(/^0+/, '');
+    return k.padStart(16, '0');
+  };
+  return entities
+    .map((e, i) => ({ e, i, k: key(e) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i))
+    .map((x) => x.e);
+}
+
+/** The draw order of model space, a layout's paper space or a block (by its record handle). */
+export function recordHandleOf(d: Drawing, blockName: string): string | undefined {
+  const key = blockName.toUpperCase();
+  return (
+    d.blockRecords.find((r) => r.name.toUpperCase() === key)?.handle ??
+    Object.values(d.blocks).find((b) => b.name.toUpperCase() === key)?.recordHandle
+  );
+}
+
+/**
+ * A paper layout's entities as the writers write them: its own viewport (id 1, the sheet) first,
+ * as AutoCAD keeps it (a DWG viewport has no id: readers take the first one for the sheet), then
+ * the rest in draw order.
+ */
+export function layoutEntitiesInOrder(d: Drawing, layout: Layout): Entity[] {
+  const all = inDrawOrder(d, layout.entities ?? [], layout.blockRecordHandle);
+  const sheet = all.find((e) => e.type === 'VIEWPORT' && e.id === 1);
+  return sheet ? [sheet, ...all.filter((e) => e !== sheet)] : all;
 }

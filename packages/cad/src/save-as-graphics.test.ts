@@ -11,6 +11,7 @@ import type { Drawing, EntityBase, EntityOf } from './model';
 import { renderScenes } from './render';
 import { graphicsLowering } from './save-as-graphics';
 import { defaultFontProvider } from './text/fonts';
+import { xclipDxf } from './display/xclip-fixture';
 
 const base = (over: Partial<EntityBase> = {}): EntityBase => ({
   layer: 'NOTES',
@@ -117,4 +118,215 @@ describe('MULTILEADER lowered to its graphics', () => {
     const score = compareInk(await png(back), await png(src), { width: 800 });
     expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
   }, 60_000);
+});
+
+describe('R12 MTEXT laid out as drawn', () => {
+  it('a wrapped, coloured MTEXT becomes TEXT runs where the original draws its lines', async () => {
+    const d = emptyDrawing({
+      acadVersion: 'AC1032',
+      release: 'R2018',
+      encoding: 'utf-8',
+      vars: {},
+      extMin: [0, 0, 0],
+      extMax: [60, 40, 0],
+    });
+    d.modelSpace = [
+      { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [60, 0, 0] },
+      {
+        ...base(),
+        type: 'MTEXT',
+        text: 'The quick brown fox jumps over the lazy dog, {\\C1;twice} over\\Pand a second paragraph',
+        insertion: [2, 38, 0],
+        height: 2.5,
+        width: 30,
+        attachment: 1,
+        drawingDirection: 1,
+        rotation: 0,
+        style: 'Standard',
+        lineSpacingFactor: 1,
+        lineSpacingStyle: 1,
+      },
+    ];
+    const { bytes, changes } = writeDxf(d, { version: 'R12', graphics: graphicsLowering(d) });
+    expect(changes).toEqual([{ type: 'MTEXT', count: 1, outcome: 'lowered', how: 'text' }]);
+    const back = readDxf(bytes).drawing;
+    const texts = back.modelSpace.filter((e): e is EntityOf<'TEXT'> => e.type === 'TEXT');
+    // Wrapped at 30 units: more lines than the two paragraphs, and the red run keeps its colour.
+    expect(new Set(texts.map((t) => t.insertion[1].toFixed(6))).size).toBeGreaterThanOrEqual(4);
+    expect(texts.some((t) => t.text.includes('twice') && t.color.aci === 1)).toBe(true);
+    expect(texts.every((t) => Math.abs(t.height - 2.5) < 1e-6)).toBe(true);
+    const score = compareInk(await png(back), await png(d), { width: 800 });
+    expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+  });
+});
+
+describe('MTEXT columns', () => {
+  const d = emptyDrawing({ acadVersion: 'AC1032', release: 'R2018', encoding: 'utf-8', vars: {}, extMin: [0, 0, 0], extMax: [80, 40, 0] });
+  d.modelSpace = [
+    { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [80, 0, 0] },
+    {
+      ...base(),
+      type: 'MTEXT',
+      text: 'Line 1\\PLine 2\\PLine 3\\PLine 4\\PLine 5\\PLine 6',
+      insertion: [2, 38, 0],
+      height: 2.5,
+      width: 60,
+      attachment: 1,
+      drawingDirection: 5,
+      rotation: 0,
+      style: 'Standard',
+      lineSpacingFactor: 1,
+      lineSpacingStyle: 1,
+      columns: { type: 2, count: 2, width: 25, gutter: 10, autoHeight: false, heights: [10, 0] },
+    },
+  ];
+
+  it('2018 keeps them; earlier versions get the lines where the columns put them', async () => {
+    const kept = readDxf(writeDxf(d, { version: '2018', graphics: graphicsLowering(d) }).bytes).drawing;
+    const mtext = kept.modelSpace.find((e) => e.type === 'MTEXT');
+    expect(mtext?.type === 'MTEXT' && mtext.columns).toEqual({
+      type: 2,
+      count: 2,
+      width: 25,
+      gutter: 10,
+      autoHeight: false,
+      heights: [10, 0],
+    });
+    const { bytes, changes } = writeDxf(d, { version: '2013', graphics: graphicsLowering(d) });
+    expect(changes).toEqual([{ type: 'MTEXT', count: 1, outcome: 'lowered', how: 'text' }]);
+    const lowered = readDxf(bytes).drawing;
+    // The second column starts 35 units to the right (column width 25 and gutter 10).
+    const xs = new Set(
+      lowered.modelSpace.filter((e) => e.type === 'TEXT').map((e) => (e.type === 'TEXT' ? Math.round(e.insertion[0]) : 0)),
+    );
+    expect([...xs].sort((a, b) => a - b)).toEqual([2, 37]);
+    const score = compareInk(await png(lowered), await png(d), { width: 800 });
+    expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+  });
+});
+
+describe('XCLIP', () => {
+  it.each([
+    ['a clip', { rotation: 30 }],
+    ['an inverted clip', { inverted: true }],
+  ])(
+    '%s draws the same after DXF 2004, DWG 2000 and DWG 2018',
+    async (_what, options) => {
+      const src = readDxf(xclipDxf(options)).drawing;
+      expect(src.modelSpace.find((e) => e.type === 'INSERT' && e.clip)).toBeDefined();
+      const original = await png(src);
+      const results: Drawing[] = [
+        readDxf(writeDxf(src, { version: '2004' }).bytes).drawing,
+        (await readDwg(writeDwg(src, { version: '2000' }).bytes)).drawing,
+        (await readDwg(writeDwg(src, { version: '2018' }).bytes)).drawing,
+      ];
+      for (const back of results) {
+        expect(back.modelSpace.find((e) => e.type === 'INSERT' && e.clip)).toBeDefined();
+        const score = compareInk(await png(back), original, { width: 800 });
+        expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+      }
+    },
+    60_000,
+  );
+});
+
+describe('MTEXT background mask before the version holds it', () => {
+  it('DXF 2004 and DWG 2000 get a solid fill in the mask colour behind the text', async () => {
+    const d = emptyDrawing({
+      acadVersion: 'AC1032',
+      release: 'R2018',
+      encoding: 'utf-8',
+      vars: {},
+      extMin: [0, 0, 0],
+      extMax: [60, 30, 0],
+    });
+    d.modelSpace = [
+      { ...base({ layer: '0' }), type: 'LINE', start: [0, 0, 0], end: [60, 30, 0] },
+      {
+        ...base(),
+        type: 'MTEXT',
+        text: 'MASKED TEXT',
+        insertion: [10, 20, 0],
+        height: 3,
+        width: 0,
+        attachment: 1,
+        drawingDirection: 1,
+        rotation: 0,
+        style: 'Standard',
+        lineSpacingFactor: 1,
+        lineSpacingStyle: 1,
+        background: { flags: 17, color: { aci: 2 }, scale: 1.5 },
+      },
+    ];
+    const original = await png(d);
+    const dxf = writeDxf(d, { version: '2004', graphics: graphicsLowering(d) });
+    expect(dxf.changes).toEqual([{ type: 'MTEXT', count: 1, outcome: 'lowered', how: 'graphics' }]);
+    const dwg = writeDwg(d, { version: '2000', graphics: graphicsLowering(d) });
+    for (const back of [readDxf(dxf.bytes).drawing, (await readDwg(dwg.bytes)).drawing]) {
+      const types = back.modelSpace.map((e) => e.type);
+      // The fill and its frame come before the text, so the text is drawn over them.
+      expect(types.indexOf('HATCH')).toBeLessThan(types.indexOf('MTEXT'));
+      expect(back.modelSpace.find((e) => e.type === 'HATCH')?.color).toEqual({ aci: 2 });
+      const score = compareInk(await png(back), original, { width: 800 });
+      expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+    }
+  }, 60_000);
+});
+
+describe('gradient hatch before 2004', () => {
+  it('becomes bands of solid fills across its axis, coloured as the gradient is there', async () => {
+    const d = emptyDrawing({
+      acadVersion: 'AC1032',
+      release: 'R2018',
+      encoding: 'utf-8',
+      vars: {},
+      extMin: [0, 0, 0],
+      extMax: [40, 20, 0],
+    });
+    const square = (x0: number, y0: number, x1: number, y1: number) => ({
+      flags: 3,
+      polyline: {
+        vertices: [
+          [x0, y0],
+          [x1, y0],
+          [x1, y1],
+          [x0, y1],
+        ].map(([x, y]) => ({ x: x as number, y: y as number, bulge: 0 })),
+        closed: true,
+      },
+      edges: [],
+    });
+    d.modelSpace = [
+      // White paper around the fill (the ink comparison takes the commonest colour for the paper).
+      { ...base({ layer: '0' }), type: 'LINE', start: [-40, -40, 0], end: [80, 60, 0] },
+      {
+        ...base({ layer: '0' }),
+        type: 'HATCH',
+        pattern: 'SOLID',
+        solid: true,
+        associative: false,
+        elevation: 0,
+        paths: [square(0, 0, 40, 20)],
+        style: 0,
+        patternType: 1,
+        patternAngle: 0,
+        patternScale: 1,
+        patternDouble: false,
+        patternLines: [],
+        gradient: { name: 'LINEAR', colors: [{ aci: 5 }, { aci: 2 }], angle: 0, shift: 0, singleColor: false, tint: 0 },
+      },
+    ];
+    const { bytes, changes } = writeDxf(d, { version: '2000', graphics: graphicsLowering(d) });
+    expect(changes.find((c) => c.how === 'solid-fill')).toEqual({ type: 'HATCH', count: 1, outcome: 'lowered', how: 'solid-fill' });
+    const back = readDxf(bytes).drawing;
+    const fills = back.modelSpace.filter((e) => e.type === 'HATCH');
+    expect(fills.length).toBeGreaterThan(10);
+    // Blue at the left end, yellow at the right (ACI 5 and 2 are exact).
+    const at = (x: number) =>
+      fills.find((h) => h.type === 'HATCH' && h.paths.some((p) => p.polyline?.vertices.some((v) => Math.abs(v.x - x) < 1e-9)));
+    expect(at(0)?.color.aci).toBe(5);
+    expect(at(40)?.color.aci).toBe(2);
+    const score = compareInk(await png(back), await png(d), { width: 800 });
+    expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.97);
+  });
 });

@@ -3,7 +3,8 @@
  * (MULTILEADER, a table without its block, a custom object with proxy graphics) is drawn by the
  * display's own handler into a context that keeps what is drawn as entities instead of pixels:
  * strokes become polylines, fills solid hatches, block references INSERTs, virtual entities (the
- * MULTILEADER's MTEXT and block content) themselves, text lines TEXT. So the lowered object looks
+ * MULTILEADER's MTEXT and block content) themselves, runs of text TEXT (so an R12 MTEXT too:
+ * wrapped, aligned and coloured as drawn). So the lowered object looks
  * as our renderer draws the original: frames, arrowheads, landings and all.
  *
  * It sits above the display floor and the writers (which never import the display, decision
@@ -17,7 +18,8 @@ import { drawMLeader } from './display/leader';
 import { drawProxyGraphics } from './display/proxy';
 import { drawTable } from './display/table';
 import type { BuildWarning, TextPrimitive } from './display/types';
-import { defaultFontProvider, type FontProvider, type FontRef } from './text/fonts';
+import { drawMText } from './display/text';
+import { defaultFontProvider, type FontProvider, type FontRef, type ResolvedFont } from './text/fonts';
 import { chordTolerance } from './dxf-writer/writer';
 import type { GraphicsLowering } from './dxf-writer/lower';
 
@@ -26,6 +28,44 @@ type Props = Pick<EntityBase, 'layer' | 'color' | 'linetype' | 'ltscale' | 'line
 
 const near = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
+/**
+ * The fonts the display lays text out with, each remembered by its reference (for the cap height
+ * a TEXT's height is), and shape fonts handed out without their glyphs: so text comes as lines of
+ * text, never as the strokes of its characters.
+ */
+const fontKey = (r: FontRef): string => [r.requested, r.family, r.file ?? '', r.face ?? ''].join('\u0000');
+
+class TextFonts implements FontProvider {
+  private readonly caps = new Map<string, number>();
+  constructor(private readonly base: FontProvider) {}
+  /** The cap height (a fraction of the em) of a font handed out. */
+  capHeight(ref: FontRef): number {
+    return this.caps.get(fontKey(ref)) ?? 0.72;
+  }
+  private keep(f: ResolvedFont): ResolvedFont {
+    this.caps.set(fontKey(f.ref), f.capHeight > 0 ? f.capHeight : 0.72);
+    if (!f.glyph) return f;
+    const { glyph: _glyph, ...rest } = f;
+    return rest;
+  }
+  resolve(style: Parameters<FontProvider['resolve']>[0], text: string): ResolvedFont {
+    return this.keep(this.base.resolve(style, text));
+  }
+  missing(): string[] {
+    return this.base.missing();
+  }
+  substitutions(): ReturnType<FontProvider['substitutions']> {
+    return this.base.substitutions();
+  }
+  missingCharacters(): string[] {
+    return this.base.missingCharacters();
+  }
+  runs(...args: Parameters<NonNullable<FontProvider['runs']>>): ReturnType<NonNullable<FontProvider['runs']>> {
+    const runs = this.base.runs ? this.base.runs(...args) : [{ text: args[1], font: this.base.resolve(args[0], args[1]) }];
+    return runs.map((r) => ({ text: r.text, font: this.keep(r.font) }));
+  }
+}
+
 class CaptureContext implements DrawContext {
   readonly matrix: Mat = IDENTITY;
   readonly out: Entity[] = [];
@@ -33,9 +73,11 @@ class CaptureContext implements DrawContext {
 
   constructor(
     readonly drawing: Drawing,
-    readonly fonts: FontProvider,
+    readonly fonts: TextFonts,
     readonly paperSpace: boolean,
     private readonly tol: number,
+    /** The text style TEXT lines are written in (the lowered object's own). */
+    private readonly textStyle: string,
   ) {}
 
   private base(style: number): EntityBase {
@@ -169,26 +211,31 @@ class CaptureContext implements DrawContext {
     this.out.push(hatch);
   }
 
-  /** A text line as TEXT: its matrix gives the baseline start, direction, height (the em size times the cap height) and width factor. */
-  text(t: Omit<TextPrimitive, 'kind' | 'font'>, _font: FontRef): void {
+  /**
+   * A run of text as TEXT: its matrix gives the baseline start, direction, obliquing and width
+   * factor; the height is the em size times the font's cap height.
+   */
+  text(t: Omit<TextPrimitive, 'kind' | 'font'>, font: FontRef): void {
     const [a, b, c, d, x, y] = t.matrix;
     const sx = Math.hypot(a, b);
-    const sy = Math.hypot(c, d);
-    if (!t.text.trim() || !(sx > 0) || !(sy > 0)) return;
-    const size = t.size * sy;
+    if (!t.text.trim() || !(sx > 0)) return;
+    // The y axis split along the baseline (obliquing) and across it (height; negative: mirrored).
+    const along = (a * c + b * d) / sx;
+    const across = (a * d - b * c) / sx;
+    if (!(Math.abs(across) > 0)) return;
     const text: TextEntity = {
       ...this.base(t.style),
       type: 'TEXT',
       text: t.text,
       insertion: [x, y, 0],
-      height: size * 0.72,
+      height: t.size * Math.abs(across) * this.fonts.capHeight(font),
       rotation: (Math.atan2(b, a) * 180) / Math.PI,
-      widthFactor: sx / sy,
-      oblique: 0,
-      style: 'Standard',
+      widthFactor: sx / Math.abs(across),
+      oblique: (Math.atan2(along, Math.abs(across)) * 180) / Math.PI,
+      style: this.textStyle,
       halign: 0,
       valign: 0,
-      generation: a * d - b * c < 0 ? 2 : 0,
+      generation: across < 0 ? 4 : 0,
     };
     this.out.push(text);
   }
@@ -247,11 +294,14 @@ function samePoint(a: Vec3, b: Vec3): boolean {
  */
 export function graphicsLowering(drawing: Drawing, fonts: FontProvider = defaultFontProvider()): GraphicsLowering {
   const tol = chordTolerance(drawing);
+  const textFonts = new TextFonts(fonts);
   return {
     draw(e: Entity): Entity[] | null {
-      const ctx = new CaptureContext(drawing, fonts, e.paperSpace, tol);
+      const ctx = new CaptureContext(drawing, textFonts, e.paperSpace, tol, e.type === 'MTEXT' ? e.style : 'Standard');
       let drawn = true;
       if (e.type === 'MULTILEADER') drawMLeader(e, ctx);
+      // R12: laid out as drawn (wrapped at its width, columns, alignment), one TEXT per run.
+      else if (e.type === 'MTEXT') drawMText(e, ctx);
       else if (e.type === 'ACAD_TABLE') drawTable(e, ctx);
       else if (e.type === 'UNKNOWN') drawn = e.graphics !== undefined && drawProxyGraphics(e, ctx);
       else return null;

@@ -4,6 +4,7 @@ import { sampleDrawing } from './dwg-writer/test-drawing';
 import { writeDxf } from './dxf-writer';
 import { readDxf } from './dxf';
 import { readDwg } from './dwg-client';
+import type { Drawing, Entity } from './model';
 import { change, SAVE_AS_HOWS, SaveAsLog, type SaveAsChange } from './save-as';
 
 const find = (changes: SaveAsChange[], type: string, how: string): SaveAsChange | undefined =>
@@ -62,6 +63,17 @@ describe('writers report their changes', () => {
     expect(notes.reduce((s, n) => s + counted(n), 0)).toBe(changes.reduce((s, c) => s + c.count, 0));
   });
 
+  it('an object written as many pieces counts once (a true-colour solid hatch in R12 is many SOLIDs)', () => {
+    const d = sampleDrawing();
+    const hatch = d.modelSpace.find((e) => e.type === 'HATCH' && e.solid);
+    if (!hatch) throw new Error('sample drawing changed');
+    hatch.color = { rgb: 0x336699 };
+    const { bytes, changes } = writeDxf(d, { version: 'R12' });
+    expect(readDxf(bytes).drawing.modelSpace.filter((e) => e.type === 'SOLID').length).toBeGreaterThan(2);
+    expect(find(changes, 'HATCH', 'nearest-colour')?.count).toBe(1);
+    expect(find(changes, 'SOLID', 'nearest-colour')).toBeUndefined();
+  });
+
   it('DXF 2018 and DWG 2018 report nothing for what they hold natively', () => {
     for (const { changes } of [writeDxf(src, { version: '2018' }), writeDwg(src, { version: '2018' })]) {
       expect(find(changes, 'LINE', 'nearest-colour')).toBeUndefined();
@@ -88,4 +100,152 @@ describe('what every target holds is kept', () => {
         expect((await readDwg(writeDwg(src, { version }).bytes)).drawing.header.vars.$WIPEOUTFRAME, version).toBe(frame);
     }
   }, 60_000);
+
+  it('entities are written in their draw order (SORTENTSTABLE), so what was drawn on top stays on top', async () => {
+    const src = sampleDrawing();
+    src.blockRecords = [{ name: '*Model_Space', handle: '1F' }];
+    const line = src.modelSpace.find((e) => e.type === 'LINE');
+    const circle = src.modelSpace.find((e) => e.type === 'CIRCLE');
+    const text = src.modelSpace.find((e) => e.type === 'TEXT');
+    if (!line || !circle || !text) throw new Error('sample drawing changed');
+    src.modelSpace = [line, circle, text];
+    src.modelSpace.forEach((e, i) => (e.handle = (0x100 + i).toString(16).toUpperCase()));
+    // The first entity is drawn last.
+    src.drawOrder = { '1F': { '100': 'FFF' } };
+    const expected = ['CIRCLE', 'TEXT', 'LINE'];
+    expect(readDxf(writeDxf(src, { version: '2000' }).bytes).drawing.modelSpace.map((e) => e.type)).toEqual(expected);
+    expect((await readDwg(writeDwg(src, { version: '2004' }).bytes)).drawing.modelSpace.map((e) => e.type)).toEqual(expected);
+  }, 60_000);
+
+  it('dimension styles keep their text style, arrow block and linetypes (new handles naming the same records)', async () => {
+    const src = sampleDrawing();
+    src.blockRecords = [{ name: 'DOOR', handle: 'C80' }];
+    src.textStyles.Standard = {
+      ...(src.textStyles.Standard ?? {
+        name: 'Standard',
+        flags: 0,
+        font: 'txt',
+        bigFont: '',
+        fixedHeight: 0,
+        widthFactor: 1,
+        oblique: 0,
+        generation: 0,
+      }),
+      handle: '11',
+    };
+    src.linetypes.DASHED = { ...(src.linetypes.DASHED as NonNullable<(typeof src.linetypes)['DASHED']>), handle: '6D9' };
+    src.dimStyles.ISO = { name: 'ISO', vars: { 40: 1, 41: 3, 140: 3.5, 340: '11', 342: 'C80', 345: '6D9', 371: 25 } };
+    const named = (d: Drawing): Record<string, unknown> => {
+      const v = Object.values(d.dimStyles).find((s) => s.name === 'ISO')?.vars ?? {};
+      const byHandle = (h: unknown): string | undefined => (typeof h === 'string' ? h.toUpperCase() : undefined);
+      return {
+        text: Object.values(d.textStyles).find((s) => s.handle?.toUpperCase() === byHandle(v[340]))?.name,
+        arrow: d.blockRecords.find((r) => r.handle?.toUpperCase() === byHandle(v[342]))?.name,
+        linetype: Object.values(d.linetypes).find((l) => l.handle?.toUpperCase() === byHandle(v[345]))?.name,
+        lineweight: v[371],
+      };
+    };
+    const want = { text: 'Standard', arrow: 'DOOR', linetype: 'DASHED', lineweight: 25 };
+    expect(named(readDxf(writeDxf(src, { version: '2007' }).bytes).drawing)).toEqual(want);
+    expect(named((await readDwg(writeDwg(src, { version: '2007' }).bytes)).drawing)).toEqual(want);
+  }, 60_000);
+
+  it('a spline LEADER stays a spline in DWG', async () => {
+    const src = sampleDrawing();
+    const leader = src.modelSpace.find((e) => e.type === 'LEADER');
+    if (leader?.type !== 'LEADER') throw new Error('sample drawing changed');
+    leader.pathType = 1;
+    leader.annotationType = 3;
+    for (const version of ['2000', '2018'] as const) {
+      const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing.modelSpace.find((e) => e.type === 'LEADER');
+      expect(back?.type === 'LEADER' && [back.pathType, back.annotationType], version).toEqual([1, 3]);
+    }
+  }, 60_000);
+
+  it("a layout's own viewport is written first, so a DWG reader takes the right one for the sheet", async () => {
+    const src = sampleDrawing();
+    const layout = src.layouts.find((l) => l.name === '布局1');
+    const content = layout?.entities?.find((e) => e.type === 'VIEWPORT');
+    if (!layout || content?.type !== 'VIEWPORT') throw new Error('sample drawing changed');
+    // The sheet viewport listed after the content one, as some files have it.
+    const sheet = {
+      ...content,
+      id: 1,
+      center: [210, 148.5, 0] as [number, number, number],
+      width: 430,
+      height: 307,
+      viewCenter: [210, 148.5] as [number, number],
+      viewHeight: 307,
+      scale: 1,
+    };
+    layout.entities = [content, sheet];
+    layout.viewports = [content, sheet];
+    const back = (await readDwg(writeDwg(src, { version: '2004' }).bytes)).drawing.layouts.find((l) => l.name === '布局1');
+    const ids = (back?.entities ?? []).filter((e) => e.type === 'VIEWPORT').map((e) => (e.type === 'VIEWPORT' ? [e.id, e.width] : []));
+    expect(ids).toEqual([
+      [1, 430],
+      [2, 250],
+    ]);
+  }, 60_000);
+
+  it('an R12 viewport keeps its view (the MVIEW extended data is written and read)', () => {
+    const back = readDxf(writeDxf(sampleDrawing(), { version: 'R12' }).bytes).drawing;
+    const vp = back.layouts.flatMap((l) => l.entities ?? []).find((e) => e.type === 'VIEWPORT' && e.id === 2);
+    expect(vp?.type === 'VIEWPORT' && [vp.viewCenter, vp.viewHeight, vp.width]).toEqual([[100, 60], 150, 250]);
+  });
+
+  it('a viewport clipped by a paper-space polyline keeps its clip boundary', async () => {
+    const src = sampleDrawing();
+    const layout = src.layouts.find((l) => l.name === '布局1');
+    const vp = layout?.entities?.find((e) => e.type === 'VIEWPORT');
+    if (!layout || vp?.type !== 'VIEWPORT') throw new Error('sample drawing changed');
+    vp.flags |= 0x10000;
+    vp.clipBoundaryHandle = 'ABC';
+    const boundary: Entity = {
+      ...vp,
+      handle: 'ABC',
+      type: 'LWPOLYLINE',
+      vertices: [
+        [30, 20],
+        [260, 40],
+        [200, 190],
+      ].map(([x, y]) => ({ x: x as number, y: y as number, bulge: 0, startWidth: 0, endWidth: 0 })),
+      closed: true,
+      plinegen: false,
+      constantWidth: 0,
+      elevation: 0,
+    };
+    layout.entities = [vp, boundary, ...(layout.entities ?? []).filter((e) => e !== vp)];
+    const clipOf = (d: Drawing): unknown => {
+      const l = d.layouts.find((x) => x.name === '布局1');
+      const v = l?.entities?.find((e) => e.type === 'VIEWPORT' && e.clipBoundaryHandle !== undefined);
+      const h = v?.type === 'VIEWPORT' ? v.clipBoundaryHandle?.toUpperCase() : undefined;
+      const b = l?.entities?.find((e) => e.handle?.toUpperCase() === h);
+      return b?.type === 'LWPOLYLINE' ? b.vertices.map((p) => [p.x, p.y]) : b;
+    };
+    const want = [
+      [30, 20],
+      [260, 40],
+      [200, 190],
+    ];
+    expect(clipOf(readDxf(writeDxf(src, { version: '2004' }).bytes).drawing)).toEqual(want);
+    expect(clipOf((await readDwg(writeDwg(src, { version: '2004' }).bytes)).drawing)).toEqual(want);
+  }, 60_000);
+
+  it('an R12 TrueType style without a font file names its family file, so it is not drawn in txt', () => {
+    const src = sampleDrawing();
+    src.textStyles.ArialStyle = {
+      name: 'ArialStyle',
+      flags: 0,
+      font: '',
+      bigFont: '',
+      fixedHeight: 0,
+      widthFactor: 1,
+      oblique: 0,
+      generation: 0,
+      fontFamily: 'Arial',
+    };
+    const back = readDxf(writeDxf(src, { version: 'R12' }).bytes).drawing;
+    expect(back.textStyles.ArialStyle?.font).toBe('Arial.ttf');
+  });
 });

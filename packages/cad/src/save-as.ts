@@ -61,8 +61,34 @@ export function change(type: string, how: SaveAsHow, what: string, subject: stri
 export class SaveAsLog {
   private readonly lines = new Map<string, number>();
   private readonly kinds = new Map<string, { type: string; how: SaveAsHow; count: number }>();
+  /** The ways each source object was changed while its entities were written (counted once each). */
+  private readonly seen = new WeakMap<object, Set<SaveAsHow>>();
+  private scope: { source: object; type: string } | null = null;
 
-  note(n: SaveAsNote): void {
+  /**
+   * Runs `write`, which writes the entities standing for one source object of `type` (itself, or
+   * what it was lowered to): a change they report (a true colour, a detail) counts once for that
+   * object, under its type, however many pieces it was written as.
+   */
+  within<T>(source: object, type: string, write: () => T): T {
+    const outer = this.scope;
+    this.scope = { source, type };
+    try {
+      return write();
+    } finally {
+      this.scope = outer;
+    }
+  }
+
+  note(raised: SaveAsNote): void {
+    let n = raised;
+    if (this.scope) {
+      let seen = this.seen.get(this.scope.source);
+      if (!seen) this.seen.set(this.scope.source, (seen = new Set()));
+      if (seen.has(n.how)) return;
+      seen.add(n.how);
+      n = { ...n, type: this.scope.type };
+    }
     this.lines.set(n.line, (this.lines.get(n.line) ?? 0) + 1);
     const key = `${n.type}\u0000${n.how}`;
     const k = this.kinds.get(key);

@@ -1,7 +1,7 @@
 'use client';
 
-import type { TTaskType } from '@xcad/protocol';
-import { useMessages, useTranslations } from 'next-intl';
+import type { TFileChange, TTaskType } from '@xcad/protocol';
+import { useFormatter, useMessages, useTranslations } from 'next-intl';
 import { useCallback, useMemo, useState } from 'react';
 import { useSession } from '@/components/auth/session-provider';
 import { useSiteLocale } from '@/components/site/use-site-locale';
@@ -23,8 +23,8 @@ import {
 } from '@/lib/tools/files';
 import { formatBytes } from '@/lib/tools/format';
 import { defaultOptionsOf, taskParamsOf, type ToolOptions } from '@/lib/tools/options';
-import { fileBarOf } from '@/lib/tools/progress';
-import { changeParts, reportWordsOf } from '@/lib/tools/report';
+import { fileBarOf, filesToRetry } from '@/lib/tools/progress';
+import { changeParts, reportWordsOf, type ReportWords } from '@/lib/tools/report';
 import { acceptOf, kindsLabelOf } from '@/lib/tools/tools';
 import { initialSnapshot, type FileProgress, type RunSnapshot, type SignedFields } from '@/lib/tools/upload';
 import { qrSrcOf } from './conversion-calls';
@@ -39,14 +39,27 @@ import styles from './tools.module.css';
 // tier), the tool's settings, then one conversion at a time with a bar per file through upload
 // and conversion, cancel, the download and the phone QR, the tiers and the recent conversions.
 
+/** Changes listed at once under a file; the dropped ones come first. */
+const CHANGES_SHOWN = 6;
+
+function ChangeLine({ change, words }: { readonly change: TFileChange; readonly words: ReportWords }) {
+  const t = useTranslations('tools.workbench.report');
+  return (
+    <li data-outcome={change.outcome} data-testid="tool-file-change">
+      {t('change', changeParts(change, words))}
+    </li>
+  );
+}
+
 /** A converted file's report (decision 0036): what it holds, then each change from the original as a short line. */
 function FileReport({ file }: { readonly file: FileProgress }) {
   const t = useTranslations('tools.workbench.report');
   const messages = useMessages() as { tools?: { workbench?: { report?: unknown } } };
   const words = reportWordsOf(messages.tools?.workbench?.report);
+  const format = useFormatter();
   const { summary, changes } = file;
   if (summary === null && changes.length === 0) return null;
-  const layouts = summary?.layouts.map((layout) => (layout === 'Model' ? t('model') : layout)).join('、') ?? '';
+  const layouts = format.list(summary?.layouts.map((layout) => (layout === 'Model' ? t('model') : layout)) ?? [], { type: 'conjunction' });
   return (
     <div className={styles.fileReport} data-testid="tool-file-report">
       {summary !== null && (
@@ -58,12 +71,21 @@ function FileReport({ file }: { readonly file: FileProgress }) {
         <>
           <p className={styles.changesTitle}>{t('changesTitle')}</p>
           <ul className={styles.changes} data-testid="tool-file-changes">
-            {changes.map((change) => (
-              <li key={`${change.type}-${change.outcome}-${change.how}`} data-outcome={change.outcome}>
-                {t('change', changeParts(change, words))}
-              </li>
+            {changes.slice(0, CHANGES_SHOWN).map((change) => (
+              <ChangeLine key={`${change.type}-${change.outcome}-${change.how}`} change={change} words={words} />
             ))}
           </ul>
+          {/* A save-as to R12 may change twenty kinds of objects: the first few, the rest on request. */}
+          {changes.length > CHANGES_SHOWN && (
+            <details className={styles.moreChanges}>
+              <summary>{t('more', { count: changes.length - CHANGES_SHOWN })}</summary>
+              <ul className={styles.changes}>
+                {changes.slice(CHANGES_SHOWN).map((change) => (
+                  <ChangeLine key={`${change.type}-${change.outcome}-${change.how}`} change={change} words={words} />
+                ))}
+              </ul>
+            </details>
+          )}
         </>
       )}
     </div>
@@ -345,14 +367,8 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
     conversion.start({ tasktype: tool, params: params.params, files: chosen, limitsize: limitsizeOf(tier), signed });
   }
 
-  /**
-   * Decision 0036: 重新转换 sends again, as a new task, only the files a retry can help (a timeout, a
-   * worker that died, the network; after a cancel, every file not converted). A wrong type or a
-   * broken drawing is not offered: it would fail the same way.
-   */
-  const retryable = (snapshot?.files ?? []).filter((file) =>
-    snapshot?.phase === 'cancelled' ? file.stage !== 'done' : file.stage === 'failed' && file.retryable,
-  );
+  // Decision 0036: 重新转换 sends again, as a new task, only the files a retry can help.
+  const retryable = filesToRetry(snapshot);
 
   function retry() {
     const chosen = retryable.map((file) => files[file.index]).filter((file) => file !== undefined);
@@ -367,6 +383,8 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
   }
 
   const phase = snapshot?.phase ?? null;
+  // One converted file downloads with the result's button; several also one by one (decision 0036).
+  const convertedCount = (snapshot?.files ?? []).filter((file) => file.stage === 'done').length;
   const hasEnded = !isRunning && (phase === 'done' || phase === 'failed' || phase === 'cancelled');
   const pendingRows = useMemo(() => initialSnapshot(files).files, [files]);
 
@@ -443,7 +461,7 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
                     key={`${file.index}-${file.name}`}
                     file={file}
                     taskError={snapshot.error}
-                    {...(snapshot.phase === 'done' && !isRunning && snapshot.tasktag !== null
+                    {...(snapshot.phase === 'done' && !isRunning && snapshot.tasktag !== null && convertedCount > 1
                       ? {
                           onDownload: () => snapshot.tasktag !== null && download.download(snapshot.tasktag, file.index),
                           isDownloading: download.busyTag === `${snapshot.tasktag}/${file.index}`,

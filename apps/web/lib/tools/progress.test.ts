@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canDownload, fileBarOf, isTaskActive, taskTitleOf } from './progress';
+import { canDownload, fileBarOf, filesToRetry, isTaskActive, taskTitleOf } from './progress';
+import { initialSnapshot, type FileProgress, type RunSnapshot } from './upload';
 
 describe("a file's bar", () => {
   it('fills with the upload, moves without a value while the server works, and is full when done', () => {
@@ -48,5 +49,34 @@ describe('tasks in the lists', () => {
   it('are active while uploading, queued or converting', () => {
     expect(isTaskActive({ status: 'queued' })).toBe(true);
     expect(isTaskActive({ status: 'done' })).toBe(false);
+  });
+});
+
+describe('重新转换 (decision 0036)', () => {
+  const base = initialSnapshot([
+    { name: 'a.dxf', size: 1 },
+    { name: 'notes.dxf', size: 1 },
+    { name: 'big.dwg', size: 1 },
+  ]);
+  const ended = (phase: RunSnapshot['phase'], files: Partial<FileProgress>[]): RunSnapshot => ({
+    ...base,
+    phase,
+    files: base.files.map((file, index) => ({ ...file, ...files[index] })),
+  });
+
+  it('offers only the files a retry can help', () => {
+    const snapshot = ended('done', [
+      { stage: 'done' },
+      { stage: 'failed', reason: '文件类型不正确，请上传DWG或DXF文件', retryable: false },
+      { stage: 'failed', reason: '图纸过于复杂，转换超时', retryable: true },
+    ]);
+    expect(filesToRetry(snapshot).map((file) => file.name)).toEqual(['big.dwg']);
+  });
+
+  it("offers nothing when every failure is the file's own, and every unfinished file after a cancel", () => {
+    expect(filesToRetry(ended('failed', [{ stage: 'failed' }, { stage: 'failed' }, { stage: 'failed' }]))).toEqual([]);
+    const cancelled = ended('cancelled', [{ stage: 'done' }, { stage: 'cancelled' }, { stage: 'cancelled' }]);
+    expect(filesToRetry(cancelled).map((file) => file.name)).toEqual(['notes.dxf', 'big.dwg']);
+    expect(filesToRetry(null)).toEqual([]);
   });
 });

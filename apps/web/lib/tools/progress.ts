@@ -1,5 +1,5 @@
 import type { TTaskDetails } from '@xcad/protocol';
-import type { FileProgress } from './upload';
+import type { FileProgress, RunSnapshot } from './upload';
 
 // What a file row and a task row show (decision 0019): a bar through the upload, then the queue and
 // the conversion, and for the task lists what can still be downloaded and for how long.
@@ -43,4 +43,16 @@ export function taskTitleOf(task: Pick<TTaskDetails, 'files'>): { first: string;
 /** Tasks still running are asked about again; the lists refresh while one is. */
 export function isTaskActive(task: Pick<TTaskDetails, 'status'>): boolean {
   return task.status === 'uploading' || task.status === 'queued' || task.status === 'processing';
+}
+
+/**
+ * The files 重新转换 sends again (decision 0036): those whose failure a retry can cure (a timeout, a
+ * worker that died, the network), and after a cancel every file not converted. Never a wrong type
+ * or a broken drawing: it would fail the same way.
+ */
+export function filesToRetry(snapshot: Pick<RunSnapshot, 'phase' | 'files'> | null): FileProgress[] {
+  if (snapshot === null) return [];
+  return snapshot.files.filter((file) =>
+    snapshot.phase === 'cancelled' ? file.stage !== 'done' : file.stage === 'failed' && file.retryable,
+  );
 }

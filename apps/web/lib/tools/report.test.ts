@@ -14,8 +14,9 @@ function lineOf(locale: keyof typeof LOCALES, change: TFileChange): string {
   const messages = LOCALES[locale];
   const words = reportWordsOf(messages.workbench.report);
   if (words === null) throw new Error(`${locale}: the report's words are malformed`);
-  const t = createTranslator({ locale, messages: { tools: messages }, namespace: 'tools.workbench.report' });
-  return t('change', changeParts(change, words));
+  const line: string = messages.workbench.report.change;
+  const t = createTranslator({ locale, messages: { report: { change: line } } });
+  return t('report.change', changeParts(change, words));
 }
 
 describe('the change report', () => {

@@ -335,7 +335,8 @@ describe('when a slice fails', () => {
     const final = await startConversion(job([source('a.dwg', 'short')]), deps, onUpdate).finished;
     expect(pauses).toEqual(CHUNK_RETRY_DELAYS_MS);
     expect(final).toMatchObject({ phase: 'failed', error: CLIENT_ERRORS.network.message });
-    expect(final.files[0]).toMatchObject({ stage: 'failed', reason: CLIENT_ERRORS.network.message });
+    // The network may come back: the page offers to convert it again (decision 0036).
+    expect(final.files[0]).toMatchObject({ stage: 'failed', reason: CLIENT_ERRORS.network.message, retryable: true });
     expect(api.calls.some((call) => call.path === '/api/v4/taskstate')).toBe(false);
   });
 
@@ -506,6 +507,8 @@ describe("the task's state", () => {
     const final = await startConversion(job([source('a.dwg', 'x')]), deps, onUpdate).finished;
     expect(final).toMatchObject({ phase: 'failed', tasktag: null, error: CONVERSION_MESSAGES.tooManyTasks });
     expect(api.slices).toHaveLength(0);
+    // The day's quota is used up: converting again today would be refused the same way.
+    expect(final.files[0]).toMatchObject({ stage: 'failed', retryable: false });
   });
 });
 
@@ -593,6 +596,21 @@ describe('task details', () => {
     expect(next.phase).toBe('cancelled');
     expect(next.files.map((file) => file.stage)).toEqual(['done', 'cancelled']);
     expect(next.files[0]?.sentBytes).toBe(100);
+  });
+
+  it("carries each file's report and whether its failure is worth retrying (decision 0036)", () => {
+    const summary = { layouts: ['Model', '布局1'], objects: 120 };
+    const changes = [{ type: 'MULTILEADER', count: 3, outcome: 'lowered' as const, how: 'graphics' }];
+    const reported = details({
+      status: 'done',
+      files: [
+        { ...taskFile(0, 'a.dwg'), state: 'done', outputname: 'a_2004.dwg', outputsize: 10, summary, changes },
+        { ...taskFile(1, 'b.dwg'), state: 'failed', reason: '图纸过于复杂，转换超时', retryable: true },
+      ],
+    });
+    const next = withTaskDetails(initialSnapshot(files), reported);
+    expect(next.files[0]).toMatchObject({ stage: 'done', outputname: 'a_2004.dwg', summary, changes, retryable: false });
+    expect(next.files[1]).toMatchObject({ stage: 'failed', reason: '图纸过于复杂，转换超时', retryable: true });
   });
 
   it('lists the slices still missing', () => {

@@ -5,6 +5,7 @@
  */
 import type { Drawing, Entity, EntityBase, InsertEntity, Linetype, XLineEntity } from '../model';
 import { CadLimitError } from '../errors';
+import { inDrawOrder } from '../drawing';
 import { limitsOf, type EngineLimits } from '../limits';
 import { defaultFontProvider, type FontProvider } from '../text/fonts';
 import { aciColor, FOREGROUND } from '../geom/color';
@@ -126,17 +127,7 @@ export class Builder implements BuildContext {
 
   /** Entities in SORTENTSTABLE order for their owner (a block record handle), else as given. */
   ordered(entities: Entity[], owner: string | undefined): Entity[] {
-    const table = owner ? this.drawing.drawOrder?.[owner.toUpperCase()] : undefined;
-    if (!table || !Object.keys(table).length) return entities;
-    const key = (e: Entity): string => {
-      const h = (e.handle ?? '').toUpperCase();
-      const k = (table[h] ?? h).replace(/^0+/, '');
-      return k.padStart(16, '0');
-    };
-    return entities
-      .map((e, i) => ({ e, i, k: key(e) }))
-      .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i))
-      .map((x) => x.e);
+    return inDrawOrder(this.drawing, entities, owner);
   }
 
   buildList(entities: Entity[], tolerance: number, ltFactor: number, paperSpace: boolean): DisplayList {

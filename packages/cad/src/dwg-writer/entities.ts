@@ -36,11 +36,17 @@ export interface EntityContext extends WriteContext {
   /** Counts one object changed to fit the release (decision 0037). */
   note(n: SaveAsNote): void;
   classType(dxfName: string): number;
+  /** The new handle of the entity written for a source entity handle (0 when none was written as itself). */
+  placedHandle(source: string): number;
 }
 
 /** An entity placed in the file: its handles and links, fixed before any object is encoded. */
 export interface Placed {
   e: Entity;
+  /** The source object `e` stands for (itself, or what it was lowered from): changes count once per source. */
+  source?: Entity;
+  /** An XCLIPped INSERT: its extension dictionary. */
+  xdict?: number;
   handle: number;
   /** Owning block record (or the owning POLYLINE / INSERT for sub-entities). */
   owner: number;
@@ -88,8 +94,10 @@ function entityCommon(o: ObjWriter, p: Placed, ctx: EntityContext): void {
   o.d.bb(p.mode);
   if (p.mode === 0) o.ref(Ref.SoftPointer, p.owner);
   o.d.bl(0); // reactors
-  if (ctx.year >= 2004) o.d.b(1);
-  else o.ref(Ref.HardOwner, 0);
+  // The extension dictionary (an XCLIPped INSERT's): from 2004 a bit says there is none.
+  const xdict = p.xdict ?? 0;
+  if (ctx.year >= 2004) o.d.b(xdict ? 0 : 1);
+  if (ctx.year < 2004 || xdict) o.ref(Ref.HardOwner, xdict);
   if (ctx.year >= 2013) o.d.b(0); // no data-store data
   if (ctx.year < 2004) {
     o.d.b(0); // links written
@@ -442,10 +450,12 @@ function dimensionType(e: DimensionEntity): number {
 function leader(o: ObjWriter, ctx: EntityContext, e: LeaderEntity): void {
   const pts = e.vertices.length ? e.vertices : [[0, 0, 0] as Vec3];
   const last = pts[pts.length - 1] as Vec3;
+  // Annotation type, then path type: the order AutoCAD's files have them in (read back by the
+  // same reader as AutoCAD's own, a spline leader stays a spline).
   o.d
     .b(0)
-    .bs(e.pathType || 0)
     .bs(e.annotationType ?? 3)
+    .bs(e.pathType || 0)
     .bl(pts.length);
   for (const p of pts) o.d.bd3(p);
   o.d
@@ -594,7 +604,8 @@ function viewport(o: ObjWriter, ctx: EntityContext, e: ViewportEntity): void {
     o.d.b(1).rc(1).bd(0).bd(0); // default lighting on, one distant light, brightness, contrast
     o.d.bs(0).bl(0xc30000fa).rc(0); // ambient colour 250
   }
-  o.ref(Ref.HardPointer, 0); // clip boundary
+  // The clip boundary: the paper-space entity a non-rectangular viewport is clipped by.
+  o.ref(Ref.HardPointer, e.clipBoundaryHandle ? ctx.placedHandle(e.clipBoundaryHandle) : 0);
   o.ref(Ref.HardPointer, 0); // named UCS
   o.ref(Ref.HardPointer, 0); // base UCS
   if (ctx.year >= 2007) o.ref(Ref.SoftPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.SoftPointer, 0).ref(Ref.HardOwner, 0); // background, visual style, shade plot, sun

@@ -159,7 +159,8 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     if (version === '2000') {
       expect(gradient?.gradient).toBeUndefined();
       expect(gradient?.solid).toBe(true);
-      expect(notes.some((n) => n.startsWith('HATCH: 1 gradient fills written as solid fills'))).toBe(true);
+      // Bands of solid fills in the gradient's colours (decision 0037): the first band is the third HATCH.
+      expect(notes.some((n) => n.startsWith('HATCH: 1 gradient fills written as bands of solid fills'))).toBe(true);
     } else {
       expect(gradient?.gradient?.name).toBe('LINEAR');
       expect(gradient?.gradient?.colors).toEqual([{ aci: 5 }, { rgb: 0x00ff80 }]);

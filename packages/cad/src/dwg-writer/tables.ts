@@ -4,7 +4,7 @@
  * IMAGEDEF, encoded as R2000 to R2018 store them (strings in the string stream from R2007, the
  * fields each release added in its place).
  */
-import type { DimStyle, Layer, Layout, Linetype, TextStyle } from '../model';
+import type { BlockClip, DimStyle, Layer, Layout, Linetype, TextStyle } from '../model';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
 import { type Eed, ObjWriter, objectCommon, tableRecordStart, type WriteContext } from './object';
@@ -209,8 +209,18 @@ export function vportRecord(ctx: TableContext, handle: number, control: number, 
   return o.finish();
 }
 
-/** DIMSTYLE: the variables by their DXF group codes (the reader's model), defaults otherwise. */
-export function dimstyleRecord(ctx: TableContext, handle: number, control: number, s: DimStyle, textStyle: number): Uint8Array {
+/**
+ * DIMSTYLE: the variables by their DXF group codes (the reader's model), defaults otherwise;
+ * `refs` the new handles of what groups 341..347 name (leader, arrow blocks, linetypes), 0 none.
+ */
+export function dimstyleRecord(
+  ctx: TableContext,
+  handle: number,
+  control: number,
+  s: DimStyle,
+  textStyle: number,
+  refs: (code: number) => number = () => 0,
+): Uint8Array {
   const o = new ObjWriter(OT.DIMSTYLE, handle, ctx);
   objectCommon(o, control);
   tableRecordStart(o, s.name);
@@ -275,8 +285,8 @@ export function dimstyleRecord(ctx: TableContext, handle: number, control: numbe
   o.d.b(0);
   o.ref(Ref.HardPointer, 0); // xref block
   o.ref(Ref.HardPointer, textStyle);
-  o.ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0);
-  if (ctx.year >= 2007) o.ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0).ref(Ref.HardPointer, 0);
+  for (const code of [341, 342, 343, 344]) o.ref(Ref.HardPointer, refs(code));
+  if (ctx.year >= 2007) for (const code of [345, 346, 347]) o.ref(Ref.HardPointer, refs(code));
   return o.finish();
 }
 
@@ -405,6 +415,21 @@ export function imageDef(
   o.d.bl(0).rd2(size);
   o.t(fileName);
   o.d.b(1).rc(0).rd2([1, 1]);
+  return o.finish();
+}
+
+/**
+ * SPATIAL_FILTER (an XCLIP, under the INSERT's extension dictionary → ACAD_FILTER → SPATIAL): the
+ * boundary in block coordinates, both matrices (3×4, row by row as in DXF) the identity.
+ */
+export function spatialFilter(ctx: TableContext, type: number, handle: number, owner: number, clip: BlockClip): Uint8Array {
+  const o = new ObjWriter(type, handle, ctx);
+  objectCommon(o, owner, [owner]);
+  o.d.bs(clip.boundary.length);
+  for (const p of clip.boundary) o.d.rd2(p);
+  o.d.bd3([0, 0, 1]).bd3([0, 0, 0]); // normal (a full 3BD here, not the bit-coded extrusion) and origin
+  o.d.bs(1).bs(0).bs(0);
+  for (let k = 0; k < 2; k++) for (const v of [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]) o.d.bd(v);
   return o.finish();
 }
 

@@ -6,7 +6,9 @@
  * release year) and is reported once per kind in `notes`.
  */
 import { nearestAci } from '../geom/color';
-import type { Block, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
+import { entityKeyPoints } from '../key-points';
+import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
+import type { Block, BlockClip, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
 import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
@@ -41,6 +43,7 @@ import {
   placeholder,
   styleRecord,
   vportRecord,
+  spatialFilter,
   wipeoutVariables,
   type TableContext,
 } from './tables';
@@ -101,7 +104,7 @@ export class DwgLowering {
     graphics?: GraphicsLowering,
   ) {
     const tol = chordTolerance(d);
-    this.base = new Lowering(d, Number(version), tol, note, graphics);
+    this.base = new Lowering(d, Number(version), tol, note, graphics, 2004);
     // A release without MESH: its polyface rule, with a note that names the DWG release.
     this.mesh = new Lowering(d, 2004, tol, () =>
       note(change('MESH', 'polyface', `written as a polyface mesh (no DWG ${version} MESH encoding)`)),
@@ -171,6 +174,10 @@ class DwgWriter {
   private readonly year: number;
   private seed = 1;
   private readonly log = new SaveAsLog();
+  /** Source entity handle → the handle of the entity written as itself for it (first one only). */
+  private readonly placedBySource = new Map<string, number>();
+  /** XCLIPs: the INSERT, its extension dictionary, the ACAD_FILTER dictionary and the SPATIAL_FILTER. */
+  private readonly clips: { insert: number; xdict: number; filters: number; filter: number; clip: BlockClip }[] = [];
   private readonly lowering: DwgLowering;
   private readonly objects = new Map<number, Uint8Array>();
   private readonly layers: Table<Layer>;
@@ -423,7 +430,18 @@ class DwgWriter {
     for (const s of dimstyles) {
       const src = s.src ?? { name: s.name, vars: {} };
       const txsty = typeof src.vars[340] === 'string' ? styleByHandle(src.vars[340] as string) || standardStyle : standardStyle;
-      this.put(s.handle, dimstyleRecord(tctx, s.handle, h.dimstyleControl, { ...src, name: s.name }, txsty));
+      // Leader and arrow blocks (341..344) and the dimension linetypes (345..347), by their new handles.
+      const refs = (code: number): number => {
+        const v = src.vars[code];
+        if (typeof v !== 'string' || !v) return 0;
+        if (code <= 344) {
+          const name = d.blockRecords.find((r) => r.handle && upper(r.handle) === upper(v))?.name;
+          return (name && this.blocks.get(upper(name))?.record) || 0;
+        }
+        const lt = Object.values(d.linetypes).find((l) => l.handle && upper(l.handle) === upper(v));
+        return (lt && this.ltypes.find(lt.name)?.handle) || 0;
+      };
+      this.put(s.handle, dimstyleRecord(tctx, s.handle, h.dimstyleControl, { ...src, name: s.name }, txsty, refs));
     }
     // The viewport entity header control exists up to R2000 only.
     if (this.year < 2004) this.put(h.vxControl, controlObject(tctx, OT.VX_CONTROL, h.vxControl, []));
@@ -457,6 +475,11 @@ class DwgWriter {
       }),
     );
     this.put(h.normal, placeholder(tctx, h.normal, h.plotStyles));
+    for (const c of this.clips) {
+      this.put(c.xdict, dictionary(tctx, c.xdict, c.insert, [['ACAD_FILTER', c.filters]], { hardOwner: true }));
+      this.put(c.filters, dictionary(tctx, c.filters, c.xdict, [['SPATIAL', c.filter]], { hardOwner: true }));
+      this.put(c.filter, spatialFilter(tctx, this.classType('SPATIAL_FILTER'), c.filter, c.filters, c.clip));
+    }
     if (wipeoutVars)
       this.put(wipeoutVars, wipeoutVariables(tctx, this.classType('WIPEOUTVARIABLES'), wipeoutVars, h.named, wipeoutFrame as number));
     const spaces = blocks.filter((b) => b.layout);
@@ -546,6 +569,7 @@ class DwgWriter {
       IMAGEDEF: this.imageDefs.size,
       WIPEOUT: placed.filter((p) => p.e.type === 'WIPEOUT').length,
       WIPEOUTVARIABLES: wipeoutVars ? 1 : 0,
+      SPATIAL_FILTER: this.clips.length,
     };
     for (const c of this.classes) c.instances = instances[c.dxfName] ?? 0;
     const common = {
@@ -611,6 +635,7 @@ class DwgWriter {
       style: (name) => this.styles.get(name || 'Standard', this.d.textStyles[name || 'Standard']).handle,
       dimstyle: (name) => (this.dimstyles.find(name || 'Standard') ?? (this.dimstyles.find('Standard') as Entry<unknown>)).handle,
       note: (n) => this.note(n),
+      placedHandle: (source) => this.placedBySource.get(upper(source)) ?? 0,
       classType: (dxf) => this.classType(dxf),
     };
   }
@@ -656,15 +681,17 @@ class DwgWriter {
       used.add(upper(name));
       return name;
     };
-    add('*Model_Space', { ...empty('*Model_Space'), entities: d.modelSpace }, 2, uniqueName(modelLayout?.name || 'Model'), modelLayout);
+    // Entities in their draw order (decision 0037): fresh handles rise in writing order.
+    const model = inDrawOrder(d, d.modelSpace, recordHandleOf(d, '*Model_Space'));
+    add('*Model_Space', { ...empty('*Model_Space'), entities: model }, 2, uniqueName(modelLayout?.name || 'Model'), modelLayout);
     if (papers.length === 0) add('*Paper_Space', empty('*Paper_Space'), 1, uniqueName('Layout1'));
     papers.forEach((l, i) => {
       const name = i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`;
-      add(name, { ...empty(name), entities: l.entities ?? [] }, i === 0 ? 1 : 0, uniqueName(l.name || `Layout${i + 1}`), l);
+      add(name, { ...empty(name), entities: layoutEntitiesInOrder(d, l) }, i === 0 ? 1 : 0, uniqueName(l.name || `Layout${i + 1}`), l);
     });
     for (const b of Object.values(d.blocks)) {
       if (LAYOUT_BLOCK.test(b.name) || this.blocks.has(upper(b.name))) continue;
-      add(b.name, b, 0);
+      add(b.name, { ...b, entities: inDrawOrder(d, b.entities, b.recordHandle) }, 0);
     }
   }
 
@@ -674,7 +701,12 @@ class DwgWriter {
     for (const source of b.source.entities) {
       for (const e of this.lowering.lower(source)) {
         const p = this.place(e, b.record, b.mode);
-        if (p) out.push(p);
+        if (!p) continue;
+        p.source = source;
+        // An entity written as itself keeps its place for what refers to it (a viewport's clip boundary).
+        if (e === source && source.handle && !this.placedBySource.has(upper(source.handle)))
+          this.placedBySource.set(upper(source.handle), p.handle);
+        out.push(p);
       }
     }
     link(out);
@@ -687,11 +719,21 @@ class DwgWriter {
       const target = this.blocks.get(upper(e.name));
       if (!target || LAYOUT_BLOCK.test(e.name)) {
         this.note(change('INSERT', 'broken-input', 'left out (its block is missing)'));
+        for (let k = 0; k < e.attributes.length; k++)
+          this.note(change('ATTRIB', 'broken-input', 'left out with its block reference (the block is missing)'));
         return null;
       }
       p.handle = this.handle();
       p.block = target.record;
       target.inserts.push(p.handle);
+      // An XCLIP. An inverted one is written as the clip that draws the same: a frame around the
+      // block's content bridged to the hole (readers of DWG take the hole's own record for nothing).
+      const clip = e.clip && (e.clip.inverted ? invertedAsFrame(e.clip, target.source) : e.clip);
+      if (clip) {
+        this.declareClass('SPATIAL_FILTER', 'AcDbSpatialFilter', 'ObjectDBX Classes', 0, false);
+        p.xdict = this.handle();
+        this.clips.push({ insert: p.handle, xdict: p.xdict, filters: this.handle(), filter: this.handle(), clip });
+      }
       if (e.attributes.length) {
         p.subs = e.attributes.map((a) => ({
           e: { ...a, type: 'ATTRIB' as const },
@@ -758,27 +800,33 @@ class DwgWriter {
 
   private encodeList(list: Placed[], ctx: EntityContext): void {
     for (const p of list) {
-      this.put(p.handle, encodeEntity(p, ctx));
-      if (p.e.type === 'POLYLINE') {
-        const pl = p.e as PolylineEntity;
-        p.subs.forEach((s, i) => this.put(s.handle, encodeEntity(s, ctx, { pl, index: i })));
-        this.put(
-          p.seqend,
-          encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
-        );
-      } else if (p.subs.length) {
-        for (const s of p.subs) this.put(s.handle, encodeEntity(s, ctx));
-        this.put(
-          p.seqend,
-          encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
-        );
-      }
-      if (p.imageReactor)
-        this.put(
-          p.imageReactor,
-          imageDefReactor({ year: this.year, text: this.text }, this.classType('IMAGEDEF_REACTOR'), p.imageReactor, p.handle),
-        );
+      const source = p.source ?? p.e;
+      // What the pieces of one source object report (a true colour) counts once, for that object.
+      this.log.within(source, source.type === 'UNKNOWN' ? source.dxfType : source.type, () => this.encodePlaced(p, ctx));
     }
+  }
+
+  private encodePlaced(p: Placed, ctx: EntityContext): void {
+    this.put(p.handle, encodeEntity(p, ctx));
+    if (p.e.type === 'POLYLINE') {
+      const pl = p.e as PolylineEntity;
+      p.subs.forEach((s, i) => this.put(s.handle, encodeEntity(s, ctx, { pl, index: i })));
+      this.put(
+        p.seqend,
+        encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
+      );
+    } else if (p.subs.length) {
+      for (const s of p.subs) this.put(s.handle, encodeEntity(s, ctx));
+      this.put(
+        p.seqend,
+        encodeEntity({ e: p.e, handle: p.seqend, owner: p.handle, mode: 0, prev: 0, next: 0, subs: [], seqend: 0, kind: 'seqend' }, ctx),
+      );
+    }
+    if (p.imageReactor)
+      this.put(
+        p.imageReactor,
+        imageDefReactor({ year: this.year, text: this.text }, this.classType('IMAGEDEF_REACTOR'), p.imageReactor, p.handle),
+      );
   }
 }
 
@@ -787,4 +835,36 @@ function link(list: Placed[]): void {
     p.prev = list[i - 1]?.handle ?? 0;
     p.next = list[i + 1]?.handle ?? 0;
   });
+}
+
+/**
+ * An inverted XCLIP as a plain one: a frame around the block's content (its key points and the
+ * hole, with a margin) running one way, bridged to the hole running the other, so a nonzero fill
+ * of the ring leaves the hole out. Null when the block has nothing to frame.
+ */
+function invertedAsFrame(clip: BlockClip, block: Block): BlockClip | null {
+  const pts = [...clip.boundary, ...block.entities.flatMap((e) => entityKeyPoints(e))].filter(
+    ([x, y]) => Number.isFinite(x) && Number.isFinite(y),
+  );
+  if (pts.length < 3) return null;
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of pts) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  const m = Math.max(x1 - x0, y1 - y0, 1e-6) * 0.1;
+  [x0, y0, x1, y1] = [x0 - m, y0 - m, x1 + m, y1 + m];
+  let area = 0;
+  clip.boundary.forEach(([ax, ay], i) => {
+    const [bx, by] = clip.boundary[(i + 1) % clip.boundary.length] as [number, number];
+    area += ax * by - bx * ay;
+  });
+  // The frame counter-clockwise, the hole clockwise.
+  const hole = area > 0 ? [...clip.boundary].reverse() : [...clip.boundary];
+  const first = hole[0] as [number, number];
+  const frame: [number, number][] = [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+    [x0, y0],
+  ];
+  return { boundary: [...frame, first, ...hole.slice(1), first], inverted: false };
 }

@@ -239,12 +239,13 @@ export type Quad = [[number, number], [number, number], [number, number], [numbe
 
 /**
  * Even-odd fill of the rings as trapezoids: the plane is cut into horizontal strips at every
- * vertex height; inside one strip no edges cross, so the crossings paired left to right bound
+ * vertex height (and at `cuts`); inside one strip no edges cross, so the crossings paired left to right bound
  * exact trapezoids.
  */
-export function fillTrapezoids(rings: [number, number][][], limit = 50_000): Quad[] {
+export function fillTrapezoids(rings: [number, number][][], limit = 50_000, cuts: readonly number[] = []): Quad[] {
   const edges: [number, number, number, number][] = [];
-  const ys = new Set<number>();
+  // Extra heights to cut at (bands of a gradient), besides every vertex height.
+  const ys = new Set<number>(cuts);
   for (const r of rings)
     for (let i = 0; i < r.length; i++) {
       const a = r[i] as [number, number],

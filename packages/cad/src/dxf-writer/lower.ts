@@ -3,6 +3,7 @@
  * changes through `note` (a structured save-as note, decision 0037), so the writer reports each
  * kind of change once with its count.
  */
+import { aciColor } from '../geom/color';
 import { apply3, isDefaultExtrusion, ocsToWcs } from '../geom/matrix';
 import { plainMText } from '../text/mtext-parser';
 import type {
@@ -25,6 +26,8 @@ import { ellipsePoints, fillTrapezoids, hatchRings, patternLines, patternSegment
 import type { Vec3 } from '../geom/vector';
 
 const MAX_PATTERN_SEGMENTS = 100_000;
+/** Bands a gradient is written as where the version has no gradients. */
+const GRADIENT_BANDS = 48;
 
 /** The common fields of `e`, for the entities that replace it (handle and owner are new). */
 function baseOf(e: Entity): EntityBase {
@@ -62,6 +65,8 @@ export class Lowering {
     private readonly tol: number,
     private readonly report: (n: SaveAsNote) => void,
     private readonly graphics?: GraphicsLowering,
+    /** The first release that holds an MTEXT background mask: DXF 2007, DWG 2004. */
+    private readonly backgroundFrom = 2007,
   ) {
     for (const b of Object.values(d.blocks)) this.blocks.set(b.name.toUpperCase(), b);
   }
@@ -90,8 +95,9 @@ export class Lowering {
           this.note(e.dxfType, 'proxy-graphics', 'kept as its proxy graphics (lines, fills and text)');
           return this.lowerAll(g);
         }
-        if (e.graphics) this.note(e.dxfType, 'not-in-version', 'left out (a custom entity whose proxy graphics could not be kept)');
-        else this.note(e.dxfType, 'no-graphics', 'left out (a custom or proxy entity with no DXF equivalent and no proxy graphics)');
+        // Kept as UNKNOWN by the reader (custom objects, and types it does not decode): with no proxy
+        // graphics to draw (none, or none that draw anything) there is nothing to write.
+        this.note(e.dxfType, 'no-graphics', 'left out (an object the writer cannot encode, with no proxy graphics to keep)');
         return [];
       }
       case 'ACAD_TABLE': {
@@ -130,6 +136,44 @@ export class Lowering {
         this.note('MULTILEADER', 'graphics', 'written as its leader lines and text');
         return this.lowerAll(this.mleader(e));
       }
+      case 'MTEXT': {
+        // A background fill (and its frame) the version cannot hold: drawn as the display draws it
+        // (a solid fill and a closed polyline behind the text), the text kept without it.
+        const bg = e.background;
+        if (bg && bg.flags & 1 && this.year !== 12 && this.year < this.backgroundFrom) {
+          const behind = (this.graphics?.draw(e) ?? []).filter((x) => x.type === 'HATCH' || (x.type === 'LWPOLYLINE' && x.closed));
+          if (behind.length) {
+            this.note('MTEXT', 'graphics', 'background mask drawn as a solid fill behind the text');
+            const { background: _bg, ...text } = e;
+            return [...this.lowerAll(behind), ...this.lower(text)];
+          }
+        }
+        // Columns (2018's MTEXT holds them; the writers write them from 2018): before, the text is
+        // laid out in its columns and written as TEXT runs where the columns put its lines.
+        const c = e.columns;
+        const columns = c && c.type > 0 && (c.count > 1 || c.heights.filter((h) => h > 0).length > 1);
+        if (!columns || this.year >= 2018 || this.year === 12) break;
+        const g = this.graphics?.draw(e);
+        if (!g) break;
+        this.note('MTEXT', 'text', `columns written as TEXT lines (MTEXT has columns from 2018)`);
+        return this.lowerAll(g);
+      }
+      case 'HATCH': {
+        // Gradients arrive in 2004: before, bands of solid fills in the colours the gradient has
+        // there (a linear or cylinder gradient), else one solid fill in its first colour (R12's
+        // hatch rule below takes that colour too).
+        if (!e.gradient || this.year >= 2004 || this.year === 12) break;
+        const bands = this.gradientBands(e);
+        this.note(
+          'HATCH',
+          'solid-fill',
+          `gradient fills written as ${bands ? 'bands of solid fills' : 'solid fills'} (${this.year} has no gradients)`,
+        );
+        if (bands) return bands;
+        const first = e.gradient.colors[0];
+        const { gradient: _g, ...rest } = e;
+        return [{ ...rest, solid: true, pattern: 'SOLID', patternLines: [], ...(first ? { color: { ...first } } : {}) }];
+      }
       case 'MESH':
         if (this.year >= 2010) return [e];
         this.note('MESH', 'polyface', `written as a polyface mesh (DXF ${this.year === 12 ? 'R12' : this.year} has no MESH)`);
@@ -144,9 +188,11 @@ export class Lowering {
     }
     if (!r12) return [e];
     switch (e.type) {
-      case 'MTEXT':
+      case 'MTEXT': {
         this.note('MTEXT', 'text', 'written as TEXT lines, one per line (R12 has no MTEXT)');
-        return this.mtextLines(e);
+        const g = this.graphics?.draw(e);
+        return g ? this.lowerAll(g) : this.mtextLines(e);
+      }
       case 'LWPOLYLINE':
         this.note('LWPOLYLINE', 'polyline', 'written as POLYLINE (R12)');
         return [this.fromLw(e)];
@@ -356,6 +402,58 @@ export class Lowering {
       out.push(m);
     }
     return out;
+  }
+
+  /**
+   * A linear or cylinder gradient as GRADIENT_BANDS solid HATCHes across its axis, each in the
+   * colour the display's gradient has at its middle (colours as hatch.ts resolves them: one-colour
+   * gradients run to the colour's shade or tint; INV* swap the ends). Null for radial gradients.
+   */
+  private gradientBands(e: HatchEntity): HatchEntity[] | null {
+    const g = e.gradient;
+    const name = (g?.name || 'LINEAR').toUpperCase();
+    if (!g || !g.colors.length || /SPHER|CURVED|HEMI/.test(name)) return null;
+    const rgbOf = (c: { aci?: number; rgb?: number } | undefined): number => (c?.rgb !== undefined ? c.rgb : aciColor(c?.aci ?? 7));
+    const mix = (a: number, b: number, f: number): number => {
+      const ch = (sh: number): number => Math.round(((a >> sh) & 255) * (1 - f) + ((b >> sh) & 255) * f);
+      return (ch(16) << 16) | (ch(8) << 8) | ch(0);
+    };
+    let c0 = rgbOf(g.colors[0]);
+    let c1: number;
+    if (g.singleColor || g.colors.length < 2) {
+      const t = Number.isFinite(g.tint) ? Math.min(1, Math.max(0, g.tint)) : 0;
+      c1 = t < 0.5 ? mix(c0, 0x000000, (0.5 - t) * 2) : mix(c0, 0xffffff, (t - 0.5) * 2);
+    } else c1 = rgbOf(g.colors[1]);
+    if (name.startsWith('INV')) [c0, c1] = [c1, c0];
+    // Turn the gradient's axis onto +y, cut the area into bands across it, turn the pieces back.
+    const turn = Math.PI / 2 - (Number.isFinite(g.angle) ? g.angle : 0);
+    const [cos, sin] = [Math.cos(turn), Math.sin(turn)];
+    const rings = hatchRings(e, this.tol).map((r) => r.map(([x, y]): [number, number] => [x * cos - y * sin, x * sin + y * cos]));
+    const ys = rings.flat().map((p) => p[1]);
+    const lo = Math.min(...ys),
+      hi = Math.max(...ys);
+    if (!(hi > lo)) return null;
+    const cuts = Array.from({ length: GRADIENT_BANDS - 1 }, (_, k) => lo + ((k + 1) * (hi - lo)) / GRADIENT_BANDS);
+    const byBand = new Map<number, HatchEntity['paths']>();
+    for (const q of fillTrapezoids(rings, 20_000, cuts)) {
+      const mid = (q[0][1] + q[2][1]) / 2;
+      const band = Math.min(GRADIENT_BANDS - 1, Math.max(0, Math.floor(((mid - lo) / (hi - lo)) * GRADIENT_BANDS)));
+      const back = ([x, y]: [number, number]): { x: number; y: number; bulge: number } => ({
+        x: x * cos + y * sin,
+        y: -x * sin + y * cos,
+        bulge: 0,
+      });
+      const vertices = [q[0], q[1], q[3], q[2]].map(back);
+      const paths = byBand.get(band) ?? [];
+      paths.push({ flags: 2, polyline: { vertices, closed: true }, edges: [] });
+      byBand.set(band, paths);
+    }
+    const { gradient: _g, ...rest } = e;
+    return [...byBand].map(([band, paths]): HatchEntity => {
+      const t = (band + 0.5) / GRADIENT_BANDS;
+      const f = name.includes('CYLINDER') ? (t < 0.5 ? 2 * t : 2 - 2 * t) : t;
+      return { ...rest, solid: true, pattern: 'SOLID', patternLines: [], paths, color: { rgb: mix(c0, c1, f) } };
+    });
   }
 
   private hatch(e: HatchEntity): Entity[] {

@@ -6,8 +6,9 @@
  * turned into what it can (see `lower.ts`) and reported once per kind in `notes`.
  */
 import { entityKeyPoints } from '../key-points';
+import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
 import { nearestAci } from '../geom/color';
-import type { Block, Drawing, Entity, Layout } from '../model';
+import type { Block, BlockClip, Drawing, Entity, Layout } from '../model';
 import { Groups, toAscii, toBinary, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
@@ -103,6 +104,39 @@ class DxfWriter implements EntityWriterContext {
     return (this.seed++).toString(16).toUpperCase();
   }
 
+  /** Source entity handle → its new handle, and whether an entity was written with it. */
+  private readonly bySource = new Map<string, { handle: string; used: boolean }>();
+
+  entityHandle(e: Entity): string {
+    const key = e.handle ? upper(e.handle) : '';
+    const promised = key ? this.bySource.get(key) : undefined;
+    // A second entity with the same source handle (pieces of one object) gets a handle of its own.
+    if (promised?.used || (!promised && !key)) return this.handle();
+    if (promised) {
+      promised.used = true;
+      return promised.handle;
+    }
+    const handle = this.handle();
+    this.bySource.set(key, { handle, used: true });
+    return handle;
+  }
+
+  /** XCLIPs written: the INSERT, its extension dictionary and the clip. */
+  private readonly clips: { insert: string; xdict: string; clip: BlockClip }[] = [];
+
+  xclip(insert: string, clip: BlockClip): string {
+    const xdict = this.handle();
+    this.clips.push({ insert, xdict, clip });
+    return xdict;
+  }
+
+  refHandle(source: string): string {
+    const key = upper(source);
+    let promised = this.bySource.get(key);
+    if (!promised) this.bySource.set(key, (promised = { handle: this.handle(), used: false }));
+    return promised.handle;
+  }
+
   /** Counts one object changed to fit the version. */
   note(n: SaveAsNote): void {
     this.log.note(n);
@@ -139,7 +173,7 @@ class DxfWriter implements EntityWriterContext {
       this.writeBlock(blocks, block, s.paper, inEntities ? [] : s.entities);
       if (inEntities) for (const e of s.entities) this.writeEntity(entities, e, this.records.get(s.block), s.paper);
     }
-    for (const b of userBlocks) this.writeBlock(blocks, b, false, b.entities);
+    for (const b of userBlocks) this.writeBlock(blocks, b, false, inDrawOrder(d, b.entities, b.recordHandle));
 
     const objects = this.r12 ? null : this.objects(spaces);
     const tables = this.tables(spaces);
@@ -166,7 +200,9 @@ class DxfWriter implements EntityWriterContext {
   private spaces(): Space[] {
     const d = this.d;
     const model = d.layouts.find((l) => l.isModel);
-    const spaces: Space[] = [{ block: '*Model_Space', entities: d.modelSpace, paper: false, ...(model ? { layout: model } : {}) }];
+    // Entities in their draw order (decision 0037): fresh handles rise in writing order.
+    const modelEntities = inDrawOrder(d, d.modelSpace, recordHandleOf(d, '*Model_Space'));
+    const spaces: Space[] = [{ block: '*Model_Space', entities: modelEntities, paper: false, ...(model ? { layout: model } : {}) }];
     const papers = d.layouts.filter((l) => !l.isModel);
     // The active layout (*Paper_Space) stays first.
     papers.sort((a, b) =>
@@ -174,11 +210,21 @@ class DxfWriter implements EntityWriterContext {
     );
     papers.forEach((l, i) => {
       if (this.r12 && i > 0) {
-        for (const e of l.entities ?? [])
-          this.note(change(e.type, 'not-in-version', 'entities of a second paper layout left out (R12 has one paper space)', l.name));
+        const what = 'entities of a second paper layout left out (R12 has one paper space)';
+        for (const e of l.entities ?? []) {
+          this.note(change(e.type === 'UNKNOWN' ? e.dxfType : e.type, 'not-in-version', what, l.name));
+          // A block reference's attributes go with it.
+          if (e.type === 'INSERT')
+            for (let k = 0; k < e.attributes.length; k++) this.note(change('ATTRIB', 'not-in-version', what, l.name));
+        }
         return;
       }
-      spaces.push({ block: i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`, layout: l, entities: l.entities ?? [], paper: true });
+      spaces.push({
+        block: i === 0 ? '*Paper_Space' : `*Paper_Space${i - 1}`,
+        layout: l,
+        entities: layoutEntitiesInOrder(d, l),
+        paper: true,
+      });
     });
     if (spaces.length === 1) spaces.push({ block: '*Paper_Space', entities: [], paper: true });
     return spaces;
@@ -208,11 +254,15 @@ class DxfWriter implements EntityWriterContext {
   }
 
   private writeEntity(out: Groups, source: Entity, owner: string, paper: boolean): void {
-    for (const e of this.lowering.lower(source)) {
-      // Lowering leaves no type without a writer (MLINE, MULTILEADER, ACAD_TABLE, UNKNOWN are replaced or left out).
-      const write = DXF_WRITERS[e.type] as WriteEntity | null;
-      if (write) write(this, out, e, owner, paper);
-    }
+    const pieces = this.lowering.lower(source);
+    // What the pieces report (a true colour) counts once, for the source object.
+    this.log.within(source, source.type === 'UNKNOWN' ? source.dxfType : source.type, () => {
+      for (const e of pieces) {
+        // Lowering leaves no type without a writer (MLINE, MULTILEADER, ACAD_TABLE, UNKNOWN are replaced or left out).
+        const write = DXF_WRITERS[e.type] as WriteEntity | null;
+        if (write) write(this, out, e, owner, paper);
+      }
+    });
   }
 
   private tables(spaces: Space[]): Groups {
@@ -342,7 +392,10 @@ class DxfWriter implements EntityWriterContext {
           .g(50, s?.oblique ?? 0)
           .g(71, s?.generation ?? 0)
           .g(42, 2.5);
-        out.g(3, s?.font || 'txt').g(4, s?.bigFont ?? '');
+        // R12 has no font family (2000+ keep it in the ACAD extended data below): a TrueType style
+        // without a font file names the family's file instead, so it is not drawn in txt.
+        const font = s?.font || (this.r12 && s?.fontFamily ? `${s.fontFamily}.ttf` : 'txt');
+        out.g(3, font).g(4, s?.bigFont ?? '');
         if (!this.r12 && s?.fontFamily) out.g(1001, 'ACAD').g(1000, s.fontFamily).g(1071, 0);
       }
     });
@@ -357,7 +410,10 @@ class DxfWriter implements EntityWriterContext {
         entry('DIMSTYLE', this.dimstyles.get(name), 'AcDbDimStyleTableRecord', name, 0);
         for (const [k, v] of Object.entries(s?.vars ?? {})) {
           const code = Number(k);
-          if (this.dimVarAllowed(code, v)) out.g(code, v as GroupValue);
+          if (code >= 340 && code <= 347) {
+            const ref = this.r12 || typeof v !== 'string' ? null : this.dimRef(code, v);
+            if (ref) out.g(code, ref);
+          } else if (this.dimVarAllowed(code, v)) out.g(code, v as GroupValue);
         }
       }
     });
@@ -376,9 +432,26 @@ class DxfWriter implements EntityWriterContext {
     return out;
   }
 
+  /**
+   * The new handle of what a DIMSTYLE handle group names: its text style (340), leader and arrow
+   * blocks (341..344, block records) or dimension linetypes (345..347); null when it is not written.
+   */
+  private dimRef(code: number, source: string): string | null {
+    const d = this.d;
+    const key = upper(source);
+    const name =
+      code === 340
+        ? Object.values(d.textStyles).find((x) => x.handle && upper(x.handle) === key)?.name
+        : code <= 344
+          ? d.blockRecords.find((r) => r.handle && upper(r.handle) === key)?.name
+          : Object.values(d.linetypes).find((l) => l.handle && upper(l.handle) === key)?.name;
+    const table = code === 340 ? this.styles : code <= 344 ? this.records : this.ltypes;
+    return name && table.has(name) ? table.get(name) : null;
+  }
+
   /** DIMSTYLE groups that keep their meaning in this version; handles and names of blocks are left out. */
   private dimVarAllowed(code: number, v: unknown): boolean {
-    if ([2, 5, 70, 100, 105, 330].includes(code) || code >= 1000 || code >= 340) return false;
+    if ([2, 5, 70, 100, 105, 330].includes(code) || code >= 1000 || (code >= 340 && code !== 371 && code !== 372)) return false;
     const isString = typeof v === 'string';
     const kind = code >= 3 && code <= 7 ? 0 : 1;
     if ((kind === 0) !== isString) return false;
@@ -457,6 +530,7 @@ class DxfWriter implements EntityWriterContext {
       .g(52, 90);
     out.g(71, 2).g(49, 0.5).g(62, 256).g(6, 'BYLAYER').g(49, -0.5).g(62, 256).g(6, 'BYLAYER');
     layouts.forEach(([name, s], i) => this.layout(out, name, s, i, layoutsDict));
+    for (const c of this.clips) this.spatialFilter(out, c, dict);
     if (imageDict) {
       dict(
         imageDict,
@@ -479,6 +553,35 @@ class DxfWriter implements EntityWriterContext {
       }
     }
     return out;
+  }
+
+  /**
+   * An XCLIP: the INSERT's extension dictionary → ACAD_FILTER → SPATIAL, a SPATIAL_FILTER whose
+   * boundary is in block coordinates (both of its matrices the identity); an inverted clip also
+   * keeps its hole in the ACAD_XREC_ROUNDTRIP record AutoCAD writes for it.
+   */
+  private spatialFilter(
+    out: Groups,
+    c: { insert: string; xdict: string; clip: BlockClip },
+    dict: (h: string, owner: string, entries: [string, string][]) => void,
+  ): void {
+    const filters = this.handle(),
+      filter = this.handle();
+    const own = c.clip.inverted ? { xdict: this.handle(), record: this.handle() } : null;
+    dict(c.xdict, c.insert, [['ACAD_FILTER', filters]]);
+    dict(filters, c.xdict, [['SPATIAL', filter]]);
+    out.g(0, 'SPATIAL_FILTER').g(5, filter);
+    if (own) out.g(102, '{ACAD_XDICTIONARY').g(360, own.xdict).g(102, '}');
+    out.g(330, filters).g(100, 'AcDbFilter').g(100, 'AcDbSpatialFilter').g(70, c.clip.boundary.length);
+    for (const p of c.clip.boundary) out.pt(10, p, true);
+    out.pt(210, [0, 0, 1]).pt(11, [0, 0, 0]).g(71, 1).g(72, 0).g(73, 0);
+    for (let k = 0; k < 2; k++) for (const v of [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]) out.g(40, v);
+    if (!own) return;
+    dict(own.xdict, filter, [['ACAD_XREC_ROUNDTRIP', own.record]]);
+    out.g(0, 'XRECORD').g(5, own.record).g(330, own.xdict).g(100, 'AcDbXrecord').g(280, 1);
+    out.g(102, 'ACAD_INVERTEDCLIP_ROUNDTRIP');
+    for (const p of c.clip.boundary) out.pt(10, [p[0], p[1], 0]);
+    out.g(102, 'ACAD_INVERTEDCLIP_ROUNDTRIP_COMPARE');
   }
 
   private layout(out: Groups, name: string, s: Space, index: number, owner: string): void {

@@ -444,7 +444,8 @@ export async function receiveChunk(deps: ConversionDeps, query: TUploadFileQuery
   // This file may have been refused meanwhile (its first chunk, sent in parallel): nothing of it is kept.
   const refused = await fileOf(deps.db, task.tasktag, query.fileindex);
   if (refused?.state === 'failed') {
-    if (inPlace === undefined) await deps.storage.delete(key);
+    // Its own object, or the assembly the refusal deleted and this write made again.
+    await deps.storage.delete(key);
     return answer(task, false, query.chunks, await filesDone(deps, task));
   }
   await upsertChunk(deps.db, {

@@ -149,7 +149,7 @@ describe('uploadpar', () => {
   it('keeps the version pdf2cad was asked for', async () => {
     const caller = freshClient();
     const fields = { tasktype: 'pdf2cad', outputfileextension: 'dxf', fileversion: 'R12', filename: '图纸.pdf', filecount: 1 };
-    const task = await startTask(t, caller, fields as Record<string, string>);
+    const task = await startTask(t, caller, fields);
     const row = await t.database.db.selectFrom('conversion_task').selectAll().where('tasktag', '=', task.tasktag).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ tasktype: 'pdf2cad', output_ext: 'dxf', file_version: 'R12' });
   });
@@ -346,6 +346,31 @@ describe('uploadfile', () => {
     ]);
     expect(t.jobs.enqueued.map((job) => job.tasktag)).toContain(task.tasktag);
     expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([`conversion/${task.tasktag}/in/1`]);
+  });
+
+  it('refuses a file of the wrong type alone, with what it stored before its first chunk came (decision 0036)', async () => {
+    const caller = freshClient();
+    const task = await startTask(t, caller, cad2pdf(['scan.dwg', 'plan.dxf']));
+    const png = Buffer.concat([solidPng(64, [200, 10, 10]), Buffer.alloc(8 * KB)]);
+    // Its last chunk first, then its first chunk shows it is not a drawing.
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, png.subarray(4 * KB))).body).toMatchObject({ code: 11000 });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 0 }, png)).body).toEqual({
+      code: WRONG_TYPE,
+      message: CONVERSION_MESSAGES.wrongType('DWG或DXF'),
+    });
+    expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
+    expect(await chunkRows(task.tasktag)).toBe(0);
+    // A chunk of it sent again is not kept; the other file completes the task.
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, png.subarray(4 * KB))).body).toMatchObject({ code: 11000 });
+    expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
+    expect((await sendChunk(t, task, { fileindex: 1, chunks: 1, chunk: 0 }, DXF)).body).toMatchObject({ code: 10000 });
+    const queued = await state(caller, task);
+    expect(queued).toMatchObject({ status: 'queued' });
+    expect((queued['files'] as Array<Record<string, unknown>>)[0]).toMatchObject({
+      state: 'failed',
+      reason: CONVERSION_MESSAGES.wrongType('DWG或DXF'),
+      retryable: false,
+    });
   });
 
   it('refuses an over-large chunk while it streams, without its length announced', async () => {

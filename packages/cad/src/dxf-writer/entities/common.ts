@@ -3,7 +3,7 @@
  * and the groups every entity starts with.
  */
 import { nearestAci } from '../../geom/color';
-import type { Color, Drawing, Entity } from '../../model';
+import type { BlockClip, Color, Drawing, Entity } from '../../model';
 import type { Vec3 } from '../../geom/vector';
 import { change, type SaveAsNote } from '../../save-as';
 import type { Groups } from '../encode';
@@ -27,6 +27,15 @@ export interface EntityWriterContext {
   readonly imageDefs: Map<string, { handle: string; fileName: string; size?: [number, number] }>;
   /** A fresh handle. */
   handle(): string;
+  /**
+   * The handle for an entity about to be written: the one already promised to its source handle
+   * (something written earlier refers to it), else a fresh one, remembered for later references.
+   */
+  entityHandle(e: Entity): string;
+  /** The handle promised to the entity written for source handle `source` (it is written later or was written). */
+  refHandle(source: string): string;
+  /** An INSERT's XCLIP: the extension dictionary to write it in (the objects follow in OBJECTS). */
+  xclip(insert: string, clip: BlockClip): string;
   /** Counts one object changed to fit the version (decision 0037). */
   note(n: SaveAsNote): void;
 }
@@ -41,8 +50,10 @@ export function layerName(w: EntityWriterContext, name: string): string {
 
 /** 0 TYPE, handle, owner, common groups; returns the handle. */
 export function common(w: EntityWriterContext, out: Groups, e: Entity, type: string, owner: string, paper: boolean): string {
-  const h = w.handle();
+  const h = w.entityHandle(e);
   out.g(0, type).g(5, h);
+  // An XCLIPped block reference owns the extension dictionary its SPATIAL_FILTER hangs from.
+  if (e.type === 'INSERT' && e.clip && !w.r12) out.g(102, '{ACAD_XDICTIONARY').g(360, w.xclip(h, e.clip)).g(102, '}');
   if (!w.r12) out.g(330, owner).g(100, 'AcDbEntity');
   if (paper) out.g(67, 1);
   out.g(8, layerName(w, e.layer));

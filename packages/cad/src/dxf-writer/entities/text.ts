@@ -50,4 +50,27 @@ export function writeMText(w: EntityWriterContext, out: Groups, e: EntityOf<'MTE
     color(w, out, e.background.color, 63, 421, e.type);
     out.g(45, e.background.scale).g(441, 0);
   } else if (e.background && e.background.flags) w.note(change('MTEXT', 'detail', `background masks left out (DXF ${w.version} has none)`));
+  // 2018 keeps columns in an embedded object after the text (earlier versions get them lowered, lower.ts).
+  const c = e.columns && e.columns.type > 0 ? e.columns : undefined;
+  if (w.year >= 2018 && c) {
+    const r = (e.rotation * Math.PI) / 180;
+    out
+      .g(101, 'Embedded Object')
+      .g(70, 1)
+      .pt(10, e.direction ?? [Math.cos(r), Math.sin(r), 0])
+      .pt(11, e.insertion);
+    out
+      .g(40, e.width)
+      .g(41, e.definedHeight ?? 0)
+      .g(42, e.width)
+      .g(43, e.definedHeight ?? 0);
+    out
+      .g(71, c.type)
+      .g(72, Math.max(1, c.count))
+      .g(44, c.width)
+      .g(45, c.gutter)
+      .g(73, c.autoHeight ? 1 : 0)
+      .g(74, 0);
+    for (const h of c.type === 2 && !c.autoHeight ? c.heights : []) out.g(46, h);
+  }
 }

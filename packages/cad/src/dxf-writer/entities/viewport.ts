@@ -21,6 +21,18 @@ export function writeViewport(w: EntityWriterContext, out: Groups, e: EntityOf<'
   out.pt(12, e.viewCenter, true).pt(13, [0, 0], true).pt(14, [10, 10], true).pt(15, [10, 10], true);
   out.pt(16, e.viewDirection).pt(17, e.viewTarget).g(42, 50).g(43, 0).g(44, 0).g(45, e.viewHeight).g(50, 0).g(51, e.twist).g(72, 1000);
   for (const l of frozenLayerNames(w, e.frozenLayers)) out.g(331, w.layers.get(l));
+  // The clip boundary of a non-rectangular viewport: a paper-space entity of its layout, written as itself.
+  const clip = e.clipBoundaryHandle ? clipBoundary(w, e.clipBoundaryHandle) : null;
+  if (clip) out.g(340, clip);
   out.g(90, e.flags).g(281, 0).g(71, 1).g(74, 0);
   out.pt(110, [0, 0, 0]).pt(111, [1, 0, 0]).pt(112, [0, 1, 0]).g(79, 0).g(146, 0);
+}
+
+const CLIP_TYPES = new Set(['LWPOLYLINE', 'POLYLINE', 'CIRCLE', 'ELLIPSE', 'SPLINE']);
+
+/** The new handle of a viewport's clip boundary, when that entity is in a layout and kept as itself. */
+function clipBoundary(w: EntityWriterContext, source: string): string | null {
+  const key = source.toUpperCase();
+  const found = w.d.layouts.some((l) => (l.entities ?? []).some((x) => x.handle?.toUpperCase() === key && CLIP_TYPES.has(x.type)));
+  return found ? w.refHandle(source) : null;
 }

@@ -1,5 +1,6 @@
 import { DWG_WRITE_VERSIONS } from '@xcad/cad/dwg-writer';
-import { DWG_OUTPUT_VERSIONS, cadVersionsFor } from '@xcad/protocol';
+import { SAVE_AS_HOWS } from '@xcad/cad/save-as';
+import { DWG_OUTPUT_VERSIONS, FILE_CHANGE_HOWS, cadVersionsFor } from '@xcad/protocol';
 import { describe, expect, it } from 'vitest';
 import { acceptsInput, expectedInputs, layoutImageName, outputNameOf, planConversion, stemOf, uniqueNames } from './conversion-plan';
 import { JOB_MESSAGES } from './job-messages';
@@ -94,6 +95,12 @@ describe('inputs', () => {
     expect(acceptsInput('cad2pdf', null)).toBe(false);
     expect(expectedInputs('cad2pdf')).toBe('DWG/DXF');
     expect(JOB_MESSAGES.wrongInput(expectedInputs('cad2jpg'))).toBe('文件类型不正确，请上传DWG/DXF文件');
+  });
+});
+
+describe('the change report on the wire (decision 0036)', () => {
+  it("carries every way the engine's save-as report changes an object, and the renderer's not-drawn", () => {
+    expect([...FILE_CHANGE_HOWS].sort()).toEqual([...SAVE_AS_HOWS, 'not-drawn'].sort());
   });
 });
 

@@ -1,12 +1,9 @@
-import { CadConvertError, convertDrawing } from '@xcad/cad/convert';
+import { CadConvertError, convertDrawing, writeDrawingAs } from '@xcad/cad/convert';
 import { CadLimitError, CadReadError, type LimitName } from '@xcad/cad/errors';
 import { checkOutputBytes } from '@xcad/cad/limits';
-import { writeDxf } from '@xcad/cad/dxf-writer';
-import { writeDwg } from '@xcad/cad/dwg-writer';
-import type { Drawing } from '@xcad/cad/model';
 import { openDrawing } from '@xcad/cad/open';
 import { pdfToDrawing } from '@xcad/cad/pdf';
-import { ZFileChange, type TFileChange, type TFileSummary } from '@xcad/protocol';
+import type { TFileChange } from '@xcad/protocol';
 import {
   serveConversions,
   type ConversionReport,
@@ -38,35 +35,7 @@ function failureOf(
   return { failure: 'internal', detail };
 }
 
-/** Dropped before lowered, then the most objects first (the order the engine's save-as report keeps). */
-function ordered(changes: readonly TFileChange[]): TFileChange[] {
-  return [...changes].sort((a, b) => (a.outcome === b.outcome ? b.count - a.count : a.outcome === 'dropped' ? -1 : 1));
-}
-
-/**
- * The save-as changes of a writer's result (the engine's `changes`, contract of decision 0036), checked
- * at this boundary: a result without them (an engine before the report) changed nothing it can tell.
- */
-function changesOf(written: object): TFileChange[] {
-  if (!('changes' in written)) return [];
-  const parsed = ZFileChange.array().safeParse(written.changes);
-  return parsed.success ? ordered(parsed.data) : [];
-}
-
-/** The layouts with something in them ('Model' for model space) and the objects of model and paper space. */
-function summaryOf(drawing: Drawing): TFileSummary {
-  const paper = drawing.layouts.filter((layout) => !layout.isModel && (layout.entities?.length ?? 0) > 0);
-  const layouts = [...(drawing.modelSpace.length > 0 ? ['Model'] : []), ...paper.map((layout) => layout.name)];
-  const objects = drawing.modelSpace.length + paper.reduce((sum, layout) => sum + (layout.entities?.length ?? 0), 0);
-  return { layouts, objects };
-}
-
-/** A drawing written in the target's format and version. */
-function writeCad(drawing: Drawing, target: CadTarget): { bytes: Uint8Array; notes: string[] } {
-  return target.format === 'dwg' ? writeDwg(drawing, { version: target.version }) : writeDxf(drawing, { version: target.version });
-}
-
-/** cad2ver and pdf2cad: one DXF or DWG of the version asked, and what it holds and lost. */
+/** cad2ver and pdf2cad: one DXF or DWG of the version asked, what it holds and what the version changed (decision 0036). */
 async function writeCadOf(
   input: Uint8Array,
   options: WorkerConvertOptions,
@@ -79,12 +48,12 @@ async function writeCadOf(
         options.name ?? 'drawing.dwg',
         options.dwgTimeoutMs === undefined ? {} : { dwgTimeoutMs: options.dwgTimeoutMs },
       );
-  const written = writeCad(opened.drawing, target);
+  const saved = writeDrawingAs(opened.drawing, target);
   const readNotes = 'notes' in opened ? opened.notes.length : opened.warnings.length;
   return {
-    data: checkOutputBytes(written.bytes),
-    notes: readNotes + written.notes.length,
-    report: { summary: summaryOf(opened.drawing), changes: changesOf(written) },
+    data: checkOutputBytes(saved.bytes),
+    notes: readNotes + saved.notes.length,
+    report: { summary: saved.summary, changes: saved.changes },
   };
 }
 
@@ -96,12 +65,10 @@ async function convert(request: ConversionRequest): Promise<ConversionOutcome> {
       return { ok: true, outputs: [{ layout: undefined, data: written.data }], warnings: written.notes, report: written.report };
     }
     const result = await convertDrawing(request.input, request.options);
-    const skipped = Object.entries(result.skipped).map(([type, count]): TFileChange => ({
-      type,
-      count,
-      outcome: 'dropped',
-      how: 'not-drawn',
-    }));
+    // What could not be drawn, the most objects first (the save-as report's order).
+    const skipped = Object.entries(result.skipped)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([type, count]): TFileChange => ({ type, count, outcome: 'dropped', how: 'not-drawn' }));
     return {
       ok: true,
       outputs: result.outputs.map((output) => ({ layout: output.name, data: output.data })),
@@ -111,7 +78,7 @@ async function convert(request: ConversionRequest): Promise<ConversionOutcome> {
           layouts: result.outputs.flatMap((output) => output.layouts),
           objects: Object.values(result.drawn).reduce((sum, count) => sum + count, 0),
         },
-        changes: ordered(skipped),
+        changes: skipped,
       },
     };
   } catch (error) {

@@ -314,6 +314,10 @@ describe('refusals (not retried)', { timeout: 60_000 }, () => {
     const source = await readDxf(fixture('skydxf_splines.dxf'));
     const reread = await readDxf(written);
     expect(reread.drawing.modelSpace.length).toBeGreaterThan(0);
+    // R12 has no splines: the file's report says they were written as polylines, and how many (decision 0036).
+    const [r12Report] = (await filesOf(r12)).map((file) => JSON.parse(file.report ?? 'null') as { changes: unknown[] } | null);
+    const splineCount = source.drawing.modelSpace.filter((e) => e.type === 'SPLINE').length;
+    expect(r12Report?.changes).toContainEqual({ type: 'SPLINE', count: splineCount, outcome: 'lowered', how: 'polyline' });
 
     const doneDwg = await ended(dwg);
     expect(doneDwg).toMatchObject({ status: 'done', result_name: '样条_2000.dwg' });
