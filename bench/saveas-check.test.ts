@@ -18,7 +18,15 @@ import { convertToDxf, writeDxf, type DxfVersion } from '@xcad/cad/dxf-writer';
 import { openDrawing } from '@xcad/cad/open';
 import { cadVersionsFor } from '@xcad/protocol';
 import { checkResult, original, type Converted } from './saveas-check';
-import { countsDisagree, lostUnreported, readbackProblems, reportedByType, type Counts, type Target } from './saveas-shared';
+import {
+  countsDisagree,
+  lostUnreported,
+  readbackProblems,
+  reportedByType,
+  type Counts,
+  type Target,
+  type TargetRow,
+} from './saveas-shared';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = resolve(here, '../packages/cad/test-fixtures');
@@ -114,5 +122,25 @@ describe('the save-as check on committed fixtures', () => {
     // The same loss reported (as the engine's change report would) is no longer "lost unreported".
     const reported = { ...row, changes: [{ type: 'HATCH', count: hatches, outcome: 'dropped', how: 'not-in-version' }] };
     expect(lostUnreported(reported, reportedByType(reported))).toEqual([]);
+  });
+
+  it('a paper layout left out is not counted twice: its report does not also cover a loss elsewhere', () => {
+    // R12 left out a layout with 2 LINEs (reported 'not-in-version'; the original's count already
+    // leaves that layout out), and 2 more LINEs went missing elsewhere without a word.
+    const row: TargetRow = {
+      kind: 'row',
+      target: { format: 'dxf', version: 'R12' },
+      status: 'ok',
+      notes: [],
+      readback: [],
+      countsIn: { LINE: 10 },
+      countsOut: { LINE: 8 },
+      countsLeftOut: { LINE: 2 },
+      changes: [{ type: 'LINE', count: 2, outcome: 'dropped', how: 'not-in-version' }],
+    };
+    expect(lostUnreported(row, reportedByType(row))).toEqual([{ type: 'LINE', in: 10, out: 8, reported: 0 }]);
+    // The same 2 dropped from the model (no layout left out) are reported, not lost.
+    const inModel: TargetRow = { ...row, countsLeftOut: {} };
+    expect(lostUnreported(inModel, reportedByType(inModel))).toEqual([]);
   });
 });

@@ -222,6 +222,11 @@ export async function checkResult(orig: Original, target: Target, out: Converted
   row.countsIn = left.length
     ? drawnCounts({ ...orig.drawing, layouts: orig.drawing.layouts.filter((l) => !left.includes(l)) })
     : orig.counts;
+  if (left.length) {
+    const leftOut: Counts = {};
+    for (const [type, n] of Object.entries(orig.counts)) if (n > (row.countsIn[type] ?? 0)) leftOut[type] = n - (row.countsIn[type] ?? 0);
+    row.countsLeftOut = leftOut;
+  }
   row.countsOut = drawnCounts(back);
   row.countsAll = allCounts(back);
   const t2 = performance.now();

@@ -70,6 +70,8 @@ export interface TargetRow {
   /** The reader's warnings on the result (LibreDWG's error codes for a DWG). */
   readback: string[];
   countsIn?: Counts;
+  /** The entities of the paper layouts the writer reports leaving out (not in `countsIn`). */
+  countsLeftOut?: Counts;
   countsOut?: Counts;
   /** The result's entities in the model, the layouts and every block (what ezdxf is compared with). */
   countsAll?: Counts;
@@ -106,7 +108,18 @@ export interface Lost {
 export function reportedByType(row: TargetRow): { byType: Counts; lines: string[]; kind: 'changes' | 'notes' } {
   const byType: Counts = {};
   if (row.changes) {
-    for (const c of row.changes) byType[c.type] = (byType[c.type] ?? 0) + c.count;
+    // The entities of a left-out layout are reported 'not-in-version' by type; the original's count
+    // already leaves that layout out, so they must not cover a loss elsewhere too.
+    const leftOut: Counts = { ...(row.countsLeftOut ?? {}) };
+    for (const c of row.changes) {
+      let n = c.count;
+      if (c.how === 'not-in-version') {
+        const covered = Math.min(n, leftOut[c.type] ?? 0);
+        leftOut[c.type] = (leftOut[c.type] ?? 0) - covered;
+        n -= covered;
+      }
+      byType[c.type] = (byType[c.type] ?? 0) + n;
+    }
     return { byType, lines: row.changes.map((c: SaveAsChangeLike) => `${c.type} ${c.how} ${c.count} (${c.outcome})`), kind: 'changes' };
   }
   for (const note of row.notes) {
