@@ -18,7 +18,7 @@ export const SAVE_AS_HOWS = [
   'proxy-graphics', // lowered: a custom object kept as its proxy graphics
   'detail', // lowered: a detail the target cannot keep is left out, the object stays
   'not-in-version', // dropped: the target has no such object and no graphic equivalent
-  'no-graphics', // dropped: a custom object with no graphics to keep
+  'no-graphics', // dropped: an object the writer cannot carry, with no proxy graphics to keep
   'broken-input', // dropped: the input itself is damaged (e.g. its block is missing)
 ] as const;
 export type SaveAsHow = (typeof SAVE_AS_HOWS)[number];

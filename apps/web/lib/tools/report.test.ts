@@ -33,7 +33,7 @@ describe('the change report', () => {
       '多重引线 ×3：目标版本不支持，已转换为直线、文字和填充，外观不变',
     );
     expect(lineOf('zh-CN', { type: 'ACAD_PROXY_ENTITY', count: 2, outcome: 'dropped', how: 'no-graphics' })).toBe(
-      '代理对象 ×2：没有可保留的图形，已略去',
+      '代理对象 ×2：暂不能转换，也没有可保留的代理图形，已略去',
     );
     expect(lineOf('en', { type: 'MESH', count: 1, outcome: 'lowered', how: 'polyface' })).toBe(
       'Mesh ×1: not in the target version, written as a polyface mesh',
