@@ -127,7 +127,7 @@ describe('online conversion', () => {
     // The splines become polylines, and the layer's lineweight (R12 has none) is a detail left out.
     const changes = await row.getByTestId('tool-file-change').allTextContents();
     expect(changes).toHaveLength(2);
-    expect(changes).toContain('样条曲线 ×2：目标版本不支持，已转换为多段线');
+    expect(changes).toContain('样条曲线 ×2：已转换为多段线，外观不变');
     expect(changes).toContain('图层 ×1：目标版本无法保留部分细节，细节已略去，对象保留');
     if ((await page.getByTestId('consent-accept').count()) > 0) await page.getByTestId('consent-accept').click();
     await expect.poll(() => page.getByTestId('tool-download').isDisabled(), { timeout: 10_000 }).toBe(false);

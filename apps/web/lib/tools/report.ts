@@ -1,7 +1,7 @@
 import type { TFileChange } from '@xcad/protocol';
 
 // What a converted file's report says on the result page (decision 0036): each change as a short
-// line, "多重引线 ×3：目标版本不支持，已转换为直线、文字和填充，外观不变". The object's name comes from
+// line, "多重引线 ×3：已转换为直线、文字和填充，外观不变". The object's name comes from
 // the page's messages, with AutoCAD's own name for a type they do not name; the way it changed
 // from its code, or from its outcome for a code the page does not know yet.
 
