@@ -342,3 +342,81 @@ describe('R12 dimension without its block', () => {
     expect(changes.find((c) => c.type === 'DIMENSION' && c.how === 'broken-input')).toBeUndefined();
   });
 });
+
+describe('R12: construction lines, images and leaders keep their look', () => {
+  /** What R12 has no entity for, among lines it has: a LINE and a box for the drawing's extents. */
+  function r12Objects(): Drawing {
+    const d = emptyDrawing({ acadVersion: 'AC1032', release: 'R2018', encoding: 'utf-8', vars: {} });
+    d.modelSpace = [
+      {
+        ...base({ layer: '0' }),
+        type: 'LWPOLYLINE',
+        closed: true,
+        constantWidth: 0,
+        elevation: 0,
+        vertices: [
+          { x: 0, y: 0, startWidth: 0, endWidth: 0, bulge: 0 },
+          { x: 100, y: 0, startWidth: 0, endWidth: 0, bulge: 0 },
+          { x: 100, y: 60, startWidth: 0, endWidth: 0, bulge: 0 },
+          { x: 0, y: 60, startWidth: 0, endWidth: 0, bulge: 0 },
+        ],
+      },
+      { ...base(), type: 'XLINE', base: [50, 30, 0], direction: [0.6, 0.8, 0] },
+      { ...base(), type: 'RAY', base: [20, 10, 0], direction: [1, 0, 0] },
+      {
+        ...base(),
+        type: 'IMAGE',
+        insertion: [60, 35, 0],
+        u: [0.1, 0, 0],
+        v: [0, 0.1, 0],
+        imageSize: [300, 200],
+        fileName: 'site-photo.jpg',
+        displayFlags: 7,
+        clipping: false,
+        clipType: 1,
+        clipBoundary: [],
+      },
+      {
+        ...base(),
+        type: 'LEADER',
+        vertices: [
+          [10, 50, 0],
+          [20, 40, 0],
+          [35, 45, 0],
+        ],
+        arrowhead: true,
+        pathType: 1,
+        style: 'Standard',
+        hookline: false,
+      },
+    ];
+    return d;
+  }
+
+  it('an XLINE and a RAY become LINEs across the drawing, an IMAGE its frame, a spline LEADER its curve and arrowhead', async () => {
+    const src = r12Objects();
+    const { bytes, changes } = writeDxf(src, { version: 'R12', graphics: graphicsLowering(src) });
+    const by = (type: string) => changes.find((c) => c.type === type);
+    expect(by('XLINE')).toEqual({ type: 'XLINE', count: 1, outcome: 'lowered', how: 'line' });
+    expect(by('RAY')).toEqual({ type: 'RAY', count: 1, outcome: 'lowered', how: 'line' });
+    // The picture itself cannot go to R12: dropped, its frame kept.
+    expect(by('IMAGE')).toEqual({ type: 'IMAGE', count: 1, outcome: 'dropped', how: 'frame' });
+    expect(by('LEADER')).toEqual({ type: 'LEADER', count: 1, outcome: 'lowered', how: 'graphics' });
+    const back = readDxf(bytes).drawing;
+    const lines = back.modelSpace.filter((e): e is EntityOf<'LINE'> => e.type === 'LINE');
+    // The XLINE through (50, 30) along (0.6, 0.8) meets the box's bottom and top edges.
+    const xline = lines.find((l) => Math.abs(l.start[0] - 50 + (30 / 0.8) * 0.6) < 1e-6 && l.start[1] === 0);
+    expect(xline?.end).toEqual([50 + (30 / 0.8) * 0.6, 60, 0]);
+    // The RAY starts at its base and ends at the box's right edge.
+    expect(lines.some((l) => l.start[0] === 20 && l.start[1] === 10 && l.end[0] === 100 && l.end[1] === 10)).toBe(true);
+    const score = compareInk(await png(back), await png(src), { width: 800 });
+    expect(score?.f1, `precision ${score?.precision}, recall ${score?.recall}`).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('without the graphic lowering, an image is left out and said so', () => {
+    const { changes } = writeDxf(r12Objects(), { version: 'R12' });
+    expect(changes.find((c) => c.type === 'IMAGE')).toEqual({ type: 'IMAGE', count: 1, outcome: 'dropped', how: 'not-in-version' });
+    // A construction line needs no drawing to be clipped.
+    expect(changes.find((c) => c.type === 'XLINE')?.how).toBe('line');
+  });
+});

@@ -15,7 +15,8 @@ import type { Vec3 } from './geom/vector';
 import { apply3, isDefaultExtrusion, multiply, ocsToWcs, scaleOf, translation, IDENTITY, type Mat } from './geom/matrix';
 import type { DashPattern, DrawContext, FillOptions } from './display/context';
 import { drawDimension } from './display/dimension';
-import { drawMLeader } from './display/leader';
+import { drawImage } from './display/image';
+import { drawLeader, drawMLeader } from './display/leader';
 import { drawProxyGraphics } from './display/proxy';
 import { drawTable } from './display/table';
 import type { BuildWarning, TextPrimitive } from './display/types';
@@ -291,7 +292,7 @@ function samePoint(a: Vec3, b: Vec3): boolean {
 
 /**
  * The graphic lowering of one drawing: MULTILEADER and a table without its block drawn by their
- * display handlers, a custom object by its proxy graphics. Null when there is nothing to draw.
+ * display handlers (and in R12 MTEXT, LEADER and IMAGE's frame), a custom object by its proxy graphics. Null when there is nothing to draw.
  */
 export function graphicsLowering(drawing: Drawing, fonts: FontProvider = defaultFontProvider()): GraphicsLowering {
   const tol = chordTolerance(drawing);
@@ -306,6 +307,9 @@ export function graphicsLowering(drawing: Drawing, fonts: FontProvider = default
       else if (e.type === 'ACAD_TABLE') drawTable(e, ctx);
       // R12 keeps a dimension as a reference to its block: one without a block is drawn from its points.
       else if (e.type === 'DIMENSION') drawDimension(e, ctx);
+      // R12: a leader as drawn (its spline path, arrowhead and hook line), an image as its frame.
+      else if (e.type === 'LEADER') drawLeader(e, ctx);
+      else if (e.type === 'IMAGE') drawImage(e, ctx);
       else if (e.type === 'UNKNOWN') drawn = e.graphics !== undefined && drawProxyGraphics(e, ctx);
       else return null;
       return drawn && ctx.out.length ? ctx.out : null;

@@ -17,6 +17,8 @@ export const SAVE_AS_HOWS = [
   'plain-dashes', // lowered: text/shape elements of a linetype written as plain dashes
   'proxy-graphics', // lowered: a custom object kept as its proxy graphics
   'detail', // lowered: a detail the target cannot keep is left out, the object stays
+  'line', // lowered: a construction line or ray written as the line across the drawing (XLINE/RAY in R12)
+  'frame', // dropped: the picture is gone, its frame is kept (IMAGE in R12)
   'not-in-version', // dropped: the target has no such object and no graphic equivalent
   'no-graphics', // dropped: an object the writer cannot carry, with no proxy graphics to keep
   'broken-input', // dropped: the input itself is damaged (e.g. its block is missing)
@@ -33,9 +35,9 @@ export interface SaveAsChange {
   readonly how: SaveAsHow;
 }
 
-const DROPPED: ReadonlySet<SaveAsHow> = new Set(['not-in-version', 'no-graphics', 'broken-input']);
+const DROPPED: ReadonlySet<SaveAsHow> = new Set(['frame', 'not-in-version', 'no-graphics', 'broken-input']);
 
-/** The outcome a way of changing an object implies: the last three drop it, the others lower it. */
+/** The outcome a way of changing an object implies: the last four drop it, the others lower it. */
 export function outcomeOf(how: SaveAsHow): SaveAsOutcome {
   return DROPPED.has(how) ? 'dropped' : 'lowered';
 }

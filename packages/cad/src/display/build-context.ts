@@ -9,13 +9,14 @@ import { inDrawOrder } from '../drawing';
 import { limitsOf, type EngineLimits } from '../limits';
 import { defaultFontProvider, type FontProvider } from '../text/fonts';
 import { aciColor, FOREGROUND } from '../geom/color';
+import { clipLine } from '../geom/clip';
 import type { DashPattern, FillOptions, StrokeOptions } from './context';
 import { dashPolyline } from './dash';
 import { HANDLERS, type BuildContext, type DrawEntity } from './handlers';
 import { ListWriter } from './list';
 import { IDENTITY, apply, isDefaultExtrusion, multiply, ocsToWcs, rotationZ, scaleOf, translation, type Mat } from '../geom/matrix';
 import type { FontRef } from '../text/fonts';
-import type { BuildWarning, Bounds, DisplayList, LayerInfo, TextPrimitive } from './types';
+import type { BuildWarning, DisplayList, LayerInfo, TextPrimitive } from './types';
 
 export interface BuildOptions {
   /** Which scenes: every layout (default), only the model, or layouts by name ('Model' = model). */
@@ -488,24 +489,6 @@ export class Builder implements BuildContext {
       if (seg) this.out.strokeWorld(x.style, seg);
     }
   }
-}
-
-/** The part of the infinite line (or ray) through `p` along unit `d` inside box `b`. */
-export function clipLine(p: [number, number], d: [number, number], ray: boolean, b: Bounds): number[] | null {
-  let t0 = ray ? 0 : -Infinity,
-    t1 = Infinity;
-  const clip = (pp: number, dd: number, lo: number, hi: number): boolean => {
-    if (Math.abs(dd) < 1e-15) return pp >= lo && pp <= hi;
-    let a = (lo - pp) / dd,
-      c = (hi - pp) / dd;
-    if (a > c) [a, c] = [c, a];
-    t0 = Math.max(t0, a);
-    t1 = Math.min(t1, c);
-    return t0 <= t1;
-  };
-  if (!clip(p[0], d[0], b.minX, b.maxX) || !clip(p[1], d[1], b.minY, b.maxY)) return null;
-  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 - t0 <= 0) return null;
-  return [p[0] + d[0] * t0, p[1] + d[1] * t0, p[0] + d[0] * t1, p[1] + d[1] * t1];
 }
 
 // ---- extents and tolerance ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readDxf } from '../dxf/reader';
 import { dxfText } from '../dxf/test-helpers';
-import { clipLine } from './build-context';
+import { clipLine } from '../geom/clip';
 import { buildScenes } from './builder';
 import { aciColor } from '../geom/color';
 import { allPoints, build, modelList, subpaths } from './test-helpers';

@@ -4,6 +4,7 @@
  * kind of change once with its count.
  */
 import { aciColor } from '../geom/color';
+import { clipSpan, type Box2 } from '../geom/clip';
 import { apply3, isDefaultExtrusion, ocsToWcs } from '../geom/matrix';
 import { plainMText } from '../text/mtext-parser';
 import type {
@@ -20,8 +21,10 @@ import type {
   PolylineEntity,
   QuadEntity,
   TextEntity,
+  XLineEntity,
 } from '../model';
 import { change, type SaveAsHow, type SaveAsNote } from '../save-as';
+import { extentsOf, keyPointBox } from './extents';
 import { ellipsePoints, fillTrapezoids, hatchRings, patternLines, patternSegments, splinePolyline } from './geometry';
 import type { Vec3 } from '../geom/vector';
 
@@ -235,18 +238,76 @@ export class Lowering {
         this.note('DIMENSION', 'block', 'written as a reference to its block (R12)');
         return [this.insert(e, b.name, b.basePoint)];
       }
-      case 'LEADER':
+      case 'LEADER': {
+        // As the display draws it: its path (a spline one as its curve), arrowhead and hook line.
+        const g = this.graphics?.draw(e);
+        if (g) {
+          this.note('LEADER', 'graphics', 'drawn as its lines and arrowhead (R12 has no LEADER)');
+          return this.lowerAll(g);
+        }
         this.note('LEADER', 'polyline', 'written as a polyline (R12)');
         return [this.wcsPolyline(e, e.vertices, false)];
+      }
       case 'XLINE':
-      case 'RAY':
-      case 'IMAGE':
+      case 'RAY': {
+        // A construction line has no ends: R12 gets the line the display draws, across the extents
+        // of the drawing's other objects (the drawing looks the same at its extents).
+        const line = this.acrossExtents(e);
+        if (line) {
+          this.note(e.type, 'line', 'written as a LINE across the drawing (R12 has no construction lines)');
+          return [line];
+        }
+        this.note(e.type, 'not-in-version', `left out (R12 has no ${e.type})`);
+        return [];
+      }
+      case 'IMAGE': {
+        // The pixels are an external file R12 cannot refer to: its frame (what the display draws
+        // of an image) keeps its place.
+        const frame = this.graphics?.draw(e);
+        if (frame?.length) {
+          this.note('IMAGE', 'frame', 'left out, its frame kept as a polyline (R12 has no raster images)');
+          return this.lowerAll(frame);
+        }
+        this.note(e.type, 'not-in-version', `left out (R12 has no ${e.type})`);
+        return [];
+      }
       case 'WIPEOUT':
         this.note(e.type, 'not-in-version', `left out (R12 has no ${e.type})`);
         return [];
       default:
         return [e];
     }
+  }
+
+  /**
+   * An XLINE or RAY as the LINE the display draws for it: clipped to the extents of the other objects
+   * of its space (model space: the drawing's extents; a paper layout: its entities'), null when it
+   * misses them or they are empty.
+   */
+  private acrossExtents(e: XLineEntity): LineEntity | null {
+    const box = this.extentsFor(e.paperSpace);
+    if (!box) return null;
+    const [px, py, pz] = e.base;
+    const [dx, dy, dz] = e.direction;
+    const span = clipSpan([px, py], [dx, dy], e.type === 'RAY', box);
+    if (!span) return null;
+    const at = (t: number): Vec3 => [px + dx * t, py + dy * t, pz + dz * t];
+    return { ...baseOf(e), type: 'LINE', start: at(span[0]), end: at(span[1]) };
+  }
+
+  private readonly extents = new Map<boolean, Box2 | null>();
+  private extentsFor(paper: boolean): Box2 | null {
+    if (this.extents.has(paper)) return this.extents.get(paper) ?? null;
+    let box: Box2 | null = null;
+    if (!paper) {
+      const [a, b] = extentsOf(this.d, (x) => x.type !== 'XLINE' && x.type !== 'RAY');
+      if (b[0] > a[0] || b[1] > a[1]) box = { minX: a[0], minY: a[1], maxX: b[0], maxY: b[1] };
+    } else {
+      const layout = this.d.layouts.find((l) => !l.isModel && l.entities?.length);
+      box = keyPointBox((layout?.entities ?? []).filter((x) => x.type !== 'XLINE' && x.type !== 'RAY'));
+    }
+    this.extents.set(paper, box);
+    return box;
   }
 
   private insert(e: Entity, name: string, at: Vec3): InsertEntity {

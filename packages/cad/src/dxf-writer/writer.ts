@@ -5,7 +5,6 @@
  * every owner (330) points at a record written in the same file. What a version cannot hold is
  * turned into what it can (see `lower.ts`) and reported once per kind in `notes`.
  */
-import { entityKeyPoints } from '../key-points';
 import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
 import { nearestAci } from '../geom/color';
 import type { Block, BlockClip, Drawing, Entity, Layout } from '../model';
@@ -13,6 +12,7 @@ import { Groups, toAscii, toBinary, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
 import { HandleTable, upper } from './handles';
+import { chordTolerance, extentsOf } from './extents';
 import { Lowering, type GraphicsLowering } from './lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import type { Vec3 } from '../geom/vector';
@@ -698,36 +698,4 @@ class DxfWriter implements EntityWriterContext {
   }
 }
 
-/** Header extents when the source has them, else the box of the model's key points. */
-export function extentsOf(d: Drawing): [Vec3, Vec3] {
-  const h = d.header;
-  if (h.extMin && h.extMax) return [h.extMin, h.extMax];
-  let x0 = Infinity,
-    y0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity;
-  for (const e of d.modelSpace)
-    for (const [x, y] of entityKeyPoints(e)) {
-      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
-      x0 = Math.min(x0, x);
-      y0 = Math.min(y0, y);
-      x1 = Math.max(x1, x);
-      y1 = Math.max(y1, y);
-    }
-  if (!(x1 >= x0))
-    return [
-      [0, 0, 0],
-      [0, 0, 0],
-    ];
-  return [
-    [x0, y0, 0],
-    [x1, y1, 0],
-  ];
-}
-
-/** Curves become polylines within 1e-4 of the drawing's diagonal (at least 1e-6). */
-export function chordTolerance(d: Drawing): number {
-  const [a, b] = extentsOf(d);
-  const diag = Math.hypot(b[0] - a[0], b[1] - a[1]);
-  return Math.max(diag * 1e-4, 1e-6);
-}
+export { chordTolerance, extentsOf };

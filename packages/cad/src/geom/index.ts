@@ -3,6 +3,7 @@
  * pattern tables. Everything above (model, readers, writers, display list) may use it; it imports
  * nothing else of the engine.
  */
+export * from './clip';
 export * from './color';
 export * from './hatch-lines';
 export * from './hatch-patterns';

@@ -261,6 +261,8 @@ export const FILE_CHANGE_HOWS = [
   'plain-dashes',
   'proxy-graphics',
   'detail',
+  'line',
+  'frame',
   'not-in-version',
   'no-graphics',
   'broken-input',
