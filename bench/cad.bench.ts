@@ -40,7 +40,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cadArgv, CLI, EngineTally, stopEngine } from './cad-command';
-import { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore, type RgbaImage } from '@xcad/cad/testing';
+import { decodePng } from './ezdxf-picture';
+import { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore } from '@xcad/cad/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -175,21 +176,6 @@ const median = (xs: number[]): number => {
 };
 const secs = (r: (RunResult & { ink?: boolean }) | undefined): string =>
   r ? `${(r.ms / 1000).toFixed(2)}${r.status === 'ok' ? (r.ink === false ? ' blank' : '') : ` ${r.status}`}` : '-';
-
-async function decodePng(file: string): Promise<RgbaImage | null> {
-  if (!existsSync(file)) return null;
-  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
-  try {
-    const img = await loadImage(readFileSync(file));
-    const canvas = createCanvas(img.width, img.height);
-    const g = canvas.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const data = g.getImageData(0, 0, img.width, img.height).data;
-    return { width: img.width, height: img.height, data };
-  } catch {
-    return null;
-  }
-}
 
 /** A side-by-side picture of two ink masks (ours left, ezdxf right) for looking at the differences. */
 async function writeSideBySide(file: string, a: InkMask, b: InkMask): Promise<void> {

@@ -66,7 +66,8 @@ def substitute_family(name):
     return 'DejaVu Sans'
 
 
-def main():
+def install_font_substitutes():
+    """Gives ezdxf (and matplotlib) our engine's font substitutes: see the module's text."""
     import matplotlib.font_manager as fm
     from matplotlib import ft2font
 
@@ -142,6 +143,9 @@ def main():
 
     mtr.MplTextRenderer.get_font_measurements = get_font_measurements
 
+
+def main():
+    install_font_substitutes()
     sys.argv = ['ezdxf', 'draw', *sys.argv[1:]]
     from ezdxf.__main__ import main as ezdxf_main
 

@@ -12,13 +12,11 @@ import { openDrawing } from '@xcad/cad/open';
 import { renderScenes } from '@xcad/cad/render';
 import { compareInk, inkMask, type InkMask, type RgbaImage } from '@xcad/cad/testing';
 import type { Counts, SaveAsChangeLike, SceneScore, Target, TargetRow } from './saveas-shared';
-import { F1_TOLERANCE, layoutReportedDropped, MAX_PAPER_SCENES, RENDER_WIDTH } from './saveas-shared';
+import { F1_TOLERANCE, layoutReportedDropped, MAX_PAPER_SCENES, RENDER_WIDTH, WHITE } from './saveas-shared';
 
 let fontProvider: ReturnType<typeof nodeFontProvider> | undefined;
 const fonts = (): ReturnType<typeof nodeFontProvider> => (fontProvider ??= nodeFontProvider());
 
-/** The paper: every render is on white (a drawing mostly covered by a fill must not make its fill the paper). */
-const WHITE = [255, 255, 255] as const;
 const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
 const add = (c: Counts, t: string, n = 1): void => {
   c[t] = (c[t] ?? 0) + n;

@@ -3,6 +3,8 @@
 
 /** Both pictures are rendered this wide (lines 1 px, the extents filling the width). */
 export const RENDER_WIDTH = 1024;
+/** The paper: every render is on white (a drawing mostly covered by a fill must not make its fill the paper). */
+export const WHITE = [255, 255, 255] as const;
 /**
  * The ink comparison's tolerance, the cad bench's (2 px). Unlike the cad bench (ours against ezdxf, each
  * cropped to its own ink), the result is drawn in the original's view and compared pixel for pixel.

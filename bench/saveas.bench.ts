@@ -6,15 +6,17 @@
 //  1. is read back by our reader (a DWG by LibreDWG, the reader program of decision 0016, whose error
 //     codes must be none, or code 64 for 2004 and later: decision 0023);
 //  2. is rendered by our engine, as is the original: the model and up to three paper layouts, each
-//     1024 px wide, and compared by ink F1 as the cad bench compares (crop to the ink less 0.1%
-//     strays, 1024 px, 2-px tolerance; the worst scene counts). Targets: median >= 0.99 per target
+//     1024 px wide in the original's view, and compared pixel for pixel by ink F1 (2-px tolerance;
+//     the worst scene counts). Targets: median >= 0.99 per target
 //     version, and >= 0.97 for every file;
 //  3. has its entities counted by type (model, paper layouts, and the blocks the drawn entities refer
 //     to) against the original's: a type whose count drops by more than the writer reported (its
 //     `changes` once the engine has them, its `notes` before) is "lost, not reported". Target: none;
 //  4. DXF only: is read by ezdxf (bench/saveas-ezdxf.py: read, audit, entities by type), whose counts
-//     must equal our reader's. ezdxf's own render is not compared: it needs matplotlib, which this
-//     machine lacks; the bench says so when that is the case.
+//     must equal our reader's, and drawn by ezdxf (bench/ezdxf-draw.py, model space; needs Debian's
+//     python3-matplotlib, else the bench says it was not drawn): its picture against ezdxf's picture
+//     of the original DXF (of the DXF 2018 result for a DWG input, which ezdxf cannot read), ink F1
+//     cropped and aligned; the same targets as 2.
 // One input at a time, all its targets in one worker process (bench/saveas-worker.ts); a conversion
 // that passes TIMEOUT_MS (conversion, read-back and render) is killed and counted as a failure, as
 // is any error: a failure is a row, never a crash. ezdxf's answers are cached under
@@ -24,15 +26,20 @@
 // Usage: npm run bench:saveas [-- --only NAME] [--large] [--fresh] [--no-ezdxf] [--tables-only]
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { compareInk } from '@xcad/cad/testing';
 import { cadVersionsFor } from '@xcad/protocol';
+import { decodePng, runPython } from './ezdxf-picture';
+import { safe } from './saveas-check';
 import {
   countsDisagree,
   lostUnreported,
   readbackProblems,
+  F1_TOLERANCE,
+  RENDER_WIDTH,
   reportedByType,
   SECOND_PAPER,
   type Counts,
@@ -41,6 +48,7 @@ import {
   type Target,
   type TargetRow,
   type WorkerRequest,
+  WHITE,
 } from './saveas-shared';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,6 +56,7 @@ const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'cor
 const RESULTS = path.join(root, 'bench', 'results', 'saveas');
 const PYTHON = '/usr/bin/python3';
 const EZDXF_CHECK = path.join(root, 'bench', 'saveas-ezdxf.py');
+const EZDXF_SAME_VIEW = path.join(root, 'bench', 'saveas-ezdxf-draw.py');
 const WORKER = path.join(root, 'bench', 'saveas-worker.ts');
 /** One target: conversion, read-back and render of the result. */
 const TIMEOUT_MS = 180_000;
@@ -118,6 +127,14 @@ interface Row {
   /** LibreDWG's error codes beyond the accepted one (DWG), or the read-back failure. */
   readbackProblems: string[];
   ezdxf?: EzdxfResult & { disagree?: string };
+  /**
+   * DXF only: ezdxf's picture of the result against ezdxf's picture of the original (a DXF input) or of
+   * the input's DXF 2018 result (a DWG input, which ezdxf cannot read), ink F1 cropped and aligned.
+   * `ezdxfRef`: this row's picture is the DWG input's reference. `ezdxfDrawError`: a picture failed.
+   */
+  ezdxfF1?: number | null;
+  ezdxfRef?: true;
+  ezdxfDrawError?: string;
 }
 
 // ---- the corpus ------------------------------------------------------------------------------------
@@ -243,6 +260,91 @@ async function ezdxfCheck(file: string): Promise<EzdxfResult> {
   return result;
 }
 
+/** ezdxf draws with matplotlib (Debian's python3-matplotlib); without it the DXF check is a reading and a count. */
+const ezdxfCanDraw = spawnSync(PYTHON, ['-c', 'import matplotlib'], { stdio: 'ignore' }).status === 0;
+
+/** One input's pictures by ezdxf at a time (a Python process; the conversion worker has the other core). */
+let drawing: Promise<void> = Promise.resolve();
+const pendingPictures: Promise<void>[] = [];
+
+/** Bumped when bench/saveas-ezdxf-draw.py draws differently (its cached pictures are then redrawn). */
+const EZDXF_PICTURE_VERSION = 2;
+
+interface Drawn {
+  row: Row;
+  file: string;
+}
+
+/**
+ * ezdxf's pictures of `reference` and of each result in the reference's view (bench/saveas-ezdxf-draw.py),
+ * cached by the two files' hashes: each result's picture path, or why it is missing.
+ */
+async function drawAlike(
+  reference: string,
+  results: Drawn[],
+): Promise<{ ref: string | { error: string }; of: Map<Row, string | { error: string }> }> {
+  const refKey = sha1(readFileSync(reference));
+  const png = (file: string): string =>
+    path.join(RESULTS, 'ezdxf', `v${EZDXF_PICTURE_VERSION}.${refKey}.${file === reference ? 'reference' : sha1(readFileSync(file))}.png`);
+  const refPng = png(reference);
+  const pngs = new Map(results.map((d) => [d, png(d.file)]));
+  const answers = new Map<string, string | null>();
+  if (flag('fresh') || ![refPng, ...pngs.values()].every((f) => existsSync(f))) {
+    const argv = [EZDXF_SAME_VIEW, String(RENDER_WIDTH), reference, refPng, ...results.flatMap((d) => [d.file, pngs.get(d) as string])];
+    const r = await runPython(argv, EZDXF_TIMEOUT_MS * (1 + results.length));
+    for (const line of r.stdout.split('\n')) {
+      if (!line.trim()) continue;
+      const a = JSON.parse(line) as { png: string; error?: string };
+      answers.set(a.png, a.error ?? null);
+    }
+    if (r.error && !answers.size) answers.set(refPng, `ezdxf did not draw: ${r.error}`);
+  }
+  const outcome = (f: string): string | { error: string } => {
+    const error = answers.get(f);
+    if (error) return { error };
+    return existsSync(f) ? f : { error: answers.has(f) ? 'no picture' : 'not drawn (ezdxf stopped before it)' };
+  };
+  return { ref: outcome(refPng), of: new Map(results.map((d) => [d.row, outcome(pngs.get(d) as string)])) };
+}
+
+const EZDXF_REFERENCE: Target = { format: 'dxf', version: '2018' };
+
+/**
+ * ezdxf's agreement for an input's DXF results: each result's picture against ezdxf's picture of the
+ * original DXF in the same view, pixel for pixel as our engine's are compared. A DWG input (ezdxf reads
+ * no DWG) or a DXF ezdxf cannot read has its DXF 2018 result as the reference instead.
+ */
+async function ezdxfAgreement(input: Input, results: Drawn[]): Promise<void> {
+  const ref2018 = results.find((d) => sameTarget(d.row.target, EZDXF_REFERENCE));
+  let pictures = input.name.toLowerCase().endsWith('.dxf') ? await drawAlike(input.file, results) : null;
+  if ((!pictures || typeof pictures.ref !== 'string') && ref2018) {
+    ref2018.row.ezdxfRef = true;
+    pictures = await drawAlike(
+      ref2018.file,
+      results.filter((d) => d !== ref2018),
+    );
+  }
+  if (!pictures) return;
+  const { ref } = pictures;
+  const refImg = typeof ref === 'string' ? await decodePng(ref) : null;
+  for (const [row, got] of pictures.of) {
+    if (typeof got !== 'string' || !refImg) {
+      row.ezdxfDrawError =
+        typeof got !== 'string' ? got.error : `the reference picture: ${typeof ref === 'string' ? 'unreadable' : ref.error}`;
+      continue;
+    }
+    const img = await decodePng(got);
+    const score = img ? compareInk(img, refImg, { crop: false, tolerance: F1_TOLERANCE, background: WHITE }) : null;
+    row.ezdxfF1 = score ? score.f1 : null;
+    if (score && score.f1 < TARGET_MEDIAN) {
+      mkdirSync(path.join(OUT, 'png'), { recursive: true });
+      const base = `${safe(path.basename(input.name))}.ezdxf`;
+      copyFileSync(ref as string, path.join(OUT, 'png', `${base}.reference.png`));
+      copyFileSync(got, path.join(OUT, 'png', `${base}.${row.target.format}${row.target.version}.png`));
+    }
+  }
+}
+
 // ---- one input ------------------------------------------------------------------------------------------
 
 function failedRow(input: Input, target: Target, status: Row['status'], error: string): Row {
@@ -263,6 +365,8 @@ function failedRow(input: Input, target: Target, status: Row['status'], error: s
 
 async function sweepInput(input: Input, scratch: string): Promise<Row[]> {
   const rows: Row[] = [];
+  const drawn: Drawn[] = [];
+  const drawPictures = !flag('no-ezdxf') && ezdxfCanDraw;
   let pending = [...TARGETS];
   while (pending.length) {
     worker ??= startWorker();
@@ -337,11 +441,22 @@ async function sweepInput(input: Input, scratch: string): Promise<Row[]> {
           const disagree = ez.ok && ez.counts && r.countsAll ? countsDisagree(r.countsAll, ez.counts) : '';
           row.ezdxf = { ...ez, ...(disagree ? { disagree } : {}) };
         }
-        rmSync(r.outFile, { force: true });
+        if (r.status === 'ok' && target.format === 'dxf' && drawPictures) drawn.push({ row, file: r.outFile });
+        else rmSync(r.outFile, { force: true });
       }
       rows.push(row);
     }
     if (!pending.length && worker) await worker.next(TIMEOUT_MS); // 'done'
+  }
+  if (drawn.length) {
+    // Drawn beside the next input's conversions, one input at a time; its results kept until then.
+    const job = drawing
+      .then(() => ezdxfAgreement(input, drawn))
+      .finally(() => {
+        for (const d of drawn) rmSync(d.file, { force: true });
+      });
+    drawing = job.catch(() => undefined);
+    pendingPictures.push(job);
   }
   return rows;
 }
@@ -385,8 +500,20 @@ function printTables(rows: Row[]): { verdictLines: string[]; ok: boolean } {
   );
   for (const r of refused) console.log(`  refused: ${r}`);
 
-  const head = ['target', 'files', 'failed', 'median F1', 'min F1', '< 0.97', 'lost unrep.', 'reader check', 'median conv. ms'];
-  const widths = [10, 6, 7, 10, 8, 7, 12, 13, 15];
+  const head = [
+    'target',
+    'files',
+    'failed',
+    'median F1',
+    'min F1',
+    '< 0.97',
+    'lost unrep.',
+    'reader check',
+    'ezdxf F1 med/min',
+    'ezdxf < 0.97',
+    'median conv. ms',
+  ];
+  const widths = [10, 6, 7, 10, 8, 7, 12, 13, 17, 13, 15];
   console.log(`\n${head.map((h, i) => pad(h, widths[i] as number)).join(' ')}`);
   const table: string[][] = [];
   const verdictLines: string[] = [];
@@ -403,6 +530,13 @@ function printTables(rows: Row[]): { verdictLines: string[]; ok: boolean } {
     const bad = rs.filter(peerBad).length;
     const checker = t.format === 'dxf' ? 'ezdxf' : 'LibreDWG';
     const checked = t.format === 'dxf' ? rs.filter((r) => r.ezdxf).length : rs.filter((r) => r.status === 'ok').length;
+    // ezdxf's pictures (DXF targets): the rows compared, and those it could not draw.
+    const ezScored = rs.filter((r) => typeof r.ezdxfF1 === 'number').map((r) => r.ezdxfF1 as number);
+    const ezUndrawn = rs.filter(
+      (r) => r.ezdxfDrawError || (r.status === 'ok' && t.format === 'dxf' && ezdxfCanDraw && r.ezdxfF1 === null),
+    ).length;
+    const ezUnder = ezScored.filter((f) => f < TARGET_MIN).length;
+    const ezRef = rs.filter((r) => r.ezdxfRef).length;
     const cells = [
       targetName(t),
       String(rs.length),
@@ -412,14 +546,20 @@ function printTables(rows: Row[]): { verdictLines: string[]; ok: boolean } {
       String(under),
       String(lost),
       `${checked - bad}/${checked} ok`,
+      ezScored.length ? `${f3(median(ezScored))}/${f3(Math.min(...ezScored))}` : ezRef ? 'reference' : '-',
+      ezScored.length ? `${ezUnder}${ezUndrawn ? ` (+${ezUndrawn} undrawn)` : ''}` : ezUndrawn ? `${ezUndrawn} undrawn` : '-',
       String(Math.round(median(rs.map((r) => r.convertMs ?? NaN)))),
     ];
     table.push(cells);
     console.log(cells.map((c, i) => (i === 0 ? pad(c, widths[i] as number) : padL(c, (widths[i] as number) - 1) + ' ')).join(' '));
-    const ok = med >= TARGET_MEDIAN && under === 0 && lost === 0 && fail === 0 && bad === 0;
+    const ezOk = !ezScored.length || (median(ezScored) >= TARGET_MEDIAN && ezUnder === 0 && ezUndrawn === 0);
+    const ok = med >= TARGET_MEDIAN && under === 0 && lost === 0 && fail === 0 && bad === 0 && ezOk;
     allOk &&= ok;
+    const ezText = ezScored.length
+      ? `; ezdxf's picture: median F1 ${f3(median(ezScored))}, ${ezUnder} under ${TARGET_MIN}${ezUndrawn ? `, ${ezUndrawn} not drawn` : ''}`
+      : '';
     verdictLines.push(
-      `${pad(targetName(t), 9)} ${ok ? 'PASS' : 'FAIL'}: median F1 ${f3(med)} (target >= ${TARGET_MEDIAN}), ${under} file(s) under ${TARGET_MIN} (min ${f3(min)}), ${lost} with entities lost unreported, ${fail} failed, ${bad} not read cleanly by ${checker}`,
+      `${pad(targetName(t), 9)} ${ok ? 'PASS' : 'FAIL'}: median F1 ${f3(med)} (target >= ${TARGET_MEDIAN}), ${under} file(s) under ${TARGET_MIN} (min ${f3(min)}), ${lost} with entities lost unreported, ${fail} failed, ${bad} not read cleanly by ${checker}${ezText}`,
     );
   }
   writeFileSync(path.join(OUT, 'table.md'), tableMarkdown(head, table));
@@ -452,6 +592,16 @@ function printTables(rows: Row[]): { verdictLines: string[]; ok: boolean } {
         `  ${pad(r.input, 44)} ${pad(targetName(r.target), 9)} ${r.lost.map((l) => `${l.type} ${l.in}->${l.out} (reported ${l.reported})`).join(', ')}`,
       );
   }
+  const ezLow = rows.filter((r) => (typeof r.ezdxfF1 === 'number' && r.ezdxfF1 < TARGET_MIN) || r.ezdxfDrawError);
+  if (ezLow.length) {
+    console.log(
+      `\nezdxf's picture of the result under ${TARGET_MIN} against its picture of the reference, or not drawn (${ezLow.length}):`,
+    );
+    for (const r of ezLow.sort((a, b) => (a.ezdxfF1 ?? -1) - (b.ezdxfF1 ?? -1)))
+      console.log(
+        `  ${r.ezdxfDrawError ? 'not drawn' : f3(r.ezdxfF1)}  ${pad(r.input, 44)} ${pad(targetName(r.target), 9)} ${r.ezdxfDrawError ?? whatChanged(r)}`,
+      );
+  }
   const failures = rows.filter(failed);
   if (failures.length) {
     console.log(`\nFailures (${failures.length}):`);
@@ -476,9 +626,9 @@ function printTables(rows: Row[]): { verdictLines: string[]; ok: boolean } {
       console.log(`  ${pad(r.input, 44)} ${pad(targetName(r.target), 9)} ${why}`);
     }
   }
-  if (!flag('no-ezdxf') && !hasMatplotlib())
+  if (!flag('no-ezdxf') && !ezdxfCanDraw)
     console.log(
-      '\nezdxf render comparison: not available (no matplotlib for /usr/bin/python3); the DXF check is ezdxf reading each result, its audit, and its entity counts against ours.',
+      "\nezdxf's pictures: not drawn (no matplotlib for /usr/bin/python3: apt-get install python3-matplotlib); the DXF check is ezdxf reading each result, its audit, and its entity counts against ours.",
     );
   return { verdictLines, ok: allOk };
 }
@@ -488,8 +638,6 @@ function tableMarkdown(head: string[], table: string[][]): string {
   const rule = `|${head.map((_, i) => (i ? '---:' : '---')).join('|')}|`;
   return [line(head), rule, ...table.map(line)].join('\n') + '\n';
 }
-
-const hasMatplotlib = (): boolean => spawnSync(PYTHON, ['-c', 'import matplotlib'], { stdio: 'ignore' }).status === 0;
 
 // ---- main ----------------------------------------------------------------------------------------------
 
@@ -538,6 +686,12 @@ async function main(): Promise<void> {
         console.log(
           `[${i + 1}/${list.length}] ${pad(input.name, 48)} min F1 ${f3(f1s.length ? Math.min(...f1s) : NaN)} ${((Date.now() - t0) / 1000).toFixed(1)} s${flags.length ? `  (${flags.join(', ')})` : ''}`,
         );
+        writeFileSync(rowsFile, JSON.stringify(rows, null, 1));
+      }
+      if (pendingPictures.length) {
+        console.log(`Waiting for ezdxf's pictures (${pendingPictures.length} inputs)...`);
+        const settled = await Promise.allSettled(pendingPictures);
+        for (const s of settled) if (s.status === 'rejected') console.log(`  ezdxf's pictures failed: ${String(s.reason)}`);
         writeFileSync(rowsFile, JSON.stringify(rows, null, 1));
       }
     } finally {

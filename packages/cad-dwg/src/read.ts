@@ -388,6 +388,8 @@ class DwgConverter {
     dimstyles: new Map(),
     blocks: new Map(),
     mlineStyles: new Map(),
+    appids: new Map(),
+    unicodeEed: false,
     byBlock: 'BYBLOCK',
     continuous: 'CONTINUOUS',
     r2000: false,
@@ -418,6 +420,7 @@ class DwgConverter {
   ) {
     const cp = safe(() => w.dwg_get_codepage(dwg), 255);
     this.unicode = signature >= 'AC1021' && /^AC\d{4}$/.test(signature);
+    this.names.unicodeEed = this.unicode;
     const encoding = this.unicode ? 'utf-16le' : codePageEncoding(cp);
     this.a = new Access(w, dwg, this.unicode, decoderFor(encoding));
     this.names.r2000 = /^AC\d{4}$/.test(signature) && signature >= 'AC1015';
@@ -470,7 +473,9 @@ class DwgConverter {
       }
       if (type === T.APPID) {
         const tio = w.dwg_object_to_object_tio(obj);
-        if (tio && upper(a.str(tio, type, 'name')) === 'ACAD') this.acadAppId = this.handleOf(obj);
+        const name = tio ? a.str(tio, type, 'name') : '';
+        if (name) this.names.appids.set(this.handleOf(obj), name);
+        if (upper(name) === 'ACAD') this.acadAppId = this.handleOf(obj);
         continue;
       }
       if (

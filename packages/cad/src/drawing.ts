@@ -109,3 +109,18 @@ export function layoutEntitiesInOrder(d: Drawing, layout: Layout): Entity[] {
   const sheet = all.find((e) => e.type === 'VIEWPORT' && e.id === 1);
   return sheet ? [sheet, ...all.filter((e) => e !== sheet)] : all;
 }
+
+/**
+ * The applications whose extended data the drawing's entities carry (model, layouts, blocks), each
+ * name once (the first spelling met; APPID names are case-insensitive), for the writers' APPID tables.
+ */
+export function xdataApps(d: Drawing): string[] {
+  const names = new Map<string, string>();
+  const add = (es: readonly Entity[] | undefined): void => {
+    for (const e of es ?? []) for (const x of e.xdata ?? []) if (!names.has(x.app.toUpperCase())) names.set(x.app.toUpperCase(), x.app);
+  };
+  add(d.modelSpace);
+  for (const l of d.layouts) add(l.entities);
+  for (const b of Object.values(d.blocks)) add(b.entities);
+  return [...names.values()];
+}

@@ -228,6 +228,28 @@ export interface EntityBase {
   /** True when the entity is in paper space (group 67 = 1). */
   paperSpace: boolean;
   transparency?: number;
+  /**
+   * Extended data of applications other than AutoCAD's own (whose ACAD data the readers turn into
+   * fields: dimension overrides, R12 viewports), in the order read; kept so that a save-as keeps
+   * what add-ons stored on the object.
+   */
+  xdata?: XData[];
+}
+
+/**
+ * One item of extended data: its DXF group code (1000-1071) and value; a point (1010-1013) is one
+ * item of three numbers, as DWG stores it (DXF spreads it over codes +0, +10, +20). Binary chunks
+ * (1004) are hex strings, handles (1005) hex strings.
+ */
+export interface XDataItem {
+  code: number;
+  value: string | number | Vec3;
+}
+
+/** The extended data one registered application (APPID) attached to an object. */
+export interface XData {
+  app: string;
+  items: XDataItem[];
 }
 
 export interface LineEntity extends EntityBase {

@@ -344,7 +344,7 @@ describe('R12 dimension without its block', () => {
 });
 
 describe('R12: construction lines, images and leaders keep their look', () => {
-  /** What R12 has no entity for, among lines it has: a LINE and a box for the drawing's extents. */
+  /** What R12 has no entity for, beside a rectangle that gives the drawing its extents. */
   function r12Objects(): Drawing {
     const d = emptyDrawing({ acadVersion: 'AC1032', release: 'R2018', encoding: 'utf-8', vars: {} });
     d.modelSpace = [
@@ -352,6 +352,7 @@ describe('R12: construction lines, images and leaders keep their look', () => {
         ...base({ layer: '0' }),
         type: 'LWPOLYLINE',
         closed: true,
+        plinegen: false,
         constantWidth: 0,
         elevation: 0,
         vertices: [

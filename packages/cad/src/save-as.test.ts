@@ -270,3 +270,59 @@ describe('what every target holds is kept', () => {
     expect(back.textStyles.ArialStyle?.font).toBe('Arial.ttf');
   });
 });
+
+describe("add-ons' extended data", () => {
+  /** A LINE carrying every kind of extended data item, a CIRCLE whose data names the LINE by handle. */
+  function withXdata(): Drawing {
+    const d = sampleDrawing();
+    const line = d.modelSpace.find((e) => e.type === 'LINE') as Entity;
+    const circle = d.modelSpace.find((e) => e.type === 'CIRCLE') as Entity;
+    line.handle = '1A0';
+    line.xdata = [
+      {
+        app: 'TZ_WALL',
+        items: [
+          { code: 1000, value: '墙体 240' },
+          { code: 1002, value: '{' },
+          { code: 1003, value: '0' },
+          { code: 1004, value: '0A1B2C' },
+          { code: 1010, value: [1.5, -2.25, 3] },
+          { code: 1040, value: 0.125 },
+          { code: 1070, value: -7 },
+          { code: 1071, value: 70000 },
+          { code: 1002, value: '}' },
+        ],
+      },
+    ];
+    circle.xdata = [{ app: 'LinkApp', items: [{ code: 1005, value: '1A0' }] }];
+    return d;
+  }
+  const lineOf = (d: Drawing) => d.modelSpace.find((e) => e.xdata?.some((x) => x.app === 'TZ_WALL'));
+  const circleOf = (d: Drawing) => d.modelSpace.find((e) => e.type === 'CIRCLE' && e.xdata?.length);
+
+  it.each(['R12', '2004', '2018'] as const)('DXF %s keeps them, a handle naming the same object in the new file', (version) => {
+    const src = withXdata();
+    const back = readDxf(writeDxf(src, { version }).bytes).drawing;
+    const line = lineOf(back);
+    expect(line?.xdata).toEqual(lineOf(src)?.xdata);
+    expect(circleOf(back)?.xdata).toEqual([{ app: 'LinkApp', items: [{ code: 1005, value: line?.handle }] }]);
+  });
+
+  it.each(['2000', '2004', '2007', '2018'] as const)('DWG %s keeps them (read back by LibreDWG)', async (version) => {
+    const src = withXdata();
+    const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing;
+    const line = lineOf(back);
+    expect(line?.xdata).toEqual(lineOf(src)?.xdata);
+    expect(circleOf(back)?.xdata).toEqual([{ app: 'LinkApp', items: [{ code: 1005, value: line?.handle }] }]);
+  });
+
+  it('an object written as several others leaves its data out and says so', () => {
+    const src = withXdata();
+    const mtext = src.modelSpace.find((e) => e.type === 'MTEXT') as Entity;
+    mtext.xdata = [{ app: 'NOTE_APP', items: [{ code: 1000, value: 'x' }] }];
+    const { bytes, changes } = writeDxf(src, { version: 'R12' });
+    expect(changes.some((c) => c.type === 'MTEXT' && c.how === 'detail')).toBe(true);
+    const back = readDxf(bytes).drawing;
+    expect(back.modelSpace.some((e) => e.xdata?.some((x) => x.app === 'NOTE_APP'))).toBe(false);
+  });
+});

@@ -16,6 +16,10 @@ export interface Names {
   blocks: Map<number, string>;
   /** MLINESTYLE handle → style name. */
   mlineStyles: Map<number, string>;
+  /** APPID handle → application name (extended data is filed under it). */
+  appids: Map<number, string>;
+  /** Extended data strings are UTF-16 (R2007+), else in the file's code page. */
+  unicodeEed: boolean;
   /** Names of the BYBLOCK and CONTINUOUS linetype records ('ByBlock', 'Continuous'). */
   byBlock: string;
   continuous: string;

@@ -5,7 +5,7 @@
  * fields every entity has and the dispatch through ENTITY_READERS (table.ts); each entity family
  * reads its own fields in a file of its own.
  */
-import type { Color, Entity, EntityBase, InsertEntity } from '@xcad/cad/model';
+import type { Color, Entity, EntityBase, InsertEntity, XData, XDataItem } from '@xcad/cad/model';
 import { hex, type Access } from '../access';
 import { lineweight, T } from '../types';
 import { isWasmTrap, type DwgColor } from '../wasm';
@@ -34,6 +34,8 @@ interface EntityLayout {
   ltype: number;
   /** Offset of absolute_ref in Dwg_Object_Ref. */
   absref: number;
+  /** Offset of num_eed (the Dwg_Eed pointer follows it), -1 when the probes did not confirm it. */
+  eed: number;
 }
 
 /** The common fields as the API gives them. */
@@ -45,9 +47,13 @@ interface CommonFields {
   ltscale: number;
   linewt: number;
   invisible: number;
+  numEed: number;
+  eed: number;
 }
 
 const PROBES = 8;
+/** Where dwg.h puts num_eed in Dwg_Object_Entity (after objid, the tio union and the dwg pointer, wasm32). */
+const NUM_EED_AT = 12;
 
 export class EntityReader implements EntityContext {
   /** Entity types met but not modelled, by DXF name. */
@@ -86,6 +92,8 @@ export class EntityReader implements EntityContext {
       ltscale: a.common<number>(tio, 'ltype_scale') ?? 1,
       linewt: a.common<number>(tio, 'linewt') ?? 29,
       invisible: a.common<number>(tio, 'invisible') ?? 0,
+      numEed: a.common<number>(tio, 'num_eed') ?? 0,
+      eed: a.common<number>(tio, 'eed') ?? 0,
     };
   }
 
@@ -115,6 +123,7 @@ export class EntityReader implements EntityContext {
       layer: -1,
       ltype: -1,
       absref: 32,
+      eed: a.u32At(ent + NUM_EED_AT) === f.numEed >>> 0 && a.u32At(ent + NUM_EED_AT + 4) === f.eed >>> 0 ? NUM_EED_AT : -1,
     };
     if (a.f64At(ent + lay.ltscale) !== f.ltscale || a.u8At(ent + lay.ltflags) !== f.ltFlags) return null;
     if (a.u16At(ent + lay.invisible) !== f.invisible || a.u8At(ent + lay.linewt) !== f.linewt) return null;
@@ -147,7 +156,8 @@ export class EntityReader implements EntityContext {
     this.probes.push(found);
     if (this.probes.length < PROBES) return;
     const ltype = this.probes.find((p) => p.ltype >= 0)?.ltype ?? -1;
-    this.layout = { ...found, ltype };
+    const eed = this.probes.every((p) => p.eed === NUM_EED_AT) ? NUM_EED_AT : -1;
+    this.layout = { ...found, ltype, eed };
   }
 
   base(obj: number, tio: number, type: number, owner: Owner): EntityBase {
@@ -162,9 +172,18 @@ export class EntityReader implements EntityContext {
     let ltscale: number;
     let linewt: number;
     let invisible: number;
+    let numEed: number;
+    let eedPtr: number;
     const lay = this.layout;
     if (lay) {
       const ent = w.dwg_object_to_entity(obj);
+      if (lay.eed >= 0) {
+        numEed = a.u32At(ent + lay.eed);
+        eedPtr = numEed ? a.u32At(ent + lay.eed + 4) : 0;
+      } else {
+        numEed = a.common<number>(tio, 'num_eed') ?? 0;
+        eedPtr = numEed ? (a.common<number>(tio, 'eed') ?? 0) : 0;
+      }
       const c = ent + lay.color;
       ({ color, transparency } = heapColor(a.i16At(c), a.u32At(c + 8), a.u32At(c + 28), a.u8At(c + 32), a.u8At(c + 33)));
       const layerRef = a.u32At(ent + lay.layer);
@@ -191,6 +210,8 @@ export class EntityReader implements EntityContext {
       ltscale = f.ltscale;
       linewt = f.linewt;
       invisible = f.invisible;
+      numEed = f.numEed;
+      eedPtr = f.eed;
     }
     if (!r2000) ltFlags = 3;
     if (this.names.preR13) {
@@ -230,6 +251,10 @@ export class EntityReader implements EntityContext {
     }
     if (base.transparency === undefined) delete base.transparency;
     if (base.thickness === undefined) delete base.thickness;
+    if (numEed > 0 && eedPtr) {
+      const xdata = xdataAt(a, eedPtr, numEed, this.names);
+      if (xdata) base.xdata = xdata;
+    }
     return base;
   }
 
@@ -378,5 +403,104 @@ export class EntityReader implements EntityContext {
       if (out.length > 10_000_000) break;
     }
     return out;
+  }
+}
+
+/**
+ * The extended data of applications other than ACAD from LibreDWG's Dwg_Eed array: one 40-byte
+ * record per item, the application's handle at +16 on the first item of each application, the
+ * item's data at +32 (packed: its code byte, then the value at +1; a string's length at +1, its code
+ * page at +3, its characters from +5). An application whose items include one this cannot decode
+ * (an unknown code, a layer that is not in the file), or whose handle names no APPID, is skipped
+ * whole (its items make sense only together).
+ */
+export function xdataAt(a: Access, eed: number, n: number, names: Names): XData[] | undefined {
+  if (n > 4096) return undefined;
+  const out: XData[] = [];
+  let app: XData | null = null;
+  let appHandle = 0;
+  let broken = false;
+  const close = (): void => {
+    if (app && !broken && app.items.length) out.push(app);
+    app = null;
+    broken = false;
+  };
+  for (let i = 0; i < n; i++) {
+    const rec = eed + 40 * i;
+    const h = a.u32At(rec + 16);
+    // LibreDWG repeats the handle on every item of an application's data.
+    if (h && h !== appHandle) {
+      close();
+      appHandle = h;
+      const name = names.appids.get(h);
+      app = name && name.toUpperCase() !== 'ACAD' ? { app: name, items: [] } : null;
+    }
+    if (!app || broken) continue;
+    const data = a.u32At(rec + 32);
+    if (!data) {
+      broken = true;
+      continue;
+    }
+    const item = eedItem(a, data, names.unicodeEed, names.layers);
+    if (item) app.items.push(item);
+    else broken = true;
+  }
+  close();
+  return out.length ? out : undefined;
+}
+
+function eedItem(a: Access, at: number, unicode: boolean, layers: ReadonlyMap<number, string>): XDataItem | null {
+  const k = a.u8At(at);
+  const code = 1000 + k;
+  switch (k) {
+    case 0: {
+      const len = a.u16At(at + 1);
+      if (len > 4096) return null;
+      let s = '';
+      if (unicode) for (let i = 0; i < len; i++) s += String.fromCharCode(a.u16At(at + 5 + 2 * i));
+      else s = a.decoder.decode(a.w.HEAPU8.slice(at + 5, at + 5 + len));
+      return { code, value: s };
+    }
+    case 2:
+      return { code, value: a.u8At(at + 1) ? '}' : '{' };
+    case 4: {
+      const len = a.u8At(at + 1);
+      let hex = '';
+      for (let i = 0; i < len; i++)
+        hex += a
+          .u8At(at + 2 + i)
+          .toString(16)
+          .padStart(2, '0')
+          .toUpperCase();
+      return { code, value: hex };
+    }
+    case 10:
+    case 11:
+    case 12:
+    case 13:
+      return { code, value: a.p3At(at + 1) };
+    case 40:
+    case 41:
+    case 42:
+      return { code, value: a.f64At(at + 1) };
+    case 70:
+      return { code, value: a.i16At(at + 1) };
+    case 71:
+      return { code, value: a.i32At(at + 1) };
+    case 3: {
+      // A layer by its handle, big endian as in the file (LibreDWG keeps the bytes); DXF names the layer.
+      let h = 0;
+      for (let i = 0; i < 8; i++) h = h * 256 + a.u8At(at + 1 + i);
+      const layer = layers.get(h);
+      return layer === undefined ? null : { code, value: layer };
+    }
+    case 5: {
+      // An object's handle (big endian in the file, LibreDWG gives it in the machine's order); DXF writes it in hex.
+      let h = 0;
+      for (let i = 7; i >= 0; i--) h = h * 256 + a.u8At(at + 1 + i);
+      return { code, value: h.toString(16).toUpperCase() };
+    }
+    default:
+      return null;
   }
 }

@@ -21,7 +21,7 @@ import type {
 import { change, type SaveAsNote } from '../save-as';
 import { Ref } from './bits';
 import { lineweightIndex, OT } from './constants';
-import { ObjWriter, type WriteContext } from './object';
+import { ObjWriter, type Eed, type WriteContext } from './object';
 import type { Vec3 } from '../geom/vector';
 
 const RAD = Math.PI / 180;
@@ -38,6 +38,8 @@ export interface EntityContext extends WriteContext {
   classType(dxfName: string): number;
   /** The new handle of the entity written for a source entity handle (0 when none was written as itself). */
   placedHandle(source: string): number;
+  /** The entity's extended data as DWG stores it, under the applications' new APPID handles. */
+  eed(e: Entity): Eed[];
 }
 
 /** An entity placed in the file: its handles and links, fixed before any object is encoded. */
@@ -699,7 +701,7 @@ function typeOf(p: Placed, ctx: EntityContext): number {
 /** Encodes one placed entity (or a POLYLINE's vertex `vertexIndex`, or a SEQEND). */
 export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: PolylineEntity; index: number }): Uint8Array {
   const type = vertexOf ? vertexType(vertexOf.pl, vertexOf.index) : typeOf(p, ctx);
-  const o = new ObjWriter(type, p.handle, ctx);
+  const o = new ObjWriter(type, p.handle, ctx, vertexOf || p.kind === 'seqend' || !p.e.xdata ? [] : ctx.eed(p.e));
   entityCommon(o, p, ctx);
   if (vertexOf) {
     vertex(o, ctx, vertexOf.pl, vertexOf.index);

@@ -9,6 +9,7 @@
  */
 import { BitWriter, modularShort, Ref, unsignedModularChar } from './bits';
 import { crc16 } from './crc';
+import type { XDataItem } from '../model';
 
 /** What every encoder needs: the release year and the 8-bit encoding of strings before R2007. */
 export interface WriteContext {
@@ -131,6 +132,78 @@ export function tableRecordStart(o: ObjWriter, name: string, referenced = false)
 }
 
 /** EED item: a string (code 0): length, code page and bytes before R2007; length and UTF-16 units from R2007. */
+/**
+ * One application's extended data items as DWG stores them (a code byte, code - 1000, then the
+ * value: a string as `eedString`, a control byte 0 "{" / 1 "}", a binary chunk as its length and
+ * bytes, a point as three doubles, a real as a double, 1070 as a short, 1071 as a long, all little
+ * endian; a 1005 object or 1003 layer as its handle in eight bytes, big endian: AutoCAD's files and
+ * LibreDWG agree on it).
+ * `refs` gives the new file's handle of a source object (1005) or a layer (1003), 0 when there is
+ * none: then, or for a code this does not know, null (the application's data is not carried).
+ */
+export function eedItems(
+  items: readonly XDataItem[],
+  ctx: WriteContext,
+  codePage: number,
+  refs: { object(sourceHandle: string): number; layer(name: string): number },
+): Uint8Array | null {
+  const parts: Uint8Array[] = [];
+  const handle8 = (k: number, h: number): Uint8Array => {
+    const out = new Uint8Array(9);
+    out[0] = k;
+    for (let i = 8; i >= 1; i--) {
+      out[i] = h % 256;
+      h = Math.floor(h / 256);
+    }
+    return out;
+  };
+  for (const { code, value } of items) {
+    const k = code - 1000;
+    if (code === 1000 && typeof value === 'string') parts.push(eedString(value, ctx, codePage));
+    else if ((code === 1003 || code === 1005) && typeof value === 'string') {
+      const h = code === 1003 ? refs.layer(value) : refs.object(value);
+      if (!h) return null;
+      parts.push(handle8(k, h));
+    } else if (code === 1002) parts.push(Uint8Array.of(2, value === '}' ? 1 : 0));
+    else if (code === 1004 && typeof value === 'string') {
+      const hex = value.replace(/[^0-9a-f]/gi, '');
+      const n = Math.min(hex.length >> 1, 255);
+      const out = new Uint8Array(2 + n);
+      out[0] = 4;
+      out[1] = n;
+      for (let i = 0; i < n; i++) out[2 + i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+      parts.push(out);
+    } else if (code >= 1010 && code <= 1013 && Array.isArray(value)) {
+      const out = new DataView(new ArrayBuffer(25));
+      out.setUint8(0, k);
+      value.forEach((v, i) => out.setFloat64(1 + 8 * i, v, true));
+      parts.push(new Uint8Array(out.buffer));
+    } else if (code >= 1040 && code <= 1042 && typeof value === 'number') {
+      const out = new DataView(new ArrayBuffer(9));
+      out.setUint8(0, k);
+      out.setFloat64(1, value, true);
+      parts.push(new Uint8Array(out.buffer));
+    } else if (code === 1070 && typeof value === 'number') {
+      const out = new DataView(new ArrayBuffer(3));
+      out.setUint8(0, k);
+      out.setInt16(1, value, true);
+      parts.push(new Uint8Array(out.buffer));
+    } else if (code === 1071 && typeof value === 'number') {
+      const out = new DataView(new ArrayBuffer(5));
+      out.setUint8(0, k);
+      out.setInt32(1, value, true);
+      parts.push(new Uint8Array(out.buffer));
+    } else return null;
+  }
+  const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    data.set(p, at);
+    at += p.length;
+  }
+  return data;
+}
+
 export function eedString(value: string, ctx: WriteContext, codePage: number): Uint8Array {
   if (ctx.year >= 2007) {
     const units = Math.min(value.length, 0xffff);

@@ -7,10 +7,10 @@
  */
 import { nearestAci } from '../geom/color';
 import { entityKeyPoints } from '../key-points';
-import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
+import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf, xdataApps } from '../drawing';
 import type { Block, BlockClip, Drawing, Entity, Layer, Layout, Linetype, PolylineEntity, TextStyle } from '../model';
 import { encodeString } from '../dxf-writer/encode';
-import { Lowering, type GraphicsLowering } from '../dxf-writer/lower';
+import { Lowering, withXdata, type GraphicsLowering } from '../dxf-writer/lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import { chordTolerance, extentsOf } from '../dxf-writer/writer';
 import {
@@ -27,7 +27,7 @@ import { assemble2004 } from './container2004';
 import { assemble2007 } from './container2007';
 import { encodeBlockMarker, encodeEntity, NATIVE_TYPES, type EntityContext, type Placed } from './entities';
 import { headerStreams, writeHeaderVars, type HeaderHandles } from './header-vars';
-import { eedString, type Eed } from './object';
+import { eedItems, eedString, type Eed } from './object';
 import {
   appidRecord,
   blockHeader,
@@ -176,6 +176,8 @@ class DwgWriter {
   private readonly log = new SaveAsLog();
   /** Source entity handle → the handle of the entity written as itself for it (first one only). */
   private readonly placedBySource = new Map<string, number>();
+  /** APPID records beside ACAD's, by upper-case name: the applications of the entities' extended data. */
+  private readonly appids = new Map<string, { name: string; handle: number }>();
   /** XCLIPs: the INSERT, its extension dictionary, the ACAD_FILTER dictionary and the SPATIAL_FILTER. */
   private readonly clips: { insert: number; xdict: number; filters: number; filter: number; clip: BlockClip }[] = [];
   private readonly lowering: DwgLowering;
@@ -247,6 +249,8 @@ class DwgWriter {
       acad: this.handle(),
       vport: this.handle(),
     };
+    // The applications whose extended data the entities carry: an APPID record each.
+    for (const app of xdataApps(d)) this.appids.set(upper(app), { name: app, handle: this.handle() });
     this.declareClass('ACDBDICTIONARYWDFLT', 'AcDbDictionaryWithDefault', 'ObjectDBX Classes', 0, false);
     // Fixed records first, as AutoCAD has them.
     this.layers.get('0', d.layers['0']);
@@ -414,8 +418,10 @@ class DwgWriter {
         aspect: 1.5,
       }),
     );
-    this.put(h.appidControl, controlObject(tctx, OT.APPID_CONTROL, h.appidControl, [h.acad]));
+    const apps = [...this.appids.values()];
+    this.put(h.appidControl, controlObject(tctx, OT.APPID_CONTROL, h.appidControl, [h.acad, ...apps.map((a) => a.handle)]));
     this.put(h.acad, appidRecord(tctx, h.acad, h.appidControl, 'ACAD'));
+    for (const a of apps) this.put(a.handle, appidRecord(tctx, a.handle, h.appidControl, a.name));
     const dimstyles = this.dimstyles.all;
     this.put(
       h.dimstyleControl,
@@ -637,6 +643,21 @@ class DwgWriter {
       note: (n) => this.note(n),
       placedHandle: (source) => this.placedBySource.get(upper(source)) ?? 0,
       classType: (dxf) => this.classType(dxf),
+      eed: (e) => {
+        const out: Eed[] = [];
+        for (const x of e.xdata ?? []) {
+          const app = this.appids.get(upper(x.app));
+          const data = app
+            ? eedItems(x.items, { year: this.year, text: this.text }, CODEPAGE_ANSI_936, {
+                object: (source) => this.placedBySource.get(upper(source)) ?? 0,
+                layer: (name) => this.layers.get(name || '0', this.d.layers[name || '0']).handle,
+              })
+            : null;
+          if (app && data && data.length <= 0xffff) out.push({ app: app.handle, data });
+          else this.note(change(e.type === 'UNKNOWN' ? e.dxfType : e.type, 'detail', 'extended data referring to other objects left out'));
+        }
+        return out;
+      },
     };
   }
 
@@ -699,12 +720,23 @@ class DwgWriter {
   private placeBlock(b: BlockPlan): void {
     const out: Placed[] = [];
     for (const source of b.source.entities) {
-      for (const e of this.lowering.lower(source)) {
+      const lowered = this.lowering.lower(source);
+      const only = lowered.length === 1 ? lowered[0] : undefined;
+      const { pieces: placed, lost } = withXdata(source, lowered);
+      if (lost)
+        this.note(
+          change(
+            source.type === 'UNKNOWN' ? source.dxfType : source.type,
+            'detail',
+            'extended data left out (the object was written as several others)',
+          ),
+        );
+      for (const e of placed) {
         const p = this.place(e, b.record, b.mode);
         if (!p) continue;
         p.source = source;
         // An entity written as itself keeps its place for what refers to it (a viewport's clip boundary).
-        if (e === source && source.handle && !this.placedBySource.has(upper(source.handle)))
+        if ((e === source || only === source) && source.handle && !this.placedBySource.has(upper(source.handle)))
           this.placedBySource.set(upper(source.handle), p.handle);
         out.push(p);
       }

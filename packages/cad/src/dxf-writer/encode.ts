@@ -3,6 +3,7 @@
  * or GBK with `\U+XXXX` escapes for what GBK cannot hold (before 2007, $DWGCODEPAGE ANSI_936).
  */
 import { BINARY_SENTINEL, valueKind } from '../dxf/tokenizer';
+import type { XData } from '../model';
 
 export type GroupValue = string | number | boolean;
 
@@ -24,9 +25,23 @@ export class Groups {
     return this;
   }
 
-  append(other: Groups): this {
-    for (let i = 0; i < other.codes.length; i++) this.g(other.codes[i] as number, other.vals[i] as GroupValue);
+  /** The groups of `other` from index `from` up to `to` (default: all). */
+  append(other: Groups, from = 0, to = other.codes.length): this {
+    for (let i = from; i < to; i++) this.g(other.codes[i] as number, other.vals[i] as GroupValue);
     return this;
+  }
+}
+
+/**
+ * One application's extended data as DXF groups: 1001 and its items (a point as its x, y and z
+ * codes; a 1005 handle as the written file's handle of the object it named, through `ref`).
+ */
+export function xdataGroups(out: Groups, x: XData, ref: (sourceHandle: string) => string): void {
+  out.g(1001, x.app);
+  for (const { code, value } of x.items) {
+    if (Array.isArray(value)) out.pt(code, value);
+    else if (code === 1005 && typeof value === 'string') out.g(code, ref(value));
+    else out.g(code, value);
   }
 }
 

@@ -57,6 +57,23 @@ export interface GraphicsLowering {
   draw(e: Entity): Entity[] | null;
 }
 
+/**
+ * The pieces written for `source`, with its extended data where it can go: an object written as one
+ * (itself, or converted: an R12 POLYLINE for an LWPOLYLINE) keeps it; written as several, none of
+ * them carries it (copied onto each, an add-on would find its object several times) and `lost` says so.
+ */
+export function withXdata(source: Entity, pieces: Entity[]): { pieces: Entity[]; lost: boolean } {
+  const xdata = source.xdata?.length ? source.xdata : undefined;
+  if (pieces.length === 1) {
+    const only = pieces[0] as Entity;
+    return { pieces: xdata && only.xdata !== xdata ? [{ ...only, xdata }] : pieces, lost: false };
+  }
+  return {
+    pieces: pieces.map((e) => (e.xdata ? { ...e, xdata: undefined } : e)),
+    lost: !!xdata && pieces.length > 1,
+  };
+}
+
 export class Lowering {
   private readonly blocks = new Map<string, Block>();
   /** While the entities replacing one object are lowered further, only that object is counted. */

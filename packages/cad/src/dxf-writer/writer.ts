@@ -5,15 +5,15 @@
  * every owner (330) points at a record written in the same file. What a version cannot hold is
  * turned into what it can (see `lower.ts`) and reported once per kind in `notes`.
  */
-import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf } from '../drawing';
+import { inDrawOrder, layoutEntitiesInOrder, recordHandleOf, xdataApps } from '../drawing';
 import { nearestAci } from '../geom/color';
 import type { Block, BlockClip, Drawing, Entity, Layout } from '../model';
-import { Groups, toAscii, toBinary, type GroupValue } from './encode';
+import { Groups, toAscii, toBinary, xdataGroups, type GroupValue } from './encode';
 import { layerName, type EntityWriterContext } from './entities/common';
 import { DXF_WRITERS, type WriteEntity } from './entities/table';
 import { HandleTable, upper } from './handles';
 import { chordTolerance, extentsOf } from './extents';
-import { Lowering, type GraphicsLowering } from './lower';
+import { Lowering, withXdata, type GraphicsLowering } from './lower';
 import { change, SaveAsLog, type SaveAsChange, type SaveAsNote } from '../save-as';
 import type { Vec3 } from '../geom/vector';
 
@@ -254,14 +254,28 @@ class DxfWriter implements EntityWriterContext {
   }
 
   private writeEntity(out: Groups, source: Entity, owner: string, paper: boolean): void {
-    const pieces = this.lowering.lower(source);
+    const { pieces, lost } = withXdata(source, this.lowering.lower(source));
+    const type = source.type === 'UNKNOWN' ? source.dxfType : source.type;
     // What the pieces report (a true colour) counts once, for the source object.
-    this.log.within(source, source.type === 'UNKNOWN' ? source.dxfType : source.type, () => {
+    this.log.within(source, type, () => {
       for (const e of pieces) {
         // Lowering leaves no type without a writer (MLINE, MULTILEADER, ACAD_TABLE, UNKNOWN are replaced or left out).
         const write = DXF_WRITERS[e.type] as WriteEntity | null;
-        if (write) write(this, out, e, owner, paper);
+        if (!write) continue;
+        if (!e.xdata?.length) {
+          write(this, out, e, owner, paper);
+          continue;
+        }
+        // Extended data ends the entity's own record, before its vertices or attributes.
+        const own = new Groups();
+        write(this, own, e, owner, paper);
+        const end = own.codes.indexOf(0, 1);
+        const tail = new Groups();
+        for (const x of e.xdata) xdataGroups(tail, x, (h) => this.refHandle(h));
+        out.append(own, 0, end < 0 ? own.codes.length : end).append(tail);
+        if (end >= 0) out.append(own, end);
       }
+      if (lost) this.note(change(type, 'detail', 'extended data left out (the object was written as several others)'));
     });
   }
 
@@ -401,7 +415,10 @@ class DxfWriter implements EntityWriterContext {
     });
     table('VIEW', 0, () => undefined);
     table('UCS', 0, () => undefined);
-    table('APPID', 1, () => entry('APPID', this.handle(), 'AcDbRegAppTableRecord', 'ACAD', 0));
+    const apps = ['ACAD', ...xdataApps(d)];
+    table('APPID', apps.length, () => {
+      for (const app of apps) entry('APPID', this.handle(), 'AcDbRegAppTableRecord', app, 0);
+    });
 
     const dimNames = [...this.dimstyles.names.values()];
     table('DIMSTYLE', dimNames.length, () => {

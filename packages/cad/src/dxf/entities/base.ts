@@ -1,6 +1,7 @@
 /** The fields every DXF entity record has (AcDbEntity), and `mk`, which every family reader builds with. */
-import type { Entity, EntityBase } from '../../model';
+import type { Entity, EntityBase, XData } from '../../model';
 import { asNum, asStr, type DxfRecord } from '../record';
+import type { GroupValue } from '../tokenizer';
 
 export const RAD2DEG = 180 / Math.PI;
 
@@ -27,6 +28,7 @@ function baseOf(r: DxfRecord): EntityBase {
     owner: undefined,
     paperSpace: false,
     transparency: undefined,
+    xdata: undefined,
   };
   const { codes, vals } = r;
   const end = r.length;
@@ -87,5 +89,35 @@ function baseOf(r: DxfRecord): EntityBase {
     }
   }
   if (base.color.aci === undefined && base.color.rgb === undefined) base.color.aci = 256;
+  if (r.xdataStart < codes.length) base.xdata = xdataOf(r);
   return base;
+}
+
+/**
+ * The record's extended data but AutoCAD's own (ACAD), one entry per application: from the first
+ * 1001 group on (an MTEXT's embedded object may sit between the entity and its extended data).
+ */
+function xdataOf(r: DxfRecord): XData[] | undefined {
+  const { codes, vals } = r;
+  const out: XData[] = [];
+  let app: XData | null = null;
+  for (let i = r.xdataStart; i < codes.length; i++) {
+    const c = codes[i] as number;
+    const v = vals[i] as GroupValue;
+    if (c === 1001) {
+      const name = asStr(v);
+      app = name.toUpperCase() === 'ACAD' || !name ? null : { app: name, items: [] };
+      if (app) out.push(app);
+      continue;
+    }
+    if (!app || c < 1000 || c > 1071) continue;
+    if (c >= 1010 && c <= 1013) {
+      app.items.push({ code: c, value: r.ptAt(i, 0) });
+      continue;
+    }
+    // The y and z of a point were taken with its x.
+    if (c >= 1020 && c <= 1033) continue;
+    app.items.push({ code: c, value: c < 1010 ? asStr(v) : asNum(v) });
+  }
+  return out.length ? out : undefined;
 }
