@@ -34,13 +34,13 @@
 // Runs everything one at a time: the machine has two cores.
 // Usage: npm run bench:cad [-- --fresh] [--ours-only] [--only NAME] [--no-large] [--no-dwg] [--no-warm]
 //        [--no-cold] [--no-quality] [--no-cjk] [--cjk-only] [--peers-only] [--quality-only]
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cadArgv, CLI, EngineTally, stopEngine } from './cad-command';
 import { decodePng } from './ezdxf-picture';
+import { runProcess } from './run-process';
 import { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore } from '@xcad/cad/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -129,42 +129,18 @@ const qualityOnly = flag('quality-only');
 /** `--ours-only`: time ours only; the peers' figures come from the cache (a peer without one is left out). */
 const oursOnly = flag('ours-only');
 
-/** Runs a command with a timeout; the whole process group is killed on timeout. */
-function run(cmd: string, cmdArgs: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
+/** Runs a command with a timeout (its process group killed then), with its peak memory when /usr/bin/time is there. */
+async function run(cmd: string, cmdArgs: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
   const timeFile = path.join(RESULTS, `time.${process.pid}.txt`);
   const argv = haveTime ? ['/usr/bin/time', '-f', '%M', '-o', timeFile, cmd, ...cmdArgs] : [cmd, ...cmdArgs];
-  return new Promise((resolve) => {
-    const start = performance.now();
-    const child = spawn(argv[0] as string, argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-2000);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const ms = performance.now() - start;
-      let rssMb: number | undefined;
-      if (haveTime && existsSync(timeFile)) {
-        const kb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
-        if (Number.isFinite(kb) && kb > 0) rssMb = kb / 1024;
-        rmSync(timeFile, { force: true });
-      }
-      const lastLine =
-        stderr
-          .trim()
-          .split('\n')
-          .filter((l) => !/^Command (exited|terminated)/.test(l))
-          .pop() ?? '';
-      if (timedOut) resolve({ ms, status: 'timeout', error: `killed after ${timeoutMs / 1000} s` });
-      else if (code !== 0) resolve({ ms, status: 'crash', ...(rssMb ? { rssMb } : {}), error: `exit ${code}: ${lastLine.slice(0, 160)}` });
-      else resolve({ ms, status: 'ok', ...(rssMb ? { rssMb } : {}) });
-    });
-  });
+  const r = await runProcess(argv[0] as string, argv.slice(1), { timeoutMs, env, ignoreLine: /^Command (exited|terminated)/ });
+  let rssMb: number | undefined;
+  if (haveTime && existsSync(timeFile)) {
+    const kb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+    if (Number.isFinite(kb) && kb > 0) rssMb = kb / 1024;
+    rmSync(timeFile, { force: true });
+  }
+  return { ms: r.ms, status: r.status, ...(r.status !== 'timeout' && rssMb ? { rssMb } : {}), ...(r.error ? { error: r.error } : {}) };
 }
 
 const sha1 = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex').slice(0, 16);

@@ -20,12 +20,12 @@
 //     process of their pool, against the same conversion warm in this process (PDFs to DXF, DXFs
 //     under 1 MB to PDF): what running each conversion apart costs (not a target).
 // Usage: npm run bench:convert [-- --fresh] [--only NAME] [--no-pdf] [--no-dwg] [--no-warm] [--no-pool]
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cadArgv, CLI, EngineTally, stopEngine } from './cad-command';
+import { runProcess } from './run-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.CAD_CORPUS ?? path.resolve(root, '..', 'shared', 'corpus');
@@ -60,33 +60,9 @@ interface PeerCache {
 }
 
 /** Runs a command with a timeout; the whole process group is killed on timeout. */
-function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const start = performance.now();
-    const child = spawn(cmd, cmdArgs, { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-2000);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const ms = performance.now() - start;
-      const lastLine =
-        stderr
-          .trim()
-          .split('\n')
-          .filter((l) => !/^cad: note:/.test(l))
-          .pop() ?? '';
-      if (timedOut) resolve({ ms, status: 'timeout', error: `killed after ${TIMEOUT_MS / 1000} s` });
-      else if (code !== 0) resolve({ ms, status: 'crash', error: `exit ${code}: ${lastLine.slice(0, 160)}` });
-      else resolve({ ms, status: 'ok' });
-    });
-  });
+async function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
+  const r = await runProcess(cmd, cmdArgs, { timeoutMs: TIMEOUT_MS, env, ignoreLine: /^cad: note:/ });
+  return { ms: r.ms, status: r.status, ...(r.error ? { error: r.error } : {}) };
 }
 
 const sha1 = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex').slice(0, 16);
