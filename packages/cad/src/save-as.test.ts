@@ -4,6 +4,7 @@ import { sampleDrawing } from './dwg-writer/test-drawing';
 import { writeDxf } from './dxf-writer';
 import { readDxf } from './dxf';
 import { readDwg } from './dwg-client';
+import { buildScenes } from './display';
 import type { Drawing, Entity } from './model';
 import { change, SAVE_AS_HOWS, SaveAsLog, type SaveAsChange } from './save-as';
 
@@ -206,6 +207,37 @@ describe('what every target holds is kept', () => {
       [1, 430],
       [2, 250],
     ]);
+  }, 60_000);
+
+  it('a layout whose sheet viewport has no number (LibreDWG DXF, a layout not current) stays a sheet in DXF and after save-as DWG', async () => {
+    const src = sampleDrawing();
+    const second = src.layouts.find((l) => l.name === 'Second');
+    const content = src.layouts.find((l) => l.name === '布局1')?.viewports[0];
+    if (!second || !content) throw new Error('sample drawing changed');
+    // The sheet: paper space shown at 1:1 around the page centre (where the model has ink), id 0, status 0.
+    const sheet = {
+      ...content,
+      id: 0,
+      status: 0,
+      center: [100, 60, 0] as [number, number, number],
+      width: 430,
+      height: 300,
+      viewCenter: [100, 60] as [number, number],
+      viewHeight: 300,
+      scale: 1,
+    };
+    second.entities = [sheet];
+    second.viewports = [sheet];
+    const inked = (d: Drawing): string[] =>
+      buildScenes(d, { layouts: 'all' })
+        .scenes.filter((s) => s.bounds !== null)
+        .map((s) => s.name);
+    const dxf = readDxf(writeDxf(src, { version: '2000' }).bytes).drawing;
+    // The DWG writer cannot number viewports: a reader takes the first one of a layout for its sheet.
+    const dwg = (await readDwg(writeDwg(dxf, { version: '2018' }).bytes)).drawing;
+    expect(inked(dxf)).toEqual(['Model', '布局1']);
+    expect(inked(dwg)).toEqual(inked(dxf));
+    for (const d of [dxf, dwg]) expect(d.layouts.find((l) => l.name === 'Second')?.viewports.map((v) => v.id)).toEqual([1]);
   }, 60_000);
 
   it('an R12 viewport keeps its view (the MVIEW extended data is written and read)', () => {
