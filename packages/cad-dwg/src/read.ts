@@ -391,6 +391,7 @@ class DwgConverter {
     byBlock: 'BYBLOCK',
     continuous: 'CONTINUOUS',
     r2000: false,
+    r2010: false,
     preR13: false,
   };
   /** Layer → its linetype's handle, resolved once every linetype is known. */
@@ -422,6 +423,7 @@ class DwgConverter {
     this.a = new Access(w, dwg, this.unicode, decoderFor(encoding));
     this.names.r2000 = /^AC\d{4}$/.test(signature) && signature >= 'AC1015';
     this.names.preR13 = !/^AC\d{4}$/.test(signature) || signature < 'AC1012';
+    this.names.r2010 = /^AC\d{4}$/.test(signature) && signature >= 'AC1024';
     const header: Header = { acadVersion: signature, release: releaseName(signature), encoding, vars: { $ACADVER: signature } };
     const cpName = codePageName(cp);
     if (cpName) {

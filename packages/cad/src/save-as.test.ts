@@ -183,6 +183,24 @@ describe('what every target holds is kept', () => {
     }
   }, 60_000);
 
+  it('a LEADER keeps its arrowhead and hook-line side in DWG 2010, 2013 and 2018', async () => {
+    const src = sampleDrawing();
+    const leader = src.modelSpace.find((e) => e.type === 'LEADER');
+    if (leader?.type !== 'LEADER') throw new Error('sample drawing changed');
+    for (const version of ['2010', '2013', '2018'] as const)
+      for (const [arrowhead, side] of [
+        [true, 1],
+        [true, 0],
+        [false, 1],
+        [false, 0],
+      ] as const) {
+        leader.arrowhead = arrowhead;
+        leader.hooklineDirection = side;
+        const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing.modelSpace.find((e) => e.type === 'LEADER');
+        expect(back?.type === 'LEADER' && [back.arrowhead, back.hooklineDirection], `${version} ${arrowhead} ${side}`).toEqual([arrowhead, side]);
+      }
+  }, 60_000);
+
   it("a layout's own viewport is written first, so a DWG reader takes the right one for the sheet", async () => {
     const src = sampleDrawing();
     const layout = src.layouts.find((l) => l.name === '布局1');

@@ -21,6 +21,8 @@ export interface Names {
   continuous: string;
   /** R2000+: entities carry lineweights and linetype flags (R13/R14 refer to a linetype record). */
   r2000: boolean;
+  /** R2010+: LibreDWG misreads the end of a LEADER (see dimensions.ts). */
+  r2010: boolean;
   /** R12 and before: colours come from the R11 entity header. */
   preR13: boolean;
 }
