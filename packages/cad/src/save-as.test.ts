@@ -201,6 +201,21 @@ describe('what every target holds is kept', () => {
       }
   }, 60_000);
 
+  it('a block attribute keeps its text style in DWG 2010, 2013 and 2018', async () => {
+    const src = sampleDrawing();
+    const insert = src.modelSpace.find((e) => e.type === 'INSERT' && e.attributes.length > 0);
+    const def = Object.values(src.blocks)
+      .flatMap((b) => b.entities)
+      .find((e) => e.type === 'ATTDEF');
+    if (insert?.type !== 'INSERT' || def?.type !== 'ATTDEF' || !src.textStyles.HZ) throw new Error('sample drawing changed');
+    def.style = 'HZ';
+    for (const a of insert.attributes) a.style = 'HZ';
+    for (const version of ['2007', '2010', '2013', '2018'] as const) {
+      const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing.modelSpace.find((e) => e.type === 'INSERT');
+      expect(back?.type === 'INSERT' && back.attributes.map((a) => a.style), version).toEqual(insert.attributes.map(() => 'HZ'));
+    }
+  }, 60_000);
+
   it("a layout's own viewport is written first, so a DWG reader takes the right one for the sheet", async () => {
     const src = sampleDrawing();
     const layout = src.layouts.find((l) => l.name === '布局1');
