@@ -197,7 +197,10 @@ describe('what every target holds is kept', () => {
         leader.arrowhead = arrowhead;
         leader.hooklineDirection = side;
         const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing.modelSpace.find((e) => e.type === 'LEADER');
-        expect(back?.type === 'LEADER' && [back.arrowhead, back.hooklineDirection], `${version} ${arrowhead} ${side}`).toEqual([arrowhead, side]);
+        expect(back?.type === 'LEADER' && [back.arrowhead, back.hooklineDirection], `${version} ${arrowhead} ${side}`).toEqual([
+          arrowhead,
+          side,
+        ]);
       }
   }, 60_000);
 
@@ -242,36 +245,48 @@ describe('what every target holds is kept', () => {
     ]);
   }, 60_000);
 
-  it('a layout whose sheet viewport has no number (LibreDWG DXF, a layout not current) stays a sheet in DXF and after save-as DWG', async () => {
-    const src = sampleDrawing();
-    const second = src.layouts.find((l) => l.name === 'Second');
-    const content = src.layouts.find((l) => l.name === '布局1')?.viewports[0];
-    if (!second || !content) throw new Error('sample drawing changed');
-    // The sheet: paper space shown at 1:1 around the page centre (where the model has ink), id 0, status 0.
-    const sheet = {
-      ...content,
-      id: 0,
-      status: 0,
-      center: [100, 60, 0] as [number, number, number],
-      width: 430,
-      height: 300,
-      viewCenter: [100, 60] as [number, number],
-      viewHeight: 300,
-      scale: 1,
-    };
-    second.entities = [sheet];
-    second.viewports = [sheet];
-    const inked = (d: Drawing): string[] =>
-      buildScenes(d, { layouts: 'all' })
-        .scenes.filter((s) => s.bounds !== null)
-        .map((s) => s.name);
-    const dxf = readDxf(writeDxf(src, { version: '2000' }).bytes).drawing;
-    // The DWG writer cannot number viewports: a reader takes the first one of a layout for its sheet.
-    const dwg = (await readDwg(writeDwg(dxf, { version: '2018' }).bytes)).drawing;
-    expect(inked(dxf)).toEqual(['Model', '布局1']);
-    expect(inked(dwg)).toEqual(inked(dxf));
-    for (const d of [dxf, dwg]) expect(d.layouts.find((l) => l.name === 'Second')?.viewports.map((v) => v.id)).toEqual([1]);
-  }, 60_000);
+  it.each([0, -1])(
+    'layouts whose viewports have no numbers (id %i: LibreDWG DXF, dxf-json) keep their sheets in DXF and after save-as DWG',
+    async (id) => {
+      const src = sampleDrawing();
+      const first = src.layouts.find((l) => l.name === '布局1');
+      const second = src.layouts.find((l) => l.name === 'Second');
+      const content = first?.viewports[0];
+      if (!first || !second || !content) throw new Error('sample drawing changed');
+      // A sheet: paper space shown at 1:1 around the page centre (where the model has ink).
+      const sheet = (): typeof content => ({
+        ...content,
+        id,
+        status: 0,
+        center: [100, 60, 0],
+        width: 430,
+        height: 300,
+        viewCenter: [100, 60],
+        viewHeight: 300,
+        scale: 1,
+      });
+      // 布局1: its sheet, then the window on the model; Second: a sheet alone (a layout never opened).
+      const numbered = { ...content, id };
+      first.entities = [sheet(), numbered, ...(first.entities ?? []).filter((e) => e !== content)];
+      first.viewports = [first.entities[0] as typeof content, numbered];
+      second.entities = [sheet()];
+      second.viewports = [second.entities[0] as typeof content];
+      const inked = (d: Drawing): string[] =>
+        buildScenes(d, { layouts: 'all' })
+          .scenes.filter((s) => s.bounds !== null)
+          .map((s) => s.name);
+      const ids = (d: Drawing): number[][] =>
+        ['布局1', 'Second'].map((n) => d.layouts.find((l) => l.name === n)?.viewports.map((v) => v.id) ?? []);
+      const dxf = readDxf(writeDxf(src, { version: '2000' }).bytes).drawing;
+      // The DWG writer cannot number viewports: a reader takes the first one of a layout for its sheet.
+      const dwg = (await readDwg(writeDwg(dxf, { version: '2018' }).bytes)).drawing;
+      expect(inked(dxf)).toEqual(['Model', '布局1']);
+      expect(inked(dwg)).toEqual(inked(dxf));
+      expect(ids(dxf)).toEqual([[1, id], [1]]);
+      expect(ids(dwg)).toEqual([[1, 2], [1]]);
+    },
+    60_000,
+  );
 
   it('an R12 viewport keeps its view (the MVIEW extended data is written and read)', () => {
     const back = readDxf(writeDxf(sampleDrawing(), { version: 'R12' }).bytes).drawing;
