@@ -51,8 +51,9 @@ export function applyHeaderVars(h: Header): void {
 }
 
 /**
- * The last step of every reader: IMAGE entities get their file name from their IMAGEDEF, and
- * the entity types kept as UNKNOWN are summed up in one warning.
+ * The last step of every reader: a layout's unnumbered sheet viewport gets its id (`numberSheet`),
+ * IMAGE entities get their file name from their IMAGEDEF, and the entity types kept as UNKNOWN are
+ * summed up in one warning.
  */
 export function finishDrawing(d: Drawing, paperEntities: Entity[], warnings: string[]): void {
   for (const layout of d.layouts) if (!layout.isModel) numberSheet(layout);
@@ -76,8 +77,9 @@ export function finishDrawing(d: Drawing, paperEntities: Entity[], warnings: str
  * viewport with id 1. A layout that numbers none takes its first viewport for the sheet when that
  * one is unnumbered (id 0 or less) and shows its own frame at 1:1, as the sheet always does: DWG
  * keeps no viewport ids (every reader takes the first viewport for the sheet), and LibreDWG's DXF
- * writes id 0 for the viewports of the layouts that are not current. Without this, such a sheet
- * would be drawn as a window on the model space around the page's centre.
+ * writes id 0 for the viewports of the layouts that are not current (others write -1). Without
+ * this, such a sheet would be drawn as a window on the model space around the page's centre
+ * (decision 0040).
  */
 function numberSheet(layout: Layout): void {
   const first = layout.viewports[0];
