@@ -17,6 +17,7 @@ import type {
   LinetypeElement,
   MLineStyle,
   PlotSettings,
+  TextEntity,
   TextStyle,
   ViewportEntity,
 } from '@xcad/cad/model';
@@ -393,6 +394,7 @@ class DwgConverter {
     byBlock: 'BYBLOCK',
     continuous: 'CONTINUOUS',
     r2000: false,
+    r2010: false,
     preR13: false,
   };
   /** Layer → its linetype's handle, resolved once every linetype is known. */
@@ -411,6 +413,7 @@ class DwgConverter {
   private readonly clipDictionaries = new Map<number, Map<string, number>>();
   private readonly spatialFilters = new Map<number, { points: [number, number][]; inverse: number[]; enabled: boolean }>();
   private xdictInserts: [InsertEntity, number][] = [];
+  private unstyledAttribs: [InsertEntity, TextEntity][] = [];
 
   constructor(
     private readonly w: Wasm,
@@ -425,6 +428,7 @@ class DwgConverter {
     this.a = new Access(w, dwg, this.unicode, decoderFor(encoding));
     this.names.r2000 = /^AC\d{4}$/.test(signature) && signature >= 'AC1015';
     this.names.preR13 = !/^AC\d{4}$/.test(signature) || signature < 'AC1012';
+    this.names.r2010 = /^AC\d{4}$/.test(signature) && signature >= 'AC1024';
     const header: Header = { acadVersion: signature, release: releaseName(signature), encoding, vars: { $ACADVER: signature } };
     const cpName = codePageName(cp);
     if (cpName) {
@@ -965,6 +969,7 @@ class DwgConverter {
       push(reader.read(obj, ownerOf(bh)), bh);
     }
     this.xdictInserts = reader.xdictInserts;
+    this.unstyledAttribs = reader.unstyledAttribs;
     for (const [t, n] of reader.unknown) this.drawing.stats.unknown[t] = n;
     this.warnings.push(...reader.warnings.slice(0, 50));
     if (reader.warnings.length > 50) this.warnings.push(`${reader.warnings.length - 50} more entities had problems`);
@@ -1081,6 +1086,15 @@ class DwgConverter {
         if (vp.id === 0) vp.id = i + 1;
         if (vp.on) vp.status = i + 1;
       });
+
+    // ATTRIBs without their style reference take their ATTDEF's style (an ATTRIB is made from its
+    // ATTDEF, style included): LibreDWG 0.13 leaves the reference out of every R2010+ ATTRIB.
+    for (const [insert, attrib] of this.unstyledAttribs) {
+      const def = d.blocks[insert.name]?.entities.find(
+        (x): x is TextEntity => x.type === 'ATTDEF' && (x.tag ?? '').toUpperCase() === (attrib.tag ?? '').toUpperCase(),
+      );
+      if (def) attrib.style = def.style;
+    }
 
     // XCLIP: extension dictionary → ACAD_FILTER → SPATIAL → SPATIAL_FILTER (inverted clips, kept in
     // an XRECORD, are not read from DWG: such a reference is drawn whole).

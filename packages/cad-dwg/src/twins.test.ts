@@ -177,6 +177,24 @@ describe('DWG and its DXF twin', () => {
       expect(colours).toBeGreaterThan(10);
       expect(chinese).toBeGreaterThanOrEqual(3);
     });
+
+    it('give the same LEADER arrowheads and hook-line sides (R2010+ included, where LibreDWG misplaces them)', () => {
+      const seen: string[] = [];
+      const mismatches: string[] = [];
+      for (const pair of read) {
+        const dxf = byHandle(pair.dxf);
+        for (const [h, e] of byHandle(pair.dwg)) {
+          const x = dxf.get(h);
+          if (e.type !== 'LEADER' || x?.type !== 'LEADER') continue;
+          seen.push(`${pair.name} ${h}`);
+          const flags = (l: typeof e): string => `arrowhead ${l.arrowhead}, hook-line side ${l.hooklineDirection ?? 1}`;
+          if (flags(e) !== flags(x)) mismatches.push(`${pair.name} ${h}: ${flags(e)} / ${flags(x)}`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+      // The AutoCAD samples from R2000 to R2018 each hold one.
+      expect(seen.filter((s) => s.startsWith('acs_sample_AC10')).length).toBeGreaterThanOrEqual(6);
+    });
   } else {
     it('the committed R2000 sample gives the counts of its DXF twin', { timeout: 30_000 }, async () => {
       const dwg = (await readDwgBytes(readFileSync(fixture))).drawing;

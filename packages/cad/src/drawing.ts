@@ -51,10 +51,12 @@ export function applyHeaderVars(h: Header): void {
 }
 
 /**
- * The last step of every reader: IMAGE entities get their file name from their IMAGEDEF, and
- * the entity types kept as UNKNOWN are summed up in one warning.
+ * The last step of every reader: a layout's unnumbered sheet viewport gets its id (`numberSheet`),
+ * IMAGE entities get their file name from their IMAGEDEF, and the entity types kept as UNKNOWN are
+ * summed up in one warning.
  */
 export function finishDrawing(d: Drawing, paperEntities: Entity[], warnings: string[]): void {
+  for (const layout of d.layouts) if (!layout.isModel) numberSheet(layout);
   for (const list of [d.modelSpace, paperEntities, ...Object.values(d.blocks).map((b) => b.entities)]) {
     for (const e of list) {
       if (e.type === 'IMAGE' && e.imageDefHandle) {
@@ -68,6 +70,25 @@ export function finishDrawing(d: Drawing, paperEntities: Entity[], warnings: str
     const total = unknown.reduce((sum, [, n]) => sum + n, 0);
     warnings.push(`${total} entities of unsupported types kept as UNKNOWN: ${unknown.map(([t, n]) => `${t} (${n})`).join(', ')}`);
   }
+}
+
+/**
+ * A paper layout's sheet (its overall viewport, the one that shows paper space itself) is the
+ * viewport with id 1. A layout that numbers none takes its first viewport for the sheet when that
+ * one is unnumbered (id 0 or less) and shows its own frame at 1:1, as the sheet always does: DWG
+ * keeps no viewport ids (every reader takes the first viewport for the sheet), and LibreDWG's DXF
+ * writes id 0 for the viewports of the layouts that are not current (others write -1). Without
+ * this, such a sheet would be drawn as a window on the model space around the page's centre
+ * (decision 0040).
+ */
+function numberSheet(layout: Layout): void {
+  const first = layout.viewports[0];
+  if (!first || first.id > 0 || layout.viewports.some((v) => v.id === 1)) return;
+  const size = Math.max(Math.abs(first.height), Math.abs(first.width), 1e-9);
+  const near = (a: number, b: number): boolean => Math.abs(a - b) <= size * 1e-6;
+  const showsItself =
+    near(first.viewCenter[0], first.center[0]) && near(first.viewCenter[1], first.center[1]) && near(first.viewHeight, first.height);
+  if (showsItself) first.id = 1;
 }
 
 /**

@@ -4,6 +4,7 @@ import { sampleDrawing } from './dwg-writer/test-drawing';
 import { writeDxf } from './dxf-writer';
 import { readDxf } from './dxf';
 import { readDwg } from './dwg-client';
+import { buildScenes } from './display';
 import type { Drawing, Entity } from './model';
 import { change, SAVE_AS_HOWS, SaveAsLog, type SaveAsChange } from './save-as';
 
@@ -183,6 +184,42 @@ describe('what every target holds is kept', () => {
     }
   }, 60_000);
 
+  it('a LEADER keeps its arrowhead and hook-line side in DWG 2010, 2013 and 2018', async () => {
+    const src = sampleDrawing();
+    const leader = src.modelSpace.find((e) => e.type === 'LEADER');
+    if (leader?.type !== 'LEADER') throw new Error('sample drawing changed');
+    for (const version of ['2010', '2013', '2018'] as const)
+      for (const [arrowhead, side] of [
+        [true, 1],
+        [true, 0],
+        [false, 1],
+        [false, 0],
+      ] as const) {
+        leader.arrowhead = arrowhead;
+        leader.hooklineDirection = side;
+        const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing.modelSpace.find((e) => e.type === 'LEADER');
+        expect(back?.type === 'LEADER' && [back.arrowhead, back.hooklineDirection], `${version} ${arrowhead} ${side}`).toEqual([
+          arrowhead,
+          side,
+        ]);
+      }
+  }, 60_000);
+
+  it('a block attribute keeps its text style in DWG 2010, 2013 and 2018', async () => {
+    const src = sampleDrawing();
+    const insert = src.modelSpace.find((e) => e.type === 'INSERT' && e.attributes.length > 0);
+    const def = Object.values(src.blocks)
+      .flatMap((b) => b.entities)
+      .find((e) => e.type === 'ATTDEF');
+    if (insert?.type !== 'INSERT' || def?.type !== 'ATTDEF' || !src.textStyles.HZ) throw new Error('sample drawing changed');
+    def.style = 'HZ';
+    for (const a of insert.attributes) a.style = 'HZ';
+    for (const version of ['2007', '2010', '2013', '2018'] as const) {
+      const back = (await readDwg(writeDwg(src, { version }).bytes)).drawing.modelSpace.find((e) => e.type === 'INSERT');
+      expect(back?.type === 'INSERT' && back.attributes.map((a) => a.style), version).toEqual(insert.attributes.map(() => 'HZ'));
+    }
+  }, 60_000);
+
   it("a layout's own viewport is written first, so a DWG reader takes the right one for the sheet", async () => {
     const src = sampleDrawing();
     const layout = src.layouts.find((l) => l.name === '布局1');
@@ -208,6 +245,49 @@ describe('what every target holds is kept', () => {
       [2, 250],
     ]);
   }, 60_000);
+
+  it.each([0, -1])(
+    'layouts whose viewports have no numbers (id %i: LibreDWG DXF, dxf-json) keep their sheets in DXF and after save-as DWG',
+    async (id) => {
+      const src = sampleDrawing();
+      const first = src.layouts.find((l) => l.name === '布局1');
+      const second = src.layouts.find((l) => l.name === 'Second');
+      const content = first?.viewports[0];
+      if (!first || !second || !content) throw new Error('sample drawing changed');
+      // A sheet: paper space shown at 1:1 around the page centre (where the model has ink).
+      const sheet = (): typeof content => ({
+        ...content,
+        id,
+        status: 0,
+        center: [100, 60, 0],
+        width: 430,
+        height: 300,
+        viewCenter: [100, 60],
+        viewHeight: 300,
+        scale: 1,
+      });
+      // 布局1: its sheet, then the window on the model; Second: a sheet alone (a layout never opened).
+      const numbered = { ...content, id };
+      first.entities = [sheet(), numbered, ...(first.entities ?? []).filter((e) => e !== content)];
+      first.viewports = [first.entities[0] as typeof content, numbered];
+      second.entities = [sheet()];
+      second.viewports = [second.entities[0] as typeof content];
+      const inked = (d: Drawing): string[] =>
+        buildScenes(d, { layouts: 'all' })
+          .scenes.filter((s) => s.bounds !== null)
+          .map((s) => s.name);
+      const ids = (d: Drawing): number[][] =>
+        ['布局1', 'Second'].map((n) => d.layouts.find((l) => l.name === n)?.viewports.map((v) => v.id) ?? []);
+      const dxf = readDxf(writeDxf(src, { version: '2000' }).bytes).drawing;
+      // The DWG writer cannot number viewports: a reader takes the first one of a layout for its sheet.
+      const dwg = (await readDwg(writeDwg(dxf, { version: '2018' }).bytes)).drawing;
+      expect(inked(dxf)).toEqual(['Model', '布局1']);
+      expect(inked(dwg)).toEqual(inked(dxf));
+      expect(ids(dxf)).toEqual([[1, id], [1]]);
+      expect(ids(dwg)).toEqual([[1, 2], [1]]);
+    },
+    60_000,
+  );
 
   it('an R12 viewport keeps its view (the MVIEW extended data is written and read)', () => {
     const back = readDxf(writeDxf(sampleDrawing(), { version: 'R12' }).bytes).drawing;

@@ -36,8 +36,10 @@ export function insert(r: EntityContext, obj: number, tio: number, type: number,
     for (const sub of r.owned(obj, tio, type, 'attribs', 'first_attrib', 'last_attrib')) {
       if (w.dwg_object_get_fixedtype(sub) !== T.ATTRIB) continue;
       const stio = w.dwg_object_to_entity_tio(sub);
-      if (stio)
-        e.attributes.push(textBase(r, sub, stio, T.ATTRIB, { handle: e.handle ?? owner.handle, paperSpace: owner.paperSpace }, 'ATTRIB'));
+      if (!stio) continue;
+      const attrib = textBase(r, sub, stio, T.ATTRIB, { handle: e.handle ?? owner.handle, paperSpace: owner.paperSpace }, 'ATTRIB');
+      e.attributes.push(attrib);
+      if (!r.names.preR13 && !a.ptr(stio, T.ATTRIB, 'style')) r.unstyledAttribs.push([e, attrib]);
     }
   }
   return e;

@@ -2,7 +2,7 @@
  * What an entity family's reader is given: the struct access, the table names, the common fields
  * (EntityReader reads them once for every family) and the sub-entities of a parent.
  */
-import type { Color, Entity, EntityBase, InsertEntity } from '@xcad/cad/model';
+import type { Color, Entity, EntityBase, InsertEntity, TextEntity } from '@xcad/cad/model';
 import type { Vec3 } from '@xcad/cad/geom';
 import type { Access } from '../access';
 
@@ -25,6 +25,8 @@ export interface Names {
   continuous: string;
   /** R2000+: entities carry lineweights and linetype flags (R13/R14 refer to a linetype record). */
   r2000: boolean;
+  /** R2010+: LibreDWG misreads the end of a LEADER (see dimensions.ts). */
+  r2010: boolean;
   /** R12 and before: colours come from the R11 entity header. */
   preR13: boolean;
 }
@@ -41,6 +43,8 @@ export interface EntityContext {
   readonly warnings: string[];
   /** INSERTs with an extension dictionary, and its handle (a possible XCLIP: ACAD_FILTER → SPATIAL). */
   readonly xdictInserts: [InsertEntity, number][];
+  /** ATTRIBs that came without a text-style reference (LibreDWG drops it from R2010+ ATTRIBs): the block's ATTDEF gives it. */
+  readonly unstyledAttribs: [InsertEntity, TextEntity][];
   /** The fields every entity has: handle, layer, colour, linetype, lineweight, extrusion, ... */
   base(obj: number, tio: number, type: number, owner: Owner): EntityBase;
   /** A CMC colour field of an entity struct. */

@@ -1,5 +1,5 @@
 /** DIMENSION (the fixed types and the ARC_DIMENSION / LARGE_RADIAL_DIMENSION classes) and LEADER. */
-import type { DimensionEntity, Entity } from '@xcad/cad/model';
+import type { DimensionEntity, Entity, LeaderEntity } from '@xcad/cad/model';
 import type { Vec3 } from '@xcad/cad/geom';
 import { hex, RAD2DEG } from '../access';
 import { T } from '../types';
@@ -101,14 +101,43 @@ export function leader(r: EntityContext, obj: number, tio: number, type: number,
   if (ann) e.annotation = hex(ann);
   if (e.type === 'LEADER') {
     if (a.off(tio, type, 'annot_type') >= 0) e.annotationType = a.u16(tio, type, 'annot_type');
-    if (a.off(tio, type, 'hookline_on') >= 0) e.hookline = a.u8(tio, type, 'hookline_on') !== 0;
-    if (a.off(tio, type, 'hookline_dir') >= 0) e.hooklineDirection = a.u8(tio, type, 'hookline_dir');
-    if (a.off(tio, type, 'box_height') >= 0) e.textHeight = a.d(tio, type, 'box_height');
-    if (a.off(tio, type, 'box_width') >= 0) e.textWidth = a.d(tio, type, 'box_width');
+    if (r.names.r2010) r2010Flags(r, tio, type, e);
+    else {
+      if (a.off(tio, type, 'hookline_on') >= 0) e.hookline = a.u8(tio, type, 'hookline_on') !== 0;
+      if (a.off(tio, type, 'hookline_dir') >= 0) e.hooklineDirection = a.u8(tio, type, 'hookline_dir');
+      if (a.off(tio, type, 'box_height') >= 0) e.textHeight = a.d(tio, type, 'box_height');
+      if (a.off(tio, type, 'box_width') >= 0) e.textWidth = a.d(tio, type, 'box_width');
+    }
     const hd = a.p3(tio, type, 'x_direction');
     if (!isZero(hd)) e.horizontalDirection = hd;
     const bc = a.u16(tio, type, 'byblock_color');
     if (bc > 0 && bc < 256) e.blockColor = bc;
   }
   return e;
+}
+
+/**
+ * The flags of an R2010+ LEADER. From R2010 the object keeps the end-point projection (3BD) and no
+ * annotation box (AutoCAD's own files, decision 0023), while LibreDWG still reads the R2007 layout
+ * without the projection: its box height and width are the projection's x and y, its hook-line
+ * direction and arrowhead flags are the two code bits of the projection's z (BD code 10 for 0, 01
+ * for 1), and its arrowhead type (a BS) is read from the real hook-line direction and arrowhead
+ * bits as that BS's code: 11 = 256, 10 = 0, 01 = one byte follows (< 256), 00 = two bytes follow
+ * (the first starts with the real arrowhead type's code 10, the second is the next data: >= 256 in
+ * every file seen). The hook-line flag is not among the bits LibreDWG reads: it stays unset. A
+ * projection off z = 0 or 1 (a full double) cannot be unpicked: its flags stay as LibreDWG read them.
+ */
+function r2010Flags(r: EntityContext, tio: number, type: number, e: LeaderEntity): void {
+  const a = r.a;
+  if (a.off(tio, type, 'hookline_dir') < 0 || a.off(tio, type, 'arrowhead_on') < 0 || a.off(tio, type, 'arrowhead_type') < 0) return;
+  const zCode = (a.u8(tio, type, 'hookline_dir') << 1) | a.u8(tio, type, 'arrowhead_on');
+  if (zCode !== 0b10 && zCode !== 0b01) return;
+  const t = a.u16(tio, type, 'arrowhead_type');
+  if (t === 256 || t === 0) {
+    e.hooklineDirection = 1;
+    e.arrowhead = t === 256;
+  } else {
+    e.hooklineDirection = 0;
+    e.arrowhead = t < 256;
+  }
 }

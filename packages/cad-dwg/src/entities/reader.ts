@@ -5,7 +5,7 @@
  * fields every entity has and the dispatch through ENTITY_READERS (table.ts); each entity family
  * reads its own fields in a file of its own.
  */
-import type { Color, Entity, EntityBase, InsertEntity, XData, XDataItem } from '@xcad/cad/model';
+import type { Color, Entity, EntityBase, InsertEntity, TextEntity, XData, XDataItem } from '@xcad/cad/model';
 import { hex, type Access } from '../access';
 import { lineweight, T } from '../types';
 import { isWasmTrap, type DwgColor } from '../wasm';
@@ -61,6 +61,7 @@ export class EntityReader implements EntityContext {
   readonly warnings: string[] = [];
   /** INSERTs with an extension dictionary, and its handle (a possible XCLIP: ACAD_FILTER → SPATIAL). */
   readonly xdictInserts: [InsertEntity, number][] = [];
+  readonly unstyledAttribs: [InsertEntity, TextEntity][] = [];
   /**
    * Common fields are read from the heap once their place in the entity struct is known: the API
    * costs several Embind calls per entity, and its colour object misses the true colour when a

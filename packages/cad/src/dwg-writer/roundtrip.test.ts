@@ -152,9 +152,9 @@ describe.each(DWG_WRITE_VERSIONS)('DWG %s read back by LibreDWG', (version) => {
     const leader = first(m, 'LEADER');
     close(leader.vertices.flat(), [0, 0, 0, 5, 5, 0, 10, 5, 0]);
     // From R2010 AutoCAD stores the LEADER flags after the end projection point and drops the box
-    // size; LibreDWG 0.13 still reads them from the R2007 place, so it reports the arrowhead off
-    // even in AutoCAD's own 2010 files (ldwg_2010_Leader.dwg). container.test.ts checks that layout.
-    if (Number(version) < 2010) expect(leader.arrowhead).toBe(true);
+    // size; LibreDWG 0.13 still reads them from the R2007 place, and the DWG reader unpicks them
+    // (packages/cad-dwg entities/dimensions.ts). container.test.ts checks that layout.
+    expect(leader.arrowhead).toBe(true);
     const [solid, pattern, gradient] = all(m, 'HATCH');
     if (version === '2000') {
       expect(gradient?.gradient).toBeUndefined();
