@@ -64,21 +64,30 @@ def draw(path, png, width, view=None):
     if view is None:
         # The view is the extents of everything but the construction lines, which then run across it
         # as AutoCAD shows them (ezdxf draws them 20 units long by default), and as our engine does.
-        fig, ax = plot(doc, None, not_construction_line)
+        xlines = len(doc.modelspace().query('XLINE RAY')) > 0
+        fig, ax = plot(doc, None, not_construction_line if xlines else None)
         view = (ax.get_xlim(), ax.get_ylim())
+        if not xlines:
+            save(fig, ax, view, png, width)
+            return view
         plt.close(fig)
     fig, ax = plot(doc, view)
+    save(fig, ax, view, png, width)
+    return view
+
+
+def save(fig, ax, view, png, width):
+    """Writes the figure in `view`, `width` pixels wide, on white."""
     (x0, x1), (y0, y1) = view
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     ax.set_aspect('auto')
-    w = max(1.0, x1 - x0)
-    h = max(1e-9, y1 - y0)
-    height = max(1, round(width * h / w))
+    w = x1 - x0 if x1 > x0 else 1.0
+    h = y1 - y0 if y1 > y0 else w
+    height = max(1, min(8 * width, round(width * h / w)))
     fig.set_size_inches(width / DPI, height / DPI, forward=True)
     fig.savefig(png, dpi=DPI, facecolor='#ffffff')
     plt.close(fig)
-    return view
 
 
 def main():

@@ -263,9 +263,22 @@ async function ezdxfCheck(file: string): Promise<EzdxfResult> {
 /** ezdxf draws with matplotlib (Debian's python3-matplotlib); without it the DXF check is a reading and a count. */
 const ezdxfCanDraw = spawnSync(PYTHON, ['-c', 'import matplotlib'], { stdio: 'ignore' }).status === 0;
 
-/** One input's pictures by ezdxf at a time (a Python process; the conversion worker has the other core). */
-let drawing: Promise<void> = Promise.resolve();
+/** Inputs whose pictures ezdxf draws at once (a Python process each, beside the conversion worker). */
+const PICTURE_JOBS = 2;
+let pictureJobs = 0;
+const pictureQueue: (() => void)[] = [];
 const pendingPictures: Promise<void>[] = [];
+
+async function inPictureSlot(job: () => Promise<void>): Promise<void> {
+  if (pictureJobs >= PICTURE_JOBS) await new Promise<void>((resolve) => pictureQueue.push(resolve));
+  pictureJobs++;
+  try {
+    await job();
+  } finally {
+    pictureJobs--;
+    pictureQueue.shift()?.();
+  }
+}
 
 /** Bumped when bench/saveas-ezdxf-draw.py draws differently (its cached pictures are then redrawn). */
 const EZDXF_PICTURE_VERSION = 2;
@@ -449,14 +462,12 @@ async function sweepInput(input: Input, scratch: string): Promise<Row[]> {
     if (!pending.length && worker) await worker.next(TIMEOUT_MS); // 'done'
   }
   if (drawn.length) {
-    // Drawn beside the next input's conversions, one input at a time; its results kept until then.
-    const job = drawing
-      .then(() => ezdxfAgreement(input, drawn))
-      .finally(() => {
+    // Drawn beside the next inputs' conversions; its results kept until then.
+    pendingPictures.push(
+      inPictureSlot(() => ezdxfAgreement(input, drawn)).finally(() => {
         for (const d of drawn) rmSync(d.file, { force: true });
-      });
-    drawing = job.catch(() => undefined);
-    pendingPictures.push(job);
+      }),
+    );
   }
   return rows;
 }
