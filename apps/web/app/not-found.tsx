@@ -25,7 +25,7 @@ export default function RootNotFound() {
     <html lang={DEFAULT_LOCALE}>
       <body>
         <AppProviders locale={DEFAULT_LOCALE}>
-          <SiteFrame locale={DEFAULT_LOCALE}>
+          <SiteFrame locale={DEFAULT_LOCALE} isNotFound>
             <NotFoundPage links={notFoundLinks()} />
           </SiteFrame>
         </AppProviders>
