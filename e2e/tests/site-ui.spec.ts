@@ -25,6 +25,19 @@ describe('404 page', () => {
     await page.getByTestId('site-header').waitFor();
   });
 
+  it.each(['/no-such-page', '/404', '/99999', '/dailypics/99999', '/dwgItem/99999'])(
+    '%s is titled as the not-found page, not as the home page',
+    async (path) => {
+      const page = await browser.page(DESKTOP);
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect.poll(() => page.title()).toBe('页面未找到 - 迅捷CAD');
+      // Before any script runs, the server's title already is not the home page's.
+      const html = await (await fetch(`${browser.baseUrl}${path}`, { headers: { 'accept-language': 'zh-CN' } })).text();
+      expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]).toMatch(/^(页面未找到|404) - 迅捷CAD$/);
+    },
+  );
+
   it('has a back-home link and the other links of spec §2', async () => {
     const page = await browser.page(DESKTOP);
     await page.goto('/404');
