@@ -435,8 +435,9 @@ describe('online viewer /kantu', () => {
       const panelBox = await panel.boundingBox();
       expect(panelBox?.height ?? box.height).toBeLessThan(box.height * 0.4);
 
-      // A point high in the drawing: the panel moves to the bottom.
-      const [hx, hy] = [box.x + box.width * 0.5, box.y + box.height * 0.2];
+      // A point in the upper half, between the panel and the middle: the panel moves to the bottom.
+      const top = (panelBox?.y ?? 0) + (panelBox?.height ?? 0);
+      const [hx, hy] = [box.x + box.width * 0.5, (top + box.y + box.height / 2) / 2];
       await page.touchscreen.tap(hx, hy);
       await expect.poll(() => panel.getAttribute('data-dock')).toBe('bottom');
       expect(contains(await panel.boundingBox(), hx, hy)).toBe(false);

@@ -1,7 +1,8 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
+import type { MouseEvent } from 'react';
 import { track } from '@/lib/analytics/browser';
 import { downloadEvent } from '@/lib/analytics/events';
 import { isPhoneUserAgent, preferredPlatform, type SoftwarePlatform } from '@/lib/software/software';
@@ -18,12 +19,19 @@ export interface DownloadButtonFile {
   /** The installer's bytes and file name, for the download's analytics event (decision 0022). */
   readonly bytes: number;
   readonly fileName: string | null;
+  /** The installer's SHA-256 (null for a store page). */
+  readonly sha256: string | null;
   readonly isStore: boolean;
 }
 
 // Every platform is a plain link to the counting URL (it works without JavaScript and is not
 // prefetched). The server renders the first platform as the big button; in the browser the one
 // that fits the visitor's device (navigator.userAgent) takes its place.
+// Issue 28: with JavaScript an installer downloads without leaving the page: the counting URL is
+// opened in a hidden frame (it redirects to the installer server, whose file the browser saves),
+// so a slow or unreachable installer server never replaces the site with an error page. The page
+// then says what is downloading, its size and SHA-256, and offers 下载没有开始？ with a link that
+// opens the download in a new tab. A store page (App Store) is still a plain link.
 
 // The user agent does not change while the page is open.
 const subscribeToNothing = () => () => undefined;
@@ -49,10 +57,17 @@ export function DownloadButtons({ software, files }: { readonly software: string
   );
   const isDesktopOnly = files.every((file) => file.platform !== 'android' && file.platform !== 'ios');
 
+  // The download started on this page, and how many times (each click starts a new frame).
+  const [started, setStarted] = useState<{ file: DownloadButtonFile; attempt: number } | null>(null);
+
   const main = files.find((file) => file.platform === detected) ?? files[0];
   if (main === undefined) return null;
   const others = files.filter((file) => file !== main);
-  const announce = (file: DownloadButtonFile) => () => {
+  const announce = (file: DownloadButtonFile) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!file.isStore) {
+      event.preventDefault();
+      setStarted((previous) => ({ file, attempt: (previous?.attempt ?? 0) + 1 }));
+    }
     track(
       downloadEvent({
         name: file.fileName ?? `${software}-${file.platform}`,
@@ -84,6 +99,7 @@ export function DownloadButtons({ software, files }: { readonly software: string
           <span className={styles.primaryHint}>{hintOf(main)}</span>
         </span>
       </a>
+      {started !== null && <DownloadStarted key={started.attempt} file={started.file} />}
       {isPhone && isDesktopOnly && (
         <p className={styles.phoneNote} role="note" data-testid="download-phone-note">
           {t('button.onPhone')}
@@ -118,6 +134,33 @@ export function DownloadButtons({ software, files }: { readonly software: string
           </ul>
         </div>
       )}
+    </div>
+  );
+}
+
+/** What is downloading, its size and checksum, the fallback link, and the hidden frame that downloads it. */
+function DownloadStarted({ file }: { readonly file: DownloadButtonFile }) {
+  const t = useTranslations('download.started');
+  return (
+    <div className={styles.started} role="status" data-testid="download-started" data-platform={file.platform}>
+      <iframe className={styles.downloadFrame} src={file.url} title={file.fileName ?? file.platform} tabIndex={-1} aria-hidden="true" />
+      <p className={styles.startedTitle}>{t('title', { file: file.fileName ?? file.platform })}</p>
+      <p className={styles.startedFacts}>
+        <span data-testid="download-started-size">{t('size', { size: file.size })}</span>
+        {file.sha256 !== null && (
+          <span className={styles.startedHash}>
+            {t('sha256')}
+            <code data-testid="download-started-sha256">{file.sha256}</code>
+          </span>
+        )}
+      </p>
+      <p className={styles.startedRetry}>
+        {t('notStarted')}
+        <a href={file.url} target="_blank" rel="nofollow noopener" data-testid="download-fallback">
+          {t('retry')}
+        </a>
+        <span className={styles.startedHint}>{t('hint')}</span>
+      </p>
     </div>
   );
 }
