@@ -31,7 +31,9 @@ export interface DownloadButtonFile {
 // opened in a hidden frame (it redirects to the installer server, whose file the browser saves),
 // so a slow or unreachable installer server never replaces the site with an error page. The page
 // then says what is downloading, its size and SHA-256, and offers 下载没有开始？ with a link that
-// opens the download in a new tab. A store page (App Store) is still a plain link.
+// opens the download in a new tab. A store page (App Store) is still a plain link. Installer links
+// carry `download`, which tells the loading bar no page is coming (the browser ignores it on the
+// installer server's other origin, so without JavaScript the link works as before).
 
 // The user agent does not change while the page is open.
 const subscribeToNothing = () => () => undefined;
@@ -89,6 +91,7 @@ export function DownloadButtons({ software, files }: { readonly software: string
         className={styles.primaryButton}
         href={main.url}
         rel="nofollow"
+        download={main.isStore ? undefined : (main.fileName ?? '')}
         onClick={announce(main)}
         data-testid="download-primary"
         data-platform={main.platform}
@@ -120,6 +123,7 @@ export function DownloadButtons({ software, files }: { readonly software: string
                   className={styles.secondaryButton}
                   href={file.url}
                   rel="nofollow"
+                  download={file.isStore ? undefined : (file.fileName ?? '')}
                   onClick={announce(file)}
                   data-testid={`download-${file.platform}`}
                   data-platform={file.platform}
