@@ -125,10 +125,12 @@ describe('the nine download pages', () => {
 });
 
 describe('downloading', () => {
-  it('the Windows button downloads through the counting URL without leaving the page, and the count goes up by one', async () => {
+  it('the Windows button downloads through the counting URL in a tab of its own, the site stays, and the count goes up by one', async () => {
     const page = await browser.page(DESKTOP);
+    const context = page.context();
     const installerRequests: string[] = [];
-    await page.route(`${INSTALLER_ORIGIN}/**`, async (route) => {
+    // The installer server is faked for every tab of the visitor (the download opens in a new one).
+    await context.route(`${INSTALLER_ORIGIN}/**`, async (route) => {
       installerRequests.push(route.request().url());
       await route.fulfill({
         status: 200,
@@ -145,13 +147,18 @@ describe('downloading', () => {
 
     const windows = page.getByTestId('download-buttons').locator('[data-platform="windows"]');
     await expect(windows.getAttribute('href')).resolves.toBe('/api/site/software/download/download?platform=windows');
-    const counted = page.waitForResponse((response) => response.url().endsWith('/api/site/software/download/download?platform=windows'));
-    const download = page.waitForEvent('download');
+    await expect(windows.getAttribute('target')).resolves.toBe('_blank');
+    const download = new Promise<string>((resolve) => {
+      context.on('page', (tab) => tab.on('download', (file) => resolve(file.suggestedFilename())));
+    });
+    const counted = context.waitForEvent('response', (response) =>
+      response.url().endsWith('/api/site/software/download/download?platform=windows'),
+    );
     await windows.click();
     const redirect = await counted;
     expect(redirect.status()).toBe(302);
     expect(redirect.headers()['location']).toBe(`${INSTALLER_ORIGIN}/soft/xunjiecadeditor_5.0_x64.exe`);
-    await expect(download.then((file) => file.suggestedFilename())).resolves.toBe('xunjiecadeditor_5.0_x64.exe');
+    await expect(download).resolves.toBe('xunjiecadeditor_5.0_x64.exe');
     expect(installerRequests).toEqual([`${INSTALLER_ORIGIN}/soft/xunjiecadeditor_5.0_x64.exe`]);
     // The visitor is still on the page, told what is downloading, its size and checksum, and given a way out.
     expect(new URL(page.url()).pathname).toBe('/download.html');
@@ -168,13 +175,14 @@ describe('downloading', () => {
 
   it('keeps the visitor on the site when the installer server cannot be reached, with 下载没有开始？ to try again', async () => {
     const page = await browser.page(DESKTOP);
-    await page.route(`${INSTALLER_ORIGIN}/**`, (route) => route.abort('connectionrefused'));
+    const context = page.context();
+    await context.route(`${INSTALLER_ORIGIN}/**`, (route) => route.abort('connectionrefused'));
     await page.goto('/download.html');
-    const refused = page.waitForEvent('requestfailed', (request) => request.url().startsWith(INSTALLER_ORIGIN));
+    const refused = context.waitForEvent('requestfailed', (request) => request.url().startsWith(INSTALLER_ORIGIN));
     await page.getByTestId('download-primary').click();
     const started = page.getByTestId('download-started');
     await started.waitFor();
-    // The frame's failed navigation stays in the frame: the page and its content are still there.
+    // The failure is the new tab's: the site's tab and its content are still there.
     await refused;
     expect(new URL(page.url()).pathname).toBe('/download.html');
     await expect(page.getByTestId('download-name').isVisible()).resolves.toBe(true);

@@ -2,7 +2,6 @@
 
 import { useTranslations } from 'next-intl';
 import { useState, useSyncExternalStore } from 'react';
-import type { MouseEvent } from 'react';
 import { track } from '@/lib/analytics/browser';
 import { downloadEvent } from '@/lib/analytics/events';
 import { isPhoneUserAgent, preferredPlatform, type SoftwarePlatform } from '@/lib/software/software';
@@ -27,13 +26,13 @@ export interface DownloadButtonFile {
 // Every platform is a plain link to the counting URL (it works without JavaScript and is not
 // prefetched). The server renders the first platform as the big button; in the browser the one
 // that fits the visitor's device (navigator.userAgent) takes its place.
-// Issue 28: with JavaScript an installer downloads without leaving the page: the counting URL is
-// opened in a hidden frame (it redirects to the installer server, whose file the browser saves),
-// so a slow or unreachable installer server never replaces the site with an error page. The page
-// then says what is downloading, its size and SHA-256, and offers 下载没有开始？ with a link that
-// opens the download in a new tab. A store page (App Store) is still a plain link. Installer links
-// carry `download`, which tells the loading bar no page is coming (the browser ignores it on the
-// installer server's other origin, so without JavaScript the link works as before).
+// Issue 28: an installer downloads without leaving the page: its link opens in a new tab (the
+// counting URL redirects to the installer server; the browser saves the file and closes the tab),
+// so a slow or unreachable installer server never replaces the site with an error page, with or
+// without JavaScript. With it, the page also says what is downloading, its size and SHA-256, and
+// offers 下载没有开始？ with the link again. (A hidden frame would keep even the tab out of sight,
+// but Chromium refuses downloads a frame starts from the installer server's other origin.)
+// A store page (App Store) is a plain link.
 
 // The user agent does not change while the page is open.
 const subscribeToNothing = () => () => undefined;
@@ -59,17 +58,14 @@ export function DownloadButtons({ software, files }: { readonly software: string
   );
   const isDesktopOnly = files.every((file) => file.platform !== 'android' && file.platform !== 'ios');
 
-  // The download started on this page, and how many times (each click starts a new frame).
+  // The download started from this page, and how many times (the status is shown afresh each time).
   const [started, setStarted] = useState<{ file: DownloadButtonFile; attempt: number } | null>(null);
 
   const main = files.find((file) => file.platform === detected) ?? files[0];
   if (main === undefined) return null;
   const others = files.filter((file) => file !== main);
-  const announce = (file: DownloadButtonFile) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!file.isStore) {
-      event.preventDefault();
-      setStarted((previous) => ({ file, attempt: (previous?.attempt ?? 0) + 1 }));
-    }
+  const announce = (file: DownloadButtonFile) => () => {
+    if (!file.isStore) setStarted((previous) => ({ file, attempt: (previous?.attempt ?? 0) + 1 }));
     track(
       downloadEvent({
         name: file.fileName ?? `${software}-${file.platform}`,
@@ -90,8 +86,8 @@ export function DownloadButtons({ software, files }: { readonly software: string
       <a
         className={styles.primaryButton}
         href={main.url}
-        rel="nofollow"
-        download={main.isStore ? undefined : (main.fileName ?? '')}
+        rel={main.isStore ? 'nofollow' : 'nofollow noopener'}
+        target={main.isStore ? undefined : '_blank'}
         onClick={announce(main)}
         data-testid="download-primary"
         data-platform={main.platform}
@@ -122,8 +118,8 @@ export function DownloadButtons({ software, files }: { readonly software: string
                 <a
                   className={styles.secondaryButton}
                   href={file.url}
-                  rel="nofollow"
-                  download={file.isStore ? undefined : (file.fileName ?? '')}
+                  rel={file.isStore ? 'nofollow' : 'nofollow noopener'}
+                  target={file.isStore ? undefined : '_blank'}
                   onClick={announce(file)}
                   data-testid={`download-${file.platform}`}
                   data-platform={file.platform}
@@ -142,12 +138,11 @@ export function DownloadButtons({ software, files }: { readonly software: string
   );
 }
 
-/** What is downloading, its size and checksum, the fallback link, and the hidden frame that downloads it. */
+/** What is downloading, its size and checksum, and the link to start it again. */
 function DownloadStarted({ file }: { readonly file: DownloadButtonFile }) {
   const t = useTranslations('download.started');
   return (
     <div className={styles.started} role="status" data-testid="download-started" data-platform={file.platform}>
-      <iframe className={styles.downloadFrame} src={file.url} title={file.fileName ?? file.platform} tabIndex={-1} aria-hidden="true" />
       <p className={styles.startedTitle}>{t('title', { file: file.fileName ?? file.platform })}</p>
       <p className={styles.startedFacts}>
         <span data-testid="download-started-size">{t('size', { size: file.size })}</span>

@@ -18,11 +18,6 @@ export function NotFoundPage({ links }: { links: readonly NotFoundLink[] }) {
   const current = useLocale();
   const locale = isLocale(current) ? current : DEFAULT_LOCALE;
   const homeHref = localizePath('/', locale);
-  const documentTitle = t('documentTitle');
-  // The tab says what the page is, also where the server could only title it '404' (app/[locale]/not-found.tsx).
-  useEffect(() => {
-    document.title = documentTitle;
-  }, [documentTitle]);
   return (
     <section className={styles.page} aria-labelledby="notfound-title">
       <svg className={styles.art} viewBox="0 0 240 120" aria-hidden="true">
