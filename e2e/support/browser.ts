@@ -49,6 +49,16 @@ export function useBrowser() {
       contexts.push(context);
       return waitsForHydration(await context.newPage());
     },
+    /** A page in a context of its own that is closed when `run` ends (for tests that open many pages). */
+    async withPage<T>(options: BrowserContextOptions, run: (page: Page) => Promise<T>): Promise<T> {
+      if (!browser) throw new Error('browser not started');
+      const context = await browser.newContext({ baseURL: inject('baseUrl'), ...options });
+      try {
+        return await run(waitsForHydration(await context.newPage()));
+      } finally {
+        await context.close();
+      }
+    },
   };
 }
 

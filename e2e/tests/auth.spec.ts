@@ -9,6 +9,7 @@ import {
   smsCodeFor,
   smsCountFor,
   uniquePhone,
+  signInContext,
 } from '../support/auth';
 import { DESKTOP, MOBILE, useBrowser } from '../support/browser';
 import { FIXTURE_PASSWORD, FIXTURE_PHONES } from '../support/fixtures';
@@ -68,9 +69,16 @@ describe('SMS sign-up (登录/注册)', () => {
     await page.getByTestId('submit').click();
 
     // spec §4: a user without a password sees 'not registered' for 3 s, then sets one.
+    // It is a guide on to setting a password (the visitor is signed in by then): announced as a
+    // status, not an alert, with a key rather than a warning sign, and a way on at once.
     const notice = page.getByTestId('login-view-notRegistered');
     await notice.waitFor();
     await expect(notice.innerText()).resolves.toContain('当前账号未注册');
+    await expect(notice.innerText()).resolves.toContain('设置登录密码即可完成注册');
+    await expect(notice.getAttribute('role')).resolves.toBe('status');
+    await expect(page.getByTestId('login-modal').locator('[role="alert"]').count()).resolves.toBe(0);
+    await expect(notice.locator('svg[data-tone]').getAttribute('data-tone')).resolves.toBe('guide');
+    await expect(notice.getByTestId('login-guide-next').innerText()).resolves.toBe('去设置密码');
     await page.getByTestId('login-view-setPassword').waitFor({ timeout: 6_000 });
     await page.getByTestId('field-password').fill('abc123');
     await page.getByTestId('field-password2').fill('abc124');
@@ -262,6 +270,32 @@ describe('signed in', () => {
     await page.getByTestId('header-login').waitFor();
     await page.goto('/personal.html');
     await page.getByTestId('signin-gate').waitFor();
+  });
+});
+
+describe('personal centre of a member (issue 28)', () => {
+  it('offers 续费 for a product the user already has, and shows a person, not a digit, as the avatar', async () => {
+    const page = await browser.page(asVisitor(DESKTOP));
+    const user = await signInContext(page.context(), FIXTURE_PHONES.member, FIXTURE_PASSWORD);
+    await page.goto('/personal.html');
+    await page.getByTestId('personal-overview').waitFor();
+    for (const key of ['bianjiqi', 'zhuanhuanqi', 'tuku']) {
+      const row = page.getByTestId(`personal-membership-${key}`);
+      await expect(row.innerText(), key).resolves.toContain('高级会员');
+      const action = row.getByTestId('membership-action');
+      await expect(action.innerText(), key).resolves.toBe('续费');
+      await expect(action.getAttribute('href'), key).resolves.toMatch(/^\/personal-openvip\.html\?productid=\d+$/);
+    }
+    // The nickname is the masked phone (137****0003): the avatar draws a person instead of its first digit.
+    expect(user.nickname).toMatch(/^\d/);
+    const avatar = page.getByTestId('personal-overview').getByRole('img').first();
+    await expect(avatar.innerText()).resolves.toBe('');
+    await expect(avatar.locator('svg').count()).resolves.toBe(1);
+
+    // 续费 opens the membership page on that product, telling how the time adds up.
+    await page.getByTestId('personal-membership-zhuanhuanqi').getByTestId('membership-action').click();
+    await page.waitForURL((url) => url.pathname === '/personal-openvip.html' && url.searchParams.get('productid') === '202');
+    await expect.poll(() => page.getByTestId('openvip').innerText()).toContain('续费');
   });
 });
 

@@ -125,12 +125,21 @@ describe('the nine download pages', () => {
 });
 
 describe('downloading', () => {
-  it('the Windows button goes through the counting URL to the installer server, and the count goes up by one', async () => {
+  it('the Windows button downloads through the counting URL in a tab of its own, the site stays, and the count goes up by one', async () => {
     const page = await browser.page(DESKTOP);
+    const context = page.context();
     const installerRequests: string[] = [];
-    await page.route(`${INSTALLER_ORIGIN}/**`, async (route) => {
+    // The installer server is faked for every tab of the visitor (the download opens in a new one).
+    await context.route(`${INSTALLER_ORIGIN}/**`, async (route) => {
       installerRequests.push(route.request().url());
-      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'installer' });
+      await route.fulfill({
+        status: 200,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': 'attachment; filename="xunjiecadeditor_5.0_x64.exe"',
+        },
+        body: 'installer',
+      });
     });
     await page.goto('/download.html');
     const before = (await productOf('download')).downloads;
@@ -138,17 +147,52 @@ describe('downloading', () => {
 
     const windows = page.getByTestId('download-buttons').locator('[data-platform="windows"]');
     await expect(windows.getAttribute('href')).resolves.toBe('/api/site/software/download/download?platform=windows');
-    const counted = page.waitForResponse((response) => response.url().endsWith('/api/site/software/download/download?platform=windows'));
+    await expect(windows.getAttribute('target')).resolves.toBe('_blank');
+    const download = new Promise<string>((resolve) => {
+      context.on('page', (tab) => tab.on('download', (file) => resolve(file.suggestedFilename())));
+    });
+    const counted = context.waitForEvent('response', (response) =>
+      response.url().endsWith('/api/site/software/download/download?platform=windows'),
+    );
     await windows.click();
     const redirect = await counted;
     expect(redirect.status()).toBe(302);
     expect(redirect.headers()['location']).toBe(`${INSTALLER_ORIGIN}/soft/xunjiecadeditor_5.0_x64.exe`);
-    await page.waitForURL(`${INSTALLER_ORIGIN}/soft/xunjiecadeditor_5.0_x64.exe`);
+    await expect(download).resolves.toBe('xunjiecadeditor_5.0_x64.exe');
     expect(installerRequests).toEqual([`${INSTALLER_ORIGIN}/soft/xunjiecadeditor_5.0_x64.exe`]);
+    // The visitor is still on the page, told what is downloading, its size and checksum, and given a way out.
+    expect(new URL(page.url()).pathname).toBe('/download.html');
+    const started = page.getByTestId('download-started');
+    await expect(started.innerText()).resolves.toContain('正在下载 xunjiecadeditor_5.0_x64.exe');
+    await expect(started.getByTestId('download-started-size').innerText()).resolves.toBe('大小：83.3 MB');
+    await expect(started.getByTestId('download-started-sha256').innerText()).resolves.toMatch(/^[0-9a-f]{64}$/);
+    await expect(started.innerText()).resolves.toContain('下载没有开始？');
 
     await page.goto('/download.html');
     await expect.poll(() => shownCount(page)).toBe(before + 1);
     await expect(page.getByTestId('download-count').innerText()).resolves.toBe(`已下载 ${(before + 1).toLocaleString('en-US')} 次`);
+  });
+
+  it('keeps the visitor on the site when the installer server cannot be reached, with 下载没有开始？ to try again', async () => {
+    const page = await browser.page(DESKTOP);
+    const context = page.context();
+    await context.route(`${INSTALLER_ORIGIN}/**`, (route) => route.abort('connectionrefused'));
+    await page.goto('/download.html');
+    const refused = context.waitForEvent('requestfailed', (request) => request.url().startsWith(INSTALLER_ORIGIN));
+    await page.getByTestId('download-primary').click();
+    const started = page.getByTestId('download-started');
+    await started.waitFor();
+    // The failure is the new tab's: the site's tab and its content are still there.
+    await refused;
+    expect(new URL(page.url()).pathname).toBe('/download.html');
+    await expect(page.getByTestId('download-name').isVisible()).resolves.toBe(true);
+    const fallback = started.getByTestId('download-fallback');
+    await expect(fallback.getAttribute('href')).resolves.toBe('/api/site/software/download/download?platform=windows');
+    await expect(fallback.getAttribute('target')).resolves.toBe('_blank');
+    // The page's installer list shows every file's SHA-256, the same as the started download's.
+    const listed = await page.getByTestId('download-sha256-windows').locator('code').innerText();
+    await expect(started.getByTestId('download-started-sha256').innerText()).resolves.toBe(listed);
+    await expect(page.getByTestId('download-sha256-windows32').locator('code').innerText()).resolves.toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('puts the visitor’s own platform first: an iPhone gets the App Store button, and is told the editor is for PCs', async () => {

@@ -98,4 +98,36 @@ describe('desktop header menu', () => {
     await page.waitForURL('**/tools/cad2pdf');
     await expect.poll(() => activeEntries(page)).toEqual(['nav-tools']);
   });
+
+  it.each(['/404', '/99999', '/99999.html', '/no-such-page'])('on the not-found page %s no entry is active', async (path) => {
+    const page = await browser.page(DESKTOP);
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(404);
+    await page.getByText('页面未找到!').waitFor();
+    expect(await activeEntries(page)).toEqual([]);
+  });
+
+  it.each([1280, 1440])('at %i px every sub-menu fits the window and each description reads on one line', async (width) => {
+    const page = await browser.page({ ...DESKTOP, viewport: { width, height: 800 } });
+    await page.goto('/');
+    for (const key of ['buy', 'download', 'tutorials', 'tools', 'services']) {
+      await page.getByTestId(`nav-${key}`).hover();
+      const panel = page.getByTestId(`subnav-${key}`);
+      await panel.waitFor({ state: 'visible' });
+      await expect.poll(() => panel.evaluate((node) => getComputedStyle(node).opacity)).toBe('1');
+      const box = await panel.boundingBox();
+      expect(box?.x ?? -1, key).toBeGreaterThanOrEqual(0);
+      expect((box?.x ?? 0) + (box?.width ?? 0), key).toBeLessThanOrEqual(width);
+      // A description is a span of 18 px lines: more than one line box means it wrapped.
+      const lines = await panel.locator('a span span:last-child').evaluateAll((spans) =>
+        spans.map((span) => {
+          const range = document.createRange();
+          range.selectNodeContents(span);
+          const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+          return `${span.textContent ?? ''}: ${tops.size}`;
+        }),
+      );
+      for (const line of lines) expect(line, key).toMatch(/: 1$/);
+    }
+  });
 });

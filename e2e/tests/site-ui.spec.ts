@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, freezeClock, useBrowser } from '../support/browser';
+import { coveringsNow, scrollToY, sweepCoverings } from '../support/layout';
 
 const browser = useBrowser();
 
@@ -23,6 +24,20 @@ describe('404 page', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByTestId('site-header').waitFor();
   });
+
+  it.each(['/no-such-page', '/404', '/99999', '/dailypics/99999', '/dwgItem/99999'])(
+    '%s is titled as the not-found page, not as the home page',
+    async (path) => {
+      const page = await browser.page(DESKTOP);
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await page.getByText('页面未找到!').waitFor();
+      await expect(page.title()).resolves.toBe('404 - 迅捷CAD');
+      // The server's page has that title before any script runs.
+      const html = await (await fetch(`${browser.baseUrl}${path}`, { headers: { 'accept-language': 'zh-CN' } })).text();
+      expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]).toBe('404 - 迅捷CAD');
+    },
+  );
 
   it('has a back-home link and the other links of spec §2', async () => {
     const page = await browser.page(DESKTOP);
@@ -130,6 +145,43 @@ describe('side bar', () => {
     expect(opened).toHaveLength(1);
     expect(opened[0]).toMatch(/width=620/);
     expect(opened[0]).toMatch(/height=700/);
+  });
+});
+
+describe('side bar beside the page (issue 28)', () => {
+  const FEEDBACK = `/${encodeURIComponent('意见反馈')}.html`;
+  const CASES = [1280, 1366, 1440].flatMap((width) =>
+    ['/help.html', FEEDBACK, '/buy/cadeditor.html'].map((path) => ({
+      width,
+      path: path === FEEDBACK ? '/意见反馈.html' : path,
+      url: path,
+    })),
+  );
+
+  it.each(CASES)('at $width px covers nothing of $path from top to end', async ({ width, url }) => {
+    const page = await browser.page({ ...DESKTOP, viewport: { width, height: 800 } });
+    await page.goto(url);
+    const swept = await sweepCoverings(page);
+    expect(swept.coverings).toEqual([]);
+    expect(swept.floatingSeen).toBeGreaterThan(0);
+  });
+
+  it.each([1280, 1366, 1440])('at %i px leaves 立即购买 whole when the button is mid-screen', async (width) => {
+    const page = await browser.page({ ...DESKTOP, viewport: { width, height: 800 } });
+    await page.goto('/buy/cadeditor.html');
+    const buy = page.getByTestId('buy-now');
+    const box = await buy.boundingBox();
+    const top = await page.evaluate(() => window.scrollY);
+    await scrollToY(page, top + (box?.y ?? 0) + (box?.height ?? 0) / 2 - 400);
+    await expect(page.getByTestId('side-bar').getAttribute('data-shown')).resolves.toBe('true');
+    await expect(coveringsNow(page).then((look) => look.coverings)).resolves.toEqual([]);
+    // The whole button is what the pointer reaches at its right edge.
+    const mid = await buy.boundingBox();
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid="buy-now"]') !== null, [
+      (mid?.x ?? 0) + (mid?.width ?? 0) - 2,
+      (mid?.y ?? 0) + (mid?.height ?? 0) / 2,
+    ] as const);
+    expect(hit).toBe(true);
   });
 });
 

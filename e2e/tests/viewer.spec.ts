@@ -348,4 +348,117 @@ describe('online viewer /kantu', () => {
     expect(ratio).toBeGreaterThan(0.46);
     expect(ratio).toBeLessThan(0.54);
   });
+
+  describe('on a 390 px phone (issue 28)', () => {
+    const PHONE = { ...MOBILE, viewport: { width: 390, height: 844 } };
+    const TOOLS = [
+      'open',
+      'extents',
+      'zoomIn',
+      'zoomOut',
+      'window',
+      'measure',
+      'layers',
+      'background',
+      'lineweights',
+      'fullscreen',
+      'export',
+    ];
+
+    /** Whether the element's whole box is inside the window. */
+    const isInWindow = (box: { x: number; y: number; width: number; height: number } | null) =>
+      box !== null && box.x >= 0 && box.y >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844;
+
+    it('reaches every tool: the row fits the width with its labels, the rest are under 更多', async () => {
+      const page = await browser.page(asVisitor(PHONE));
+      await page.goto('/kantu');
+      await open(page, handMade());
+      await page.getByTestId('viewer').evaluate((node) => node.scrollIntoView({ block: 'start', behavior: 'instant' }));
+      const toolbar = page.getByTestId('viewer-toolbar');
+      const widths = await toolbar.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }));
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+
+      const inRow: string[] = [];
+      for (const key of TOOLS) {
+        const button = page.getByTestId(`viewer-${key}`);
+        if (!(await button.isVisible())) continue;
+        expect(isInWindow(await button.boundingBox()), key).toBe(true);
+        // Each tool in the row says what it is under its icon.
+        await expect(button.innerText(), key).resolves.toMatch(/\S/);
+        inRow.push(key);
+      }
+      expect(inRow).toEqual(expect.arrayContaining(['fullscreen', 'export', 'measure', 'layers']));
+
+      await page.getByTestId('viewer-more').click();
+      const menu = page.getByTestId('viewer-more-menu');
+      await menu.waitFor();
+      const inMenu = TOOLS.filter((key) => !inRow.includes(key));
+      for (const key of inMenu) {
+        const item = page.getByTestId(`viewer-more-${key}`);
+        await expect(item.isVisible(), key).resolves.toBe(true);
+        expect(isInWindow(await item.boundingBox()), key).toBe(true);
+      }
+      expect(inRow.length + inMenu.length).toBe(TOOLS.length);
+
+      // A tool from the menu works, and the menu closes.
+      await page.getByTestId('viewer-more-window').click();
+      await menu.waitFor({ state: 'detached' });
+      await expect(page.getByTestId('viewer-stage').getAttribute('data-tool')).resolves.toBe('window');
+      // 全屏 is one tap away.
+      await page.getByTestId('viewer-fullscreen').click();
+      await expect.poll(() => page.getByTestId('viewer-fullscreen').getAttribute('title')).toBe('退出全屏');
+    });
+
+    it('keeps the measure panel away from the point just picked', async () => {
+      const page = await browser.page(asVisitor(PHONE));
+      await page.goto('/kantu');
+      await open(page, handMade());
+      await page.getByTestId('viewer-measure').click();
+      // The viewer fills the window below the header once scrolled to (its scroll margin).
+      await page.getByTestId('viewer').evaluate((node) => node.scrollIntoView({ block: 'start', behavior: 'instant' }));
+      const stage = page.getByTestId('viewer-stage');
+      const box = await stage.boundingBox();
+      if (!box) throw new Error('no stage');
+      const panel = page.getByTestId('viewer-measure-panel');
+      const contains = (rect: { x: number; y: number; width: number; height: number } | null, x: number, y: number) =>
+        rect !== null && x >= rect.x && x <= rect.x + rect.width && y >= rect.y && y <= rect.y + rect.height;
+
+      // Two points low in the drawing: the panel keeps to the top, and the result is in it.
+      const low: [number, number][] = [
+        [box.x + box.width * 0.3, box.y + box.height * 0.8],
+        [box.x + box.width * 0.7, box.y + box.height * 0.85],
+      ];
+      for (const [x, y] of low) await page.touchscreen.tap(x, y);
+      await page.getByTestId('viewer-measure-length').waitFor();
+      await expect(panel.getAttribute('data-dock')).resolves.toBe('top');
+      for (const [x, y] of low) expect(contains(await panel.boundingBox(), x, y)).toBe(false);
+      const panelBox = await panel.boundingBox();
+      expect(panelBox?.height ?? box.height).toBeLessThan(box.height * 0.4);
+
+      // A point in the upper half, between the panel and the middle: the panel moves to the bottom.
+      const top = (panelBox?.y ?? 0) + (panelBox?.height ?? 0);
+      const [hx, hy] = [box.x + box.width * 0.5, (top + box.y + box.height / 2) / 2];
+      await page.touchscreen.tap(hx, hy);
+      await expect.poll(() => panel.getAttribute('data-dock')).toBe('bottom');
+      expect(contains(await panel.boundingBox(), hx, hy)).toBe(false);
+    });
+
+    it('folds the drawing notices to one line, and 展开 shows them all', async () => {
+      const page = await browser.page(asVisitor(PHONE));
+      await page.goto('/kantu');
+      await open(page, path.join(FIXTURES, 'acs_sample_AC1015.dwg'));
+      const box = page.getByTestId('viewer-notice-box');
+      const lines = box.locator('li');
+      await expect(lines.count()).resolves.toBeGreaterThan(1);
+      const folded = await page.getByTestId('viewer-notices').boundingBox();
+      // The DWG licence line and one notice line: well under a fifth of the screen.
+      expect(folded?.height ?? 999).toBeLessThan(844 / 5);
+      await expect(lines.nth(1).isVisible()).resolves.toBe(false);
+
+      await page.getByTestId('viewer-notice-toggle').click();
+      const count = await lines.count();
+      for (let index = 0; index < count; index++) await expect(lines.nth(index).isVisible()).resolves.toBe(true);
+      await expect(page.getByTestId('viewer-notice-toggle').innerText()).resolves.toBe('收起');
+    });
+  });
 });

@@ -4,7 +4,7 @@ import { AppProviders } from '@/components/app/app-providers';
 import { SiteFrame } from '@/components/app/site-frame';
 import { NotFoundPage } from '@/components/page/not-found-page';
 import { DEFAULT_LOCALE } from '@/lib/i18n/locales';
-import { notFoundLinks } from '@/lib/not-found-links';
+import { NOT_FOUND_TITLE, notFoundLinks } from '@/lib/not-found-links';
 
 // URLs that match no route at all (outside every locale): the not-found page of spec §2 in the
 // default locale. It is a whole document because it renders above app/[locale]/layout.tsx.
@@ -15,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
     getTranslations({ locale: DEFAULT_LOCALE, namespace: 'common' }),
   ]);
   return {
-    title: common('titleTemplate').replace('%s', pages('not-found.title')),
+    title: common('titleTemplate').replace('%s', NOT_FOUND_TITLE),
     description: pages('not-found.description'),
   };
 }
@@ -25,7 +25,7 @@ export default function RootNotFound() {
     <html lang={DEFAULT_LOCALE}>
       <body>
         <AppProviders locale={DEFAULT_LOCALE}>
-          <SiteFrame locale={DEFAULT_LOCALE}>
+          <SiteFrame locale={DEFAULT_LOCALE} isNotFound>
             <NotFoundPage links={notFoundLinks()} />
           </SiteFrame>
         </AppProviders>

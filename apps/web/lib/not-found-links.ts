@@ -1,6 +1,13 @@
 // The other links of the 404 page (spec §2): /buy.html on the site, and three external links
 // whose addresses depend on the deployment. Each has an env override, read on the server.
 
+/**
+ * The tab title of every not-found page, in the locale's title template ('404 - 迅捷CAD'): the
+ * same words in every locale, so even the not-found page of a missing article, which cannot read
+ * its locale (app/[locale]/not-found.tsx), is titled like the others and never like the home page.
+ */
+export const NOT_FOUND_TITLE = '404';
+
 export interface NotFoundLink {
   /** Message key under `notFound`. */
   readonly key: 'buy' | 'downloads' | 'viewer' | 'agreement';

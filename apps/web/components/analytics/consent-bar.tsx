@@ -10,7 +10,8 @@ import styles from './consent-bar.module.css';
 // The consent notice of the site's statistics (decision 0022): a bar at the bottom until the visitor
 // agrees or declines, remembered in this browser. Declining stops the tracker and deletes what it
 // had not sent; a browser that sends Do-Not-Track or Global Privacy Control is never asked (it
-// is not measured either). A spacer as tall as the bar keeps the end of the page reachable.
+// is not measured either). The bar is sticky at the end of the page (consent-bar.module.css), so
+// the end of the page stays reachable without a spacer.
 
 const isAsking = () => !hasBrowserOptOut() && consentChoice() === null;
 const notOnServer = () => false;
@@ -21,27 +22,24 @@ export function ConsentBar() {
   const isShown = useSyncExternalStore(subscribeConsent, isAsking, notOnServer);
   if (!isShown) return null;
   return (
-    <>
-      <div className={styles.spacer} aria-hidden="true" />
-      <section className={styles.bar} aria-labelledby="consent-bar-text" data-testid="consent-bar">
-        <p id="consent-bar-text" className={styles.text}>
-          {t.rich('text', {
-            privacy: (chunks) => (
-              <Link href={href('/privacy.html')} className={styles.link}>
-                {chunks}
-              </Link>
-            ),
-          })}
-        </p>
-        <div className={styles.actions}>
-          <button type="button" className={styles.decline} onClick={() => setConsent('denied')} data-testid="consent-decline">
-            {t('decline')}
-          </button>
-          <button type="button" className={styles.accept} onClick={() => setConsent('granted')} data-testid="consent-accept">
-            {t('accept')}
-          </button>
-        </div>
-      </section>
-    </>
+    <section className={styles.bar} aria-labelledby="consent-bar-text" data-testid="consent-bar">
+      <p id="consent-bar-text" className={styles.text}>
+        {t.rich('text', {
+          privacy: (chunks) => (
+            <Link href={href('/privacy.html')} className={styles.link}>
+              {chunks}
+            </Link>
+          ),
+        })}
+      </p>
+      <div className={styles.actions}>
+        <button type="button" className={styles.decline} onClick={() => setConsent('denied')} data-testid="consent-decline">
+          {t('decline')}
+        </button>
+        <button type="button" className={styles.accept} onClick={() => setConsent('granted')} data-testid="consent-accept">
+          {t('accept')}
+        </button>
+      </div>
+    </section>
   );
 }

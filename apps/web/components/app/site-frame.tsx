@@ -12,17 +12,28 @@ import styles from './site-frame.module.css';
 /**
  * The site's chrome around a page (spec §2 "Layouts"): the desktop and the mobile header and
  * footer are both rendered and CSS shows one (pages stay cacheable for every device); the
- * floating side bar belongs to the default layout only.
+ * floating side bar belongs to the default layout only. On the not-found page (`isNotFound`) the
+ * headers mark no menu entry: an unknown address such as /404 or /99999 looks like an article's.
  */
-export async function SiteFrame({ locale, children, hasSideBar = false }: { locale: Locale; children: ReactNode; hasSideBar?: boolean }) {
+export async function SiteFrame({
+  locale,
+  children,
+  hasSideBar = false,
+  isNotFound = false,
+}: {
+  locale: Locale;
+  children: ReactNode;
+  hasSideBar?: boolean;
+  isNotFound?: boolean;
+}) {
   const t = await getTranslations({ locale, namespace: 'common' });
   return (
-    <div className={styles.frame}>
+    <div className={hasSideBar ? `${styles.frame} ${styles.withSideBar}` : styles.frame}>
       <a className={styles.skip} href="#main">
         {t('skipToContent')}
       </a>
-      <SiteHeader />
-      <MobileHeader />
+      <SiteHeader hasActiveEntry={!isNotFound} />
+      <MobileHeader hasActiveEntry={!isNotFound} />
       <main id="main" className={styles.main}>
         {children}
       </main>

@@ -89,6 +89,7 @@ async function Hero({ locale, route, software }: { locale: Locale; route: Downlo
                 size: formatSize(file.size),
                 bytes: file.size,
                 fileName: file.fileName,
+                sha256: file.sha256,
                 isStore: file.isStore,
               }))}
             />
@@ -133,6 +134,12 @@ async function FilesCard({ locale, software }: { locale: Locale; software: Softw
             <span className={styles.fileSize} title={t('files.bytes', { bytes: file.size })}>
               {formatSize(file.size)}
             </span>
+            {file.sha256 !== null && (
+              <span className={styles.fileHash} data-testid={`download-sha256-${file.platform}`}>
+                <span className={styles.fileHashLabel}>{t('files.sha256')}</span>
+                <code>{file.sha256}</code>
+              </span>
+            )}
           </li>
         ))}
       </ul>

@@ -2,12 +2,16 @@ import Link from '@/components/ui/link';
 import { getFormatter, getNow, getTranslations } from 'next-intl/server';
 import { CrownIcon } from '@/components/ui/icons';
 import { displayNameOf, maskMobile, overallLevelOf, productMembershipRows, signInMethodsOf } from '@/lib/auth/account-view';
+import type { ProductMembershipRow } from '@/lib/auth/account-view';
 import { localizePath } from '@/lib/i18n/locales';
+import type { Locale } from '@/lib/i18n/locales';
+import { purchaseEffectOf } from '@/lib/orders/open-vip';
 import type { PersonalContentProps } from './personal-page';
 import styles from './personal-overview.module.css';
 import { UserAvatar } from './user-avatar';
 
 const BASE_PATH = '/personal-base.html';
+const OPEN_VIP_PATH = '/personal-openvip.html';
 
 /** /personal.html (spec §2): the account, and the membership of each product of spec §6. */
 export async function PersonalOverview({ locale, profile }: PersonalContentProps) {
@@ -107,9 +111,7 @@ export async function PersonalOverview({ locale, profile }: PersonalContentProps
                       : t(row.level === 'premium' ? 'expiresOn' : 'expiredOn', { date: date(row.expireTime) })}
                 </td>
                 <td className={styles.actionCell}>
-                  <Link className={styles.open} href={localizePath(row.buyPath, locale)}>
-                    {t('open')}
-                  </Link>
+                  <MembershipAction row={row} locale={locale} label={t} />
                 </td>
               </tr>
             ))}
@@ -117,5 +119,35 @@ export async function PersonalOverview({ locale, profile }: PersonalContentProps
         </table>
       </section>
     </div>
+  );
+}
+
+/**
+ * What a product's row offers, by what buying would do to its membership: 开通会员 on the product's
+ * buy page for a non-member; 续费 (a member) and 重新开通 (lapsed) on the open-membership page for
+ * that product, which says how the new time adds up; nothing to buy for a lifelong member.
+ */
+function MembershipAction({
+  row,
+  locale,
+  label,
+}: {
+  readonly row: ProductMembershipRow;
+  readonly locale: Locale;
+  readonly label: (key: 'open' | 'renew' | 'restart' | 'lifelongAction') => string;
+}) {
+  const effect = purchaseEffectOf(row);
+  if (effect === 'lifelong') {
+    return (
+      <span className={styles.lifelong} data-testid="membership-action" data-effect={effect}>
+        {label('lifelongAction')}
+      </span>
+    );
+  }
+  const href = effect === 'open' ? row.buyPath : `${OPEN_VIP_PATH}?productid=${row.productId}`;
+  return (
+    <Link className={styles.open} href={localizePath(href, locale)} data-testid="membership-action" data-effect={effect}>
+      {label(effect)}
+    </Link>
   );
 }

@@ -1,10 +1,13 @@
 import Image from 'next/image';
 import type { CSSProperties } from 'react';
+import { UserIcon } from '@/components/ui/icons';
+import { avatarInitialOf } from '@/lib/auth/account-view';
 import styles from './user-avatar.module.css';
 
 /**
  * A user's avatar (spec §3 `head_portrait`): the picture when there is one, else the first
- * letter of the name on a brand tile. Decorative when `alt` is empty (the name is shown beside it).
+ * letter of the name on a brand tile, or a person's outline when the name does not start with a
+ * letter. Decorative when `alt` is empty (the name is shown beside it).
  * `size` is the default in px; a `className` may set `--avatar-size` (e.g. in rem on mobile).
  */
 export function UserAvatar({
@@ -26,6 +29,7 @@ export function UserAvatar({
     // WeChat and QQ serve avatars from their own hosts: shown as they are, not through the image optimiser.
     return <Image className={classes} style={style} src={src} alt={alt} width={size} height={size} unoptimized />;
   }
+  const initial = avatarInitialOf(name);
   return (
     <span
       className={`${classes} ${styles.fallback}`}
@@ -34,7 +38,7 @@ export function UserAvatar({
       aria-label={alt || undefined}
       aria-hidden={alt ? undefined : true}
     >
-      {Array.from(name)[0]?.toUpperCase()}
+      {initial ?? <UserIcon className={styles.glyph} />}
     </span>
   );
 }

@@ -31,13 +31,15 @@ function openInLocale(current: Locale, next: Locale): void {
 /**
  * The mobile header of spec §2 (750 px and below): logo, the account icon (the login page for a
  * visitor, the personal centre with the avatar once signed in), and a collapsible menu with sub-lists.
+ * No entry is active on the not-found page (`hasActiveEntry` false), as in the desktop header.
  */
-export function MobileHeader() {
+export function MobileHeader({ hasActiveEntry = true }: { readonly hasActiveEntry?: boolean }) {
   const t = useTranslations('mobile');
   const tHeader = useTranslations('header');
   const tLocale = useTranslations('i18n');
   const { locale, href } = useSiteLocale();
-  const activeKey = activeMenuKey(usePathname());
+  const pathname = usePathname();
+  const activeKey = hasActiveEntry ? activeMenuKey(pathname) : null;
   const { user } = useSession();
   const [isOpen, setIsOpen] = useState(false);
   const [expanded, setExpanded] = useState<MenuKey | null>(null);

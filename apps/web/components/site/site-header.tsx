@@ -14,12 +14,14 @@ import { useSiteLocale } from './use-site-locale';
 
 /**
  * The desktop header (shown above 750 px): brand, the spec §2 menu, locale switcher and account.
- * `data-session` tells when the browser has read the session (tests wait for it).
+ * `data-session` tells when the browser has read the session (tests wait for it). On the not-found
+ * page no entry is active (`hasActiveEntry` false): its address belongs to no menu entry's page.
  */
-export function SiteHeader() {
+export function SiteHeader({ hasActiveEntry = true }: { readonly hasActiveEntry?: boolean }) {
   const t = useTranslations('header');
   const { href } = useSiteLocale();
-  const activeKey = activeMenuKey(usePathname());
+  const pathname = usePathname();
+  const activeKey = hasActiveEntry ? activeMenuKey(pathname) : null;
   const { status } = useSession();
 
   return (

@@ -14,6 +14,7 @@ const MODES: readonly MeasureMode[] = ['distance', 'area', 'angle', 'point'];
 
 export function MeasurePanel({
   mode,
+  dock,
   state,
   insunits,
   onMode,
@@ -21,6 +22,8 @@ export function MeasurePanel({
   onClose,
 }: {
   readonly mode: MeasureMode;
+  /** The edge of the drawing the panel keeps to. */
+  readonly dock: 'top' | 'bottom';
   readonly state: MeasureState | null;
   readonly insunits: number;
   readonly onMode: (mode: MeasureMode) => void;
@@ -46,7 +49,14 @@ export function MeasurePanel({
     rows.push({ key: 'y', label: t('y'), text: formatNumber(result.y), value: result.y });
   }
   return (
-    <section className={styles.measure} aria-labelledby="viewer-measure-title" data-testid="viewer-measure-panel" data-mode={mode}>
+    <section
+      className={styles.measure}
+      aria-labelledby="viewer-measure-title"
+      data-testid="viewer-measure-panel"
+      data-mode={mode}
+      data-dock={dock}
+      data-has-result={rows.length > 0}
+    >
       <header className={styles.panelHead}>
         <h2 id="viewer-measure-title">{t('title')}</h2>
         <button type="button" className={styles.iconButton} onClick={onClose} aria-label={t('close')}>

@@ -27,6 +27,8 @@ export function Notices({ notices, isDwg }: { readonly notices: DrawingNotices; 
   const { href } = useSiteLocale();
   const [dismissed, setDismissed] = useState(false);
   const [sourceOpen, setSourceOpen] = useState(false);
+  // On a phone the notices fold to their first line (the drawing needs the height); 展开 shows all.
+  const [isExpanded, setExpanded] = useState(false);
   const lines: { key: string; text: string; tone: 'info' | 'warn' }[] = [];
   if (notices.truncated) lines.push({ key: 'truncated', text: t('notices.truncated'), tone: 'warn' });
   if (notices.missingFonts.length)
@@ -78,7 +80,7 @@ export function Notices({ notices, isDwg }: { readonly notices: DrawingNotices; 
         </div>
       )}
       {!dismissed && lines.length > 0 && (
-        <div className={styles.noticeBox}>
+        <div className={styles.noticeBox} data-expanded={isExpanded} data-testid="viewer-notice-box">
           <ul>
             {lines.map((line) => (
               <li key={line.key} data-tone={line.tone} data-testid={`viewer-notice-${line.key}`}>
@@ -86,6 +88,15 @@ export function Notices({ notices, isDwg }: { readonly notices: DrawingNotices; 
               </li>
             ))}
           </ul>
+          <button
+            type="button"
+            className={`${styles.linkButton} ${styles.noticeToggle}`}
+            aria-expanded={isExpanded}
+            onClick={() => setExpanded(!isExpanded)}
+            data-testid="viewer-notice-toggle"
+          >
+            {isExpanded ? t('notices.collapse') : lines.length > 1 ? t('notices.expand', { count: lines.length }) : t('notices.expandOne')}
+          </button>
           <button type="button" className={styles.iconButton} onClick={() => setDismissed(true)} aria-label={t('notices.dismiss')}>
             <ViewerIcon name="close" size={16} />
           </button>

@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DragEvent, KeyboardEvent } from 'react';
+import type { DragEvent, KeyboardEvent, ReactNode } from 'react';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
@@ -73,6 +73,9 @@ export function ViewerApp() {
   const [sceneIndex, setSceneIndex] = useState(0);
   const [tool, setTool] = useState<Tool>('pan');
   const [measureMode, setMeasureMode] = useState<MeasureMode>('distance');
+  // The measure panel keeps to the half of the drawing away from the last point picked, so the
+  // point (and the line being measured, on a phone's small screen) stays in sight.
+  const [measureDock, setMeasureDock] = useState<'top' | 'bottom'>('top');
   const [measure, setMeasure] = useState<MeasureState | null>(null);
   const [layersOpen, setLayersOpen] = useState(false);
   const [visible, setVisible] = useState<boolean[]>([]);
@@ -377,6 +380,12 @@ export function ViewerApp() {
           role="application"
           aria-label={t('label')}
           onKeyDown={onKey}
+          onPointerDownCapture={(event) => {
+            // Only a point picked on the drawing (the canvases let pointers through), not a tap on the panel.
+            if (tool !== 'measure' || event.target !== event.currentTarget) return;
+            const box = event.currentTarget.getBoundingClientRect();
+            setMeasureDock(event.clientY - box.top > box.height / 2 ? 'top' : 'bottom');
+          }}
         >
           <canvas ref={glCanvas} className={styles.canvas} data-testid="viewer-canvas" />
           <canvas ref={textCanvas} className={styles.canvas} aria-hidden="true" />
@@ -384,6 +393,7 @@ export function ViewerApp() {
           {tool === 'measure' && opened && (
             <MeasurePanel
               mode={measureMode}
+              dock={measureDock}
               state={measure}
               insunits={opened.insunits}
               onMode={chooseMeasureMode}
@@ -570,17 +580,36 @@ function Toolbar(props: {
   readonly onExport: () => void;
 }) {
   const t = useTranslations('viewer.toolbar');
-  const buttons: { key: string; icon: IconName; label: string; title?: string; pressed?: boolean; onClick: () => void }[] = [
+  // On a phone the row keeps what is used most (open, whole drawing, measure, layers, full screen,
+  // print/export; fingers pinch to zoom) and the rest are under 更多: every tool fits the width, with
+  // its label, and nothing scrolls out of sight (desktop shows them all in a row).
+  const buttons: {
+    key: string;
+    icon: IconName;
+    label: string;
+    title?: string;
+    pressed?: boolean;
+    isSecondary?: boolean;
+    onClick: () => void;
+  }[] = [
     { key: 'open', icon: 'open', label: t('open'), onClick: props.onOpen },
     { key: 'extents', icon: 'extents', label: t('extents'), onClick: props.onExtents },
-    { key: 'zoomIn', icon: 'zoomIn', label: t('zoomIn'), onClick: () => props.onZoom(1.5) },
-    { key: 'zoomOut', icon: 'zoomOut', label: t('zoomOut'), onClick: () => props.onZoom(1 / 1.5) },
-    { key: 'window', icon: 'window', label: t('window'), pressed: props.tool === 'window', onClick: () => props.onTool('window') },
+    { key: 'zoomIn', icon: 'zoomIn', label: t('zoomIn'), isSecondary: true, onClick: () => props.onZoom(1.5) },
+    { key: 'zoomOut', icon: 'zoomOut', label: t('zoomOut'), isSecondary: true, onClick: () => props.onZoom(1 / 1.5) },
+    {
+      key: 'window',
+      icon: 'window',
+      label: t('window'),
+      isSecondary: true,
+      pressed: props.tool === 'window',
+      onClick: () => props.onTool('window'),
+    },
     { key: 'measure', icon: 'measure', label: t('measure'), pressed: props.tool === 'measure', onClick: () => props.onTool('measure') },
     { key: 'layers', icon: 'layers', label: t('layers'), pressed: props.layersOpen, onClick: props.onLayers },
     {
       key: 'background',
       icon: 'background',
+      isSecondary: true,
       label: t('background'),
       title: props.background === 'dark' ? t('backgroundDark') : t('backgroundLight'),
       onClick: props.onBackground,
@@ -588,6 +617,7 @@ function Toolbar(props: {
     {
       key: 'lineweights',
       icon: 'lineweights',
+      isSecondary: true,
       label: t('lineweights'),
       title: props.lineweights ? t('lineweightsOn') : t('lineweightsOff'),
       pressed: props.lineweights,
@@ -601,13 +631,14 @@ function Toolbar(props: {
     },
     { key: 'export', icon: 'export', label: t('export'), onClick: props.onExport },
   ];
+  const secondary = buttons.filter((b) => b.isSecondary);
   return (
     <div className={styles.toolbar} role="toolbar" aria-label={t('label')} data-testid="viewer-toolbar">
       {buttons.map((b) => (
         <button
           key={b.key}
           type="button"
-          className={styles.toolButton}
+          className={b.isSecondary ? `${styles.toolButton} ${styles.secondaryTool}` : styles.toolButton}
           title={b.title ?? b.label}
           aria-pressed={b.pressed}
           data-testid={`viewer-${b.key}`}
@@ -617,6 +648,79 @@ function Toolbar(props: {
           <span className={styles.toolLabel}>{b.label}</span>
         </button>
       ))}
+      <MoreTools label={t('more')} menuLabel={t('moreLabel')}>
+        {(close) =>
+          secondary.map((b) => (
+            <button
+              key={b.key}
+              type="button"
+              role="menuitem"
+              className={styles.moreItem}
+              aria-pressed={b.pressed}
+              data-testid={`viewer-more-${b.key}`}
+              onClick={() => {
+                close();
+                b.onClick();
+              }}
+            >
+              <ViewerIcon name={b.icon} />
+              <span>{b.title ?? b.label}</span>
+            </button>
+          ))
+        }
+      </MoreTools>
+    </div>
+  );
+}
+
+/** The phone's 更多 button and its menu; closed by a choice, a tap outside or Escape. */
+function MoreTools({
+  label,
+  menuLabel,
+  children,
+}: {
+  readonly label: string;
+  readonly menuLabel: string;
+  readonly children: (close: () => void) => ReactNode;
+}) {
+  const [isOpen, setIsOpen] = useState(false);
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!isOpen) return;
+    const outside = (event: PointerEvent) => {
+      if (!(event.target instanceof Node) || !wrap.current?.contains(event.target)) setIsOpen(false);
+    };
+    const escape = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') setIsOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [isOpen]);
+  const close = () => setIsOpen(false);
+  return (
+    <div ref={wrap} className={styles.moreWrap}>
+      <button
+        type="button"
+        className={styles.toolButton}
+        aria-haspopup="menu"
+        aria-expanded={isOpen}
+        aria-controls="viewer-more-menu"
+        title={menuLabel}
+        data-testid="viewer-more"
+        onClick={() => setIsOpen(!isOpen)}
+      >
+        <ViewerIcon name="more" />
+        <span className={styles.toolLabel}>{label}</span>
+      </button>
+      {isOpen && (
+        <div id="viewer-more-menu" role="menu" aria-label={menuLabel} className={styles.moreMenu} data-testid="viewer-more-menu">
+          {children(close)}
+        </div>
+      )}
     </div>
   );
 }

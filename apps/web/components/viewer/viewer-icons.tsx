@@ -22,6 +22,7 @@ function Glyph({ children, size = 20 }: { readonly children: ReactNode; readonly
 
 export type IconName =
   | 'open'
+  | 'more'
   | 'extents'
   | 'zoomIn'
   | 'zoomOut'
@@ -91,6 +92,13 @@ const PATHS: Readonly<Record<IconName, ReactNode>> = {
     </>
   ),
   close: <path d="M6 6l12 12M18 6 6 18" />,
+  more: (
+    <>
+      <circle cx="5" cy="12" r="1.2" fill="currentColor" />
+      <circle cx="12" cy="12" r="1.2" fill="currentColor" />
+      <circle cx="19" cy="12" r="1.2" fill="currentColor" />
+    </>
+  ),
   upload: (
     <>
       <path d="M7 17H6a4 4 0 0 1-.6-7.95A6 6 0 0 1 16.8 7.5a4.75 4.75 0 0 1 1.45 9.3" />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLocalMembershipState } from '@xcad/protocol/membership';
 import {
+  avatarInitialOf,
   canBindMobile,
   displayNameOf,
   levelKeyOf,
@@ -22,6 +23,20 @@ describe('maskMobile', () => {
     ['', ''],
   ])('shows %s as %s', (mobile, masked) => {
     expect(maskMobile(mobile)).toBe(masked);
+  });
+});
+
+describe('avatarInitialOf', () => {
+  it.each([
+    ['小王', '小'],
+    ['alice', 'A'],
+    ['  Émile', 'É'],
+  ])('shows the first letter of %s', (name, initial) => {
+    expect(avatarInitialOf(name)).toBe(initial);
+  });
+
+  it.each(['137****0003', '13700000003', '_cad', ''])('shows no character for %j (a person outline instead)', (name) => {
+    expect(avatarInitialOf(name)).toBeNull();
   });
 });
 

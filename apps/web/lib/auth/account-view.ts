@@ -21,6 +21,16 @@ export function displayNameOf(user: Pick<TUserInfo, 'nickname' | 'username'>): s
 }
 
 /**
+ * The character a name's avatar shows: its first letter (a Latin or CJK character), or null for
+ * a name that starts otherwise, such as a masked phone number (137****0003), whose first digit
+ * would say nothing about the person.
+ */
+export function avatarInitialOf(name: string): string | null {
+  const first = Array.from(name.trim())[0];
+  return first !== undefined && /\p{L}/u.test(first) ? first.toUpperCase() : null;
+}
+
+/**
  * A mobile number with its middle hidden, as the site shows it (138****8000). A country prefix
  * (`852-…`) stays readable; anything too short to hide part of is hidden whole.
  */

@@ -15,6 +15,7 @@ const ANSWER = {
       platform: 'windows',
       fileName: 'xunjiecadeditor_5.0_x64.exe',
       size: 87342816,
+      sha256: '2cf49acc593bfb8783845521eba90759f1b3a447f0d4851710d9baf931bfa404',
       isStore: false,
       url: '/api/site/software/download/download?platform=windows',
     },
@@ -41,6 +42,10 @@ describe('softwareOf', () => {
     expect(software).not.toBeNull();
     // An unknown platform and a link off the site are not offered.
     expect(software?.files.map((file) => file.platform)).toEqual(['windows']);
+    expect(software?.files[0]?.sha256).toBe('2cf49acc593bfb8783845521eba90759f1b3a447f0d4851710d9baf931bfa404');
+    // A checksum that is not 64 hex digits is not shown (a visitor would compare against it).
+    const bad = softwareOf({ ...ANSWER, files: [{ ...ANSWER.files[0], sha256: 'abc' }] });
+    expect(bad?.files[0]?.sha256).toBeNull();
     expect(software?.features).toEqual([{ title: '兼容R14至2018格式', text: '直接打开' }]);
     expect(software?.requirements[1]).toEqual({ item: '网络', minimum: '不需要联网', recommended: null });
     expect(software?.changelog).toEqual([{ version: '5.0', releasedAt: '2025-08-26', added: ['支持 2018 格式'], improved: [], fixed: [] }]);
@@ -76,7 +81,7 @@ describe('formatSize', () => {
 describe('isMobileApp', () => {
   it('is true only when every platform is a phone', () => {
     const files = (platforms: SoftwarePlatform[]) => ({
-      files: platforms.map((platform) => ({ platform, fileName: null, size: 1, isStore: false, url: '/x' })),
+      files: platforms.map((platform) => ({ platform, fileName: null, size: 1, sha256: null, isStore: false, url: '/x' })),
     });
     expect(isMobileApp(files(['android', 'ios']))).toBe(true);
     expect(isMobileApp(files(['windows', 'android']))).toBe(false);

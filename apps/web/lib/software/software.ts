@@ -24,6 +24,8 @@ export interface SoftwareFile {
   /** null for a store page (iOS). */
   readonly fileName: string | null;
   readonly size: number;
+  /** The installer's SHA-256 (64 lower-case hex digits); null for a store page or when not given. */
+  readonly sha256: string | null;
   readonly isStore: boolean;
   /** The counting URL (site path): counts the download, then redirects to the file or store. */
   readonly url: string;
@@ -94,6 +96,7 @@ function fileOf(value: unknown): SoftwareFile | null {
     platform: value.platform,
     fileName: text(value.fileName) || null,
     size: count(value.size),
+    sha256: typeof value.sha256 === 'string' && /^[0-9a-f]{64}$/.test(value.sha256) ? value.sha256 : null,
     isStore: value.isStore === true,
     url,
   };

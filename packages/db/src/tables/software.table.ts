@@ -45,6 +45,8 @@ export interface SoftwareFileTable {
   /** An app store page (iOS), used instead of a file. */
   store_url: string | null;
   size_bytes: number;
+  /** The installer's SHA-256 (64 lower-case hex digits), shown on the download page; null for a store page. */
+  sha256: string | null;
 }
 
 export interface SoftwareDownloadTable {

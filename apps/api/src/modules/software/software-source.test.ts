@@ -18,9 +18,11 @@ platforms:
   windows32:
     file: viewer_3.5_x86.exe
     size: 35655680
+    sha256: 4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f981236
   windows:
     file: viewer_3.5_x64.exe
     size: 38273024
+    sha256: C748A4AD391BE48620B453C42F35D8AF32624CCA6A33327112390481492F0BDE
 requirements:
   - item: 操作系统
     minimum: Windows 7 SP1 及以上
@@ -95,10 +97,43 @@ describe('parseSoftwareFile', () => {
     expect(fieldsOf(GOOD.replace('file: viewer_3.5_x86.exe', 'file: ../../etc/passwd.exe'))).toEqual(['platforms.windows32.file']);
   });
 
+  it('wants the SHA-256 of every installer (64 hex digits, kept in lower case) and none for a store page', () => {
+    expect(fieldsOf(GOOD.replace('    sha256: 4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f981236\n', ''))).toEqual([
+      'platforms.windows32.sha256',
+    ]);
+    expect(
+      fieldsOf(
+        GOOD.replace(
+          '4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f981236',
+          '4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f98123',
+        ),
+      ),
+    ).toEqual(['platforms.windows32.sha256']);
+    expect(
+      fieldsOf(
+        GOOD.replace(
+          '4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f981236',
+          '4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f98123g',
+        ),
+      ),
+    ).toEqual(['platforms.windows32.sha256']);
+    const store = GOOD.replace('  windows32:\n    file: viewer_3.5_x86.exe', '  ios:\n    url: https://apps.apple.com/cn/app/id1');
+    expect(fieldsOf(store)).toEqual(['platforms.ios.sha256']);
+    const parsed = parseSoftwareFile('download-lookchart.yml', bytes(GOOD));
+    if (Array.isArray(parsed)) throw new Error(parsed.map((problem) => problem.message).join('; '));
+    expect(parsed.files.map((file) => file.sha256)).toEqual([
+      'c748a4ad391be48620b453c42f35d8af32624cca6a33327112390481492f0bde',
+      '4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f981236',
+    ]);
+  });
+
   it('wants iOS as an App Store page and every other platform as a file', () => {
     const ios = GOOD.replace('  windows32:\n    file: viewer_3.5_x86.exe', '  ios:\n    file: viewer.ipa');
     expect(fieldsOf(ios)).toEqual(['platforms.ios.file']);
-    const foreignStore = GOOD.replace('  windows32:\n    file: viewer_3.5_x86.exe', '  ios:\n    url: https://example.com/app');
+    const foreignStore = GOOD.replace('  windows32:\n    file: viewer_3.5_x86.exe', '  ios:\n    url: https://example.com/app').replace(
+      '    sha256: 4f842f168ba1732a8ab9e35b6ac6645e739e15ecf7aa55ddb99db9a72f981236\n',
+      '',
+    );
     expect(fieldsOf(foreignStore)).toEqual(['platforms.ios.url']);
     const both = GOOD.replace('    file: viewer_3.5_x86.exe', '    file: viewer_3.5_x86.exe\n    url: https://apps.apple.com/cn/app/id1');
     expect(fieldsOf(both)).toEqual(['platforms.windows32']);

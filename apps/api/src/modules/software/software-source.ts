@@ -32,6 +32,8 @@ interface SoftwareFileEntry {
   /** A store page instead of a file (iOS). */
   storeUrl: string | null;
   sizeBytes: number;
+  /** The installer's SHA-256 (lower-case hex); null for a store page. */
+  sha256: string | null;
 }
 
 export interface ReleaseNotes {
@@ -101,11 +103,20 @@ const ZPlatformFile = z
       .int('must be a whole number of bytes')
       .min(1024, 'must be the size in bytes (at least 1024)')
       .max(MAX_SIZE_BYTES, 'is larger than 8 GB: is it in bytes?'),
+    sha256: z
+      .string({ error: 'must be the SHA-256 of the installer' })
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be the SHA-256 of the installer: 64 hexadecimal digits')
+      .optional(),
   })
   .refine(
     (entry) => (entry.file === undefined) !== (entry.url === undefined),
     'needs exactly one of file (an installer) or url (a store page)',
-  );
+  )
+  // The download page shows it so the visitor can check the file: an installer needs it, a store page has none.
+  .refine((entry) => (entry.file === undefined) === (entry.sha256 === undefined), {
+    message: 'an installer (file) needs its sha256, and a store page (url) has none',
+    path: ['sha256'],
+  });
 
 const ZProductFile = z.strictObject({
   name: ZText(40),
@@ -205,6 +216,7 @@ function toDocument(key: string, sourcePath: string, sourceHash: string, data: P
       fileName: entry.file ?? null,
       storeUrl: entry.url ?? null,
       sizeBytes: entry.size,
+      sha256: entry.sha256?.toLowerCase() ?? null,
     }))
     .sort((a, b) => platformOrder(a.platform) - platformOrder(b.platform));
   return {

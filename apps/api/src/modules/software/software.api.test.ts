@@ -23,6 +23,7 @@ interface FileView {
   platform: string;
   fileName: string | null;
   size: number;
+  sha256: string | null;
   isStore: boolean;
   url: string;
 }
@@ -72,6 +73,7 @@ describe('GET /api/site/software/{key}', () => {
       platform: 'windows',
       fileName: 'xunjiecadeditor_5.0_x64.exe',
       size: 87342816,
+      sha256: '2cf49acc593bfb8783845521eba90759f1b3a447f0d4851710d9baf931bfa404',
       isStore: false,
       url: '/api/site/software/download/download?platform=windows',
     });

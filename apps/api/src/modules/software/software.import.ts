@@ -48,6 +48,7 @@ function rowsOf(document: SoftwareDocument): ProductRows {
       file_name: file.fileName,
       store_url: file.storeUrl,
       size_bytes: file.sizeBytes,
+      sha256: file.sha256,
     })),
   };
 }

@@ -19,6 +19,8 @@ interface SoftwareFileView {
   /** null for a store page. */
   fileName: string | null;
   size: number;
+  /** The installer's SHA-256 (lower-case hex); null for a store page. */
+  sha256: string | null;
   isStore: boolean;
   /** Our counting URL (site-relative): it counts, then redirects. */
   url: string;
@@ -115,6 +117,7 @@ export function createSoftwareService({ db, env, clock }: Pick<SiteDeps, 'db' | 
             platform: file.platform,
             fileName: file.file_name,
             size: Number(file.size_bytes),
+            sha256: file.sha256,
             isStore: file.store_url !== null,
             url: countingUrl(product.key, file.platform),
           })),

@@ -10,5 +10,9 @@ export default async function ErrorLayout({ children, params }: { children: Reac
   const { locale } = await params;
   if (!isLocale(locale)) notFound();
   setRequestLocale(locale);
-  return <SiteFrame locale={locale}>{children}</SiteFrame>;
+  return (
+    <SiteFrame locale={locale} isNotFound>
+      {children}
+    </SiteFrame>
+  );
 }

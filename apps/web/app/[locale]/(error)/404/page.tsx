@@ -3,7 +3,7 @@ import { getTranslations } from 'next-intl/server';
 import { NotFoundPage } from '@/components/page/not-found-page';
 import { resolveRoute } from '@/components/page/route-page';
 import type { RouteProps } from '@/components/page/route-page';
-import { notFoundLinks } from '@/lib/not-found-links';
+import { NOT_FOUND_TITLE, notFoundLinks } from '@/lib/not-found-links';
 
 // The 404 page. The proxy renders it, with status 404, for `/404` and every path the route table
 // does not serve (lib/request-routing.ts); it is static like the other pages.
@@ -11,7 +11,8 @@ import { notFoundLinks } from '@/lib/not-found-links';
 export async function generateMetadata(props: RouteProps): Promise<Metadata> {
   const { locale } = await resolveRoute('not-found', props);
   const t = await getTranslations({ locale, namespace: 'pages' });
-  return { title: t('not-found.title'), description: t('not-found.description'), robots: { index: false } };
+  // '404' in the locale's title template, as every not-found page is titled (app/[locale]/not-found.tsx).
+  return { title: NOT_FOUND_TITLE, description: t('not-found.description'), robots: { index: false } };
 }
 
 export default async function NotFoundRoute(props: RouteProps) {
