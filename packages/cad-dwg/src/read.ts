@@ -444,8 +444,11 @@ class DwgConverter {
     this.readHeader();
     for (const [layer, h] of this.layerLinetypes) layer.linetype = this.names.ltypes.get(h) ?? layer.linetype;
     for (const [style, tio] of this.styleObjs) {
-      const family = this.acadString(tio);
-      if (family) style.fontFamily = family;
+      const font = this.acadFont(tio);
+      if (font) {
+        style.fontFamily = font.family;
+        if (font.flags !== undefined) style.fontFlags = font.flags;
+      }
     }
     for (const name of this.names.ltypes.values()) {
       if (upper(name) === 'BYBLOCK') this.names.byBlock = name;
@@ -815,32 +818,38 @@ class DwgConverter {
   }
 
   /**
-   * The first string of the object's ACAD extended data (a text style's TrueType family). LibreDWG
+   * The first string of the object's ACAD extended data (a text style's TrueType family) and the
+   * 1071 after it (the font's flags: bold, italic, character set, pitch). LibreDWG
    * keeps one 40-byte Dwg_Eed per item: the application handle at +16, the data at +32 (code byte,
    * length, code page, then the 8-bit or UTF-16 characters from +5).
    */
-  private acadString(tio: number): string | undefined {
+  private acadFont(tio: number): { family: string; flags?: number } | undefined {
     const a = this.a;
     const n = a.common<number>(tio, 'num_eed') ?? 0;
     const eed = a.common<number>(tio, 'eed') ?? 0;
     if (!eed || n <= 0 || n > 1000) return undefined;
     let app = 0;
+    let family: string | undefined;
     for (let i = 0; i < n; i++) {
       const e = eed + 40 * i;
       const h = a.u32At(e + 16);
       if (h) app = h;
       if (app !== this.acadAppId) continue;
       const data = a.u32At(e + 32);
-      if (!data || a.u8At(data) !== 0) continue;
+      if (!data) continue;
+      // The 1071 after the family: the font's flags.
+      if (family !== undefined) return a.u8At(data) === 71 ? { family, flags: a.i32At(data + 1) } : { family };
+      if (a.u8At(data) !== 0) continue;
       const len = a.u16At(data + 1);
       if (len === 0 || len > 1000) continue;
       let s = '';
       if (this.unicode) for (let k = 0; k < len; k++) s += String.fromCharCode(a.u16At(data + 5 + 2 * k));
       else s = a.decoder.decode(this.w.HEAPU8.slice(data + 5, data + 5 + len));
       // eslint-disable-next-line no-control-regex
-      return /[\u0000-\u001f\ufffd]/.test(s) ? undefined : s;
+      if (/[\u0000-\u001f\ufffd]/.test(s)) return undefined;
+      family = s;
     }
-    return undefined;
+    return family === undefined ? undefined : { family };
   }
 
   // -- header ------------------------------------------------------------------------------------

@@ -99,6 +99,8 @@ export interface TextStyle {
   bigFont: string;
   /** TrueType family name from the style's ACAD extended data, when present. */
   fontFamily?: string;
+  /** The 1071 beside it: the font's bold (0x2000000) and italic (0x1000000) flags, character set and pitch. */
+  fontFlags?: number;
   /** 0 = not fixed. */
   fixedHeight: number;
   widthFactor: number;

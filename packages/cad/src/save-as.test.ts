@@ -406,3 +406,42 @@ describe("add-ons' extended data", () => {
     expect(back.modelSpace.some((e) => e.xdata?.some((x) => x.app === 'NOTE_APP'))).toBe(false);
   });
 });
+
+describe('a damaged input', () => {
+  it('a reference to a block the drawing does not define is left out and reported, in DXF and DWG', async () => {
+    const d = sampleDrawing();
+    const insert = d.modelSpace.find((e) => e.type === 'INSERT');
+    expect(insert).toBeDefined();
+    d.modelSpace.push({ ...(insert as Entity & { type: 'INSERT' }), name: 'NO_SUCH_BLOCK', attributes: [] });
+    for (const { bytes, changes } of [writeDxf(d, { version: '2018' }), writeDwg(d, { version: '2018' })]) {
+      expect(changes.find((c) => c.type === 'INSERT' && c.how === 'broken-input')?.count).toBe(1);
+      const back = bytes[0] === 0x41 ? (await readDwg(bytes)).drawing : readDxf(bytes).drawing;
+      expect(back.modelSpace.some((e) => e.type === 'INSERT' && e.name.toUpperCase() === 'NO_SUCH_BLOCK')).toBe(false);
+    }
+  });
+});
+
+describe('TrueType text styles', () => {
+  it('keep their family, no font file and the font flags (bold) in DXF and DWG; R12 names the family file', async () => {
+    const d = sampleDrawing();
+    d.textStyles['HEADING'] = {
+      name: 'HEADING',
+      flags: 0,
+      font: '',
+      bigFont: '',
+      fontFamily: 'Arial',
+      fontFlags: 0x2000022,
+      fixedHeight: 0,
+      widthFactor: 1,
+      oblique: 0,
+      generation: 0,
+    };
+    const style = (dd: Drawing) => Object.values(dd.textStyles).find((s) => s.name === 'HEADING');
+    const want = { font: '', fontFamily: 'Arial', fontFlags: 0x2000022 };
+    expect(style(readDxf(writeDxf(d, { version: '2018' }).bytes).drawing)).toMatchObject(want);
+    expect(style(readDxf(writeDxf(d, { version: '2000' }).bytes).drawing)).toMatchObject(want);
+    expect(style((await readDwg(writeDwg(d, { version: '2018' }).bytes)).drawing)).toMatchObject(want);
+    expect(style((await readDwg(writeDwg(d, { version: '2004' }).bytes)).drawing)).toMatchObject(want);
+    expect(style(readDxf(writeDxf(d, { version: 'R12' }).bytes).drawing)?.font).toBe('Arial.ttf');
+  });
+});

@@ -108,7 +108,8 @@ export function styleRecord(ctx: TableContext, handle: number, control: number, 
     .bd(((s.oblique || 0) * Math.PI) / 180)
     .rc(s.generation & 0xff)
     .bd(2.5);
-  o.t(s.font || 'txt').t(s.bigFont || '');
+  // A TrueType style without a font file keeps the file empty (its family is in the ACAD EED).
+  o.t(s.font || (s.fontFamily ? '' : 'txt')).t(s.bigFont || '');
   o.ref(Ref.HardPointer, 0);
   return o.finish();
 }

@@ -368,7 +368,8 @@ class DwgWriter {
       const eed: Eed[] = [];
       if (src.fontFamily) {
         const str = eedString(src.fontFamily, tctx, CODEPAGE_ANSI_936);
-        const long = Uint8Array.of(71, 0, 0, 0, 0);
+        const flags = (src.fontFlags ?? 0) >>> 0;
+        const long = Uint8Array.of(71, flags & 0xff, (flags >>> 8) & 0xff, (flags >>> 16) & 0xff, flags >>> 24);
         const data = new Uint8Array(str.length + long.length);
         data.set(str, 0);
         data.set(long, str.length);

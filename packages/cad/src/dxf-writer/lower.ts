@@ -120,6 +120,13 @@ export class Lowering {
         this.note(e.dxfType, 'no-graphics', 'left out (an object the writer cannot encode, with no proxy graphics to keep)');
         return [];
       }
+      case 'INSERT':
+        // A reference to a block the drawing does not define (a damaged file, or one the reader
+        // could not take the block from): a reader of the result would refuse it. (References the
+        // graphic lowering makes, e.g. to an arrowhead block, are the writer's own affair.)
+        if (this.muted || this.blocks.has(e.name.toUpperCase())) break;
+        this.note('INSERT', 'broken-input', 'left out (its block is missing)');
+        return [];
       case 'ACAD_TABLE': {
         const b = this.blocks.get(e.block.toUpperCase());
         if (!b) {

@@ -406,11 +406,16 @@ class DxfWriter implements EntityWriterContext {
           .g(50, s?.oblique ?? 0)
           .g(71, s?.generation ?? 0)
           .g(42, 2.5);
-        // R12 has no font family (2000+ keep it in the ACAD extended data below): a TrueType style
-        // without a font file names the family's file instead, so it is not drawn in txt.
-        const font = s?.font || (this.r12 && s?.fontFamily ? `${s.fontFamily}.ttf` : 'txt');
+        // A TrueType style may name no font file: 2000+ keep its family in the ACAD extended data
+        // below (and the file empty, as AutoCAD writes it: a reader takes a named file first); R12
+        // has no family and names the family's file instead. Either way it is not drawn in txt.
+        const font = s?.font || (s?.fontFamily ? (this.r12 ? `${s.fontFamily}.ttf` : '') : 'txt');
         out.g(3, font).g(4, s?.bigFont ?? '');
-        if (!this.r12 && s?.fontFamily) out.g(1001, 'ACAD').g(1000, s.fontFamily).g(1071, 0);
+        if (!this.r12 && s?.fontFamily)
+          out
+            .g(1001, 'ACAD')
+            .g(1000, s.fontFamily)
+            .g(1071, s.fontFlags ?? 0);
       }
     });
     table('VIEW', 0, () => undefined);

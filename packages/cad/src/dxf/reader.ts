@@ -366,8 +366,11 @@ class DxfReader {
           oblique: r.num(50),
           generation: r.num(71),
         }) as Drawing['textStyles'][string];
-        const family = r.xdata('ACAD').find((g) => g.code === 1000);
+        const acad = r.xdata('ACAD');
+        const family = acad.find((g) => g.code === 1000);
         if (family) style.fontFamily = asStr(family.value);
+        const flags = acad.find((g) => g.code === 1071);
+        if (family && flags) style.fontFlags = asNum(flags.value);
         d.textStyles[name] = style;
         break;
       }
