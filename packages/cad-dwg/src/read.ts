@@ -24,7 +24,7 @@ import type {
 import { Access, hex, pt, RAD2DEG } from './access';
 import { modelColor } from './entities/colors';
 import type { Names, Owner } from './entities/context';
-import { EntityReader } from './entities/reader';
+import { eedItem, EntityReader } from './entities/reader';
 import { applyHeaderVars, emptyDrawing, finishDrawing } from '@xcad/cad/drawing';
 import { codePageEncoding, codePageName, decoderFor, releaseName, type Decoder } from './text';
 import { ERR_CRITICAL, lineweight, SUPERTYPE_ENTITY, T } from './types';
@@ -836,18 +836,14 @@ class DwgConverter {
       if (h) app = h;
       if (app !== this.acadAppId) continue;
       const data = a.u32At(e + 32);
-      if (!data) continue;
+      const item = data ? eedItem(a, data, this.unicode, this.names.layers) : null;
+      if (!item) continue;
       // The 1071 after the family: the font's flags.
-      if (family !== undefined) return a.u8At(data) === 71 ? { family, flags: a.i32At(data + 1) } : { family };
-      if (a.u8At(data) !== 0) continue;
-      const len = a.u16At(data + 1);
-      if (len === 0 || len > 1000) continue;
-      let s = '';
-      if (this.unicode) for (let k = 0; k < len; k++) s += String.fromCharCode(a.u16At(data + 5 + 2 * k));
-      else s = a.decoder.decode(this.w.HEAPU8.slice(data + 5, data + 5 + len));
+      if (family !== undefined) return item.code === 1071 ? { family, flags: item.value as number } : { family };
+      if (item.code !== 1000 || typeof item.value !== 'string' || !item.value) continue;
       // eslint-disable-next-line no-control-regex
-      if (/[\u0000-\u001f\ufffd]/.test(s)) return undefined;
-      family = s;
+      if (/[\u0000-\u001f\ufffd]/.test(item.value)) return undefined;
+      family = item.value;
     }
     return family === undefined ? undefined : { family };
   }

@@ -450,7 +450,8 @@ export function xdataAt(a: Access, eed: number, n: number, names: Names): XData[
   return out.length ? out : undefined;
 }
 
-function eedItem(a: Access, at: number, unicode: boolean, layers: ReadonlyMap<number, string>): XDataItem | null {
+/** One EED item at `at` (its code byte, then its value), null for a code this does not decode. */
+export function eedItem(a: Access, at: number, unicode: boolean, layers: ReadonlyMap<number, string>): XDataItem | null {
   const k = a.u8At(at);
   const code = 1000 + k;
   switch (k) {

@@ -327,7 +327,9 @@ export class Lowering {
       const [a, b] = extentsOf(this.d, (x) => x.type !== 'XLINE' && x.type !== 'RAY');
       if (b[0] > a[0] || b[1] > a[1]) box = { minX: a[0], minY: a[1], maxX: b[0], maxY: b[1] };
     } else {
-      const layout = this.d.layouts.find((l) => !l.isModel && l.entities?.length);
+      // The paper space R12 keeps: the active layout's (*Paper_Space).
+      const papers = this.d.layouts.filter((l) => !l.isModel);
+      const layout = papers.find((l) => l.blockName.toUpperCase() === '*PAPER_SPACE') ?? papers[0];
       box = keyPointBox((layout?.entities ?? []).filter((x) => x.type !== 'XLINE' && x.type !== 'RAY'));
     }
     this.extents.set(paper, box);
