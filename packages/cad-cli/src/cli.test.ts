@@ -4,14 +4,14 @@
  */
 import { execFile } from 'node:child_process';
 import { readDxf } from '@xcad/cad/dxf';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutFileName, main } from './cli';
-import { dxfText } from '@xcad/cad/testing';
+import { companionFixture, dxfText } from '@xcad/cad/testing';
 import { readDwg } from '@xcad/cad/dwg-client';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -78,6 +78,18 @@ writeFileSync(
   ]),
 );
 
+// A drawing sent with what it refers to: job/host.dxf attaches the xref C:\图纸\site.dwg (job/site.dxf
+// beside it) and shows the picture D:\logo.png (in pics/, given with --refs).
+mkdirSync(out('job'));
+mkdirSync(out('pics'));
+mkdirSync(out('lonely'));
+const refs = companionFixture();
+writeFileSync(out('pics/logo.png'), refs.logo);
+writeFileSync(out('job/site.dxf'), refs.site);
+writeFileSync(out('job/host.dxf'), refs.host);
+// The same drawing sent alone.
+writeFileSync(out('lonely/host.dxf'), readFileSync(out('job/host.dxf')));
+
 const GBK = join(FIX, 'gen_zh_r2000_gbk.dxf');
 const LAYOUTS = join(FIX, 'skydxf_testModelPaperSpace.dxf');
 const BINARY = join(FIX, 'ezdxf_bin_dxf_r12.dxf');
@@ -107,6 +119,10 @@ const commands: Record<string, string[]> = {
   // DXF → DWG and DWG → DWG.
   dwgFromDxf: ['convert', GBK, out('zh.dwg'), '--version', '2000'],
   dwgFromDwg: ['convert', DWG, out('acs.dwg')],
+  // Pictures and xrefs beside the drawing or in --refs.
+  withRefs: ['convert', out('job/host.dxf'), out('job/host.svg'), '--refs', out('pics')],
+  withoutRefs: ['convert', out('lonely/host.dxf'), out('lonely/alone.svg')],
+  infoRefs: ['info', out('job/host.dxf')],
 };
 /**
  * The same entry (`main`, what bin/cad.cjs calls) in this process, for the paths that end before
@@ -138,6 +154,8 @@ const inProcess: Record<string, string[]> = {
   dwgBadVersion: ['convert', GBK, out('x.dwg'), '--version', '2019'],
   dwgR12: ['convert', GBK, out('x.dwg'), '--version', 'R12'],
   dwgBinary: ['convert', GBK, out('x.dwg'), '--binary'],
+  refsNotFolder: ['convert', GBK, out('x.png'), '--refs', out('no-such-folder')],
+  refsForDxf: ['convert', GBK, out('x.dxf'), '--refs', tmp],
 };
 const results: Record<string, Run> = {};
 
@@ -271,6 +289,41 @@ describe('cad convert', () => {
   it('--help prints the usage', () => {
     expect(ok('help').stdout).toMatch(/cad convert IN OUT/);
     expect(ok('help').stdout).toContain('DWG output: 2000, 2004, 2007, 2010, 2013, 2018 (default 2018)');
+  });
+});
+
+describe('cad convert with the files a drawing refers to', () => {
+  it('draws the xref found beside the drawing and the picture in --refs, and names both', () => {
+    const r = ok('withRefs');
+    expect(r.stderr).toContain('cad: note: external reference C:\\图纸\\site.dwg: drawn from site.dxf');
+    expect(r.stderr).toContain('cad: note: picture D:\\logo.png: drawn from logo.png');
+    const svg = readFileSync(out('job/host.svg'), 'utf8');
+    expect(svg).toContain('href="data:image/png;base64,');
+    // The host's own line and the site's: two paths where the drawing alone has one.
+    const alone = readFileSync(out('lonely/alone.svg'), 'utf8');
+    expect(svg.match(/<path /g)?.length ?? 0).toBeGreaterThan(alone.match(/<path /g)?.length ?? 0);
+  });
+
+  it('cad info lists the references, found beside the file or not', () => {
+    const info = JSON.parse(ok('infoRefs').stdout) as { references: { found: unknown[]; missing: unknown[] } };
+    expect(info.references).toEqual({
+      found: [{ kind: 'xref', reference: 'C:\\图纸\\site.dwg', file: 'site.dxf' }],
+      missing: [{ kind: 'image', reference: 'D:\\logo.png', reason: 'not-supplied' }],
+    });
+  });
+
+  it('says which references it could not find', () => {
+    const r = ok('withoutRefs');
+    expect(r.stderr).toContain('cad: note: picture D:\\logo.png: no file of that name beside the drawing');
+    expect(r.stderr).toContain('cad: note: external reference C:\\图纸\\site.dwg: no file of that name beside the drawing');
+    expect(readFileSync(out('lonely/alone.svg'), 'utf8')).not.toContain('data:image/png');
+  });
+
+  it('refuses --refs that is not a folder, and --refs for a .dxf output', () => {
+    expect(results['refsNotFolder']).toMatchObject({ code: 1 });
+    expect(results['refsNotFolder']?.stderr).toMatch(/^cad: --refs .*no-such-folder: not a folder\n$/);
+    expect(results['refsForDxf']?.code).toBe(2);
+    expect(results['refsForDxf']?.stderr).toContain('--refs is not used for a .dxf output');
   });
 });
 

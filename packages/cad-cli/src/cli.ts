@@ -5,8 +5,9 @@
  * Errors: exit 1 for bad input, 2 for bad usage, always ONE line "cad: <reason>" on stderr.
  * Modules that cost start-up time (readers, fonts, back ends) are imported only when needed.
  */
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { accessSync, constants, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { CompanionSource } from '@xcad/cad/companions';
 import type { ConvertOptions, OutputFormat } from '@xcad/cad/convert';
 import { DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, type DwgVersion } from '@xcad/cad/dwg-writer';
 
@@ -23,6 +24,8 @@ const HELP = `Usage:
                                  the first command; stops after CAD_SERVER_IDLE seconds idle)
 
 The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg .dxf .dwg
+PDF, PNG, JPG and SVG outputs draw the pictures (PNG, JPEG) and external references (DWG, DXF)
+the drawing names when a file of that name is beside it or in the --refs folder.
 
 Options for convert:
   --layout NAME        draw this layout ('Model' = model space); default: the model, or the
@@ -40,6 +43,7 @@ Options for convert:
                        what the version cannot hold is converted and listed in 'cad: note:' lines
   --binary             DXF output: binary DXF instead of text
   --pages 1-3,5        PDF input (to .dxf or .dwg): the pages to convert (default all)
+  --refs DIR           another folder with the drawing's pictures and referenced drawings
   -h, --help           this help
 
 Environment:
@@ -64,11 +68,11 @@ interface Parsed {
   flags: Set<string>;
 }
 
-const VALUE_OPTIONS = new Set(['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background', 'version', 'pages']);
+const VALUE_OPTIONS = new Set(['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background', 'version', 'pages', 'refs']);
 const FLAG_OPTIONS = new Set(['all-layouts', 'help', 'binary']);
 const DXF_VERSIONS = ['R12', '2000', '2004', '2007', '2010', '2013', '2018'] as const;
 /** Options that only make sense for a drawing (PDF/PNG/JPG/SVG) output. */
-const RENDER_OPTIONS = ['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background'];
+const RENDER_OPTIONS = ['layout', 'paper', 'orientation', 'color', 'width', 'dpi', 'background', 'refs'];
 
 function parseArgs(args: string[], allowed: { values: Set<string>; flags: Set<string> }): Parsed {
   const parsed: Parsed = { positional: [], values: new Map(), flags: new Set() };
@@ -249,8 +253,11 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   const dpi = positiveNumber('dpi', v.get('dpi'), MAX_DPI, false);
   if (dpi !== undefined) options.dpi = dpi;
 
+  const refs = v.get('refs');
+  if (refs !== undefined && !isFolder(refs)) throw new InputError(`--refs ${refs}: not a folder`);
   const bytes = readInput(input);
   checkWritable(output);
+  options.companions = await folderCompanions([dirname(resolve(input)), ...(refs === undefined ? [] : [resolve(refs)])]);
   const { convertDrawing } = await import('@xcad/cad/convert');
   const result = await convertDrawing(bytes, options);
   const perLayout = options.allLayouts === true && format !== 'pdf';
@@ -266,7 +273,53 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   }
   if (result.missingFonts.length) err.write(`cad: note: fonts not found, substituted: ${result.missingFonts.join(', ')}\n`);
   if (result.missingCharacters.length) err.write(`cad: note: no font has these characters: ${codePoints(result.missingCharacters)}\n`);
+  const { found, missing } = result.references;
+  for (const f of found) err.write(`cad: note: ${f.kind === 'xref' ? 'external reference' : 'picture'} ${f.reference}: drawn from ${f.file}\n`);
+  for (const m of missing)
+    err.write(
+      `cad: note: ${m.kind === 'xref' ? 'external reference' : 'picture'} ${m.reference}: ${m.reason === 'not-supplied' ? 'no file of that name beside the drawing' : `${m.file}: ${m.detail ?? m.reason}`}\n`,
+    );
   return 0;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The files in `folders` (the drawing's own first), read only when the drawing names one: a
+ * folder of a thousand drawings costs one listing, not a thousand reads.
+ */
+async function folderCompanions(folders: string[]): Promise<CompanionSource> {
+  const { candidateNames } = await import('@xcad/cad/companions');
+  const byName = new Map<string, string>();
+  for (const folder of folders) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const n of names) if (!byName.has(n.toLowerCase())) byName.set(n.toLowerCase(), join(folder, n));
+  }
+  return {
+    find(path, kind) {
+      for (const name of candidateNames(path, kind)) {
+        const full = byName.get(name);
+        if (!full) continue;
+        try {
+          if (statSync(full).isFile()) return { name: basename(full), bytes: readFileSync(full) };
+        } catch {
+          // Unreadable: as if absent.
+        }
+      }
+      return undefined;
+    },
+  };
 }
 
 /** cad convert IN OUT.dxf [--version V] [--binary] [--pages P]: DWG/DXF/PDF → DXF of the chosen version. */
@@ -394,6 +447,9 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
     import('@xcad/cad/dxf'),
   ]);
   const { drawing, warnings, format } = await openDrawing(bytes, basename(input));
+  // Pictures and xrefs beside the file are drawn, and listed as found or not.
+  const { attachCompanions } = await import('@xcad/cad/companions');
+  const references = await attachCompanions(drawing, await folderCompanions([dirname(resolve(input))]), { name: basename(input) });
   const fonts = await defaultFonts();
   const build = buildScenes(drawing, { layouts: 'all', fonts });
   const h = drawing.header;
@@ -443,6 +499,7 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
     missingFonts: build.missingFonts,
     substitutedFonts: build.substitutedFonts,
     missingCharacters: build.missingCharacters,
+    references,
     warnings: [...warnings, ...build.warnings.map((w) => w.message)],
   };
   out.write(`${JSON.stringify(info, null, 2)}\n`);

@@ -15,6 +15,7 @@ import { writeDxf, type DxfVersion } from './dxf-writer/writer';
 import { writeDwg, type DwgVersion } from './dwg-writer/writer';
 import type { SaveAsChange } from './save-as';
 import { graphicsLowering } from './save-as-graphics';
+import { attachCompanions, type CompanionFile, type CompanionSource, type ReferenceReport } from './companions';
 
 /** What the back ends take besides the format (paper, orientation, colour, width or dpi, background, JPG quality). */
 export type RenderChoices = Omit<RenderOptions, 'format'>;
@@ -29,9 +30,11 @@ export interface ConvertOptions extends RenderChoices {
   /** Fonts; default: the system fonts plus `fontDirs` and $CAD_FONT_DIR (SHX and TrueType folders). */
   fonts?: FontProvider;
   fontDirs?: string[];
-  /** File name, for error messages only. */
+  /** File name, for error messages (and an xref that refers back to this drawing). */
   name?: string;
   dwgTimeoutMs?: number;
+  /** Files supplied with the drawing, or where to look them up: the pictures and drawings it refers to (companions.ts). */
+  companions?: readonly CompanionFile[] | CompanionSource;
 }
 
 export interface ConvertOutput {
@@ -55,6 +58,8 @@ export interface ConvertResult {
   drawn: Record<string, number>;
   /** Entity types that could not be drawn (no way to draw them here, or one that failed), with counts. */
   skipped: Record<string, number>;
+  /** The drawing's pictures and external references: which the supplied files answered, which not. */
+  references: ReferenceReport;
 }
 
 /** Refusals that are about the request, not the file (an unknown layout, contradictory options). */
@@ -256,6 +261,7 @@ export interface PreparedConversion {
   drawn: Record<string, number>;
   /** Entity types the build could not draw, with counts. */
   skipped: Record<string, number>;
+  references: ReferenceReport;
 }
 
 /** Reads the bytes and chooses the scenes (the first half of `convertDrawing`). Throws as it does. */
@@ -266,6 +272,11 @@ export async function prepareConversion(
   checkOptions({ format: 'pdf', ...options });
   const opened = await openDrawing(bytes, options.name, options.dwgTimeoutMs !== undefined ? { dwgTimeoutMs: options.dwgTimeoutMs } : {});
   const fonts = options.fonts ?? (await defaultFonts(options.fontDirs));
+  const references = await attachCompanions(opened.drawing, options.companions ?? [], {
+    ...(options.name ? { name: options.name } : {}),
+    open: async (b, name) =>
+      (await openDrawing(b, name, options.dwgTimeoutMs !== undefined ? { dwgTimeoutMs: options.dwgTimeoutMs } : {})).drawing,
+  });
   const build = chooseScenes(opened.drawing, fonts, options);
   return {
     format: opened.format,
@@ -276,6 +287,7 @@ export async function prepareConversion(
     missingCharacters: build.missingCharacters,
     drawn: build.counts.drawn,
     skipped: build.counts.skipped,
+    references,
   };
 }
 
@@ -290,8 +302,8 @@ export async function convertDrawing(bytes: Uint8Array, options: ConvertOptions)
   const prepared = await prepareConversion(bytes, options);
   await warm;
   const outputs = await renderChosen(prepared.scenes, options);
-  const { format, warnings, missingFonts, missingCharacters, drawn, skipped } = prepared;
-  return { outputs, format, warnings, missingFonts, missingCharacters, drawn, skipped };
+  const { format, warnings, missingFonts, missingCharacters, drawn, skipped, references } = prepared;
+  return { outputs, format, warnings, missingFonts, missingCharacters, drawn, skipped, references };
 }
 
 /** What a drawing holds, as a conversion's result page says it: its layouts with content ('Model' for model space) and their objects. */

@@ -138,6 +138,12 @@ export interface Block {
   xrefPath?: string;
   layer: string;
   entities: Entity[];
+  /**
+   * An external reference's drawing, read from a file supplied with this one (companions.ts): drawn
+   * in place of the reference, its layers shown as `NAME|layer`. Writers leave it out: a saved
+   * drawing keeps the reference, as AutoCAD's SAVEAS does.
+   */
+  attached?: { file: string; drawing: Drawing };
 }
 
 export interface PlotSettings {
@@ -184,6 +190,19 @@ export interface ImageDef {
   handle: string;
   fileName: string;
   size?: [number, number];
+  /** The picture itself, when its file was supplied with the drawing (companions.ts). */
+  attached?: AttachedImage;
+}
+
+/** A raster picture supplied with a drawing: its bytes as the file has them, PNG or JPEG. */
+export interface AttachedImage {
+  /** The supplied file's name. */
+  file: string;
+  mime: 'image/png' | 'image/jpeg';
+  /** Pixels, read from the file's header. */
+  width: number;
+  height: number;
+  bytes: Uint8Array;
 }
 
 export interface Drawing {

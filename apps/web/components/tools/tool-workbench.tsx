@@ -25,7 +25,7 @@ import { formatBytes } from '@/lib/tools/format';
 import { defaultOptionsOf, taskParamsOf, type ToolOptions } from '@/lib/tools/options';
 import { fileBarOf, filesToRetry } from '@/lib/tools/progress';
 import { changeParts, reportWordsOf, type ReportWords } from '@/lib/tools/report';
-import { acceptOf, kindsLabelOf } from '@/lib/tools/tools';
+import { acceptOf, kindsLabelOf, takesCompanions } from '@/lib/tools/tools';
 import { initialSnapshot, type FileProgress, type RunSnapshot, type SignedFields } from '@/lib/tools/upload';
 import { qrSrcOf } from './conversion-calls';
 import { DropZone } from './drop-zone';
@@ -44,9 +44,12 @@ const CHANGES_SHOWN = 6;
 
 function ChangeLine({ change, words }: { readonly change: TFileChange; readonly words: ReportWords }) {
   const t = useTranslations('tools.workbench.report');
+  const format = useFormatter();
+  const names = change.names?.length ? format.list(change.names, { type: 'unit' }) : '';
   return (
     <li data-outcome={change.outcome} data-testid="tool-file-change">
       {t('change', changeParts(change, words))}
+      {names && t('names', { names })}
     </li>
   );
 }
@@ -109,7 +112,7 @@ function FileRow({
   const t = useTranslations('tools.workbench');
   const bar = fileBarOf(file);
   const stageText = file.stage === 'uploading' ? t('stage.uploading', { percent: bar.percent ?? 0 }) : t(`stage.${file.stage}`);
-  const hasEnded = file.stage === 'done' || file.stage === 'failed' || file.stage === 'cancelled';
+  const hasEnded = file.stage === 'done' || file.stage === 'failed' || file.stage === 'cancelled' || file.stage === 'attached';
   return (
     <li className={styles.fileRow} data-testid="tool-file-row" data-state={file.stage} data-retryable={file.retryable || undefined}>
       <div className={styles.fileHead}>
@@ -124,7 +127,7 @@ function FileRow({
             <span>{formatBytes(file.size)}</span>
             {onRemove === undefined && (
               <span className={styles.fileStage} data-tone={bar.tone}>
-                {file.stage === 'done' && <CheckIcon size={14} />}
+                {(file.stage === 'done' || file.stage === 'attached') && <CheckIcon size={14} />}
                 {stageText}
               </span>
             )}
@@ -405,7 +408,10 @@ export function ToolWorkbench({ tool }: { readonly tool: TTaskType }) {
               <DropZone
                 accept={acceptOf(tool)}
                 kinds={kindsLabelOf(tool)}
-                hint={t('dropHint', { maxMb: megabytesOf(limits.maxFileBytes), maxFiles: limits.maxFiles })}
+                hint={
+                  t('dropHint', { maxMb: megabytesOf(limits.maxFileBytes), maxFiles: limits.maxFiles }) +
+                  (takesCompanions(tool) ? t('companionsHint') : '')
+                }
                 isCompact={files.length > 0}
                 onFiles={add}
               />

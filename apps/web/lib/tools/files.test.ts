@@ -27,10 +27,15 @@ describe("the visitor's tier", () => {
 
 describe('checking a picked file', () => {
   it('takes DWG and DXF for the CAD tools and PDF for PDF to CAD, by extension in any case', () => {
-    expect(acceptOf('cad2pdf')).toBe('.dwg,.dxf');
+    expect(acceptOf('cad2pdf')).toBe('.dwg,.dxf,.png,.jpg,.jpeg');
+    expect(acceptOf('cad2ver')).toBe('.dwg,.dxf');
     expect(acceptOf('pdf2cad')).toBe('.pdf');
     expect(problemOf(file('一层平面.DWG'), 'cad2pdf', 'visitor')).toBeNull();
     expect(problemOf(file('a.dxf'), 'cad2jpg', 'visitor')).toBeNull();
+    // A drawing's pictures go with it to the drawn outputs; a save-as keeps its references as they are.
+    expect(problemOf(file('logo.PNG'), 'cad2pdf', 'visitor')).toBeNull();
+    expect(problemOf(file('photo.jpeg'), 'cad2jpg', 'visitor')).toBeNull();
+    expect(problemOf(file('logo.png'), 'cad2ver', 'visitor')).toEqual({ kind: 'wrongType', expected: 'DWG/DXF' });
     expect(problemOf(file('a.pdf'), 'cad2pdf', 'visitor')).toEqual({ kind: 'wrongType', expected: 'DWG/DXF' });
     expect(problemOf(file('a.dwg'), 'pdf2cad', 'visitor')).toEqual({ kind: 'wrongType', expected: 'PDF' });
     expect(problemOf(file('dwg'), 'cad2pdf', 'visitor')).toEqual({ kind: 'wrongType', expected: kindsLabelOf('cad2pdf') });

@@ -20,6 +20,7 @@ export function fileBarOf(file: Pick<FileProgress, 'stage' | 'sentBytes' | 'size
     case 'converting':
       return { percent: null, tone: 'active' };
     case 'done':
+    case 'attached':
       return { percent: 100, tone: 'done' };
     case 'failed':
     case 'cancelled':
@@ -52,7 +53,9 @@ export function isTaskActive(task: Pick<TTaskDetails, 'status'>): boolean {
  */
 export function filesToRetry(snapshot: Pick<RunSnapshot, 'phase' | 'files'> | null): FileProgress[] {
   if (snapshot === null) return [];
-  return snapshot.files.filter((file) =>
-    snapshot.phase === 'cancelled' ? file.stage !== 'done' : file.stage === 'failed' && file.retryable,
+  const again = snapshot.files.filter((file) =>
+    snapshot.phase === 'cancelled' ? file.stage !== 'done' && file.stage !== 'attached' : file.stage === 'failed' && file.retryable,
   );
+  // The pictures the drawings were drawn with go with them again.
+  return again.length ? snapshot.files.filter((file) => again.includes(file) || file.stage === 'attached') : [];
 }

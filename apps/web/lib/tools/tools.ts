@@ -17,9 +17,18 @@ export function toolPathOf(tool: TTaskType): string {
   return `/tools/${tool}`;
 }
 
-/** The extensions a tool accepts, lower case without the dot (the file kinds of TASK_TOOLS). */
-export function extensionsOf(tool: TTaskType): readonly TInputKind[] {
-  return TASK_TOOLS[tool].inputs;
+/**
+ * The extensions a tool accepts, lower case without the dot: the file kinds of TASK_TOOLS, and the
+ * pictures it takes beside its drawings ('jpeg' too for 'jpg').
+ */
+export function extensionsOf(tool: TTaskType): readonly string[] {
+  const pictures = TASK_TOOLS[tool].companions.flatMap((kind) => (kind === 'jpg' ? ['jpg', 'jpeg'] : [kind]));
+  return [...TASK_TOOLS[tool].inputs, ...pictures];
+}
+
+/** Whether a tool takes pictures (and other drawings) as what its drawings refer to. */
+export function takesCompanions(tool: TTaskType): boolean {
+  return TASK_TOOLS[tool].companions.length > 0;
 }
 
 /** The file input's `accept`: `.dwg,.dxf` or `.pdf`. */
@@ -29,9 +38,7 @@ export function acceptOf(tool: TTaskType): string {
     .join(',');
 }
 
-/** How the accepted types read in a message: `DWG/DXF`, `PDF`. */
+/** How the accepted drawings read in a message: `DWG/DXF`, `PDF`. */
 export function kindsLabelOf(tool: TTaskType): string {
-  return extensionsOf(tool)
-    .map((extension) => extension.toUpperCase())
-    .join('/');
+  return TASK_TOOLS[tool].inputs.map((extension: TInputKind) => extension.toUpperCase()).join('/');
 }

@@ -101,7 +101,8 @@ export const CHUNK_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_
 /** Failed state requests in a row (network, timeouts) before the page gives up and says so. */
 export const POLL_FAILURE_LIMIT = 5;
 
-type FileStage = 'pending' | 'uploading' | 'waiting' | 'converting' | 'done' | 'failed' | 'cancelled';
+/** `attached`: a picture the task's drawings were drawn with (not converted itself). */
+type FileStage = 'pending' | 'uploading' | 'waiting' | 'converting' | 'done' | 'failed' | 'cancelled' | 'attached';
 
 export interface FileProgress {
   readonly index: number;
@@ -164,6 +165,7 @@ const FILE_STAGE_OF: Readonly<Record<TTaskDetails['files'][number]['state'], Fil
   converting: 'converting',
   done: 'done',
   failed: 'failed',
+  attached: 'attached',
 };
 
 const PHASE_OF: Readonly<Record<TTaskDetails['status'], RunPhase>> = {
@@ -181,7 +183,8 @@ export function withTaskDetails(snapshot: RunSnapshot, details: TTaskDetails): R
   const files = snapshot.files.map((file) => {
     const reported = details.files.find((candidate) => candidate.fileindex === file.index);
     if (reported === undefined) return file;
-    const stage = phase === 'cancelled' && reported.state !== 'done' ? 'cancelled' : FILE_STAGE_OF[reported.state];
+    const stage =
+      phase === 'cancelled' && reported.state !== 'done' && reported.state !== 'attached' ? 'cancelled' : FILE_STAGE_OF[reported.state];
     return {
       ...file,
       sentBytes: reported.state === 'uploading' ? file.sentBytes : file.size,

@@ -3,7 +3,7 @@
  * visibility, linetypes, the points and entities budgets, XLINE/RAY clipping. Every entity goes
  * through HANDLERS (handlers.ts), the one table of entity type → handler.
  */
-import type { Drawing, Entity, EntityBase, InsertEntity, Linetype, XLineEntity } from '../model';
+import type { AttachedImage, Block, Drawing, Entity, EntityBase, InsertEntity, Linetype, XLineEntity } from '../model';
 import { CadLimitError } from '../errors';
 import { inDrawOrder } from '../drawing';
 import { limitsOf, type EngineLimits } from '../limits';
@@ -60,6 +60,28 @@ interface LayerState {
   frozen: boolean;
 }
 
+/**
+ * The drawing whose entities are being drawn: the one built, or an external reference attached to
+ * it (companions.ts), whose layers are named `XREF|layer` in the list and whose blocks and
+ * linetypes are its own. Header settings (LTSCALE, LWDEFAULT, XCLIPFRAME) are the host's, as in
+ * AutoCAD.
+ */
+interface Scope {
+  drawing: Drawing;
+  /** '' for the drawing built, 'XREF|' (nested: 'OUTER|INNER|') for an attached reference. */
+  prefix: string;
+  linetypes: Map<string, Linetype>;
+  blocksByName: Map<string, string>;
+}
+
+function scopeOf(drawing: Drawing, prefix: string): Scope {
+  const linetypes = new Map<string, Linetype>();
+  for (const lt of Object.values(drawing.linetypes)) linetypes.set(lt.name.toUpperCase(), lt);
+  const blocksByName = new Map<string, string>();
+  for (const name of Object.keys(drawing.blocks)) blocksByName.set(name.toUpperCase(), name);
+  return { drawing, prefix, linetypes, blocksByName };
+}
+
 export class Builder implements BuildContext {
   readonly fonts: FontProvider;
   matrix: Mat = IDENTITY;
@@ -69,8 +91,9 @@ export class Builder implements BuildContext {
   private depth = 0;
   private activeBlocks = new Set<string>();
   private layerStates = new Map<string, LayerState>();
-  private linetypes = new Map<string, Linetype>();
-  private blocksByName = new Map<string, string>();
+  private readonly rootScope: Scope;
+  private scope: Scope;
+  private readonly xrefScopes = new Map<string, Scope>();
   private baseTolerance: number;
   private ltFactor = 1;
   private points = 0;
@@ -84,28 +107,42 @@ export class Builder implements BuildContext {
   readonly layerInfos: LayerInfo[] = [];
 
   constructor(
-    readonly drawing: Drawing,
+    private readonly root: Drawing,
     private options: BuildOptions,
   ) {
     this.fonts = options.fonts ?? defaultFontProvider();
     const limits = limitsOf(options.limits);
     this.maxPoints = limits.points;
     this.maxEntities = limits.entities;
-    for (const layer of Object.values(drawing.layers)) this.addLayer(layer.name);
-    for (const lt of Object.values(drawing.linetypes)) this.linetypes.set(lt.name.toUpperCase(), lt);
-    for (const name of Object.keys(drawing.blocks)) this.blocksByName.set(name.toUpperCase(), name);
+    this.rootScope = this.scope = scopeOf(root, '');
+    for (const layer of Object.values(root.layers)) this.addLayer(layer.name);
     this.out = new ListWriter(this.layerInfos);
     this.baseTolerance = 1;
+  }
+
+  /** The drawing whose entities are being drawn (an attached xref's while its content is drawn). */
+  get drawing(): Drawing {
+    return this.scope.drawing;
+  }
+
+  /** A layer by its name in the list: the host's record first (it keeps `XREF|layer` states), then the xref's own. */
+  private layerRecord(name: string): Drawing['layers'][string] | undefined {
+    const key = name.toUpperCase();
+    const find = (d: Drawing, n: string, k: string) => d.layers[n] ?? Object.values(d.layers).find((l) => l.name.toUpperCase() === k);
+    const own = find(this.root, name, key);
+    if (own || !this.scope.prefix || !key.startsWith(this.scope.prefix.toUpperCase())) return own;
+    const rest = name.slice(this.scope.prefix.length);
+    return find(this.scope.drawing, rest, rest.toUpperCase());
   }
 
   private addLayer(name: string): LayerState {
     const key = name.toUpperCase();
     let st = this.layerStates.get(key);
     if (st) return st;
-    const layer = this.drawing.layers[name] ?? Object.values(this.drawing.layers).find((l) => l.name.toUpperCase() === key);
+    const layer = this.layerRecord(name);
     const color = layer ? (layer.color.rgb !== undefined ? layer.color.rgb : aciColor(layer.color.aci ?? 7)) : FOREGROUND;
     const lw = layer && layer.lineweight >= 0 ? layer.lineweight / 100 : this.defaultLineweight();
-    const plotted = !(this.options.plot ?? true) || (key !== 'DEFPOINTS' && (layer ? layer.plot : true));
+    const plotted = !(this.options.plot ?? true) || (key.slice(key.lastIndexOf('|') + 1) !== 'DEFPOINTS' && (layer ? layer.plot : true));
     st = {
       index: this.layerInfos.length,
       color,
@@ -114,13 +151,13 @@ export class Builder implements BuildContext {
       on: (layer ? layer.on : true) && plotted,
       frozen: layer ? layer.frozen : false,
     };
-    this.layerInfos.push({ name: layer?.name ?? name, color, visible: st.on && !st.frozen });
+    this.layerInfos.push({ name: layer && !this.scope.prefix ? layer.name : name, color, visible: st.on && !st.frozen });
     this.layerStates.set(key, st);
     return st;
   }
 
   private defaultLineweight(): number {
-    const v = this.drawing.header.vars['$LWDEFAULT'];
+    const v = this.root.header.vars['$LWDEFAULT'];
     return typeof v === 'number' && v >= 0 && v <= 211 ? v / 100 : DEFAULT_LINEWEIGHT_MM;
   }
 
@@ -158,8 +195,10 @@ export class Builder implements BuildContext {
     return o === IDENTITY ? this.matrix : multiply(this.matrix, o);
   }
 
+  /** The layer's name in the list: layer 0 in a block takes the reference's; an xref's others are `XREF|layer`. */
   private effectiveLayer(e: EntityBase): string {
-    return this.owner && (e.layer === '0' || e.layer === '') ? this.owner.layer : e.layer;
+    if (e.layer === '0' || e.layer === '') return this.owner ? this.owner.layer : '0';
+    return this.scope.prefix ? this.scope.prefix + e.layer : e.layer;
   }
 
   private resolveColor(e: EntityBase, color: { aci?: number; rgb?: number }, layer: LayerState): number {
@@ -194,9 +233,9 @@ export class Builder implements BuildContext {
     if (name === 'BYLAYER') name = this.addLayer(this.effectiveLayer(e)).linetype.toUpperCase();
     else if (name === 'BYBLOCK') name = (this.owner?.linetype ?? 'CONTINUOUS').toUpperCase();
     if (name === 'CONTINUOUS' || name === 'BYLAYER' || name === 'BYBLOCK') return null;
-    const lt = this.linetypes.get(name);
+    const lt = this.scope.linetypes.get(name) ?? this.rootScope.linetypes.get(name);
     if (!lt || !lt.elements.length) return null;
-    const global = typeof this.drawing.header.ltscale === 'number' && this.drawing.header.ltscale > 0 ? this.drawing.header.ltscale : 1;
+    const global = typeof this.root.header.ltscale === 'number' && this.root.header.ltscale > 0 ? this.root.header.ltscale : 1;
     const celt = this.owner ? this.owner.ltscale : 1;
     const scale = global * (e.ltscale > 0 ? e.ltscale : 1) * celt * this.ltFactor;
     const dashes = lt.elements.map((el) => el.length * scale);
@@ -335,32 +374,82 @@ export class Builder implements BuildContext {
   }
 
   drawBlock(name: string, m: Mat, owner: EntityBase): void {
-    const key = this.blocksByName.get(name.toUpperCase());
+    const key = this.scope.blocksByName.get(name.toUpperCase());
     const block = key === undefined ? undefined : this.drawing.blocks[key];
     if (!block) {
       this.warn({ code: 'missing-block', subject: name, message: `Block "${name}" is referenced but not defined` });
       return;
     }
-    if (block.xref) this.warn({ code: 'xref', subject: name, message: `External reference "${block.xrefPath || name}" is not attached` });
-    if (this.depth >= MAX_DEPTH || this.activeBlocks.has(key as string)) return;
+    if (block.xref && !block.attached)
+      this.warn({ code: 'xref', subject: name, message: `External reference "${block.xrefPath || name}" is not attached` });
+    const active = this.scope.prefix + (key as string);
+    if (this.depth >= MAX_DEPTH || this.activeBlocks.has(active)) return;
     const savedMatrix = this.matrix;
     const savedOwner = this.owner;
+    const savedScope = this.scope;
     this.owner = this.ownerOf(owner);
-    const bp = block.basePoint;
+    const attached = block.xref ? block.attached : undefined;
+    const bp = attached ? xrefBase(block, attached.drawing) : block.basePoint;
     this.matrix = bp[0] || bp[1] || bp[2] ? multiply(m, translation(-bp[0], -bp[1], -bp[2])) : m;
     this.depth++;
-    this.activeBlocks.add(key as string);
+    this.activeBlocks.add(active);
     try {
-      for (const e of this.ordered(block.entities, block.recordHandle)) {
-        if (e.type === 'ATTDEF') continue;
-        this.drawEntity(e);
+      if (attached) {
+        // The referenced drawing's model space, with its own blocks, linetypes and layers.
+        this.scope = this.xrefScope(block, attached.drawing);
+        const d = attached.drawing;
+        const record = d.blockRecords.find((r) => r.name.toUpperCase() === '*MODEL_SPACE')?.handle;
+        for (const e of this.ordered(d.modelSpace, record)) if (e.type !== 'VIEWPORT') this.drawEntity(e);
+      } else {
+        for (const e of this.ordered(block.entities, block.recordHandle)) {
+          if (e.type === 'ATTDEF') continue;
+          this.drawEntity(e);
+        }
       }
     } finally {
-      this.activeBlocks.delete(key as string);
+      this.activeBlocks.delete(active);
       this.depth--;
       this.matrix = savedMatrix;
       this.owner = savedOwner;
+      this.scope = savedScope;
     }
+  }
+
+  private xrefScope(block: Block, drawing: Drawing): Scope {
+    const prefix = `${this.scope.prefix}${block.name}|`;
+    let scope = this.xrefScopes.get(prefix.toUpperCase());
+    if (!scope || scope.drawing !== drawing) {
+      scope = scopeOf(drawing, prefix);
+      this.xrefScopes.set(prefix.toUpperCase(), scope);
+    }
+    return scope;
+  }
+
+  /**
+   * A picture supplied with the drawing, placed by `place` in the coordinate system of `m`: the
+   * top-left corner, then the vectors along its full width and down its full height; `clip`
+   * (x, y pairs in the same system) the part shown, null for all of it.
+   */
+  image(style: number, m: Mat, picture: AttachedImage, place: readonly number[], clip: readonly number[] | null): void {
+    const [ox, oy, ux, uy, vx, vy] = place as [number, number, number, number, number, number];
+    const [x0, y0] = apply(m, ox, oy, 0);
+    const [x1, y1] = apply(m, ox + ux, oy + uy, 0);
+    const [x2, y2] = apply(m, ox + vx, oy + vy, 0);
+    const matrix: [number, number, number, number, number, number] = [x1 - x0, y1 - y0, x2 - x0, y2 - y0, x0, y0];
+    if (!matrix.every(Number.isFinite) || !this.budget(4)) return;
+    const ring: number[] = [];
+    for (let i = 0; clip && i + 1 < clip.length; i += 2) {
+      const [x, y] = apply(m, clip[i] as number, clip[i + 1] as number, 0);
+      ring.push(x, y);
+    }
+    if (ring.length >= 6 && ring.every(Number.isFinite)) {
+      this.out.beginClip(ring, false);
+      try {
+        this.out.image(style, picture, matrix);
+      } finally {
+        this.out.endClip();
+      }
+    } else this.out.image(style, picture, matrix);
   }
 
   drawEntity(e: Entity): void {
@@ -427,7 +516,7 @@ export class Builder implements BuildContext {
           this.out.endClip();
         }
         // $XCLIPFRAME 1: the clipping frame is displayed and plotted (0: neither, 2: displayed only).
-        if (Number(this.drawing.header.vars['$XCLIPFRAME']) === 1)
+        if (Number(this.root.header.vars['$XCLIPFRAME']) === 1)
           this.out.strokeWorld(this.style(e), [...ring, ring[0] as number, ring[1] as number]);
       }
     }
@@ -447,7 +536,7 @@ export class Builder implements BuildContext {
 
   /** The XCLIP boundary of a reference in world coordinates (x, y pairs); `m` maps block coordinates as drawBlock gets it. */
   private clipRing(e: Extract<Entity, { type: 'INSERT' }>, m: Mat): number[] | null {
-    const key = this.blocksByName.get(e.name.toUpperCase());
+    const key = this.scope.blocksByName.get(e.name.toUpperCase());
     const bp = (key === undefined ? undefined : this.drawing.blocks[key])?.basePoint ?? [0, 0, 0];
     const bm = bp[0] || bp[1] || bp[2] ? multiply(m, translation(-bp[0], -bp[1], -bp[2])) : m;
     const ring: number[] = [];
@@ -492,3 +581,16 @@ export class Builder implements BuildContext {
 }
 
 // ---- extents and tolerance ----------------------------------------------------------------------
+
+/**
+ * Where an attached xref's drawing sits in its block: the host's block base point when it has one
+ * (AutoCAD keeps the xref's INSBASE there), else the referenced drawing's $INSBASE.
+ */
+function xrefBase(block: Block, drawing: Drawing): [number, number, number] {
+  const bp = block.basePoint;
+  if (bp[0] || bp[1] || bp[2]) return bp;
+  const v = drawing.header.vars['$INSBASE'];
+  return Array.isArray(v) && v.length >= 2 && v.every((n) => typeof n === 'number' && Number.isFinite(n))
+    ? [v[0] as number, v[1] as number, (v[2] as number | undefined) ?? 0]
+    : [0, 0, 0];
+}

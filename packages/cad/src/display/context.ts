@@ -8,7 +8,7 @@
  * `ctx.ocs(entity, elevation)` for 2D entities (OCS → current block space → world) or use
  * `ctx.matrix` for entities given in WCS (LINE, 3D polylines, 3DFACE, ...).
  */
-import type { Drawing, Entity, EntityBase } from '../model';
+import type { AttachedImage, Drawing, Entity, EntityBase } from '../model';
 import type { Mat } from '../geom/matrix';
 import type { BuildWarning, Gradient, TextPrimitive } from './types';
 import type { FontProvider } from '../text/fonts';
@@ -68,6 +68,13 @@ export interface DrawContext {
   fill(style: number, m: Mat, rings: ArrayLike<number>[], options?: FillOptions): void;
   /** Emit one line of text. `text.matrix` maps text space to WORLD (build it with `textMatrix`). */
   text(text: Omit<TextPrimitive, 'kind' | 'font'>, font: FontRef): void;
+  /**
+   * Show a picture supplied with the drawing: `place` is its top-left corner, then the vectors along
+   * its full width and down its full height, in the coordinate system of `m`; `clip` the part shown
+   * (x, y pairs in that system), null for all. A context without it (the save-as lowering) keeps
+   * the frame the handler strokes.
+   */
+  image?(style: number, m: Mat, picture: AttachedImage, place: readonly number[], clip: readonly number[] | null): void;
 
   /**
    * Draw the entities of block `name` with `m` mapping block coordinates (already offset by its

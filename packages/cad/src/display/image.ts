@@ -1,6 +1,7 @@
 /**
- * IMAGE: its frame (the clip boundary when clipping is on, else the image rectangle); the pixels
- * are not loaded, which is reported once per file name. WIPEOUT: its clip boundary filled in the
+ * IMAGE: the picture, when its file came with the drawing (companions.ts), clipped as the entity
+ * says, and its frame (the clip boundary when clipping is on, else the image rectangle); without
+ * the file only the frame, which is reported once per file name. WIPEOUT: its clip boundary filled in the
  * background colour, plus the frame when the drawing's WIPEOUTFRAME setting is 1 (displayed and
  * plotted; the default here is no frame, as in plots of most drawings).
  *
@@ -32,9 +33,16 @@ export const drawImage: EntityHandler<ImageEntity> = (e, ctx) => {
     if (wipeoutFrame(ctx.drawing)) ctx.stroke(style, m, ring, true);
     return;
   }
+  const picture = e.imageDefHandle ? ctx.drawing.imageDefs[e.imageDefHandle]?.attached : undefined;
+  if (picture && ctx.image) {
+    // The picture fills the image's rectangle, stretched as the entity's size in pixels says.
+    const clipped = e.clipping && e.clipBoundary.length >= 2;
+    ctx.image(style, m, picture, [-0.5, -0.5, w > 0 ? w : 1, 0, 0, height], clipped ? ring : null);
+  } else {
+    const name = e.fileName || (e.imageDefHandle ? `image ${e.imageDefHandle}` : 'image');
+    ctx.warn({ code: 'image', subject: name, message: `Raster image "${name}" is not loaded: only its frame is drawn` });
+  }
   ctx.stroke(style, m, ring, true);
-  const name = e.fileName || (e.imageDefHandle ? `image ${e.imageDefHandle}` : 'image');
-  ctx.warn({ code: 'image', subject: name, message: `Raster image "${name}" is not loaded: only its frame is drawn` });
 };
 
 /** The clip polygon in pixel coordinates (x, y pairs, not repeating the first point). */

@@ -3,7 +3,8 @@
  * path primitive (one beginPath/stroke in the back ends), bounds are tracked as points arrive.
  * Clipped runs (XCLIP) are marked with beginClip/endClip; the bounds take the clip into account.
  */
-import type { Bounds, ClipRun, DisplayList, Gradient, LayerInfo, Primitive, Style, TextPrimitive } from './types';
+import type { AttachedImage } from '../model';
+import type { Bounds, ClipRun, DisplayList, Gradient, LayerInfo, ListImage, Primitive, Style, TextPrimitive } from './types';
 import type { FontRef } from '../text/fonts';
 
 interface OpenClip {
@@ -29,6 +30,8 @@ export class ListWriter {
 
   private clipRuns: ClipRun[] = [];
   private openClips: OpenClip[] = [];
+  private readonly images: ListImage[] = [];
+  private readonly imageIndex = new Map<AttachedImage, number>();
 
   // The open stroke batch.
   private batchStyle = -1;
@@ -132,6 +135,26 @@ export class ListWriter {
       this.grow(a * x + c * y + e, b * x + d * y + f);
   }
 
+  /** A picture: `matrix` maps its unit square (y down from the top-left corner) to world coordinates. */
+  image(style: number, picture: AttachedImage, matrix: [number, number, number, number, number, number]): void {
+    this.flush();
+    let index = this.imageIndex.get(picture);
+    if (index === undefined) {
+      index = this.images.length;
+      this.images.push({ name: picture.file, mime: picture.mime, width: picture.width, height: picture.height, bytes: picture.bytes });
+      this.imageIndex.set(picture, index);
+    }
+    this.primitives.push({ kind: 'image', style, image: index, matrix });
+    const [a, b, c, d, e, f] = matrix;
+    for (const [x, y] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ] as const)
+      this.grow(a * x + c * y + e, b * x + d * y + f);
+  }
+
   flush(): void {
     if (this.batchStyle >= 0 && this.starts.length) {
       this.primitives.push({
@@ -222,6 +245,7 @@ export class ListWriter {
       bounds: this.bounds(),
     };
     if (this.clipRuns.length) list.clips = this.clipRuns;
+    if (this.images.length) list.images = this.images;
     return list;
   }
 }

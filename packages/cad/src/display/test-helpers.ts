@@ -14,8 +14,11 @@ export interface TestDrawing {
   layers?: [string, number, number?, string?, number?][];
   /** [name, elements] (dash > 0, gap < 0) */
   linetypes?: [string, number[]][];
-  blocks?: { name: string; base?: [number, number]; entities: G }[];
+  /** flags 4 and a path make an external reference (whose entities are then in the referenced file). */
+  blocks?: { name: string; base?: [number, number]; entities: G; flags?: number; path?: string }[];
   entities: G;
+  /** Groups of the OBJECTS section (IMAGEDEF, ...). */
+  objects?: G;
 }
 
 export function testDxf(d: TestDrawing): Uint8Array {
@@ -37,17 +40,20 @@ export function testDxf(d: TestDrawing): Uint8Array {
       [0, 'BLOCK'],
       [8, '0'],
       [2, b.name],
-      [70, 0],
+      [70, b.flags ?? 0],
       [10, b.base?.[0] ?? 0],
       [20, b.base?.[1] ?? 0],
       [30, 0],
       [3, b.name],
+      ...(b.path ? ([[1, b.path]] as G) : []),
       ...b.entities,
       [0, 'ENDBLK'],
       [8, '0'],
     );
   g.push([0, 'ENDSEC']);
-  g.push([0, 'SECTION'], [2, 'ENTITIES'], ...d.entities, [0, 'ENDSEC'], [0, 'EOF']);
+  g.push([0, 'SECTION'], [2, 'ENTITIES'], ...d.entities, [0, 'ENDSEC']);
+  if (d.objects?.length) g.push([0, 'SECTION'], [2, 'OBJECTS'], ...d.objects, [0, 'ENDSEC']);
+  g.push([0, 'EOF']);
   return new TextEncoder().encode(dxfText(g));
 }
 

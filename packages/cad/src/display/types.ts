@@ -70,7 +70,30 @@ export interface TextPrimitive {
   width: number;
 }
 
-export type Primitive = PathPrimitive | TextPrimitive;
+/**
+ * A picture supplied with the drawing (an IMAGE whose file came along): `matrix` [a, b, c, d, e, f]
+ * maps the picture's unit square - x right, y DOWN from its top-left corner, (1, 1) the bottom-right
+ * corner - to list coordinates: list = (a·x + c·y + e, b·x + d·y + f). A clipped image is drawn in
+ * a clipped run (`DisplayList.clips`).
+ */
+export interface ImagePrimitive {
+  kind: 'image';
+  style: number;
+  /** Index into `DisplayList.images`. */
+  image: number;
+  matrix: [number, number, number, number, number, number];
+}
+
+/** A picture's file as supplied (PNG or JPEG bytes) and its size in pixels. */
+export interface ListImage {
+  name: string;
+  mime: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+}
+
+export type Primitive = PathPrimitive | TextPrimitive | ImagePrimitive;
 
 export interface LayerInfo {
   name: string;
@@ -108,6 +131,8 @@ export interface DisplayList {
   bounds: Bounds | null;
   /** Clipped runs of `primitives`, by `from` (absent = nothing clipped). Back ends clip with the viewport mechanism. */
   clips?: ClipRun[];
+  /** The pictures image primitives show (absent = none). */
+  images?: ListImage[];
 }
 
 /** A model-space view seen through a paper-space viewport. */

@@ -22,4 +22,5 @@ function load(): typeof CanvasModule {
   }
 }
 
-export const { GlobalFonts, Path2D, createCanvas } = load();
+export const { GlobalFonts, Path2D, createCanvas, loadImage } = load();
+export type CanvasImage = Awaited<ReturnType<typeof CanvasModule.loadImage>>;

@@ -14,7 +14,7 @@
 import { statSync } from 'node:fs';
 import { createDeflate } from 'node:zlib';
 import PDFDocument from 'pdfkit';
-import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { Gradient, ImagePrimitive, ListImage, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
 import { cjkFont, faceBytes, faceFile, needsCjk, refFont, type FontFile } from './node-fonts';
 import type { RenderOptions } from './options';
@@ -31,7 +31,7 @@ import {
 } from './paper';
 import { drawScene, isWinAnsi, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
-import type { Affine2D } from '../geom/matrix';
+import { affineMultiply, type Affine2D } from '../geom/matrix';
 
 /** Device units per point: coordinates are written as integers in 1/100 pt. */
 const UNITS_PER_PT = 100;
@@ -309,6 +309,35 @@ class PdfSink implements Sink {
     this.fillRgb = -1;
   }
 
+  /** Each picture embedded once per document, however often it is shown. */
+  private readonly pictures = new Map<ListImage, PdfImage | null>();
+
+  image(p: ImagePrimitive, m: Affine2D, _style: Style, picture: ListImage): void {
+    const t = affineMultiply(m, p.matrix);
+    if (!t.every(Number.isFinite)) return;
+    let embedded = this.pictures.get(picture);
+    if (embedded === undefined) {
+      try {
+        embedded = (this.doc as unknown as { openImage(src: Buffer): PdfImage }).openImage(
+          Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength),
+        );
+      } catch {
+        // A picture pdfkit cannot read: its frame is drawn all the same.
+        embedded = null;
+      }
+      this.pictures.set(picture, embedded);
+    }
+    if (!embedded) return;
+    this.endText();
+    this.flush();
+    // Device units are y-down like pdfkit's user space: its image() fills the unit square top-down.
+    this.doc.save();
+    this.doc.transform(...t);
+    this.doc.image(embedded as unknown as Buffer, 0, 0, { width: 1, height: 1 });
+    this.doc.restore();
+    this.resetState();
+  }
+
   beginClip(polygon: Float64Array): void {
     this.endText();
     let s = 'q\n';
@@ -561,4 +590,10 @@ export async function renderPdf(scenes: Scene[], options: RenderOptions): Promis
     at += c.length;
   }
   return out;
+}
+
+/** pdfkit's opened image (its `openImage`), passed back to `image()`. */
+interface PdfImage {
+  width: number;
+  height: number;
 }

@@ -26,9 +26,9 @@
  * PNG: encoded by codec/png.ts (RGB, fast deflate) rather than the canvas' slower encoder.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { ImagePrimitive, ListImage, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer } from './device';
-import { GlobalFonts, Path2D, createCanvas } from './node-canvas';
+import { GlobalFonts, Path2D, createCanvas, loadImage, type CanvasImage } from './node-canvas';
 import { readGlyphOutlines, type GlyphOutlines } from '../text/sfnt';
 import { cjkFont, faceBytes, faceFile, facesOf, fontBytes, installedFace, needsCjk, pickFace, refFont, type FontFile } from './node-fonts';
 import { shippedFontFile } from '../text/node-fonts';
@@ -49,7 +49,7 @@ import {
   type ColorMode,
   type Page,
 } from './paper';
-import { drawScene, textFrame, withoutControls, type Sink } from './walk';
+import { drawScene, sceneImages, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
 import { affineMultiply, type Affine2D } from '../geom/matrix';
 
@@ -217,6 +217,7 @@ class CanvasSink implements Sink {
     private readonly background: Background,
     private readonly policy: WeightPolicy,
     private readonly pxPerMm: number,
+    private readonly pictures: ReadonlyMap<ListImage, CanvasImage> = new Map(),
   ) {}
 
   /** Every colour drawn so far is grey (antialiasing then blends only greys: the PNG can be grey). */
@@ -402,6 +403,23 @@ class CanvasSink implements Sink {
     }
   }
 
+  image(p: ImagePrimitive, m: Affine2D, _style: Style, picture: ListImage): void {
+    const img = this.pictures.get(picture);
+    if (!img) return;
+    const [a, b, c, d, e, f] = affineMultiply(m, p.matrix);
+    if (![a, b, c, d, e, f].every(Number.isFinite)) return;
+    this.identity();
+    const ctx = this.ctx;
+    ctx.save();
+    // The picture's pixels onto its unit square, then the square onto the device.
+    ctx.setTransform(a / img.width, b / img.width, c / img.height, d / img.height, e, f);
+    ctx.drawImage(img, 0, 0);
+    ctx.restore();
+    this.transformed = false;
+    this.reset();
+    this.grey = false;
+  }
+
   beginClip(polygon: Float64Array): void {
     this.identity();
     const ctx = this.ctx;
@@ -507,7 +525,7 @@ export async function renderRaster(scene: Scene | undefined, options: RenderOpti
   ctx.lineJoin = 'round';
   let grey = true;
   if (scene) {
-    const sink = new CanvasSink(ctx, options.color ?? 'color', background, r.policy, r.pxPerMm);
+    const sink = new CanvasSink(ctx, options.color ?? 'color', background, r.policy, r.pxPerMm, await decodePictures(sceneImages(scene)));
     const m = affineMultiply(r.matrix, r.page.matrix);
     const pad = 16;
     drawScene(scene, m, sink, { minX: -pad, minY: -pad, maxX: r.width + pad, maxY: r.height + pad });
@@ -518,4 +536,17 @@ export async function renderRaster(scene: Scene | undefined, options: RenderOpti
     return canvas.encode('jpeg', q);
   }
   return encodeOpaquePng({ width: r.width, height: r.height, rows: (y, count) => ctx.getImageData(0, y, r.width, count).data }, { grey });
+}
+
+/** The scene's pictures decoded for the canvas; one that does not decode is left out (its frame is drawn). */
+async function decodePictures(images: ListImage[]): Promise<Map<ListImage, CanvasImage>> {
+  const out = new Map<ListImage, CanvasImage>();
+  for (const picture of images) {
+    try {
+      out.set(picture, await loadImage(Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength)));
+    } catch {
+      // A picture that does not decode: the frame around it says where it would be.
+    }
+  }
+  return out;
 }

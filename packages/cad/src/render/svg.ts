@@ -5,7 +5,7 @@
  * 1/100 000 of the page and written as relative moves, which keeps big drawings compact.
  * Browser-safe (a string builder).
  */
-import type { Gradient, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { Gradient, ImagePrimitive, ListImage, PathPrimitive, Scene, Style, TextPrimitive } from '../display/types';
 import { DeviceTransformer, type DevicePath } from './device';
 import type { RenderOptions } from './options';
 import {
@@ -21,7 +21,29 @@ import {
 } from './paper';
 import { drawScene, textFrame, withoutControls, type Sink } from './walk';
 import type { FontRef } from '../text/fonts';
-import type { Affine2D } from '../geom/matrix';
+import { affineMultiply, type Affine2D } from '../geom/matrix';
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 (browser-safe: no Buffer). */
+function base64(bytes: Uint8Array): string {
+  const out: string[] = [];
+  let chunk = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i] as number,
+      b = bytes[i + 1],
+      c = bytes[i + 2];
+    const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
+    chunk +=
+      BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]! + (b === undefined ? '=' : BASE64[(n >> 6) & 63]!) + (c === undefined ? '=' : BASE64[n & 63]!);
+    if (chunk.length >= 8192) {
+      out.push(chunk);
+      chunk = '';
+    }
+  }
+  out.push(chunk);
+  return out.join('');
+}
 
 function escapeXml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
@@ -157,6 +179,24 @@ class SvgSink implements Sink {
     this.parts.push(
       `<text transform="matrix(${r(a)} ${r(b)} ${r(c)} ${r(d)} ${this.num(e)} ${this.num(f)})" font-size="${r(frame.fontSize)}" font-family="${family}'Noto Sans CJK SC', sans-serif" fill="${this.color(style.color)}"${length}>${escapeXml(text)}</text>\n`,
     );
+  }
+
+  /** Each picture written once, in a <defs>, and shown by <use>. */
+  private readonly pictures = new Map<ListImage, string>();
+
+  image(p: ImagePrimitive, m: Affine2D, _style: Style, picture: ListImage): void {
+    const t = affineMultiply(m, p.matrix);
+    if (!t.every(Number.isFinite)) return;
+    let id = this.pictures.get(picture);
+    if (!id) {
+      id = `i${++this.ids}`;
+      this.pictures.set(picture, id);
+      this.parts.push(
+        `<defs><image id="${id}" x="0" y="0" width="1" height="1" preserveAspectRatio="none" href="data:${picture.mime};base64,${base64(picture.bytes)}"/></defs>\n`,
+      );
+    }
+    const r = (v: number): string => String(Math.round(v * 1e6) / 1e6);
+    this.parts.push(`<use href="#${id}" transform="matrix(${t.slice(0, 4).map(r).join(' ')} ${this.num(t[4])} ${this.num(t[5])})"/>\n`);
   }
 
   beginClip(polygon: Float64Array): void {

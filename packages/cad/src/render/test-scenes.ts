@@ -36,6 +36,7 @@ export function list(primitives: Primitive[], styles: Style[], fonts: FontRef[] 
     maxX = -Infinity,
     maxY = -Infinity;
   for (const p of primitives) {
+    if (p.kind === 'image') continue;
     if (p.kind !== 'path') {
       const [, , , , e, f] = p.matrix;
       minX = Math.min(minX, e);

@@ -4,7 +4,7 @@
  * Primitives outside the visible area are culled using per-primitive boxes cached per list, so a
  * viewport looking at a corner of a big model only pays for what it shows. Browser-safe.
  */
-import type { Bounds, DisplayList, PathPrimitive, Primitive, Scene, Style, TextPrimitive } from '../display/types';
+import type { Bounds, DisplayList, ImagePrimitive, ListImage, PathPrimitive, Primitive, Scene, Style, TextPrimitive } from '../display/types';
 import { affineInverse, transformBox } from './paper';
 import type { FontRef } from '../text/fonts';
 import { affineMultiply, type Affine2D } from '../geom/matrix';
@@ -13,6 +13,8 @@ export interface Sink {
   /** `m` maps the primitive's coordinates to device coordinates. */
   path(p: PathPrimitive, m: Affine2D, style: Style): void;
   text(t: TextPrimitive, m: Affine2D, style: Style, font: FontRef | undefined): void;
+  /** A picture: `affineMultiply(m, p.matrix)` maps its unit square (y down from its top-left corner) to the device. */
+  image(p: ImagePrimitive, m: Affine2D, style: Style, picture: ListImage): void;
   /**
    * Start clipping to a polygon (x, y pairs, device coordinates, nonzero rule); a nested call
    * clips to the intersection with the clips already open (an XCLIPped block in a viewport).
@@ -47,9 +49,10 @@ function primitiveBoxes(list: DisplayList): Float64Array {
       }
     } else {
       const [a, b, c, d, e, f] = p.matrix;
-      const w = p.width > 0 ? p.width : p.size * p.text.length;
+      const text = p.kind === 'text';
+      const w = !text ? 1 : p.width > 0 ? p.width : p.size * p.text.length;
       for (const x of [0, w])
-        for (const y of [-0.3 * p.size, 1.1 * p.size]) {
+        for (const y of text ? [-0.3 * p.size, 1.1 * p.size] : [0, 1]) {
           const tx = a * x + c * y + e,
             ty = b * x + d * y + f;
           if (tx < minX) minX = tx;
@@ -120,7 +123,11 @@ export function drawList(list: DisplayList, m: Affine2D, sink: Sink, view?: Boun
     const style = list.styles[p.style];
     if (!style) continue;
     if (p.kind === 'path') sink.path(p, m, style);
-    else sink.text(p, m, style, list.fonts[p.font]);
+    else if (p.kind === 'text') sink.text(p, m, style, list.fonts[p.font]);
+    else {
+      const picture = list.images?.[p.image];
+      if (picture) sink.image(p, m, style, picture);
+    }
   }
   while (openEnds.pop() !== undefined) sink.endClip();
 }
@@ -221,4 +228,11 @@ const CONTROL_ALL = /[\u0000-\u001f]/g;
 /** Control characters (tabs, stray line breaks) shown as spaces. */
 export function withoutControls(s: string): string {
   return CONTROL.test(s) ? s.replace(CONTROL_ALL, ' ') : s;
+}
+
+/** The pictures a scene shows (each once, however many lists show it). */
+export function sceneImages(scene: Scene): ListImage[] {
+  const out = new Set<ListImage>();
+  for (const list of [scene.list, ...scene.viewports.map((v) => v.list)]) for (const img of list.images ?? []) out.add(img);
+  return [...out];
 }

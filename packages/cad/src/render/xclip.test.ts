@@ -159,6 +159,7 @@ describe('XCLIP (SPATIAL_FILTER) of block references', () => {
     const sink: Sink = {
       path: () => calls.push('path'),
       text: () => calls.push('text'),
+      image: () => calls.push('image'),
       beginClip: (p) => calls.push(`clip ${p[2]}`),
       endClip: () => calls.push('end'),
     };

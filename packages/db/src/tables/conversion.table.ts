@@ -7,7 +7,8 @@ import type { Generated, Selectable } from 'kysely';
 
 export type ConversionTier = 'visitor' | 'member';
 export type ConversionTaskStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed' | 'cancelled';
-export type ConversionFileState = 'uploading' | 'waiting' | 'converting' | 'done' | 'failed';
+/** `attached`: a picture the task's drawings were drawn with (not converted itself). */
+export type ConversionFileState = 'uploading' | 'waiting' | 'converting' | 'done' | 'failed' | 'attached';
 export type ConversionJobStatus = 'queued' | 'running' | 'done' | 'failed';
 
 export interface ConversionTaskTable {

@@ -19,8 +19,8 @@ export type TTaskType = (typeof TASK_TYPES)[number];
 export const OUTPUT_EXTENSIONS = ['pdf', 'png', 'jpg', 'dxf', 'dwg'] as const;
 export type TOutputExtension = (typeof OUTPUT_EXTENSIONS)[number];
 
-/** What a file is, judged by its bytes (never by its name). */
-export const INPUT_KINDS = ['dwg', 'dxf', 'pdf'] as const;
+/** What a file is, judged by its bytes (never by its name). PNG and JPEG come as a drawing's pictures. */
+export const INPUT_KINDS = ['dwg', 'dxf', 'pdf', 'png', 'jpg'] as const;
 export type TInputKind = (typeof INPUT_KINDS)[number];
 
 /** The target versions of cad2ver and pdf2cad (`fileversion`). */
@@ -38,12 +38,19 @@ export function cadVersionsFor(format: 'dwg' | 'dxf'): readonly TCadVersion[] {
   return format === 'dwg' ? DWG_OUTPUT_VERSIONS : CAD_VERSIONS;
 }
 
-/** Which inputs and outputs each tool takes; the first output is the tool's default. */
-export const TASK_TOOLS: Record<TTaskType, { readonly inputs: readonly TInputKind[]; readonly outputs: readonly TOutputExtension[] }> = {
-  cad2pdf: { inputs: ['dwg', 'dxf'], outputs: ['pdf'] },
-  cad2jpg: { inputs: ['dwg', 'dxf'], outputs: ['jpg', 'png'] },
-  cad2ver: { inputs: ['dwg', 'dxf'], outputs: ['dwg', 'dxf'] },
-  pdf2cad: { inputs: ['pdf'], outputs: ['dwg', 'dxf'] },
+/**
+ * Which inputs and outputs each tool takes; the first output is the tool's default. `companions`:
+ * files taken only as what the task's drawings refer to (their pictures), never converted
+ * themselves; the drawings of a task are each other's external references too.
+ */
+export const TASK_TOOLS: Record<
+  TTaskType,
+  { readonly inputs: readonly TInputKind[]; readonly outputs: readonly TOutputExtension[]; readonly companions: readonly TInputKind[] }
+> = {
+  cad2pdf: { inputs: ['dwg', 'dxf'], outputs: ['pdf'], companions: ['png', 'jpg'] },
+  cad2jpg: { inputs: ['dwg', 'dxf'], outputs: ['jpg', 'png'], companions: ['png', 'jpg'] },
+  cad2ver: { inputs: ['dwg', 'dxf'], outputs: ['dwg', 'dxf'], companions: [] },
+  pdf2cad: { inputs: ['pdf'], outputs: ['dwg', 'dxf'], companions: [] },
 };
 
 /** A task as a whole. `uploading` until every chunk of every file is in. */
@@ -246,7 +253,8 @@ export type TUploadFileResponse = z.infer<typeof ZUploadFileResponse>;
 /**
  * How the engine changed an object it wrote in an older version (decision 0036): the engine's save-as
  * report (`@xcad/cad/save-as` SAVE_AS_HOWS, kept equal by an API test once both are in), and
- * `not-drawn` for an object a PDF or image could not show. A code the site does not know yet is
+ * `not-drawn` for an object a PDF or image could not show, `ref-<reason>` for a picture or
+ * external reference the drawing names that could not be drawn (`@xcad/cad/companions`). A code the site does not know yet is
  * still carried (`how` is any text) and worded by its outcome.
  */
 export const FILE_CHANGE_HOWS = [
@@ -267,6 +275,11 @@ export const FILE_CHANGE_HOWS = [
   'no-graphics',
   'broken-input',
   'not-drawn',
+  // A picture or external reference the drawing names that did not come with it (decision 0046).
+  'ref-not-supplied',
+  'ref-unreadable',
+  'ref-unsupported-format',
+  'ref-cycle',
 ] as const;
 
 /** One kind of change to a file's objects: `count` objects of `type` (AutoCAD's name) were lowered or dropped this way. */
@@ -275,6 +288,8 @@ export const ZFileChange = z.object({
   count: z.number().int().min(1),
   outcome: z.enum(['lowered', 'dropped']),
   how: z.string().max(32),
+  /** The files concerned, for a reference the drawing names (type XREF or IMAGE): 'site.dwg'. */
+  names: z.array(z.string().max(255)).max(20).optional(),
 });
 export type TFileChange = z.infer<typeof ZFileChange>;
 
@@ -292,7 +307,8 @@ export const ZTaskFile = z.object({
   /** Chunks in so far and expected (for a resumed upload: which to send). */
   received: z.array(z.number().int()),
   chunks: z.number().int(),
-  state: z.enum(['uploading', 'waiting', 'converting', 'done', 'failed']),
+  /** `attached`: a picture the task's drawings were drawn with, not converted itself. */
+  state: z.enum(['uploading', 'waiting', 'converting', 'done', 'failed', 'attached']),
   /** Why this file failed, in Chinese. */
   reason: z.string().nullable(),
   /** A failure that converting again may cure (a timeout, a worker that died); false for a wrong type or a broken drawing. */

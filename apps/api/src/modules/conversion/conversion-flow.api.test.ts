@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, freshClient, type AuthTestApp, type Caller } from '../auth/auth.testing';
 import { fixture, TEST_MIN_CHUNK_BYTES } from './conversion.testing';
 import { readStoredZip } from './jobs/zip';
+import { companionFixture } from '@xcad/cad/testing';
 
 // Decision 0019 end to end inside the API, with the real local queue and worker threads: a visitor
 // uploads a corpus DXF and a DWG in chunks, the task converts, taskdown's signed URL downloads the
@@ -204,5 +205,61 @@ describe('a conversion, uploaded, converted and downloaded', () => {
     const end = await waitForEnd(caller, task.tasktag);
     expect(end).toMatchObject({ code: 18000, status: 'failed' });
     expect(String(end['reason'])).toContain('文件已损坏');
+  });
+
+  // Decision 0046: a drawing's pictures and external references uploaded with it are drawn in its result.
+  it('draws the xref and the picture uploaded with a drawing, and names what did not come', async () => {
+    const refs = companionFixture();
+    const run = async (names: string[], bodies: Uint8Array[]) => {
+      const caller = freshClient();
+      const par = await call(
+        t,
+        '/api/v4/uploadpar',
+        { filename: JSON.stringify(names), filecount: names.length, tasktype: 'cad2pdf', outputfileextension: 'pdf' },
+        caller,
+      );
+      expect(par.body).toMatchObject({ code: 10000 });
+      const task = { tasktag: String(par.body['tasktag']), tasktoken: String(par.body['tasktoken']) };
+      for (const [index, body] of bodies.entries()) await upload(caller, task, index, Buffer.from(body), TEST_MIN_CHUNK_BYTES);
+      const done = await waitForEnd(caller, task.tasktag);
+      return { caller, task, done, files: done['files'] as Array<Record<string, unknown>> };
+    };
+
+    const together = await run(['总图.dxf', 'site.dxf', 'logo.png'], [refs.host, refs.site, refs.logo]);
+    expect(together.done).toMatchObject({ code: 10000, status: 'done', statusdetail: '转换完成' });
+    // The picture is no conversion of its own; the referenced drawing is also converted alone.
+    expect(together.files.map((file) => [file['state'], file['outputname']])).toEqual([
+      ['done', '总图.pdf'],
+      ['done', 'site.pdf'],
+      ['attached', null],
+    ]);
+    expect(together.files[0]?.['changes']).toEqual([]);
+    const one = await call(t, '/api/v4/taskdown', { tasktag: together.task.tasktag, fileindex: 0 }, together.caller);
+    const pdf = await t.app.inject({ method: 'GET', url: String(one.body['downurl']) });
+    expect(pdf.rawPayload.toString('latin1')).toContain('/Subtype /Image');
+
+    const alone = await run(['总图.dxf'], [refs.host]);
+    expect(alone.files[0]).toMatchObject({ state: 'done', outputname: '总图.pdf' });
+    expect(alone.files[0]?.['changes']).toEqual([
+      { type: 'XREF', count: 1, outcome: 'dropped', how: 'ref-not-supplied', names: ['site.dwg'] },
+      { type: 'IMAGE', count: 1, outcome: 'dropped', how: 'ref-not-supplied', names: ['logo.png'] },
+    ]);
+    const lonely = await call(t, '/api/v4/taskdown', { tasktag: alone.task.tasktag }, alone.caller);
+    const lonelyPdf = await t.app.inject({ method: 'GET', url: String(lonely.body['downurl']) });
+    expect(lonelyPdf.rawPayload.toString('latin1')).not.toContain('/Subtype /Image');
+  });
+
+  it('fails a picture sent without a drawing as the wrong type', async () => {
+    const caller = freshClient();
+    const par = await call(
+      t,
+      '/api/v4/uploadpar',
+      { filename: 'logo.png', filecount: 1, tasktype: 'cad2pdf', outputfileextension: 'pdf' },
+      caller,
+    );
+    const task = { tasktag: String(par.body['tasktag']), tasktoken: String(par.body['tasktoken']) };
+    await upload(caller, task, 0, Buffer.from(companionFixture().logo), TEST_MIN_CHUNK_BYTES);
+    const end = await waitForEnd(caller, task.tasktag);
+    expect(end).toMatchObject({ code: 18000, status: 'failed', reason: '文件类型不正确，请上传DWG或DXF文件' });
   });
 });

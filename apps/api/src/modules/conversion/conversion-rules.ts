@@ -21,6 +21,7 @@ const DAY_SECONDS = 86_400;
 export const SNIFF_BYTES = 4_096;
 
 const BINARY_DXF = Buffer.from('AutoCAD Binary DXF\r\n\x1a\0', 'latin1');
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** A text DXF opens with group 0 SECTION, after any 999 comment groups (and a BOM some tools write). */
@@ -45,6 +46,8 @@ export function sniffInputKind(bytes: Uint8Array): TInputKind | null {
   if (head.subarray(0, BINARY_DXF.length).equals(BINARY_DXF)) return 'dxf';
   if (isTextDxf(head)) return 'dxf';
   if (head.subarray(0, 1024).includes('%PDF-', 0, 'latin1')) return 'pdf';
+  if (head.subarray(0, PNG.length).equals(PNG)) return 'png';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpg';
   return null;
 }
 
@@ -53,8 +56,9 @@ export function expectedTypesOf(tool: TTaskType): string {
   return TASK_TOOLS[tool].inputs.map((kind) => kind.toUpperCase()).join('或');
 }
 
+/** A file the tool converts, or one it takes as a drawing's picture. */
 export function acceptsKind(tool: TTaskType, kind: TInputKind | null): boolean {
-  return kind !== null && TASK_TOOLS[tool].inputs.includes(kind);
+  return kind !== null && (TASK_TOOLS[tool].inputs.includes(kind) || TASK_TOOLS[tool].companions.includes(kind));
 }
 
 /** The largest file of a task: the tier's, or less when the client asked so (`limitsize`, KB). */

@@ -277,12 +277,15 @@ async function detailsOf(deps: ConversionDeps, tasks: readonly ConversionTaskRow
           chunks.filter((chunk) => chunk.tasktag === task.tasktag && chunk.fileindex === file.fileindex),
         ),
       );
-    const progress: FileProgress[] = own.map((file) => ({
-      chunks: file.chunks,
-      received: file.received.length,
-      finished: file.state === 'done' || file.state === 'failed',
-      converted: file.state === 'done',
-    }));
+    // A picture the drawings were drawn with is no conversion of its own: the lines count the drawings.
+    const progress: FileProgress[] = own
+      .filter((file) => file.state !== 'attached')
+      .map((file) => ({
+        chunks: file.chunks,
+        received: file.received.length,
+        finished: file.state === 'done' || file.state === 'failed',
+        converted: file.state === 'done',
+      }));
     const status = oneOf(TASK_STATES, task.status);
     return {
       tasktag: task.tasktag,

@@ -1,9 +1,11 @@
 import { DWG_WRITE_VERSIONS } from '@xcad/cad/dwg-writer';
 import { SAVE_AS_HOWS } from '@xcad/cad/save-as';
+import { MISSING_REASONS } from '@xcad/cad/companions';
 import { DWG_OUTPUT_VERSIONS, FILE_CHANGE_HOWS, cadVersionsFor } from '@xcad/protocol';
 import { describe, expect, it } from 'vitest';
-import { acceptsInput, expectedInputs, layoutImageName, outputNameOf, planConversion, stemOf, uniqueNames } from './conversion-plan';
+import { acceptsInput, layoutImageName, outputNameOf, planConversion, stemOf, uniqueNames } from './conversion-plan';
 import { JOB_MESSAGES } from './job-messages';
+import { expectedTypesOf } from '../conversion-rules';
 
 // Decision 0019: what a task asks of the engine, and the names of what it produces.
 
@@ -93,14 +95,15 @@ describe('inputs', () => {
     expect(acceptsInput('cad2jpg', 'dxf')).toBe(true);
     expect(acceptsInput('cad2pdf', 'pdf')).toBe(false);
     expect(acceptsInput('cad2pdf', null)).toBe(false);
-    expect(expectedInputs('cad2pdf')).toBe('DWG/DXF');
-    expect(JOB_MESSAGES.wrongInput(expectedInputs('cad2jpg'))).toBe('文件类型不正确，请上传DWG/DXF文件');
+    // The same words as the upload's refusal (conversion-rules' expectedTypesOf).
+    expect(JOB_MESSAGES.wrongInput(expectedTypesOf('cad2jpg'))).toBe('文件类型不正确，请上传DWG或DXF文件');
   });
 });
 
 describe('the change report on the wire (decision 0036)', () => {
-  it("carries every way the engine's save-as report changes an object, and the renderer's not-drawn", () => {
-    expect([...FILE_CHANGE_HOWS].sort()).toEqual([...SAVE_AS_HOWS, 'not-drawn'].sort());
+  it("carries every way the engine's save-as report changes an object, the renderer's not-drawn and the missing references", () => {
+    const references = MISSING_REASONS.map((reason) => `ref-${reason}`);
+    expect([...FILE_CHANGE_HOWS].sort()).toEqual([...SAVE_AS_HOWS, 'not-drawn', ...references].sort());
   });
 });
 

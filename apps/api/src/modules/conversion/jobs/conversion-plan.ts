@@ -92,11 +92,6 @@ export function acceptsInput(tool: TTaskType, kind: string | null): boolean {
   return kind !== null && (TASK_TOOLS[tool].inputs as readonly string[]).includes(kind as TInputKind);
 }
 
-/** What the tool page asks for when a file of the wrong kind slipped through ('DWG/DXF', 'PDF'). */
-export function expectedInputs(tool: TTaskType): string {
-  return TASK_TOOLS[tool].inputs.map((kind) => kind.toUpperCase()).join('/');
-}
-
 /** The name without its last extension ('平面图.dwg' -> '平面图'); a name that is all extension stays whole. */
 export function stemOf(name: string): string {
   const dot = name.lastIndexOf('.');

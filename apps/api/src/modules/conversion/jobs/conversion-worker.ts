@@ -4,6 +4,7 @@ import { checkOutputBytes } from '@xcad/cad/limits';
 import { openDrawing } from '@xcad/cad/open';
 import { pdfToDrawing } from '@xcad/cad/pdf';
 import type { TFileChange } from '@xcad/protocol';
+import { fileNameOf, type ReferenceMissing } from '@xcad/cad/companions';
 import {
   serveConversions,
   type ConversionReport,
@@ -69,6 +70,8 @@ async function convert(request: ConversionRequest): Promise<ConversionOutcome> {
     const skipped = Object.entries(result.skipped)
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([type, count]): TFileChange => ({ type, count, outcome: 'dropped', how: 'not-drawn' }));
+    // The pictures and xrefs it names that were not among the task's files (or could not be used).
+    skipped.unshift(...missingReferences(result.references.missing));
     return {
       ok: true,
       outputs: result.outputs.map((output) => ({ layout: output.name, data: output.data })),
@@ -84,6 +87,20 @@ async function convert(request: ConversionRequest): Promise<ConversionOutcome> {
   } catch (error) {
     return { ok: false, ...failureOf(error, performance.now() - started, request.options.dwgTimeoutMs) };
   }
+}
+
+/** One line per kind and reason: "外部参照 ×2：未随图纸上传（site.dwg、road.dwg）". */
+function missingReferences(missing: readonly ReferenceMissing[]): TFileChange[] {
+  const lines = new Map<string, TFileChange & { names: string[] }>();
+  for (const m of missing) {
+    const type = m.kind === 'xref' ? 'XREF' : 'IMAGE';
+    const key = `${type}|${m.reason}`;
+    const line = lines.get(key) ?? { type, count: 0, outcome: 'dropped', how: `ref-${m.reason}`, names: [] };
+    line.count += 1;
+    if (line.names.length < 20) line.names.push(fileNameOf(m.reference).slice(0, 255));
+    lines.set(key, line);
+  }
+  return [...lines.values()];
 }
 
 serveConversions(convert);

@@ -230,7 +230,17 @@ export async function failUnfinishedFiles(db: Executor, tasktag: string, reason:
     .updateTable('conversion_file')
     .set({ state: 'failed', reason, retryable: 1 })
     .where('tasktag', '=', tasktag)
-    .where('state', 'not in', ['done', 'failed'])
+    .where('state', 'not in', ['done', 'failed', 'attached'])
+    .execute();
+}
+
+/** A picture the task's drawings were drawn with: not converted itself, neither done nor failed. */
+export async function markFileAttached(db: Executor, tasktag: string, fileindex: number): Promise<void> {
+  await db
+    .updateTable('conversion_file')
+    .set({ state: 'attached', reason: null, retryable: 0 })
+    .where('tasktag', '=', tasktag)
+    .where('fileindex', '=', fileindex)
     .execute();
 }
 

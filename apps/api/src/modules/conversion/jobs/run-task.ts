@@ -4,7 +4,6 @@ import type { ConversionFileRow, ConversionJobRow, ConversionTaskRow, Database }
 import type { Storage } from '../../../storage';
 import {
   acceptsInput,
-  expectedInputs,
   layoutImageName,
   outputKeyOf,
   outputNameOf,
@@ -22,6 +21,7 @@ import {
   finishTask,
   listFiles,
   markFileConverting,
+  markFileAttached,
   markFileDone,
   markFileFailed,
   setProgress,
@@ -33,6 +33,9 @@ import {
 import type { Converter } from './worker-pool';
 import type { ConversionFailure, ConversionOutcome, ConvertedOutput } from './worker-protocol';
 import { readStoredZip, zipStore, type ZipEntry } from './zip';
+import { TASK_TOOLS } from '@xcad/protocol';
+import { expectedTypesOf } from '../conversion-rules';
+import type { CompanionFile } from '@xcad/cad/companions';
 
 // Decision 0019: one attempt at a claimed job: the task's files converted one after the other, each in
 // a conversion process (decision 0027), each output stored and recorded as it is done (a retried job
@@ -148,12 +151,45 @@ function watchTask(ctx: RunContext, tasktag: string, signal: AbortSignal): { sig
   return { signal: AbortSignal.any([signal, cancelled.signal]), stop: () => clearInterval(timer) };
 }
 
+/** The most bytes of a task's other files sent with a drawing as what it may refer to. */
+export const MAX_COMPANION_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What a drawing of the task may refer to (decision 0046): the task's pictures, then its other
+ * drawings, smallest first, up to MAX_COMPANION_BYTES in all. Drawn tools only: a save-as keeps
+ * references as they are.
+ */
+async function companionsOf(
+  ctx: RunContext,
+  plan: Extract<ConversionPlan, { ok: true }>,
+  files: readonly ConversionFileRow[],
+  file: ConversionFileRow,
+): Promise<CompanionFile[]> {
+  if (plan.cad !== undefined) return [];
+  const tool = TASK_TOOLS[plan.tool];
+  const isPicture = (f: ConversionFileRow) => (tool.companions as readonly (string | null)[]).includes(f.kind);
+  const candidates = files
+    .filter((f) => f !== file && f.input_key !== null && f.state !== 'failed' && (isPicture(f) || acceptsInput(plan.tool, f.kind)))
+    .sort((a, b) => Number(isPicture(b)) - Number(isPicture(a)) || Number(a.size) - Number(b.size));
+  const out: CompanionFile[] = [];
+  let total = 0;
+  for (const f of candidates) {
+    if (total + Number(f.size) > MAX_COMPANION_BYTES) continue;
+    const bytes = await ctx.storage.read(f.input_key as string);
+    if (bytes === undefined) continue;
+    total += bytes.length;
+    out.push({ name: f.name, bytes });
+  }
+  return out;
+}
+
 async function convertFile(
   ctx: RunContext,
   task: ConversionTaskRow,
   plan: ConversionPlan,
   file: ConversionFileRow,
   signal: AbortSignal,
+  files: readonly ConversionFileRow[],
 ): Promise<FileResult> {
   const started = performance.now();
   let inputBytes = 0;
@@ -182,20 +218,26 @@ async function convertFile(
 
   try {
     if (!plan.ok) return await refuse(plan.reason);
+    // A picture goes with the drawings it came with; without a drawing it is the wrong kind of file.
+    const isPicture = (TASK_TOOLS[plan.tool].companions as readonly (string | null)[]).includes(file.kind);
+    if (isPicture && files.some((f) => acceptsInput(plan.tool, f.kind))) {
+      await markFileAttached(ctx.db, task.tasktag, file.fileindex);
+      logAttempt('attached', null);
+      return { kind: 'refused' };
+    }
     if (!acceptsInput(plan.tool, file.kind))
-      return await refuse(JOB_MESSAGES.wrongInput(expectedInputs(plan.tool)), `input kind ${String(file.kind)}`);
+      return await refuse(JOB_MESSAGES.wrongInput(expectedTypesOf(plan.tool)), `input kind ${String(file.kind)}`);
     await markFileConverting(ctx.db, task.tasktag, file.fileindex);
     const input = file.input_key === null ? undefined : await ctx.storage.read(file.input_key);
     // Sending the file again cures a lost upload.
     if (input === undefined) return await refuse(JOB_MESSAGES.inputMissing, `no stored input at ${String(file.input_key)}`, true);
     inputBytes = input.length;
+    const companions = await companionsOf(ctx, plan, files, file);
 
     const watch = watchTask(ctx, task.tasktag, signal);
+    const options = { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs, ...(companions.length ? { companions } : {}) };
     const outcome = await ctx.converter
-      .convert(
-        { input, options: { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs }, ...(plan.cad ? { cad: plan.cad } : {}) },
-        watch.signal,
-      )
+      .convert({ input, options, ...(plan.cad ? { cad: plan.cad } : {}) }, watch.signal)
       .finally(() => watch.stop());
 
     if (outcome.ok) {
@@ -256,7 +298,7 @@ async function writeResultZip(ctx: RunContext, tasktag: string, files: readonly 
 
 /** Ends the task from its files: done with the result when at least one converted, else failed. */
 async function finishFromFiles(ctx: RunContext, tasktag: string): Promise<boolean> {
-  const files = await listFiles(ctx.db, tasktag);
+  const files = (await listFiles(ctx.db, tasktag)).filter((file) => file.state !== 'attached');
   const converted = files.filter((file) => file.state === 'done' && file.output_key !== null);
   const failed = files.filter((file) => file.state !== 'done' || file.output_key === null);
   let ending: TaskEnding;
@@ -295,7 +337,8 @@ export async function runTask(ctx: RunContext, job: ConversionJobRow, signal: Ab
 
   const plan = planConversion(task);
   const files = await listFiles(ctx.db, task.tasktag);
-  let finished = files.filter((file) => file.state === 'done' || file.state === 'failed').length;
+  const ended = (file: ConversionFileRow) => file.state === 'done' || file.state === 'failed' || file.state === 'attached';
+  let finished = files.filter(ended).length;
 
   /** Between files: still wanted, still ours. */
   const checkpoint = async (): Promise<RunOutcome | undefined> => {
@@ -307,10 +350,10 @@ export async function runTask(ctx: RunContext, job: ConversionJobRow, signal: Ab
   };
 
   for (const file of files) {
-    if (file.state === 'done' || file.state === 'failed') continue;
+    if (ended(file)) continue;
     const stop = await checkpoint();
     if (stop !== undefined) return stop;
-    const result = await convertFile(ctx, task, plan, file, signal);
+    const result = await convertFile(ctx, task, plan, file, signal, files);
     if (result.kind !== 'converted' && result.kind !== 'refused') return result;
     finished += 1;
     await setProgress(ctx.db, task.tasktag, Math.floor((100 * finished) / Math.max(files.length, 1)), seconds(ctx));
