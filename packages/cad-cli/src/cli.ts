@@ -274,7 +274,8 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   if (result.missingFonts.length) err.write(`cad: note: fonts not found, substituted: ${result.missingFonts.join(', ')}\n`);
   if (result.missingCharacters.length) err.write(`cad: note: no font has these characters: ${codePoints(result.missingCharacters)}\n`);
   const { found, missing } = result.references;
-  for (const f of found) err.write(`cad: note: ${f.kind === 'xref' ? 'external reference' : 'picture'} ${f.reference}: drawn from ${f.file}\n`);
+  for (const f of found)
+    err.write(`cad: note: ${f.kind === 'xref' ? 'external reference' : 'picture'} ${f.reference}: drawn from ${f.file}\n`);
   for (const m of missing)
     err.write(
       `cad: note: ${m.kind === 'xref' ? 'external reference' : 'picture'} ${m.reference}: ${m.reason === 'not-supplied' ? 'no file of that name beside the drawing' : `${m.file}: ${m.detail ?? m.reason}`}\n`,

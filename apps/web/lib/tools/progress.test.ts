@@ -79,4 +79,11 @@ describe('重新转换 (decision 0036)', () => {
     expect(filesToRetry(cancelled).map((file) => file.name)).toEqual(['notes.dxf', 'big.dwg']);
     expect(filesToRetry(null)).toEqual([]);
   });
+
+  it('sends the pictures the drawings were drawn with again with a retried drawing, and never alone', () => {
+    const withPicture = ended('done', [{ stage: 'attached' }, { stage: 'done' }, { stage: 'failed', retryable: true }]);
+    expect(filesToRetry(withPicture).map((file) => file.name)).toEqual(['a.dxf', 'big.dwg']);
+    expect(filesToRetry(ended('done', [{ stage: 'attached' }, { stage: 'done' }, { stage: 'done' }]))).toEqual([]);
+    expect(fileBarOf({ stage: 'attached', sentBytes: 1, size: 1 })).toEqual({ percent: 100, tone: 'done' });
+  });
 });
