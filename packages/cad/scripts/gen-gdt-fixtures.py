@@ -9,6 +9,8 @@ here), into packages/cad/test-fixtures/:
 - gen_linetype_shapes.dxf: lines drawn in AutoCAD's complex linetypes of acad.lin (FENCELINE1,
   FENCELINE2, TRACKS, ZIGZAG, BATTING with ltypeshp.shx shapes, GAS_LINE with its text) and a
   SHAPE entity (BOX of ltypeshp.shx).
+- gen_table.dxf: a 明细表-like ACAD_TABLE without its table block (4 rows, 4 columns, Chinese and
+  Latin cell texts): drawn from its cells.
 
 Usage: python3 packages/cad/scripts/gen-gdt-fixtures.py
 """
@@ -172,6 +174,29 @@ def gen_linetypes():
     finish(d, 'gen_linetype_shapes.dxf')
 
 
+def gen_table():
+    d = Dxf()
+    header(d, (0.0, -40.0), (120.0, 0.0))
+    tables(d, [], [('11', 'Standard', 'txt.shx')])
+    d.g(0, 'SECTION'); d.g(2, 'ENTITIES')
+    rows = [['序号', '名称', '数量', '材料'], ['1', '底座', '1', 'HT200'], ['2', '轴', '2', '45'], ['3', '端盖', '2', 'Q235']]
+    entity(d, 'ACAD_TABLE', 'AcDbBlockReference')
+    d.g(10, 0.0); d.g(20, 0.0); d.g(30, 0.0)
+    d.g(100, 'AcDbTable')
+    d.g(91, len(rows)); d.g(92, len(rows[0]))
+    for _ in rows:
+        d.g(141, 8.0)
+    for w in (15.0, 40.0, 20.0, 35.0):
+        d.g(142, w)
+    for row in rows:
+        for cell in row:
+            d.g(171, 1); d.g(1, cell)
+    d.g(0, 'ENDSEC'); d.g(0, 'EOF')
+    with open(os.path.join(OUT, 'gen_table.dxf'), 'w', newline='\r\n', encoding='utf-8') as f:
+        f.write(d.text().replace('AC1015', 'AC1021'))
+
+
 if __name__ == '__main__':
     gen_tolerance()
     gen_linetypes()
+    gen_table()

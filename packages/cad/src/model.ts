@@ -669,6 +669,11 @@ export interface TableEntity extends EntityBase {
   columnWidths: number[];
   /** Cell texts in row-major order when the table is simple. */
   cells: string[];
+  /**
+   * AutoCAD's own drawing of the table (its proxy graphics, hex) when the reader could take neither
+   * the table block nor the cells (R2010+ DWG tables): drawn instead.
+   */
+  graphics?: string;
 }
 
 export interface XLineEntity extends EntityBase {

@@ -144,9 +144,10 @@ function presentationDib(p: Uint8Array): Uint8Array | null {
   o += 4;
   const data = p.subarray(o, Math.min(p.length, o + size));
   if (format === 8) return data;
-  if (format === 3) return metafileDib(data);
-  if (format === 14) return emfDib(data);
-  return null;
+  if (format !== 3 && format !== 14) return null;
+  // A metafile either way: OLE keeps CF_ENHMETAFILE pictures as Windows metafiles too (the EMF in
+  // a comment record), so the data says which it is (an EMF starts with its header record, type 1).
+  return data.length >= 4 && new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) === 1 ? emfDib(data) : metafileDib(data);
 }
 
 function isDibHeader(b: Uint8Array, o: number): boolean {

@@ -102,11 +102,14 @@ function findShape(ctx: DrawContext, e: ShapeEntity): { strokes?: number[][]; mi
 export function drawShape(e: ShapeEntity, ctx: DrawContext): boolean {
   const { strokes, missing } = findShape(ctx, e);
   if (!strokes) {
-    const file = missing[0] ?? 'shape file';
+    const file = missing[0];
+    const name = e.name || String(e.shapeNumber ?? '');
     ctx.warn({
       code: 'missing-font',
-      subject: file,
-      message: `Shape "${e.name || e.shapeNumber || ''}" is not drawn: its shape file ${file} is not in the font folders`,
+      subject: file ?? `shape ${name}`,
+      message: file
+        ? `Shape "${name}" is not drawn: its shape file ${file} is not in the font folders`
+        : `Shape "${name}" is not drawn: no shape file the drawing loads has it`,
     });
     return false;
   }
