@@ -766,8 +766,8 @@ export interface ShapeEntity extends EntityBase {
   /** Shape name (DXF group 2); DWG files give the number instead. */
   name: string;
   shapeNumber?: number;
-  /** The shape-file text style (DWG), when known. */
-  style?: string;
+  /** Handle of the text style that loads its shape file (DWG; such styles often have no name). */
+  styleHandle?: string;
   /** Degrees. */
   rotation: number;
   widthFactor: number;

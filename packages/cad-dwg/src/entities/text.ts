@@ -1,6 +1,6 @@
 /** TEXT, ATTDEF (and the ATTRIBs an INSERT reads through textBase), MTEXT. */
 import type { MTextEntity, ShapeEntity, TextEntity } from '@xcad/cad/model';
-import { RAD2DEG } from '../access';
+import { hex, RAD2DEG } from '../access';
 import { T } from '../types';
 import type { EntityContext, Owner } from './context';
 
@@ -105,7 +105,7 @@ export function shape(r: EntityContext, obj: number, tio: number, type: number, 
     widthFactor: a.d(tio, type, 'width_factor', 1) || 1,
     oblique: a.d(tio, type, 'oblique_angle') * RAD2DEG,
   };
-  const style = r.name(r.names.styles, a.ptr(tio, type, 'style'), '');
-  if (style) e.style = style;
+  const style = a.refHandle(a.ptr(tio, type, 'style'));
+  if (style) e.styleHandle = hex(style);
   return e;
 }

@@ -111,7 +111,8 @@ export function compoundStreams(b: Uint8Array): Map<string, Uint8Array> | null {
   const miniFat = chain(u32(0x3c), 1 << 24, fat, sector) ?? new Uint8Array(0);
   const mfv = new DataView(miniFat.buffer, miniFat.byteOffset, miniFat.byteLength);
   const miniNext = (n: number): number => (4 * n + 4 <= miniFat.length ? mfv.getUint32(4 * n, true) : END);
-  const miniSector = (n: number): Uint8Array | null => (n * miniSize < mini.length ? mini.subarray(n * miniSize, (n + 1) * miniSize) : null);
+  const miniSector = (n: number): Uint8Array | null =>
+    n * miniSize < mini.length ? mini.subarray(n * miniSize, (n + 1) * miniSize) : null;
   const out = new Map<string, Uint8Array>();
   for (const e of entries) {
     if (e.type !== 2) continue;
@@ -132,7 +133,8 @@ function presentationDib(p: Uint8Array): Uint8Array | null {
   if (marker === -1 || marker === -2) {
     format = dv.getUint32(o, true);
     o += 4;
-  } else if (marker > 0) o += marker; // a registered format's name: not a picture we know
+  } else if (marker > 0)
+    o += marker; // a registered format's name: not a picture we know
   else return null;
   if (o + 4 > p.length) return null;
   const td = dv.getUint32(o, true);

@@ -94,7 +94,9 @@ describe('TOLERANCE', () => {
     // The flatness frame at (40, -25), 30 degrees: its first box edge runs at 30 degrees from the insertion's corner.
     const h = 3.75 / 2;
     const corner = [40 - Math.sin(Math.PI / 6) * h, -25 + Math.cos(Math.PI / 6) * h];
-    const box = subpaths(list).find((s) => s.points.length === 5 && near(s.points[0]![0], corner[0]!, 1e-6) && near(s.points[0]![1], corner[1]!, 1e-6));
+    const box = subpaths(list).find(
+      (s) => s.points.length === 5 && near(s.points[0]![0], corner[0]!, 1e-6) && near(s.points[0]![1], corner[1]!, 1e-6),
+    );
     expect(box).toBeDefined();
     const [a, b] = box!.points;
     expect((Math.atan2(b![1] - a![1], b![0] - a![0]) * 180) / Math.PI).toBeCloseTo(30, 6);
@@ -115,13 +117,17 @@ describe('SHAPE and complex linetypes', () => {
       for (const p of c.points) expect(Math.hypot(p[0] - cx, p[1] - 6)).toBeCloseTo(0.1, 2);
     }
     // TRACKS at y = 4: cross ties 0.5 long across the line.
-    const ties = strokes.filter((s) => s.points.length === 2 && near(s.points[0]![0], s.points[1]![0]) && near(Math.abs(s.points[0]![1] - s.points[1]![1]), 0.5));
+    const ties = strokes.filter(
+      (s) => s.points.length === 2 && near(s.points[0]![0], s.points[1]![0]) && near(Math.abs(s.points[0]![1] - s.points[1]![1]), 0.5),
+    );
     expect(ties.length).toBeGreaterThanOrEqual(10);
     // The vertical FENCELINE2 turns its boxes with it: squares 0.2 wide around x = 5.5.
     const squares = strokes.filter((s) => s.points.length === 5 && s.points.every((p) => near(Math.abs(p[0] - 5.5), 0.1)));
     expect(squares.length).toBeGreaterThanOrEqual(3);
     // GAS_LINE: its text along the line.
-    expect(texts(list).filter((t) => t === 'GAS').length + strokes.filter((s) => s.points.every((p) => p[1] > 0.9 && p[1] < 1.1)).length).toBeGreaterThan(0);
+    expect(
+      texts(list).filter((t) => t === 'GAS').length + strokes.filter((s) => s.points.every((p) => p[1] > 0.9 && p[1] < 1.1)).length,
+    ).toBeGreaterThan(0);
   });
 
   it('draws a SHAPE entity from the shape file its drawing loads, sized and rotated', () => {
@@ -141,7 +147,9 @@ describe('SHAPE and complex linetypes', () => {
     for (const s of Object.values(d.textStyles)) if (s.flags & 1) s.font = 'D:\\shapes\\test_shape.shx';
     const { drawn, warnings } = model(d);
     expect(drawn.SHAPE).toBeUndefined();
-    expect(warnings).toContain('missing-font: Shape "NO-SUCH-SHAPE" is not drawn: its shape file test_shape.shx is not in the font folders');
+    expect(warnings).toContain(
+      'missing-font: Shape "NO-SUCH-SHAPE" is not drawn: its shape file test_shape.shx is not in the font folders',
+    );
     expect(warnings.some((w) => w.startsWith('unsupported-entity'))).toBe(false);
   });
 });
@@ -214,7 +222,11 @@ function compound(name: string, stream: Uint8Array): Uint8Array {
   return b;
 }
 
-const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, '0')).join('').toUpperCase();
+const hex = (b: Uint8Array): string =>
+  [...b]
+    .map((x) => x.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
 
 describe('OLE2FRAME', () => {
   it('decodes a DIB, bottom-up rows and BGR order', () => {
@@ -256,8 +268,13 @@ describe('OLE2FRAME', () => {
     expect(drawn.OLE2FRAME).toBe(1);
     const fills = subpaths(list, 'fill');
     const colorAt = (x: number, y: number): number | undefined =>
-      fills.find((f) => x > Math.min(...f.points.map((p) => p[0])) && x < Math.max(...f.points.map((p) => p[0])) && y > Math.min(...f.points.map((p) => p[1])) && y < Math.max(...f.points.map((p) => p[1])))
-        ?.style;
+      fills.find(
+        (f) =>
+          x > Math.min(...f.points.map((p) => p[0])) &&
+          x < Math.max(...f.points.map((p) => p[0])) &&
+          y > Math.min(...f.points.map((p) => p[1])) &&
+          y < Math.max(...f.points.map((p) => p[1])),
+      )?.style;
     const rgb = (x: number, y: number): number | undefined => list.styles[colorAt(x, y) ?? -1]?.color;
     expect(rgb(15, 15)).toBe(0xff0000);
     expect(rgb(25, 15)).toBe(0x00ff00);

@@ -50,7 +50,16 @@ export function linetypeMarks(d: Drawing, fonts: FontProvider, lt: Linetype): (L
  * Draws a mark in world coordinates where an element ends: at (x, y) on a line running along the
  * unit vector (ux, uy); `f` maps linetype units to world units.
  */
-export function drawMark(ctx: DrawContext, style: number, mark: LinetypeMark, x: number, y: number, ux: number, uy: number, f: number): void {
+export function drawMark(
+  ctx: DrawContext,
+  style: number,
+  mark: LinetypeMark,
+  x: number,
+  y: number,
+  ux: number,
+  uy: number,
+  f: number,
+): void {
   const px = x + (ux * mark.dx - uy * mark.dy) * f;
   const py = y + (uy * mark.dx + ux * mark.dy) * f;
   const a = (mark.absolute ? 0 : Math.atan2(uy, ux)) + mark.rotation;

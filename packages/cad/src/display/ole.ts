@@ -70,19 +70,22 @@ export const drawOle2Frame: EntityHandler<Ole2FrameEntity> = (e, ctx) => {
   const [ax, ay, az] = e.corner1;
   const [bx, by] = e.corner2;
   if (![ax, ay, az, bx, by].every(Number.isFinite) || (ax === bx && ay === by)) return;
-  const m = ctx.matrix;
+  // In the frame's plane (the z of its first corner).
+  const m = az ? multiply(ctx.matrix, translation(0, 0, az)) : ctx.matrix;
   const picture = pictureOf(e);
   if (!picture) {
-    const ring = [ax, ay, bx, ay, bx, by, ax, by];
-    ctx.stroke(ctx.style(e), m, ring, true);
-    ctx.warn({ code: 'image', subject: 'OLE', message: 'An OLE object holds no preview picture this viewer can show: only its frame is drawn' });
+    ctx.stroke(ctx.style(e), m, [ax, ay, bx, ay, bx, by, ax, by], true);
+    ctx.warn({
+      code: 'image',
+      subject: 'OLE',
+      message: 'An OLE object holds no preview picture this viewer can show: only its frame is drawn',
+    });
     return;
   }
   const { cols, rows, byColor } = pictureCells(picture);
   const sx = (bx - ax) / cols;
   const sy = (by - ay) / rows;
-  // Cells in the frame's plane (z of the first corner): cell (c, r) from the upper-left corner down.
-  const mm = az ? multiply(m, translation(0, 0, az)) : m;
+  // Cell (c, r) from the upper-left corner down.
   for (const [color, rects] of byColor) {
     const rings: number[][] = [];
     for (let i = 0; i < rects.length; i += 4) {
@@ -92,6 +95,6 @@ export const drawOle2Frame: EntityHandler<Ole2FrameEntity> = (e, ctx) => {
         y1 = ay + rects[i + 3]! * sy;
       rings.push([x0, y0, x1, y0, x1, y1, x0, y1]);
     }
-    ctx.fill(ctx.styleWith(e, { rgb: color }), mm, rings, { rule: 'nonzero' });
+    ctx.fill(ctx.styleWith(e, { rgb: color }), m, rings, { rule: 'nonzero' });
   }
 };

@@ -81,7 +81,7 @@ function shapeFiles(d: Drawing): string[] {
 /** A SHAPE entity's strokes and the file they came from; `missing` names the files looked in when none has it. */
 function findShape(ctx: DrawContext, e: ShapeEntity): { strokes?: number[][]; missing: string[] } {
   const d = ctx.drawing;
-  const style = e.style ? (d.textStyles[e.style] ?? Object.values(d.textStyles).find((s) => s.name.toUpperCase() === e.style?.toUpperCase())) : undefined;
+  const style = styleByHandle(d, e.styleHandle);
   const files = style?.font ? [style.font] : shapeFiles(d);
   for (const f of files) {
     const strokes = shapeStrokes(ctx.fonts, f, e.name ? undefined : e.shapeNumber, e.name);
@@ -117,7 +117,10 @@ export function drawShape(e: ShapeEntity, ctx: DrawContext): boolean {
   const wf = e.widthFactor > 0 ? e.widthFactor : 1;
   const t = Math.tan((e.oblique * Math.PI) / 180);
   const local = fromAxes([size * wf, 0, 0], [size * t, size, 0], [0, 0, size]);
-  const m = multiply(ctx.ocs(e, e.insertion[2]), multiply(translation(e.insertion[0], e.insertion[1], 0), multiply(rotationZ((e.rotation * Math.PI) / 180), local)));
+  const m = multiply(
+    ctx.ocs(e, e.insertion[2]),
+    multiply(translation(e.insertion[0], e.insertion[1], 0), multiply(rotationZ((e.rotation * Math.PI) / 180), local)),
+  );
   const style = ctx.style(e);
   for (const s of strokes) ctx.stroke(style, m, s, false);
   return true;

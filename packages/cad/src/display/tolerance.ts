@@ -15,7 +15,7 @@ import type { EntityBase, ToleranceEntity } from '../model';
 import type { DrawContext, EntityHandler } from './context';
 import { dimScale, dimVars, textStyleName, virtualMText, wcsToOcs } from './dimension';
 import { gdtSymbol } from './gdt';
-import { fromAxes, multiply } from '../geom/matrix';
+import { fromAxes, multiply, type Mat } from '../geom/matrix';
 import type { Vec3 } from '../geom/vector';
 
 type Token = { sym: string } | { text: string };
@@ -108,7 +108,7 @@ export const drawTolerance: EntityHandler<ToleranceEntity> = (e, ctx) => {
   });
 };
 
-function drawSymbol(ctx: DrawContext, style: number, m: ReturnType<typeof multiply>, ch: string, x0: number, y0: number, h: number): void {
+function drawSymbol(ctx: DrawContext, style: number, m: Mat, ch: string, x0: number, y0: number, h: number): void {
   const s = gdtSymbol(ch);
   if (!s) return;
   const map = (xy: number[]): number[] => xy.map((c, i) => (i % 2 === 0 ? x0 + c * h : y0 + c * h));
