@@ -289,7 +289,7 @@ export function olePreview(hex: string): Picture | null {
     if (at < 0) return null;
     const streams = compoundStreams(b.subarray(at));
     if (!streams) return null;
-    const names = [...streams.keys()].filter((n) => /^\x02OlePres\d{3}$/.test(n)).sort();
+    const names = [...streams.keys()].filter((n) => n.charCodeAt(0) === 2 && /^OlePres\d{3}$/.test(n.slice(1))).sort();
     for (const n of names) {
       const dib = presentationDib(streams.get(n)!);
       const pic = dib ? decodeDib(dib) : null;
