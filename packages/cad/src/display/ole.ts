@@ -3,7 +3,7 @@
  * as AutoCAD shows and plots it. The display list has no raster primitive, so the picture is
  * drawn as filled cells: sampled to at most PICTURE_CELLS on its long side (each cell the mean of
  * the pixels it covers), colours rounded to 4 bits a channel, runs of one colour merged, and each
- * colour's cells filled at once. An object without a picture we can decode is drawn as its frame,
+ * colour's cells filled at once; white cells are left to the paper. An object without a picture we can decode is drawn as its frame,
  * with a notice (code 'image', like a raster image that is not loaded).
  */
 import type { Ole2FrameEntity } from '../model';
@@ -66,6 +66,8 @@ export function pictureCells(p: Picture, maxCells = PICTURE_CELLS): { cols: numb
   return { cols, rows, byColor };
 }
 
+const isPaperWhite = (rgb: number): boolean => ((rgb >> 16) & 255) >= 0xee && ((rgb >> 8) & 255) >= 0xee && (rgb & 255) >= 0xee;
+
 export const drawOle2Frame: EntityHandler<Ole2FrameEntity> = (e, ctx) => {
   const [ax, ay, az] = e.corner1;
   const [bx, by] = e.corner2;
@@ -87,6 +89,9 @@ export const drawOle2Frame: EntityHandler<Ole2FrameEntity> = (e, ctx) => {
   const sy = (by - ay) / rows;
   // Cell (c, r) from the upper-left corner down.
   for (const [color, rects] of byColor) {
+    // White is the paper showing through (renderers draw a colour close to the page in the
+    // foreground colour, which would turn a picture's white background black).
+    if (isPaperWhite(color)) continue;
     const rings: number[][] = [];
     for (let i = 0; i < rects.length; i += 4) {
       const x0 = ax + rects[i]! * sx,
