@@ -92,6 +92,15 @@ export class Access {
   }
 
   /** A NUL-terminated string at `ptr`: UTF-16LE in R2007+ files, else the code page; escapes decoded. */
+  /** `n` bytes at `addr` as upper-case hex (binary fields: OLE data). */
+  hexAt(addr: number, n: number): string {
+    this.heap();
+    const u8 = this.h8;
+    const end = Math.min(u8.length, addr + Math.max(0, n));
+    let out = '';
+    for (let i = addr; i < end; i++) out += ((u8[i] as number) | 0x100).toString(16).slice(1);
+    return out.toUpperCase();
+  }
   strAt(ptr: number, unicode = this.unicode): string {
     if (!ptr) return '';
     this.heap();

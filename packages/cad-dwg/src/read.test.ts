@@ -48,8 +48,8 @@ describe('DWG reader: entities of the ACadSharp R2000 sample', () => {
     expect(drawing.header.codePage).toBe('ANSI_1252');
     expect(drawing.header.encoding).toBe('windows-1252');
     expect(drawing.modelSpace).toHaveLength(163);
-    expect(drawing.stats.unknown).toEqual({ TOLERANCE: 3, SHAPE: 1, PDFUNDERLAY: 1, '3DSOLID': 2, REGION: 1 });
-    expect(warnings.join('\n')).toMatch(/8 entities of unsupported types kept as UNKNOWN/);
+    expect(drawing.stats.unknown).toEqual({ PDFUNDERLAY: 1, '3DSOLID': 2, REGION: 1 });
+    expect(warnings.join('\n')).toMatch(/4 entities of unsupported types kept as UNKNOWN/);
   });
 
   it('LINE, POINT, CIRCLE', () => {
@@ -237,6 +237,22 @@ describe('DWG reader: entities of the ACadSharp R2000 sample', () => {
     expect(drawing.layouts[3]?.plot?.paperName).toBe('A4');
     expect(drawing.layouts[3]?.plot?.printer).toBe('MON-MUR-09-PRINT (HP LaserJet Pro M148fdw)');
     for (const l of drawing.layouts.slice(1)) expect(l.viewports.length).toBe(2);
+  });
+
+  it('TOLERANCE (dimension style, insertion, direction, text) and SHAPE (number, style, size)', () => {
+    const t = get('822', 'TOLERANCE');
+    expect(t.style).toBe('Standard');
+    close(t.insertion, [214.1752393775127, -4.320437747060623, 0]);
+    close(t.direction, [1, 0, 0]);
+    // DWG keeps the rows' line feeds as such, DXF writes them ^J.
+    expect(t.text.replace(/\r?\n/g, '^J')).toBe('{\\Fgdt;j}%%v{\\Fgdt;n}%%v%%v%%v%%v^J{\\Fgdt;d}%%v%%v%%v%%v%%v^J.5^J5');
+    expect(get('823', 'TOLERANCE').text.replace(/\r?\n/g, '^J')).toBe('99^Ja');
+    const shape = get('889', 'SHAPE');
+    close(shape.insertion, [15.27702016657258, -20.35947110184861, 0]);
+    expect(shape.size).toBeCloseTo(1, 12);
+    // DWG names the shape by its number in the style's shape file (DXF by its name, MY-SHAPE).
+    expect(shape.shapeNumber).toBe(1);
+    expect(shape.styleHandle).toBe(Object.values(drawing.textStyles).find((st) => /test_shape\.shx$/.test(st.font))?.handle);
   });
 
   it('layers (on/off, frozen, locked, plot, colour, linetype, lineweight), linetypes, text styles', () => {

@@ -38,6 +38,9 @@ const CASES: [string, string, string?][] = [
   ['ezdxf_transform_hatch_pattern.dxf', 'pattern hatches in scaled, rotated and mirrored blocks'],
   ['gen_zh_r2000_gbk.dxf', 'GBK Chinese text, hatch, dimension'],
   ['ezdxf_VP4.dxf', 'a paper-space layout: four viewports at different scales, clipped', 'Layout1'],
+  ['gen_tolerance.dxf', 'feature control frames: gdt symbols, values, two datums, two rows, turned'],
+  ['gen_linetype_shapes.dxf', 'fence, track, zigzag, batting and gas linetypes with their shapes and text; a SHAPE'],
+  ['gen_table.dxf', 'a table drawn from its cells (明细表)'],
 ];
 
 let fonts: FontProvider;

@@ -688,6 +688,11 @@ export interface TableEntity extends EntityBase {
   columnWidths: number[];
   /** Cell texts in row-major order when the table is simple. */
   cells: string[];
+  /**
+   * AutoCAD's own drawing of the table (its proxy graphics, hex) when the reader could take neither
+   * the table block nor the cells (R2010+ DWG tables): drawn instead.
+   */
+  graphics?: string;
 }
 
 export interface XLineEntity extends EntityBase {
@@ -755,6 +760,50 @@ export interface MeshEntity extends EntityBase {
   edges: [number, number][];
 }
 
+/** A feature control frame (形位公差, GB/T 1182 / ISO 1101): boxes of GD&T symbols, values and datums. */
+export interface ToleranceEntity extends EntityBase {
+  type: 'TOLERANCE';
+  /** Dimension style name (text height DIMTXT, gap DIMGAP, colours DIMCLRD / DIMCLRT, text style). */
+  style: string;
+  /** WCS insertion point: the frame's top-left corner (middle left of the first row). */
+  insertion: Vec3;
+  /** WCS direction of the frame's X axis. */
+  direction: Vec3;
+  /**
+   * The frame's text as stored: rows separated by ^J (line feeds), boxes by %%v, GD&T symbols as
+   * {\Fgdt;x} (x a letter of the gdt font: j position, n diameter, m MMC, ...).
+   */
+  text: string;
+}
+
+/** A shape from a shape file (.shx): a name (DXF) or number (DWG) in the text style that loads the file. */
+export interface ShapeEntity extends EntityBase {
+  type: 'SHAPE';
+  /** OCS insertion point. */
+  insertion: Vec3;
+  size: number;
+  /** Shape name (DXF group 2); DWG files give the number instead. */
+  name: string;
+  shapeNumber?: number;
+  /** Handle of the text style that loads its shape file (DWG; such styles often have no name). */
+  styleHandle?: string;
+  /** Degrees. */
+  rotation: number;
+  widthFactor: number;
+  /** Degrees. */
+  oblique: number;
+}
+
+/** An OLE object (a pasted Excel table or picture) with its frame and the object's data. */
+export interface Ole2FrameEntity extends EntityBase {
+  type: 'OLE2FRAME';
+  /** WCS upper-left and lower-right corners. */
+  corner1: Vec3;
+  corner2: Vec3;
+  /** The OLE object data (a compound document) as hex; '' when not read. */
+  data: string;
+}
+
 export interface UnknownEntity extends EntityBase {
   type: 'UNKNOWN';
   dxfType: string;
@@ -790,6 +839,9 @@ export type Entity =
   | ViewportEntity
   | MLineEntity
   | MeshEntity
+  | ToleranceEntity
+  | ShapeEntity
+  | Ole2FrameEntity
   | UnknownEntity;
 
 export type EntityType = Entity['type'];

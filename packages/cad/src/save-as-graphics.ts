@@ -19,6 +19,9 @@ import { drawImage } from './display/image';
 import { drawLeader, drawMLeader } from './display/leader';
 import { drawProxyGraphics } from './display/proxy';
 import { drawTable } from './display/table';
+import { drawTolerance } from './display/tolerance';
+import { drawShape } from './display/shapes';
+import { drawOle2Frame } from './display/ole';
 import type { BuildWarning, TextPrimitive } from './display/types';
 import { drawMText } from './display/text';
 import { defaultFontProvider, type FontProvider, type FontRef, type ResolvedFont } from './text/fonts';
@@ -61,6 +64,9 @@ class TextFonts implements FontProvider {
   }
   missingCharacters(): string[] {
     return this.base.missingCharacters();
+  }
+  shapeFile(name: string): ReturnType<NonNullable<FontProvider['shapeFile']>> {
+    return this.base.shapeFile?.(name);
   }
   runs(...args: Parameters<NonNullable<FontProvider['runs']>>): ReturnType<NonNullable<FontProvider['runs']>> {
     const runs = this.base.runs ? this.base.runs(...args) : [{ text: args[1], font: this.base.resolve(args[0], args[1]) }];
@@ -310,6 +316,10 @@ export function graphicsLowering(drawing: Drawing, fonts: FontProvider = default
       // R12: a leader as drawn (its spline path, arrowhead and hook line), an image as its frame.
       else if (e.type === 'LEADER') drawLeader(e, ctx);
       else if (e.type === 'IMAGE') drawImage(e, ctx);
+      // No encoding of their own in the writers: drawn as the display draws them.
+      else if (e.type === 'TOLERANCE') drawTolerance(e, ctx);
+      else if (e.type === 'SHAPE') drawShape(e, ctx);
+      else if (e.type === 'OLE2FRAME') drawOle2Frame(e, ctx);
       else if (e.type === 'UNKNOWN') drawn = e.graphics !== undefined && drawProxyGraphics(e, ctx);
       else return null;
       return drawn && ctx.out.length ? ctx.out : null;

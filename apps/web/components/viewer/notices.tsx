@@ -41,6 +41,7 @@ export function Notices({ notices, isDwg }: { readonly notices: DrawingNotices; 
       text: t('notices.unsupported', { objects: shortList(notices.unsupported.map((u) => `${u.type} ×${u.count}`)) }),
       tone: 'warn',
     });
+  if (notices.tarch) lines.push({ key: 'tarch', text: t('notices.tarch', { count: notices.tarch }), tone: 'warn' });
   if (notices.xrefs.length) lines.push({ key: 'xrefs', text: t('notices.xrefs', { names: shortList(notices.xrefs) }), tone: 'warn' });
   if (!isDwg && (dismissed || lines.length === 0)) return null;
   return (

@@ -195,5 +195,20 @@ describe('packing display lists for the GPU', () => {
     expect(notices.unsupported).toEqual([{ type: 'ACAD_PROXY_ENTITY', count: 3 }]);
     expect(notices.xrefs).toEqual(['site.dwg']);
     expect(notices.truncated).toBe(true);
+    expect(notices.tarch).toBe(0);
+  });
+
+  it('counts TArch (天正) objects left out, so the page can tell to save as T3 in TArch', () => {
+    const { result, warnings } = packed(handMadeDxf());
+    const notices = noticesOf(
+      { ...result, counts: { drawn: result.counts.drawn, skipped: { TCH_WALL: 4, TCH_OPENING: 2, MPOLYGON: 1 } } },
+      warnings,
+    );
+    expect(notices.tarch).toBe(6);
+    expect(notices.unsupported).toEqual([
+      { type: 'TCH_WALL', count: 4 },
+      { type: 'TCH_OPENING', count: 2 },
+      { type: 'MPOLYGON', count: 1 },
+    ]);
   });
 });

@@ -430,6 +430,7 @@ export function noticesOf(result: BuildResult, readerWarnings: readonly string[]
     missingFonts: [...result.missingFonts],
     missingCharacters: [...result.missingCharacters],
     unsupported: [...unsupported.entries()].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count),
+    tarch: [...unsupported.entries()].reduce((n, [type, count]) => (/^TCH_/i.test(type) ? n + count : n), 0),
     xrefs,
     truncated,
     other: [...other, ...readerWarnings].slice(0, 20),

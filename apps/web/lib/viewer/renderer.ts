@@ -490,7 +490,7 @@ export class Renderer {
           bounds: box,
         },
       ],
-      notices: { missingFonts: [], missingCharacters: [], unsupported: [], xrefs: [], truncated: false, other: [] },
+      notices: { missingFonts: [], missingCharacters: [], unsupported: [], tarch: 0, xrefs: [], truncated: false, other: [] },
       timings: { read: 0, parse: 0, build: 0, pack: 0 },
       bytes: 0,
     };

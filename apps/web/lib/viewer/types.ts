@@ -161,6 +161,8 @@ export interface DrawingNotices {
   missingCharacters: string[];
   /** Object types not drawn, with how many. */
   unsupported: { type: string; count: number }[];
+  /** How many of those are TArch (天正, TCH_*) objects without proxy graphics: saving as T3 in TArch makes them drawable. */
+  tarch: number;
   /** External references that are not attached. */
   xrefs: string[];
   /** The drawing was too big for the point budget: only part of it is shown. */

@@ -58,11 +58,14 @@ export function table(r: EntityContext, obj: number, tio: number, type: number, 
   if (cp && cellSize > 0 && to >= 0 && rows * columns <= 1_000_000)
     for (let i = 0; i < rows * columns; i++) cells.push(a.strAt(a.u32At(cp + i * cellSize + to)));
   const block = r.name(r.names.blocks, a.ptr(tio, type, 'block_header'), '');
-  if (!block)
+  // R2010+ tables: LibreDWG decodes neither the cells nor the block reference nor the insertion
+  // point; the proxy graphics AutoCAD saves with the table are its drawing of it.
+  const graphics = block ? undefined : r.graphics(obj);
+  if (!block && !graphics)
     r.warnings.push(
-      `ACAD_TABLE ${hex(r.a.w.dwg_obj_get_handle_value(obj))}: LibreDWG does not decode this table's geometry (R2010+ tables); it is not drawn`,
+      `ACAD_TABLE ${hex(r.a.w.dwg_obj_get_handle_value(obj))}: LibreDWG does not decode this table's geometry (R2010+ tables) and it has no proxy graphics; it is not drawn`,
     );
-  return {
+  const e: TableEntity = {
     ...r.base(obj, tio, type, owner),
     type: 'ACAD_TABLE',
     block,
@@ -73,4 +76,6 @@ export function table(r: EntityContext, obj: number, tio: number, type: number, 
     columnWidths: cw && columns <= 100_000 ? a.doublesAt(cw, columns) : [],
     cells,
   };
+  if (graphics) e.graphics = graphics;
+  return e;
 }

@@ -51,6 +51,8 @@ export interface EntityContext {
   structColor(tio: number, type: number, field: string): Color;
   /** A table record's name by the handle a reference points at, else `def`. */
   name(map: Map<number, string>, ref: number, def: string): string;
+  /** The entity's proxy graphics (AutoCAD's own drawing of it, the common entity data's preview) as hex. */
+  graphics(obj: number): string | undefined;
   /** Sub-entities (vertices, attributes) of a POLYLINE or INSERT, in order. */
   owned(obj: number, tio: number, type: number, arrayField: string, firstField: string, lastField: string): number[];
 }

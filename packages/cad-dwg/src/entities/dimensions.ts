@@ -1,5 +1,5 @@
 /** DIMENSION (the fixed types and the ARC_DIMENSION / LARGE_RADIAL_DIMENSION classes) and LEADER. */
-import type { DimensionEntity, Entity, LeaderEntity } from '@xcad/cad/model';
+import type { DimensionEntity, Entity, LeaderEntity, ToleranceEntity } from '@xcad/cad/model';
 import type { Vec3 } from '@xcad/cad/geom';
 import { hex, RAD2DEG } from '../access';
 import { T } from '../types';
@@ -140,4 +140,18 @@ function r2010Flags(r: EntityContext, tio: number, type: number, e: LeaderEntity
     e.hooklineDirection = 0;
     e.arrowhead = t < 256;
   }
+}
+
+/** TOLERANCE: the feature control frame's text, insertion and X direction, by its dimension style. */
+export function tolerance(r: EntityContext, obj: number, tio: number, type: number, owner: Owner): ToleranceEntity {
+  const a = r.a;
+  const dir = a.p3(tio, type, 'x_direction');
+  return {
+    ...r.base(obj, tio, type, owner),
+    type: 'TOLERANCE',
+    style: r.name(r.names.dimstyles, a.ptr(tio, type, 'dimstyle'), 'STANDARD'),
+    insertion: a.p3(tio, type, 'ins_pt'),
+    direction: isZero(dir) ? [1, 0, 0] : dir,
+    text: a.str(tio, type, 'text_value'),
+  };
 }

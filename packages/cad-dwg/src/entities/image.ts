@@ -1,5 +1,6 @@
 /** IMAGE and WIPEOUT: the raster frame and its clip boundary. */
-import type { ImageEntity } from '@xcad/cad/model';
+import type { ImageEntity, Ole2FrameEntity } from '@xcad/cad/model';
+import type { Vec3 } from '@xcad/cad/geom';
 import { hex } from '../access';
 import type { EntityContext, Owner } from './context';
 
@@ -31,4 +32,26 @@ export function image(r: EntityContext, obj: number, tio: number, type: number, 
   const def = a.refHandle(a.ptr(tio, type, 'imagedef'));
   if (def) e.imageDefHandle = hex(def);
   return e;
+}
+
+/** Largest OLE object kept (bytes): a bigger one is drawn as its frame. */
+const MAX_OLE_BYTES = 16 << 20;
+
+/**
+ * OLE2FRAME: the object data as DXF writes it (after a 2-byte tag, the frame's corners as four
+ * points: upper left, upper right, lower right, lower left; the compound document from byte 128).
+ */
+export function ole2frame(r: EntityContext, obj: number, tio: number, type: number, owner: Owner): Ole2FrameEntity {
+  const a = r.a;
+  const size = a.u32(tio, type, 'data_size');
+  const ptr = a.ptr(tio, type, 'data');
+  const ok = ptr !== 0 && size >= 66 && size <= MAX_OLE_BYTES;
+  const corner = (k: number): Vec3 => (ok ? a.p3At(ptr + 2 + 24 * k) : [0, 0, 0]);
+  return {
+    ...r.base(obj, tio, type, owner),
+    type: 'OLE2FRAME',
+    corner1: corner(0),
+    corner2: corner(2),
+    data: ok ? a.hexAt(ptr, size) : '',
+  };
 }

@@ -331,7 +331,7 @@ export class EntityReader implements EntityContext {
     const dxfType = dxfName || this.unknownType(obj, type);
     this.unknown.set(dxfType, (this.unknown.get(dxfType) ?? 0) + 1);
     const unknown: Entity = { ...this.base(obj, tio, type, owner), type: 'UNKNOWN', dxfType };
-    const graphics = this.proxyGraphics(obj);
+    const graphics = this.graphics(obj);
     if (graphics) unknown.graphics = graphics;
     return unknown;
   }
@@ -340,7 +340,7 @@ export class EntityReader implements EntityContext {
    * The proxy entity graphics of a custom or proxy entity (LibreDWG's common entity `preview`,
    * e.g. TArch's TCH_WALL, AEC_WALL) as hex, as the DXF reader keeps the 310 groups.
    */
-  private proxyGraphics(obj: number): string | undefined {
+  graphics(obj: number): string | undefined {
     let bytes: Uint8Array | null | undefined;
     try {
       const r = this.w.dwg_entity_get_preview?.(obj);

@@ -8,13 +8,13 @@ import { T } from '../types';
 import { insert, table } from './blocks';
 import type { ReadEntity } from './context';
 import { lwpolyline, mline, polyline, spline } from './curves';
-import { dimension, leader } from './dimensions';
+import { dimension, leader, tolerance } from './dimensions';
 import { face3d, mesh, solid } from './faces';
 import { hatch } from './hatch';
-import { image } from './image';
+import { image, ole2frame } from './image';
 import { arc, circle, ellipse, line, point, xline } from './lines';
 import { mleader } from './mleader';
-import { mtext, text } from './text';
+import { mtext, shape, text } from './text';
 import { viewport } from './viewport';
 
 export const ENTITY_READERS: ReadonlyMap<number | string, ReadEntity | null> = new Map<number | string, ReadEntity | null>([
@@ -59,6 +59,9 @@ export const ENTITY_READERS: ReadonlyMap<number | string, ReadEntity | null> = n
   [T.LEADER, leader],
   [T.HATCH, hatch],
   [T.VIEWPORT, viewport],
+  [T.TOLERANCE, tolerance],
+  [T.SHAPE, shape],
+  [T.OLE2FRAME, ole2frame],
   // Classes: drawn like the fixed DIMENSION types by their block, with the DXF 70 type they stand for.
   ['ARC_DIMENSION', (r, obj, tio, type, owner) => dimension(r, obj, tio, type, owner, 5)],
   ['LARGE_RADIAL_DIMENSION', (r, obj, tio, type, owner) => dimension(r, obj, tio, type, owner, 4)],

@@ -1,6 +1,6 @@
 /** TEXT, ATTDEF (and the ATTRIBs an INSERT reads through textBase), MTEXT. */
-import type { MTextEntity, TextEntity } from '@xcad/cad/model';
-import { RAD2DEG } from '../access';
+import type { MTextEntity, ShapeEntity, TextEntity } from '@xcad/cad/model';
+import { hex, RAD2DEG } from '../access';
 import { T } from '../types';
 import type { EntityContext, Owner } from './context';
 
@@ -88,5 +88,24 @@ export function mtext(r: EntityContext, obj: number, tio: number, type: number, 
       heights,
     };
   }
+  return e;
+}
+
+/** SHAPE: a shape of the shape file a text style loads, by number (DXF gives its name instead). */
+export function shape(r: EntityContext, obj: number, tio: number, type: number, owner: Owner): ShapeEntity {
+  const a = r.a;
+  const e: ShapeEntity = {
+    ...r.base(obj, tio, type, owner),
+    type: 'SHAPE',
+    insertion: a.p3(tio, type, 'ins_pt'),
+    size: a.d(tio, type, 'scale', 1),
+    name: '',
+    shapeNumber: a.u16(tio, type, 'style_id'),
+    rotation: a.d(tio, type, 'rotation') * RAD2DEG,
+    widthFactor: a.d(tio, type, 'width_factor', 1) || 1,
+    oblique: a.d(tio, type, 'oblique_angle') * RAD2DEG,
+  };
+  const style = a.refHandle(a.ptr(tio, type, 'style'));
+  if (style) e.styleHandle = hex(style);
   return e;
 }

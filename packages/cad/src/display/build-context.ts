@@ -10,7 +10,8 @@ import { limitsOf, type EngineLimits } from '../limits';
 import { defaultFontProvider, type FontProvider } from '../text/fonts';
 import { aciColor, FOREGROUND } from '../geom/color';
 import { clipLine } from '../geom/clip';
-import type { DashPattern, FillOptions, StrokeOptions } from './context';
+import type { DashPattern, FillOptions, LinetypeMark, StrokeOptions } from './context';
+import { drawMark, linetypeMarks } from './linetype-marks';
 import { dashPolyline } from './dash';
 import { HANDLERS, type BuildContext, type DrawEntity } from './handlers';
 import { ListWriter } from './list';
@@ -94,6 +95,8 @@ export class Builder implements BuildContext {
   private readonly rootScope: Scope;
   private scope: Scope;
   private readonly xrefScopes = new Map<string, Scope>();
+  /** The shapes and texts of complex linetypes, per linetype (null: none). */
+  private marks = new Map<Linetype, (LinetypeMark | undefined)[] | null>();
   private baseTolerance: number;
   private ltFactor = 1;
   private points = 0;
@@ -240,8 +243,15 @@ export class Builder implements BuildContext {
     const scale = global * (e.ltscale > 0 ? e.ltscale : 1) * celt * this.ltFactor;
     const dashes = lt.elements.map((el) => el.length * scale);
     const total = dashes.reduce((s, d) => s + Math.abs(d), 0);
-    if (!(total > 0) || !dashes.some((d) => d < 0)) return null;
-    return { dashes, total };
+    if (!(total > 0)) return null;
+    let marks = this.marks.get(lt);
+    if (marks === undefined) {
+      marks = linetypeMarks(this.drawing, this.fonts, lt) ?? null;
+      this.marks.set(lt, marks);
+    }
+    // Without gaps a pattern draws as a continuous line, unless it carries shapes (TRACKS' ties).
+    if (marks) return { dashes, total, marks, markScale: scale };
+    return dashes.some((d) => d < 0) ? { dashes, total } : null;
   }
 
   tolerance(m: Mat): number {
@@ -324,7 +334,21 @@ export class Builder implements BuildContext {
       const world: DashPattern = { dashes: pattern.dashes.map((d) => d * s), total: pattern.total * s };
       // Dashes shorter than the tolerance cannot be seen: draw the line continuous.
       if (world.total > this.baseTolerance * 4) {
-        dashPolyline(w, world, options?.restartAtVertices ?? false, this.baseTolerance, (run) => this.out.strokeWorld(style, run));
+        const marks = pattern.marks;
+        const f = s * (pattern.markScale ?? 1);
+        dashPolyline(
+          w,
+          world,
+          options?.restartAtVertices ?? false,
+          this.baseTolerance,
+          (run) => this.out.strokeWorld(style, run),
+          marks
+            ? (i, x, y, ux, uy) => {
+                const mark = marks[i];
+                if (mark) drawMark(this, style, mark, x, y, ux, uy, f);
+              }
+            : undefined,
+        );
         return;
       }
     }

@@ -8,7 +8,7 @@
  * `ctx.ocs(entity, elevation)` for 2D entities (OCS → current block space → world) or use
  * `ctx.matrix` for entities given in WCS (LINE, 3D polylines, 3DFACE, ...).
  */
-import type { AttachedImage, Drawing, Entity, EntityBase } from '../model';
+import type { AttachedImage, Drawing, Entity, EntityBase, TextStyle } from '../model';
 import type { Mat } from '../geom/matrix';
 import type { BuildWarning, Gradient, TextPrimitive } from './types';
 import type { FontProvider } from '../text/fonts';
@@ -18,6 +18,28 @@ import type { FontRef } from '../text/fonts';
 export interface DashPattern {
   dashes: number[];
   total: number;
+  /**
+   * Complex linetypes: per element, the shape or text drawn where that element ends (undefined:
+   * none), in the linetype's own units; `markScale` maps them to entity units like the dashes.
+   */
+  marks?: (LinetypeMark | undefined)[];
+  markScale?: number;
+}
+
+/** A shape or text of a complex linetype element, in linetype units. */
+export interface LinetypeMark {
+  /** X along the line, Y across it, from where the element ends. */
+  dx: number;
+  dy: number;
+  /** Radians: from the line's direction, or from the X axis when `absolute`. */
+  rotation: number;
+  absolute: boolean;
+  /** A shape's strokes (x, y pairs), already scaled by the element's scale. */
+  strokes?: number[][];
+  /** A text, its style and height. */
+  text?: string;
+  style?: TextStyle;
+  height?: number;
 }
 
 export interface StrokeOptions {

@@ -9,7 +9,15 @@ const MAX_DASHES = 20_000;
  * run. Dots (zero-length elements) become runs `dot` long. With `restart`, every segment starts the
  * pattern afresh (LWPOLYLINE without linetype generation).
  */
-export function dashPolyline(w: number[], pattern: DashPattern, restart: boolean, dot: number, emit: (run: number[]) => void): void {
+export function dashPolyline(
+  w: number[],
+  pattern: DashPattern,
+  restart: boolean,
+  dot: number,
+  emit: (run: number[]) => void,
+  /** Called where an element ends (complex linetypes draw its shape or text there), with the line's direction. */
+  mark?: (element: number, x: number, y: number, ux: number, uy: number) => void,
+): void {
   const n = w.length >> 1;
   let length = 0;
   for (let i = 1; i < n; i++)
@@ -23,8 +31,9 @@ export function dashPolyline(w: number[], pattern: DashPattern, restart: boolean
   let left = Math.abs(els[0] as number) || dot;
   let run: number[] | null = (els[0] as number) >= 0 ? [w[0] as number, w[1] as number] : null;
   const penDown = (): boolean => (els[idx] as number) >= 0;
-  const next = (x: number, y: number): void => {
+  const next = (x: number, y: number, ux: number, uy: number): void => {
     if (run && run.length >= 4) emit(run);
+    if (mark) mark(idx, x, y, ux, uy);
     idx = (idx + 1) % els.length;
     const v = els[idx] as number;
     left = v === 0 ? dot : Math.abs(v);
@@ -50,7 +59,7 @@ export function dashPolyline(w: number[], pattern: DashPattern, restart: boolean
       y0 += uy * left;
       seg -= left;
       if (penDown() && run) (run as number[]).push(x0, y0);
-      next(x0, y0);
+      next(x0, y0, ux, uy);
     }
     left -= seg;
     if (penDown() && run) (run as number[]).push(x1, y1);

@@ -13,6 +13,14 @@ import { drawImage } from './image';
 import { drawLeader, drawMLeader } from './leader';
 import { drawProxyGraphics } from './proxy';
 import { drawTable } from './table';
+import { drawTolerance } from './tolerance';
+import { drawShape } from './shapes';
+import { drawOle2Frame } from './ole';
+
+/** A TArch (天正) custom object type: TCH_WALL, TCH_OPENING, ... */
+export function isTArch(dxfType: string): boolean {
+  return /^TCH_/i.test(dxfType);
+}
 
 /** What the builder does beyond the DrawContext every handler gets: block references, construction lines, counts. */
 export interface BuildContext extends DrawContext {
@@ -45,6 +53,9 @@ export const HANDLERS = {
   RAY: (e, ctx) => ctx.addXline(e),
   // Drawn by the layout pass that looks through it.
   VIEWPORT: () => false,
+  TOLERANCE: drawTolerance,
+  SHAPE: drawShape,
+  OLE2FRAME: drawOle2Frame,
   UNKNOWN: (e, ctx) => {
     // Custom objects (TArch, AEC, ...) saved with proxy graphics: draw those.
     if (e.graphics && drawProxyGraphics(e, ctx)) {
@@ -52,7 +63,14 @@ export const HANDLERS = {
       return false;
     }
     ctx.skip(e.dxfType);
-    ctx.warn({ code: 'unsupported-entity', subject: e.dxfType, message: `${e.dxfType} entities are not drawn` });
+    ctx.warn({
+      code: 'unsupported-entity',
+      subject: e.dxfType,
+      // TArch (天正) objects saved without proxy graphics: only TArch draws them; its T3 export turns them into plain entities.
+      message: isTArch(e.dxfType)
+        ? `${e.dxfType} entities are not drawn: 天正对象（无代理图形），请在天正软件中另存为 T3 格式后再打开`
+        : `${e.dxfType} entities are not drawn`,
+    });
     return false;
   },
 } satisfies { [K in EntityType]: DrawEntity<EntityOf<K>> };

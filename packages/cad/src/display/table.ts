@@ -2,9 +2,11 @@
  * ACAD_TABLE: drawn from its anonymous block when present (what AutoCAD saves: the grid lines and
  * the cell MTEXTs, relative to the table's insertion point); otherwise the grid is built from the
  * row heights and column widths, downwards and to the right of the insertion point (the table's
- * top-left corner), with the cell texts centred in their cells.
+ * top-left corner), with the cell texts centred in their cells. An R2010+ DWG table, whose block
+ * and cells the DWG reader cannot take, is drawn from the proxy graphics AutoCAD saves with it.
  */
-import type { TableEntity } from '../model';
+import type { TableEntity, UnknownEntity } from '../model';
+import { drawProxyGraphics } from './proxy';
 import type { EntityHandler } from './context';
 import { virtualMText } from './dimension';
 import { multiply, translation } from '../geom/matrix';
@@ -18,6 +20,8 @@ export const drawTable: EntityHandler<TableEntity> = (e, ctx) => {
     ctx.drawBlock(block.name, multiply(ctx.ocs(e), translation(x, y, z)), e);
     return;
   }
+  // R2010+ DWG tables (block and cells not decoded): AutoCAD's own drawing, kept as proxy graphics.
+  if (e.graphics && drawProxyGraphics(asProxy(e), ctx)) return;
   const heights = e.rowHeights.filter((h) => Number.isFinite(h) && h > 0);
   const widths = e.columnWidths.filter((w) => Number.isFinite(w) && w > 0);
   if (!heights.length || !widths.length) return;
@@ -63,6 +67,19 @@ export const drawTable: EntityHandler<TableEntity> = (e, ctx) => {
     top -= h;
   }
 };
+
+const proxies = new WeakMap<TableEntity, UnknownEntity>();
+
+/** The table as the proxy painter takes it (one per table, so its decoded bytes are kept). */
+function asProxy(e: TableEntity): UnknownEntity {
+  let p = proxies.get(e);
+  if (!p) {
+    const { type: _type, block: _b, insertion: _i, rows: _r, columns: _c, rowHeights: _h, columnWidths: _w, cells: _cells, ...base } = e;
+    p = { ...base, type: 'UNKNOWN', dxfType: 'ACAD_TABLE' };
+    proxies.set(e, p);
+  }
+  return p;
+}
 
 /**
  * One text per cell, row-major, or null when the stored list does not fit the grid. Newer files

@@ -199,6 +199,19 @@ export function decodeTextCodes(s: string): TextSegment[] {
   return out;
 }
 
+/** One line of text in `style` with its baseline start at the origin of `base` (text space → world): a complex linetype's text. */
+export function emitTextLine(
+  ctx: DrawContext,
+  styleIndex: number,
+  style: TextStyle | undefined,
+  text: string,
+  height: number,
+  base: Affine2D,
+): void {
+  if (!(height > 0) || !text) return;
+  emitShaped(ctx, styleIndex, base, 0, 0, shapeText(ctx, style, text, height, style?.widthFactor || 1, style?.oblique || 0));
+}
+
 export const drawText: EntityHandler<TextEntity> = (e, ctx) => {
   const raw = e.type === 'ATTDEF' ? (e.tag ?? '') : e.text;
   if (!raw) return;

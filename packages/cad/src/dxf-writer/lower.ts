@@ -141,6 +141,19 @@ export class Lowering {
         this.note('ACAD_TABLE', 'block', 'written as a reference to its table block');
         return [this.insert(e, b.name, e.insertion)];
       }
+      case 'TOLERANCE':
+      case 'SHAPE':
+      case 'OLE2FRAME': {
+        // Written as what the display draws (frame lines, symbols and text; the shape's strokes; the
+        // OLE frame and its preview picture): the writer has no encoding of its own for them.
+        const g = this.graphics?.draw(e);
+        if (g?.length) {
+          this.note(e.type, 'graphics', 'written as its lines, fills and text');
+          return this.lowerAll(g);
+        }
+        this.note(e.type, 'no-graphics', 'left out (nothing of it could be drawn)');
+        return [];
+      }
       case 'MLINE': {
         this.note('MLINE', 'polyline', 'written as one polyline per element line');
         const count = Math.max(0, ...e.vertices.map((v) => v.params.length));

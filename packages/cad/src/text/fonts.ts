@@ -96,6 +96,8 @@ export interface FontProvider {
    * the style's font lacks to a fallback. Providers without it are used through `resolve` alone.
    */
   runs?(style: TextStyle | undefined, text: string, override?: FontOverride): FontRun[];
+  /** A shape file (.shx) by the name a text style gives ('ltypeshp.shx', 'es'); undefined when not found. */
+  shapeFile?(name: string): ShxFont | undefined;
 }
 
 /** What a platform offers the provider: font files (Node: the file system; browser: nothing or fetched bytes). */
@@ -613,6 +615,12 @@ class CoreFontProvider implements FontProvider {
     const key = name.toLowerCase();
     if (name && !this.substituted.has(key))
       this.substituted.set(key, { requested: name, family: sub.family, alike: looksAlike(name, sub, bigFont) });
+  }
+
+  shapeFile(name: string): ShxFont | undefined {
+    const n = name.trim();
+    if (!n) return undefined;
+    return this.loadShxFile(/\.[a-z0-9]+$/i.test(n) ? n : `${n}.shx`) ?? undefined;
   }
 
   private loadShxFile(name: string): ShxFont | null {

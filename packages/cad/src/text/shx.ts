@@ -26,6 +26,10 @@ export interface ShxFont {
   /** Character codes defined (shape 0, the font information, excluded). */
   has(code: number): boolean;
   glyph(code: number): ShxGlyph | undefined;
+  /** Shape files: the number of the shape named `name` (case-insensitive), as a SHAPE entity names it. */
+  codeOf(name: string): number | undefined;
+  /** False when the file has no font information shape (a shape file): glyph units are then 1 / `above` vector units. */
+  fontInfo: boolean;
 }
 
 const MAGIC: Record<string, ShxKind> = {
@@ -147,9 +151,13 @@ export function loadShx(bytes: Uint8Array): ShxFont {
     below = 0,
     width = 0;
   let extended = false;
+  const names = new Map<string, number>();
+  let fontInfo = !!parsed.info;
   for (const [code, rec] of defs) {
     const r = splitName(rec);
+    if (r.name && code !== 0 && !names.has(r.name.toUpperCase())) names.set(r.name.toUpperCase(), code);
     if (code === 0) {
+      fontInfo = true;
       name = r.name;
       above = r.bytes[0] ?? 0;
       below = r.bytes[1] ?? 0;
@@ -413,6 +421,8 @@ export function loadShx(bytes: Uint8Array): ShxFont {
     above,
     below,
     ranges: parsed.ranges,
+    fontInfo,
+    codeOf: (n) => names.get(n.trim().toUpperCase()),
     has: (code) => code !== 0 && shapes.has(code),
     glyph(code) {
       let g = cache.get(code);

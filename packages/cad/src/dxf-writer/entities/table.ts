@@ -2,7 +2,7 @@
  * The one table the writer follows: entity type → the function that writes it. Every EntityType
  * has an entry (`satisfies` makes a new type fail to compile until it is written or explicitly
  * left to lower.ts); null: lowering replaces the type before it gets here (MLINE, MULTILEADER,
- * ACAD_TABLE) or leaves it out (UNKNOWN).
+ * ACAD_TABLE, TOLERANCE, SHAPE, OLE2FRAME: their graphics) or leaves it out (UNKNOWN).
  */
 import type { Entity, EntityOf, EntityType } from '../../model';
 import type { Groups } from '../encode';
@@ -48,5 +48,8 @@ export const DXF_WRITERS = {
   MLINE: null,
   MULTILEADER: null,
   ACAD_TABLE: null,
+  TOLERANCE: null,
+  SHAPE: null,
+  OLE2FRAME: null,
   UNKNOWN: null,
 } satisfies { [K in EntityType]: WriteEntity<EntityOf<K>> | null };

@@ -82,3 +82,8 @@ function dimStyleOverrides(r: DxfRecord): Record<number, number | string> | unde
   }
   return out;
 }
+
+/** TOLERANCE (AcDbFcf): dimension style (3), insertion (10), text (1), X direction (11). */
+export function tolerance(r: DxfRecord): Entity {
+  return mk(r, { type: 'TOLERANCE', style: r.str(3), insertion: r.pt(10), direction: r.pt(11, [1, 0, 0]), text: r.str(1) });
+}

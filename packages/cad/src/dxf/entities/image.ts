@@ -1,6 +1,6 @@
 /** IMAGE and WIPEOUT: the raster frame and its clip boundary. */
 import type { Entity } from '../../model';
-import type { DxfRecord } from '../record';
+import { asStr, type DxfRecord } from '../record';
 import { mk } from './base';
 
 export function image(r: DxfRecord, type: 'IMAGE' | 'WIPEOUT'): Entity {
@@ -24,4 +24,11 @@ export function image(r: DxfRecord, type: 'IMAGE' | 'WIPEOUT'): Entity {
   const def = r.optStr(340);
   if (def) e.imageDefHandle = def;
   return e;
+}
+
+/** OLE2FRAME (AcDbOle2Frame): corners (10, 11) and the object data (the 310 groups after the 90 size). */
+export function ole2frame(r: DxfRecord): Entity {
+  const parts: string[] = [];
+  for (let i = r.indexOf(310); i >= 0; i = r.indexOf(310, i + 1)) parts.push(asStr(r.vals[i]).trim());
+  return mk(r, { type: 'OLE2FRAME', corner1: r.pt(10), corner2: r.pt(11), data: parts.join('') });
 }

@@ -8,13 +8,13 @@ import type { Entity, EntityType } from '../../model';
 import type { DxfRecord } from '../record';
 import { insert, table } from './blocks';
 import { lwpolyline, mline, polyline, spline } from './curves';
-import { dimension, leader } from './dimensions';
+import { dimension, leader, tolerance } from './dimensions';
 import { mesh, quad } from './faces';
 import { hatch } from './hatch';
-import { image } from './image';
+import { image, ole2frame } from './image';
 import { arc, circle, ellipse, line, point, xline } from './lines';
 import { mleader } from './mleader';
-import { mtext, text } from './text';
+import { mtext, shape, text } from './text';
 import { unknown } from './unknown';
 import { viewport } from './viewport';
 
@@ -55,6 +55,9 @@ const DXF_READERS = {
   IMAGE: (r) => image(r, 'IMAGE'),
   WIPEOUT: (r) => image(r, 'WIPEOUT'),
   VIEWPORT: viewport,
+  TOLERANCE: tolerance,
+  SHAPE: shape,
+  OLE2FRAME: ole2frame,
   UNKNOWN: unknown,
 } satisfies Record<EntityType | Alias, ReadDxf>;
 

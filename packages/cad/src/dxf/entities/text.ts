@@ -1,5 +1,5 @@
 /** TEXT, ATTRIB, ATTDEF (with R2018's embedded MTEXT of a multi-line attribute) and MTEXT. */
-import type { Color, MTextEntity, TextEntity } from '../../model';
+import type { Color, Entity, MTextEntity, TextEntity } from '../../model';
 import type { Vec3 } from '../../geom/vector';
 import { asNum, asStr, type DxfRecord } from '../record';
 import { mk, RAD2DEG } from './base';
@@ -180,4 +180,17 @@ export function mtext(r: DxfRecord): MTextEntity {
     if (!e.width) e.width = g.num(40) ?? 0;
   } else if (colType) e.columns = { type: colType, count: colCount, width: colWidth, gutter, autoHeight, heights };
   return e;
+}
+
+/** SHAPE (AcDbShape): insertion (10), size (40), name (2), rotation (50), width factor (41), oblique (51). */
+export function shape(r: DxfRecord): Entity {
+  return mk(r, {
+    type: 'SHAPE',
+    insertion: r.pt(10),
+    size: r.num(40, 1),
+    name: r.str(2),
+    rotation: r.num(50),
+    widthFactor: r.num(41, 1) || 1,
+    oblique: r.num(51),
+  });
 }
