@@ -7,6 +7,7 @@ import { readDwg } from './dwg-client';
 import { buildScenes } from './display';
 import type { Drawing, Entity } from './model';
 import { change, SAVE_AS_HOWS, SaveAsLog, type SaveAsChange } from './save-as';
+import { graphicsLowering } from './save-as-graphics';
 
 const find = (changes: SaveAsChange[], type: string, how: string): SaveAsChange | undefined =>
   changes.find((c) => c.type === type && c.how === how);
@@ -443,5 +444,32 @@ describe('TrueType text styles', () => {
     expect(style((await readDwg(writeDwg(d, { version: '2018' }).bytes)).drawing)).toMatchObject(want);
     expect(style((await readDwg(writeDwg(d, { version: '2004' }).bytes)).drawing)).toMatchObject(want);
     expect(style(readDxf(writeDxf(d, { version: 'R12' }).bytes).drawing)?.font).toBe('Arial.ttf');
+  });
+});
+
+describe('a feature control frame (TOLERANCE) kept where the version holds one', () => {
+  const fixture = new URL('../test-fixtures/gen_tolerance.dxf', import.meta.url);
+  const tolerances = (d: Drawing) =>
+    d.modelSpace
+      .filter((e): e is Extract<Entity, { type: 'TOLERANCE' }> => e.type === 'TOLERANCE')
+      .map((e) => ({ text: e.text, style: e.style.toUpperCase(), at: e.insertion.map((v) => Math.round(v * 1000) / 1000), dir: e.direction }));
+
+  it('writes it as itself in DXF 2000+ and DWG, read back the same, and as its graphics in R12', async () => {
+    const { readFileSync } = await import('node:fs');
+    const source = readDxf(new Uint8Array(readFileSync(fixture))).drawing;
+    const original = tolerances(source);
+    expect(original.length).toBeGreaterThan(0);
+
+    const dxf = writeDxf(source, { version: '2004' });
+    expect(dxf.changes.find((c) => c.type === 'TOLERANCE')).toBeUndefined();
+    expect(tolerances(readDxf(dxf.bytes).drawing)).toEqual(original);
+
+    const dwg = writeDwg(source, { version: '2004' });
+    expect(dwg.changes.find((c) => c.type === 'TOLERANCE')).toBeUndefined();
+    expect(tolerances((await readDwg(dwg.bytes)).drawing)).toEqual(original);
+
+    const r12 = writeDxf(source, { version: 'R12', graphics: graphicsLowering(source) });
+    expect(r12.changes.find((c) => c.type === 'TOLERANCE')?.outcome).toBe('lowered');
+    expect(tolerances(readDxf(r12.bytes).drawing)).toEqual([]);
   });
 });

@@ -681,6 +681,8 @@ function typeOf(p: Placed, ctx: EntityContext): number {
       return dimensionType(e);
     case 'LEADER':
       return OT.LEADER;
+    case 'TOLERANCE':
+      return OT.TOLERANCE;
     case 'HATCH':
       return OT.HATCH;
     case 'VIEWPORT':
@@ -816,6 +818,12 @@ export function encodeEntity(p: Placed, ctx: EntityContext, vertexOf?: { pl: Pol
     case 'LEADER':
       leader(o, ctx, e);
       break;
+    case 'TOLERANCE':
+      // AcDbFcf from R2000: place, X direction, extrusion, the frame's text; its dimension style.
+      o.d.bd3(e.insertion).bd3(e.direction).bd3(e.extrusion);
+      o.t(e.text);
+      o.ref(Ref.HardPointer, ctx.dimstyle(e.style));
+      break;
     case 'HATCH':
       hatch(o, ctx, e);
       break;
@@ -856,6 +864,7 @@ export const NATIVE_TYPES = new Set([
   'INSERT',
   'DIMENSION',
   'LEADER',
+  'TOLERANCE',
   'HATCH',
   'VIEWPORT',
   'RAY',

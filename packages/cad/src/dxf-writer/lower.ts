@@ -144,6 +144,8 @@ export class Lowering {
       case 'TOLERANCE':
       case 'SHAPE':
       case 'OLE2FRAME': {
+        // R13 and later hold a feature control frame itself; R12 gets what the display draws.
+        if (e.type === 'TOLERANCE' && !r12) break;
         // Written as what the display draws (frame lines, symbols and text; the shape's strokes; the
         // OLE frame and its preview picture): the writer has no encoding of its own for them.
         const g = this.graphics?.draw(e);

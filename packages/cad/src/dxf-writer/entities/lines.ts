@@ -1,7 +1,7 @@
-/** The simple curves: LINE, POINT, CIRCLE, ARC, ELLIPSE, XLINE and RAY. */
+/** The simple curves: LINE, POINT, CIRCLE, ARC, ELLIPSE, XLINE and RAY; and TOLERANCE, a frame placed by a point and a direction. */
 import type { EntityOf } from '../../model';
 import type { Groups } from '../encode';
-import { common, extrusion, sub, thickness, type EntityWriterContext } from './common';
+import { common, dimstyle, extrusion, sub, thickness, type EntityWriterContext } from './common';
 
 export function writeLine(w: EntityWriterContext, out: Groups, e: EntityOf<'LINE'>, owner: string, paper: boolean): void {
   common(w, out, e, 'LINE', owner, paper);
@@ -42,4 +42,13 @@ export function writeXline(w: EntityWriterContext, out: Groups, e: EntityOf<'XLI
   common(w, out, e, e.type, owner, paper);
   sub(w, out, e.type === 'XLINE' ? 'AcDbXline' : 'AcDbRay');
   out.pt(10, e.base).pt(11, e.direction);
+}
+
+/** A feature control frame (R13 and later): its dimension style, place, direction and text as read. */
+export function writeTolerance(w: EntityWriterContext, out: Groups, e: EntityOf<'TOLERANCE'>, owner: string, paper: boolean): void {
+  common(w, out, e, 'TOLERANCE', owner, paper);
+  sub(w, out, 'AcDbFcf');
+  dimstyle(w, out, e.style);
+  out.pt(10, e.insertion).g(1, e.text).pt(11, e.direction);
+  extrusion(out, e);
 }

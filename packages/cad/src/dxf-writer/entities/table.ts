@@ -2,7 +2,7 @@
  * The one table the writer follows: entity type → the function that writes it. Every EntityType
  * has an entry (`satisfies` makes a new type fail to compile until it is written or explicitly
  * left to lower.ts); null: lowering replaces the type before it gets here (MLINE, MULTILEADER,
- * ACAD_TABLE, TOLERANCE, SHAPE, OLE2FRAME: their graphics) or leaves it out (UNKNOWN).
+ * ACAD_TABLE, SHAPE, OLE2FRAME, and TOLERANCE in R12: their graphics) or leaves it out (UNKNOWN).
  */
 import type { Entity, EntityOf, EntityType } from '../../model';
 import type { Groups } from '../encode';
@@ -13,7 +13,7 @@ import { writeDimension, writeLeader } from './dimensions';
 import { writeMesh, writeQuad } from './faces';
 import { writeHatch } from './hatch';
 import { writeImage } from './image';
-import { writeCircle, writeEllipse, writeLine, writePoint, writeXline } from './lines';
+import { writeCircle, writeEllipse, writeLine, writePoint, writeTolerance, writeXline } from './lines';
 import { writeMText, writeText } from './text';
 import { writeViewport } from './viewport';
 
@@ -48,7 +48,7 @@ export const DXF_WRITERS = {
   MLINE: null,
   MULTILEADER: null,
   ACAD_TABLE: null,
-  TOLERANCE: null,
+  TOLERANCE: writeTolerance,
   SHAPE: null,
   OLE2FRAME: null,
   UNKNOWN: null,
