@@ -748,6 +748,21 @@ export interface UnknownEntity extends EntityBase {
   graphics?: string;
 }
 
+/**
+ * A 3DSOLID, REGION, BODY or surface (PLANESURFACE, EXTRUDEDSURFACE, ...): its ACIS modeler data,
+ * which display/acis.ts reads for the edges AutoCAD's 2D wireframe draws. Neither is set when the
+ * entity is empty or its data could not be taken from the file.
+ */
+export interface AcisEntity extends EntityBase {
+  type: 'ACIS';
+  /** The DXF type: 3DSOLID, REGION, BODY, PLANESURFACE, ... */
+  dxfType: string;
+  /** SAT text, deciphered (DXF groups 1/3 and DWG up to R2010). */
+  sat?: string;
+  /** SAB binary as hex (R2013 and later: the DXF ACDSDATA section, the DWG where LibreDWG gives it). */
+  sab?: string;
+}
+
 export type Entity =
   | LineEntity
   | PointEntity
@@ -771,6 +786,7 @@ export type Entity =
   | ViewportEntity
   | MLineEntity
   | MeshEntity
+  | AcisEntity
   | UnknownEntity;
 
 export type EntityType = Entity['type'];

@@ -5,6 +5,7 @@
  */
 import type { Entity, EntityOf, EntityType, InsertEntity, XLineEntity } from '../model';
 import type { DrawContext } from './context';
+import { drawAcis } from './acis';
 import { CURVES } from './curves';
 import { drawMText, drawText } from './text';
 import { drawDimension } from './dimension';
@@ -45,6 +46,8 @@ export const HANDLERS = {
   RAY: (e, ctx) => ctx.addXline(e),
   // Drawn by the layout pass that looks through it.
   VIEWPORT: () => false,
+  // 3DSOLID, REGION, BODY, surfaces: the edges of their modeler data.
+  ACIS: drawAcis,
   UNKNOWN: (e, ctx) => {
     // Custom objects (TArch, AEC, ...) saved with proxy graphics: draw those.
     if (e.graphics && drawProxyGraphics(e, ctx)) {

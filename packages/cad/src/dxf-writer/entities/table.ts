@@ -48,5 +48,6 @@ export const DXF_WRITERS = {
   MLINE: null,
   MULTILEADER: null,
   ACAD_TABLE: null,
+  ACIS: null,
   UNKNOWN: null,
 } satisfies { [K in EntityType]: WriteEntity<EntityOf<K>> | null };

@@ -6,6 +6,7 @@
  */
 import type { Entity, EntityType } from '../../model';
 import type { DxfRecord } from '../record';
+import { acis, ACIS_TYPES } from './acis';
 import { insert, table } from './blocks';
 import { lwpolyline, mline, polyline, spline } from './curves';
 import { dimension, leader } from './dimensions';
@@ -55,11 +56,13 @@ const DXF_READERS = {
   IMAGE: (r) => image(r, 'IMAGE'),
   WIPEOUT: (r) => image(r, 'WIPEOUT'),
   VIEWPORT: viewport,
+  ACIS: acis,
   UNKNOWN: unknown,
 } satisfies Record<EntityType | Alias, ReadDxf>;
 
 /** A Map, not the object: a record named like an Object.prototype member must not find one. */
-const BY_NAME = new Map<string, ReadDxf>(Object.entries(DXF_READERS));
+const BY_NAME = new Map<string, ReadDxf>([...Object.entries(DXF_READERS), ...ACIS_TYPES.map((t): [string, ReadDxf] => [t, acis])]);
+BY_NAME.delete('ACIS');
 
 /** Builds a model entity from a record; UNKNOWN for types this reader does not model. */
 export function buildEntity(r: DxfRecord): Entity {
