@@ -495,11 +495,10 @@ function readBs3(d: Tok[], k: number, rational: boolean): { degree: number; knot
     for (let j = 0; j < mult; j++) knots.push(v);
   }
   // ACIS writes the end knots degree times; a standard clamped vector has them degree + 1 times.
-  if (knots[0] !== knots[degree]) {
-    /* not clamped: keep as is */
-  } else if (knots.length >= 2) {
+  const last = knots.length - 1;
+  if (knots[0] === knots[degree - 1] && knots[last] === knots[last - degree + 1]) {
     knots.unshift(knots[0] as number);
-    knots.push(knots[knots.length - 1] as number);
+    knots.push(knots[last + 1] as number);
   }
   const nCtrl = knots.length - degree - 1;
   if (nCtrl < degree + 1) throw new AcisError('bad spline data');
