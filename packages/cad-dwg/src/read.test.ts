@@ -48,8 +48,15 @@ describe('DWG reader: entities of the ACadSharp R2000 sample', () => {
     expect(drawing.header.codePage).toBe('ANSI_1252');
     expect(drawing.header.encoding).toBe('windows-1252');
     expect(drawing.modelSpace).toHaveLength(163);
-    expect(drawing.stats.unknown).toEqual({ TOLERANCE: 3, SHAPE: 1, PDFUNDERLAY: 1, '3DSOLID': 2, REGION: 1 });
-    expect(warnings.join('\n')).toMatch(/8 entities of unsupported types kept as UNKNOWN/);
+    expect(drawing.stats.unknown).toEqual({ TOLERANCE: 3, SHAPE: 1, PDFUNDERLAY: 1 });
+    expect(warnings.join('\n')).toMatch(/5 entities of unsupported types kept as UNKNOWN/);
+    // The solids and the region keep their SAT text (deciphered by LibreDWG).
+    const solids = drawing.modelSpace.filter((e) => e.type === 'ACIS');
+    expect(solids.map((e) => (e.type === 'ACIS' ? [e.dxfType, e.sat?.slice(0, 3)] : null))).toEqual([
+      ['3DSOLID', '400'],
+      ['REGION', '400'],
+      ['3DSOLID', '400'],
+    ]);
   });
 
   it('LINE, POINT, CIRCLE', () => {

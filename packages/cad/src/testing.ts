@@ -7,3 +7,4 @@ export * from './hostile.testing';
 export { xclipDxf, type ClipOptions } from './display/xclip-fixture';
 export { dxfText } from './dxf/test-helpers';
 export { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore, type RgbaImage } from './ink-compare';
+export { acisRecord, boxSat, cylinderSat } from './display/acis-fixture';
