@@ -5,7 +5,7 @@
  * Errors: exit 1 for bad input, 2 for bad usage, always ONE line "cad: <reason>" on stderr.
  * Modules that cost start-up time (readers, fonts, back ends) are imported only when needed.
  */
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { ConvertOptions, OutputFormat } from '@xcad/cad/convert';
 import { DWG_VERSION_NAMES, DWG_WRITE_VERSIONS, type DwgVersion } from '@xcad/cad/dwg-writer';
@@ -229,7 +229,7 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   if (v.has('width') && v.has('dpi')) throw new UsageError('give either --width or --dpi, not both');
   if (v.has('layout') && p.flags.has('all-layouts')) throw new UsageError('give either --layout or --all-layouts, not both');
   const { MAX_WIDTH, MAX_DPI } = await import('@xcad/cad/convert');
-  const options: ConvertOptions = { format, name: basename(input) };
+  const options: ConvertOptions = { format, name: basename(input), companion: besideInput(input) };
   const layout = v.get('layout');
   if (layout !== undefined) {
     if (!layout.trim()) throw new UsageError('--layout needs a layout name');
@@ -402,8 +402,8 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
   const count = (type: string): void => {
     counts[type] = (counts[type] ?? 0) + 1;
   };
-  for (const e of drawing.modelSpace) count(e.type === 'UNKNOWN' || e.type === 'ACIS' ? e.dxfType : e.type);
-  for (const l of drawing.layouts) if (!l.isModel) for (const e of l.entities ?? []) count(e.type === 'UNKNOWN' || e.type === 'ACIS' ? e.dxfType : e.type);
+  for (const e of drawing.modelSpace) count(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
+  for (const l of drawing.layouts) if (!l.isModel) for (const e of l.entities ?? []) count(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
   const entityCounts = Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 
   const hex = (rgb: number): string => `#${rgb.toString(16).padStart(6, '0')}`;
@@ -510,4 +510,24 @@ function drawnExtents(
 ): { min: number[]; max: number[] } | null {
   const b = scenes.find((sc) => sc.isModel)?.bounds;
   return b ? { min: [b.minX, b.minY, 0], max: [b.maxX, b.maxY, 0] } : null;
+}
+
+/**
+ * The files a drawing refers to (a PDF underlay's PDF), looked for beside it by their file name,
+ * whatever folder the drawing recorded (Windows or not), the case of the name aside.
+ */
+function besideInput(input: string): (recorded: string) => Promise<Uint8Array | null> {
+  const dir = dirname(resolve(input));
+  let names: string[] | null = null;
+  return async (recorded) => {
+    const want = (recorded.split(/[\\/]/).pop() ?? '').toLowerCase();
+    if (!want) return null;
+    try {
+      names ??= readdirSync(dir);
+      const found = names.find((n) => n.toLowerCase() === want);
+      return found ? new Uint8Array(readFileSync(resolve(dir, found))) : null;
+    } catch {
+      return null;
+    }
+  };
 }

@@ -15,6 +15,7 @@ import { writeDxf, type DxfVersion } from './dxf-writer/writer';
 import { writeDwg, type DwgVersion } from './dwg-writer/writer';
 import type { SaveAsChange } from './save-as';
 import { graphicsLowering } from './save-as-graphics';
+import { attachUnderlays, type CompanionFiles } from './underlay-files';
 
 /** What the back ends take besides the format (paper, orientation, colour, width or dpi, background, JPG quality). */
 export type RenderChoices = Omit<RenderOptions, 'format'>;
@@ -32,6 +33,8 @@ export interface ConvertOptions extends RenderChoices {
   /** File name, for error messages only. */
   name?: string;
   dwgTimeoutMs?: number;
+  /** The files given with the drawing (a PDF underlay's PDF), by the name the drawing recorded. */
+  companion?: CompanionFiles;
 }
 
 export interface ConvertOutput {
@@ -172,6 +175,7 @@ function renderChoices(o: ConvertOptions): RenderChoices {
     fontDirs: _dirs,
     name: _name,
     dwgTimeoutMs: _timeout,
+    companion: _companion,
     ...choices
   } = o;
   return choices;
@@ -266,12 +270,14 @@ export async function prepareConversion(
   checkOptions({ format: 'pdf', ...options });
   const opened = await openDrawing(bytes, options.name, options.dwgTimeoutMs !== undefined ? { dwgTimeoutMs: options.dwgTimeoutMs } : {});
   const fonts = options.fonts ?? (await defaultFonts(options.fontDirs));
+  const loadWarnings: string[] = [];
+  if (options.companion) await attachUnderlays(opened.drawing, options.companion, loadWarnings);
   const build = chooseScenes(opened.drawing, fonts, options);
   return {
     format: opened.format,
     drawing: opened.drawing,
     scenes: build.scenes,
-    warnings: [...opened.warnings, ...build.warnings.map((w) => w.message)],
+    warnings: [...opened.warnings, ...loadWarnings, ...build.warnings.map((w) => w.message)],
     missingFonts: build.missingFonts,
     missingCharacters: build.missingCharacters,
     drawn: build.counts.drawn,

@@ -184,6 +184,8 @@ export interface ImageDef {
   handle: string;
   fileName: string;
   size?: [number, number];
+  /** An underlay's definition (PDFDEFINITION, DWFDEFINITION, DGNDEFINITION): the page or sheet shown. */
+  page?: string;
 }
 
 export interface Drawing {
@@ -763,6 +765,36 @@ export interface AcisEntity extends EntityBase {
   sab?: string;
 }
 
+/**
+ * A PDFUNDERLAY (or DWF / DGN underlay): a page of another file shown under the drawing. Its own
+ * coordinates are the page's, in inches from its lower-left corner, placed by insertion, scale and
+ * rotation in the plane of its extrusion.
+ */
+export interface UnderlayEntity extends EntityBase {
+  type: 'UNDERLAY';
+  /** PDFUNDERLAY, DWFUNDERLAY, DGNUNDERLAY. */
+  dxfType: string;
+  insertion: Vec3;
+  scale: Vec3;
+  /** Degrees. */
+  rotation: number;
+  /** 1 clipping on, 2 underlay on, 4 monochrome, 8 adjusted for the background, 16 clip inverted. */
+  flags: number;
+  contrast: number;
+  fade: number;
+  /** The clip boundary in the underlay's own coordinates: 2 points are the corners of a rectangle. */
+  clipBoundary: [number, number][];
+  /** Its definition object's handle; the file and page resolved from it. */
+  defHandle?: string;
+  fileName?: string;
+  page?: string;
+  /**
+   * Set by the conversion when the file was supplied: the block holding the page's vectors (in the
+   * underlay's own coordinates) and the page's size.
+   */
+  content?: { block: string; width: number; height: number };
+}
+
 export type Entity =
   | LineEntity
   | PointEntity
@@ -787,6 +819,7 @@ export type Entity =
   | MLineEntity
   | MeshEntity
   | AcisEntity
+  | UnderlayEntity
   | UnknownEntity;
 
 export type EntityType = Entity['type'];

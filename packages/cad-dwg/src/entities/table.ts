@@ -6,6 +6,7 @@
  */
 import { T } from '../types';
 import { acis } from './acis';
+import { underlay } from './underlay';
 import { insert, table } from './blocks';
 import type { ReadEntity } from './context';
 import { lwpolyline, mline, polyline, spline } from './curves';
@@ -75,4 +76,8 @@ export const ENTITY_READERS: ReadonlyMap<number | string, ReadEntity | null> = n
   ...['SURFACE', 'PLANESURFACE', 'EXTRUDEDSURFACE', 'LOFTEDSURFACE', 'REVOLVEDSURFACE', 'SWEPTSURFACE', 'NURBSURFACE'].map(
     (name): [string, ReadEntity] => [name, acis],
   ),
+  ...['PDFUNDERLAY', 'DWFUNDERLAY', 'DGNUNDERLAY'].map((name): [string, ReadEntity] => [
+    name,
+    (r, obj, tio, type, owner) => underlay(r, obj, tio, type, owner, name),
+  ]),
 ]);

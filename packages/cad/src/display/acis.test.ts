@@ -91,7 +91,9 @@ describe('ACIS modeler data', () => {
     const c = w.curves[0];
     expect(c?.kind).toBe('spline');
     const b = build({ entities: acisRecord('BODY', splineSat()) });
-    const pts = subpaths(b.scenes[0]?.list ?? { primitives: [] }).flatMap((s) => s.points) as [number, number][];
+    const list = b.scenes[0]?.list;
+    if (!list) throw new Error('no scene');
+    const pts = subpaths(list).flatMap((s) => s.points);
     // Degree 2 with control points (0,0) (10,20) (20,0): its top is (10, 10).
     const top = pts.reduce((m, q) => (q[1] > m[1] ? q : m), [0, -1]);
     expect(top[0]).toBeCloseTo(10, 1);

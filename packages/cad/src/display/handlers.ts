@@ -14,6 +14,7 @@ import { drawImage } from './image';
 import { drawLeader, drawMLeader } from './leader';
 import { drawProxyGraphics } from './proxy';
 import { drawTable } from './table';
+import { drawUnderlay } from './underlay';
 
 /** What the builder does beyond the DrawContext every handler gets: block references, construction lines, counts. */
 export interface BuildContext extends DrawContext {
@@ -48,6 +49,8 @@ export const HANDLERS = {
   VIEWPORT: () => false,
   // 3DSOLID, REGION, BODY, surfaces: the edges of their modeler data.
   ACIS: drawAcis,
+  // PDF / DWF / DGN underlays: the page's vectors when the file was given, and the frame.
+  UNDERLAY: drawUnderlay,
   UNKNOWN: (e, ctx) => {
     // Custom objects (TArch, AEC, ...) saved with proxy graphics: draw those.
     if (e.graphics && drawProxyGraphics(e, ctx)) {

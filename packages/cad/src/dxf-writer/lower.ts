@@ -121,6 +121,7 @@ export class Lowering {
         return [];
       }
       case 'ACIS':
+      case 'UNDERLAY':
         // Not written yet (its modeler data is kept by no writer): left out as before it was read.
         this.note(e.dxfType, 'no-graphics', 'left out (an object the writer cannot encode, with no proxy graphics to keep)');
         return [];

@@ -444,6 +444,11 @@ class DxfReader {
       this.drawing.imageDefs[handle] = def;
       return;
     }
+    if (r.type === 'PDFDEFINITION' || r.type === 'DWFDEFINITION' || r.type === 'DGNDEFINITION') {
+      const handle = r.str(5);
+      this.drawing.imageDefs[handle] = { handle, fileName: r.str(1), page: r.str(2) };
+      return;
+    }
     if (r.type === 'SORTENTSTABLE') {
       // Draw order of one space or block: entity handle (331) -> sort handle (5), in pairs.
       // The block record is the 330 after the subclass marker (the first 330 is the owning dictionary).

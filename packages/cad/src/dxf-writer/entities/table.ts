@@ -49,5 +49,6 @@ export const DXF_WRITERS = {
   MULTILEADER: null,
   ACAD_TABLE: null,
   ACIS: null,
+  UNDERLAY: null,
   UNKNOWN: null,
 } satisfies { [K in EntityType]: WriteEntity<EntityOf<K>> | null };

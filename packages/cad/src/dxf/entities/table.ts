@@ -7,6 +7,7 @@
 import type { Entity, EntityType } from '../../model';
 import type { DxfRecord } from '../record';
 import { acis, ACIS_TYPES } from './acis';
+import { underlay, UNDERLAY_TYPES } from './underlay';
 import { insert, table } from './blocks';
 import { lwpolyline, mline, polyline, spline } from './curves';
 import { dimension, leader } from './dimensions';
@@ -57,12 +58,19 @@ const DXF_READERS = {
   WIPEOUT: (r) => image(r, 'WIPEOUT'),
   VIEWPORT: viewport,
   ACIS: acis,
+  UNDERLAY: underlay,
   UNKNOWN: unknown,
 } satisfies Record<EntityType | Alias, ReadDxf>;
 
 /** A Map, not the object: a record named like an Object.prototype member must not find one. */
-const BY_NAME = new Map<string, ReadDxf>([...Object.entries(DXF_READERS), ...ACIS_TYPES.map((t): [string, ReadDxf] => [t, acis])]);
+const BY_NAME = new Map<string, ReadDxf>([
+  ...Object.entries(DXF_READERS),
+  ...ACIS_TYPES.map((t): [string, ReadDxf] => [t, acis]),
+  ...UNDERLAY_TYPES.map((t): [string, ReadDxf] => [t, underlay]),
+]);
+// Model type names that no DXF record has.
 BY_NAME.delete('ACIS');
+BY_NAME.delete('UNDERLAY');
 
 /** Builds a model entity from a record; UNKNOWN for types this reader does not model. */
 export function buildEntity(r: DxfRecord): Entity {
