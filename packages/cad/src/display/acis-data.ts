@@ -30,6 +30,8 @@ interface AcisRecord {
 export interface AcisFile {
   version: number;
   records: AcisRecord[];
+  /** SAB: enumerations are numbers (a B-spline's closure among them). */
+  binary: boolean;
 }
 
 const MAX_RECORDS = 2_000_000;
@@ -101,7 +103,7 @@ export function parseSat(text: string): AcisFile {
     } else toks.push(word);
   }
   if (!records.length) throw new AcisError('no records');
-  return { version, records };
+  return { version, records, binary: false };
 }
 
 // ---- SAB -----------------------------------------------------------------------------------------
@@ -221,7 +223,7 @@ export function parseSab(b: Uint8Array): AcisFile {
     }
   }
   if (!records.length) throw new AcisError('no records');
-  return { version, records };
+  return { version, records, binary: true };
 }
 
 export function hexBytes(hex: string): Uint8Array {
@@ -257,11 +259,13 @@ const reversed = (t: Tok | undefined): boolean => t === 'reversed' || t === 1 ||
 export class AcisModel {
   private readonly recs: AcisRecord[];
   private readonly version: number;
+  private readonly binary: boolean;
   private readonly transforms = new Map<number, number[]>();
 
   constructor(file: AcisFile) {
     this.recs = file.records;
     this.version = file.version;
+    this.binary = file.binary;
   }
 
   /** A record's own fields: after the attribute pointer, the tag (7.0+) and the pattern pointer (7.0+). */
@@ -468,22 +472,22 @@ export class AcisModel {
       const t = d[k];
       if (t === '{') depth++;
       else if (t === '}') depth--;
-      else if (t === 'nubs' || t === 'nurbs') return readBs3(d, k + 1, t === 'nurbs');
+      else if (t === 'nubs' || t === 'nurbs') return readBs3(d, k + 1, t === 'nurbs', this.binary);
       else if (t === 'nullbs') return null;
     }
     return null;
   }
 }
 
-function readBs3(d: Tok[], k: number, rational: boolean): { degree: number; knots: number[]; ctrl: Vec3[]; weights: number[] | null } | null {
+function readBs3(d: Tok[], k: number, rational: boolean, binary: boolean): { degree: number; knots: number[]; ctrl: Vec3[]; weights: number[] | null } | null {
   const num = (): number => {
     const t = d[k++];
     if (typeof t !== 'number') throw new AcisError('bad spline data');
     return t;
   };
   const degree = num();
-  // open / closed / periodic
-  if (typeof d[k] === 'string') k++;
+  // open / closed / periodic: a word in SAT, an enumeration (a number) in SAB.
+  if (typeof d[k] === 'string' || binary) k++;
   const nKnots = num();
   if (!Number.isInteger(degree) || degree < 1 || degree > 25 || !Number.isInteger(nKnots) || nKnots < 2 || nKnots > 100_000)
     throw new AcisError('bad spline data');
