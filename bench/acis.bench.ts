@@ -15,7 +15,10 @@ const RUNS = 3;
 const TARGET_MS = 5000;
 
 function drawing(): string {
-  const g: [number, string | number][] = [[0, 'SECTION'], [2, 'ENTITIES']];
+  const g: [number, string | number][] = [
+    [0, 'SECTION'],
+    [2, 'ENTITIES'],
+  ];
   for (let i = 0; i < SOLIDS; i++) {
     const at: [number, number, number] = [(i % 40) * 60, Math.floor(i / 40) * 60, 0];
     const sat = i % 2 ? cylinderSat(i % 90, at) : boxSat(700, i % 90, at);
@@ -39,7 +42,9 @@ try {
     }
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)] as number;
-    console.log(`1,000 solids → ${ext.toUpperCase()}: median ${(median / 1000).toFixed(2)} s over ${RUNS} cold runs (target < ${TARGET_MS / 1000} s) ${median < TARGET_MS ? 'ok' : 'OVER'}`);
+    console.log(
+      `1,000 solids → ${ext.toUpperCase()}: median ${(median / 1000).toFixed(2)} s over ${RUNS} cold runs (target < ${TARGET_MS / 1000} s) ${median < TARGET_MS ? 'ok' : 'OVER'}`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

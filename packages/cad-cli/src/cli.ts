@@ -403,7 +403,9 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
     counts[type] = (counts[type] ?? 0) + 1;
   };
   for (const e of drawing.modelSpace) count(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
-  for (const l of drawing.layouts) if (!l.isModel) for (const e of l.entities ?? []) count(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
+  for (const l of drawing.layouts)
+    if (!l.isModel)
+      for (const e of l.entities ?? []) count(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
   const entityCounts = Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 
   const hex = (rgb: number): string => `#${rgb.toString(16).padStart(6, '0')}`;

@@ -51,7 +51,11 @@ describe('DWG reader: entities of the ACadSharp R2000 sample', () => {
     expect(drawing.stats.unknown).toEqual({ TOLERANCE: 3, SHAPE: 1 });
     expect(warnings.join('\n')).toMatch(/4 entities of unsupported types kept as UNKNOWN/);
     // The PDF underlay with its definition's file and page.
-    expect(drawing.modelSpace.find((e) => e.type === 'UNDERLAY')).toMatchObject({ dxfType: 'PDFUNDERLAY', fileName: '..\\pdf-definition.pdf', page: '1' });
+    expect(drawing.modelSpace.find((e) => e.type === 'UNDERLAY')).toMatchObject({
+      dxfType: 'PDFUNDERLAY',
+      fileName: '..\\pdf-definition.pdf',
+      page: '1',
+    });
     // The solids and the region keep their SAT text (deciphered by LibreDWG).
     const solids = drawing.modelSpace.filter((e) => e.type === 'ACIS');
     expect(solids.map((e) => (e.type === 'ACIS' ? [e.dxfType, e.sat?.slice(0, 3)] : null))).toEqual([

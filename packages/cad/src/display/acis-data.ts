@@ -479,7 +479,12 @@ export class AcisModel {
   }
 }
 
-function readBs3(d: Tok[], k: number, rational: boolean, binary: boolean): { degree: number; knots: number[]; ctrl: Vec3[]; weights: number[] | null } | null {
+function readBs3(
+  d: Tok[],
+  k: number,
+  rational: boolean,
+  binary: boolean,
+): { degree: number; knots: number[]; ctrl: Vec3[]; weights: number[] | null } | null {
   const num = (): number => {
     const t = d[k++];
     if (typeof t !== 'number') throw new AcisError('bad spline data');

@@ -120,7 +120,10 @@ export function splineSat(): string {
       a,
       b,
       t: [0, 1],
-      curve: ['intcurve-curve', ['forward', '{', 'exactcur', 'full', 'nubs', 2, 'open', 2, 0, 2, 1, 2, '0 0 0', '10 20 0', '20 0 0', 0, '}', 'I', 'I']],
+      curve: [
+        'intcurve-curve',
+        ['forward', '{', 'exactcur', 'full', 'nubs', 2, 'open', 2, 0, 2, 1, 2, '0 0 0', '10 20 0', '20 0 0', 0, '}', 'I', 'I'],
+      ],
     },
   ]);
 }

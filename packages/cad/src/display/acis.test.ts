@@ -106,7 +106,15 @@ describe('ACIS modeler data', () => {
     const cases: [string, G][] = [
       ['truncated', acisRecord('3DSOLID', box.slice(0, 120))],
       ['garbage', acisRecord('3DSOLID', 'not acis at all\n$$$ # # #')],
-      ['empty', [[0, '3DSOLID'], [8, '0'], [100, 'AcDbModelerGeometry'], [70, 1]]],
+      [
+        'empty',
+        [
+          [0, '3DSOLID'],
+          [8, '0'],
+          [100, 'AcDbModelerGeometry'],
+          [70, 1],
+        ],
+      ],
       ['bad spline', acisRecord('BODY', splineSat().replace('nubs 2 open 2', 'nubs 2 open 900'))],
     ];
     for (const [what, g] of cases) {

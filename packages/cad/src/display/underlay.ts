@@ -40,7 +40,19 @@ export function drawUnderlay(e: UnderlayEntity, ctx: BuildContext): boolean {
   const frame = frameOf(e);
   const name = e.fileName || e.dxfType;
   if (e.content) {
-    const { type: _t, dxfType: _d, flags: _f, contrast: _c, fade: _fa, clipBoundary: _b, defHandle: _h, fileName: _n, page: _p, content, ...base } = e;
+    const {
+      type: _t,
+      dxfType: _d,
+      flags: _f,
+      contrast: _c,
+      fade: _fa,
+      clipBoundary: _b,
+      defHandle: _h,
+      fileName: _n,
+      page: _p,
+      content,
+      ...base
+    } = e;
     // The block holds the page in millimetres; the underlay's units are inches.
     const k = 1 / 25.4;
     const ref: InsertEntity = {
@@ -71,7 +83,20 @@ export function drawUnderlay(e: UnderlayEntity, ctx: BuildContext): boolean {
   if (frame && Number(ctx.drawing.header.vars['$PDFFRAME'] ?? 1) !== 0) {
     const m: Mat = multiply(
       ctx.ocs(e),
-      multiply(multiply(translation(...e.insertion), rotationZ((e.rotation * Math.PI) / 180)), [e.scale[0], 0, 0, 0, 0, e.scale[1], 0, 0, 0, 0, 1, 0]),
+      multiply(multiply(translation(...e.insertion), rotationZ((e.rotation * Math.PI) / 180)), [
+        e.scale[0],
+        0,
+        0,
+        0,
+        0,
+        e.scale[1],
+        0,
+        0,
+        0,
+        0,
+        1,
+        0,
+      ]),
     );
     ctx.stroke(ctx.style(e), m, frame.flat(), true);
   }

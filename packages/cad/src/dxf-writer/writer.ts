@@ -212,7 +212,9 @@ class DxfWriter implements EntityWriterContext {
       if (this.r12 && i > 0) {
         const what = 'entities of a second paper layout left out (R12 has one paper space)';
         for (const e of l.entities ?? []) {
-          this.note(change(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type, 'not-in-version', what, l.name));
+          this.note(
+            change(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type, 'not-in-version', what, l.name),
+          );
           // A block reference's attributes go with it.
           if (e.type === 'INSERT')
             for (let k = 0; k < e.attributes.length; k++) this.note(change('ATTRIB', 'not-in-version', what, l.name));
