@@ -229,7 +229,7 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   if (v.has('width') && v.has('dpi')) throw new UsageError('give either --width or --dpi, not both');
   if (v.has('layout') && p.flags.has('all-layouts')) throw new UsageError('give either --layout or --all-layouts, not both');
   const { MAX_WIDTH, MAX_DPI } = await import('@xcad/cad/convert');
-  const options: ConvertOptions = { format, name: basename(input), companion: besideInput(input) };
+  const options: ConvertOptions = { format, name: basename(input), underlayPages: pdfPagesBeside(input) };
   const layout = v.get('layout');
   if (layout !== undefined) {
     if (!layout.trim()) throw new UsageError('--layout needs a layout name');
@@ -515,21 +515,23 @@ function drawnExtents(
 }
 
 /**
- * The files a drawing refers to (a PDF underlay's PDF), looked for beside it by their file name,
- * whatever folder the drawing recorded (Windows or not), the case of the name aside.
+ * The PDFs a drawing's underlays name, looked for beside it by their file name, whatever folder the
+ * drawing recorded (Windows or not), the case of the name aside; the page read by the PDF reader.
  */
-function besideInput(input: string): (recorded: string) => Promise<Uint8Array | null> {
+function pdfPagesBeside(input: string): NonNullable<ConvertOptions['underlayPages']> {
   const dir = dirname(resolve(input));
   let names: string[] | null = null;
-  return async (recorded) => {
+  return async (recorded, page) => {
     const want = (recorded.split(/[\\/]/).pop() ?? '').toLowerCase();
     if (!want) return null;
     try {
       names ??= readdirSync(dir);
-      const found = names.find((n) => n.toLowerCase() === want);
-      return found ? new Uint8Array(readFileSync(resolve(dir, found))) : null;
     } catch {
       return null;
     }
+    const found = names.find((n) => n.toLowerCase() === want);
+    if (!found) return null;
+    const { pdfToDrawing } = await import('@xcad/cad/pdf');
+    return (await pdfToDrawing(new Uint8Array(readFileSync(resolve(dir, found))), { pages: page })).drawing;
   };
 }

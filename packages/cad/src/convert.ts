@@ -15,7 +15,7 @@ import { writeDxf, type DxfVersion } from './dxf-writer/writer';
 import { writeDwg, type DwgVersion } from './dwg-writer/writer';
 import type { SaveAsChange } from './save-as';
 import { graphicsLowering } from './save-as-graphics';
-import { attachUnderlays, type CompanionFiles } from './underlay-files';
+import { attachUnderlays, type UnderlayPages } from './underlay-files';
 
 /** What the back ends take besides the format (paper, orientation, colour, width or dpi, background, JPG quality). */
 export type RenderChoices = Omit<RenderOptions, 'format'>;
@@ -33,8 +33,8 @@ export interface ConvertOptions extends RenderChoices {
   /** File name, for error messages only. */
   name?: string;
   dwgTimeoutMs?: number;
-  /** The files given with the drawing (a PDF underlay's PDF), by the name the drawing recorded. */
-  companion?: CompanionFiles;
+  /** The pages of the PDFs given with the drawing, for its PDF underlays (the caller reads them with pdf/). */
+  underlayPages?: UnderlayPages;
 }
 
 export interface ConvertOutput {
@@ -175,7 +175,7 @@ function renderChoices(o: ConvertOptions): RenderChoices {
     fontDirs: _dirs,
     name: _name,
     dwgTimeoutMs: _timeout,
-    companion: _companion,
+    underlayPages: _underlays,
     ...choices
   } = o;
   return choices;
@@ -271,7 +271,7 @@ export async function prepareConversion(
   const opened = await openDrawing(bytes, options.name, options.dwgTimeoutMs !== undefined ? { dwgTimeoutMs: options.dwgTimeoutMs } : {});
   const fonts = options.fonts ?? (await defaultFonts(options.fontDirs));
   const loadWarnings: string[] = [];
-  if (options.companion) await attachUnderlays(opened.drawing, options.companion, loadWarnings);
+  if (options.underlayPages) await attachUnderlays(opened.drawing, options.underlayPages, loadWarnings);
   const build = chooseScenes(opened.drawing, fonts, options);
   return {
     format: opened.format,

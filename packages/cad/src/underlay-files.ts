@@ -1,46 +1,42 @@
 /**
- * The pages of PDF underlays whose file was given with the drawing (`ConvertOptions.companion`):
- * each page converted once by the PDF reader (pdf/) into a block of the drawing, which the display
- * draws under the underlay (display/underlay.ts). A file not given, or one that cannot be read,
- * leaves the underlay as its frame, with a warning for the unreadable one.
+ * The pages of PDF underlays whose file was given with the drawing (`ConvertOptions.underlayPages`,
+ * which reads the PDF with the PDF reader, pdf/): each page taken once into a block of the drawing,
+ * which the display draws under the underlay (display/underlay.ts). A file not given, or one that
+ * cannot be read, leaves the underlay as its frame, with a warning for the unreadable one.
  */
 import type { Block, Drawing, Entity, UnderlayEntity } from './model';
 
-/** The bytes of a file the drawing refers to, by the name it recorded (any folder, Windows or not); null when not given. */
-export type CompanionFiles = (recordedName: string) => Promise<Uint8Array | null>;
+/**
+ * One page (1-based, as text) of a PDF the drawing refers to, by the name it recorded (any folder,
+ * Windows or not), converted to a drawing in millimetres; null when the file was not given. Throws
+ * when the file cannot be read.
+ */
+export type UnderlayPages = (recordedName: string, page: string) => Promise<Drawing | null>;
 
-/** The file name part of a recorded path ("..\\pdf\\plan.pdf" → "plan.pdf"). */
-export function recordedBaseName(name: string): string {
-  const parts = name.split(/[\\/]/);
-  return parts[parts.length - 1] ?? name;
-}
-
-export async function attachUnderlays(d: Drawing, files: CompanionFiles, warnings: string[]): Promise<void> {
+export async function attachUnderlays(d: Drawing, pdfPage: UnderlayPages, warnings: string[]): Promise<void> {
   const underlays: UnderlayEntity[] = [];
   const lists = [d.modelSpace, ...Object.values(d.blocks).map((b) => b.entities), ...d.layouts.map((l) => l.entities ?? [])];
   for (const list of lists) for (const e of list) if (e.type === 'UNDERLAY' && e.dxfType === 'PDFUNDERLAY' && e.fileName) underlays.push(e);
   if (!underlays.length) return;
-  const { pdfToDrawing } = await import('./pdf');
   const pages = new Map<string, UnderlayEntity['content'] | null>();
   let n = 0;
   for (const e of underlays) {
     const file = e.fileName as string;
     const page = /^\d+$/.test(e.page ?? '') ? (e.page as string) : '1';
-    const key = `${recordedBaseName(file).toLowerCase()}#${page}`;
+    const key = `${(file.split(/[\\/]/).pop() ?? file).toLowerCase()}#${page}`;
     let content = pages.get(key);
     if (content === undefined) {
       content = null;
-      const bytes = await files(file);
-      if (bytes) {
-        try {
-          const pdf = await pdfToDrawing(bytes, { pages: page });
+      try {
+        const pdf = await pdfPage(file, page);
+        if (pdf) {
           const name = `*PDFUNDERLAY${++n}`;
-          d.blocks[name] = pageBlock(name, pdf.drawing, d);
-          const [w, h] = pdf.drawing.header.extMax ?? [0, 0, 0];
+          d.blocks[name] = pageBlock(name, pdf, d);
+          const [w, h] = pdf.header.extMax ?? [0, 0, 0];
           content = { block: name, width: w / 25.4, height: h / 25.4 };
-        } catch (err) {
-          warnings.push(`PDF underlay "${file}" page ${page} could not be read: ${(err as Error).message}`);
         }
+      } catch (err) {
+        warnings.push(`PDF underlay "${file}" page ${page} could not be read: ${(err as Error).message}`);
       }
       pages.set(key, content);
     }

@@ -9,7 +9,6 @@ import type { Vec3 } from '../geom/vector';
 import { deBoor } from '../geom/spline';
 import { AcisError, acisWire, type AcisCurve, type AcisWire } from './acis-data';
 import type { DrawContext } from './context';
-import type { BuildContext } from './handlers';
 
 /** Read once per entity: a block with a solid drawn many times, several layouts. */
 const WIRES = new WeakMap<AcisEntity, AcisWire | string>();
@@ -43,7 +42,13 @@ export function strokeAcis(e: AcisEntity, ctx: DrawContext): boolean {
   return true;
 }
 
-export function drawAcis(e: AcisEntity, ctx: BuildContext): boolean {
+/** What the builder adds to the DrawContext that this handler uses (handlers.ts's BuildContext has it). */
+interface Counting extends DrawContext {
+  count(type: string): void;
+  skip(type: string): void;
+}
+
+export function drawAcis(e: AcisEntity, ctx: Counting): boolean {
   if (strokeAcis(e, ctx)) {
     ctx.count(e.dxfType);
     return false;

@@ -5,6 +5,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { convertDrawing, defaultFonts } from '../convert';
 import { dxfText } from '../dxf/test-helpers';
+import { pdfToDrawing } from '../pdf';
 import { compareInk, type RgbaImage } from '../ink-compare';
 import type { FontProvider } from '../text/fonts';
 
@@ -98,12 +99,12 @@ describe('PDFUNDERLAY', () => {
       width: 512,
       fonts,
       name: 'u.dxf',
-      companion: async (name) => {
-        asked.push(name);
-        return /(^|[\\/])page\.pdf$/i.test(name) ? pagePdf : null;
+      underlayPages: async (name, page) => {
+        asked.push(`${name}#${page}`);
+        return /(^|[\\/])page\.pdf$/i.test(name) ? (await pdfToDrawing(pagePdf, { pages: page })).drawing : null;
       },
     });
-    expect(asked).toEqual(['C:\\plans\\Page.PDF']);
+    expect(asked).toEqual(['C:\\plans\\Page.PDF#1']);
     expect(r.drawn.PDFUNDERLAY).toBe(1);
     expect(r.skipped).toEqual({});
     expect(r.warnings.join('\n')).not.toMatch(/not loaded|not drawn/);
@@ -133,7 +134,7 @@ describe('PDFUNDERLAY', () => {
         format: 'svg',
         fonts,
         name: 'u.dxf',
-        companion: async () => pagePdf,
+        underlayPages: async (_name, page) => (await pdfToDrawing(pagePdf, { pages: page })).drawing,
       },
     );
     expect(r.drawn.PDFUNDERLAY).toBe(1);
@@ -196,7 +197,7 @@ describe('PDFUNDERLAY', () => {
         width: 256,
         fonts,
         name: 'u.dxf',
-        companion: async () => new TextEncoder().encode('not a pdf'),
+        underlayPages: async (_name, page) => (await pdfToDrawing(new TextEncoder().encode('not a pdf'), { pages: page })).drawing,
       },
     );
     expect(r.drawn.PDFUNDERLAY).toBe(1);

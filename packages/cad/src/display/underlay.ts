@@ -6,7 +6,7 @@
  */
 import type { InsertEntity, UnderlayEntity } from '../model';
 import { multiply, rotationZ, translation, type Mat } from '../geom/matrix';
-import type { BuildContext } from './handlers';
+import type { DrawContext } from './context';
 
 /** The frame in the underlay's own coordinates (inches of the page), or null when unknown. */
 function frameOf(e: UnderlayEntity): [number, number][] | null {
@@ -31,7 +31,14 @@ function frameOf(e: UnderlayEntity): [number, number][] | null {
   return null;
 }
 
-export function drawUnderlay(e: UnderlayEntity, ctx: BuildContext): boolean {
+/** What the builder adds to the DrawContext that this handler uses (handlers.ts's BuildContext has it). */
+interface PlacingContext extends DrawContext {
+  drawInsert(e: InsertEntity): void;
+  count(type: string): void;
+  skip(type: string): void;
+}
+
+export function drawUnderlay(e: UnderlayEntity, ctx: PlacingContext): boolean {
   // Flag 2 off: the underlay is hidden, as AutoCAD hides it.
   if (!(e.flags & 2)) {
     ctx.count(e.dxfType);
