@@ -387,13 +387,15 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
   if (p.positional.length > 1) throw new UsageError(`unexpected argument '${p.positional[1]}' (info takes one file)`);
   const input = p.positional[0] as string;
   const bytes = readInput(input);
-  const [{ openDrawing }, { buildScenes }, { defaultFonts }, { detectDxf }] = await Promise.all([
+  const [{ openDrawing }, { buildScenes }, { defaultFonts, attachUnderlays }, { detectDxf }] = await Promise.all([
     import('@xcad/cad/open'),
     import('@xcad/cad/display'),
     import('@xcad/cad/convert'),
     import('@xcad/cad/dxf'),
   ]);
   const { drawing, warnings, format } = await openDrawing(bytes, basename(input));
+  // A PDF underlay's page, when its PDF is beside the drawing, is drawn as the conversion draws it.
+  await attachUnderlays(drawing, pdfPagesBeside(input), warnings);
   const fonts = await defaultFonts();
   const build = buildScenes(drawing, { layouts: 'all', fonts });
   const h = drawing.header;

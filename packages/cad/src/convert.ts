@@ -17,6 +17,8 @@ import type { SaveAsChange } from './save-as';
 import { graphicsLowering } from './save-as-graphics';
 import { attachUnderlays, type UnderlayPages } from './underlay-files';
 
+export { attachUnderlays };
+
 /** What the back ends take besides the format (paper, orientation, colour, width or dpi, background, JPG quality). */
 export type RenderChoices = Omit<RenderOptions, 'format'>;
 export type { OutputFormat, PaperName };
