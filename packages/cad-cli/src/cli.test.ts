@@ -89,6 +89,46 @@ writeFileSync(out('job/site.dxf'), refs.site);
 writeFileSync(out('job/host.dxf'), refs.host);
 // The same drawing sent alone.
 writeFileSync(out('lonely/host.dxf'), readFileSync(out('job/host.dxf')));
+// A PDF underlay naming a Windows path, and a one-page PDF (a diagonal) of that name, in another
+// case, beside one copy of the drawing and not the other.
+const underlayDxf = dxfText([
+  [0, 'SECTION'],
+  [2, 'ENTITIES'],
+  [0, 'PDFUNDERLAY'],
+  [5, 'A1'],
+  [8, '0'],
+  [100, 'AcDbUnderlayReference'],
+  [340, 'A0'],
+  [10, 0],
+  [20, 0],
+  [30, 0],
+  [280, 2],
+  [0, 'ENDSEC'],
+  [0, 'SECTION'],
+  [2, 'OBJECTS'],
+  [0, 'PDFDEFINITION'],
+  [5, 'A0'],
+  [100, 'AcDbUnderlayDefinition'],
+  [1, 'C:\\drawings\\PAGE.pdf'],
+  [2, '1'],
+  [0, 'ENDSEC'],
+  [0, 'EOF'],
+]);
+const pageContent = '2 w 10 10 m 278 134 l S\n';
+const pagePdf = [
+  '%PDF-1.4',
+  '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+  '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+  '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 288 144] /Contents 4 0 R >> endobj',
+  `4 0 obj << /Length ${pageContent.length} >> stream\n${pageContent}endstream endobj`,
+  'trailer << /Root 1 0 R >>',
+  '%%EOF',
+].join('\n');
+mkdirSync(out('with-pdf'));
+mkdirSync(out('without-pdf'));
+writeFileSync(out('with-pdf/plan.dxf'), underlayDxf);
+writeFileSync(out('with-pdf/page.PDF'), pagePdf);
+writeFileSync(out('without-pdf/plan.dxf'), underlayDxf);
 
 const GBK = join(FIX, 'gen_zh_r2000_gbk.dxf');
 const LAYOUTS = join(FIX, 'skydxf_testModelPaperSpace.dxf');
@@ -98,6 +138,8 @@ const DWG = join(FIX, 'acs_sample_AC1015.dwg');
 const commands: Record<string, string[]> = {
   info: ['info', GBK],
   infoBinary: ['info', BINARY],
+  underlayBeside: ['info', out('with-pdf/plan.dxf')],
+  underlayAlone: ['info', out('without-pdf/plan.dxf')],
   png: ['convert', GBK, out('zh.png'), '--width', '320'],
   pngBlack: ['convert', BINARY, out('black.png'), '--width', '200', '--background', 'black'],
   pdf: ['convert', GBK, out('zh.pdf'), '--paper', 'A3', '--orientation', 'landscape', '--color', 'mono'],
@@ -223,6 +265,13 @@ describe('cad info', () => {
     expect(ext.max[0]! - ext.min[0]!).toBeGreaterThan(12_000);
     expect(ext.max[1]! - ext.min[1]!).toBeGreaterThan(9_000);
     expect(Array.isArray(info.warnings)).toBe(true);
+  });
+
+  it("finds a PDF underlay's PDF beside the drawing by its file name, whatever folder it recorded", () => {
+    const beside = JSON.parse(ok('underlayBeside').stdout) as { warnings: string[] };
+    expect(beside.warnings.join('\n')).not.toMatch(/PDFUNDERLAY/);
+    const alone = JSON.parse(ok('underlayAlone').stdout) as { warnings: string[] };
+    expect(alone.warnings.join('\n')).toMatch(/PDFUNDERLAY not drawn: its file "C:\\drawings\\PAGE.pdf" was not given with the drawing/);
   });
 
   it('reads a binary R12 DXF', () => {

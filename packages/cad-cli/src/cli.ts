@@ -24,8 +24,8 @@ const HELP = `Usage:
                                  the first command; stops after CAD_SERVER_IDLE seconds idle)
 
 The output format comes from OUT's extension: .pdf .png .jpg/.jpeg .svg .dxf .dwg
-PDF, PNG, JPG and SVG outputs draw the pictures (PNG, JPEG) and external references (DWG, DXF)
-the drawing names when a file of that name is beside it or in the --refs folder.
+PDF, PNG, JPG and SVG outputs draw the pictures (PNG, JPEG), external references (DWG, DXF) and
+PDF underlays the drawing names when a file of that name is beside it or in the --refs folder.
 
 Options for convert:
   --layout NAME        draw this layout ('Model' = model space); default: the model, or the
@@ -258,6 +258,7 @@ async function convertCommand(args: string[], out: NodeJS.WritableStream, err: N
   const bytes = readInput(input);
   checkWritable(output);
   options.companions = await folderCompanions([dirname(resolve(input)), ...(refs === undefined ? [] : [resolve(refs)])]);
+  options.underlayPages = pdfPagesOf(options.companions);
   const { convertDrawing } = await import('@xcad/cad/convert');
   const result = await convertDrawing(bytes, options);
   const perLayout = options.allLayouts === true && format !== 'pdf';
@@ -441,16 +442,19 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
   if (p.positional.length > 1) throw new UsageError(`unexpected argument '${p.positional[1]}' (info takes one file)`);
   const input = p.positional[0] as string;
   const bytes = readInput(input);
-  const [{ openDrawing }, { buildScenes }, { defaultFonts }, { detectDxf }] = await Promise.all([
+  const [{ openDrawing }, { buildScenes }, { defaultFonts, attachUnderlays }, { detectDxf }] = await Promise.all([
     import('@xcad/cad/open'),
     import('@xcad/cad/display'),
     import('@xcad/cad/convert'),
     import('@xcad/cad/dxf'),
   ]);
   const { drawing, warnings, format } = await openDrawing(bytes, basename(input));
-  // Pictures and xrefs beside the file are drawn, and listed as found or not.
+  // Pictures, xrefs and underlay PDFs beside the file are drawn as a conversion draws them; the
+  // pictures and xrefs are listed as found or not.
   const { attachCompanions } = await import('@xcad/cad/companions');
-  const references = await attachCompanions(drawing, await folderCompanions([dirname(resolve(input))]), { name: basename(input) });
+  const beside = await folderCompanions([dirname(resolve(input))]);
+  const references = await attachCompanions(drawing, beside, { name: basename(input) });
+  await attachUnderlays(drawing, pdfPagesOf(beside), warnings);
   const fonts = await defaultFonts();
   const build = buildScenes(drawing, { layouts: 'all', fonts });
   const h = drawing.header;
@@ -459,8 +463,10 @@ async function infoCommand(args: string[], out: NodeJS.WritableStream): Promise<
   const count = (type: string): void => {
     counts[type] = (counts[type] ?? 0) + 1;
   };
-  for (const e of drawing.modelSpace) count(e.type === 'UNKNOWN' ? e.dxfType : e.type);
-  for (const l of drawing.layouts) if (!l.isModel) for (const e of l.entities ?? []) count(e.type === 'UNKNOWN' ? e.dxfType : e.type);
+  for (const e of drawing.modelSpace) count(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
+  for (const l of drawing.layouts)
+    if (!l.isModel)
+      for (const e of l.entities ?? []) count(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
   const entityCounts = Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 
   const hex = (rgb: number): string => `#${rgb.toString(16).padStart(6, '0')}`;
@@ -568,4 +574,14 @@ function drawnExtents(
 ): { min: number[]; max: number[] } | null {
   const b = scenes.find((sc) => sc.isModel)?.bounds;
   return b ? { min: [b.minX, b.minY, 0], max: [b.maxX, b.maxY, 0] } : null;
+}
+
+/** The pages of the PDFs a drawing's underlays name, from the files beside it (found as its pictures and xrefs are). */
+function pdfPagesOf(source: CompanionSource): NonNullable<ConvertOptions['underlayPages']> {
+  return async (recorded, page) => {
+    const file = source.find(recorded, 'underlay');
+    if (!file) return null;
+    const { pdfToDrawing } = await import('@xcad/cad/pdf');
+    return (await pdfToDrawing(file.bytes, { pages: page })).drawing;
+  };
 }

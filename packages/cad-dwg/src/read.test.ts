@@ -48,8 +48,22 @@ describe('DWG reader: entities of the ACadSharp R2000 sample', () => {
     expect(drawing.header.codePage).toBe('ANSI_1252');
     expect(drawing.header.encoding).toBe('windows-1252');
     expect(drawing.modelSpace).toHaveLength(163);
-    expect(drawing.stats.unknown).toEqual({ PDFUNDERLAY: 1, '3DSOLID': 2, REGION: 1 });
-    expect(warnings.join('\n')).toMatch(/4 entities of unsupported types kept as UNKNOWN/);
+    // Every entity of the sample is modelled now (TOLERANCE, SHAPE, solids, region, underlay).
+    expect(drawing.stats.unknown).toEqual({});
+    expect(warnings.join('\n')).not.toMatch(/kept as UNKNOWN/);
+    // The PDF underlay with its definition's file and page.
+    expect(drawing.modelSpace.find((e) => e.type === 'UNDERLAY')).toMatchObject({
+      dxfType: 'PDFUNDERLAY',
+      fileName: '..\\pdf-definition.pdf',
+      page: '1',
+    });
+    // The solids and the region keep their SAT text (deciphered by LibreDWG).
+    const solids = drawing.modelSpace.filter((e) => e.type === 'ACIS');
+    expect(solids.map((e) => (e.type === 'ACIS' ? [e.dxfType, e.sat?.slice(0, 3)] : null))).toEqual([
+      ['3DSOLID', '400'],
+      ['REGION', '400'],
+      ['3DSOLID', '400'],
+    ]);
   });
 
   it('LINE, POINT, CIRCLE', () => {

@@ -35,6 +35,9 @@ import { isWasmTrap, loadWasm, type DwgColor, type DwgPoint, type Wasm } from '.
  * Thrown when the bytes cannot be read as a drawing. Same name and fields as @xcad/cad's
  * CadReadError; this package imports only types from the engine (docs/decisions/0016).
  */
+/** The definition objects of underlays (their file and page). */
+const UNDERLAY_DEFINITIONS = new Set(['PDFDEFINITION', 'DWFDEFINITION', 'DGNDEFINITION']);
+
 export class DwgReadError extends Error {
   readonly reason: CadReadErrorReason;
   constructor(reason: CadReadErrorReason, message: string) {
@@ -500,7 +503,13 @@ class DwgConverter {
       let dxfName = '';
       if (type >= 500) {
         dxfName = safe(() => w.dwg_object_get_dxfname(obj), '');
-        if (dxfName !== 'IMAGEDEF' && dxfName !== 'SORTENTSTABLE' && dxfName !== 'WIPEOUTVARIABLES' && dxfName !== 'SPATIAL_FILTER')
+        if (
+          dxfName !== 'IMAGEDEF' &&
+          dxfName !== 'SORTENTSTABLE' &&
+          dxfName !== 'WIPEOUTVARIABLES' &&
+          dxfName !== 'SPATIAL_FILTER' &&
+          !UNDERLAY_DEFINITIONS.has(dxfName)
+        )
           continue;
       }
       const tio = w.dwg_object_to_object_tio(obj);
@@ -557,6 +566,11 @@ class DwgConverter {
             if (dxfName === 'WIPEOUTVARIABLES') {
               // Whether wipeout frames show (0 off, 1 on, 2 on but not plotted), as the DXF reader keeps it.
               d.header.vars.$WIPEOUTFRAME = a.u16(tio, type, 'display_frame');
+              break;
+            }
+            if (UNDERLAY_DEFINITIONS.has(dxfName)) {
+              // A PDF / DWF / DGN underlay's file and page, kept with the image definitions.
+              d.imageDefs[hex(handle)] = { handle: hex(handle), fileName: a.str(tio, type, 'filename'), page: a.str(tio, type, 'name') };
               break;
             }
             const size = a.p2(tio, type, 'image_size');

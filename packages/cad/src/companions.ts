@@ -19,7 +19,8 @@ export interface CompanionFile {
   bytes: Uint8Array;
 }
 
-export type ReferenceKind = 'xref' | 'image';
+/** What names a file: an xref block, an IMAGE's definition, a PDF underlay's definition. */
+export type ReferenceKind = 'xref' | 'image' | 'underlay';
 
 export interface ReferenceFound {
   kind: ReferenceKind;
@@ -98,7 +99,7 @@ export class Companions implements CompanionSource {
 export function candidateNames(path: string, kind: ReferenceKind): string[] {
   const name = fileNameOf(path).toLowerCase();
   if (!name) return [];
-  const wanted = kind === 'xref' ? XREF_EXTENSIONS : IMAGE_EXTENSIONS;
+  const wanted = kind === 'xref' ? XREF_EXTENSIONS : kind === 'image' ? IMAGE_EXTENSIONS : ['pdf'];
   const stem = wanted.includes(extOf(name)) || !extOf(name) ? stemOf(name) : name;
   return [name, ...wanted.map((ext) => `${stem}.${ext}`).filter((n) => n !== name)];
 }

@@ -16,6 +16,9 @@ import { writeDwg, type DwgVersion } from './dwg-writer/writer';
 import type { SaveAsChange } from './save-as';
 import { graphicsLowering } from './save-as-graphics';
 import { attachCompanions, type CompanionFile, type CompanionSource, type ReferenceReport } from './companions';
+import { attachUnderlays, type UnderlayPages } from './underlay-files';
+
+export { attachUnderlays };
 
 /** What the back ends take besides the format (paper, orientation, colour, width or dpi, background, JPG quality). */
 export type RenderChoices = Omit<RenderOptions, 'format'>;
@@ -35,6 +38,8 @@ export interface ConvertOptions extends RenderChoices {
   dwgTimeoutMs?: number;
   /** Files supplied with the drawing, or where to look them up: the pictures and drawings it refers to (companions.ts). */
   companions?: readonly CompanionFile[] | CompanionSource;
+  /** The pages of the PDFs given with the drawing, for its PDF underlays (the caller reads them with pdf/). */
+  underlayPages?: UnderlayPages;
 }
 
 export interface ConvertOutput {
@@ -177,6 +182,7 @@ function renderChoices(o: ConvertOptions): RenderChoices {
     fontDirs: _dirs,
     name: _name,
     dwgTimeoutMs: _timeout,
+    underlayPages: _underlays,
     ...choices
   } = o;
   return choices;
@@ -277,12 +283,14 @@ export async function prepareConversion(
     open: async (b, name) =>
       (await openDrawing(b, name, options.dwgTimeoutMs !== undefined ? { dwgTimeoutMs: options.dwgTimeoutMs } : {})).drawing,
   });
+  const loadWarnings: string[] = [];
+  if (options.underlayPages) await attachUnderlays(opened.drawing, options.underlayPages, loadWarnings);
   const build = chooseScenes(opened.drawing, fonts, options);
   return {
     format: opened.format,
     drawing: opened.drawing,
     scenes: build.scenes,
-    warnings: [...opened.warnings, ...build.warnings.map((w) => w.message)],
+    warnings: [...opened.warnings, ...loadWarnings, ...build.warnings.map((w) => w.message)],
     missingFonts: build.missingFonts,
     missingCharacters: build.missingCharacters,
     drawn: build.counts.drawn,

@@ -62,6 +62,12 @@ export function finishDrawing(d: Drawing, paperEntities: Entity[], warnings: str
       if (e.type === 'IMAGE' && e.imageDefHandle) {
         const def = d.imageDefs[e.imageDefHandle];
         if (def) e.fileName = def.fileName;
+      } else if (e.type === 'UNDERLAY' && e.defHandle) {
+        const def = d.imageDefs[e.defHandle];
+        if (def) {
+          e.fileName = def.fileName;
+          if (def.page !== undefined) e.page = def.page;
+        }
       }
     }
   }

@@ -192,6 +192,8 @@ export interface ImageDef {
   size?: [number, number];
   /** The picture itself, when its file was supplied with the drawing (companions.ts). */
   attached?: AttachedImage;
+  /** An underlay's definition (PDFDEFINITION, DWFDEFINITION, DGNDEFINITION): the page or sheet shown. */
+  page?: string;
 }
 
 /** A raster picture supplied with a drawing: its bytes as the file has them, PNG or JPEG. */
@@ -816,6 +818,51 @@ export interface UnknownEntity extends EntityBase {
   graphics?: string;
 }
 
+/**
+ * A 3DSOLID, REGION, BODY or surface (PLANESURFACE, EXTRUDEDSURFACE, ...): its ACIS modeler data,
+ * which display/acis.ts reads for the edges AutoCAD's 2D wireframe draws. Neither is set when the
+ * entity is empty or its data could not be taken from the file.
+ */
+export interface AcisEntity extends EntityBase {
+  type: 'ACIS';
+  /** The DXF type: 3DSOLID, REGION, BODY, PLANESURFACE, ... */
+  dxfType: string;
+  /** SAT text, deciphered (DXF groups 1/3 and DWG up to R2010). */
+  sat?: string;
+  /** SAB binary as hex (R2013 and later: the DXF ACDSDATA section, the DWG where LibreDWG gives it). */
+  sab?: string;
+}
+
+/**
+ * A PDFUNDERLAY (or DWF / DGN underlay): a page of another file shown under the drawing. Its own
+ * coordinates are the page's, in inches from its lower-left corner, placed by insertion, scale and
+ * rotation in the plane of its extrusion.
+ */
+export interface UnderlayEntity extends EntityBase {
+  type: 'UNDERLAY';
+  /** PDFUNDERLAY, DWFUNDERLAY, DGNUNDERLAY. */
+  dxfType: string;
+  insertion: Vec3;
+  scale: Vec3;
+  /** Degrees. */
+  rotation: number;
+  /** 1 clipping on, 2 underlay on, 4 monochrome, 8 adjusted for the background, 16 clip inverted. */
+  flags: number;
+  contrast: number;
+  fade: number;
+  /** The clip boundary in the underlay's own coordinates: 2 points are the corners of a rectangle. */
+  clipBoundary: [number, number][];
+  /** Its definition object's handle; the file and page resolved from it. */
+  defHandle?: string;
+  fileName?: string;
+  page?: string;
+  /**
+   * Set by the conversion when the file was supplied: the block holding the page's vectors (in the
+   * underlay's own coordinates) and the page's size.
+   */
+  content?: { block: string; width: number; height: number };
+}
+
 export type Entity =
   | LineEntity
   | PointEntity
@@ -842,6 +889,8 @@ export type Entity =
   | ToleranceEntity
   | ShapeEntity
   | Ole2FrameEntity
+  | AcisEntity
+  | UnderlayEntity
   | UnknownEntity;
 
 export type EntityType = Entity['type'];

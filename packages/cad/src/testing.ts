@@ -8,3 +8,4 @@ export { xclipDxf, type ClipOptions } from './display/xclip-fixture';
 export { dxfText } from './dxf/test-helpers';
 export { companionFixture, COMPANION_PICTURE_PATH, COMPANION_XREF_PATH } from './companions.testing';
 export { compareInk, cropAndScale, inkCount, inkMask, type InkMask, type InkScore, type RgbaImage } from './ink-compare';
+export { acisRecord, boxSat, cylinderSat } from './display/acis-fixture';

@@ -5,6 +5,8 @@
  * brackets). A type in neither is kept as UNKNOWN with its proxy graphics.
  */
 import { T } from '../types';
+import { acis } from './acis';
+import { underlay } from './underlay';
 import { insert, table } from './blocks';
 import type { ReadEntity } from './context';
 import { lwpolyline, mline, polyline, spline } from './curves';
@@ -71,4 +73,14 @@ export const ENTITY_READERS: ReadonlyMap<number | string, ReadEntity | null> = n
   ['IMAGE', (r, obj, tio, type, owner) => image(r, obj, tio, type, owner, 'IMAGE')],
   ['WIPEOUT', (r, obj, tio, type, owner) => image(r, obj, tio, type, owner, 'WIPEOUT')],
   ['ACAD_TABLE', table],
+  [T.SOLID3D, acis],
+  [T.REGION, acis],
+  [T.BODY, acis],
+  ...['SURFACE', 'PLANESURFACE', 'EXTRUDEDSURFACE', 'LOFTEDSURFACE', 'REVOLVEDSURFACE', 'SWEPTSURFACE', 'NURBSURFACE'].map(
+    (name): [string, ReadEntity] => [name, acis],
+  ),
+  ...['PDFUNDERLAY', 'DWFUNDERLAY', 'DGNUNDERLAY'].map((name): [string, ReadEntity] => [
+    name,
+    (r, obj, tio, type, owner) => underlay(r, obj, tio, type, owner, name),
+  ]),
 ]);

@@ -5,6 +5,7 @@
  */
 import type { Entity, EntityOf, EntityType, InsertEntity, XLineEntity } from '../model';
 import type { DrawContext } from './context';
+import { drawAcis } from './acis';
 import { CURVES } from './curves';
 import { drawMText, drawText } from './text';
 import { drawDimension } from './dimension';
@@ -21,6 +22,7 @@ import { drawOle2Frame } from './ole';
 export function isTArch(dxfType: string): boolean {
   return /^TCH_/i.test(dxfType);
 }
+import { drawUnderlay } from './underlay';
 
 /** What the builder does beyond the DrawContext every handler gets: block references, construction lines, counts. */
 export interface BuildContext extends DrawContext {
@@ -56,6 +58,10 @@ export const HANDLERS = {
   TOLERANCE: drawTolerance,
   SHAPE: drawShape,
   OLE2FRAME: drawOle2Frame,
+  // 3DSOLID, REGION, BODY, surfaces: the edges of their modeler data.
+  ACIS: drawAcis,
+  // PDF / DWF / DGN underlays: the page's vectors when the file was given, and the frame.
+  UNDERLAY: drawUnderlay,
   UNKNOWN: (e, ctx) => {
     // Custom objects (TArch, AEC, ...) saved with proxy graphics: draw those.
     if (e.graphics && drawProxyGraphics(e, ctx)) {

@@ -71,7 +71,8 @@ function expectedCounts(d: Drawing, version: DwgVersion): Counts {
 
 function actualCounts(d: Drawing): Counts {
   const c: Counts = {};
-  for (const list of lists(d)) for (const e of list) add(c, e.type === 'UNKNOWN' ? `UNKNOWN:${e.dxfType}` : e.type);
+  for (const list of lists(d))
+    for (const e of list) add(c, e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? `UNKNOWN:${e.dxfType}` : e.type);
   return c;
 }
 

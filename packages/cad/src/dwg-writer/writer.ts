@@ -655,7 +655,14 @@ class DwgWriter {
               })
             : null;
           if (app && data && data.length <= 0xffff) out.push({ app: app.handle, data });
-          else this.note(change(e.type === 'UNKNOWN' ? e.dxfType : e.type, 'detail', 'extended data referring to other objects left out'));
+          else
+            this.note(
+              change(
+                e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type,
+                'detail',
+                'extended data referring to other objects left out',
+              ),
+            );
         }
         return out;
       },
@@ -727,7 +734,7 @@ class DwgWriter {
       if (lost)
         this.note(
           change(
-            source.type === 'UNKNOWN' ? source.dxfType : source.type,
+            source.type === 'UNKNOWN' || source.type === 'ACIS' || source.type === 'UNDERLAY' ? source.dxfType : source.type,
             'detail',
             'extended data left out (the object was written as several others)',
           ),
@@ -835,7 +842,11 @@ class DwgWriter {
     for (const p of list) {
       const source = p.source ?? p.e;
       // What the pieces of one source object report (a true colour) counts once, for that object.
-      this.log.within(source, source.type === 'UNKNOWN' ? source.dxfType : source.type, () => this.encodePlaced(p, ctx));
+      this.log.within(
+        source,
+        source.type === 'UNKNOWN' || source.type === 'ACIS' || source.type === 'UNDERLAY' ? source.dxfType : source.type,
+        () => this.encodePlaced(p, ctx),
+      );
     }
   }
 

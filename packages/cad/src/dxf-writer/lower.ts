@@ -120,6 +120,11 @@ export class Lowering {
         this.note(e.dxfType, 'no-graphics', 'left out (an object the writer cannot encode, with no proxy graphics to keep)');
         return [];
       }
+      case 'ACIS':
+      case 'UNDERLAY':
+        // Not written yet (its modeler data is kept by no writer): left out as before it was read.
+        this.note(e.dxfType, 'no-graphics', 'left out (an object the writer cannot encode, with no proxy graphics to keep)');
+        return [];
       case 'INSERT':
         // A reference to a block the drawing does not define (a damaged file, or one the reader
         // could not take the block from): a reader of the result would refuse it. (References the

@@ -276,7 +276,7 @@ function sampleDrawing(): Drawing {
 const countTypes = (es: Entity[]): Record<string, number> => {
   const c: Record<string, number> = {};
   for (const e of es) {
-    const t = e.type === 'UNKNOWN' ? e.dxfType : e.type;
+    const t = e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type;
     c[t] = (c[t] ?? 0) + 1;
   }
   return c;

@@ -212,7 +212,9 @@ class DxfWriter implements EntityWriterContext {
       if (this.r12 && i > 0) {
         const what = 'entities of a second paper layout left out (R12 has one paper space)';
         for (const e of l.entities ?? []) {
-          this.note(change(e.type === 'UNKNOWN' ? e.dxfType : e.type, 'not-in-version', what, l.name));
+          this.note(
+            change(e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type, 'not-in-version', what, l.name),
+          );
           // A block reference's attributes go with it.
           if (e.type === 'INSERT')
             for (let k = 0; k < e.attributes.length; k++) this.note(change('ATTRIB', 'not-in-version', what, l.name));
@@ -255,7 +257,7 @@ class DxfWriter implements EntityWriterContext {
 
   private writeEntity(out: Groups, source: Entity, owner: string, paper: boolean): void {
     const { pieces, lost } = withXdata(source, this.lowering.lower(source));
-    const type = source.type === 'UNKNOWN' ? source.dxfType : source.type;
+    const type = source.type === 'UNKNOWN' || source.type === 'ACIS' || source.type === 'UNDERLAY' ? source.dxfType : source.type;
     // What the pieces report (a true colour) counts once, for the source object.
     this.log.within(source, type, () => {
       for (const e of pieces) {

@@ -2,6 +2,7 @@
 import { applyHeaderVars, emptyDrawing, finishDrawing } from '../drawing';
 import { CadReadError } from '../errors';
 import type {
+  AcisEntity,
   Block,
   Color,
   MLineStyle,
@@ -21,6 +22,7 @@ import type {
 } from '../model';
 import { blockClip, IDENTITY_3X4 } from './clip';
 import { encodingForCodePage, releaseName } from './codepage';
+import { acdsAsmData } from './entities/acis';
 import { addVertex } from './entities/curves';
 import { buildEntity } from './entities/table';
 import { asNum, asStr, DxfRecord } from './record';
@@ -108,6 +110,9 @@ class DxfReader {
   private readonly dictionaries = new Map<string, Map<string, string>>();
   private readonly spatialFilters = new Map<string, SpatialFilter>();
   private readonly invertedClips = new Map<string, [number, number][]>();
+  /** R2013+: solids, regions and surfaces whose SAB is in the ACDSDATA section, and that section's data by handle. */
+  private readonly sabless: AcisEntity[] = [];
+  private readonly asmData = new Map<string, string>();
 
   constructor(src: GroupSource, options: ReadOptions) {
     this.src = src;
@@ -237,6 +242,11 @@ class DxfReader {
         this.readObject();
         continue;
       }
+      if (section === 'ACDSDATA') {
+        const asm = type === 'ACDSRECORD' ? acdsAsmData(r) : null;
+        if (asm) this.asmData.set(asm[0], asm[1]);
+        continue;
+      }
       if (section !== 'BLOCKS' && section !== 'ENTITIES') continue;
       if (section === 'BLOCKS' && type === 'BLOCK') {
         block = this.readBlock();
@@ -270,6 +280,7 @@ class DxfReader {
       d.stats.entities++;
       if (e.type === 'UNKNOWN') d.stats.unknown[e.dxfType] = (d.stats.unknown[e.dxfType] ?? 0) + 1;
       else if (e.type === 'POLYLINE') polyline = e;
+      else if (e.type === 'ACIS' && !e.sat && e.handle) this.sabless.push(e);
       else if (e.type === 'INSERT') {
         insert = e;
         if (r.xdict) this.xdictInserts.push([e, upper(r.xdict)]);
@@ -433,6 +444,11 @@ class DxfReader {
       this.drawing.imageDefs[handle] = def;
       return;
     }
+    if (r.type === 'PDFDEFINITION' || r.type === 'DWFDEFINITION' || r.type === 'DGNDEFINITION') {
+      const handle = r.str(5);
+      this.drawing.imageDefs[handle] = { handle, fileName: r.str(1), page: r.str(2) };
+      return;
+    }
     if (r.type === 'SORTENTSTABLE') {
       // Draw order of one space or block: entity handle (331) -> sort handle (5), in pairs.
       // The block record is the 330 after the subclass marker (the first 330 is the owning dictionary).
@@ -575,6 +591,10 @@ class DxfReader {
   private finish(): void {
     const d = this.drawing;
     if (this.xdictInserts.length) this.resolveClips();
+    for (const e of this.sabless) {
+      const sab = this.asmData.get(upper(e.handle ?? ''));
+      if (sab) e.sab = sab;
+    }
     const h = d.header;
     h.release = releaseName(h.acadVersion);
     if (h.encoding === 'auto' && !this.options.encoding) h.encoding = h.acadVersion >= 'AC1021' ? 'utf-8' : 'windows-1252';

@@ -51,5 +51,7 @@ export const DXF_WRITERS = {
   TOLERANCE: writeTolerance,
   SHAPE: null,
   OLE2FRAME: null,
+  ACIS: null,
+  UNDERLAY: null,
   UNKNOWN: null,
 } satisfies { [K in EntityType]: WriteEntity<EntityOf<K>> | null };

@@ -6,6 +6,8 @@
  */
 import type { Entity, EntityType } from '../../model';
 import type { DxfRecord } from '../record';
+import { acis, ACIS_TYPES } from './acis';
+import { underlay, UNDERLAY_TYPES } from './underlay';
 import { insert, table } from './blocks';
 import { lwpolyline, mline, polyline, spline } from './curves';
 import { dimension, leader, tolerance } from './dimensions';
@@ -58,11 +60,20 @@ const DXF_READERS = {
   TOLERANCE: tolerance,
   SHAPE: shape,
   OLE2FRAME: ole2frame,
+  ACIS: acis,
+  UNDERLAY: underlay,
   UNKNOWN: unknown,
 } satisfies Record<EntityType | Alias, ReadDxf>;
 
 /** A Map, not the object: a record named like an Object.prototype member must not find one. */
-const BY_NAME = new Map<string, ReadDxf>(Object.entries(DXF_READERS));
+const BY_NAME = new Map<string, ReadDxf>([
+  ...Object.entries(DXF_READERS),
+  ...ACIS_TYPES.map((t): [string, ReadDxf] => [t, acis]),
+  ...UNDERLAY_TYPES.map((t): [string, ReadDxf] => [t, underlay]),
+]);
+// Model type names that no DXF record has.
+BY_NAME.delete('ACIS');
+BY_NAME.delete('UNDERLAY');
 
 /** Builds a model entity from a record; UNKNOWN for types this reader does not model. */
 export function buildEntity(r: DxfRecord): Entity {
