@@ -1,6 +1,6 @@
 import { ApiError, PAY_ERRORS, yuanOfFen, type TInvoice, type TInvoiceApplication } from '@xcad/protocol';
 import { isUniqueViolation } from '@xcad/db';
-import type { PayDeps } from './pay.service';
+import type { PayDeps } from './pay.deps';
 import { insertInvoice, invoicesOf, orderByNo, type InvoiceWithOrder } from './pay.repository';
 
 // Decision 0018: invoice applications. One per paid order of the applicant; `submitted` until the
