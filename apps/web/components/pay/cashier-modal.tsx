@@ -150,7 +150,12 @@ function AppButton({ order, paytype }: { readonly order: TOrderCreated | null; r
   if (order.scene === 'wechat') {
     return (
       <>
-        <button type="button" className={`${styles.primaryButton} ${styles.appButton}`} data-testid="cashier-jsapi-pay" onClick={() => payInWechat(order)}>
+        <button
+          type="button"
+          className={`${styles.primaryButton} ${styles.appButton}`}
+          data-testid="cashier-jsapi-pay"
+          onClick={() => payInWechat(order)}
+        >
           <PayTypeIcon paytype={paytype} size={18} />
           {t('cashier.jsapiPay')}
         </button>
@@ -160,7 +165,12 @@ function AppButton({ order, paytype }: { readonly order: TOrderCreated | null; r
   }
   return (
     <>
-      <a className={`${styles.primaryButton} ${styles.appButton}`} href={order.payurl} data-testid="cashier-open-app" data-paytype={paytype}>
+      <a
+        className={`${styles.primaryButton} ${styles.appButton}`}
+        href={order.payurl}
+        data-testid="cashier-open-app"
+        data-paytype={paytype}
+      >
         <PayTypeIcon paytype={paytype} size={18} />
         {t(`cashier.openApp.${paytype}`)}
       </a>
@@ -202,7 +212,13 @@ function PayView({
   if (scene !== 'desktop') {
     const isGuide = needsBrowserGuide(scene, paytype);
     return (
-      <section className={styles.pay} data-testid="cashier-pay" data-paytype={paytype} data-scene={scene} aria-busy={order === null && !isGuide}>
+      <section
+        className={styles.pay}
+        data-testid="cashier-pay"
+        data-paytype={paytype}
+        data-scene={scene}
+        aria-busy={order === null && !isGuide}
+      >
         <p className={styles.amountRow}>
           <span>{t('cashier.amount')}</span>
           <strong className={styles.amount} data-testid="cashier-amount">
@@ -381,10 +397,19 @@ function StepView({
     case 'signin':
       return <CashierSignin isSessionExpired={state.refusedToken !== null} />;
     case 'placing':
-      return <PayView paytype={state.paytype} scene={scene} order={null} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />;
+      return (
+        <PayView paytype={state.paytype} scene={scene} order={null} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />
+      );
     case 'waiting':
       return (
-        <PayView paytype={state.paytype} scene={scene} order={state.order} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />
+        <PayView
+          paytype={state.paytype}
+          scene={scene}
+          order={state.order}
+          amount={purchase.price}
+          nowSeconds={nowSeconds}
+          onSwitch={place}
+        />
       );
     case 'paid':
       return <PaidView details={state.details} onClose={onClose} />;

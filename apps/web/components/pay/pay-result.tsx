@@ -42,11 +42,7 @@ export function PayResult({ orderno }: { readonly orderno: string }) {
   const [granted, setGranted] = useState<readonly Granted[]>([]);
 
   useEffect(() => {
-    if (status === 'unknown') return;
-    if (user === null) {
-      setView({ kind: 'signin' });
-      return;
-    }
+    if (status === 'unknown' || user === null) return;
     let isStopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const signed = { account: user.username, usertoken: user.usertoken };
@@ -86,11 +82,17 @@ export function PayResult({ orderno }: { readonly orderno: string }) {
     };
   }, [orderno, status, user, refreshMembership]);
 
-  const order = view.kind === 'order' ? view.order : null;
+  const isSignedOut = status !== 'unknown' && user === null;
+  const order = view.kind === 'order' && !isSignedOut ? view.order : null;
   const state = order === null || view.kind !== 'order' ? null : displayedStateOf(order, view.now);
 
   return (
-    <section className={cardClass(styles.sheet)} data-testid="pay-result" data-state={state ?? view.kind} aria-labelledby="pay-result-title">
+    <section
+      className={cardClass(styles.sheet)}
+      data-testid="pay-result"
+      data-state={state ?? view.kind}
+      aria-labelledby="pay-result-title"
+    >
       <div className={styles.brand}>
         <LogoMark size={48} />
         <h1 id="pay-result-title" className={styles.title}>
@@ -98,13 +100,13 @@ export function PayResult({ orderno }: { readonly orderno: string }) {
         </h1>
       </div>
 
-      {(view.kind === 'waiting' || state === 'unpaid') && (
+      {!isSignedOut && (view.kind === 'waiting' || state === 'unpaid') && (
         <p className={styles.status} role="status" data-testid="pay-result-waiting">
           <Spinner />
           {t('waiting')}
         </p>
       )}
-      {view.kind === 'signin' && (
+      {(isSignedOut || view.kind === 'signin') && (
         <p className={styles.status} role="alert">
           {t('signin')}
         </p>

@@ -46,15 +46,19 @@ export function ProductPlans(props: { product: TPayProduct; channel?: 'pc' | 'ap
   const selected = plans.find((plan) => plan.realId === selectedId) ?? preselectedPlan(plans);
 
   // Back from WeChat's OAuth (decision 0043): the cashier opens again with what was being bought.
+  // (Read after hydration: sessionStorage exists only in the browser.)
   useEffect(() => {
-    const pending = takePendingPurchase(
-      window.location.pathname,
-      (candidate) => candidate.kind === 'package' && candidate.productid === product.productid,
-    );
-    if (pending?.purchase.kind !== 'package') return;
-    setSelectedId(pending.purchase.packageid);
-    setPaytype(pending.paytype);
-    setPurchase(pending.purchase);
+    const timer = setTimeout(() => {
+      const pending = takePendingPurchase(
+        window.location.pathname,
+        (candidate) => candidate.kind === 'package' && candidate.productid === product.productid,
+      );
+      if (pending?.purchase.kind !== 'package') return;
+      setSelectedId(pending.purchase.packageid);
+      setPaytype(pending.paytype);
+      setPurchase(pending.purchase);
+    }, 0);
+    return () => clearTimeout(timer);
   }, [product.productid]);
 
   if (selected === null) {

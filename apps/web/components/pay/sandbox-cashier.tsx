@@ -62,8 +62,6 @@ export function SandboxCashier({ orderno }: { readonly orderno: string }) {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [action, setAction] = useState<'pay' | 'cancel' | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [back, setBack] = useState<string | null>(null);
-  useEffect(() => setBack(returnPathOf(window.location.search, orderno)), [orderno]);
 
   const reload = useCallback(async () => {
     setLoad({ state: 'loading' });
@@ -86,9 +84,9 @@ export function SandboxCashier({ orderno }: { readonly orderno: string }) {
       const answer = await postDev(kind === 'pay' ? CONFIRM_PATH : CANCEL_PATH, orderno);
       if (answer === null) setProblem({ kind: 'unsupported' });
       else if (answer.code !== SUCCESS_CODE) setProblem(answer.message ? { kind: 'server', message: answer.message } : { kind: 'failed' });
-      else if (back !== null) {
+      else if (returnPathOf(window.location.search, orderno) !== null) {
         // The payment app returns to the shop's page, paid or not.
-        window.location.assign(back);
+        window.location.assign(returnPathOf(window.location.search, orderno) ?? '/');
         return;
       }
       setLoad(await readOrder(orderno));

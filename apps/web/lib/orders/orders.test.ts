@@ -28,6 +28,7 @@ function order(overrides: Partial<TOrderDetails>): TOrderDetails {
     paidtime: MARCH_8 + 60,
     transactionid: '4200001',
     invoice: 'none',
+    refund: 0,
     ...overrides,
   };
 }

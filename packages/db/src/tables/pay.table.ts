@@ -13,7 +13,16 @@ export type OrderState = 'unpaid' | 'paid' | 'closed';
 export type InvoiceTitleType = 'personal' | 'company';
 export type InvoiceState = 'submitted' | 'issued';
 /** What a payment notice did: granted the order, repeated one already granted, or was refused. */
-export type PayNoticeOutcome = 'granted' | 'duplicate' | 'amount-mismatch' | 'unknown-order' | 'late-granted' | 'double-paid' | 'refund-settled' | 'refund-duplicate' | 'refund-unknown';
+export type PayNoticeOutcome =
+  | 'granted'
+  | 'duplicate'
+  | 'amount-mismatch'
+  | 'unknown-order'
+  | 'late-granted'
+  | 'double-paid'
+  | 'refund-settled'
+  | 'refund-duplicate'
+  | 'refund-unknown';
 /** What the operator must look at on an order (decision 0043). */
 export type PayOrderFlag = 'late-payment' | 'double-payment';
 export type PayRefundState = 'processing' | 'succeeded' | 'failed';

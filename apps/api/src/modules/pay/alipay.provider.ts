@@ -428,7 +428,10 @@ export class AlipayProvider implements PayProvider {
 
   /** alipay.trade.fastpay.refund.query: a refund that exists answers its amount (and REFUND_SUCCESS). */
   async queryRefund(request: RefundRequest): Promise<RefundOutcome> {
-    const answer = await this.#call('alipay.trade.fastpay.refund.query', { out_trade_no: request.orderno, out_request_no: request.refundNo });
+    const answer = await this.#call('alipay.trade.fastpay.refund.query', {
+      out_trade_no: request.orderno,
+      out_request_no: request.refundNo,
+    });
     if (answer.kind === 'failure') return { state: 'unknown', detail: answer.detail };
     const node = answer.node;
     if (node.code !== SUCCESS_CODE) return { state: 'unknown', detail: answerDetail(node) };

@@ -146,7 +146,12 @@ describe('expiry', () => {
     expect(cancelled.body).toMatchObject({ total: 1 });
     t.clock.advance((PAY_LIMITS.orderTtlSeconds + 1) * 1000);
     expect((await orders(who))[0]?.state).toBe('closed');
-    const late = wechat.notice({ orderno: placed.orderno, transactionId: 'WX-LATE', amountFen: (await orderRow(placed.orderno)).amount_fen, paidAt: now() });
+    const late = wechat.notice({
+      orderno: placed.orderno,
+      transactionId: 'WX-LATE',
+      amountFen: (await orderRow(placed.orderno)).amount_fen,
+      paidAt: now(),
+    });
     expect((await post(wechat, late)).statusCode).toBe(200);
     expect(await orderRow(placed.orderno)).toMatchObject({ state: 'paid', flag: 'late-payment', transaction_id: 'WX-LATE' });
     const role = await call(t, '/api/v4/memrole', { ...signed(who), productid: 203 }, who);
@@ -160,7 +165,10 @@ describe('expiry', () => {
     await place(who, 'alipay', 214, 1402);
     const amountFen = (await orderRow(placed.orderno)).amount_fen;
     await post(wechat, wechat.notice({ orderno: placed.orderno, transactionId: 'WX-A', amountFen, paidAt: now() }));
-    const role = async () => (await call(t, '/api/v4/memrole', { ...signed(who), productid: 214 }, who)).body['userinfo'] as { vip: Array<{ auth_value: number }> };
+    const role = async () =>
+      (await call(t, '/api/v4/memrole', { ...signed(who), productid: 214 }, who)).body['userinfo'] as {
+        vip: Array<{ auth_value: number }>;
+      };
     const expiry = (await role()).vip[0]?.auth_value;
     await post(wechat, wechat.notice({ orderno: placed.orderno, transactionId: 'WX-A', amountFen, paidAt: now() }));
     await post(alipay, alipay.notice({ orderno: placed.orderno, transactionId: 'ALI-B', amountFen, paidAt: now() }));

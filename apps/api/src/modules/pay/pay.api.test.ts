@@ -156,7 +156,16 @@ describe('memorder', () => {
 
   it('gives every checkout its own number', async () => {
     const who = await member();
-    const checkouts: Array<[number, number]> = [[211, 305], [211, 304], [211, 532], [214, 1401], [202, 2021], [204, 2042], [297, 2973], [203, 2033]];
+    const checkouts: Array<[number, number]> = [
+      [211, 305],
+      [211, 304],
+      [211, 532],
+      [214, 1401],
+      [202, 2021],
+      [204, 2042],
+      [297, 2973],
+      [203, 2033],
+    ];
     const numbers = await Promise.all(checkouts.map(async ([productid, packageid]) => (await placed(who, productid, packageid)).orderno));
     expect(new Set(numbers).size).toBe(8);
   });

@@ -58,11 +58,7 @@ export const payRoutes: FastifyPluginAsync<PayRoutesOptions> = async (app, optio
 
 async function orderRoutes(app: FastifyInstance, { deps, sandbox }: PayRoutesOptions): Promise<void> {
   /** Who orders, from where (decision 0043: the scene, and inside WeChat the openid of the cookie). */
-  const orderContext = (
-    request: FastifyRequest,
-    userId: number,
-    fields: { paytype: TPayType; scene: TPayScene },
-  ): OrderContext => ({
+  const orderContext = (request: FastifyRequest, userId: number, fields: { paytype: TPayType; scene: TPayScene }): OrderContext => ({
     userId,
     paytype: fields.paytype,
     clientIp: request.ip,
@@ -95,12 +91,7 @@ async function orderRoutes(app: FastifyInstance, { deps, sandbox }: PayRoutesOpt
   route(app, endpoints.memorder, {
     auth: 'required',
     handler: async ({ fields, session, request }) => {
-      const created = await orderPackage(
-        deps,
-        orderContext(request, session.user.id, fields),
-        fields.productid,
-        fields.packageid,
-      );
+      const created = await orderPackage(deps, orderContext(request, session.user.id, fields), fields.productid, fields.packageid);
       return { code: SUCCESS_CODE, message: '', ...created };
     },
   });
@@ -108,11 +99,7 @@ async function orderRoutes(app: FastifyInstance, { deps, sandbox }: PayRoutesOpt
   route(app, endpoints.paymerge, {
     auth: 'required',
     handler: async ({ fields, session, request }) => {
-      const created = await orderMerged(
-        deps,
-        orderContext(request, session.user.id, fields),
-        fields.packageids,
-      );
+      const created = await orderMerged(deps, orderContext(request, session.user.id, fields), fields.packageids);
       return { code: SUCCESS_CODE, message: '', ...created };
     },
   });

@@ -16,13 +16,10 @@ import {
   type TPayPackage,
   type TSandboxOrder,
 } from '@xcad/protocol';
-import { isUniqueViolation, type Database, type PayOrderRow, type PayProviderName } from '@xcad/db';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Env } from '../../env';
+import { isUniqueViolation, type PayOrderRow, type PayProviderName } from '@xcad/db';
 import { noticePathOf, providerNamed, type PayDeps } from './pay.deps';
 import { cutUtf8, extendedExpiry, newOrderNo, orderSubject } from './order-rules';
-import type { IncomingNotice, PaidNotice, PayProvider, PayProviders } from './pay.provider';
+import type { IncomingNotice, PaidNotice, PayProvider } from './pay.provider';
 import { refundsOfOrders } from './refund.repository';
 import { settleRefundNotice } from './refund.service';
 import type { SandboxPayProvider } from './sandbox.provider';
@@ -57,7 +54,6 @@ import {
 // Amounts are computed here from the database only; the client names packages, never prices.
 // A payment is granted by `settlePayment`, whichever way it arrives (a provider's notice, the
 // sandbox cashier, the order query when a notice is late or lost), and exactly once per order.
-
 
 const seconds = (deps: PayDeps) => Math.floor(deps.clock() / 1000);
 
@@ -110,7 +106,6 @@ export interface OrderContext {
 function providerFor(deps: PayDeps, paytype: TPayType): PayProvider {
   return deps.providers[paytype];
 }
-
 
 function notifyUrlOf(deps: PayDeps, provider: PayProviderName): string {
   return new URL(noticePathOf(provider), deps.env.PUBLIC_ORIGIN).toString();
@@ -244,7 +239,8 @@ async function placeOrder(
 ): Promise<EnvelopeData<TOrderCreated>> {
   const provider = providerFor(deps, context.paytype);
   // Inside WeChat's browser Alipay cannot open; the page shows the open-in-browser guide.
-  if (context.scene === 'wechat' && context.paytype === 'alipay') throw ApiError.business(PAY_ERRORS.alipayInWechat, 'alipay inside WeChat');
+  if (context.scene === 'wechat' && context.paytype === 'alipay')
+    throw ApiError.business(PAY_ERRORS.alipayInWechat, 'alipay inside WeChat');
   // JSAPI pays as the buyer's openid: the page gets it through WeChat's OAuth first.
   if (context.scene === 'wechat' && context.openid === null) throw ApiError.business(PAY_ERRORS.wechatAuth, 'JSAPI without an openid');
   const subject = orderSubject(
@@ -410,13 +406,15 @@ export async function handleNotice(deps: PayDeps, provider: PayProvider, incomin
     await settlePayment(deps, provider.name, reading.notice);
     return provider.noticeReply('handled');
   } catch (error) {
-    deps.log.error({ err: error, provider: provider.name, orderno: reading.kind === 'paid' ? reading.notice.orderno : reading.refund.orderno }, 'payment notice could not be recorded');
+    deps.log.error(
+      { err: error, provider: provider.name, orderno: reading.kind === 'paid' ? reading.notice.orderno : reading.refund.orderno },
+      'payment notice could not be recorded',
+    );
     return provider.noticeReply('failed');
   }
 }
 
 // --- Reading orders -------------------------------------------------------------------------
-
 
 /**
  * An unpaid order whose notice may be late or lost: ask the provider (at most every few seconds
@@ -456,7 +454,9 @@ async function detailsOf(deps: PayDeps, orders: readonly PayOrderRow[]): Promise
     refundsOfOrders(deps.db, ids),
   ]);
   const refundedFen = (orderId: number) =>
-    refunds.filter((refund) => refund.order_id === orderId && refund.state === 'succeeded').reduce((sum, refund) => sum + refund.amount_fen, 0);
+    refunds
+      .filter((refund) => refund.order_id === orderId && refund.state === 'succeeded')
+      .reduce((sum, refund) => sum + refund.amount_fen, 0);
   const productName = (id: number) => products.find((product) => product.product_id === id)?.name ?? String(id);
   return orders.map((order) => ({
     orderno: order.orderno,

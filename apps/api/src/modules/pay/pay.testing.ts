@@ -27,7 +27,10 @@ export class PlayedProvider implements PayProvider {
   readonly ledger = new Map<string, PaidNotice>();
   readonly refunds: RefundRequest[] = [];
   /** What the provider answers a refund (WeChat: PROCESSING until its notice, usually). */
-  refundAnswer: (request: RefundRequest) => RefundOutcome = (request) => ({ state: 'processing', providerRefundId: `RF-${request.refundNo}` });
+  refundAnswer: (request: RefundRequest) => RefundOutcome = (request) => ({
+    state: 'processing',
+    providerRefundId: `RF-${request.refundNo}`,
+  });
   readonly #signer = new SandboxPayProvider('http://shop.test');
 
   constructor(readonly name: PayProviderName) {}

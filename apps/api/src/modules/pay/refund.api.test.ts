@@ -58,7 +58,9 @@ async function expiryOf(who: Member): Promise<number | undefined> {
 
 async function listed(who: Member, orderno: string) {
   const list = await call(t, '/api/v4/payorderlist', { ...signed(who) }, who);
-  return (list.body['orders'] as Array<{ orderno: string; state: string; refund: number; amount: number }>).find((order) => order.orderno === orderno);
+  return (list.body['orders'] as Array<{ orderno: string; state: string; refund: number; amount: number }>).find(
+    (order) => order.orderno === orderno,
+  );
 }
 
 describe('refunds', () => {
@@ -100,14 +102,31 @@ describe('refunds', () => {
       refundOrder(deps, { orderno, amountFen: amountFen - 999, reason: '用户申请退款', refundNo: refundNo(), operatorUserId: 7 }),
     ).rejects.toMatchObject({ code: 17021, userMessage: `${PAY_MESSAGES.refundTooLarge}（最多可退¥${(amountFen - 1000) / 100}）` });
     // Nothing was held by the refused one: the rest can still be refunded.
-    const rest = await refundOrder(deps, { orderno, amountFen: amountFen - 1000, reason: '用户申请退款', refundNo: refundNo(), operatorUserId: 7 });
+    const rest = await refundOrder(deps, {
+      orderno,
+      amountFen: amountFen - 1000,
+      reason: '用户申请退款',
+      refundNo: refundNo(),
+      operatorUserId: 7,
+    });
     expect(rest).toMatchObject({ state: 'succeeded', remainingFen: 0 });
 
     const caller = freshClient();
     const { userinfo } = await signInBySms(t, caller);
-    const open = await call(t, '/api/v4/memorder', { account: caller.phone, usertoken: userinfo.usertoken, productid: 211, packageid: 532, paytype: 'alipay' }, caller);
+    const open = await call(
+      t,
+      '/api/v4/memorder',
+      { account: caller.phone, usertoken: userinfo.usertoken, productid: 211, packageid: 532, paytype: 'alipay' },
+      caller,
+    );
     await expect(
-      refundOrder(deps, { orderno: open.body['orderno'] as string, amountFen: 100, reason: '测试', refundNo: refundNo(), operatorUserId: 7 }),
+      refundOrder(deps, {
+        orderno: open.body['orderno'] as string,
+        amountFen: 100,
+        reason: '测试',
+        refundNo: refundNo(),
+        operatorUserId: 7,
+      }),
     ).rejects.toMatchObject({ code: 17020 });
   });
 
@@ -120,8 +139,12 @@ describe('refunds', () => {
     const second = await refundOrder(deps, { orderno, amountFen: 500, reason: '补偿', refundNo: number, operatorUserId: 1 });
     expect(second).toEqual(first);
     expect(alipay.refunds.length).toBe(calls);
-    await expect(refundOrder(deps, { orderno, amountFen: 600, reason: '补偿', refundNo: number, operatorUserId: 1 })).rejects.toMatchObject({ code: 17022 });
-    await expect(refundOrder(deps, { orderno, amountFen: 0, reason: '补偿', refundNo: refundNo(), operatorUserId: 1 })).rejects.toMatchObject({
+    await expect(refundOrder(deps, { orderno, amountFen: 600, reason: '补偿', refundNo: number, operatorUserId: 1 })).rejects.toMatchObject(
+      { code: 17022 },
+    );
+    await expect(
+      refundOrder(deps, { orderno, amountFen: 0, reason: '补偿', refundNo: refundNo(), operatorUserId: 1 }),
+    ).rejects.toMatchObject({
       code: 10020,
       userMessage: PAY_MESSAGES.refundAmount,
     });
@@ -141,13 +164,23 @@ describe('refunds', () => {
 
     wechat.refundAnswer = () => ({ state: 'failed', detail: 'HTTP 403 NOT_ENOUGH: 基本账户余额不足' });
     const refused = await refundOrder(deps, { orderno, amountFen, reason: '用户申请退款', refundNo: refundNo(), operatorUserId: 2 });
-    expect(refused).toMatchObject({ state: 'failed', refundedFen: 0, remainingFen: amountFen, detail: 'HTTP 403 NOT_ENOUGH: 基本账户余额不足' });
+    expect(refused).toMatchObject({
+      state: 'failed',
+      refundedFen: 0,
+      remainingFen: amountFen,
+      detail: 'HTTP 403 NOT_ENOUGH: 基本账户余额不足',
+    });
 
     wechat.refundAnswer = (request) => ({ state: 'succeeded', providerRefundId: `RF-${request.refundNo}` });
     await refundOrder(deps, { orderno, amountFen: 800, reason: '差价退款', refundNo: refundNo(), operatorUserId: 2 });
     expect(await expiryOf(who)).toBe(granted);
     expect(await listed(who, orderno)).toMatchObject({ refund: 8 });
-    const invoice = await t.database.db.selectFrom('invoice').innerJoin('pay_order', 'pay_order.id', 'invoice.order_id').select(['invoice.state', 'invoice.reversal_due']).where('pay_order.orderno', '=', orderno).executeTakeFirstOrThrow();
+    const invoice = await t.database.db
+      .selectFrom('invoice')
+      .innerJoin('pay_order', 'pay_order.id', 'invoice.order_id')
+      .select(['invoice.state', 'invoice.reversal_due'])
+      .where('pay_order.orderno', '=', orderno)
+      .executeTakeFirstOrThrow();
     expect(invoice).toMatchObject({ state: 'issued', reversal_due: 1 });
   });
 });

@@ -64,7 +64,12 @@ const REFUND_NO_PATTERN = /^[0-9A-Za-z_\-|*@]{1,64}$/;
 const REASON_MAX_CHARS = 80;
 
 function invalid(field: string, message: string): ApiError {
-  return new ApiError({ code: PAY_ERRORS.invalidField.codes[0], userMessage: message, logMessage: `refund: bad ${field}`, extra: { field } });
+  return new ApiError({
+    code: PAY_ERRORS.invalidField.codes[0],
+    userMessage: message,
+    logMessage: `refund: bad ${field}`,
+    extra: { field },
+  });
 }
 
 function checked(input: RefundInput): RefundInput {
@@ -129,7 +134,9 @@ export async function refundOrder(deps: PayDeps, input: RefundInput): Promise<Re
   const refund = (await refundByNo(deps.db, request.refundNo))!;
   const provider = providerNamed(deps, order.provider);
   const outcome: RefundOutcome =
-    provider === undefined ? { state: 'unknown', detail: `no provider ${order.provider}` } : await provider.refund(requestOf(deps, order, refund));
+    provider === undefined
+      ? { state: 'unknown', detail: `no provider ${order.provider}` }
+      : await provider.refund(requestOf(deps, order, refund));
   deps.log.info({ orderno: order.orderno, refundNo: refund.refund_no, amountFen: refund.amount_fen, outcome }, 'refund asked');
   await applyOutcome(deps, refund, outcome);
   return resultOf(deps, request.refundNo);
@@ -157,7 +164,12 @@ async function applyOutcome(deps: PayDeps, refund: PayRefundRow, outcome: Refund
 
 async function failRefund(deps: PayDeps, refund: PayRefundRow, detail: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    const changed = await finishRefund(trx, refund.refund_no, { state: 'failed', providerRefundId: null, detail, finishedAt: seconds(deps) });
+    const changed = await finishRefund(trx, refund.refund_no, {
+      state: 'failed',
+      providerRefundId: null,
+      detail,
+      finishedAt: seconds(deps),
+    });
     if (changed) await releaseRefund(trx, refund.order_id, refund.amount_fen);
   });
   deps.log.warn({ refundNo: refund.refund_no, detail }, 'refund refused by the provider; nothing moved');
@@ -183,7 +195,8 @@ async function settleRefund(deps: PayDeps, refundNo: string, providerRefundId: s
         await setExpiry(trx, order.user_id, item.product_id, takenBackExpiry(current, now, item.months, Number(order.paid_at ?? now)), now);
       }
     }
-    if (await flagInvoiceReversal(trx, order.id)) deps.log.warn({ orderno: order.orderno, refundNo }, 'refunded order has an invoice: 红冲 due');
+    if (await flagInvoiceReversal(trx, order.id))
+      deps.log.warn({ orderno: order.orderno, refundNo }, 'refunded order has an invoice: 红冲 due');
     return true;
   });
 }

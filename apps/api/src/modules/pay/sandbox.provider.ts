@@ -47,7 +47,12 @@ export class SandboxPayProvider implements PayProvider {
     cashier.searchParams.set('app', request.scene === 'wechat' ? 'jsapi' : 'h5');
     cashier.searchParams.set('back', new URL(request.returnUrl).pathname);
     if (request.scene === 'mobile') return Promise.resolve({ ok: true, payurl: cashier.toString() });
-    const unsigned = { appId: 'sandbox', timeStamp: String(request.expiresAt), nonceStr: request.orderno, package: `prepay_id=sandbox${request.orderno}` };
+    const unsigned = {
+      appId: 'sandbox',
+      timeStamp: String(request.expiresAt),
+      nonceStr: request.orderno,
+      package: `prepay_id=sandbox${request.orderno}`,
+    };
     const paySign = this.#sign(`${unsigned.appId}\n${unsigned.timeStamp}\n${unsigned.nonceStr}\n${unsigned.package}\n`);
     return Promise.resolve({ ok: true, payurl: cashier.toString(), jsapi: { ...unsigned, signType: 'RSA', paySign } });
   }

@@ -463,7 +463,8 @@ function merchantSigned(message: string, signature: string): boolean {
 describe('WeChat Pay H5 (a phone browser)', () => {
   it('posts /v3/pay/transactions/h5 with the scene_info, signed, and appends the redirect_url to h5_url', async () => {
     const captured: Captured[] = [];
-    const answer = '{"h5_url":"https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx2016121516420242444321ca0631331346&package=1405458241"}';
+    const answer =
+      '{"h5_url":"https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx2016121516420242444321ca0631331346&package=1405458241"}';
     const created = await providerWith(answering(200, answer, captured)).createPayment({ ...request, scene: 'mobile' });
     const [call] = captured;
     expect(call?.url).toBe('https://api.mch.weixin.qq.com/v3/pay/transactions/h5');
@@ -481,14 +482,18 @@ describe('WeChat Pay H5 (a phone browser)', () => {
         'https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx2016121516420242444321ca0631331346&package=1405458241' +
         '&redirect_url=https%3A%2F%2Fwww.example.com%2Fpay%2Fresult%2FXC20240501160000123456',
     });
-    expect(h5UrlWithRedirect('https://wx.tenpay.com/x', 'https://a.b/c?d=1')).toBe('https://wx.tenpay.com/x?redirect_url=https%3A%2F%2Fa.b%2Fc%3Fd%3D1');
+    expect(h5UrlWithRedirect('https://wx.tenpay.com/x', 'https://a.b/c?d=1')).toBe(
+      'https://wx.tenpay.com/x?redirect_url=https%3A%2F%2Fa.b%2Fc%3Fd%3D1',
+    );
   });
 
   it('refuses an unverified h5_url', async () => {
-    const result = await providerWith(answering(200, '{"h5_url":"https://evil.example/"}', [], { key: stranger.privateKey })).createPayment({
-      ...request,
-      scene: 'mobile',
-    });
+    const result = await providerWith(answering(200, '{"h5_url":"https://evil.example/"}', [], { key: stranger.privateKey })).createPayment(
+      {
+        ...request,
+        scene: 'mobile',
+      },
+    );
     expect(result.ok).toBe(false);
   });
 });
@@ -577,19 +582,23 @@ describe('WeChat Pay refunds', () => {
   });
 
   it('reads a refusal as failed (nothing moved), an unverified answer or a 5XX as unknown', async () => {
-    expect(await providerWith(answering(403, '{"code":"NOT_ENOUGH","message":"基本账户余额不足"}', [], 'unsigned')).refund(refundRequest)).toEqual({
+    expect(
+      await providerWith(answering(403, '{"code":"NOT_ENOUGH","message":"基本账户余额不足"}', [], 'unsigned')).refund(refundRequest),
+    ).toEqual({
       state: 'failed',
       detail: 'HTTP 403 NOT_ENOUGH: 基本账户余额不足',
     });
-    expect((await providerWith(answering(200, JSON.stringify(refundBody()), [], { key: stranger.privateKey })).refund(refundRequest)).state).toBe(
-      'unknown',
-    );
+    expect(
+      (await providerWith(answering(200, JSON.stringify(refundBody()), [], { key: stranger.privateKey })).refund(refundRequest)).state,
+    ).toBe('unknown');
     expect((await providerWith(answering(500, '{"code":"SYSTEM_ERROR"}', [], 'unsigned')).refund(refundRequest)).state).toBe('unknown');
   });
 
   it('queries a refund by out_refund_no', async () => {
     const captured: Captured[] = [];
-    const outcome = await providerWith(answering(200, JSON.stringify(refundBody({ status: 'SUCCESS' })), captured)).queryRefund(refundRequest);
+    const outcome = await providerWith(answering(200, JSON.stringify(refundBody({ status: 'SUCCESS' })), captured)).queryRefund(
+      refundRequest,
+    );
     expect(captured[0]?.url).toBe('https://api.mch.weixin.qq.com/v3/refund/domestic/refunds/RF20240502100000001');
     expect(outcome).toEqual({ state: 'succeeded', providerRefundId: '50000000382019052709732678859' });
   });

@@ -444,7 +444,8 @@ export class WechatPayProvider implements PayProvider {
       return { kind: 'invalid', detail: 'refund notice without its numbers or amount' };
     }
     const status = refund.refund_status;
-    if (status !== 'SUCCESS' && status !== 'CLOSED' && status !== 'ABNORMAL') return { kind: 'ignored', detail: `refund_status ${status ?? 'missing'}` };
+    if (status !== 'SUCCESS' && status !== 'CLOSED' && status !== 'ABNORMAL')
+      return { kind: 'ignored', detail: `refund_status ${status ?? 'missing'}` };
     const state: RefundNotice['state'] = status === 'SUCCESS' ? 'succeeded' : 'failed';
     return { kind: 'refund', refund: { orderno, refundNo, providerRefundId, amountFen: amount, state } };
   }
