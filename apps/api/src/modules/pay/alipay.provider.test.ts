@@ -1,5 +1,7 @@
 import { generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   alipaySigningContent,
@@ -550,5 +552,73 @@ describe('Alipay refunds', () => {
       },
     });
     expect((await read(noticeBody(fields, stranger.privateKey))).kind).toBe('invalid');
+  });
+});
+
+/** A zip of deflated entries whose names are GBK, as Alipay's bill zip is. */
+function gbkZip(entries: ReadonlyArray<{ name: Buffer; data: Buffer }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const packed = deflateRawSync(entry.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(entry.data.length, 22);
+    local.writeUInt16LE(entry.name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(entry.data.length, 24);
+    central.writeUInt16LE(entry.name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, entry.name, packed);
+    centrals.push(central, entry.name);
+    offset += 30 + entry.name.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+describe('Alipay bill (reconciliation)', () => {
+  // The recorded 业务明细 is GBK; so are the names in the zip (their bytes, written with iconv).
+  const details = readFileSync(new URL('./statements/alipay-bill-2026-11-28.csv', import.meta.url));
+  const prefix = Buffer.from('20881021763412340156_20261128_');
+  // 业务明细 and (汇总) in GBK.
+  const DETAILS = Buffer.from('d2b5cef1c3f7cfb8', 'hex');
+  const SUMMARY = Buffer.from('28bbe3d7dc29', 'hex');
+
+  it('asks alipay.data.dataservice.bill.downloadurl.query (signed), fetches the zip and reads its 业务明细', async () => {
+    const zip = gbkZip([
+      { name: Buffer.concat([prefix, DETAILS, SUMMARY, Buffer.from('.csv')]), data: Buffer.from('#totals') },
+      { name: Buffer.concat([prefix, DETAILS, Buffer.from('.csv')]), data: details },
+    ]);
+    const captured: Captured[] = [];
+    const node = '{"code":"10000","msg":"Success","bill_download_url":"https:\\/\\/dwbillcenter.alipay.com\\/downloadBillFile.resource?bizType=trade&fileType=csv.zip"}';
+    const fetchImpl: FetchLike = (url, init) => {
+      captured.push({ url, init });
+      if (captured.length === 1) return Promise.resolve(new Response(answerText('alipay_data_dataservice_bill_downloadurl_query_response', node)));
+      return Promise.resolve(new Response(zip, { status: 200 }));
+    };
+    const rows = await providerWith(fetchImpl).downloadStatement('2026-11-28');
+    expect(Array.isArray(rows) ? rows.map((row) => [row.orderno, row.kind, row.amountFen]) : rows).toEqual([
+      ['XC2026112810000012345611', 'payment', 8800],
+      ['XC2026112815000012345612', 'payment', 6800],
+      ['XC2026112810000012345611', 'refund', 8800],
+    ]);
+    const params = new URLSearchParams(String(captured[0]?.init.body));
+    expect(params.get('method')).toBe('alipay.data.dataservice.bill.downloadurl.query');
+    expect(JSON.parse(params.get('biz_content') ?? '')).toEqual({ bill_type: 'trade', bill_date: '2026-11-28' });
+    expect(appSigned(params)).toBe(true);
+    expect(captured[1]?.url).toBe('https://dwbillcenter.alipay.com/downloadBillFile.resource?bizType=trade&fileType=csv.zip');
   });
 });

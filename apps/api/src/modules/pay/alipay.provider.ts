@@ -4,6 +4,7 @@ import { TextDecoder } from 'node:util';
 import type { z } from 'zod';
 import {
   callVendor,
+  callVendorBytes,
   parseJson,
   VENDOR_HTTP_TIMEOUT_MS,
   vendorJsonOf,
@@ -11,7 +12,9 @@ import {
   vendorString,
   type VendorDeps,
 } from '../../lib/vendor-http';
+import { zipEntries } from './bill-zip';
 import { beijingDateTime, fenOf, parseBeijingDateTime, yuanOf } from './pay-adapter';
+import { parseAlipayBill, type StatementRow } from './statement';
 import type {
   IncomingNotice,
   NoticeOutcome,
@@ -50,7 +53,8 @@ type AlipayMethod =
   | 'alipay.trade.query'
   | 'alipay.trade.close'
   | 'alipay.trade.refund'
-  | 'alipay.trade.fastpay.refund.query';
+  | 'alipay.trade.fastpay.refund.query'
+  | 'alipay.data.dataservice.bill.downloadurl.query';
 
 const SUCCESS_CODE = '10000';
 /** Alipay's limit on subject, in characters. */
@@ -236,6 +240,7 @@ const ZAnswerNode = vendorObject({
   refund_status: vendorString,
   refund_amount: vendorString,
   out_request_no: vendorString,
+  bill_download_url: vendorString,
 });
 type AnswerNode = z.infer<typeof ZAnswerNode>;
 
@@ -442,6 +447,29 @@ export class AlipayProvider implements PayProvider {
       return { state: 'unknown', detail: `refund ${request.refundNo} is of ${node.refund_amount}, not ${yuanOf(request.amountFen)}` };
     }
     return { state: 'succeeded', providerRefundId: `${node.trade_no ?? ''}#${request.refundNo}` };
+  }
+
+  /**
+   * Decision 0043: alipay.data.dataservice.bill.downloadurl.query (bill_type trade) for the bill's
+   * URL, then the zip, whose 业务明细 CSV (GBK) lists the day's trades and refunds.
+   */
+  async downloadStatement(billDate: string): Promise<StatementRow[] | string> {
+    const answer = await this.#call('alipay.data.dataservice.bill.downloadurl.query', { bill_type: 'trade', bill_date: billDate });
+    if (answer.kind === 'failure') return answer.detail;
+    if (answer.node.code !== SUCCESS_CODE) return answerDetail(answer.node);
+    if (!answer.verified) return 'unverified answer (bad or missing sign)';
+    const url = answer.node.bill_download_url;
+    if (url === undefined || !url.startsWith('https://')) return 'answer without bill_download_url';
+    const file = await callVendorBytes(this.fetchImpl, url, { method: 'GET', headers: {} }, this.timeoutMs);
+    if (file.kind === 'failure') return file.detail;
+    if (file.status !== 200) return `bill download: HTTP ${file.status}`;
+    const entry = zipEntries(file.bytes)?.find((candidate) => candidate.name.includes('业务明细') && !candidate.name.includes('汇总'));
+    if (entry === undefined) return 'bill zip without its 业务明细 CSV';
+    try {
+      return parseAlipayBill(new TextDecoder('gbk').decode(entry.read()));
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** The facts of a paid trade, from a query answer or a notice (its time under `timeField`). */

@@ -1,5 +1,6 @@
 import type { PayProviderName, PayType } from '@xcad/db';
 import type { TJsapiParams, TPayScene } from '@xcad/protocol';
+import type { StatementRow } from './statement';
 
 // The payment layer behind one interface (decision 0018), so ordering and granting never know who takes
 // the money. WeChat Pay (APIv3 Native) takes `wxpay` orders and Alipay (face-to-face precreate)
@@ -127,6 +128,11 @@ export interface PayProvider {
   refund(request: RefundRequest): Promise<RefundOutcome>;
   /** Where a refund stands (a notice late or lost). Never throws. */
   queryRefund(request: RefundRequest): Promise<RefundOutcome>;
+  /**
+   * Decision 0043: the day's statement (`billDate` yyyy-MM-dd, Beijing), downloaded and read; a
+   * string says why there is none (not yet made, unreachable, the sandbox keeps none). Never throws.
+   */
+  downloadStatement(billDate: string): Promise<StatementRow[] | string>;
   /** Verifies and reads a notice. Never throws. */
   readNotice(notice: IncomingNotice): Promise<NoticeReading>;
   /** The answer to a notice (NoticeOutcome). */

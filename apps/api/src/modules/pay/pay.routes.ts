@@ -22,6 +22,7 @@ import {
   type OrderContext,
 } from './pay.service';
 import { noticePathOf, type PayDeps } from './pay.deps';
+import { logReports, reconcileDay, RECONCILE_HOUR, yesterdayOf } from './reconcile.service';
 import type { SandboxPayProvider } from './sandbox.provider';
 import {
   authorizeUrl,
@@ -71,7 +72,24 @@ async function orderRoutes(app: FastifyInstance, { deps, sandbox }: PayRoutesOpt
     closeExpiredOrders(deps).catch((error: unknown) => deps.log.warn({ err: error }, 'closing expired orders failed'));
   }, PAY_LIMITS.expirySweepSeconds * 1000);
   sweep.unref();
-  app.addHook('onClose', () => clearInterval(sweep));
+  // Decision 0043: yesterday's statements, once a day after RECONCILE_HOUR Beijing time (checked hourly).
+  let reconciledDay = '';
+  const daily = setInterval(() => {
+    const now = Math.floor(deps.clock() / 1000);
+    const billDate = yesterdayOf(now);
+    const beijingHour = new Date((now + 8 * 3_600) * 1000).getUTCHours();
+    if (billDate === reconciledDay || beijingHour < RECONCILE_HOUR) return;
+    reconciledDay = billDate;
+    reconcileDay(deps, billDate).then(
+      (reports) => logReports(deps, reports),
+      (error: unknown) => deps.log.warn({ err: error, billDate }, 'reconciliation failed'),
+    );
+  }, 3_600_000);
+  daily.unref();
+  app.addHook('onClose', () => {
+    clearInterval(sweep);
+    clearInterval(daily);
+  });
 
   route(app, endpoints.paycatalogue, {
     auth: 'none',

@@ -14,6 +14,7 @@ import type {
   RefundRequest,
 } from './pay.provider';
 import { SandboxPayProvider } from './sandbox.provider';
+import type { StatementRow } from './statement';
 
 /**
  * A provider played in the API tests under a real provider's name: it takes payments, keeps what
@@ -57,6 +58,13 @@ export class PlayedProvider implements PayProvider {
 
   queryRefund(request: RefundRequest): Promise<RefundOutcome> {
     return Promise.resolve(this.refundAnswer(request));
+  }
+
+  /** The day's statement the provider would give (set by a test). */
+  statement: StatementRow[] | string = 'no statement';
+
+  downloadStatement(_billDate: string): Promise<StatementRow[] | string> {
+    return Promise.resolve(this.statement);
   }
 
   /** The notice this provider would post for a refund. */

@@ -14,6 +14,7 @@ import type {
   RefundOutcome,
   RefundRequest,
 } from './pay.provider';
+import type { StatementRow } from './statement';
 
 // The sandbox (decision 0018's default provider): it behaves like the real ones from the site's point
 // of view. Placing an order gives a URL to encode in the QR, the local cashier page
@@ -73,6 +74,10 @@ export class SandboxPayProvider implements PayProvider {
 
   queryRefund(request: RefundRequest): Promise<RefundOutcome> {
     return this.refund(request);
+  }
+
+  downloadStatement(_billDate: string): Promise<StatementRow[] | string> {
+    return Promise.resolve('the sandbox keeps no statement');
   }
 
   /** A refund's notice, as a provider would post it. */

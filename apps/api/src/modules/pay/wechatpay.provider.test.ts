@@ -1,4 +1,5 @@
-import { createCipheriv, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createCipheriv, createHash, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '@xcad/protocol';
 import type { IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
@@ -621,5 +622,41 @@ describe('WeChat Pay refunds', () => {
     expect((await read(notice(sealedWithAnotherKey))).kind).toBe('invalid');
     const abnormal = noticeBody({ transaction: { ...plain, refund_status: 'ABNORMAL' }, eventType: 'REFUND.ABNORMAL' });
     expect(await read(notice(abnormal))).toMatchObject({ kind: 'refund', refund: { state: 'failed' } });
+  });
+});
+
+describe('WeChat Pay tradebill (reconciliation)', () => {
+  const bill = readFileSync(new URL('./statements/wechat-tradebill-2026-11-28.csv', import.meta.url), 'utf8');
+  const downloadUrl = 'https://api.mch.weixin.qq.com/v3/billdownload/file?token=6XIv5TUPto7pByrTQKhd6kwvyKLG2uY2wMMR8cNXqaA_Cv_isgaUtBzp4QtiozLO';
+
+  function billFetch(captured: Captured[], hash: string): FetchLike {
+    return (url, init) => {
+      captured.push({ url, init });
+      if (url.includes('/v3/bill/tradebill')) {
+        const body = JSON.stringify({ hash_type: 'SHA1', hash_value: hash, download_url: downloadUrl });
+        return Promise.resolve(new Response(body, { status: 200, headers: wechatpayHeaders(body) }));
+      }
+      return Promise.resolve(new Response(bill, { status: 200 }));
+    };
+  }
+
+  it('asks for the bill (signed GET), downloads the file (signed too), checks its SHA1 and reads it', async () => {
+    const captured: Captured[] = [];
+    const rows = await providerWith(billFetch(captured, createHash('sha1').update(bill).digest('hex'))).downloadStatement('2026-11-28');
+    expect(Array.isArray(rows) ? rows.length : rows).toBe(3);
+    const path = '/v3/bill/tradebill?bill_date=2026-11-28&bill_type=ALL';
+    expect(captured[0]?.url).toBe(`https://api.mch.weixin.qq.com${path}`);
+    const fields = authorizationFields(headerOf(captured[0]?.init, 'authorization') ?? '');
+    expect(merchantSigned(`GET\n${path}\n${TIMESTAMP}\n${NONCE}\n\n`, fields?.['signature'] ?? '')).toBe(true);
+    expect(captured[1]?.url).toBe(downloadUrl);
+    const fileFields = authorizationFields(headerOf(captured[1]?.init, 'authorization') ?? '');
+    const filePath = downloadUrl.slice('https://api.mch.weixin.qq.com'.length);
+    expect(merchantSigned(`GET\n${filePath}\n${TIMESTAMP}\n${NONCE}\n\n`, fileFields?.['signature'] ?? '')).toBe(true);
+  });
+
+  it('refuses a file whose SHA1 is not the one the signed answer gave', async () => {
+    expect(await providerWith(billFetch([], 'da39a3ee5e6b4b0d3255bfef95601890afd80709')).downloadStatement('2026-11-28')).toBe(
+      'bill file does not match its SHA1',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { FetchLike, TJsapiParams } from '@xcad/protocol';
-import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { createDecipheriv, createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import type { z } from 'zod';
 import {
   callVendor,
@@ -12,6 +12,7 @@ import {
   type VendorDeps,
 } from '../../lib/vendor-http';
 import { beijingDateTime, parseRfc3339 } from './pay-adapter';
+import { parseWechatTradebill, type StatementRow } from './statement';
 import type {
   IncomingNotice,
   NoticeOutcome,
@@ -166,6 +167,7 @@ function refundOutcomeOf(refund: Refund): RefundOutcome {
   if (status === 'CLOSED' || status === 'ABNORMAL') return { state: 'failed', detail: `refund ${status}` };
   return { state: 'unknown', detail: `refund status ${status ?? 'missing'}` };
 }
+const ZBill = vendorObject({ download_url: vendorString, hash_type: vendorString, hash_value: vendorString });
 const ZNotice = vendorObject({
   event_type: vendorString,
   resource: vendorObject({ algorithm: vendorString, ciphertext: vendorString, nonce: vendorString, associated_data: vendorString }),
@@ -393,6 +395,26 @@ export class WechatPayProvider implements PayProvider {
     const verified = this.#verifiedAnswer(reply);
     if (!verified.ok) return { state: 'unknown', detail: verified.detail };
     return refundOutcomeOf(vendorJsonOf(reply.text, ZRefund));
+  }
+
+  /**
+   * Decision 0043: GET /v3/bill/tradebill (bill_type ALL) for the download_url, then the file itself
+   * (signed like any call; the file is not signed but its SHA1 is, in the verified answer).
+   */
+  async downloadStatement(billDate: string): Promise<StatementRow[] | string> {
+    const reply = await this.#call('GET', `/v3/bill/tradebill?bill_date=${encodeURIComponent(billDate)}&bill_type=ALL`);
+    if (reply.kind === 'failure') return reply.detail;
+    if (reply.status !== 200) return errorDetail(reply.status, reply.text);
+    const verified = this.#verifiedAnswer(reply);
+    if (!verified.ok) return verified.detail;
+    const bill = vendorJsonOf(reply.text, ZBill);
+    if (bill.download_url === undefined || !bill.download_url.startsWith(`${this.apiBase}/`)) return 'bill without a download_url of the API';
+    const file = await this.#call('GET', bill.download_url.slice(this.apiBase.length));
+    if (file.kind === 'failure') return file.detail;
+    if (file.status !== 200) return errorDetail(file.status, file.text);
+    const sha1 = createHash('sha1').update(file.text, 'utf8').digest('hex');
+    if (bill.hash_type !== 'SHA1' || bill.hash_value?.toLowerCase() !== sha1) return 'bill file does not match its SHA1';
+    return parseWechatTradebill(file.text);
   }
 
   readNotice(notice: IncomingNotice): Promise<NoticeReading> {
