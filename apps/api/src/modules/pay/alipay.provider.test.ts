@@ -603,10 +603,12 @@ describe('Alipay bill (reconciliation)', () => {
       { name: Buffer.concat([prefix, DETAILS, Buffer.from('.csv')]), data: details },
     ]);
     const captured: Captured[] = [];
-    const node = '{"code":"10000","msg":"Success","bill_download_url":"https:\\/\\/dwbillcenter.alipay.com\\/downloadBillFile.resource?bizType=trade&fileType=csv.zip"}';
+    const node =
+      '{"code":"10000","msg":"Success","bill_download_url":"https:\\/\\/dwbillcenter.alipay.com\\/downloadBillFile.resource?bizType=trade&fileType=csv.zip"}';
     const fetchImpl: FetchLike = (url, init) => {
       captured.push({ url, init });
-      if (captured.length === 1) return Promise.resolve(new Response(answerText('alipay_data_dataservice_bill_downloadurl_query_response', node)));
+      if (captured.length === 1)
+        return Promise.resolve(new Response(answerText('alipay_data_dataservice_bill_downloadurl_query_response', node)));
       return Promise.resolve(new Response(zip, { status: 200 }));
     };
     const rows = await providerWith(fetchImpl).downloadStatement('2026-11-28');

@@ -24,7 +24,12 @@ async function paid(provider: PlayedProvider, packageid: number): Promise<string
   const caller = freshClient();
   const { userinfo } = await signInBySms(t, caller);
   const paytype = provider === wechat ? 'wxpay' : 'alipay';
-  const placed = await call(t, '/api/v4/memorder', { account: caller.phone, usertoken: userinfo.usertoken, productid: 211, packageid, paytype }, caller);
+  const placed = await call(
+    t,
+    '/api/v4/memorder',
+    { account: caller.phone, usertoken: userinfo.usertoken, productid: 211, packageid, paytype },
+    caller,
+  );
   const orderno = placed.body['orderno'] as string;
   const amountFen = Math.round((placed.body['amount'] as number) * 100);
   const notice = provider.notice({ orderno, transactionId: `TX-${orderno}`, amountFen, paidAt: Math.floor(t.clock.now() / 1000) });

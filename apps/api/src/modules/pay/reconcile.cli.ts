@@ -26,7 +26,9 @@ try {
       console.error(`reconcile ${report.billDate} ${report.provider}: no statement (${report.error})`);
       continue;
     }
-    console.info(`reconcile ${report.billDate} ${report.provider}: ${report.rows} statement lines, ${report.discrepancies.length} disagreeing`);
+    console.info(
+      `reconcile ${report.billDate} ${report.provider}: ${report.rows} statement lines, ${report.discrepancies.length} disagreeing`,
+    );
     for (const discrepancy of report.discrepancies) {
       isClean = false;
       console.info(`  ${JSON.stringify(discrepancy)}`);

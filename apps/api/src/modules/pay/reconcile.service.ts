@@ -85,7 +85,10 @@ export function logReports(deps: PayDeps, reports: readonly ReconcileReport[]): 
       continue;
     }
     for (const discrepancy of report.discrepancies) {
-      deps.log.error({ provider: report.provider, billDate: report.billDate, ...discrepancy }, 'reconciliation: order disagrees with the statement');
+      deps.log.error(
+        { provider: report.provider, billDate: report.billDate, ...discrepancy },
+        'reconciliation: order disagrees with the statement',
+      );
     }
     deps.log.info(
       { provider: report.provider, billDate: report.billDate, rows: report.rows, discrepancies: report.discrepancies.length },

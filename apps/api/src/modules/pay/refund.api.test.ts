@@ -91,6 +91,14 @@ describe('refunds', () => {
     expect(takenBack).toBeLessThanOrEqual(now());
     expect(takenBack).toBeLessThan(addMonths(granted ?? 0, -11));
     expect(await listed(who, orderno)).toMatchObject({ state: 'paid', refund: amountFen / 100, amount: amountFen / 100 });
+    // Nothing left to invoice.
+    const invoice = await call(
+      t,
+      '/api/v4/invoiceapply',
+      { ...signed(who), orderno, titletype: 'personal', title: '张三', email: 'a@example.com' },
+      who,
+    );
+    expect(invoice.body).toMatchObject({ code: 17010 });
   });
 
   it('refuses a refund larger than what is left, and another on an unpaid order', async () => {

@@ -12,8 +12,20 @@ const alipayText = new TextDecoder('gbk').decode(readFileSync(new URL('./stateme
 describe('statements', () => {
   it("reads WeChat Pay's tradebill: payments and refunds, without the totals", () => {
     expect(parseWechatTradebill(wechatText)).toEqual([
-      { orderno: 'XC2026112809121012345601', transactionId: '4200002601202611281234567801', kind: 'payment', amountFen: 6800, refundNo: null },
-      { orderno: 'XC2026112813395512345602', transactionId: '4200002601202611281234567802', kind: 'payment', amountFen: 3800, refundNo: null },
+      {
+        orderno: 'XC2026112809121012345601',
+        transactionId: '4200002601202611281234567801',
+        kind: 'payment',
+        amountFen: 6800,
+        refundNo: null,
+      },
+      {
+        orderno: 'XC2026112813395512345602',
+        transactionId: '4200002601202611281234567802',
+        kind: 'payment',
+        amountFen: 3800,
+        refundNo: null,
+      },
       {
         orderno: 'XC2026112809121012345601',
         transactionId: '4200002601202611281234567801',
@@ -26,8 +38,20 @@ describe('statements', () => {
 
   it("reads Alipay's 业务明细 (GBK): trades and refunds, without the notes", () => {
     expect(parseAlipayBill(alipayText)).toEqual([
-      { orderno: 'XC2026112810000012345611', transactionId: '2026112822001480381400000001', kind: 'payment', amountFen: 8800, refundNo: null },
-      { orderno: 'XC2026112815000012345612', transactionId: '2026112822001480381400000002', kind: 'payment', amountFen: 6800, refundNo: null },
+      {
+        orderno: 'XC2026112810000012345611',
+        transactionId: '2026112822001480381400000001',
+        kind: 'payment',
+        amountFen: 8800,
+        refundNo: null,
+      },
+      {
+        orderno: 'XC2026112815000012345612',
+        transactionId: '2026112822001480381400000002',
+        kind: 'payment',
+        amountFen: 6800,
+        refundNo: null,
+      },
       {
         orderno: 'XC2026112810000012345611',
         transactionId: '2026112822001480381400000001',

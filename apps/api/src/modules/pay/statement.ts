@@ -50,7 +50,10 @@ function columnsOf(header: string[], names: readonly string[]): number[] | strin
  * value behind a backtick), then the totals (总交易单数...). Amounts in yuan. A string says why not.
  */
 export function parseWechatTradebill(text: string): StatementRow[] | string {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((line) => line.trim() !== '');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '');
   const header = csvCells(lines[0] ?? '');
   const columns = columnsOf(header, ['微信订单号', '商户订单号', '交易状态', '订单金额', '商户退款单号', '退款金额']);
   if (typeof columns === 'string') return columns;
@@ -134,7 +137,8 @@ export function reconcileStatement(rows: readonly StatementRow[], ours: readonly
   for (const [orderno, providerFen] of paidAtProvider) {
     const order = byNo.get(orderno);
     if (order?.state !== 'paid') found.push({ orderno, kind: 'not-paid-here', providerFen, ourState: order?.state ?? 'unknown' });
-    else if (order.amountFen !== providerFen) found.push({ orderno, kind: 'amount', what: 'payment', ourFen: order.amountFen, providerFen });
+    else if (order.amountFen !== providerFen)
+      found.push({ orderno, kind: 'amount', what: 'payment', ourFen: order.amountFen, providerFen });
   }
   for (const order of ours) {
     if (order.state === 'paid' && !paidAtProvider.has(order.orderno)) {

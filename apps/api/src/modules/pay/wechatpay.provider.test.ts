@@ -627,7 +627,8 @@ describe('WeChat Pay refunds', () => {
 
 describe('WeChat Pay tradebill (reconciliation)', () => {
   const bill = readFileSync(new URL('./statements/wechat-tradebill-2026-11-28.csv', import.meta.url), 'utf8');
-  const downloadUrl = 'https://api.mch.weixin.qq.com/v3/billdownload/file?token=6XIv5TUPto7pByrTQKhd6kwvyKLG2uY2wMMR8cNXqaA_Cv_isgaUtBzp4QtiozLO';
+  const downloadUrl =
+    'https://api.mch.weixin.qq.com/v3/billdownload/file?token=6XIv5TUPto7pByrTQKhd6kwvyKLG2uY2wMMR8cNXqaA_Cv_isgaUtBzp4QtiozLO';
 
   function billFetch(captured: Captured[], hash: string): FetchLike {
     return (url, init) => {

@@ -408,7 +408,8 @@ export class WechatPayProvider implements PayProvider {
     const verified = this.#verifiedAnswer(reply);
     if (!verified.ok) return verified.detail;
     const bill = vendorJsonOf(reply.text, ZBill);
-    if (bill.download_url === undefined || !bill.download_url.startsWith(`${this.apiBase}/`)) return 'bill without a download_url of the API';
+    if (bill.download_url === undefined || !bill.download_url.startsWith(`${this.apiBase}/`))
+      return 'bill without a download_url of the API';
     const file = await this.#call('GET', bill.download_url.slice(this.apiBase.length));
     if (file.kind === 'failure') return file.detail;
     if (file.status !== 200) return errorDetail(file.status, file.text);
