@@ -136,4 +136,38 @@ describe('buying a membership', () => {
     await page.getByTestId('cashier-again').click();
     await expect.poll(async () => (await page.getByTestId('cashier-orderno').innerText()).trim(), { timeout: 15_000 }).not.toBe(orderno);
   });
+
+  it('keeps one order when the buyer switches the pay method three times, and shows no 待支付 ghost once paid', async () => {
+    const phone = uniquePhone();
+    await registerThroughApi(phone, 'switch88');
+    const page = await browser.page(asVisitor(DESKTOP));
+    await signInContext(page.context(), phone, 'switch88');
+    await page.goto('/buy/cadeditor.html');
+    await page.getByTestId('plan-532').click();
+    await page.getByTestId('paytype-wxpay').click();
+    await page.getByTestId('buy-now').click();
+    await page.getByTestId('cashier-qr').waitFor({ timeout: 15_000 });
+    const orderno = (await page.getByTestId('cashier-orderno').innerText()).trim();
+
+    for (const paytype of ['alipay', 'wxpay', 'alipay'] as const) {
+      await page.getByTestId(`cashier-paytype-${paytype}`).click();
+      await page.locator(`[data-testid="cashier-pay"][data-paytype="${paytype}"] [data-testid="cashier-qr"]`).waitFor({ timeout: 15_000 });
+      await expect(page.getByTestId('cashier-orderno').innerText()).resolves.toBe(orderno);
+    }
+
+    // Paid on the phone with the method chosen last.
+    const payer = await browser.page(asVisitor(MOBILE));
+    await payer.goto(`/pay/sandbox/${orderno}`);
+    await expect.poll(() => payer.getByTestId('sandbox-state').innerText()).toContain('待支付');
+    await payer.getByTestId('sandbox-pay').click();
+    await page.getByTestId('cashier-success').waitFor({ timeout: 10_000 });
+
+    await page.goto('/personal-buy.html');
+    const rows = page.getByTestId('order-row');
+    await rows.first().waitFor();
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect(rows.first().getAttribute('data-orderno')).resolves.toBe(orderno);
+    await expect(rows.first().getByTestId('order-state').innerText()).resolves.toContain('已支付');
+    await expect(page.getByTestId('order-records').innerText()).resolves.not.toContain('待支付');
+  });
 });

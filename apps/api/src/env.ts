@@ -121,6 +121,11 @@ const ZEnv = z.object({
   /** WeChat Pay's public key (PEM text or path) and its id (Wechatpay-Serial, PUB_KEY_ID_...). */
   WECHATPAY_PUBLIC_KEY: z.string().min(1).optional(),
   WECHATPAY_PUBLIC_KEY_ID: z.string().min(1).optional(),
+  /**
+   * Decision 0043: the AppSecret of the official account (公众号) whose AppID is WECHATPAY_APPID, for
+   * the OAuth (snsapi_base) that gives a buyer's openid to JSAPI payments inside WeChat's browser.
+   */
+  WECHATPAY_MP_SECRET: z.string().min(1).optional(),
   WECHATPAY_API_BASE: z.url({ error: 'must be an absolute URL' }).default('https://api.mch.weixin.qq.com'),
   ALIPAY_APP_ID: z.string().min(1).optional(),
   /** The app's RSA2 private key: PEM text, a path, or the bare base64 Alipay's tool prints. */

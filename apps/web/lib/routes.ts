@@ -104,6 +104,12 @@ export const ROUTES: readonly RouteDef[] = [
     layout: 'compati',
     folder: '/pay/sandbox/[orderno]',
   }),
+  // Decision 0043: where a phone comes back from the payment app (WeChat H5 redirect_url, Alipay return_url).
+  page('pay-result-orderno', '/pay/result/{orderno}', {
+    params: { orderno: /^XC\d{22}$/ },
+    layout: 'compati',
+    folder: '/pay/result/[orderno]',
+  }),
   // Decision 0022: the analytics reports, for operator accounts only (npm run operator:create).
   page('operator-analytics', '/operator/analytics', { layout: 'operator', isIndexed: false }),
 ];

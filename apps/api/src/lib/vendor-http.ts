@@ -25,11 +25,39 @@ export interface VendorRequest {
 export type VendorReply = { kind: 'answer'; status: number; headers: Headers; text: string } | { kind: 'failure'; detail: string };
 
 export async function callVendor(fetchImpl: FetchLike, url: string, request: VendorRequest, timeoutMs: number): Promise<VendorReply> {
+  return fetchWithin(fetchImpl, url, request, timeoutMs, async (response) => ({
+    kind: 'answer',
+    status: response.status,
+    headers: response.headers,
+    text: await response.text(),
+  }));
+}
+
+/** The answer's bytes, for a file (decision 0043: a provider's bill). */
+export async function callVendorBytes(
+  fetchImpl: FetchLike,
+  url: string,
+  request: VendorRequest,
+  timeoutMs: number,
+): Promise<{ kind: 'answer'; status: number; bytes: Buffer } | { kind: 'failure'; detail: string }> {
+  return fetchWithin(fetchImpl, url, request, timeoutMs, async (response) => ({
+    kind: 'answer',
+    status: response.status,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  }));
+}
+
+async function fetchWithin<T>(
+  fetchImpl: FetchLike,
+  url: string,
+  request: VendorRequest,
+  timeoutMs: number,
+  read: (response: Response) => Promise<T>,
+): Promise<T | { kind: 'failure'; detail: string }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetchImpl(url, { ...request, signal: controller.signal });
-    return { kind: 'answer', status: response.status, headers: response.headers, text: await response.text() };
+    return await read(await fetchImpl(url, { ...request, signal: controller.signal }));
   } catch (error) {
     if (controller.signal.aborted) return { kind: 'failure', detail: `no answer within ${timeoutMs} ms` };
     return { kind: 'failure', detail: error instanceof Error ? error.message : String(error) };

@@ -37,6 +37,8 @@ function OrderRow({ order, now }: { readonly order: TOrderDetails; readonly now:
   const { href } = useSiteLocale();
   const state = displayedStateOf(order, now);
   const action = invoiceActionOf(order);
+  // Decision 0043: a refund shows with its amount; the whole amount back reads 已退款.
+  const isRefunded = order.refund > 0 && order.refund >= order.amount;
   const items =
     order.items.length > 0
       ? order.items.map((item) => ({ key: `${item.realId}`, product: item.productname, name: item.name }))
@@ -64,9 +66,14 @@ function OrderRow({ order, now }: { readonly order: TOrderDetails; readonly now:
         </span>
       </td>
       <td className={styles.stateCell}>
-        <span className={styles.badge} data-state={state} data-testid="order-state">
-          {t(`states.${state}`)}
+        <span className={styles.badge} data-state={isRefunded ? 'refunded' : state} data-testid="order-state">
+          {isRefunded ? t('states.refunded') : t(`states.${state}`)}
         </span>
+        {order.refund > 0 && (
+          <span className={styles.refund} data-testid="order-refund">
+            {t(isRefunded ? 'records.refunded' : 'records.partRefunded', { amount: formatYuan(order.refund) })}
+          </span>
+        )}
       </td>
       <td className={styles.timeCell}>
         <span>

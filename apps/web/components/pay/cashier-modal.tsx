@@ -8,9 +8,12 @@ import {
   PAY_LIMITS,
   PAY_TYPES,
   formatYuan,
+  payResultPath,
   type TAnalyticsEventInput,
+  type TJsapiParams,
   type TOrderCreated,
   type TOrderDetails,
+  type TPayScene,
   type TPayType,
 } from '@xcad/protocol';
 import { useSession } from '@/components/auth/session-provider';
@@ -21,6 +24,7 @@ import Link from '@/components/ui/link';
 import { Spinner } from '@/components/ui/spinner';
 import { track } from '@/lib/analytics/browser';
 import { addPaymentInfoEvent, checkoutEvent, purchaseEvent } from '@/lib/analytics/events';
+import { needsBrowserGuide } from '@/lib/pay/scene';
 import {
   formatCountdown,
   isSandboxPayUrl,
@@ -114,15 +118,89 @@ function PayTypeSwitch({
   );
 }
 
+interface WeixinBridge {
+  invoke(name: 'getBrandWCPayRequest', params: TJsapiParams, done: (answer: { err_msg?: string }) => void): void;
+}
+
+/**
+ * JSAPI (decision 0043): WeChat's pay sheet through WeixinJSBridge, then the result page whatever
+ * the buyer did (it polls the order). Outside WeChat (the sandbox in a test browser) there is no
+ * bridge: the sandbox's stand-in for the sheet opens instead.
+ */
+function payInWechat(order: TOrderCreated): void {
+  const bridge = (window as { WeixinJSBridge?: WeixinBridge }).WeixinJSBridge;
+  if (bridge !== undefined && order.jsapi !== null) {
+    bridge.invoke('getBrandWCPayRequest', order.jsapi, () => window.location.assign(payResultPath(order.orderno)));
+    return;
+  }
+  if (order.payurl !== '') window.location.assign(order.payurl);
+}
+
+/** On a phone (decision 0043): a button that opens the payment app (or WeChat's pay sheet), no QR. */
+function AppButton({ order, paytype }: { readonly order: TOrderCreated | null; readonly paytype: TPayType }) {
+  const t = useTranslations('pay');
+  if (order === null) {
+    return (
+      <div className={styles.qrPending}>
+        <Spinner />
+        <span>{t('cashier.placing')}</span>
+      </div>
+    );
+  }
+  if (order.scene === 'wechat') {
+    return (
+      <>
+        <button
+          type="button"
+          className={`${styles.primaryButton} ${styles.appButton}`}
+          data-testid="cashier-jsapi-pay"
+          onClick={() => payInWechat(order)}
+        >
+          <PayTypeIcon paytype={paytype} size={18} />
+          {t('cashier.jsapiPay')}
+        </button>
+        <p className={styles.scanHint}>{t('cashier.jsapiHint')}</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <a
+        className={`${styles.primaryButton} ${styles.appButton}`}
+        href={order.payurl}
+        data-testid="cashier-open-app"
+        data-paytype={paytype}
+      >
+        <PayTypeIcon paytype={paytype} size={18} />
+        {t(`cashier.openApp.${paytype}`)}
+      </a>
+      <p className={styles.scanHint}>{t('cashier.openAppHint', { payType: t(`payTypes.${paytype}`) })}</p>
+    </>
+  );
+}
+
+/** Alipay inside WeChat's browser: how to open the page in the system browser (no order is placed). */
+function BrowserGuide() {
+  const t = useTranslations('pay.cashier.guide');
+  return (
+    <div className={styles.guide} data-testid="cashier-browser-guide" role="note">
+      <strong>{t('title')}</strong>
+      <p>{t('text')}</p>
+    </div>
+  );
+}
+
 /** The QR view: while an order is being placed (first or after a switch) its QR box spins. */
 function PayView({
   paytype,
+  scene,
   order,
   amount,
   nowSeconds,
   onSwitch,
 }: {
   readonly paytype: TPayType;
+  readonly scene: TPayScene;
   readonly order: TOrderCreated | null;
   readonly amount: number;
   readonly nowSeconds: number;
@@ -131,6 +209,33 @@ function PayView({
   const t = useTranslations('pay');
   const payTypeName = t(`payTypes.${paytype}`);
   const isSandbox = order !== null && isSandboxPayUrl(order.payurl);
+  if (scene !== 'desktop') {
+    const isGuide = needsBrowserGuide(scene, paytype);
+    return (
+      <section
+        className={styles.pay}
+        data-testid="cashier-pay"
+        data-paytype={paytype}
+        data-scene={scene}
+        aria-busy={order === null && !isGuide}
+      >
+        <p className={styles.amountRow}>
+          <span>{t('cashier.amount')}</span>
+          <strong className={styles.amount} data-testid="cashier-amount">
+            {formatYuan(order?.amount ?? amount)}
+          </strong>
+        </p>
+        <PayTypeSwitch paytype={paytype} isBusy={order === null && !isGuide} onSwitch={onSwitch} />
+        {isGuide ? <BrowserGuide /> : <AppButton order={order} paytype={paytype} />}
+        {order !== null && !isGuide && (
+          <p className={styles.orderNo}>
+            {t('cashier.orderNo')}
+            <span data-testid="cashier-orderno">{order.orderno}</span>
+          </p>
+        )}
+      </section>
+    );
+  }
   return (
     <section className={styles.pay} data-testid="cashier-pay" data-paytype={paytype} aria-busy={order === null}>
       <p className={styles.amountRow}>
@@ -273,6 +378,7 @@ function ErrorView({ message, isPoll, onRetry }: { readonly message: string; rea
 
 function StepView({
   state,
+  scene,
   purchase,
   nowSeconds,
   place,
@@ -280,6 +386,7 @@ function StepView({
   onClose,
 }: {
   readonly state: CashierState;
+  readonly scene: TPayScene;
   readonly purchase: CashierPurchase;
   readonly nowSeconds: number;
   readonly place: (paytype: TPayType) => void;
@@ -290,9 +397,20 @@ function StepView({
     case 'signin':
       return <CashierSignin isSessionExpired={state.refusedToken !== null} />;
     case 'placing':
-      return <PayView paytype={state.paytype} order={null} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />;
+      return (
+        <PayView paytype={state.paytype} scene={scene} order={null} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />
+      );
     case 'waiting':
-      return <PayView paytype={state.paytype} order={state.order} amount={purchase.price} nowSeconds={nowSeconds} onSwitch={place} />;
+      return (
+        <PayView
+          paytype={state.paytype}
+          scene={scene}
+          order={state.order}
+          amount={purchase.price}
+          nowSeconds={nowSeconds}
+          onSwitch={place}
+        />
+      );
     case 'paid':
       return <PaidView details={state.details} onClose={onClose} />;
     case 'failed':
@@ -338,7 +456,7 @@ export function CashierModal({
   readonly onClose: () => void;
 }) {
   const { refreshMembership } = useSession();
-  const { state, nowSeconds, place, retryPoll } = useCashier(purchase, paytype);
+  const { state, nowSeconds, scene, place, retryPoll } = useCashier(purchase, paytype);
   const paidOrder = state.step === 'paid' ? state.order.orderno : null;
   const refreshedFor = useRef<string | null>(null);
   useCheckoutEvents(purchase, state);
@@ -352,7 +470,15 @@ export function CashierModal({
 
   return (
     <ModalFrame title={purchase.title} onClose={onClose}>
-      <StepView state={state} purchase={purchase} nowSeconds={nowSeconds} place={place} retryPoll={retryPoll} onClose={onClose} />
+      <StepView
+        state={state}
+        scene={scene}
+        purchase={purchase}
+        nowSeconds={nowSeconds}
+        place={place}
+        retryPoll={retryPoll}
+        onClose={onClose}
+      />
     </ModalFrame>
   );
 }

@@ -1,11 +1,12 @@
 'use client';
 
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { ReactElement } from 'react';
 import { useTranslations } from 'next-intl';
 import { PAY_TYPES, formatYuan, type TPayPackage, type TPayProduct, type TPayType } from '@xcad/protocol';
 import { useSiteLocale } from '@/components/site/use-site-locale';
 import type { CashierPurchase } from '@/lib/pay/cashier';
+import { takePendingPurchase } from '@/lib/pay/pending-purchase';
 import { planNoteOf, plansOf, preselectedPlan, savingOf } from '@/lib/pay/plans';
 import { LazyCashier } from './cashier-loader';
 import { PayTypeIcon } from './pay-type-icon';
@@ -43,6 +44,22 @@ export function ProductPlans(props: { product: TPayProduct; channel?: 'pc' | 'ap
   const [paytype, setPaytype] = useState<TPayType>('wxpay');
   const [purchase, setPurchase] = useState<CashierPurchase | null>(null);
   const selected = plans.find((plan) => plan.realId === selectedId) ?? preselectedPlan(plans);
+
+  // Back from WeChat's OAuth (decision 0043): the cashier opens again with what was being bought.
+  // (Read after hydration: sessionStorage exists only in the browser.)
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const pending = takePendingPurchase(
+        window.location.pathname,
+        (candidate) => candidate.kind === 'package' && candidate.productid === product.productid,
+      );
+      if (pending?.purchase.kind !== 'package') return;
+      setSelectedId(pending.purchase.packageid);
+      setPaytype(pending.paytype);
+      setPurchase(pending.purchase);
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [product.productid]);
 
   if (selected === null) {
     return (

@@ -47,6 +47,16 @@ async function readOrder(orderno: string): Promise<Load> {
   }
 }
 
+/**
+ * Decision 0043: opened by a phone as the payment app (WeChat H5, Alipay WAP, the JSAPI sheet), the
+ * cashier comes back to the result page it was given (`back`), as the real apps return to
+ * redirect_url or return_url. Only this site's result page is accepted: never another host.
+ */
+function returnPathOf(search: string, orderno: string): string | null {
+  const back = new URLSearchParams(search).get('back');
+  return back === `/pay/result/${orderno}` || back?.startsWith(`/pay/result/${orderno}?`) === true ? back : null;
+}
+
 export function SandboxCashier({ orderno }: { readonly orderno: string }) {
   const t = useTranslations('pay');
   const [load, setLoad] = useState<Load>({ state: 'loading' });
@@ -74,6 +84,11 @@ export function SandboxCashier({ orderno }: { readonly orderno: string }) {
       const answer = await postDev(kind === 'pay' ? CONFIRM_PATH : CANCEL_PATH, orderno);
       if (answer === null) setProblem({ kind: 'unsupported' });
       else if (answer.code !== SUCCESS_CODE) setProblem(answer.message ? { kind: 'server', message: answer.message } : { kind: 'failed' });
+      else if (returnPathOf(window.location.search, orderno) !== null) {
+        // The payment app returns to the shop's page, paid or not.
+        window.location.assign(returnPathOf(window.location.search, orderno) ?? '/');
+        return;
+      }
       setLoad(await readOrder(orderno));
     } catch {
       setProblem({ kind: 'network' });

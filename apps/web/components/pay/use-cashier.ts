@@ -4,10 +4,12 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import {
   ApiClientError,
   AUTH_ERRORS,
+  PAY_ERRORS,
   PAY_LIMITS,
   endpoints,
   isOrderDetails,
   type TOrderCreated,
+  type TPayScene,
   type TPayType,
   type TUserInfo,
 } from '@xcad/protocol';
@@ -15,6 +17,8 @@ import { useSession } from '@/components/auth/session-provider';
 import { apiClient } from '@/lib/api/client';
 import { refusalOf } from '@/lib/auth/login-flow';
 import { isSessionRefused } from '@/lib/auth/session-refused';
+import { goToWechatAuth } from '@/lib/pay/pending-purchase';
+import { needsBrowserGuide, paySceneOf } from '@/lib/pay/scene';
 import {
   cashierReducer,
   initialCashierState,
@@ -32,18 +36,25 @@ export interface Cashier {
   readonly state: CashierState;
   /** The server's clock (epoch seconds), ticking every second while an order waits. */
   readonly nowSeconds: number;
+  /** Decision 0043: where the page runs (desktop QR, phone app, WeChat JSAPI). */
+  readonly scene: TPayScene;
   /** A new order with this pay type (the switch, 重新下单, 重试). */
   place(paytype: TPayType): void;
   retryPoll(): void;
 }
 
-async function placeOrder(purchase: CashierPurchase, user: TUserInfo, paytype: TPayType): Promise<TOrderCreated> {
+async function placeOrder(purchase: CashierPurchase, user: TUserInfo, paytype: TPayType, scene: TPayScene): Promise<TOrderCreated> {
   const client = await apiClient();
   const signedIn = { account: user.username, usertoken: user.usertoken };
   if (purchase.kind === 'package') {
-    return client.call(endpoints.memorder, { ...signedIn, productid: purchase.productid, packageid: purchase.packageid, paytype });
+    return client.call(endpoints.memorder, { ...signedIn, productid: purchase.productid, packageid: purchase.packageid, paytype, scene });
   }
-  return client.call(endpoints.paymerge, { ...signedIn, packageids: [...purchase.packageids], paytype });
+  return client.call(endpoints.paymerge, { ...signedIn, packageids: [...purchase.packageids], paytype, scene });
+}
+
+/** The server needs the buyer's openid first (JSAPI inside WeChat): off to WeChat's OAuth and back. */
+function isWechatAuthRefusal(error: unknown): boolean {
+  return error instanceof ApiClientError && (PAY_ERRORS.wechatAuth.codes as readonly number[]).includes(refusalOf(error).code);
 }
 
 const serverNow = (offsetSeconds: number) => Math.floor(Date.now() / 1000) + offsetSeconds;
@@ -52,6 +63,7 @@ export function useCashier(purchase: CashierPurchase, paytype: TPayType): Cashie
   const { user } = useSession();
   // The modal opens only in the browser after a click, when the stored session has been read.
   const [state, dispatch] = useReducer(cashierReducer, null, () => initialCashierState(user !== null, paytype));
+  const [scene] = useState<TPayScene>(() => (typeof navigator === 'undefined' ? 'desktop' : paySceneOf(navigator.userAgent)));
   // Server minus browser clock: the countdown runs on the server's time, as the order's expiry does.
   const offsetSeconds = useRef(0);
   const [nowSeconds, setNowSeconds] = useState(() => serverNow(0));
@@ -65,27 +77,35 @@ export function useCashier(purchase: CashierPurchase, paytype: TPayType): Cashie
 
   useEffect(() => {
     if (state.step !== 'placing' || startedAttempt.current >= state.attempt) return;
+    // Alipay inside WeChat: no order, the cashier shows the open-in-browser guide.
+    if (needsBrowserGuide(scene, state.paytype)) return;
     const { attempt } = state;
     startedAttempt.current = attempt;
     if (user === null) {
       dispatch({ type: 'placeFailed', attempt, message: '', refusedToken: '' });
       return;
     }
-    placeOrder(purchase, user, state.paytype).then(
+    const { paytype: chosen } = state;
+    placeOrder(purchase, user, chosen, scene).then(
       async (order) => {
         offsetSeconds.current = (await apiClient()).timeOffsetSeconds;
         setNowSeconds(serverNow(offsetSeconds.current));
         dispatch({ type: 'placed', attempt, order });
       },
-      (error: unknown) =>
+      (error: unknown) => {
+        if (isWechatAuthRefusal(error)) {
+          goToWechatAuth({ purchase, paytype: chosen });
+          return;
+        }
         dispatch({
           type: 'placeFailed',
           attempt,
           message: refusalOf(error).message,
           refusedToken: isSessionRefused(error) ? user.usertoken : null,
-        }),
+        });
+      },
     );
-  }, [state, user, purchase]);
+  }, [state, user, purchase, scene]);
 
   const orderno = state.step === 'waiting' ? state.order.orderno : null;
   const account = user?.username;
@@ -153,5 +173,5 @@ export function useCashier(purchase: CashierPurchase, paytype: TPayType): Cashie
 
   const place = useCallback((next: TPayType) => dispatch({ type: 'place', paytype: next }), []);
   const retryPoll = useCallback(() => dispatch({ type: 'retryPoll' }), []);
-  return { state, nowSeconds, place, retryPoll };
+  return { state, nowSeconds, scene, place, retryPoll };
 }

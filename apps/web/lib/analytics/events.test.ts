@@ -63,6 +63,8 @@ describe('purchase funnel', () => {
     amount: 68,
     paytype: 'wxpay',
     expiretime: 0,
+    scene: 'desktop',
+    jsapi: null,
   };
   const details: TOrderDetails = {
     orderno: order.orderno,
@@ -76,6 +78,7 @@ describe('purchase funnel', () => {
     paidtime: 1,
     transactionid: 'T1',
     invoice: 'none',
+    refund: 0,
   };
 
   it('checkout names the product and the package chosen', () => {

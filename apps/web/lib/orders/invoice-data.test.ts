@@ -15,6 +15,7 @@ function orders(count: number, from = 0): TOrderDetails[] {
     paidtime: 1_700_000_100,
     transactionid: null,
     invoice: 'none',
+    refund: 0,
   }));
 }
 

@@ -28,6 +28,7 @@ function order(overrides: Partial<TOrderDetails>): TOrderDetails {
     paidtime: MARCH_8 + 60,
     transactionid: '4200001',
     invoice: 'none',
+    refund: 0,
     ...overrides,
   };
 }
@@ -64,6 +65,10 @@ describe('invoices of orders', () => {
     expect(invoiceActionOf(order({ state: 'paid', invoice: 'none' }))).toBe('apply');
     expect(invoiceActionOf(order({ state: 'paid', invoice: 'submitted' }))).toBe('submitted');
     expect(invoiceActionOf(order({ state: 'paid', invoice: 'issued' }))).toBe('issued');
+    // Decision 0043: refunded in full, nothing left to invoice; refunded in part, the invoice is still due.
+    expect(invoiceActionOf(order({ state: 'paid', invoice: 'none', refund: 68 }))).toBe('none');
+    expect(invoiceActionOf(order({ state: 'paid', invoice: 'none', refund: 10 }))).toBe('apply');
+    expect(invoiceActionOf(order({ state: 'paid', invoice: 'issued', refund: 68 }))).toBe('issued');
     expect(invoiceActionOf(order({ state: 'unpaid', invoice: 'none', paidtime: null }))).toBe('none');
     expect(invoiceActionOf(order({ state: 'closed', invoice: 'none', paidtime: null }))).toBe('none');
   });

@@ -39,18 +39,20 @@ export function displayedStateOf(order: Pick<TOrderDetails, 'state' | 'expiretim
 /** What the invoice column offers: nothing before payment, else apply, or where the application is. */
 export type InvoiceAction = 'none' | 'apply' | 'submitted' | 'issued';
 
-export function invoiceActionOf(order: Pick<TOrderDetails, 'state' | 'invoice'>): InvoiceAction {
+export function invoiceActionOf(order: Pick<TOrderDetails, 'state' | 'invoice' | 'amount' | 'refund'>): InvoiceAction {
   if (order.state !== 'paid') return 'none';
+  // Decision 0043: nothing to invoice once the whole amount went back.
+  if (order.invoice === 'none' && order.refund > 0 && order.refund >= order.amount) return 'none';
   return order.invoice === 'none' ? 'apply' : order.invoice;
 }
 
 /** One invoice per paid order: the orders an application may still name. */
-function isInvoiceable(order: Pick<TOrderDetails, 'state' | 'invoice'>): boolean {
+function isInvoiceable(order: Pick<TOrderDetails, 'state' | 'invoice' | 'amount' | 'refund'>): boolean {
   return invoiceActionOf(order) === 'apply';
 }
 
 /** The orders to choose from on the invoice page, newest payment first. */
-export function invoiceableOrders<T extends Pick<TOrderDetails, 'state' | 'invoice' | 'paidtime' | 'createtime'>>(
+export function invoiceableOrders<T extends Pick<TOrderDetails, 'state' | 'invoice' | 'paidtime' | 'createtime' | 'amount' | 'refund'>>(
   orders: readonly T[],
 ): T[] {
   return orders.filter(isInvoiceable).sort((a, b) => (b.paidtime ?? b.createtime) - (a.paidtime ?? a.createtime));

@@ -24,6 +24,8 @@ const ORDER: TOrderCreated = {
   amount: 68,
   paytype: 'wxpay',
   expiretime: NOW + 1800,
+  scene: 'desktop',
+  jsapi: null,
 };
 
 function details(state: TOrderDetails['state'], orderno = ORDER.orderno): TOrderDetails {
@@ -39,6 +41,7 @@ function details(state: TOrderDetails['state'], orderno = ORDER.orderno): TOrder
     paidtime: state === 'paid' ? NOW + 60 : null,
     transactionid: state === 'paid' ? 'sandbox-1' : null,
     invoice: 'none',
+    refund: 0,
   };
 }
 

@@ -6,12 +6,26 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 export type PayPack = 'month' | 'quarter' | 'year' | 'lifetime';
 export type PayChannel = 'pc' | 'app';
 export type PayType = 'wxpay' | 'alipay';
+/** Decision 0043: desktop (QR codes), mobile (the app opens), wechat (JSAPI in WeChat's browser). */
+export type PayScene = 'desktop' | 'mobile' | 'wechat';
 export type PayProviderName = 'sandbox' | 'wechatpay' | 'alipay';
 export type OrderState = 'unpaid' | 'paid' | 'closed';
 export type InvoiceTitleType = 'personal' | 'company';
 export type InvoiceState = 'submitted' | 'issued';
 /** What a payment notice did: granted the order, repeated one already granted, or was refused. */
-export type PayNoticeOutcome = 'granted' | 'duplicate' | 'amount-mismatch' | 'unknown-order';
+export type PayNoticeOutcome =
+  | 'granted'
+  | 'duplicate'
+  | 'amount-mismatch'
+  | 'unknown-order'
+  | 'late-granted'
+  | 'double-paid'
+  | 'refund-settled'
+  | 'refund-duplicate'
+  | 'refund-unknown';
+/** What the operator must look at on an order (decision 0043). */
+export type PayOrderFlag = 'late-payment' | 'double-payment';
+export type PayRefundState = 'processing' | 'succeeded' | 'failed';
 
 export interface PayProductTable {
   /** spec §6 product id (211, 214, 202, 297, 204, 203). */
@@ -71,6 +85,34 @@ export interface PayOrderTable {
   transaction_id: string | null;
   /** When the server last asked the provider about this unpaid order (a lost notice). */
   provider_checked_at: number | null;
+  /** Decision 0043: `user:bundle:packages` while unpaid (unique), null once paid or closed. */
+  open_key: string | null;
+  /** Decision 0043: the providers asked to take this order's payment, comma separated. */
+  tried_providers: Generated<string>;
+  /** Decision 0043: where the cashier ran. */
+  pay_scene: Generated<PayScene>;
+  /** Decision 0043: null, or what the operator must look at. */
+  flag: Generated<PayOrderFlag | null>;
+  /** Fen refunded so far (refunds succeeded or still processing). */
+  refunded_fen: Generated<number>;
+}
+
+/** Decision 0043: a refund asked of the provider, unique by its refund number. */
+export interface PayRefundTable {
+  id: Generated<number>;
+  refund_no: string;
+  order_id: number;
+  provider: PayProviderName;
+  amount_fen: number;
+  reason: string;
+  state: Generated<PayRefundState>;
+  /** WeChat's refund_id, Alipay's trade_no of the refund. */
+  provider_refund_id: string | null;
+  operator_user_id: number | null;
+  created_at: number;
+  finished_at: number | null;
+  /** Why it failed, as the provider said. */
+  detail: string | null;
 }
 
 export interface PayOrderItemTable {
@@ -110,6 +152,8 @@ export interface InvoiceTable {
   state: Generated<InvoiceState>;
   created_at: number;
   issued_at: number | null;
+  /** Decision 0043: 1 when the order was refunded after the invoice was issued (红冲 due). */
+  reversal_due: Generated<number>;
 }
 
 export interface PayTables {
@@ -120,6 +164,7 @@ export interface PayTables {
   pay_order: PayOrderTable;
   pay_order_item: PayOrderItemTable;
   pay_notice: PayNoticeTable;
+  pay_refund: PayRefundTable;
   invoice: InvoiceTable;
 }
 
@@ -127,3 +172,4 @@ export type PayOrderRow = Selectable<PayOrderTable>;
 export type NewPayOrder = Insertable<PayOrderTable>;
 export type PayPackageRow = Selectable<PayPackageTable>;
 export type InvoiceRow = Selectable<InvoiceTable>;
+export type PayRefundRow = Selectable<PayRefundTable>;

@@ -16,6 +16,14 @@ import { EMAIL_PATTERN } from '../validation';
 export const PAY_TYPES = ['wxpay', 'alipay'] as const;
 export type TPayType = (typeof PAY_TYPES)[number];
 
+/**
+ * Where the cashier runs (decision 0043), which decides how it pays: a desktop shows QR codes
+ * (WeChat Native, Alipay precreate); a phone browser opens the payment app (WeChat Pay H5, Alipay
+ * WAP); WeChat's own browser pays in place (WeChat JSAPI), and there Alipay cannot be used.
+ */
+export const PAY_SCENES = ['desktop', 'mobile', 'wechat'] as const;
+export type TPayScene = (typeof PAY_SCENES)[number];
+
 export const ORDER_STATES = ['unpaid', 'paid', 'closed'] as const;
 export type TOrderState = (typeof ORDER_STATES)[number];
 
@@ -24,8 +32,15 @@ export const PAY_PACKS = ['month', 'quarter', 'year', 'lifetime'] as const;
 export type TPayPack = (typeof PAY_PACKS)[number];
 
 export const PAY_LIMITS = {
-  /** An unpaid order closes this long after it was placed (the QR stops working too). */
-  orderTtlSeconds: 30 * 60,
+  /**
+   * An unpaid order closes this long after it was placed, here and at the provider (decision 0043:
+   * two hours, WeChat Native's own code_url lifetime; a phone buyer may leave for the app and back).
+   */
+  orderTtlSeconds: 2 * 3_600,
+  /** Re-opening the cashier reuses the open order of the same checkout while this much time is left. */
+  reuseMinSeconds: 10 * 60,
+  /** How often each API process closes the orders that ran out (and closes them at the providers). */
+  expirySweepSeconds: 60,
   /** The cashier asks for the order's state this often (spec §9's poll interval of tasks). */
   cashierPollMs: 2_000,
   /** Unpaid orders one user may have open at once; older ones are closed when a new one is placed. */
@@ -59,6 +74,15 @@ export const PAY_MESSAGES = {
   orderUnknown: '订单不存在',
   providerFailed: '支付下单失败，请稍后重试或更换支付方式',
   orderClosed: '订单已关闭，请重新下单',
+  scene: '支付环境不正确，请刷新页面后重试',
+  alipayInWechat: '微信内无法使用支付宝，请点击右上角“…”选择“在浏览器打开”后付款',
+  wechatAuth: '请先在微信中授权，再继续支付',
+  refundNotPaid: '只有已支付的订单才能退款',
+  refundTooLarge: '退款金额超过该订单可退金额',
+  refundNoReused: '该退款单号已用于另一笔退款',
+  refundNo: '退款单号应为1-64位字母、数字或_-|*@',
+  refundAmount: '请填写正确的退款金额',
+  refundReason: '请填写退款原因（不超过80个字）',
 } as const;
 
 export const INVOICE_MESSAGES = {
@@ -87,7 +111,17 @@ export const PAY_ERRORS = {
   orderUnknown: { codes: [17002], message: PAY_MESSAGES.orderUnknown },
   /** The provider refused or could not be reached; nothing was charged, the order is closed. */
   providerFailed: { codes: [17003], message: PAY_MESSAGES.providerFailed },
+  /** Alipay asked for inside WeChat's browser (decision 0043): the page shows the open-in-browser guide. */
+  alipayInWechat: { codes: [17004], message: PAY_MESSAGES.alipayInWechat },
+  /** JSAPI without the buyer's openid: the page goes through WeChat's OAuth (`authurl`) first. */
+  wechatAuth: { codes: [17005], message: PAY_MESSAGES.wechatAuth },
   invoiceNotPaid: { codes: [17010], message: INVOICE_MESSAGES.orderNotPaid },
+  /** Decision 0043, refunds (the operator's console): an order not paid, more than is left, a refund number reused. */
+  refundNotPaid: { codes: [17020], message: PAY_MESSAGES.refundNotPaid },
+  refundTooLarge: { codes: [17021], message: PAY_MESSAGES.refundTooLarge },
+  refundNoReused: { codes: [17022], message: PAY_MESSAGES.refundNoReused },
+  /** The provider refused the refund (nothing moved) or could not be asked (asked again later). */
+  refundFailed: { codes: [17023], message: PAY_MESSAGES.providerFailed },
   invoiceExists: { codes: [17011], message: INVOICE_MESSAGES.alreadyApplied },
 } as const satisfies Record<string, CodeGroup>;
 
@@ -152,6 +186,8 @@ export type TMemRoleResponse = z.infer<typeof ZMemRoleResponse>;
 // Orders
 
 const ZPayTypeField = z.enum(PAY_TYPES, { error: PAY_MESSAGES.payType });
+/** Absent: a desktop (every client before decision 0043 showed QR codes). */
+const ZPaySceneField = z.enum(PAY_SCENES, { error: PAY_MESSAGES.scene }).default('desktop');
 const ZRealId = zId(PAY_MESSAGES.packageUnknown);
 
 /** memorder: one package of one product. The amount is the server's; a client cannot name one. */
@@ -160,6 +196,7 @@ export const ZMemOrderRequest = ZSignedIn.extend({
   /** The package's realId. */
   packageid: ZRealId,
   paytype: ZPayTypeField,
+  scene: ZPaySceneField,
 });
 
 /** `packageids`: an array, or a comma list as form bodies send it. */
@@ -169,12 +206,33 @@ const ZPackageIds = z
   .pipe(z.array(ZRealId).min(1, { error: PAY_MESSAGES.mergeEmpty }).max(PAY_LIMITS.mergeMaxPackages, { error: PAY_MESSAGES.mergeTooMany }));
 
 /** paymerge: several packages in one order (a bundle's price when they make one). */
-export const ZPayMergeRequest = ZSignedIn.extend({ packageids: ZPackageIds, paytype: ZPayTypeField });
+export const ZPayMergeRequest = ZSignedIn.extend({ packageids: ZPackageIds, paytype: ZPayTypeField, scene: ZPaySceneField });
+
+/**
+ * What WeixinJSBridge's getBrandWCPayRequest (or wx.chooseWXPay) takes, signed by the server:
+ * paySign is SHA256withRSA over appId, timeStamp, nonceStr and package, one per line.
+ */
+export const ZJsapiParams = z.object({
+  appId: z.string(),
+  timeStamp: z.string(),
+  nonceStr: z.string(),
+  package: z.string(),
+  signType: z.literal('RSA'),
+  paySign: z.string(),
+});
+export type TJsapiParams = z.infer<typeof ZJsapiParams>;
 
 export const ZOrderCreated = successOf({
   orderno: z.string(),
-  /** What the cashier's QR encodes: the sandbox cashier URL, WeChat's code_url or Alipay's qr_code. */
+  /**
+   * desktop: what the cashier's QR encodes (the sandbox cashier URL, WeChat's code_url or Alipay's
+   * qr_code); mobile: where the page goes to open the payment app (WeChat's h5_url with its
+   * redirect_url, Alipay's signed wap.pay URL); wechat: the sandbox's stand-in for the JSAPI sheet, or ''.
+   */
   payurl: z.string(),
+  scene: z.enum(PAY_SCENES),
+  /** JSAPI (scene wechat with WeChat Pay): what WeixinJSBridge is handed. */
+  jsapi: ZJsapiParams.nullable(),
   /** Yuan, as the server computed it. */
   amount: z.number(),
   paytype: z.enum(PAY_TYPES),
@@ -212,6 +270,8 @@ export const ZOrderDetails = z.object({
   transactionid: z.string().nullable(),
   /** The invoice applied for on this order, if any. */
   invoice: z.enum(['none', 'submitted', 'issued']),
+  /** Decision 0043: yuan given back so far (0: none); equal to `amount` when fully refunded (已退款). */
+  refund: z.number(),
 });
 export type TOrderDetails = z.infer<typeof ZOrderDetails>;
 
@@ -372,3 +432,11 @@ export function formatYuan(yuan: number): string {
 export function sandboxCashierPath(orderno: string): string {
   return `/pay/sandbox/${orderno}`;
 }
+
+/** Decision 0043: the page a phone comes back to from the payment app; it polls the order. */
+export function payResultPath(orderno: string): string {
+  return `/pay/result/${orderno}`;
+}
+
+/** Decision 0043: the server route that gets a WeChat buyer's openid (OAuth) and returns to `back`. */
+export const WECHAT_OPENID_PATH = '/api/pay/wechat/openid';

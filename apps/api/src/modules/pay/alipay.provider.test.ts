@@ -1,5 +1,7 @@
 import { generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   alipaySigningContent,
@@ -38,6 +40,9 @@ const request: PaymentRequest = {
   expiresAt: TIMESTAMP + 15 * 60,
   notifyUrl: 'https://www.example.com/api/pay/notify/alipay',
   clientIp: '203.0.113.7',
+  scene: 'desktop',
+  returnUrl: 'https://www.example.com/pay/result/XC20240501160000123456',
+  openid: null,
 };
 
 interface Captured {
@@ -414,5 +419,208 @@ describe('topLevelMembers', () => {
     expect(topLevelMembers('[1,2]')).toBeUndefined();
     expect(topLevelMembers('{"a":1')).toBeUndefined();
     expect(topLevelMembers('')).toBeUndefined();
+  });
+});
+
+// Decision 0043: 手机网站支付 (alipay.trade.wap.pay), refunds and their notices.
+
+/** Whether the app's key signed `params` the way Alipay checks a request (sorted, raw values). */
+function appSigned(params: URLSearchParams): boolean {
+  const fields = Object.fromEntries([...params.entries()].filter(([key]) => key !== 'sign'));
+  const content = Object.keys(fields)
+    .sort()
+    .map((key) => `${key}=${fields[key] ?? ''}`)
+    .join('&');
+  return verify('sha256', Buffer.from(content), app.publicKey, Buffer.from(params.get('sign') ?? '', 'base64'));
+}
+
+describe('Alipay WAP (a phone browser)', () => {
+  it('gives the signed gateway URL of alipay.trade.wap.pay with the return and notify URLs, calling nothing', async () => {
+    const captured: Captured[] = [];
+    const created = await providerWith(answering('{}', captured)).createPayment({ ...request, scene: 'mobile' });
+    expect(captured).toHaveLength(0);
+    expect(created.ok).toBe(true);
+    const url = new URL(created.ok ? created.payurl : '');
+    expect(`${url.origin}${url.pathname}`).toBe(config.gateway);
+    const params = url.searchParams;
+    expect(Object.fromEntries(params)).toMatchObject({
+      app_id: config.appId,
+      method: 'alipay.trade.wap.pay',
+      charset: 'utf-8',
+      sign_type: 'RSA2',
+      return_url: request.returnUrl,
+      notify_url: request.notifyUrl,
+    });
+    expect(JSON.parse(params.get('biz_content') ?? '')).toEqual({
+      out_trade_no: request.orderno,
+      total_amount: '19.90',
+      subject: request.subject,
+      product_code: 'QUICK_WAP_WAY',
+      time_expire: '2024-05-01 16:15:00',
+      quit_url: request.returnUrl,
+    });
+    expect(appSigned(params)).toBe(true);
+    params.set('return_url', 'https://evil.example/');
+    expect(appSigned(params)).toBe(false);
+  });
+
+  it('cannot pay inside WeChat', async () => {
+    expect(await providerWith(answering('{}')).createPayment({ ...request, scene: 'wechat' })).toEqual({
+      ok: false,
+      detail: 'Alipay cannot pay inside WeChat',
+    });
+  });
+});
+
+const refundRequest = {
+  orderno: request.orderno,
+  transactionId: '2024050122001480381423456789',
+  refundNo: 'RF20240502100000001',
+  amountFen: 990,
+  totalFen: 1990,
+  reason: '用户申请退款',
+  notifyUrl: 'https://www.example.com/api/pay/notify/alipay',
+};
+
+describe('Alipay refunds', () => {
+  it('posts alipay.trade.refund signed, and reads fund_change Y as refunded', async () => {
+    const captured: Captured[] = [];
+    const node =
+      '{"code":"10000","msg":"Success","trade_no":"2024050122001480381423456789","out_trade_no":"XC20240501160000123456","fund_change":"Y","refund_fee":"9.90"}';
+    const outcome = await providerWith(answering(answerText('alipay_trade_refund_response', node), captured)).refund(refundRequest);
+    expect(outcome).toEqual({ state: 'succeeded', providerRefundId: '2024050122001480381423456789#RF20240502100000001' });
+    const params = new URLSearchParams(String(captured[0]?.init.body));
+    expect(params.get('method')).toBe('alipay.trade.refund');
+    expect(JSON.parse(params.get('biz_content') ?? '')).toEqual({
+      out_trade_no: request.orderno,
+      refund_amount: '9.90',
+      out_request_no: 'RF20240502100000001',
+      refund_reason: '用户申请退款',
+    });
+    expect(appSigned(params)).toBe(true);
+  });
+
+  it('asks alipay.trade.fastpay.refund.query when fund_change is N (a repeated request)', async () => {
+    const captured: Captured[] = [];
+    const answers = [
+      answerText(
+        'alipay_trade_refund_response',
+        '{"code":"10000","msg":"Success","trade_no":"2024050122001480381423456789","out_trade_no":"XC20240501160000123456","fund_change":"N"}',
+      ),
+      answerText(
+        'alipay_trade_fastpay_refund_query_response',
+        '{"code":"10000","msg":"Success","trade_no":"2024050122001480381423456789","out_trade_no":"XC20240501160000123456","out_request_no":"RF20240502100000001","refund_amount":"9.90","refund_status":"REFUND_SUCCESS"}',
+      ),
+    ];
+    const fetchImpl: FetchLike = (url, init) => {
+      captured.push({ url, init });
+      return Promise.resolve(new Response(answers[captured.length - 1] ?? '{}', { status: 200 }));
+    };
+    expect(await providerWith(fetchImpl).refund(refundRequest)).toEqual({
+      state: 'succeeded',
+      providerRefundId: '2024050122001480381423456789#RF20240502100000001',
+    });
+    const query = new URLSearchParams(String(captured[1]?.init.body));
+    expect(query.get('method')).toBe('alipay.trade.fastpay.refund.query');
+    expect(appSigned(query)).toBe(true);
+  });
+
+  it("reads a refusal as failed, and never takes an unverified answer's word", async () => {
+    const refused = '{"code":"40004","msg":"Business Failed","sub_code":"ACQ.SELLER_BALANCE_NOT_ENOUGH","sub_msg":"卖家余额不足"}';
+    expect(await providerWith(answering(answerText('alipay_trade_refund_response', refused))).refund(refundRequest)).toEqual({
+      state: 'failed',
+      detail: '40004 Business Failed: ACQ.SELLER_BALANCE_NOT_ENOUGH 卖家余额不足',
+    });
+    const forged = answerText(
+      'alipay_trade_refund_response',
+      '{"code":"10000","msg":"Success","out_trade_no":"XC20240501160000123456","fund_change":"Y"}',
+      { key: stranger.privateKey },
+    );
+    expect((await providerWith(answering(forged)).refund(refundRequest)).state).toBe('unknown');
+  });
+
+  it('reads a refund notice (out_biz_no, refund_fee) signed with RSA2, and refuses a forged one', async () => {
+    const fields = noticeFields({ out_biz_no: 'RF20240502100000001', refund_fee: '9.90', gmt_refund: '2024-05-02 10:00:01.234' });
+    expect(await read(noticeBody(fields))).toEqual({
+      kind: 'refund',
+      refund: {
+        orderno: request.orderno,
+        refundNo: 'RF20240502100000001',
+        providerRefundId: '2024050122001480381423456789#RF20240502100000001',
+        amountFen: 990,
+        state: 'succeeded',
+      },
+    });
+    expect((await read(noticeBody(fields, stranger.privateKey))).kind).toBe('invalid');
+  });
+});
+
+/** A zip of deflated entries whose names are GBK, as Alipay's bill zip is. */
+function gbkZip(entries: ReadonlyArray<{ name: Buffer; data: Buffer }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const packed = deflateRawSync(entry.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(entry.data.length, 22);
+    local.writeUInt16LE(entry.name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(entry.data.length, 24);
+    central.writeUInt16LE(entry.name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, entry.name, packed);
+    centrals.push(central, entry.name);
+    offset += 30 + entry.name.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+describe('Alipay bill (reconciliation)', () => {
+  // The recorded 业务明细 is GBK; so are the names in the zip (their bytes, written with iconv).
+  const details = readFileSync(new URL('./statements/alipay-bill-2026-11-28.csv', import.meta.url));
+  const prefix = Buffer.from('20881021763412340156_20261128_');
+  // 业务明细 and (汇总) in GBK.
+  const DETAILS = Buffer.from('d2b5cef1c3f7cfb8', 'hex');
+  const SUMMARY = Buffer.from('28bbe3d7dc29', 'hex');
+
+  it('asks alipay.data.dataservice.bill.downloadurl.query (signed), fetches the zip and reads its 业务明细', async () => {
+    const zip = gbkZip([
+      { name: Buffer.concat([prefix, DETAILS, SUMMARY, Buffer.from('.csv')]), data: Buffer.from('#totals') },
+      { name: Buffer.concat([prefix, DETAILS, Buffer.from('.csv')]), data: details },
+    ]);
+    const captured: Captured[] = [];
+    const node =
+      '{"code":"10000","msg":"Success","bill_download_url":"https:\\/\\/dwbillcenter.alipay.com\\/downloadBillFile.resource?bizType=trade&fileType=csv.zip"}';
+    const fetchImpl: FetchLike = (url, init) => {
+      captured.push({ url, init });
+      if (captured.length === 1)
+        return Promise.resolve(new Response(answerText('alipay_data_dataservice_bill_downloadurl_query_response', node)));
+      return Promise.resolve(new Response(zip, { status: 200 }));
+    };
+    const rows = await providerWith(fetchImpl).downloadStatement('2026-11-28');
+    expect(Array.isArray(rows) ? rows.map((row) => [row.orderno, row.kind, row.amountFen]) : rows).toEqual([
+      ['XC2026112810000012345611', 'payment', 8800],
+      ['XC2026112815000012345612', 'payment', 6800],
+      ['XC2026112810000012345611', 'refund', 8800],
+    ]);
+    const params = new URLSearchParams(String(captured[0]?.init.body));
+    expect(params.get('method')).toBe('alipay.data.dataservice.bill.downloadurl.query');
+    expect(JSON.parse(params.get('biz_content') ?? '')).toEqual({ bill_type: 'trade', bill_date: '2026-11-28' });
+    expect(appSigned(params)).toBe(true);
+    expect(captured[1]?.url).toBe('https://dwbillcenter.alipay.com/downloadBillFile.resource?bizType=trade&fileType=csv.zip');
   });
 });

@@ -4,6 +4,7 @@ import { TextDecoder } from 'node:util';
 import type { z } from 'zod';
 import {
   callVendor,
+  callVendorBytes,
   parseJson,
   VENDOR_HTTP_TIMEOUT_MS,
   vendorJsonOf,
@@ -11,7 +12,9 @@ import {
   vendorString,
   type VendorDeps,
 } from '../../lib/vendor-http';
+import { zipEntries } from './bill-zip';
 import { beijingDateTime, fenOf, parseBeijingDateTime, yuanOf } from './pay-adapter';
+import { parseAlipayBill, type StatementRow } from './statement';
 import type {
   IncomingNotice,
   NoticeOutcome,
@@ -22,10 +25,12 @@ import type {
   PaymentRequest,
   PaymentState,
   PayProvider,
+  RefundOutcome,
+  RefundRequest,
 } from './pay.provider';
 
 // Alipay face-to-face payment (当面付): precreate gives the QR's content, the buyer scans it in
-// the Alipay app. Called through the open platform gateway as documented, with RSA2
+// the Alipay app; on a phone browser, 手机网站支付 (alipay.trade.wap.pay, decision 0043). Called through the open platform gateway as documented, with RSA2
 // (SHA256withRSA) signatures both ways, so no SDK is needed.
 
 export interface AlipayConfig {
@@ -42,7 +47,14 @@ export interface AlipayDeps extends VendorDeps {
   now?: () => Date;
 }
 
-type AlipayMethod = 'alipay.trade.precreate' | 'alipay.trade.query' | 'alipay.trade.close';
+type AlipayMethod =
+  | 'alipay.trade.precreate'
+  | 'alipay.trade.wap.pay'
+  | 'alipay.trade.query'
+  | 'alipay.trade.close'
+  | 'alipay.trade.refund'
+  | 'alipay.trade.fastpay.refund.query'
+  | 'alipay.data.dataservice.bill.downloadurl.query';
 
 const SUCCESS_CODE = '10000';
 /** Alipay's limit on subject, in characters. */
@@ -223,6 +235,12 @@ const ZAnswerNode = vendorObject({
   trade_status: vendorString,
   total_amount: vendorString,
   send_pay_date: vendorString,
+  fund_change: vendorString,
+  refund_fee: vendorString,
+  refund_status: vendorString,
+  refund_amount: vendorString,
+  out_request_no: vendorString,
+  bill_download_url: vendorString,
 });
 type AnswerNode = z.infer<typeof ZAnswerNode>;
 
@@ -263,7 +281,7 @@ export class AlipayProvider implements PayProvider {
   }
 
   /** Every parameter of a call, `sign` included. */
-  signedParams(method: AlipayMethod, bizContent: Record<string, string>, notifyUrl?: string): Record<string, string> {
+  signedParams(method: AlipayMethod, bizContent: Record<string, string>, notifyUrl?: string, returnUrl?: string): Record<string, string> {
     const params: Record<string, string> = {
       app_id: this.config.appId,
       method,
@@ -273,6 +291,7 @@ export class AlipayProvider implements PayProvider {
       timestamp: alipayTime(this.#nowSeconds()),
       version: '1.0',
       ...(notifyUrl === undefined ? {} : { notify_url: notifyUrl }),
+      ...(returnUrl === undefined ? {} : { return_url: returnUrl }),
       biz_content: JSON.stringify(bizContent),
     };
     const content = alipaySigningContent(params);
@@ -314,7 +333,14 @@ export class AlipayProvider implements PayProvider {
     return { kind: 'answer', node: vendorJsonOf(nodeText, ZAnswerNode), verified };
   }
 
+  /**
+   * A desktop gets precreate's QR; a phone browser the signed alipay.trade.wap.pay page (a GET of
+   * the gateway: Alipay's cashier opens the app, then returns to return_url); inside WeChat's
+   * browser Alipay cannot be used (the page shows the open-in-browser guide instead).
+   */
   async createPayment(request: PaymentRequest): Promise<PaymentCreated> {
+    if (request.scene === 'wechat') return { ok: false, detail: 'Alipay cannot pay inside WeChat' };
+    if (request.scene === 'mobile') return { ok: true, payurl: this.wapPayUrl(request) };
     const answer = await this.#call(
       'alipay.trade.precreate',
       {
@@ -332,6 +358,26 @@ export class AlipayProvider implements PayProvider {
     if (answer.node.out_trade_no !== request.orderno) return { ok: false, detail: 'answer is about another order' };
     if (qrCode === undefined || qrCode === '') return { ok: false, detail: 'answer without qr_code' };
     return { ok: true, payurl: qrCode };
+  }
+
+  /** The gateway URL of alipay.trade.wap.pay (page execution: the phone opens it, nothing is called here). */
+  wapPayUrl(request: PaymentRequest): string {
+    const params = this.signedParams(
+      'alipay.trade.wap.pay',
+      {
+        out_trade_no: request.orderno,
+        total_amount: yuanOf(request.amountFen),
+        subject: Array.from(request.subject).slice(0, SUBJECT_MAX_CHARS).join(''),
+        product_code: 'QUICK_WAP_WAY',
+        time_expire: alipayTime(request.expiresAt),
+        quit_url: request.returnUrl,
+      },
+      request.notifyUrl,
+      request.returnUrl,
+    );
+    const url = new URL(this.config.gateway);
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+    return url.toString();
   }
 
   async queryPayment(orderno: string): Promise<PaymentState> {
@@ -359,6 +405,71 @@ export class AlipayProvider implements PayProvider {
     // ends an unpaid one (a payment racing it then arrives as a notice and is granted). Best
     // effort; a trade nobody scanned does not exist yet and needs no closing.
     await this.#call('alipay.trade.close', { out_trade_no: orderno });
+  }
+
+  /**
+   * Decision 0043: alipay.trade.refund, idempotent by out_request_no. fund_change Y: the money moved
+   * now; N: this request had been made before (or moved nothing), so the refund query tells.
+   */
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const answer = await this.#call('alipay.trade.refund', {
+      out_trade_no: request.orderno,
+      refund_amount: yuanOf(request.amountFen),
+      out_request_no: request.refundNo,
+      refund_reason: Array.from(request.reason).slice(0, 256).join(''),
+    });
+    if (answer.kind === 'failure') return { state: 'unknown', detail: answer.detail };
+    const node = answer.node;
+    if (node.code !== SUCCESS_CODE) {
+      // A system error may still have refunded: ask later. Any other refusal moved nothing.
+      if (node.code === '20000' || node.sub_code === 'ACQ.SYSTEM_ERROR') return { state: 'unknown', detail: answerDetail(node) };
+      return { state: 'failed', detail: answerDetail(node) };
+    }
+    if (!answer.verified) return { state: 'unknown', detail: 'unverified answer (bad or missing sign)' };
+    if (node.out_trade_no !== request.orderno) return { state: 'unknown', detail: 'answer is about another order' };
+    if (node.fund_change === 'Y') return { state: 'succeeded', providerRefundId: `${node.trade_no ?? ''}#${request.refundNo}` };
+    return this.queryRefund(request);
+  }
+
+  /** alipay.trade.fastpay.refund.query: a refund that exists answers its amount (and REFUND_SUCCESS). */
+  async queryRefund(request: RefundRequest): Promise<RefundOutcome> {
+    const answer = await this.#call('alipay.trade.fastpay.refund.query', {
+      out_trade_no: request.orderno,
+      out_request_no: request.refundNo,
+    });
+    if (answer.kind === 'failure') return { state: 'unknown', detail: answer.detail };
+    const node = answer.node;
+    if (node.code !== SUCCESS_CODE) return { state: 'unknown', detail: answerDetail(node) };
+    if (!answer.verified) return { state: 'unknown', detail: 'unverified answer (bad or missing sign)' };
+    const isDone = node.refund_status === 'REFUND_SUCCESS' || (node.refund_status === undefined && node.refund_amount !== undefined);
+    if (!isDone) return { state: 'failed', detail: `no refund ${request.refundNo} (${node.refund_status ?? 'not found'})` };
+    if (node.refund_amount !== undefined && fenOf(node.refund_amount) !== request.amountFen) {
+      return { state: 'unknown', detail: `refund ${request.refundNo} is of ${node.refund_amount}, not ${yuanOf(request.amountFen)}` };
+    }
+    return { state: 'succeeded', providerRefundId: `${node.trade_no ?? ''}#${request.refundNo}` };
+  }
+
+  /**
+   * Decision 0043: alipay.data.dataservice.bill.downloadurl.query (bill_type trade) for the bill's
+   * URL, then the zip, whose 业务明细 CSV (GBK) lists the day's trades and refunds.
+   */
+  async downloadStatement(billDate: string): Promise<StatementRow[] | string> {
+    const answer = await this.#call('alipay.data.dataservice.bill.downloadurl.query', { bill_type: 'trade', bill_date: billDate });
+    if (answer.kind === 'failure') return answer.detail;
+    if (answer.node.code !== SUCCESS_CODE) return answerDetail(answer.node);
+    if (!answer.verified) return 'unverified answer (bad or missing sign)';
+    const url = answer.node.bill_download_url;
+    if (url === undefined || !url.startsWith('https://')) return 'answer without bill_download_url';
+    const file = await callVendorBytes(this.fetchImpl, url, { method: 'GET', headers: {} }, this.timeoutMs);
+    if (file.kind === 'failure') return file.detail;
+    if (file.status !== 200) return `bill download: HTTP ${file.status}`;
+    const entry = zipEntries(file.bytes)?.find((candidate) => candidate.name.includes('业务明细') && !candidate.name.includes('汇总'));
+    if (entry === undefined) return 'bill zip without its 业务明细 CSV';
+    try {
+      return parseAlipayBill(new TextDecoder('gbk').decode(entry.read()));
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** The facts of a paid trade, from a query answer or a notice (its time under `timeField`). */
@@ -391,6 +502,16 @@ export class AlipayProvider implements PayProvider {
       return { kind: 'invalid', detail: `sign_type ${params['sign_type']}` };
     if (!this.#verifies(noticeSigningBytes(form.rawValues), signature)) return { kind: 'invalid', detail: 'bad sign' };
     if (params['app_id'] !== this.config.appId) return { kind: 'invalid', detail: `notice for app ${params['app_id'] ?? 'missing'}` };
+    // A refund changes the trade too: Alipay's notice then carries out_biz_no (our refund number)
+    // and refund_fee (what the trade has refunded in all); it is settled by the refund number.
+    const refundNo = params['out_biz_no'];
+    const refundFee = params['refund_fee'] === undefined ? undefined : fenOf(params['refund_fee']);
+    if (refundNo !== undefined && refundNo !== '' && refundFee !== undefined && refundFee > 0) {
+      const orderno = params['out_trade_no'];
+      if (orderno === undefined) return { kind: 'invalid', detail: 'refund notice without out_trade_no' };
+      const providerRefundId = `${params['trade_no'] ?? ''}#${refundNo}`;
+      return { kind: 'refund', refund: { orderno, refundNo, providerRefundId, amountFen: refundFee, state: 'succeeded' } };
+    }
     const status = params['trade_status'];
     if (status === undefined || !PAID_STATUSES.has(status)) return { kind: 'ignored', detail: `trade_status ${status ?? 'missing'}` };
     const paid = this.#paidNotice(params, 'gmt_payment');

@@ -1,6 +1,6 @@
 import { ApiError, PAY_ERRORS, yuanOfFen, type TInvoice, type TInvoiceApplication } from '@xcad/protocol';
 import { isUniqueViolation } from '@xcad/db';
-import type { PayDeps } from './pay.service';
+import type { PayDeps } from './pay.deps';
 import { insertInvoice, invoicesOf, orderByNo, type InvoiceWithOrder } from './pay.repository';
 
 // Decision 0018: invoice applications. One per paid order of the applicant; `submitted` until the
@@ -30,6 +30,8 @@ export async function applyForInvoice(deps: PayDeps, userId: number, application
   if (order === undefined || order.user_id !== userId)
     throw ApiError.business(PAY_ERRORS.orderUnknown, `invoice for unknown order ${application.orderno}`);
   if (order.state !== 'paid') throw ApiError.business(PAY_ERRORS.invoiceNotPaid, `invoice for ${order.state} order`);
+  // Decision 0043: a fully refunded order has nothing left to invoice.
+  if (order.refunded_fen >= order.amount_fen) throw ApiError.business(PAY_ERRORS.invoiceNotPaid, 'invoice for a refunded order');
   try {
     await insertInvoice(deps.db, {
       order_id: order.id,

@@ -52,3 +52,13 @@ export function cutUtf8(text: string, maxBytes: number): string {
   }
   return out;
 }
+
+/**
+ * Decision 0043: the expiry once an order is refunded in full. What the order granted is taken
+ * back: `months` calendar months off the current expiry; a lifetime membership falls back to the
+ * moment the order was paid. An expiry that would lie in the past becomes now (the membership ends).
+ */
+export function takenBackExpiry(current: number, nowSeconds: number, months: number | null, paidAt: number): number {
+  const back = months === null ? Math.min(current, paidAt) : addMonths(current, -months);
+  return Math.max(back, nowSeconds);
+}

@@ -154,9 +154,19 @@ describe('memorder', () => {
     expect(await stateOf(orderno, who)).toMatchObject({ state: 'unpaid', amount: 68, subject: '迅捷CAD编辑器 12个月会员', paidtime: null });
   });
 
-  it('gives every order its own number', async () => {
+  it('gives every checkout its own number', async () => {
     const who = await member();
-    const numbers = await Promise.all(Array.from({ length: 8 }, async () => (await placed(who, 211, 532)).orderno));
+    const checkouts: Array<[number, number]> = [
+      [211, 305],
+      [211, 304],
+      [211, 532],
+      [214, 1401],
+      [202, 2021],
+      [204, 2042],
+      [297, 2973],
+      [203, 2033],
+    ];
+    const numbers = await Promise.all(checkouts.map(async ([productid, packageid]) => (await placed(who, productid, packageid)).orderno));
     expect(new Set(numbers).size).toBe(8);
   });
 });

@@ -1,4 +1,6 @@
 import type { PayProviderName, PayType } from '@xcad/db';
+import type { TJsapiParams, TPayScene } from '@xcad/protocol';
+import type { StatementRow } from './statement';
 
 // The payment layer behind one interface (decision 0018), so ordering and granting never know who takes
 // the money. WeChat Pay (APIv3 Native) takes `wxpay` orders and Alipay (face-to-face precreate)
@@ -17,10 +19,22 @@ export interface PaymentRequest {
   notifyUrl: string;
   /** The buyer's address, for providers that ask for it. */
   clientIp: string;
+  /**
+   * Decision 0043, where the cashier runs: desktop (a QR: WeChat Native, Alipay precreate), mobile
+   * (the app opens: WeChat H5, Alipay WAP), wechat (WeChat's browser: JSAPI).
+   */
+  scene: TPayScene;
+  /** Where a phone comes back to after paying (H5's redirect_url, WAP's return_url): the result page. */
+  returnUrl: string;
+  /** JSAPI: the buyer's openid under the merchant's official account (WeChat OAuth snsapi_base). */
+  openid: string | null;
 }
 
-/** What the cashier's QR encodes, or why there is none. */
-export type PaymentCreated = { ok: true; payurl: string } | { ok: false; detail: string };
+/**
+ * What the cashier shows (the QR's content, or the URL a phone goes to) and, for JSAPI, the signed
+ * parameters WeixinJSBridge takes; or why there is none.
+ */
+export type PaymentCreated = { ok: true; payurl: string; jsapi?: TJsapiParams } | { ok: false; detail: string };
 
 /** A payment the provider vouches for (a verified notice or its order query). */
 export interface PaidNotice {
@@ -47,12 +61,46 @@ export interface IncomingNotice {
   rawBody: string;
 }
 
+/** Decision 0043: a refund asked of the provider (WeChat out_refund_no, Alipay out_request_no). */
+export interface RefundRequest {
+  orderno: string;
+  /** The provider's transaction id of the payment (WeChat transaction_id, Alipay trade_no). */
+  transactionId: string;
+  refundNo: string;
+  /** Fen to give back now. */
+  amountFen: number;
+  /** Fen the buyer paid for the order. */
+  totalFen: number;
+  /** Shown to the buyer in their bill (WeChat: at most 80 characters). */
+  reason: string;
+  /** Where the provider sends the refund's notice. */
+  notifyUrl: string;
+}
+
+/** What became of a refund: done, still with the bank, refused (nothing moved), or not known now. */
+export type RefundOutcome =
+  | { state: 'succeeded' | 'processing'; providerRefundId: string }
+  | { state: 'failed'; detail: string }
+  | { state: 'unknown'; detail: string };
+
+/** A refund the provider's notice vouches for. */
+export interface RefundNotice {
+  orderno: string;
+  refundNo: string;
+  providerRefundId: string;
+  amountFen: number;
+  state: 'succeeded' | 'failed';
+}
+
 /**
- * A verified notice: `paid` grants, `ignored` is genuine but says nothing to act on (a closed or
+ * A verified notice: `paid` grants, `refund` settles a refund, `ignored` is genuine but says nothing to act on (a closed or
  * refunded trade), `invalid` failed its signature or decryption and changes nothing.
  */
 export type NoticeReading =
-  { kind: 'paid'; notice: PaidNotice } | { kind: 'ignored'; detail: string } | { kind: 'invalid'; detail: string };
+  | { kind: 'paid'; notice: PaidNotice }
+  | { kind: 'refund'; refund: RefundNotice }
+  | { kind: 'ignored'; detail: string }
+  | { kind: 'invalid'; detail: string };
 
 /**
  * What became of a notice: recorded (or already was, or nothing to record); refused as not the
@@ -76,6 +124,15 @@ export interface PayProvider {
   queryPayment(orderno: string): Promise<PaymentState>;
   /** Best effort: stops an unpaid order being paid after it closed. Never throws. */
   closePayment(orderno: string): Promise<void>;
+  /** Decision 0043: gives back part or all of a payment. Never throws. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** Where a refund stands (a notice late or lost). Never throws. */
+  queryRefund(request: RefundRequest): Promise<RefundOutcome>;
+  /**
+   * Decision 0043: the day's statement (`billDate` yyyy-MM-dd, Beijing), downloaded and read; a
+   * string says why there is none (not yet made, unreachable, the sandbox keeps none). Never throws.
+   */
+  downloadStatement(billDate: string): Promise<StatementRow[] | string>;
   /** Verifies and reads a notice. Never throws. */
   readNotice(notice: IncomingNotice): Promise<NoticeReading>;
   /** The answer to a notice (NoticeOutcome). */

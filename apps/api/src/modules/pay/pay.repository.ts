@@ -7,8 +7,10 @@ import type {
   NewPayOrder,
   OrderState,
   PayNoticeOutcome,
+  PayOrderFlag,
   PayOrderRow,
   PayPackageRow,
+  PayType,
   PayProviderName,
 } from '@xcad/db';
 
@@ -100,8 +102,50 @@ export async function insertOrder(db: Executor, order: NewPayOrder, items: reado
   return Number(id);
 }
 
-export async function setOrderPayurl(db: Executor, orderId: number, payurl: string): Promise<void> {
-  await db.updateTable('pay_order').set({ payurl }).where('id', '=', orderId).execute();
+/**
+ * Decision 0043: the provider now asked to take the order's payment and what its cashier shows; it
+ * joins the order's tried providers, any of which may still be paid (and is closed once one is).
+ */
+export async function setOrderPayment(
+  db: Executor,
+  order: Pick<PayOrderRow, 'id' | 'tried_providers'>,
+  payment: { paytype: PayType; provider: PayProviderName; payurl: string },
+): Promise<void> {
+  await db
+    .updateTable('pay_order')
+    .set({ ...payment, tried_providers: withProvider(order.tried_providers, payment.provider) })
+    .where('id', '=', order.id)
+    .execute();
+}
+
+/** The comma list of tried providers, with `provider` in it once. */
+export function withProvider(tried: string, provider: PayProviderName): string {
+  return [...new Set([...triedProviders(tried), provider])].join(',');
+}
+
+export function triedProviders(tried: string): PayProviderName[] {
+  return tried.split(',').filter((name): name is PayProviderName => name === 'sandbox' || name === 'wechatpay' || name === 'alipay');
+}
+
+/** The open (unpaid) order of one checkout: the same user and packages (decision 0043). */
+export async function openOrderByKey(db: Executor, openKey: string): Promise<PayOrderRow | undefined> {
+  return db.selectFrom('pay_order').selectAll().where('open_key', '=', openKey).where('state', '=', 'unpaid').executeTakeFirst();
+}
+
+/** Unpaid orders past their time, oldest first (the expiry sweep closes them at the providers). */
+export async function expiredOpenOrders(db: Executor, nowSeconds: number, limit: number): Promise<PayOrderRow[]> {
+  return db
+    .selectFrom('pay_order')
+    .selectAll()
+    .where('state', '=', 'unpaid')
+    .where('expires_at', '<=', nowSeconds)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function flagOrder(db: Executor, orderId: number, flag: PayOrderFlag): Promise<void> {
+  await db.updateTable('pay_order').set({ flag }).where('id', '=', orderId).execute();
 }
 
 export async function orderByNo(db: Executor, orderno: string): Promise<PayOrderRow | undefined> {
@@ -163,7 +207,7 @@ export async function closeSurplusOrders(db: Executor, userId: number, keep: num
   if (surplus.length === 0) return;
   await db
     .updateTable('pay_order')
-    .set({ state: 'closed', closed_at: nowSeconds })
+    .set({ state: 'closed', closed_at: nowSeconds, open_key: null })
     .where(
       'id',
       'in',
@@ -177,7 +221,7 @@ export async function closeSurplusOrders(db: Executor, userId: number, keep: num
 export async function closeOrder(db: Executor, orderId: number, nowSeconds: number): Promise<boolean> {
   const result = await db
     .updateTable('pay_order')
-    .set({ state: 'closed', closed_at: nowSeconds })
+    .set({ state: 'closed', closed_at: nowSeconds, open_key: null })
     .where('id', '=', orderId)
     .where('state', '=', 'unpaid')
     .executeTakeFirst();
@@ -188,10 +232,22 @@ export async function closeOrder(db: Executor, orderId: number, nowSeconds: numb
  * The one step that grants: anything not yet paid becomes paid (a late payment of a closed order
  * counts: the money was taken). Of any number of concurrent notices exactly one sees a row updated.
  */
-export async function markPaid(db: Executor, orderId: number, transactionId: string, paidAt: number): Promise<boolean> {
+export async function markPaid(
+  db: Executor,
+  orderId: number,
+  payment: { transactionId: string; paidAt: number; provider: PayProviderName; paytype: PayType },
+): Promise<boolean> {
   const result = await db
     .updateTable('pay_order')
-    .set({ state: 'paid', paid_at: paidAt, transaction_id: transactionId, closed_at: null })
+    .set({
+      state: 'paid',
+      paid_at: payment.paidAt,
+      transaction_id: payment.transactionId,
+      provider: payment.provider,
+      paytype: payment.paytype,
+      closed_at: null,
+      open_key: null,
+    })
     .where('id', '=', orderId)
     .where('state', '!=', 'paid')
     .executeTakeFirst();

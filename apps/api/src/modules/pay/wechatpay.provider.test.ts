@@ -1,10 +1,13 @@
-import { createCipheriv, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createCipheriv, createHash, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '@xcad/protocol';
 import type { IncomingNotice, NoticeReading, PaymentRequest } from './pay.provider';
 import {
   cutToUtf8Bytes,
   decryptResource,
+  h5UrlWithRedirect,
+  jsapiSigningMessage,
   requestSigningMessage,
   WechatPayProvider,
   wechatTime,
@@ -41,6 +44,9 @@ const request: PaymentRequest = {
   expiresAt: TIMESTAMP + 15 * 60,
   notifyUrl: 'https://www.example.com/api/pay/notify/wxpay',
   clientIp: '203.0.113.7',
+  scene: 'desktop',
+  returnUrl: 'https://www.example.com/pay/result/XC20240501160000123456',
+  openid: null,
 };
 
 interface Captured {
@@ -410,9 +416,10 @@ describe('WeChat Pay notices', () => {
   });
 
   it('ignores genuine notices with nothing to grant', async () => {
-    expect(await read(notice(noticeBody({ eventType: 'REFUND.SUCCESS' })))).toEqual({
+    // Refund events are read as refunds (decision 0043, below); any other event is not ours to act on.
+    expect(await read(notice(noticeBody({ eventType: 'MCHTRANSFER.BILL.FINISHED' })))).toEqual({
       kind: 'ignored',
-      detail: 'event_type REFUND.SUCCESS',
+      detail: 'event_type MCHTRANSFER.BILL.FINISHED',
     });
     expect(await read(notice(noticeBody({ transaction: transaction({ trade_state: 'CLOSED' }) })))).toEqual({
       kind: 'ignored',
@@ -444,5 +451,213 @@ describe('WeChat Pay notices', () => {
       expect(retry.contentType).toMatch(/^application\/json/);
       expect(JSON.parse(retry.body)).toEqual({ code: 'FAIL', message: '失败' });
     }
+  });
+});
+
+// Decision 0043: H5 and JSAPI payments, refunds and their notices.
+
+/** Whether the merchant's key signed `message` (the Authorization of a call, or a JSAPI paySign). */
+function merchantSigned(message: string, signature: string): boolean {
+  return verify('sha256', Buffer.from(message), merchant.publicKey, Buffer.from(signature, 'base64'));
+}
+
+describe('WeChat Pay H5 (a phone browser)', () => {
+  it('posts /v3/pay/transactions/h5 with the scene_info, signed, and appends the redirect_url to h5_url', async () => {
+    const captured: Captured[] = [];
+    const answer =
+      '{"h5_url":"https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx2016121516420242444321ca0631331346&package=1405458241"}';
+    const created = await providerWith(answering(200, answer, captured)).createPayment({ ...request, scene: 'mobile' });
+    const [call] = captured;
+    expect(call?.url).toBe('https://api.mch.weixin.qq.com/v3/pay/transactions/h5');
+    const body = String(call?.init.body);
+    expect(JSON.parse(body)).toMatchObject({
+      out_trade_no: request.orderno,
+      amount: { total: 1990, currency: 'CNY' },
+      scene_info: { payer_client_ip: '203.0.113.7', h5_info: { type: 'Wap' } },
+    });
+    const fields = authorizationFields(headerOf(call?.init, 'authorization') ?? '');
+    expect(merchantSigned(`POST\n/v3/pay/transactions/h5\n${TIMESTAMP}\n${NONCE}\n${body}\n`, fields?.['signature'] ?? '')).toBe(true);
+    expect(created).toEqual({
+      ok: true,
+      payurl:
+        'https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=wx2016121516420242444321ca0631331346&package=1405458241' +
+        '&redirect_url=https%3A%2F%2Fwww.example.com%2Fpay%2Fresult%2FXC20240501160000123456',
+    });
+    expect(h5UrlWithRedirect('https://wx.tenpay.com/x', 'https://a.b/c?d=1')).toBe(
+      'https://wx.tenpay.com/x?redirect_url=https%3A%2F%2Fa.b%2Fc%3Fd%3D1',
+    );
+  });
+
+  it('refuses an unverified h5_url', async () => {
+    const result = await providerWith(answering(200, '{"h5_url":"https://evil.example/"}', [], { key: stranger.privateKey })).createPayment(
+      {
+        ...request,
+        scene: 'mobile',
+      },
+    );
+    expect(result.ok).toBe(false);
+  });
+});
+
+describe('WeChat Pay JSAPI (inside WeChat)', () => {
+  it("posts /v3/pay/transactions/jsapi with the payer's openid and signs the pay sheet's parameters (paySign)", async () => {
+    const captured: Captured[] = [];
+    const created = await providerWith(answering(200, '{"prepay_id":"wx201410272009395522657a690389285100"}', captured)).createPayment({
+      ...request,
+      scene: 'wechat',
+      openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o',
+    });
+    const [call] = captured;
+    expect(call?.url).toBe('https://api.mch.weixin.qq.com/v3/pay/transactions/jsapi');
+    expect(JSON.parse(String(call?.init.body))).toMatchObject({ payer: { openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o' } });
+    expect(created.ok).toBe(true);
+    const jsapi = created.ok ? created.jsapi : undefined;
+    expect(jsapi).toMatchObject({
+      appId: config.appid,
+      timeStamp: String(TIMESTAMP),
+      nonceStr: NONCE,
+      package: 'prepay_id=wx201410272009395522657a690389285100',
+      signType: 'RSA',
+    });
+    // The documented message: appId, timeStamp, nonceStr, package, each followed by a newline.
+    const message = `${config.appid}\n${TIMESTAMP}\n${NONCE}\nprepay_id=wx201410272009395522657a690389285100\n`;
+    expect(jsapiSigningMessage(config.appid, String(TIMESTAMP), NONCE, 'prepay_id=wx201410272009395522657a690389285100')).toBe(message);
+    expect(merchantSigned(message, jsapi?.paySign ?? '')).toBe(true);
+    expect(merchantSigned(message.replace('prepay_id=wx2014', 'prepay_id=wx2015'), jsapi?.paySign ?? '')).toBe(false);
+  });
+
+  it('asks nothing without an openid', async () => {
+    const captured: Captured[] = [];
+    expect(await providerWith(answering(200, '{}', captured)).createPayment({ ...request, scene: 'wechat' })).toEqual({
+      ok: false,
+      detail: 'JSAPI without an openid',
+    });
+    expect(captured).toHaveLength(0);
+  });
+});
+
+const refundRequest = {
+  orderno: request.orderno,
+  transactionId: '4200002160202405016873291234',
+  refundNo: 'RF20240502100000001',
+  amountFen: 990,
+  totalFen: 1990,
+  reason: '用户申请退款',
+  notifyUrl: 'https://www.example.com/api/pay/notify/wechatpay',
+};
+
+function refundBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    refund_id: '50000000382019052709732678859',
+    out_refund_no: refundRequest.refundNo,
+    transaction_id: refundRequest.transactionId,
+    out_trade_no: request.orderno,
+    channel: 'ORIGINAL',
+    user_received_account: '支付用户零钱',
+    status: 'PROCESSING',
+    amount: { total: 1990, refund: 990, payer_total: 1990, payer_refund: 990, currency: 'CNY' },
+    ...overrides,
+  };
+}
+
+describe('WeChat Pay refunds', () => {
+  it('posts /v3/refund/domestic/refunds signed over its body, and reads PROCESSING and SUCCESS', async () => {
+    const captured: Captured[] = [];
+    const outcome = await providerWith(answering(200, JSON.stringify(refundBody()), captured)).refund(refundRequest);
+    expect(outcome).toEqual({ state: 'processing', providerRefundId: '50000000382019052709732678859' });
+    const [call] = captured;
+    expect(call?.url).toBe('https://api.mch.weixin.qq.com/v3/refund/domestic/refunds');
+    const body = String(call?.init.body);
+    expect(JSON.parse(body)).toEqual({
+      out_trade_no: request.orderno,
+      out_refund_no: 'RF20240502100000001',
+      reason: '用户申请退款',
+      notify_url: 'https://www.example.com/api/pay/notify/wechatpay',
+      amount: { refund: 990, total: 1990, currency: 'CNY' },
+    });
+    const fields = authorizationFields(headerOf(call?.init, 'authorization') ?? '');
+    expect(merchantSigned(`POST\n/v3/refund/domestic/refunds\n${TIMESTAMP}\n${NONCE}\n${body}\n`, fields?.['signature'] ?? '')).toBe(true);
+    expect(await providerWith(answering(200, JSON.stringify(refundBody({ status: 'SUCCESS' })))).refund(refundRequest)).toMatchObject({
+      state: 'succeeded',
+    });
+  });
+
+  it('reads a refusal as failed (nothing moved), an unverified answer or a 5XX as unknown', async () => {
+    expect(
+      await providerWith(answering(403, '{"code":"NOT_ENOUGH","message":"基本账户余额不足"}', [], 'unsigned')).refund(refundRequest),
+    ).toEqual({
+      state: 'failed',
+      detail: 'HTTP 403 NOT_ENOUGH: 基本账户余额不足',
+    });
+    expect(
+      (await providerWith(answering(200, JSON.stringify(refundBody()), [], { key: stranger.privateKey })).refund(refundRequest)).state,
+    ).toBe('unknown');
+    expect((await providerWith(answering(500, '{"code":"SYSTEM_ERROR"}', [], 'unsigned')).refund(refundRequest)).state).toBe('unknown');
+  });
+
+  it('queries a refund by out_refund_no', async () => {
+    const captured: Captured[] = [];
+    const outcome = await providerWith(answering(200, JSON.stringify(refundBody({ status: 'SUCCESS' })), captured)).queryRefund(
+      refundRequest,
+    );
+    expect(captured[0]?.url).toBe('https://api.mch.weixin.qq.com/v3/refund/domestic/refunds/RF20240502100000001');
+    expect(outcome).toEqual({ state: 'succeeded', providerRefundId: '50000000382019052709732678859' });
+  });
+
+  it('reads a REFUND.SUCCESS notice (signed, resource sealed with AES-256-GCM) and refuses a tampered one', async () => {
+    const plain = { mchid: config.mchid, ...refundBody({ status: undefined, refund_status: 'SUCCESS' }) };
+    const body = noticeBody({ transaction: plain, eventType: 'REFUND.SUCCESS', associatedData: 'refund' });
+    expect(await read(notice(body))).toEqual({
+      kind: 'refund',
+      refund: {
+        orderno: request.orderno,
+        refundNo: 'RF20240502100000001',
+        providerRefundId: '50000000382019052709732678859',
+        amountFen: 990,
+        state: 'succeeded',
+      },
+    });
+    expect((await read(notice(body, { key: stranger.privateKey }))).kind).toBe('invalid');
+    const sealedWithAnotherKey = noticeBody({ transaction: plain, eventType: 'REFUND.SUCCESS', key: 'b'.repeat(32) });
+    expect((await read(notice(sealedWithAnotherKey))).kind).toBe('invalid');
+    const abnormal = noticeBody({ transaction: { ...plain, refund_status: 'ABNORMAL' }, eventType: 'REFUND.ABNORMAL' });
+    expect(await read(notice(abnormal))).toMatchObject({ kind: 'refund', refund: { state: 'failed' } });
+  });
+});
+
+describe('WeChat Pay tradebill (reconciliation)', () => {
+  const bill = readFileSync(new URL('./statements/wechat-tradebill-2026-11-28.csv', import.meta.url), 'utf8');
+  const downloadUrl =
+    'https://api.mch.weixin.qq.com/v3/billdownload/file?token=6XIv5TUPto7pByrTQKhd6kwvyKLG2uY2wMMR8cNXqaA_Cv_isgaUtBzp4QtiozLO';
+
+  function billFetch(captured: Captured[], hash: string): FetchLike {
+    return (url, init) => {
+      captured.push({ url, init });
+      if (url.includes('/v3/bill/tradebill')) {
+        const body = JSON.stringify({ hash_type: 'SHA1', hash_value: hash, download_url: downloadUrl });
+        return Promise.resolve(new Response(body, { status: 200, headers: wechatpayHeaders(body) }));
+      }
+      return Promise.resolve(new Response(bill, { status: 200 }));
+    };
+  }
+
+  it('asks for the bill (signed GET), downloads the file (signed too), checks its SHA1 and reads it', async () => {
+    const captured: Captured[] = [];
+    const rows = await providerWith(billFetch(captured, createHash('sha1').update(bill).digest('hex'))).downloadStatement('2026-11-28');
+    expect(Array.isArray(rows) ? rows.length : rows).toBe(3);
+    const path = '/v3/bill/tradebill?bill_date=2026-11-28&bill_type=ALL';
+    expect(captured[0]?.url).toBe(`https://api.mch.weixin.qq.com${path}`);
+    const fields = authorizationFields(headerOf(captured[0]?.init, 'authorization') ?? '');
+    expect(merchantSigned(`GET\n${path}\n${TIMESTAMP}\n${NONCE}\n\n`, fields?.['signature'] ?? '')).toBe(true);
+    expect(captured[1]?.url).toBe(downloadUrl);
+    const fileFields = authorizationFields(headerOf(captured[1]?.init, 'authorization') ?? '');
+    const filePath = downloadUrl.slice('https://api.mch.weixin.qq.com'.length);
+    expect(merchantSigned(`GET\n${filePath}\n${TIMESTAMP}\n${NONCE}\n\n`, fileFields?.['signature'] ?? '')).toBe(true);
+  });
+
+  it('refuses a file whose SHA1 is not the one the signed answer gave', async () => {
+    expect(await providerWith(billFetch([], 'da39a3ee5e6b4b0d3255bfef95601890afd80709')).downloadStatement('2026-11-28')).toBe(
+      'bill file does not match its SHA1',
+    );
   });
 });

@@ -1,5 +1,5 @@
-import type { FetchLike } from '@xcad/protocol';
-import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import type { FetchLike, TJsapiParams } from '@xcad/protocol';
+import { createDecipheriv, createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import type { z } from 'zod';
 import {
   callVendor,
@@ -12,6 +12,7 @@ import {
   type VendorDeps,
 } from '../../lib/vendor-http';
 import { beijingDateTime, parseRfc3339 } from './pay-adapter';
+import { parseWechatTradebill, type StatementRow } from './statement';
 import type {
   IncomingNotice,
   NoticeOutcome,
@@ -22,9 +23,13 @@ import type {
   PaymentRequest,
   PaymentState,
   PayProvider,
+  RefundNotice,
+  RefundOutcome,
+  RefundRequest,
 } from './pay.provider';
 
-// WeChat Pay APIv3, Native payment (the buyer scans a QR on the cashier page), called directly
+// WeChat Pay APIv3: Native payment (the buyer scans a QR on the cashier page), H5 (a phone
+// browser opens WeChat) and JSAPI (inside WeChat's browser, decision 0043), called directly
 // as the API documents it so no SDK is needed. Requests carry a SHA256withRSA signature by the
 // merchant's API key; answers and notices are signed with WeChat Pay's public key (the "public key"
 // mode, whose id comes in Wechatpay-Serial), and a notice's content is AES-256-GCM encrypted under
@@ -61,6 +66,16 @@ const GCM_TAG_BYTES = 16;
 /** The text both sides sign for a request: each part on its own line, the last one too. */
 export function requestSigningMessage(method: string, pathAndQuery: string, timestamp: number, nonce: string, body: string): string {
   return `${method}\n${pathAndQuery}\n${timestamp}\n${nonce}\n${body}\n`;
+}
+
+/** The text of a JSAPI payment's paySign: appId, timeStamp, nonceStr and package, one per line. */
+export function jsapiSigningMessage(appId: string, timeStamp: string, nonceStr: string, pack: string): string {
+  return `${appId}\n${timeStamp}\n${nonceStr}\n${pack}\n`;
+}
+
+/** WeChat's h5_url with the page to come back to (its redirect_url, URL-encoded, appended). */
+export function h5UrlWithRedirect(h5Url: string, redirectUrl: string): string {
+  return `${h5Url}${h5Url.includes('?') ? '&' : '?'}redirect_url=${encodeURIComponent(redirectUrl)}`;
 }
 
 /** The text WeChat Pay signs for an answer or a notice. */
@@ -120,6 +135,8 @@ function headerOf(headers: IncomingNotice['headers'], name: string): string | un
 // The fields read of WeChat Pay's answers and notices (lenient: an odd field reads as absent).
 const ZErrorAnswer = vendorObject({ code: vendorString, message: vendorString });
 const ZNativeAnswer = vendorObject({ code_url: vendorString });
+const ZH5Answer = vendorObject({ h5_url: vendorString });
+const ZJsapiAnswer = vendorObject({ prepay_id: vendorString });
 const ZTransaction = vendorObject({
   appid: vendorString,
   mchid: vendorString,
@@ -130,6 +147,27 @@ const ZTransaction = vendorObject({
   amount: vendorObject({ total: vendorValue }),
 });
 type Transaction = z.infer<typeof ZTransaction>;
+const ZRefund = vendorObject({
+  refund_id: vendorString,
+  out_refund_no: vendorString,
+  out_trade_no: vendorString,
+  status: vendorString,
+  refund_status: vendorString,
+  mchid: vendorString,
+  amount: vendorObject({ refund: vendorValue }),
+});
+type Refund = z.infer<typeof ZRefund>;
+/** WEChat's refund states: SUCCESS, PROCESSING (with the bank), CLOSED and ABNORMAL (not done). */
+function refundOutcomeOf(refund: Refund): RefundOutcome {
+  const status = refund.status ?? refund.refund_status;
+  const id = refund.refund_id;
+  if (id === undefined || id === '') return { state: 'unknown', detail: 'refund without refund_id' };
+  if (status === 'SUCCESS') return { state: 'succeeded', providerRefundId: id };
+  if (status === 'PROCESSING') return { state: 'processing', providerRefundId: id };
+  if (status === 'CLOSED' || status === 'ABNORMAL') return { state: 'failed', detail: `refund ${status}` };
+  return { state: 'unknown', detail: `refund status ${status ?? 'missing'}` };
+}
+const ZBill = vendorObject({ download_url: vendorString, hash_type: vendorString, hash_value: vendorString });
 const ZNotice = vendorObject({
   event_type: vendorString,
   resource: vendorObject({ algorithm: vendorString, ciphertext: vendorString, nonce: vendorString, associated_data: vendorString }),
@@ -234,8 +272,12 @@ export class WechatPayProvider implements PayProvider {
     return `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderno)}`;
   }
 
+  /**
+   * Native (a desktop's QR), H5 (a phone browser: h5_url opens WeChat, then comes back to the
+   * result page) or JSAPI (WeChat's browser: prepay_id, and the pay sheet's parameters signed here).
+   */
   async createPayment(request: PaymentRequest): Promise<PaymentCreated> {
-    const reply = await this.#call('POST', '/v3/pay/transactions/native', {
+    const common = {
       appid: this.config.appid,
       mchid: this.config.mchid,
       description: cutToUtf8Bytes(request.subject, DESCRIPTION_MAX_BYTES),
@@ -243,14 +285,49 @@ export class WechatPayProvider implements PayProvider {
       time_expire: wechatTime(request.expiresAt),
       notify_url: request.notifyUrl,
       amount: { total: request.amountFen, currency: 'CNY' },
-    });
-    if (reply.kind === 'failure') return { ok: false, detail: reply.detail };
-    if (reply.status !== 200) return { ok: false, detail: errorDetail(reply.status, reply.text) };
-    const verified = this.#verifiedAnswer(reply);
-    if (!verified.ok) return verified;
+    };
+    if (request.scene === 'wechat') {
+      if (request.openid === null) return { ok: false, detail: 'JSAPI without an openid' };
+      const reply = await this.#answer('/v3/pay/transactions/jsapi', { ...common, payer: { openid: request.openid } });
+      if (!reply.ok) return reply;
+      const prepayId = vendorJsonOf(reply.text, ZJsapiAnswer).prepay_id;
+      if (prepayId === undefined || prepayId === '') return { ok: false, detail: 'HTTP 200 without prepay_id' };
+      return { ok: true, payurl: '', jsapi: this.jsapiParams(prepayId) };
+    }
+    if (request.scene === 'mobile') {
+      const reply = await this.#answer('/v3/pay/transactions/h5', {
+        ...common,
+        scene_info: { payer_client_ip: request.clientIp, h5_info: { type: 'Wap' } },
+      });
+      if (!reply.ok) return reply;
+      const h5Url = vendorJsonOf(reply.text, ZH5Answer).h5_url;
+      if (h5Url === undefined || h5Url === '') return { ok: false, detail: 'HTTP 200 without h5_url' };
+      return { ok: true, payurl: h5UrlWithRedirect(h5Url, request.returnUrl) };
+    }
+    const reply = await this.#answer('/v3/pay/transactions/native', common);
+    if (!reply.ok) return reply;
     const codeUrl = vendorJsonOf(reply.text, ZNativeAnswer).code_url;
     if (codeUrl === undefined || codeUrl === '') return { ok: false, detail: 'HTTP 200 without code_url' };
     return { ok: true, payurl: codeUrl };
+  }
+
+  /** A verified 200 answer to a POST, or why not. */
+  async #answer(path: string, payload: unknown): Promise<{ ok: true; text: string } | { ok: false; detail: string }> {
+    const reply = await this.#call('POST', path, payload);
+    if (reply.kind === 'failure') return { ok: false, detail: reply.detail };
+    if (reply.status !== 200) return { ok: false, detail: errorDetail(reply.status, reply.text) };
+    const verified = this.#verifiedAnswer(reply);
+    return verified.ok ? { ok: true, text: reply.text } : verified;
+  }
+
+  /** What WeixinJSBridge's getBrandWCPayRequest takes for a prepay_id, paySign by the merchant's key. */
+  jsapiParams(prepayId: string): TJsapiParams {
+    const timeStamp = String(Math.floor(this.now().getTime() / 1000));
+    const nonceStr = this.nonce();
+    const pack = `prepay_id=${prepayId}`;
+    const message = jsapiSigningMessage(this.config.appid, timeStamp, nonceStr, pack);
+    const paySign = sign('sha256', Buffer.from(message, 'utf8'), this.#privateKey).toString('base64');
+    return { appId: this.config.appid, timeStamp, nonceStr, package: pack, signType: 'RSA', paySign };
   }
 
   async queryPayment(orderno: string): Promise<PaymentState> {
@@ -291,6 +368,56 @@ export class WechatPayProvider implements PayProvider {
     await this.#call('POST', `${this.#orderPath(orderno)}/close`, { mchid: this.config.mchid });
   }
 
+  /** Decision 0043: POST /v3/refund/domestic/refunds, by out_trade_no, idempotent by out_refund_no. */
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const reply = await this.#call('POST', '/v3/refund/domestic/refunds', {
+      out_trade_no: request.orderno,
+      out_refund_no: request.refundNo,
+      reason: Array.from(request.reason).slice(0, 80).join(''),
+      notify_url: request.notifyUrl,
+      amount: { refund: request.amountFen, total: request.totalFen, currency: 'CNY' },
+    });
+    if (reply.kind === 'failure') return { state: 'unknown', detail: reply.detail };
+    // A 4XX is a refusal (NOT_ENOUGH, INVALID_REQUEST...): nothing moved. A 5XX may have moved money.
+    if (reply.status >= 400 && reply.status < 500) return { state: 'failed', detail: errorDetail(reply.status, reply.text) };
+    if (reply.status !== 200) return { state: 'unknown', detail: errorDetail(reply.status, reply.text) };
+    const verified = this.#verifiedAnswer(reply);
+    if (!verified.ok) return { state: 'unknown', detail: verified.detail };
+    return refundOutcomeOf(vendorJsonOf(reply.text, ZRefund));
+  }
+
+  /** GET /v3/refund/domestic/refunds/{out_refund_no}. */
+  async queryRefund(request: RefundRequest): Promise<RefundOutcome> {
+    const reply = await this.#call('GET', `/v3/refund/domestic/refunds/${encodeURIComponent(request.refundNo)}`);
+    if (reply.kind === 'failure') return { state: 'unknown', detail: reply.detail };
+    if (reply.status === 404) return { state: 'failed', detail: errorDetail(reply.status, reply.text) };
+    if (reply.status !== 200) return { state: 'unknown', detail: errorDetail(reply.status, reply.text) };
+    const verified = this.#verifiedAnswer(reply);
+    if (!verified.ok) return { state: 'unknown', detail: verified.detail };
+    return refundOutcomeOf(vendorJsonOf(reply.text, ZRefund));
+  }
+
+  /**
+   * Decision 0043: GET /v3/bill/tradebill (bill_type ALL) for the download_url, then the file itself
+   * (signed like any call; the file is not signed but its SHA1 is, in the verified answer).
+   */
+  async downloadStatement(billDate: string): Promise<StatementRow[] | string> {
+    const reply = await this.#call('GET', `/v3/bill/tradebill?bill_date=${encodeURIComponent(billDate)}&bill_type=ALL`);
+    if (reply.kind === 'failure') return reply.detail;
+    if (reply.status !== 200) return errorDetail(reply.status, reply.text);
+    const verified = this.#verifiedAnswer(reply);
+    if (!verified.ok) return verified.detail;
+    const bill = vendorJsonOf(reply.text, ZBill);
+    if (bill.download_url === undefined || !bill.download_url.startsWith(`${this.apiBase}/`))
+      return 'bill without a download_url of the API';
+    const file = await this.#call('GET', bill.download_url.slice(this.apiBase.length));
+    if (file.kind === 'failure') return file.detail;
+    if (file.status !== 200) return errorDetail(file.status, file.text);
+    const sha1 = createHash('sha1').update(file.text, 'utf8').digest('hex');
+    if (bill.hash_type !== 'SHA1' || bill.hash_value?.toLowerCase() !== sha1) return 'bill file does not match its SHA1';
+    return parseWechatTradebill(file.text);
+  }
+
   readNotice(notice: IncomingNotice): Promise<NoticeReading> {
     try {
       return Promise.resolve(this.#readNotice(notice));
@@ -311,13 +438,15 @@ export class WechatPayProvider implements PayProvider {
 
     const body = vendorJsonOf(notice.rawBody, ZNotice);
     const eventType = body.event_type;
-    if (eventType !== 'TRANSACTION.SUCCESS') return { kind: 'ignored', detail: `event_type ${eventType ?? 'missing'}` };
+    const isRefund = eventType === 'REFUND.SUCCESS' || eventType === 'REFUND.ABNORMAL' || eventType === 'REFUND.CLOSED';
+    if (eventType !== 'TRANSACTION.SUCCESS' && !isRefund) return { kind: 'ignored', detail: `event_type ${eventType ?? 'missing'}` };
     const { algorithm, ciphertext, nonce } = body.resource;
     if (algorithm !== 'AEAD_AES_256_GCM' || ciphertext === undefined || nonce === undefined) {
       return { kind: 'invalid', detail: `resource not AEAD_AES_256_GCM (${algorithm ?? 'no algorithm'})` };
     }
     const plain = decryptResource(this.config.apiV3Key, { ciphertext, nonce, associatedData: body.resource.associated_data ?? '' });
     if (plain === undefined) return { kind: 'invalid', detail: 'resource does not decrypt with the APIv3 key' };
+    if (isRefund) return this.#refundNotice(plain);
     const transaction = vendorJsonOf(plain, ZTransaction);
     if (transaction.mchid !== this.config.mchid || transaction.appid !== this.config.appid) {
       return { kind: 'invalid', detail: 'transaction of another merchant or app' };
@@ -326,6 +455,22 @@ export class WechatPayProvider implements PayProvider {
     if (tradeState !== 'SUCCESS') return { kind: 'ignored', detail: `trade_state ${tradeState ?? 'missing'}` };
     const paid = paidNoticeOf(transaction, Math.floor(this.now().getTime() / 1000));
     return typeof paid === 'string' ? { kind: 'invalid', detail: paid } : { kind: 'paid', notice: paid };
+  }
+
+  /** A decrypted refund notice: its refund_status says whether the money went back. */
+  #refundNotice(plain: string): NoticeReading {
+    const refund = vendorJsonOf(plain, ZRefund);
+    if (refund.mchid !== this.config.mchid) return { kind: 'invalid', detail: 'refund of another merchant' };
+    const { out_trade_no: orderno, out_refund_no: refundNo, refund_id: providerRefundId } = refund;
+    const amount = refund.amount.refund;
+    if (orderno === undefined || refundNo === undefined || providerRefundId === undefined || typeof amount !== 'number') {
+      return { kind: 'invalid', detail: 'refund notice without its numbers or amount' };
+    }
+    const status = refund.refund_status;
+    if (status !== 'SUCCESS' && status !== 'CLOSED' && status !== 'ABNORMAL')
+      return { kind: 'ignored', detail: `refund_status ${status ?? 'missing'}` };
+    const state: RefundNotice['state'] = status === 'SUCCESS' ? 'succeeded' : 'failed';
+    return { kind: 'refund', refund: { orderno, refundNo, providerRefundId, amountFen: amount, state } };
   }
 
   noticeReply(outcome: NoticeOutcome): NoticeReply {
