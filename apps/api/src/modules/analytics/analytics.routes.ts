@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { ANALYTICS_ERRORS, ANALYTICS_LIMITS, ApiError, ZAnalyticsBatch, ZAnalyticsReportQuery } from '@xcad/protocol';
+import { ANALYTICS_ERRORS, ANALYTICS_LIMITS, ApiError, OPERATOR_SECTIONS, ZAnalyticsBatch, ZAnalyticsReportQuery } from '@xcad/protocol';
 import { analyticsRefusal, createAnalytics, type AnalyticsDeps } from './analytics.service';
 
 // Analytics (decision 0022). Unsigned routes (not under /api/v4): the tracker posts from pages and the
@@ -24,6 +24,8 @@ import { analyticsRefusal, createAnalytics, type AnalyticsDeps } from './analyti
 //        sorted by attempts; a tool's medianMs is over its successful tasks (0 when none); the funnel
 //        counts a device at a step only if it reached every step before it within the range;
 //        orders and revenue count each transaction_id once.
+//   GET  /api/operator/analytics/report?from=&to=   the same report in the back office (decision 0042):
+//        through the operator guard (console session; 管理员, 财务, 内容编辑), 400 as above.
 //   GET  /api/analytics/me   200 ZAnalyticsAccess {"signedIn":bool,"operator":bool}, always 200.
 
 export interface AnalyticsRoutesOptions {
@@ -74,6 +76,17 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
     const range = query.success ? query.data : { from: '', to: '' };
     const report = await analytics.report(usertoken, range);
     return reply.header('cache-control', NO_STORE).send(report);
+  });
+
+  // Decision 0042: the same report in the back office (统计), for 管理员, 财务 and 内容编辑 through the operator guard.
+  app.operatorRoute({
+    method: 'GET',
+    url: '/api/operator/analytics/report',
+    roles: OPERATOR_SECTIONS.analytics.roles,
+    handler: async (request) => {
+      const query = ZAnalyticsReportQuery.safeParse(request.query);
+      return analytics.rangeReport(query.success ? query.data : { from: '', to: '' });
+    },
   });
 
   app.get('/api/analytics/me', async (request, reply) => {

@@ -13,7 +13,7 @@ import {
   type TPayPackage,
   type TSandboxOrder,
 } from '@xcad/protocol';
-import { isUniqueViolation, type Database, type PayOrderRow, type PayProviderName } from '@xcad/db';
+import { isUniqueViolation, type Database, type Executor, type PayOrderRow, type PayProviderName } from '@xcad/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Env } from '../../env';
@@ -227,6 +227,25 @@ async function placeOrder(
 
 // --- Granting -------------------------------------------------------------------------------
 
+/**
+ * The one grant path: every change of a membership's expiry (a paid order, an operator's grant,
+ * extension or revocation in the back office) locks the (user, product) row, computes the new
+ * expiry from the current one (undefined: never bought or expired to 0) and writes it, in the
+ * caller's transaction. Answers the expiry before (0 when none) and after.
+ */
+export async function changeMembershipExpiry(
+  trx: Executor,
+  userId: number,
+  productId: number,
+  nowSeconds: number,
+  next: (current: number | undefined) => number,
+): Promise<{ before: number; after: number }> {
+  const current = await lockedExpiry(trx, userId, productId, nowSeconds);
+  const after = next(current);
+  await setExpiry(trx, userId, productId, after, nowSeconds);
+  return { before: current ?? 0, after };
+}
+
 export type SettleOutcome = 'granted' | 'duplicate' | 'amount-mismatch' | 'unknown-order';
 
 /**
@@ -244,8 +263,7 @@ async function settlePayment(deps: PayDeps, provider: PayProviderName, notice: P
     else if (!(await markPaid(trx, order.id, notice.transactionId, notice.paidAt || now))) result = 'duplicate';
     else {
       for (const item of await orderItemsOf(trx, [order.id])) {
-        const current = await lockedExpiry(trx, order.user_id, item.product_id, now);
-        await setExpiry(trx, order.user_id, item.product_id, extendedExpiry(current, now, item.months), now);
+        await changeMembershipExpiry(trx, order.user_id, item.product_id, now, (current) => extendedExpiry(current, now, item.months));
       }
       result = 'granted';
     }
