@@ -9,6 +9,14 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 // The audit log is append-only: the code has no update or delete of it, and on PostgreSQL a
 // trigger refuses UPDATE, DELETE and TRUNCATE of its rows whoever asks.
 
+const CONSOLE_INDEXES = [
+  ['app_user_created_idx', 'app_user', ['created_at']],
+  ['pay_order_state_paid_idx', 'pay_order', ['state', 'paid_at']],
+  ['conversion_task_status_created_idx', 'conversion_task', ['status', 'created_at']],
+  ['conversion_task_created_idx', 'conversion_task', ['created_at']],
+  ['invoice_state_created_idx', 'invoice', ['state', 'created_at']],
+] as const;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
@@ -52,6 +60,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('audit_log_target_idx').on('audit_log').columns(['target_type', 'target_id', 'at']).execute();
   await db.schema.createIndex('audit_log_action_idx').on('audit_log').columns(['action', 'at']).execute();
 
+  // The console's dashboard counts by time and state without reading whole tables.
+  for (const [name, table, columns] of CONSOLE_INDEXES) await db.schema.createIndex(name).on(table).columns([...columns]).execute();
+
   if (isPostgres) {
     await sql`create function audit_log_append_only() returns trigger language plpgsql as $$
       begin raise exception 'audit_log is append-only'; end $$`.execute(db);
@@ -69,6 +80,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  for (const [name] of CONSOLE_INDEXES) await db.schema.dropIndex(name).execute();
   await db.schema.dropTable('audit_log').execute();
   if (isPostgres) await sql`drop function audit_log_append_only()`.execute(db);
   await db.schema.dropTable('operator_session').execute();

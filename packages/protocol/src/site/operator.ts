@@ -256,3 +256,30 @@ export const ZOperatorUserPay = z.object({
   ),
 });
 export type TOperatorUserPay = z.infer<typeof ZOperatorUserPay>;
+
+// --- Dashboard (概览) -------------------------------------------------------------------------
+
+const ZDashboardFigures = z.object({
+  /** Distinct devices that sent analytics events (Beijing days). */
+  visitors: z.number(),
+  signups: z.number(),
+  /** Orders paid in the period, and what they brought in (fen). */
+  orders: z.number(),
+  revenueFen: z.number(),
+  /** Conversion tasks created in the period and how many of them failed. */
+  conversions: z.number(),
+  conversionsFailed: z.number(),
+});
+export type TDashboardFigures = z.infer<typeof ZDashboardFigures>;
+
+export const ZDashboard = z.object({
+  /** Beijing days: today, and the 7 days ending today. */
+  today: ZDashboardFigures,
+  week: ZDashboardFigures,
+  openTickets: z.number(),
+  invoicesWaiting: z.number(),
+  /** Conversion tasks waiting for a worker, and those being converted now. */
+  queued: z.number(),
+  processing: z.number(),
+});
+export type TDashboard = z.infer<typeof ZDashboard>;

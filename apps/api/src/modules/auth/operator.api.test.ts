@@ -1,4 +1,4 @@
-import { OPERATOR_CSRF_HEADER, OPERATOR_LIMITS, OPERATOR_ROLES, ZAuditPage, ZOperatorUserDetail, ZUserSearchPage, type TOperatorRole } from '@xcad/protocol';
+import { OPERATOR_CSRF_HEADER, OPERATOR_LIMITS, OPERATOR_ROLES, ZAuditPage, ZDashboard, ZOperatorUserDetail, ZUserSearchPage, type TOperatorRole } from '@xcad/protocol';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, freshClient, lastCode, otherCode, signInBySms, type AuthTestApp } from './auth.testing';
@@ -126,6 +126,7 @@ describe('the operator guard', () => {
     ['/api/operator/operators', ['admin']],
     ['/api/operator/audit', ['admin']],
     ['/api/operator/users?q=', ['admin', 'support']],
+    ['/api/operator/analytics/report?from=2026-11-01&to=2026-11-07', ['admin', 'finance', 'editor']],
   ];
   for (const [url, allowed] of reads) {
     it(`GET ${url}: ${allowed.join(', ')} allowed, the other roles 403, signed out 401`, async () => {
@@ -310,6 +311,26 @@ describe('the audit log', () => {
     await expect(sql`delete from audit_log where id = ${first?.id}`.execute(t.database.db)).rejects.toThrow(/append-only/);
     const [still] = await auditRows(t);
     expect(still).toEqual(first);
+  });
+});
+
+describe('the dashboard (概览)', () => {
+  it('counts today and the last 7 days from each module, and what waits now', async () => {
+    const read = async () => ZDashboard.parse((await operatorGet(t, as('editor'), '/api/operator/dashboard')).json());
+    const before = await read();
+    const user = await siteUser();
+    const now = Math.floor(t.clock.now() / 1000);
+    await t.database.db
+      .insertInto('feedback_submission')
+      .values({ ticket_no: `FK${now}`, kind: 'feedback', category: 'other', content: '打不开图纸', content_hash: `h${now}`, contact: user.phone, contact_type: 'mobile', ip: '10.9.9.9', created_at: now })
+      .execute();
+    const after = await read();
+    expect(after.today.signups).toBe(before.today.signups + 1);
+    expect(after.week.signups).toBe(before.week.signups + 1);
+    expect(after.week.signups).toBeGreaterThanOrEqual(after.today.signups);
+    expect(after.openTickets).toBe(before.openTickets + 1);
+    expect(after).toMatchObject({ invoicesWaiting: 0, queued: 0, processing: 0 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/operator/dashboard' })).statusCode).toBe(401);
   });
 });
 

@@ -197,3 +197,12 @@ export async function countLiveSessions(db: Executor, userId: number, now: numbe
 export async function setUserStatus(db: Executor, userId: number, status: UserStatus, now: number): Promise<void> {
   await db.updateTable('app_user').set({ status, updated_at: now }).where('id', '=', userId).execute();
 }
+
+export async function countUsersSince(db: Executor, fromAt: number): Promise<number> {
+  const row = await db
+    .selectFrom('app_user')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('created_at', '>=', fromAt)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

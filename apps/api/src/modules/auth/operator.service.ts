@@ -23,6 +23,7 @@ import {
   countLiveSessions,
   countRoleHolders,
   countUsers,
+  countUsersSince,
   deleteRole,
   identitiesOf,
   insertOperatorSession,
@@ -311,4 +312,9 @@ export async function endUserSessions(db: Kysely<Database>, clock: () => number,
     await recordAudit(trx, actor, { action: 'user.endSessions', targetType: 'user', targetId: userId, before: { liveSessions: live }, after: { liveSessions: 0 }, reason }, now);
     return { userId, ended: live };
   });
+}
+
+/** Sign-ups since `fromAt` (epoch seconds), for the console's dashboard. */
+export async function countSignupsSince(db: Executor, fromAt: number): Promise<number> {
+  return countUsersSince(db, fromAt);
 }

@@ -21,3 +21,23 @@ export async function productName(db: Executor, productId: number): Promise<stri
 export async function userExists(db: Executor, userId: number): Promise<boolean> {
   return (await db.selectFrom('app_user').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
 }
+
+/** Orders paid since `fromAt` and their total (fen). */
+export async function paidSince(db: Executor, fromAt: number): Promise<{ orders: number; revenueFen: number }> {
+  const row = await db
+    .selectFrom('pay_order')
+    .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.sum<string | number | null>('amount_fen').as('fen')])
+    .where('state', '=', 'paid')
+    .where('paid_at', '>=', fromAt)
+    .executeTakeFirstOrThrow();
+  return { orders: Number(row.n), revenueFen: Number(row.fen ?? 0) };
+}
+
+export async function countInvoicesSubmitted(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('invoice')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', '=', 'submitted')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@xcad/db';
 import { ApiError, OPERATOR_ERRORS, type TMembershipChange, type TOperatorUserPay } from '@xcad/protocol';
 import { auditOfTarget, recordAudit, type AuditActor } from '../audit/audit.service';
-import { membershipsWithProducts, productName, userExists } from './operator-pay.repository';
+import { countInvoicesSubmitted, membershipsWithProducts, paidSince, productName, userExists } from './operator-pay.repository';
 import { changeMembershipExpiry } from './pay.service';
 import { invoicesOf, orderItemsOf, ordersOfUser } from './pay.repository';
 
@@ -120,4 +120,14 @@ export async function changeMembershipByOperator(
     );
     return { userId, productId: change.productId, before, after, action };
   });
+}
+
+/** Orders paid since `fromAt` (epoch seconds) and their revenue, for the console's dashboard. */
+export async function paidOrderFigures(db: Kysely<Database>, fromAt: number): Promise<{ orders: number; revenueFen: number }> {
+  return paidSince(db, fromAt);
+}
+
+/** Invoice applications waiting to be issued. */
+export async function invoicesWaiting(db: Kysely<Database>): Promise<number> {
+  return countInvoicesSubmitted(db);
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { operatorPost } from '@/lib/operator/client';
@@ -8,6 +9,7 @@ import styles from './console.module.css';
 /** Ends the console session (audited by the API) and returns to the sign-in page. */
 export function LogoutButton({ csrf }: { csrf: string }) {
   const t = useTranslations('console.shell');
+  const router = useRouter();
   const [busy, setBusy] = useState(false);
   return (
     <button
@@ -16,7 +18,7 @@ export function LogoutButton({ csrf }: { csrf: string }) {
       disabled={busy}
       onClick={() => {
         setBusy(true);
-        void operatorPost('/api/operator/logout', csrf).finally(() => window.location.assign('/operator/login'));
+        void operatorPost('/api/operator/logout', csrf).finally(() => router.replace('/operator/login'));
       }}
     >
       {t('logout')}

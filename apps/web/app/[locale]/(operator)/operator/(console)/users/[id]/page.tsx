@@ -62,7 +62,7 @@ export default async function OperatorUserPage(props: RouteProps) {
             <dt>{t('user.password')}</dt>
             <dd>{user.hasPassword ? t('common.yes') : t('common.no')}</dd>
             <dt>{t('user.identities')}</dt>
-            <dd>{user.identities.length > 0 ? user.identities.join('、') : t('common.none')}</dd>
+            <dd>{user.identities.length > 0 ? user.identities.join(t('common.separator')) : t('common.none')}</dd>
             <dt>{t('user.liveSessions')}</dt>
             <dd data-testid="user-sessions">{user.liveSessions}</dd>
             <dt>{t('users.createdAt')}</dt>
