@@ -1,11 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ApiError,
-  OPERATOR_COOKIE,
-  OPERATOR_CSRF_HEADER,
-  type TOperatorRole,
-} from '@xcad/protocol';
+import { ApiError, OPERATOR_COOKIE, OPERATOR_CSRF_HEADER, type TOperatorRole } from '@xcad/protocol';
 import type { z } from 'zod';
 import { operatorRefusal, resolveOperator, type OperatorContext } from '../modules/auth/operator.service';
 import { cookieOf } from './session';
@@ -76,7 +71,8 @@ export function registerOperatorGuard(app: FastifyInstance, options: OperatorGua
 
   function assertSameSite(request: FastifyRequest): void {
     const header = request.headers.origin;
-    const claimed = originOfUrl(typeof header === 'string' && header !== 'null' ? header : undefined) ?? originOfUrl(request.headers.referer);
+    const claimed =
+      originOfUrl(typeof header === 'string' && header !== 'null' ? header : undefined) ?? originOfUrl(request.headers.referer);
     const own = `${request.protocol}://${request.host}`;
     if (claimed === undefined || !(claimed === own || configured.includes(claimed))) {
       throw operatorRefusal('crossSite', `operator change from origin ${claimed ?? 'none'}`);
@@ -95,7 +91,8 @@ export function registerOperatorGuard(app: FastifyInstance, options: OperatorGua
         const operator = await resolveOperator(app.sessions.db, app.sessions.clock, cookieOf(request, OPERATOR_COOKIE));
         if (isChange) {
           const token = request.headers[OPERATOR_CSRF_HEADER];
-          if (typeof token !== 'string' || !sameText(token, operator.csrf)) throw operatorRefusal('crossSite', 'operator change without its csrf token');
+          if (typeof token !== 'string' || !sameText(token, operator.csrf))
+            throw operatorRefusal('crossSite', 'operator change without its csrf token');
         }
         if (def.roles !== 'any' && !operator.roles.some((role) => (def.roles as readonly TOperatorRole[]).includes(role))) {
           throw operatorRefusal('forbidden', `${def.method} ${def.url} refused to roles ${operator.roles.join(',')}`);

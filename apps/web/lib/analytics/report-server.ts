@@ -15,7 +15,10 @@ export type ReportLoad =
   | { readonly kind: 'unavailable' };
 
 export async function loadAnalyticsReport(range: ReportRange): Promise<ReportLoad> {
-  const load = await operatorRead(`/api/operator/analytics/report?${new URLSearchParams({ from: range.from, to: range.to }).toString()}`, ZAnalyticsReport);
+  const load = await operatorRead(
+    `/api/operator/analytics/report?${new URLSearchParams({ from: range.from, to: range.to }).toString()}`,
+    ZAnalyticsReport,
+  );
   if (load.kind === 'ok') return { kind: 'ok', report: load.body };
   if (load.kind === 'failed' && load.message !== '') return { kind: 'refused', message: load.message };
   return { kind: 'unavailable' };

@@ -4,9 +4,14 @@ import { OPERATOR_CSRF_HEADER } from '@xcad/protocol';
 // origin (the browser adds Origin and the SameSite=Strict console cookie), with the session's CSRF
 // token, which the page was rendered with. Answers are plain JSON; a refusal is {code, message}.
 
-export type OperatorChange<T> = { readonly ok: true; readonly body: T } | { readonly ok: false; readonly status: number; readonly message: string };
+export type OperatorChange<T> =
+  { readonly ok: true; readonly body: T } | { readonly ok: false; readonly status: number; readonly message: string };
 
-export async function operatorPost<T = Record<string, unknown>>(path: string, csrf: string, body: unknown = {}): Promise<OperatorChange<T>> {
+export async function operatorPost<T = Record<string, unknown>>(
+  path: string,
+  csrf: string,
+  body: unknown = {},
+): Promise<OperatorChange<T>> {
   let response: Response;
   try {
     response = await fetch(path, {

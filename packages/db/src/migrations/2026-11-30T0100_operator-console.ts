@@ -27,7 +27,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('granted_by', 'bigint')
     .addPrimaryKeyConstraint('operator_role_pkey', ['user_id', 'role'])
     .execute();
-  await sql`insert into operator_role (user_id, role, granted_at, granted_by) select user_id, 'admin', created_at, null from operators`.execute(db);
+  await sql`insert into operator_role (user_id, role, granted_at, granted_by) select user_id, 'admin', created_at, null from operators`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('operator_session')
@@ -61,7 +63,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('audit_log_action_idx').on('audit_log').columns(['action', 'at']).execute();
 
   // The console's dashboard counts by time and state without reading whole tables.
-  for (const [name, table, columns] of CONSOLE_INDEXES) await db.schema.createIndex(name).on(table).columns([...columns]).execute();
+  for (const [name, table, columns] of CONSOLE_INDEXES)
+    await db.schema
+      .createIndex(name)
+      .on(table)
+      .columns([...columns])
+      .execute();
 
   if (isPostgres) {
     await sql`create function audit_log_append_only() returns trigger language plpgsql as $$

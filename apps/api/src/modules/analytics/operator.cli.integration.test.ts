@@ -84,7 +84,12 @@ describe('operator:create', () => {
   it('grants the roles given (Chinese names or codes, repeatable), 管理员 when none is given; roles add up', async () => {
     const rolesOf = async (mobile: string) => {
       const user = await userOf(mobile);
-      const rows = await database.db.selectFrom('operator_role').select('role').where('user_id', '=', user?.id ?? 0).orderBy('role').execute();
+      const rows = await database.db
+        .selectFrom('operator_role')
+        .select('role')
+        .where('user_id', '=', user?.id ?? 0)
+        .orderBy('role')
+        .execute();
       return rows.map((row) => row.role);
     };
     const first = await run('--phone', '13800000011');

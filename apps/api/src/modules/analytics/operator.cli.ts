@@ -32,7 +32,8 @@ function argumentsOf(argv: string[]): CliRequest {
   const roles: TOperatorRole[] = [];
   for (const text of values.role ?? []) {
     const role = operatorRoleOf(text);
-    if (role === undefined) throw new OperatorRequestError(`unknown role: ${text} (管理员 客服 财务 内容编辑, or admin support finance editor)`);
+    if (role === undefined)
+      throw new OperatorRequestError(`unknown role: ${text} (管理员 客服 财务 内容编辑, or admin support finance editor)`);
     if (!roles.includes(role)) roles.push(role);
   }
   return { phone: values.phone, password: values.password, roles };

@@ -40,7 +40,9 @@ function filtered(db: Executor, filter: AuditFilter) {
 }
 
 export async function countAudit(db: Executor, filter: AuditFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

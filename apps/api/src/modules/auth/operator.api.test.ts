@@ -1,8 +1,26 @@
-import { OPERATOR_CSRF_HEADER, OPERATOR_LIMITS, OPERATOR_ROLES, ZAuditPage, ZDashboard, ZOperatorUserDetail, ZUserSearchPage, type TOperatorRole } from '@xcad/protocol';
+import {
+  OPERATOR_CSRF_HEADER,
+  OPERATOR_LIMITS,
+  OPERATOR_ROLES,
+  ZAuditPage,
+  ZDashboard,
+  ZOperatorUserDetail,
+  ZUserSearchPage,
+  type TOperatorRole,
+} from '@xcad/protocol';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createAuthTestApp, freshClient, lastCode, otherCode, signInBySms, type AuthTestApp } from './auth.testing';
-import { auditRows, cookieOf, operatorGet, operatorPhone, operatorPost, signInOperator, SITE_ORIGIN, type SignedInOperator } from './operator.testing';
+import {
+  auditRows,
+  cookieOf,
+  operatorGet,
+  operatorPhone,
+  operatorPost,
+  signInOperator,
+  SITE_ORIGIN,
+  type SignedInOperator,
+} from './operator.testing';
 
 // Decision 0042 on the real app and database (SQLite and PostgreSQL): the back office's sign-in (phone
 // + SMS code, its own cookie, 30 minutes idle), the one guard (roles 403, CSRF and Origin refused),
@@ -47,23 +65,43 @@ describe('operator sign-in', () => {
 
     // The cookie's attributes.
     await createSecondCode(phone);
-    const again = await t.app.inject({ method: 'POST', url: '/api/operator/login', headers: { origin: SITE_ORIGIN }, payload: { phone, code: lastCode(t, phone) } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone, code: lastCode(t, phone) },
+    });
     expect(String(again.headers['set-cookie'])).toMatch(/^xcad_operator=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
   });
 
   async function createSecondCode(phone: string): Promise<void> {
     t.clock.advance(61_000);
-    const sent = await t.app.inject({ method: 'POST', url: '/api/operator/login/sms', headers: { origin: SITE_ORIGIN }, payload: { phone } });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login/sms',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone },
+    });
     expect(sent.statusCode).toBe(200);
   }
 
   it('answers a phone that is not an operator the same, and sends it nothing; its code cannot be made up', async () => {
     const user = await siteUser();
     const before = t.outbox.messagesFor(user.phone).length;
-    const sent = await t.app.inject({ method: 'POST', url: '/api/operator/login/sms', headers: { origin: SITE_ORIGIN }, payload: { phone: user.phone } });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login/sms',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone: user.phone },
+    });
     expect(sent.json()).toEqual({ sent: true });
     expect(t.outbox.messagesFor(user.phone)).toHaveLength(before);
-    const login = await t.app.inject({ method: 'POST', url: '/api/operator/login', headers: { origin: SITE_ORIGIN }, payload: { phone: user.phone, code: '1234' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone: user.phone, code: '1234' },
+    });
     expect(login.statusCode).toBe(200);
     expect(login.json()).toMatchObject({ code: 19310 });
     expect(login.headers['set-cookie']).toBeUndefined();
@@ -75,15 +113,30 @@ describe('operator sign-in', () => {
     t.clock.advance(61_000);
     await t.app.inject({ method: 'POST', url: '/api/operator/login/sms', headers: { origin: SITE_ORIGIN }, payload: { phone } });
     const code = lastCode(t, phone);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/operator/login', headers: { origin: SITE_ORIGIN }, payload: { phone, code: otherCode(code) } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone, code: otherCode(code) },
+    });
     expect(wrong.json()).toMatchObject({ code: 12007 });
     expect(wrong.headers['set-cookie']).toBeUndefined();
 
-    const crossSite = await t.app.inject({ method: 'POST', url: '/api/operator/login', headers: { origin: 'https://evil.example' }, payload: { phone, code } });
+    const crossSite = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login',
+      headers: { origin: 'https://evil.example' },
+      payload: { phone, code },
+    });
     expect(crossSite.statusCode).toBe(403);
     expect(crossSite.json()).toEqual({ code: 25004, message: '请求来源无效，请刷新页面后重试' });
 
-    const badPhone = await t.app.inject({ method: 'POST', url: '/api/operator/login/sms', headers: { origin: SITE_ORIGIN }, payload: { phone: '12345' } });
+    const badPhone = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login/sms',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone: '12345' },
+    });
     expect(badPhone.statusCode).toBe(400);
     expect(badPhone.json()).toMatchObject({ message: '请输入正确的手机号' });
 
@@ -93,11 +146,21 @@ describe('operator sign-in', () => {
     const sent = await call(t, '/api/v4/smsverify', { account: phone, verifytype: 'quicklogin' }, caller);
     expect(sent.body).toMatchObject({ code: 10000 });
     const userCode = lastCode(t, phone);
-    const viaUserCode = await t.app.inject({ method: 'POST', url: '/api/operator/login', headers: { origin: SITE_ORIGIN }, payload: { phone, code: userCode } });
+    const viaUserCode = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone, code: userCode },
+    });
     expect(viaUserCode.headers['set-cookie']).toBeUndefined();
 
     // The right code still works once.
-    const right = await t.app.inject({ method: 'POST', url: '/api/operator/login', headers: { origin: SITE_ORIGIN }, payload: { phone, code } });
+    const right = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/login',
+      headers: { origin: SITE_ORIGIN },
+      payload: { phone, code },
+    });
     expect(right.statusCode).toBe(200);
     expect(cookieOf(right)).toMatch(/^xcad_operator=/);
   });
@@ -165,7 +228,10 @@ describe('the operator guard', () => {
     const row = await t.database.db.selectFrom('app_user').select('status').where('id', '=', user.uid).executeTakeFirstOrThrow();
     expect(row.status).toBe('active');
     // The same change from the console's page goes through; a Referer of the site stands in for a missing Origin.
-    const fromReferer = await operatorPost(t, admin, url, { payload, headers: { referer: `${SITE_ORIGIN}/operator/users`, [OPERATOR_CSRF_HEADER]: admin.csrf } });
+    const fromReferer = await operatorPost(t, admin, url, {
+      payload,
+      headers: { referer: `${SITE_ORIGIN}/operator/users`, [OPERATOR_CSRF_HEADER]: admin.csrf },
+    });
     expect(fromReferer.statusCode).toBe(200);
   });
 });
@@ -174,20 +240,36 @@ describe('operators (管理员)', () => {
   it('grants and removes roles with a reason, each change audited with the roles before and after', async () => {
     const user = await siteUser();
     const admin = as('admin');
-    const granted = await operatorPost(t, admin, '/api/operator/operators/grant', { payload: { phone: user.phone, role: 'finance', reason: '新入职财务' } });
+    const granted = await operatorPost(t, admin, '/api/operator/operators/grant', {
+      payload: { phone: user.phone, role: 'finance', reason: '新入职财务' },
+    });
     expect(granted.statusCode).toBe(200);
     expect(granted.json()).toEqual({ userId: user.uid, roles: ['finance'], changed: true });
-    const second = await operatorPost(t, admin, '/api/operator/operators/grant', { payload: { userId: user.uid, role: 'support', reason: '兼任客服' } });
+    const second = await operatorPost(t, admin, '/api/operator/operators/grant', {
+      payload: { userId: user.uid, role: 'support', reason: '兼任客服' },
+    });
     expect(second.json()).toMatchObject({ roles: ['support', 'finance'] });
 
     const list = await operatorGet(t, admin, '/api/operator/operators');
-    expect(list.json<{ operators: Array<{ userId: number; roles: string[] }> }>().operators).toContainEqual(expect.objectContaining({ userId: user.uid, roles: ['support', 'finance'] }));
+    expect(list.json<{ operators: Array<{ userId: number; roles: string[] }> }>().operators).toContainEqual(
+      expect.objectContaining({ userId: user.uid, roles: ['support', 'finance'] }),
+    );
 
-    const removed = await operatorPost(t, admin, '/api/operator/operators/remove', { payload: { userId: user.uid, role: 'finance', reason: '调岗' } });
+    const removed = await operatorPost(t, admin, '/api/operator/operators/remove', {
+      payload: { userId: user.uid, role: 'finance', reason: '调岗' },
+    });
     expect(removed.json()).toEqual({ userId: user.uid, roles: ['support'], changed: true });
 
     const entries = (await auditRows(t)).filter((row) => row.target_id === String(user.uid) && row.action.startsWith('operator.'));
-    expect(entries.map((row) => [row.action, JSON.parse(row.before ?? 'null'), JSON.parse(row.after ?? 'null'), row.reason, Number(row.operator_id)])).toEqual([
+    expect(
+      entries.map((row) => [
+        row.action,
+        JSON.parse(row.before ?? 'null'),
+        JSON.parse(row.after ?? 'null'),
+        row.reason,
+        Number(row.operator_id),
+      ]),
+    ).toEqual([
       ['operator.grantRole', { roles: [] }, { roles: ['finance'] }, '新入职财务', admin.userId],
       ['operator.grantRole', { roles: ['finance'] }, { roles: ['support', 'finance'] }, '兼任客服', admin.userId],
       ['operator.removeRole', { roles: ['support', 'finance'] }, { roles: ['support'] }, '调岗', admin.userId],
@@ -196,25 +278,35 @@ describe('operators (管理员)', () => {
 
   it('needs a reason and a known role and user; never removes the last 管理员', async () => {
     const admin = as('admin');
-    const noReason = await operatorPost(t, admin, '/api/operator/operators/grant', { payload: { userId: admin.userId, role: 'finance', reason: '  ' } });
+    const noReason = await operatorPost(t, admin, '/api/operator/operators/grant', {
+      payload: { userId: admin.userId, role: 'finance', reason: '  ' },
+    });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json()).toMatchObject({ code: 10020, message: '请填写操作原因', field: 'reason' });
-    const badRole = await operatorPost(t, admin, '/api/operator/operators/grant', { payload: { userId: admin.userId, role: 'root', reason: 'x' } });
+    const badRole = await operatorPost(t, admin, '/api/operator/operators/grant', {
+      payload: { userId: admin.userId, role: 'root', reason: 'x' },
+    });
     expect(badRole.json()).toMatchObject({ message: '请选择角色', field: 'role' });
-    const nobody = await operatorPost(t, admin, '/api/operator/operators/grant', { payload: { phone: '13999999999', role: 'finance', reason: 'x' } });
+    const nobody = await operatorPost(t, admin, '/api/operator/operators/grant', {
+      payload: { phone: '13999999999', role: 'finance', reason: 'x' },
+    });
     expect(nobody.statusCode).toBe(404);
 
     // This file's database holds one 管理员 (the first made above) plus any granted in tests: remove down to one.
     const admins = await t.database.db.selectFrom('operator_role').select('user_id').where('role', '=', 'admin').execute();
     expect(admins).toHaveLength(1);
-    const last = await operatorPost(t, admin, '/api/operator/operators/remove', { payload: { userId: admin.userId, role: 'admin', reason: '离职' } });
+    const last = await operatorPost(t, admin, '/api/operator/operators/remove', {
+      payload: { userId: admin.userId, role: 'admin', reason: '离职' },
+    });
     expect(last.statusCode).toBe(409);
     expect(last.json()).toEqual({ code: 25011, message: '不能移除最后一位管理员' });
   });
 
   it('ends the console sessions of an operator whose role is removed', async () => {
     const support = await signInOperator(t, ['support']);
-    const removed = await operatorPost(t, as('admin'), '/api/operator/operators/remove', { payload: { userId: support.userId, role: 'support', reason: '离职' } });
+    const removed = await operatorPost(t, as('admin'), '/api/operator/operators/remove', {
+      payload: { userId: support.userId, role: 'support', reason: '离职' },
+    });
     expect(removed.statusCode).toBe(200);
     expect((await operatorGet(t, support, '/api/operator/me')).statusCode).toBe(401);
   });
@@ -223,7 +315,11 @@ describe('operators (管理员)', () => {
 describe('users (管理员, 客服)', () => {
   it('finds a user by phone, id, nickname and e-mail, a page at a time', async () => {
     const user = await siteUser();
-    await t.database.db.updateTable('app_user').set({ nickname: '张工_图纸%', email: 'zhang@example.com' }).where('id', '=', user.uid).execute();
+    await t.database.db
+      .updateTable('app_user')
+      .set({ nickname: '张工_图纸%', email: 'zhang@example.com' })
+      .where('id', '=', user.uid)
+      .execute();
     const support = as('support');
     const search = async (query: string) => ZUserSearchPage.parse((await operatorGet(t, support, `/api/operator/users?${query}`)).json());
     expect((await search(`q=${user.phone}`)).users.map((row) => row.userId)).toEqual([user.uid]);
@@ -238,7 +334,14 @@ describe('users (管理员, 客服)', () => {
     const now = Math.floor(t.clock.now() / 1000);
     await t.database.db
       .insertInto('app_user')
-      .values(Array.from({ length: OPERATOR_LIMITS.pageSize + 5 }, (_, index) => ({ username: `paging_${index}`, nickname: `paging ${index}`, created_at: now, updated_at: now })))
+      .values(
+        Array.from({ length: OPERATOR_LIMITS.pageSize + 5 }, (_, index) => ({
+          username: `paging_${index}`,
+          nickname: `paging ${index}`,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .execute();
     const all = await search('q=');
     expect(all.total).toBeGreaterThan(OPERATOR_LIMITS.pageSize);
@@ -297,7 +400,8 @@ describe('the audit log', () => {
     expect([...ats].sort((a, b) => b - a)).toEqual(ats);
     const mine = ZAuditPage.parse((await operatorGet(t, admin, `/api/operator/audit?operator=${admin.userId}`)).json());
     expect(mine.entries.every((entry) => entry.operatorId === admin.userId)).toBe(true);
-    for (const day of ['2026-13-01', '2026-02-30', '20261201']) expect((await operatorGet(t, admin, `/api/operator/audit?from=${day}`)).statusCode, day).toBe(400);
+    for (const day of ['2026-13-01', '2026-02-30', '20261201'])
+      expect((await operatorGet(t, admin, `/api/operator/audit?from=${day}`)).statusCode, day).toBe(400);
     const today = new Date(t.clock.now() + 8 * 3_600_000).toISOString().slice(0, 10);
     const todays = ZAuditPage.parse((await operatorGet(t, admin, `/api/operator/audit?from=${today}&to=${today}`)).json());
     expect(todays.total).toBe(everything.total);
@@ -307,7 +411,9 @@ describe('the audit log', () => {
   it('cannot be changed or deleted, even by SQL', async () => {
     const [first] = await auditRows(t);
     expect(first).toBeDefined();
-    await expect(sql`update audit_log set reason = 'changed' where id = ${first?.id}`.execute(t.database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`update audit_log set reason = 'changed' where id = ${first?.id}`.execute(t.database.db)).rejects.toThrow(
+      /append-only/,
+    );
     await expect(sql`delete from audit_log where id = ${first?.id}`.execute(t.database.db)).rejects.toThrow(/append-only/);
     const [still] = await auditRows(t);
     expect(still).toEqual(first);
@@ -322,7 +428,17 @@ describe('the dashboard (概览)', () => {
     const now = Math.floor(t.clock.now() / 1000);
     await t.database.db
       .insertInto('feedback_submission')
-      .values({ ticket_no: `FK${now}`, kind: 'feedback', category: 'other', content: '打不开图纸', content_hash: `h${now}`, contact: user.phone, contact_type: 'mobile', ip: '10.9.9.9', created_at: now })
+      .values({
+        ticket_no: `FK${now}`,
+        kind: 'feedback',
+        category: 'other',
+        content: '打不开图纸',
+        content_hash: `h${now}`,
+        contact: user.phone,
+        contact_type: 'mobile',
+        ip: '10.9.9.9',
+        created_at: now,
+      })
       .execute();
     const after = await read();
     expect(after.today.signups).toBe(before.today.signups + 1);

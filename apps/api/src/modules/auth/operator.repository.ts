@@ -12,7 +12,13 @@ export async function rolesOf(db: Executor, userId: number): Promise<OperatorRol
 }
 
 /** False when the user held the role already. */
-export async function insertRole(db: Executor, userId: number, role: OperatorRoleName, grantedBy: number | null, now: number): Promise<boolean> {
+export async function insertRole(
+  db: Executor,
+  userId: number,
+  role: OperatorRoleName,
+  grantedBy: number | null,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .insertInto('operator_role')
     .values({ user_id: userId, role, granted_at: now, granted_by: grantedBy })
@@ -101,12 +107,7 @@ export async function revokeOperatorSession(db: Executor, id: number, now: numbe
 
 /** Ends every console session of the user (their roles changed, or the account was disabled). */
 export async function revokeOperatorSessionsOf(db: Executor, userId: number, now: number): Promise<void> {
-  await db
-    .updateTable('operator_session')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await db.updateTable('operator_session').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }
 
 // --- Users -----------------------------------------------------------------------------------
@@ -137,7 +138,9 @@ function searched(db: Executor, search: UserSearch) {
 }
 
 export async function countUsers(db: Executor, search: UserSearch): Promise<number> {
-  const row = await searched(db, search).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+  const row = await searched(db, search)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -46,7 +46,13 @@ export interface OperatorAuthRoutesOptions {
 }
 
 const USER_ROLES = ['admin', 'support'] as const;
-const ZUserId = z.object({ id: z.coerce.number().int().positive().max(2 ** 31) });
+const ZUserId = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31),
+});
 
 function setOperatorCookie(reply: FastifyReply, request: FastifyRequest, token: string, maxAge: number): void {
   const secure = request.protocol === 'https' ? '; Secure' : '';
@@ -85,7 +91,12 @@ export const operatorAuthRoutes: FastifyPluginAsync<OperatorAuthRoutesOptions> =
     },
   });
 
-  app.operatorRoute({ method: 'GET', url: '/api/operator/me', roles: 'any', handler: async (_request, _reply, operator) => publicMe(operator) });
+  app.operatorRoute({
+    method: 'GET',
+    url: '/api/operator/me',
+    roles: 'any',
+    handler: async (_request, _reply, operator) => publicMe(operator),
+  });
 
   app.operatorRoute({
     method: 'GET',

@@ -74,7 +74,8 @@ export async function operatorRolesOf(db: Executor, userId: number): Promise<TOp
 
 function phoneOf(input: string): string {
   const trimmed = input.trim();
-  if (!PHONE_PATTERN.test(trimmed)) throw new ApiError({ code: 10020, httpStatus: 400, userMessage: '请输入正确的手机号', logMessage: 'operator sign-in: not a phone' });
+  if (!PHONE_PATTERN.test(trimmed))
+    throw new ApiError({ code: 10020, httpStatus: 400, userMessage: '请输入正确的手机号', logMessage: 'operator sign-in: not a phone' });
   return normalizePhone(trimmed);
 }
 
@@ -108,30 +109,44 @@ export interface OperatorSignIn {
 }
 
 /** Spends the code and opens a console session; the sign-in is audited. */
-export async function operatorLogin(deps: AuthDeps, input: { phone: string; code: string }, context: SignInContext): Promise<OperatorSignIn> {
+export async function operatorLogin(
+  deps: AuthDeps,
+  input: { phone: string; code: string },
+  context: SignInContext,
+): Promise<OperatorSignIn> {
   const phone = phoneOf(input.phone);
   const now = seconds(deps.clock);
   const token = newSessionToken();
   const csrf = randomBytes(24).toString('base64url');
-  return withSmsCode(deps, { phone, purpose: 'operatorlogin', code: input.code.trim(), wrongCode: LOGIN_ERRORS.wrongSmsCode }, now, async (trx) => {
-    const operator = await operatorOfPhone(trx, phone);
-    if (operator === undefined) throw operatorRefusal('notOperator', 'operator code spent by a phone that lost its roles');
-    if (operator.user.status !== 'active') throw operatorRefusal('accountDisabled', 'operator sign-in of a disabled account');
-    const userId = operator.user.id;
-    await insertOperatorSession(trx, { userId, tokenHash: sha256Hex(token), csrfToken: csrf, ip: context.ip, now });
-    await recordAudit(trx, { operatorId: userId, ip: context.ip }, { action: 'operator.login', targetType: 'operator', targetId: userId }, now);
-    return {
-      token,
-      me: {
-        userId,
-        maskedPhone: maskedPhone(phone),
-        nickname: operator.user.nickname,
-        roles: rolesInOrder(operator.roles),
-        csrf,
-        idleUntil: now + OPERATOR_LIMITS.idleSeconds,
-      },
-    };
-  });
+  return withSmsCode(
+    deps,
+    { phone, purpose: 'operatorlogin', code: input.code.trim(), wrongCode: LOGIN_ERRORS.wrongSmsCode },
+    now,
+    async (trx) => {
+      const operator = await operatorOfPhone(trx, phone);
+      if (operator === undefined) throw operatorRefusal('notOperator', 'operator code spent by a phone that lost its roles');
+      if (operator.user.status !== 'active') throw operatorRefusal('accountDisabled', 'operator sign-in of a disabled account');
+      const userId = operator.user.id;
+      await insertOperatorSession(trx, { userId, tokenHash: sha256Hex(token), csrfToken: csrf, ip: context.ip, now });
+      await recordAudit(
+        trx,
+        { operatorId: userId, ip: context.ip },
+        { action: 'operator.login', targetType: 'operator', targetId: userId },
+        now,
+      );
+      return {
+        token,
+        me: {
+          userId,
+          maskedPhone: maskedPhone(phone),
+          nickname: operator.user.nickname,
+          roles: rolesInOrder(operator.roles),
+          csrf,
+          idleUntil: now + OPERATOR_LIMITS.idleSeconds,
+        },
+      };
+    },
+  );
 }
 
 export interface OperatorContext extends TOperatorMe {
@@ -179,7 +194,12 @@ export async function operatorLogout(db: Kysely<Database>, clock: () => number, 
   const now = seconds(clock);
   await db.transaction().execute(async (trx) => {
     await revokeOperatorSession(trx, operator.sessionId, now);
-    await recordAudit(trx, { operatorId: operator.userId, ip }, { action: 'operator.logout', targetType: 'operator', targetId: operator.userId }, now);
+    await recordAudit(
+      trx,
+      { operatorId: operator.userId, ip },
+      { action: 'operator.logout', targetType: 'operator', targetId: operator.userId },
+      now,
+    );
   });
 }
 
@@ -211,7 +231,8 @@ export interface RoleChange {
 
 async function targetUserId(db: Executor, change: RoleChange): Promise<number> {
   if (change.userId !== undefined) {
-    if ((await userRowById(db, change.userId)) === undefined) throw operatorRefusal('notFound', `role change of unknown user ${change.userId}`);
+    if ((await userRowById(db, change.userId)) === undefined)
+      throw operatorRefusal('notFound', `role change of unknown user ${change.userId}`);
     return change.userId;
   }
   if (change.phone === undefined) throw operatorRefusal('malformed', 'role change without a user');
@@ -229,7 +250,19 @@ export async function grantRoleByOperator(db: Kysely<Database>, clock: () => num
     const granted = await insertRole(trx, userId, change.role, actor.operatorId, now);
     const after = rolesInOrder(await rolesOf(trx, userId));
     if (granted) {
-      await recordAudit(trx, actor, { action: 'operator.grantRole', targetType: 'user', targetId: userId, before: { roles: before }, after: { roles: after }, reason: change.reason }, now);
+      await recordAudit(
+        trx,
+        actor,
+        {
+          action: 'operator.grantRole',
+          targetType: 'user',
+          targetId: userId,
+          before: { roles: before },
+          after: { roles: after },
+          reason: change.reason,
+        },
+        now,
+      );
     }
     return { userId, roles: after, changed: granted };
   });
@@ -248,7 +281,19 @@ export async function removeRoleByOperator(db: Kysely<Database>, clock: () => nu
     const after = rolesInOrder(await rolesOf(trx, userId));
     if (removed) {
       await revokeOperatorSessionsOf(trx, userId, now);
-      await recordAudit(trx, actor, { action: 'operator.removeRole', targetType: 'user', targetId: userId, before: { roles: before }, after: { roles: after }, reason: change.reason }, now);
+      await recordAudit(
+        trx,
+        actor,
+        {
+          action: 'operator.removeRole',
+          targetType: 'user',
+          targetId: userId,
+          before: { roles: before },
+          after: { roles: after },
+          reason: change.reason,
+        },
+        now,
+      );
     }
     return { userId, roles: after, changed: removed };
   });
@@ -286,7 +331,14 @@ export async function userDetail(db: Executor, clock: () => number, userId: numb
  * Disables or enables an account (audited). Disabling ends every session of the account, the
  * site's and the console's: a disabled user is refused at once, not when a session runs out.
  */
-export async function setAccountStatus(db: Kysely<Database>, clock: () => number, actor: AuditActor, userId: number, status: UserStatus, reason: string) {
+export async function setAccountStatus(
+  db: Kysely<Database>,
+  clock: () => number,
+  actor: AuditActor,
+  userId: number,
+  status: UserStatus,
+  reason: string,
+) {
   const now = seconds(clock);
   return db.transaction().execute(async (trx) => {
     const row = await userRowById(trx, userId);
@@ -297,7 +349,19 @@ export async function setAccountStatus(db: Kysely<Database>, clock: () => number
       await revokeUserSessions(trx, userId, now);
       await revokeOperatorSessionsOf(trx, userId, now);
     }
-    await recordAudit(trx, actor, { action: status === 'disabled' ? 'user.disable' : 'user.enable', targetType: 'user', targetId: userId, before: { status: row.status }, after: { status }, reason }, now);
+    await recordAudit(
+      trx,
+      actor,
+      {
+        action: status === 'disabled' ? 'user.disable' : 'user.enable',
+        targetType: 'user',
+        targetId: userId,
+        before: { status: row.status },
+        after: { status },
+        reason,
+      },
+      now,
+    );
     return { userId, status, changed: true };
   });
 }
@@ -309,7 +373,19 @@ export async function endUserSessions(db: Kysely<Database>, clock: () => number,
     if ((await userRowById(trx, userId)) === undefined) throw operatorRefusal('notFound', `no user ${userId}`);
     const live = await countLiveSessions(trx, userId, now);
     await revokeUserSessions(trx, userId, now);
-    await recordAudit(trx, actor, { action: 'user.endSessions', targetType: 'user', targetId: userId, before: { liveSessions: live }, after: { liveSessions: 0 }, reason }, now);
+    await recordAudit(
+      trx,
+      actor,
+      {
+        action: 'user.endSessions',
+        targetType: 'user',
+        targetId: userId,
+        before: { liveSessions: live },
+        after: { liveSessions: 0 },
+        reason,
+      },
+      now,
+    );
     return { userId, ended: live };
   });
 }

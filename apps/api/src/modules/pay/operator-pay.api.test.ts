@@ -39,7 +39,12 @@ async function siteUser() {
 }
 
 async function expiryOf(uid: number): Promise<number> {
-  const row = await t.database.db.selectFrom('membership').select('auth_value').where('user_id', '=', uid).where('product_id', '=', PRODUCT).executeTakeFirst();
+  const row = await t.database.db
+    .selectFrom('membership')
+    .select('auth_value')
+    .where('user_id', '=', uid)
+    .where('product_id', '=', PRODUCT)
+    .executeTakeFirst();
   return Number(row?.auth_value ?? 0);
 }
 
@@ -76,7 +81,15 @@ describe('POST /api/operator/users/:id/memberships', () => {
     expect(await expiryOf(user.uid)).toBeLessThanOrEqual(now());
 
     const entries = (await auditRows(t)).filter((row) => row.target_id === String(user.uid));
-    expect(entries.map((row) => [row.action, Number(row.operator_id), row.reason, JSON.parse(row.before ?? '{}').expiry, JSON.parse(row.after ?? '{}').expiry])).toEqual([
+    expect(
+      entries.map((row) => [
+        row.action,
+        Number(row.operator_id),
+        row.reason,
+        JSON.parse(row.before ?? '{}').expiry,
+        JSON.parse(row.after ?? '{}').expiry,
+      ]),
+    ).toEqual([
       ['membership.grant', support.userId, '补偿服务中断', 0, firstExpiry],
       ['membership.extend', admin.userId, '活动赠送', firstExpiry, firstExpiry + 7 * DAY],
       ['membership.revoke', admin.userId, '误开通', firstExpiry + 7 * DAY, await expiryOf(user.uid)],
@@ -98,7 +111,13 @@ describe('POST /api/operator/users/:id/memberships', () => {
       expect(response.statusCode, JSON.stringify(payload)).toBe(status);
       expect(response.json()).toMatchObject({ message });
     }
-    expect((await operatorPost(t, admin, '/api/operator/users/99999999/memberships', { payload: { productId: PRODUCT, action: 'extend', days: 3, reason: 'x' } })).statusCode).toBe(404);
+    expect(
+      (
+        await operatorPost(t, admin, '/api/operator/users/99999999/memberships', {
+          payload: { productId: PRODUCT, action: 'extend', days: 3, reason: 'x' },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect(await expiryOf(user.uid)).toBe(0);
     expect((await auditRows(t)).filter((row) => row.target_id === String(user.uid))).toEqual([]);
   });

@@ -6,7 +6,9 @@ import type { Executor } from '@xcad/db';
 export async function membershipsWithProducts(db: Executor, userId: number) {
   return db
     .selectFrom('pay_product')
-    .leftJoin('membership', (join) => join.onRef('membership.product_id', '=', 'pay_product.product_id').on('membership.user_id', '=', userId))
+    .leftJoin('membership', (join) =>
+      join.onRef('membership.product_id', '=', 'pay_product.product_id').on('membership.user_id', '=', userId),
+    )
     .select(['pay_product.product_id', 'pay_product.name', 'membership.auth_value'])
     .orderBy('pay_product.sort')
     .orderBy('pay_product.product_id')

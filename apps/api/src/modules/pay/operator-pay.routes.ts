@@ -12,7 +12,13 @@ import { changeMembershipByOperator, userPayOverview } from './operator-pay.serv
 //   POST /api/operator/users/:id/memberships   ZMembershipChange  200 {userId, productId, before, after, action}
 //        (管理员, 客服); 400 {code:10020, field} a broken rule; 404 unknown user or product
 
-const ZUserId = z.object({ id: z.coerce.number().int().positive().max(2 ** 31) });
+const ZUserId = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31),
+});
 
 export interface OperatorPayRoutesOptions {
   db: Kysely<Database>;

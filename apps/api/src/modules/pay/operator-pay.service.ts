@@ -48,7 +48,15 @@ export async function userPayOverview(db: Kysely<Database>, nowSeconds: number, 
   for (const order of orders.rows) {
     if (order.state !== 'paid' || order.paid_at === null) continue;
     for (const item of items.filter((candidate) => candidate.order_id === order.id)) {
-      history.push({ at: Number(order.paid_at), productId: item.product_id, kind: 'purchase', expiry: null, by: order.orderno, detail: item.name, reason: '' });
+      history.push({
+        at: Number(order.paid_at),
+        productId: item.product_id,
+        kind: 'purchase',
+        expiry: null,
+        by: order.orderno,
+        detail: item.name,
+        reason: '',
+      });
     }
   }
   history.sort((a, b) => b.at - a.at);
@@ -92,7 +100,13 @@ export async function changeMembershipByOperator(
   change: TMembershipChange,
 ) {
   if (change.action === 'extend' && change.days === undefined) {
-    throw new ApiError({ code: 10020, httpStatus: 400, userMessage: '请填写天数', logMessage: 'membership extension without days', extra: { field: 'days' } });
+    throw new ApiError({
+      code: 10020,
+      httpStatus: 400,
+      userMessage: '请填写天数',
+      logMessage: 'membership extension without days',
+      extra: { field: 'days' },
+    });
   }
   return db.transaction().execute(async (trx) => {
     if (!(await userExists(trx, userId))) throw notFound(`membership change of unknown user ${userId}`);

@@ -23,7 +23,12 @@ export function ConsoleNav({ items, label }: { items: readonly ConsoleNavItem[];
   return (
     <nav className={styles.nav} aria-label={label} data-testid="console-nav">
       {items.map((item) => (
-        <Link key={item.path} href={item.path} className={styles.navItem} aria-current={isCurrent(pathname, item.path) ? 'page' : undefined}>
+        <Link
+          key={item.path}
+          href={item.path}
+          className={styles.navItem}
+          aria-current={isCurrent(pathname, item.path) ? 'page' : undefined}
+        >
           {item.label}
         </Link>
       ))}

@@ -4,7 +4,19 @@ import { queryWith } from '@/lib/operator/format';
 import styles from './console.module.css';
 
 /** A list's pages, as links that keep the list's filters. */
-export async function Pager({ path, query, page, pageSize, total }: { path: string; query: Record<string, string>; page: number; pageSize: number; total: number }) {
+export async function Pager({
+  path,
+  query,
+  page,
+  pageSize,
+  total,
+}: {
+  path: string;
+  query: Record<string, string>;
+  page: number;
+  pageSize: number;
+  total: number;
+}) {
   const t = await getTranslations({ locale: 'zh-CN', namespace: 'console.common' });
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (

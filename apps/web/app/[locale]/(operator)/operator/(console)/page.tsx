@@ -67,7 +67,13 @@ export default async function OperatorOverviewPage(props: RouteProps) {
           {figure(`${key}-orders`, t('overview.orders'), figures.orders, 'orders', 'analytics')}
           {figure(`${key}-revenue`, t('overview.revenue'), yuanOf(figures.revenueFen), 'orders', 'analytics')}
           {figure(`${key}-conversions`, t('overview.conversions'), figures.conversions, 'tasks', 'analytics')}
-          {figure(`${key}-failures`, t('overview.failureRate'), percent(figures.conversionsFailed, figures.conversions), 'tasks', 'analytics')}
+          {figure(
+            `${key}-failures`,
+            t('overview.failureRate'),
+            percent(figures.conversionsFailed, figures.conversions),
+            'tasks',
+            'analytics',
+          )}
         </div>
       </section>
     );

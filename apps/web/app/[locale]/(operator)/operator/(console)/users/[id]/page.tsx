@@ -159,7 +159,9 @@ export default async function OperatorUserPage(props: RouteProps) {
                   <td>{productName(entry.productId)}</td>
                   <td>
                     {t(`user.kinds.${entry.kind}`)}
-                    {entry.expiry !== null ? ` · ${t('user.expiry')} ${beijingTime(entry.expiry) || t('common.none')}` : ` · ${entry.detail}`}
+                    {entry.expiry !== null
+                      ? ` · ${t('user.expiry')} ${beijingTime(entry.expiry) || t('common.none')}`
+                      : ` · ${entry.detail}`}
                   </td>
                   <td>{entry.by}</td>
                   <td>{entry.reason || t('common.none')}</td>
