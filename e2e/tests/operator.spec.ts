@@ -33,6 +33,9 @@ describe('the back office', () => {
     await page.waitForURL('**/operator/login**');
     await shoot(page, 'login');
     await signInConsole(page, admin.phone);
+    // Back to the page asked for, then the console's first page.
+    await page.waitForURL('**/operator/users');
+    await page.getByTestId('console-nav').getByRole('link', { name: '概览' }).click();
     await page.waitForURL('**/operator');
     const menu = await page.getByTestId('console-nav').locator('a').allInnerTexts();
     expect(menu).toEqual(['概览', '用户', '统计', '审计日志', '操作员']);

@@ -27,7 +27,7 @@ function percent(part: number, whole: number): string {
 
 export default async function OperatorOverviewPage(props: RouteProps) {
   await resolveRoute(NAME, props);
-  const me = await requireOperator('overview');
+  const me = await requireOperator('overview', '/operator');
   const [board, t] = await Promise.all([
     operatorRead('/api/operator/dashboard', ZDashboard).then(bodyOf),
     getTranslations({ locale: 'zh-CN', namespace: 'console' }),

@@ -26,7 +26,7 @@ function shown(value: unknown): string {
 
 export default async function OperatorAuditPage(props: SearchRouteProps) {
   await resolveRoute(NAME, props);
-  await requireOperator('audit');
+  await requireOperator('audit', '/operator/audit');
   const search = await props.searchParams;
   const filters = {
     operator: /^\d{1,10}$/.test(firstOf(search['operator'])) ? firstOf(search['operator']) : '',

@@ -21,7 +21,7 @@ export async function generateMetadata(props: RouteProps): Promise<Metadata> {
 
 export default async function OperatorOperatorsPage(props: RouteProps) {
   await resolveRoute(NAME, props);
-  const me = await requireOperator('operators');
+  const me = await requireOperator('operators', '/operator/operators');
   const [{ operators }, t] = await Promise.all([
     operatorRead('/api/operator/operators', ZOperators).then(bodyOf),
     getTranslations({ locale: 'zh-CN', namespace: 'console' }),

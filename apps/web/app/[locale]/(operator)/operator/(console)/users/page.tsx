@@ -20,7 +20,7 @@ export async function generateMetadata(props: SearchRouteProps): Promise<Metadat
 
 export default async function OperatorUsersPage(props: SearchRouteProps) {
   await resolveRoute(NAME, props);
-  await requireOperator('users');
+  await requireOperator('users', '/operator/users');
   const search = await props.searchParams;
   const query = { q: firstOf(search['q']).trim().slice(0, 64), status: firstOf(search['status']), page: firstOf(search['page']) };
   const status = query.status === 'active' || query.status === 'disabled' ? query.status : '';

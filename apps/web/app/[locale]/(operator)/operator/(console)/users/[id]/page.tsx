@@ -18,12 +18,12 @@ const NAME = 'operator-users-id';
 
 export async function generateMetadata(props: RouteProps): Promise<Metadata> {
   const route = await resolveRoute(NAME, props);
-  return { ...(await routeMetadata(route.locale, NAME)), robots: { index: false, follow: false } };
+  return { ...(await routeMetadata(route.locale, NAME, route.params)), robots: { index: false, follow: false } };
 }
 
 export default async function OperatorUserPage(props: RouteProps) {
   const route = await resolveRoute(NAME, props);
-  const me = await requireOperator('users');
+  const me = await requireOperator('users', `/operator/users/${route.params['id'] ?? ''}`);
   const id = route.params['id'] ?? '';
   const [detailLoad, payLoad, t] = await Promise.all([
     operatorRead(`/api/operator/users/${id}`, ZOperatorUserDetail),
