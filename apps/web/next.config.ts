@@ -27,7 +27,8 @@ const nextConfig: NextConfig = {
   // The CSS stays in cacheable files rather than inline <style>: inlined, Next.js also repeats it
   // as text in every page's RSC payload (the 115 kB the pages share became 350 kB of HTML, and a
   // phone parsed it all before it could answer a tap). Measured both ways with Lighthouse: decision 0015.
-  experimental: { inlineCss: false },
+  // authInterrupts: forbidden() answers a console page the operator's roles do not cover with 403 (decision 0042).
+  experimental: { inlineCss: false, authInterrupts: true },
   // The browser signs API calls (spec §7) with the same secret as the API; it is public by nature
   // (FACTS.md), so it is inlined at build time.
   env: { XCAD_SIGN_SECRET: env.PRODUCT_SIGN_SECRET },

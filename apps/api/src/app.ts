@@ -7,9 +7,11 @@ import type { Env } from './env';
 import { LIMIT_PURGE_INTERVAL_MS, limitStoreFromEnv } from './limits';
 import { AccessLogController, createLogger, requestIdOf } from './logger';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { createAccounts } from './modules/auth/accounts.service';
 import type { AuthDeps } from './modules/auth/auth.contract';
 import { authRoutes } from './modules/auth/auth.routes';
+import { operatorAuthRoutes } from './modules/auth/operator.routes';
 import { CaptchaOutbox, captchaOutboxRoutes } from './modules/auth/captcha-outbox';
 import { contentRoutes } from './modules/content/content.routes';
 import { createBullmqJobs } from './modules/conversion/bullmq/bullmq-jobs';
@@ -23,6 +25,7 @@ import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { oauthRoutes } from './modules/oauth/oauth.routes';
 import { createPayProviders, type ConfiguredPayProviders } from './modules/pay/pay.factory';
+import { operatorPayRoutes } from './modules/pay/operator-pay.routes';
 import { payRoutes } from './modules/pay/pay.routes';
 import { ConsoleSmsProvider } from './modules/sms/console.provider';
 import { createSmsProvider } from './modules/sms/sms.factory';
@@ -35,6 +38,7 @@ import { registerDatasign } from './plugins/datasign';
 import { devDoorsAtStart, registerDevDoorsGuard } from './plugins/dev-doors';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerOperatorGuard } from './plugins/operator-guard';
 import { registerSessions } from './plugins/session';
 import { registerUnreadBodyDrain } from './plugins/unread-body';
 import { storageFromEnv, type StreamingStorage } from './storage';
@@ -99,6 +103,8 @@ export async function buildApp({
   registerDevDoorsGuard(app, { isOverridden: devDoorsAtStart(env).kind === 'overridden' });
   registerDatasign(app, { db, secret: env.PRODUCT_SIGN_SECRET, windowSeconds: env.SIGN_WINDOW_SECONDS, clock });
   await registerSessions(app, { db, clock });
+  // Decision 0042: the one guard of every /api/operator/* call (session, role, CSRF).
+  registerOperatorGuard(app, { origins: [env.PUBLIC_ORIGIN, ...(env.SITE_URL === undefined ? [] : [env.SITE_URL])] });
 
   // One store for every quota and rate limit, shared by the API processes (decision 0029).
   const limits = limitStoreFromEnv(env, db, app.log);
@@ -153,6 +159,11 @@ export async function buildApp({
 
   // Decision 0025: subsets of the CAD engine's shipped CJK fonts, for the viewer.
   await app.register(cadFontsRoutes);
+
+  // Decision 0042: the back office's calls, each in its domain's module.
+  await app.register(operatorAuthRoutes, { deps: authDeps });
+  await app.register(operatorPayRoutes, { db, clock });
+  await app.register(auditRoutes, { db });
 
   // Decision 0022: the analytics collector, the operator's report, and the events' housekeeping.
   await app.register(analyticsRoutes, { deps: { db, env, log: app.log, clock, limits } });

@@ -110,8 +110,21 @@ export const ROUTES: readonly RouteDef[] = [
     layout: 'compati',
     folder: '/pay/result/[orderno]',
   }),
-  // Decision 0022: the analytics reports, for operator accounts only (npm run operator:create).
-  page('operator-analytics', '/operator/analytics', { layout: 'operator', isIndexed: false }),
+  // Decision 0042: the back office. The sign-in page, then the console (its own shell and menu, the
+  // folder group "(console)"); the analytics reports of decision 0022 are one of its sections.
+  page('operator-login', '/operator/login', { layout: 'operator', isIndexed: false }),
+  page('operator', '/operator', { layout: 'operator', isIndexed: false, folder: '/operator/(console)' }),
+  page('operator-users', '/operator/users', { layout: 'operator', isIndexed: false, folder: '/operator/(console)/users' }),
+  page('operator-users-id', '/operator/users/{id}', {
+    layout: 'operator',
+    isIndexed: false,
+    params: { id: NUMERIC },
+    parent: 'operator-users',
+    folder: '/operator/(console)/users/[id]',
+  }),
+  page('operator-analytics', '/operator/analytics', { layout: 'operator', isIndexed: false, folder: '/operator/(console)/analytics' }),
+  page('operator-audit', '/operator/audit', { layout: 'operator', isIndexed: false, folder: '/operator/(console)/audit' }),
+  page('operator-operators', '/operator/operators', { layout: 'operator', isIndexed: false, folder: '/operator/(console)/operators' }),
 ];
 
 export type RouteName = string;

@@ -14,13 +14,14 @@ import type { FeedbackTables } from './tables/feedback.table';
 import type { PayTables } from './tables/pay.table';
 import type { ConversionTables } from './tables/conversion.table';
 import type { AnalyticsTables } from './tables/analytics.table';
+import type { OperatorTables } from './tables/operator.table';
 import type { LimitCounterTable } from './tables/limit-counter.table';
 import type { RequestNonceTable } from './tables/request-nonce.table';
 import type { SoftwareTables } from './tables/software.table';
 
 /** Every table of the schema, as the latest migration leaves it. */
 export interface Database
-  extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables, AnalyticsTables {
+  extends DrawingsTables, CourseTables, SoftwareTables, FeedbackTables, PayTables, ConversionTables, AnalyticsTables, OperatorTables {
   request_nonce: RequestNonceTable;
   limit_counter: LimitCounterTable;
   app_user: AppUserTable;

@@ -16,4 +16,5 @@ export type * from './tables/feedback.table';
 export type * from './tables/pay.table';
 export type * from './tables/conversion.table';
 export type * from './tables/analytics.table';
+export type * from './tables/operator.table';
 export * from './seeds/pay-catalogue';

@@ -19,3 +19,4 @@ export * from './site/feedback';
 export * from './site/pay';
 export * from './site/conversion';
 export * from './site/analytics';
+export * from './site/operator';

@@ -15,7 +15,7 @@ import { HydrationMark } from './hydration-mark';
 import { LoadingBar } from './loading-bar';
 
 // Namespaces only server components read: kept out of every page's client payload.
-const SERVER_ONLY_NAMESPACES = new Set(['pages', 'home', 'feedback', 'buy', 'tools', 'operator', 'viewer']);
+const SERVER_ONLY_NAMESPACES = new Set(['pages', 'home', 'feedback', 'buy', 'tools', 'operator', 'viewer', 'console']);
 
 /** Messages, application state, the session and login modal, and the page-wide guards every document gets. */
 export async function AppProviders({ locale, children }: { locale: Locale; children: ReactNode }) {

@@ -13,6 +13,7 @@ import * as limitsAndOwners from './2026-11-23T0100_limits-and-owners';
 import * as fileUpload from './2026-11-29T1000_file-upload';
 import * as conversionFileReport from './2026-11-29T1300_conversion-file-report';
 import * as softwareFileSha256 from './2026-11-29T1600_software-file-sha256';
+import * as operatorConsole from './2026-11-30T0100_operator-console';
 import * as payMobileRefunds from './2026-11-30T0200_pay-mobile-refunds';
 
 // A static map rather than a folder scan, so migrations load the same under tsx, Vitest and
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1000_file-upload': fileUpload,
   '2026-11-29T1300_conversion-file-report': conversionFileReport,
   '2026-11-29T1600_software-file-sha256': softwareFileSha256,
+  '2026-11-30T0100_operator-console': operatorConsole,
   '2026-11-30T0200_pay-mobile-refunds': payMobileRefunds,
 };

@@ -45,7 +45,8 @@ export interface UserSessionTable {
   revoked_at: number | null;
 }
 
-export type SmsPurpose = 'quicklogin' | 'register' | 'forgetpwd' | 'bindmobile';
+/** `operatorlogin`: the code of a back-office sign-in (decision 0042). */
+export type SmsPurpose = 'quicklogin' | 'register' | 'forgetpwd' | 'bindmobile' | 'operatorlogin';
 
 export interface SmsCodeTable {
   id: Generated<number>;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { ANALYTICS_ERRORS, ANALYTICS_LIMITS, ApiError, ZAnalyticsBatch, ZAnalyticsReportQuery } from '@xcad/protocol';
+import { ANALYTICS_ERRORS, ANALYTICS_LIMITS, ApiError, OPERATOR_SECTIONS, ZAnalyticsBatch, ZAnalyticsReportQuery } from '@xcad/protocol';
 import { analyticsRefusal, createAnalytics, type AnalyticsDeps } from './analytics.service';
+import { dashboard } from './operator-dashboard.service';
 
 // Analytics (decision 0022). Unsigned routes (not under /api/v4): the tracker posts from pages and the
 // desktop shell, and the report pages read with the session cookie. Answers are plain JSON, not
@@ -24,6 +25,9 @@ import { analyticsRefusal, createAnalytics, type AnalyticsDeps } from './analyti
 //        sorted by attempts; a tool's medianMs is over its successful tasks (0 when none); the funnel
 //        counts a device at a step only if it reached every step before it within the range;
 //        orders and revenue count each transaction_id once.
+//   GET  /api/operator/analytics/report?from=&to=   the same report in the back office (decision 0042):
+//        through the operator guard (console session; 管理员, 财务, 内容编辑), 400 as above.
+//   GET  /api/operator/dashboard   200 ZDashboard (decision 0042, every operator role)
 //   GET  /api/analytics/me   200 ZAnalyticsAccess {"signedIn":bool,"operator":bool}, always 200.
 
 export interface AnalyticsRoutesOptions {
@@ -75,6 +79,20 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
     const report = await analytics.report(usertoken, range);
     return reply.header('cache-control', NO_STORE).send(report);
   });
+
+  // Decision 0042: the same report in the back office (统计), for 管理员, 财务 and 内容编辑 through the operator guard.
+  app.operatorRoute({
+    method: 'GET',
+    url: '/api/operator/analytics/report',
+    roles: OPERATOR_SECTIONS.analytics.roles,
+    handler: async (request) => {
+      const query = ZAnalyticsReportQuery.safeParse(request.query);
+      return analytics.rangeReport(query.success ? query.data : { from: '', to: '' });
+    },
+  });
+
+  // Decision 0042: the console's 概览, for every operator.
+  app.operatorRoute({ method: 'GET', url: '/api/operator/dashboard', roles: 'any', handler: async () => dashboard(deps.db, deps.clock()) });
 
   app.get('/api/analytics/me', async (request, reply) => {
     return reply.header('cache-control', NO_STORE).send(await analytics.access(request.usertoken));

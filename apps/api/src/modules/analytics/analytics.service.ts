@@ -74,6 +74,8 @@ interface HousekeepingResult {
 export interface Analytics {
   collect(events: readonly unknown[], arrival: Arrival): Promise<TAnalyticsBatchResult>;
   report(usertoken: string | undefined, range: { from: string; to: string }): Promise<TAnalyticsReport>;
+  /** The report without asking who reads it: for callers that decided that already (the back office's guard). */
+  rangeReport(range: { from: string; to: string }): Promise<TAnalyticsReport>;
   access(usertoken: string | undefined): Promise<TAnalyticsAccess>;
   /** Partitions for today and the next days, and the retention sweep. */
   housekeeping(): Promise<HousekeepingResult>;
@@ -181,6 +183,11 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
 
   async function report(usertoken: string | undefined, range: { from: string; to: string }): Promise<TAnalyticsReport> {
     await requireOperator(usertoken);
+    return rangeReport(range);
+  }
+
+  /** The report itself; who may read it was decided by the caller (the session above, or the back office's guard). */
+  async function rangeReport(range: { from: string; to: string }): Promise<TAnalyticsReport> {
     const problem = checkReportRange(range.from, range.to);
     if (problem !== undefined) throw analyticsRefusal('invalidRange', problem);
     const [days, totals, pages, logins, tasks, medians, funnel, purchases] = await Promise.all([
@@ -267,6 +274,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   return {
     collect,
     report,
+    rangeReport,
     access,
     housekeeping,
     logRejects,

@@ -8,7 +8,7 @@ import { hashPassword, isPasswordRight } from '../auth/credentials';
 import { insertUser } from '../auth/user.repository';
 import { runOperatorCreate } from './operator.cli';
 
-// Decision 0022: `npm run operator:create -- --phone ... [--password ...]` against a real database
+// Decisions 0022 and 0042: `npm run operator:create -- --phone ... [--password ...] [--role ...]` against a real database
 // (SQLite and PostgreSQL): creates or promotes, idempotent, clear messages and exit codes.
 
 let database: TestDatabaseHandle;
@@ -79,6 +79,37 @@ describe('operator:create', () => {
     const smsOnly = await run('--phone', '13800000003');
     expect(smsOnly.out).toContain('no password given: they sign in with the phone and an SMS code');
     expect((await userOf('13800000003'))?.password_hash).toBeNull();
+  });
+
+  it('grants the roles given (Chinese names or codes, repeatable), 管理员 when none is given; roles add up', async () => {
+    const rolesOf = async (mobile: string) => {
+      const user = await userOf(mobile);
+      const rows = await database.db
+        .selectFrom('operator_role')
+        .select('role')
+        .where('user_id', '=', user?.id ?? 0)
+        .orderBy('role')
+        .execute();
+      return rows.map((row) => row.role);
+    };
+    const first = await run('--phone', '13800000011');
+    expect(first.out).toContain('granted 管理员');
+    expect(await rolesOf('13800000011')).toEqual(['admin']);
+
+    const two = await run('--phone', '13800000012', '--role', '客服', '--role', 'finance');
+    expect(two.code).toBe(0);
+    expect(two.out).toContain('granted 客服、财务');
+    expect(await rolesOf('13800000012')).toEqual(['finance', 'support']);
+    const more = await run('--phone', '13800000012', '--role', '内容编辑', '--role', '客服');
+    expect(more.out).toContain('granted 内容编辑; roles now 客服、财务、内容编辑');
+    expect(await rolesOf('13800000012')).toEqual(['editor', 'finance', 'support']);
+    const same = await run('--phone', '13800000012', '--role', '客服');
+    expect(same.out).toContain('nothing changed');
+
+    const bad = await run('--phone', '13800000013', '--role', '超级管理员');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('unknown role: 超级管理员');
+    expect(await userOf('13800000013')).toBeUndefined();
   });
 
   it('refuses bad arguments with the usage and exit code 2, writing nothing', async () => {

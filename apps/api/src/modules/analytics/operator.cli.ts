@@ -1,26 +1,42 @@
-// `npm run operator:create -- --phone 13800000000 [--password secret123]`: makes the user of that
-// phone an operator, who may read the analytics reports (/api/analytics/report), in the database
+// `npm run operator:create -- --phone 13800000000 [--password secret123] [--role 管理员 ...]`: makes the
+// user of that phone an operator with the roles given (管理员 客服 财务 内容编辑, or admin support
+// finance editor; --role may repeat; none given: 管理员), who signs in to the back office (/operator)
+// with the phone and an SMS code and may read the analytics reports (/api/analytics/report), in the database
 // the environment selects (DATABASE_URL, else SQLITE_PATH, else data/xcad.sqlite). A phone without
 // an account gets one (as an SMS sign-up would, with the password if given); an existing user is
-// promoted and keeps their password. Running it again changes nothing. Exit 0 done, 1 failed,
+// promoted and keeps their password; roles are added to those held. Running it again changes nothing. Exit 0 done, 1 failed,
 // 2 bad arguments.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDatabase, migrateToLatest, type DatabaseConfig, type DatabaseHandle } from '@xcad/db';
-import { createOperator, OperatorRequestError, type OperatorOutcome } from './operator.service';
+import { operatorRoleOf, type TOperatorRole } from '@xcad/protocol';
+import { createOperator, OperatorRequestError, roleNames, type OperatorOutcome } from './operator.service';
 
-const USAGE = 'usage: npm run operator:create -- --phone 13800000000 [--password PASSWORD]';
+const USAGE = 'usage: npm run operator:create -- --phone 13800000000 [--password PASSWORD] [--role 管理员|客服|财务|内容编辑 ...]';
 
-function argumentsOf(argv: string[]): { phone: string; password: string | undefined } {
+interface CliRequest {
+  phone: string;
+  password: string | undefined;
+  roles: TOperatorRole[];
+}
+
+function argumentsOf(argv: string[]): CliRequest {
   const { values } = parseArgs({
     args: argv,
-    options: { phone: { type: 'string' }, password: { type: 'string' } },
+    options: { phone: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', multiple: true } },
     strict: true,
     allowPositionals: false,
   });
   if (values.phone === undefined || values.phone === '') throw new OperatorRequestError('--phone is required');
-  return { phone: values.phone, password: values.password };
+  const roles: TOperatorRole[] = [];
+  for (const text of values.role ?? []) {
+    const role = operatorRoleOf(text);
+    if (role === undefined)
+      throw new OperatorRequestError(`unknown role: ${text} (管理员 客服 财务 内容编辑, or admin support finance editor)`);
+    if (!roles.includes(role)) roles.push(role);
+  }
+  return { phone: values.phone, password: values.password, roles };
 }
 
 /** What the operator reads: one line per fact, the phone masked as everywhere else. */
@@ -30,7 +46,14 @@ export function describeOutcome(outcome: OperatorOutcome): string[] {
   lines.push(
     outcome.isNewOperator
       ? 'operator: made them an operator: they can now open the analytics reports'
-      : 'operator: they were an operator already; nothing changed',
+      : outcome.rolesGranted.length === 0
+        ? 'operator: they were an operator already; nothing changed'
+        : 'operator: they were an operator already',
+  );
+  lines.push(
+    outcome.rolesGranted.length > 0
+      ? `operator: granted ${roleNames(outcome.rolesGranted)}; roles now ${roleNames(outcome.roles)}: they sign in at /operator with the phone and an SMS code`
+      : `operator: roles held: ${roleNames(outcome.roles)}`,
   );
   if (outcome.passwordSet) lines.push('operator: password set: they can sign in with the phone and this password');
   else if (outcome.passwordKept)
@@ -49,7 +72,7 @@ export interface OperatorCliOptions {
 
 /** Runs the command; resolves with the exit code. */
 export async function runOperatorCreate(argv: string[], { out, err, database = {} }: OperatorCliOptions): Promise<number> {
-  let request: { phone: string; password: string | undefined };
+  let request: CliRequest;
   try {
     request = argumentsOf(argv);
   } catch (error) {

@@ -372,3 +372,25 @@ export async function markInvoiceIssued(db: Executor, orderno: string, nowSecond
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/**
+ * The one grant path: every change of a membership's expiry (a paid order, an operator's grant,
+ * extension or revocation in the back office) locks the (user, product) row, computes the new
+ * expiry from the current one (undefined: never bought or expired to 0) and writes it, in the
+ * caller's transaction (a refund takes back what its order granted through it too). Answers the
+ * expiry before (0 when none) and after.
+ */
+export async function changeMembershipExpiry(
+  trx: Executor,
+  userId: number,
+  productId: number,
+  nowSeconds: number,
+  next: (current: number | undefined) => number | undefined,
+): Promise<{ before: number; after: number }> {
+  const current = await lockedExpiry(trx, userId, productId, nowSeconds);
+  const after = next(current);
+  // undefined: nothing to change (a refund of a membership that is gone already).
+  if (after === undefined) return { before: current ?? 0, after: current ?? 0 };
+  await setExpiry(trx, userId, productId, after, nowSeconds);
+  return { before: current ?? 0, after };
+}

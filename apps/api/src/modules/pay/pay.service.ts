@@ -16,7 +16,7 @@ import {
   type TPayPackage,
   type TSandboxOrder,
 } from '@xcad/protocol';
-import { isUniqueViolation, type PayOrderRow, type PayProviderName } from '@xcad/db';
+import { isUniqueViolation, type Executor, type PayOrderRow, type PayProviderName } from '@xcad/db';
 import { noticePathOf, providerNamed, type PayDeps } from './pay.deps';
 import { cutUtf8, extendedExpiry, newOrderNo, orderSubject } from './order-rules';
 import type { IncomingNotice, PaidNotice, PayProvider } from './pay.provider';
@@ -25,6 +25,7 @@ import { settleRefundNotice } from './refund.service';
 import type { SandboxPayProvider } from './sandbox.provider';
 import {
   activeBundles,
+  changeMembershipExpiry,
   activePackages,
   activeProducts,
   closeOrder,
@@ -343,8 +344,7 @@ async function settlePayment(deps: PayDeps, provider: PayProviderName, notice: P
       } else result = 'duplicate';
     } else {
       for (const item of await orderItemsOf(trx, [order.id])) {
-        const current = await lockedExpiry(trx, order.user_id, item.product_id, now);
-        await setExpiry(trx, order.user_id, item.product_id, extendedExpiry(current, now, item.months), now);
+        await changeMembershipExpiry(trx, order.user_id, item.product_id, now, (current) => extendedExpiry(current, now, item.months));
       }
       // Closed (cancelled, superseded, swept) or paid after its time, which the sweep may not have seen yet.
       const isLate = order.state === 'closed' || (notice.paidAt || now) > order.expires_at;

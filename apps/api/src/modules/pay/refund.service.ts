@@ -2,7 +2,7 @@ import { ApiError, PAY_ERRORS, PAY_MESSAGES, yuanOfFen } from '@xcad/protocol';
 import { isUniqueViolation, type PayOrderRow, type PayRefundRow, type PayRefundState } from '@xcad/db';
 import { takenBackExpiry } from './order-rules';
 import type { RefundNotice, RefundOutcome, RefundRequest } from './pay.provider';
-import { lockedExpiry, orderByNo, orderItemsOf, recordNotice, setExpiry } from './pay.repository';
+import { changeMembershipExpiry, orderByNo, orderItemsOf, recordNotice } from './pay.repository';
 import { noticePathOf, providerNamed, type PayDeps } from './pay.deps';
 import {
   finishRefund,
@@ -190,9 +190,9 @@ async function settleRefund(deps: PayDeps, refundNo: string, providerRefundId: s
       .reduce((sum, row) => sum + row.amount_fen, 0);
     if (succeeded >= order.amount_fen) {
       for (const item of await orderItemsOf(trx, [order.id])) {
-        const current = await lockedExpiry(trx, order.user_id, item.product_id, now);
-        if (current === undefined) continue;
-        await setExpiry(trx, order.user_id, item.product_id, takenBackExpiry(current, now, item.months, Number(order.paid_at ?? now)), now);
+        await changeMembershipExpiry(trx, order.user_id, item.product_id, now, (current) =>
+          current === undefined ? undefined : takenBackExpiry(current, now, item.months, Number(order.paid_at ?? now)),
+        );
       }
     }
     if (await flagInvoiceReversal(trx, order.id))

@@ -3,8 +3,8 @@
 
 export type SmsProviderName = 'console' | 'aliyun' | 'tencent';
 
-/** Why a code is sent; the auth module passes it through (spec §7 smsverify `type`). */
-export type SmsPurpose = 'quicklogin' | 'forgetpwd' | 'register' | 'bindmobile';
+/** Why a code is sent; the auth module passes it through (spec §7 smsverify `type`; `operatorlogin`: the back office, decision 0042). */
+export type SmsPurpose = 'quicklogin' | 'forgetpwd' | 'register' | 'bindmobile' | 'operatorlogin';
 
 export interface SmsMessage {
   /** Mainland mobile number, 11 digits. */
