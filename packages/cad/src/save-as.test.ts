@@ -452,7 +452,12 @@ describe('a feature control frame (TOLERANCE) kept where the version holds one',
   const tolerances = (d: Drawing) =>
     d.modelSpace
       .filter((e): e is Extract<Entity, { type: 'TOLERANCE' }> => e.type === 'TOLERANCE')
-      .map((e) => ({ text: e.text, style: e.style.toUpperCase(), at: e.insertion.map((v) => Math.round(v * 1000) / 1000), dir: e.direction }));
+      .map((e) => ({
+        text: e.text,
+        style: e.style.toUpperCase(),
+        at: e.insertion.map((v) => Math.round(v * 1000) / 1000),
+        dir: e.direction,
+      }));
 
   it('writes it as itself in DXF 2000+ and DWG, read back the same, and as its graphics in R12', async () => {
     const { readFileSync } = await import('node:fs');

@@ -35,7 +35,10 @@ function base64(bytes: Uint8Array): string {
       c = bytes[i + 2];
     const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
     chunk +=
-      BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]! + (b === undefined ? '=' : BASE64[(n >> 6) & 63]!) + (c === undefined ? '=' : BASE64[n & 63]!);
+      BASE64[(n >> 18) & 63]! +
+      BASE64[(n >> 12) & 63]! +
+      (b === undefined ? '=' : BASE64[(n >> 6) & 63]!) +
+      (c === undefined ? '=' : BASE64[n & 63]!);
     if (chunk.length >= 8192) {
       out.push(chunk);
       chunk = '';

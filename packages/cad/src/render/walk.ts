@@ -4,7 +4,17 @@
  * Primitives outside the visible area are culled using per-primitive boxes cached per list, so a
  * viewport looking at a corner of a big model only pays for what it shows. Browser-safe.
  */
-import type { Bounds, DisplayList, ImagePrimitive, ListImage, PathPrimitive, Primitive, Scene, Style, TextPrimitive } from '../display/types';
+import type {
+  Bounds,
+  DisplayList,
+  ImagePrimitive,
+  ListImage,
+  PathPrimitive,
+  Primitive,
+  Scene,
+  Style,
+  TextPrimitive,
+} from '../display/types';
 import { affineInverse, transformBox } from './paper';
 import type { FontRef } from '../text/fonts';
 import { affineMultiply, type Affine2D } from '../geom/matrix';

@@ -16,7 +16,7 @@ import {
   type TPayPackage,
   type TSandboxOrder,
 } from '@xcad/protocol';
-import { isUniqueViolation, type Executor, type PayOrderRow, type PayProviderName } from '@xcad/db';
+import { isUniqueViolation, type PayOrderRow, type PayProviderName } from '@xcad/db';
 import { noticePathOf, providerNamed, type PayDeps } from './pay.deps';
 import { cutUtf8, extendedExpiry, newOrderNo, orderSubject } from './order-rules';
 import type { IncomingNotice, PaidNotice, PayProvider } from './pay.provider';
@@ -34,7 +34,6 @@ import {
   flagOrder,
   insertOrder,
   invoicesOf,
-  lockedExpiry,
   markPaid,
   membershipOf,
   orderByNo,
@@ -43,7 +42,6 @@ import {
   ordersOfUser,
   packagesByRealId,
   recordNotice,
-  setExpiry,
   setOrderPayment,
   touchProviderCheck,
   triedProviders,
