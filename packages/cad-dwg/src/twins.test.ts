@@ -50,7 +50,7 @@ const EXPECTED_DIFFERENCES: Record<string, Record<string, [number, number]>> = {
     SOLID: [15, 17],
     VIEWPORT: [2, 1],
   },
-  acs_sample_AC1018: { ACAD_TABLE: [0, 2], IMAGE: [0, 1], MESH: [0, 2], MULTILEADER: [0, 15], UNKNOWN: [3, 4], WIPEOUT: [0, 1] },
+  acs_sample_AC1018: { ACAD_TABLE: [0, 2], IMAGE: [0, 1], MESH: [0, 2], MULTILEADER: [0, 15], UNDERLAY: [0, 1], WIPEOUT: [0, 1] },
 };
 
 /** acs_sample_AC1015_ascii.dxf as the DXF reader counts it (for runs without the corpus). */

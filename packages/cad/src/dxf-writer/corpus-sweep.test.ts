@@ -63,7 +63,8 @@ interface SpaceCounts {
 }
 
 const LAYOUT_BLOCK = /^[*$](model|paper)_space\d*$/i;
-const typeName = (e: Entity): string => (e.type === 'UNKNOWN' ? e.dxfType : e.type);
+// The type as the notes name it: the DXF name of the types the model keeps several under (UNKNOWN, ACIS, UNDERLAY).
+const typeName = (e: Entity): string => (e.type === 'UNKNOWN' || e.type === 'ACIS' || e.type === 'UNDERLAY' ? e.dxfType : e.type);
 function countTypes(es: Iterable<Entity>): Counts {
   const c: Counts = {};
   for (const e of es) c[typeName(e)] = (c[typeName(e)] ?? 0) + 1;

@@ -30,11 +30,14 @@ describe('sniffInputKind', () => {
     expect(sniffInputKind(head('ezdxf_bin_dxf_r2000.dxf'))).toBe('dxf');
   });
 
-  it('knows a PDF, a DXF with comments or a BOM, and nothing else', () => {
+  it('knows a PDF, a DXF with comments or a BOM, a PNG or JPEG picture, and nothing else', () => {
     expect(sniffInputKind(Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n', 'latin1'))).toBe('pdf');
     expect(sniffInputKind(Buffer.from('999\r\nmade by a tool\r\n  0\r\nSECTION\r\n  2\r\nHEADER\r\n'))).toBe('dxf');
     expect(sniffInputKind(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('0\nSECTION\n')]))).toBe('dxf');
-    expect(sniffInputKind(solidPng(4, [255, 0, 0]))).toBeNull();
+    // Pictures a drawing shows come with it (decision 0046): PNG and JPEG are known, GIF is not.
+    expect(sniffInputKind(solidPng(4, [255, 0, 0]))).toBe('png');
+    expect(sniffInputKind(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]))).toBe('jpg');
+    expect(sniffInputKind(Buffer.from('GIF89a a picture named plan.dwg'))).toBeNull();
     expect(sniffInputKind(Buffer.from('PK\x03\x04 a zip named plan.dwg'))).toBeNull();
     expect(sniffInputKind(Buffer.from('  0\nSECTIONS\n'))).toBeNull();
     expect(sniffInputKind(Buffer.from('AC1'))).toBeNull();
@@ -49,6 +52,8 @@ describe('tools and limits', () => {
     expect(acceptsKind('cad2pdf', 'pdf')).toBe(false);
     expect(acceptsKind('pdf2cad', 'pdf')).toBe(true);
     expect(acceptsKind('cad2jpg', null)).toBe(false);
+    expect(acceptsKind('cad2pdf', 'png')).toBe(true);
+    expect(acceptsKind('cad2ver', 'jpg')).toBe(false);
   });
 
   it('takes the smaller of the tier limit and limitsize', () => {

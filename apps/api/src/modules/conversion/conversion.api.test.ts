@@ -351,17 +351,18 @@ describe('uploadfile', () => {
   it('refuses a file of the wrong type alone, with what it stored before its first chunk came (decision 0036)', async () => {
     const caller = freshClient();
     const task = await startTask(t, caller, cad2pdf(['scan.dwg', 'plan.dxf']));
-    const png = Buffer.concat([solidPng(64, [200, 10, 10]), Buffer.alloc(8 * KB)]);
+    // A GIF named like a drawing (a PNG or JPEG would be taken as a drawing's picture, decision 0046).
+    const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(12 * KB, 7)]);
     // Its last chunk first, then its first chunk shows it is not a drawing.
-    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, png.subarray(4 * KB))).body).toMatchObject({ code: 11000 });
-    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 0 }, png)).body).toEqual({
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, gif.subarray(4 * KB))).body).toMatchObject({ code: 11000 });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 0 }, gif)).body).toEqual({
       code: WRONG_TYPE,
       message: CONVERSION_MESSAGES.wrongType('DWG或DXF'),
     });
     expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
     expect(await chunkRows(task.tasktag)).toBe(0);
     // A chunk of it sent again is not kept; the other file completes the task.
-    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, png.subarray(4 * KB))).body).toMatchObject({ code: 11000 });
+    expect((await sendChunk(t, task, { fileindex: 0, chunks: 2, chunk: 1 }, gif.subarray(4 * KB))).body).toMatchObject({ code: 11000 });
     expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
     expect((await sendChunk(t, task, { fileindex: 1, chunks: 1, chunk: 0 }, DXF)).body).toMatchObject({ code: 10000 });
     const queued = await state(caller, task);
@@ -382,17 +383,30 @@ describe('uploadfile', () => {
     expect(await storedUnder(`conversion/${task.tasktag}/`)).toEqual([]);
   });
 
-  it('judges the type by content: a PDF or a renamed PNG is not a drawing, a PDF is right for pdf2cad', async () => {
+  it('judges the type by content: a PDF or a renamed PNG is not a drawing, a PDF is right for pdf2cad, a PNG goes with drawings to PDF', async () => {
     const caller = freshClient();
     const pdfToCad2pdf = await startTask(t, caller, cad2pdf(['drawing.pdf']));
     const refused = await sendChunk(t, pdfToCad2pdf, { fileindex: 0, chunks: 1, chunk: 0 }, tinyPdf());
     expect(refused.body).toEqual({ code: WRONG_TYPE, message: CONVERSION_MESSAGES.wrongType('DWG或DXF') });
     expect(await state(caller, pdfToCad2pdf)).toMatchObject({ status: 'failed', reason: CONVERSION_MESSAGES.wrongType('DWG或DXF') });
 
-    const renamed = await startTask(t, caller, cad2pdf(['plan.dwg']));
+    // A save-as takes no pictures: a PNG named plan.dwg is refused for cad2ver.
+    const renamed = await startTask(t, caller, {
+      tasktype: 'cad2ver',
+      outputfileextension: 'dwg',
+      fileversion: '2004',
+      filename: 'plan.dwg',
+      filecount: 1,
+    });
     const png = Buffer.concat([solidPng(64, [200, 10, 10]), Buffer.alloc(8 * KB)]);
-    expect((await sendChunk(t, renamed, { fileindex: 0, chunks: 2, chunk: 0 }, png)).body).toMatchObject({ code: WRONG_TYPE });
+    expect((await sendChunk(t, renamed, { fileindex: 0, chunks: 2, chunk: 0 }, png)).body).toEqual({
+      code: WRONG_TYPE,
+      message: CONVERSION_MESSAGES.wrongType('DWG或DXF'),
+    });
     expect(await storedUnder(`conversion/${renamed.tasktag}/`)).toEqual([]);
+    // To PDF it is taken as a picture the task's drawings may show (decision 0046).
+    const picture = await startTask(t, caller, cad2pdf(['logo.png', 'plan.dxf']));
+    expect((await sendChunk(t, picture, { fileindex: 0, chunks: 2, chunk: 0 }, png)).body).toMatchObject({ code: 11000 });
 
     const dwgToPdf2cad = await startTask(t, caller, {
       tasktype: 'pdf2cad',
