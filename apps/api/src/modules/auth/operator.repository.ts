@@ -144,41 +144,25 @@ export async function countUsers(db: Executor, search: UserSearch): Promise<numb
   return Number(row.n);
 }
 
+/** What the console shows of a user, in its lists and on the user's page. */
+const USER_COLUMNS = [
+  'app_user.id',
+  'app_user.username',
+  'app_user.mobile',
+  'app_user.email',
+  'app_user.nickname',
+  'app_user.status',
+  'app_user.created_at',
+  'app_user.updated_at',
+  'app_user.password_hash',
+] as const;
+
 export async function userPage(db: Executor, search: UserSearch, limit: number, offset: number) {
-  return searched(db, search)
-    .select([
-      'app_user.id',
-      'app_user.username',
-      'app_user.mobile',
-      'app_user.email',
-      'app_user.nickname',
-      'app_user.status',
-      'app_user.created_at',
-      'app_user.updated_at',
-      'app_user.password_hash',
-    ])
-    .orderBy('app_user.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return searched(db, search).select(USER_COLUMNS).orderBy('app_user.id', 'desc').limit(limit).offset(offset).execute();
 }
 
 export async function userRowById(db: Executor, userId: number) {
-  return db
-    .selectFrom('app_user')
-    .select([
-      'app_user.id',
-      'app_user.username',
-      'app_user.mobile',
-      'app_user.email',
-      'app_user.nickname',
-      'app_user.status',
-      'app_user.created_at',
-      'app_user.updated_at',
-      'app_user.password_hash',
-    ])
-    .where('app_user.id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('app_user').select(USER_COLUMNS).where('app_user.id', '=', userId).executeTakeFirst();
 }
 
 export async function identitiesOf(db: Executor, userId: number): Promise<string[]> {

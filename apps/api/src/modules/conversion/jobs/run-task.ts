@@ -164,6 +164,7 @@ async function companionsOf(
   plan: Extract<ConversionPlan, { ok: true }>,
   files: readonly ConversionFileRow[],
   file: ConversionFileRow,
+  stored: Map<string, Promise<Uint8Array | undefined>>,
 ): Promise<CompanionFile[]> {
   if (plan.cad !== undefined) return [];
   const tool = TASK_TOOLS[plan.tool];
@@ -175,7 +176,11 @@ async function companionsOf(
   let total = 0;
   for (const f of candidates) {
     if (total + Number(f.size) > MAX_COMPANION_BYTES) continue;
-    const bytes = await ctx.storage.read(f.input_key as string);
+    // Each input read once per attempt, however many of the task's drawings it goes with.
+    const key = f.input_key as string;
+    let read = stored.get(key);
+    if (!read) stored.set(key, (read = ctx.storage.read(key)));
+    const bytes = await read;
     if (bytes === undefined) continue;
     total += bytes.length;
     out.push({ name: f.name, bytes });
@@ -190,6 +195,7 @@ async function convertFile(
   file: ConversionFileRow,
   signal: AbortSignal,
   files: readonly ConversionFileRow[],
+  stored: Map<string, Promise<Uint8Array | undefined>>,
 ): Promise<FileResult> {
   const started = performance.now();
   let inputBytes = 0;
@@ -232,7 +238,7 @@ async function convertFile(
     // Sending the file again cures a lost upload.
     if (input === undefined) return await refuse(JOB_MESSAGES.inputMissing, `no stored input at ${String(file.input_key)}`, true);
     inputBytes = input.length;
-    const companions = await companionsOf(ctx, plan, files, file);
+    const companions = await companionsOf(ctx, plan, files, file, stored);
 
     const watch = watchTask(ctx, task.tasktag, signal);
     const options = { ...plan.options, name: file.name, dwgTimeoutMs: ctx.timeoutMs, ...(companions.length ? { companions } : {}) };
@@ -339,6 +345,8 @@ export async function runTask(ctx: RunContext, job: ConversionJobRow, signal: Ab
   const files = await listFiles(ctx.db, task.tasktag);
   const ended = (file: ConversionFileRow) => file.state === 'done' || file.state === 'failed' || file.state === 'attached';
   let finished = files.filter(ended).length;
+  /** The inputs read as companions in this attempt, by storage key. */
+  const stored = new Map<string, Promise<Uint8Array | undefined>>();
 
   /** Between files: still wanted, still ours. */
   const checkpoint = async (): Promise<RunOutcome | undefined> => {
@@ -353,7 +361,7 @@ export async function runTask(ctx: RunContext, job: ConversionJobRow, signal: Ab
     if (ended(file)) continue;
     const stop = await checkpoint();
     if (stop !== undefined) return stop;
-    const result = await convertFile(ctx, task, plan, file, signal, files);
+    const result = await convertFile(ctx, task, plan, file, signal, files, stored);
     if (result.kind !== 'converted' && result.kind !== 'refused') return result;
     finished += 1;
     await setProgress(ctx.db, task.tasktag, Math.floor((100 * finished) / Math.max(files.length, 1)), seconds(ctx));
